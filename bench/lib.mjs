@@ -1,0 +1,40 @@
+// Shared benchmark plumbing: start servers as child processes, drive them with autocannon.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+
+export const ROOT = resolve(import.meta.dirname, '..');
+export const BIN = join(ROOT, 'bin', 'stays');
+
+export function startProcess(args, env = {}) {
+  const child = spawn(process.execPath, args, { env: { ...process.env, STAYS_LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  return new Promise((res, rej) => {
+    let err = '';
+    child.stderr.on('data', (d) => {
+      err += d;
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) res({ url: m[1], stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) });
+    });
+    child.once('exit', (code) => rej(new Error(`exited ${code}: ${err}`)));
+  });
+}
+
+export async function startStays(env = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'stays-bench-'));
+  const admin = (...a) => JSON.parse(execFileSync(process.execPath, [BIN, 'admin', ...a, '--json', '--data-dir', dataDir], { encoding: 'utf8' }));
+  const acct = admin('account', 'create', '--plan', 'enterprise', '--rpm', '100000000', '--credits', '100000000');
+  const sandboxKey = admin('key', 'create', '--account', acct.id, '--env', 'sandbox').key;
+  const liveKey = admin('key', 'create', '--account', acct.id, '--env', 'live').key;
+  const proc = await startProcess([BIN, 'serve', '--port', '0', '--data-dir', dataDir], env);
+  return { ...proc, sandboxKey, liveKey, stop: async () => { await proc.stop(); rmSync(dataDir, { recursive: true, force: true }); } };
+}
+
+export function cannon(opts) {
+  return new Promise((res, rej) => {
+    autocannon({ connections: 10, duration: 5, ...opts }, (err, r) => (err ? rej(err) : res(r)));
+  });
+}
+
+export const fmt = (n, d = 1) => Number(n).toFixed(d);

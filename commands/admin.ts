@@ -1,0 +1,83 @@
+// `stays admin`: operator commands on the same store a running server uses.
+import { type Command, InvalidArgumentError } from 'commander';
+import { EXIT, printJson } from './_lib/io.js';
+
+interface Common {
+  dataDir?: string;
+  json?: boolean;
+}
+
+function intArg(name: string, min: number) {
+  return (v: string) => {
+    if (!/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v))) throw new InvalidArgumentError(`${name} must be an integer >= ${min}.`);
+    return Number(v);
+  };
+}
+
+/** Runs one admin action on a runtime opened for it, printing JSON or a human line. */
+async function run<T extends object>(opts: Common, action: (rt: import('../src/runtime.js').Runtime) => Promise<T>, human: (r: T) => string): Promise<void> {
+  const { createRuntime } = await import('../src/runtime.js');
+  const { isServiceError } = await import('../src/core/errors.js');
+  const rt = createRuntime({ config: opts.dataDir ? { dataDir: opts.dataDir } : {} });
+  try {
+    const result = await action(rt);
+    if (opts.json) printJson(result);
+    else process.stdout.write(`${human(result)}\n`);
+  } catch (e) {
+    if (!isServiceError(e)) throw e;
+    if (opts.json) process.stderr.write(`${JSON.stringify({ error: { type: e.type, code: e.code, message: e.message, param: e.param } })}\n`);
+    else process.stderr.write(`stays admin: ${e.message}\n`);
+    process.exitCode = EXIT.usage;
+  } finally {
+    await rt.close();
+  }
+}
+
+const common = (c: Command) => c.option('--data-dir <dir>', 'data directory (default: STAYS_DATA_DIR or the user data dir)').option('--json', 'print one JSON object');
+
+export function defineAdmin(program: Command): void {
+  const admin = program.command('admin').description('Operator commands: accounts, keys, credits (safe while a server runs)');
+
+  const account = admin.command('account').description('Manage accounts');
+  common(account.command('create'))
+    .description('Create an account')
+    .option('--plan <plan>', 'free|starter|pro|scale|enterprise', 'free')
+    .option('--status <status>', 'trialing|active|past_due|canceled|incomplete|incomplete_expired|unpaid', 'active')
+    .option('--credits <n>', 'initial credits', intArg('--credits', 0), 0)
+    .option('--rpm <n>', 'requests per minute (default: the plan\'s)', intArg('--rpm', 1))
+    .option('--free-tier-budget <n>', 'lifetime free-tier budget in credits (free plan)', intArg('--free-tier-budget', 0))
+    .option('--email-unverified', 'mark the account email as unverified (live keys get 403 email_unverified)')
+    .action(async (o: Common & { plan: string; status: string; credits: number; rpm?: number; freeTierBudget?: number; emailUnverified?: boolean }) => {
+      const { createAccount } = await import('../src/core/admin.js');
+      await run(o, (rt) => createAccount(rt, { plan: o.plan, status: o.status, credits: o.credits, rpm: o.rpm, freeTierBudget: o.freeTierBudget, emailVerified: !o.emailUnverified }), (r) => `Created account ${r.id} (${r.plan.code}, ${r.plan.status}, ${r.credits.balance} credits)`);
+    });
+
+  const key = admin.command('key').description('Manage API keys');
+  common(key.command('create'))
+    .description('Create an API key (shown once)')
+    .requiredOption('--account <id>', 'account id (acct_…)')
+    .requiredOption('--env <env>', 'live or sandbox')
+    .option('--scopes <list>', 'comma-separated scopes: stays.read,account.read,billing.write (default: all)')
+    .action(async (o: Common & { account: string; env: string; scopes?: string }) => {
+      const { createKey } = await import('../src/core/admin.js');
+      const scopes = o.scopes?.split(',').map((s) => s.trim()).filter(Boolean);
+      await run(o, (rt) => createKey(rt, { accountId: o.account, env: o.env, scopes }), (r) => `Created key ${r.id} (${r.env}). Store it now, it is not shown again:\n${r.key}`);
+    });
+  common(key.command('revoke'))
+    .description('Revoke an API key')
+    .argument('<keyId>', 'key id (key_…)')
+    .action(async (keyId: string, o: Common) => {
+      const { revokeKey } = await import('../src/core/admin.js');
+      await run(o, (rt) => revokeKey(rt, keyId), (r) => `Revoked key ${r.id}`);
+    });
+
+  const credits = admin.command('credits').description('Manage credits');
+  common(credits.command('grant'))
+    .description('Grant credits to an account (one ledger row)')
+    .requiredOption('--account <id>', 'account id (acct_…)')
+    .requiredOption('--credits <n>', 'credits to add', intArg('--credits', 1))
+    .action(async (o: Common & { account: string; credits: number }) => {
+      const { grantCredits } = await import('../src/core/admin.js');
+      await run(o, (rt) => grantCredits(rt, { accountId: o.account, credits: o.credits }), (r) => `Granted ${r.granted} credits to ${r.accountId}; balance ${r.credits.balance}`);
+    });
+}

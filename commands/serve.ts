@@ -1,0 +1,31 @@
+// `stays serve`: run the API on a socket until SIGTERM/SIGINT.
+import type { Command } from 'commander';
+
+export function defineServe(program: Command): void {
+  program
+    .command('serve')
+    .description('Run the /v1 API service (embedded SQLite store)')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', '8787')
+    .option('--data-dir <dir>', 'data directory (default: STAYS_DATA_DIR or the user data dir)')
+    .addHelpText('after', '\nExamples:\n  stays serve\n  stays serve --port 9000 --data-dir ./data\n  curl -H "Authorization: Bearer $KEY" http://127.0.0.1:8787/v1/account')
+    .action(async (opts: { host: string; port: string; dataDir?: string }) => {
+      const port = Number(opts.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) {
+        process.stderr.write(`stays serve: --port must be an integer from 0 to 65535 (got ${opts.port})\n`);
+        process.exit(2);
+      }
+      const { startServer } = await import('../src/server.js');
+      const server = await startServer({ host: opts.host, port, config: opts.dataDir ? { dataDir: opts.dataDir } : {} });
+      const stop = (signal: string) => {
+        process.stderr.write(`stays: ${signal} received, shutting down\n`);
+        const force = setTimeout(() => process.exit(1), 10_000);
+        force.unref();
+        void server.close().then(() => process.exit(0));
+      };
+      process.once('SIGTERM', () => stop('SIGTERM'));
+      process.once('SIGINT', () => stop('SIGINT'));
+      // Announced only once the handlers are in place, so a supervisor may signal at once.
+      process.stderr.write(`stays: listening on ${server.url} (data: ${server.runtime.config.dataDir})\n`);
+    });
+}

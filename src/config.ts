@@ -1,0 +1,39 @@
+// The only reader of process.env. Everything configurable is validated here once.
+import { join } from 'node:path';
+import envPaths from 'env-paths';
+import { z } from 'zod';
+
+const ConfigSchema = z.object({
+  dataDir: z.string().min(1),
+  docsUrl: z.string().url(),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  freeTierBudget: z.coerce.number().int().min(0),
+  /** Requests per minute for callers without a valid key, per client address. */
+  anonymousRpm: z.coerce.number().int().min(1),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export function defaultDataDir(): string {
+  return envPaths('stays', { suffix: '' }).data;
+}
+
+export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ConfigSchema.safeParse({
+    dataDir: overrides.dataDir ?? env.STAYS_DATA_DIR ?? defaultDataDir(),
+    docsUrl: overrides.docsUrl ?? env.STAYS_DOCS_URL ?? 'https://stays.dev/docs',
+    logLevel: overrides.logLevel ?? env.STAYS_LOG_LEVEL ?? 'info',
+    freeTierBudget: overrides.freeTierBudget ?? env.STAYS_FREE_TIER_BUDGET ?? 300,
+    anonymousRpm: overrides.anonymousRpm ?? env.STAYS_ANON_RPM ?? 600,
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`Invalid configuration: ${String(issue.path[0])}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+export const databaseFile = (dataDir: string) => join(dataDir, 'stays.db');
+
+/** Whether the process runs in CI (for the CLI's non-interactive defaults). */
+export const isCI = (env: NodeJS.ProcessEnv = process.env) => Boolean(env.CI && env.CI !== 'false' && env.CI !== '0');

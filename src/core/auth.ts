@@ -1,0 +1,41 @@
+// Authentication (spec "Authentication", D14) and the permission checks that follow it.
+import type { Services } from './context.js';
+import type { RequestContext } from './context.js';
+import { ServiceError } from './errors.js';
+import { constantTimeEqualHex, hashKey, keyEnvOf } from './ids.js';
+import type { Scope } from './plans.js';
+
+/** Resolves the Authorization header to the key and its account, or throws a typed 401. */
+export async function authenticate(services: Services, header: string | undefined | null): Promise<Omit<RequestContext, 'requestId'>> {
+  if (header === undefined || header === null || header.trim() === '') {
+    throw new ServiceError('missing_api_key');
+  }
+  const m = /^Bearer[ \t]+(\S+)\s*$/i.exec(header.trim());
+  if (!m) throw new ServiceError('invalid_api_key', 'The Authorization header must be "Bearer <API key>".');
+  const key = m[1]!;
+  const env = keyEnvOf(key);
+  if (env === null) throw new ServiceError('invalid_api_key', 'The API key is malformed: keys start with stay_test_ or stay_live_.');
+  const hash = hashKey(key);
+  const found = await services.store.findKeyByHash(hash);
+  // The lookup is by hash; the explicit comparison keeps the check constant-time regardless of the store.
+  if (!found || !constantTimeEqualHex(found.key.hash, hash) || found.key.env !== env) {
+    throw new ServiceError('invalid_api_key');
+  }
+  if (found.key.revoked) throw new ServiceError('revoked_api_key');
+  return { key: found.key, account: found.account };
+}
+
+export function requireScope(ctx: RequestContext, scope: Scope): void {
+  if (!ctx.key.scopes.includes(scope)) {
+    throw new ServiceError('scope_insufficient', `This API key lacks the ${scope} scope.`, { param: null });
+  }
+}
+
+export function requireActiveAccount(ctx: RequestContext): void {
+  if (ctx.account.disabled) throw new ServiceError('account_disabled');
+}
+
+/** D27: an unverified email locks live credit only; sandbox keys and free reads are unaffected. */
+export function requireLiveUnlocked(ctx: RequestContext): void {
+  if (ctx.key.env === 'live' && !ctx.account.emailVerified) throw new ServiceError('email_unverified');
+}

@@ -1,0 +1,154 @@
+// The closed error catalogue: every code the service can answer with, its type, HTTP status and
+// retryable flag, in one place. Handlers throw ServiceError; the HTTP layer renders it.
+
+export const ERROR_TYPES = {
+  invalid_request: { status: 400, retryable: false },
+  authentication_error: { status: 401, retryable: false },
+  insufficient_credits: { status: 402, retryable: false },
+  permission_denied: { status: 403, retryable: false },
+  not_found: { status: 404, retryable: false },
+  rate_limited: { status: 429, retryable: true },
+  internal_error: { status: 500, retryable: false },
+  not_implemented: { status: 501, retryable: false },
+  upstream_unavailable: { status: 503, retryable: true },
+  upstream_timeout: { status: 504, retryable: true },
+} as const;
+
+export type ErrorType = keyof typeof ERROR_TYPES;
+
+interface CodeSpec {
+  type: ErrorType;
+  /** Overrides the type's HTTP status (413 for an oversized body). */
+  status?: number;
+  /** Overrides the type's retryable flag. */
+  retryable?: boolean;
+  /** Default message when the thrower gives none. */
+  message: string;
+}
+
+export const ERROR_CODES = {
+  missing_parameter: { type: 'invalid_request', message: 'A required parameter is missing.' },
+  invalid_parameter: { type: 'invalid_request', message: 'A parameter is malformed.' },
+  invalid_date_range: { type: 'invalid_request', message: 'The end date must be strictly after the start date.' },
+  date_in_past: { type: 'invalid_request', message: 'The date is in the past (UTC).' },
+  child_ages_mismatch: { type: 'invalid_request', message: 'childAges must have one age per child.' },
+  stay_too_long: { type: 'invalid_request', message: 'The stay is longer than the maximum of 90 nights.' },
+  window_too_long: { type: 'invalid_request', message: 'The date window is longer than 365 days.' },
+  invalid_listing_url: { type: 'invalid_request', message: 'The url is not a recognisable listing URL for the platform.' },
+  invalid_property_type: { type: 'invalid_request', message: 'Unknown property type.' },
+  invalid_amenity: { type: 'invalid_request', message: 'Unknown amenity token.' },
+  invalid_price_range: { type: 'invalid_request', message: 'Prices must be >= 0 and priceMax >= priceMin.' },
+  invalid_language: { type: 'invalid_request', message: 'language must be an ISO-639-1 code.' },
+  invalid_sort: { type: 'invalid_request', message: 'Unknown sort value.' },
+  invalid_cursor: { type: 'invalid_request', message: 'The cursor is malformed.' },
+  limit_out_of_range: { type: 'invalid_request', message: 'limit is out of range.' },
+  mutually_exclusive_params: { type: 'invalid_request', message: 'Conflicting parameters were given.' },
+  platform_not_enabled: { type: 'invalid_request', message: 'The platform is not enabled for this endpoint.' },
+  no_enabled_platform: { type: 'invalid_request', message: 'No enabled platform remains after resolving platforms.' },
+  needs_country: { type: 'invalid_request', message: 'A bare booking slug needs a country.' },
+  // Additive codes (the set grows additively; clients tolerate unknown ones).
+  payload_too_large: { type: 'invalid_request', status: 413, message: 'The request body is larger than 1 MiB.' },
+  unsupported_media_type: { type: 'invalid_request', status: 415, message: 'The request body must be application/json.' },
+  route_not_found: { type: 'not_found', message: 'No such route.' },
+  method_not_allowed: { type: 'invalid_request', status: 405, message: 'Method not allowed on this route.' },
+  not_implemented: { type: 'not_implemented', message: 'Not implemented yet.' },
+
+  missing_api_key: { type: 'authentication_error', message: 'No API key: send Authorization: Bearer <key>.' },
+  invalid_api_key: { type: 'authentication_error', message: 'The API key is unknown or malformed.' },
+  revoked_api_key: { type: 'authentication_error', message: 'The API key has been revoked.' },
+
+  scope_insufficient: { type: 'permission_denied', message: 'The API key lacks a required scope.' },
+  email_unverified: { type: 'permission_denied', message: 'Live credit is locked until the account email is confirmed.' },
+  subscription_required: { type: 'permission_denied', message: 'A top-up needs an active paid subscription.' },
+  free_tier_budget_exhausted: { type: 'permission_denied', message: 'The free-tier budget of this account is used up.' },
+  account_disabled: { type: 'permission_denied', message: 'The account is disabled.' },
+
+  listing_not_found: { type: 'not_found', message: 'The listing does not exist upstream.' },
+  job_not_found: { type: 'not_found', message: 'No such job.' },
+  identity_mismatch: { type: 'not_found', message: 'The resolved listing differs from the requested one.' },
+  no_availability: { type: 'not_found', message: 'At least one night of the stay is taken.' },
+  price_not_found: { type: 'not_found', message: 'The platform did not quote this listing for these dates and party.' },
+
+  credit_balance_too_low: { type: 'insufficient_credits', message: 'The available credit balance is below the cost of this call.' },
+  rate_limit_exceeded: { type: 'rate_limited', message: 'Rate limit exceeded.' },
+
+  all_actors_failed: { type: 'upstream_unavailable', message: 'Every upstream source failed.' },
+  actor_blocked: { type: 'upstream_unavailable', message: 'The upstream blocked the request and returned no usable rows.' },
+  upstream_degraded: { type: 'upstream_unavailable', message: 'Every upstream source failed or was blocked.' },
+  upstream_unavailable: { type: 'upstream_unavailable', message: 'No upstream source is configured for live keys.' },
+  actor_timeout: { type: 'upstream_timeout', message: 'The upstream work timed out without data.' },
+
+  internal_error: { type: 'internal_error', message: 'An unexpected error occurred.' },
+} as const satisfies Record<string, CodeSpec>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export const ALL_ERROR_CODES = Object.keys(ERROR_CODES) as ErrorCode[];
+export const ALL_ERROR_TYPES = Object.keys(ERROR_TYPES) as ErrorType[];
+
+export function errorInfo(code: ErrorCode): { type: ErrorType; status: number; retryable: boolean; message: string } {
+  const spec: CodeSpec = ERROR_CODES[code];
+  const t = ERROR_TYPES[spec.type];
+  return {
+    type: spec.type,
+    status: spec.status ?? t.status,
+    retryable: spec.retryable ?? t.retryable,
+    message: spec.message,
+  };
+}
+
+export interface ServiceErrorOptions {
+  param?: string | null;
+  /** Seconds, for the Retry-After header (429). */
+  retryAfter?: number;
+  cause?: unknown;
+}
+
+export class ServiceError extends Error {
+  readonly code: ErrorCode;
+  readonly type: ErrorType;
+  readonly status: number;
+  readonly retryable: boolean;
+  readonly param: string | null;
+  readonly retryAfter: number | undefined;
+
+  constructor(code: ErrorCode, message?: string, opts: ServiceErrorOptions = {}) {
+    const info = errorInfo(code);
+    super(message ?? info.message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = 'ServiceError';
+    this.code = code;
+    this.type = info.type;
+    this.status = info.status;
+    this.retryable = info.retryable;
+    this.param = opts.param ?? null;
+    this.retryAfter = opts.retryAfter;
+  }
+}
+
+export function isServiceError(e: unknown): e is ServiceError {
+  return e instanceof ServiceError;
+}
+
+/** The wire error object (without requestId and docUrl, which the face adds). */
+export interface ErrorBody {
+  type: ErrorType;
+  code: ErrorCode;
+  message: string;
+  param: string | null;
+  requestId: string;
+  creditsCharged: 0;
+  retryable: boolean;
+  docUrl: string;
+}
+
+export function errorBody(err: ServiceError, requestId: string, docsUrl: string): ErrorBody {
+  return {
+    type: err.type,
+    code: err.code,
+    message: err.message,
+    param: err.param,
+    requestId,
+    creditsCharged: 0,
+    retryable: err.retryable,
+    docUrl: `${docsUrl.replace(/\/+$/, '')}/errors/${err.code}`,
+  };
+}

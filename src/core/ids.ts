@@ -1,0 +1,81 @@
+// Identifiers: request ids, job ids, account/key ids and API keys. Randomness comes through the
+// IdGenerator port so tests can inject a deterministic one.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+export interface IdGenerator {
+  /** A 26-character Crockford ULID (48-bit time, 80-bit randomness). */
+  ulid(): string;
+  /** n random bytes. */
+  bytes(n: number): Buffer;
+}
+
+export function encodeTime(ms: number): string {
+  let out = '';
+  let t = ms;
+  for (let i = 0; i < 10; i++) {
+    out = CROCKFORD[t % 32] + out;
+    t = Math.floor(t / 32);
+  }
+  return out;
+}
+
+export function encodeRandom(bytes: Uint8Array): string {
+  // 80 bits → 16 base-32 characters.
+  let bits = 0;
+  let value = 0;
+  let out = '';
+  for (const b of bytes) {
+    value = (value << 8) | b;
+    bits += 8;
+    while (bits >= 5) {
+      out += CROCKFORD[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+    value &= (1 << bits) - 1;
+  }
+  return out.slice(0, 16);
+}
+
+export function systemIds(now: () => number = Date.now): IdGenerator {
+  return {
+    ulid: () => encodeTime(now()) + encodeRandom(randomBytes(10)),
+    bytes: (n) => randomBytes(n),
+  };
+}
+
+export const newRequestId = (ids: IdGenerator) => `req_${ids.ulid()}`;
+export const newJobId = (ids: IdGenerator) => `job_${ids.ulid()}`;
+export const newAccountId = (ids: IdGenerator) => `acct_${ids.ulid().toLowerCase()}`;
+export const newKeyId = (ids: IdGenerator) => `key_${ids.ulid().toLowerCase()}`;
+
+export type KeyEnv = 'live' | 'sandbox';
+
+/** A new secret API key: stay_live_… or stay_test_… followed by 32 base62 characters. */
+export function newApiKey(ids: IdGenerator, env: KeyEnv): string {
+  const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  const bytes = ids.bytes(32);
+  let body = '';
+  for (const b of bytes) body += alphabet[b % 62];
+  return `${env === 'live' ? 'stay_live_' : 'stay_test_'}${body}`;
+}
+
+/** Keys are stored only as SHA-256 hashes (D14). */
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+export function constantTimeEqualHex(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** D14: the environment a key's prefix selects, or null for any other shape. */
+export function keyEnvOf(key: string): KeyEnv | null {
+  if (!/^[A-Za-z0-9_]{8,200}$/.test(key)) return null;
+  if (key.startsWith('stay_test_')) return 'sandbox';
+  if (key.startsWith('stay_live_') || key.startsWith('sk_live_')) return 'live';
+  return null;
+}

@@ -1,0 +1,103 @@
+// Pieces every Family U operation shares: meta, platform checks, the live admission gate.
+import { requireLiveUnlocked } from '../auth.js';
+import type { RequestContext, Services } from '../context.js';
+import { isSandbox } from '../context.js';
+import { ServiceError } from '../errors.js';
+import { ALL_PLATFORMS, type EnabledPlatform, type Platform, isEnabled } from '../platforms.js';
+import type { Meta, Pagination, PlatformResult, Warning } from '../schemas/resources.js';
+
+export function buildMeta(
+  services: Services,
+  ctx: RequestContext,
+  m: {
+    platforms: Platform[];
+    currency: string;
+    pagination?: Pagination | null;
+    platformResults?: PlatformResult[];
+    warnings?: Omit<Warning, 'docUrl'>[];
+    cached?: boolean;
+  },
+): Meta {
+  const platformResults = m.platformResults ?? [];
+  return {
+    requestId: ctx.requestId,
+    environment: isSandbox(ctx) ? 'test' : 'live',
+    sandbox: isSandbox(ctx),
+    platforms: m.platforms,
+    cached: m.cached ?? false,
+    partial: platformResults.some((r) => r.status === 'failed'),
+    creditsCharged: platformResults.reduce((s, r) => s + r.creditsCharged, 0),
+    currency: m.currency,
+    pagination: m.pagination ?? null,
+    platformResults,
+    warnings: (m.warnings ?? []).map((w) => ({ ...w, docUrl: `${services.config.docsUrl.replace(/\/+$/, '')}/warnings/${w.code}` })),
+  };
+}
+
+export const okResult = (platform: Platform, count: number, creditsCharged = 0, cached = false): PlatformResult => ({
+  platform,
+  status: 'ok',
+  creditsCharged,
+  cached,
+  count,
+});
+
+export function failedResult(platform: Platform, err: ServiceError): PlatformResult {
+  return {
+    platform,
+    status: 'failed',
+    creditsCharged: 0,
+    cached: false,
+    count: 0,
+    error: { type: err.type, code: err.code, message: err.message, retryable: err.retryable },
+  };
+}
+
+/** Single-platform endpoints refuse a platform they do not serve with platform_not_enabled (D12). */
+export function requireEnabled<P extends EnabledPlatform>(platform: Platform, allowed: readonly P[], what: string): P {
+  if (!(allowed as readonly Platform[]).includes(platform)) {
+    const why = isEnabled(platform) ? `${what} is not available on ${platform}` : `${platform} is not enabled on this service`;
+    throw new ServiceError('platform_not_enabled', `${why}; use one of ${allowed.join(', ')}.`, { param: 'platform' });
+  }
+  return platform as P;
+}
+
+export function parsePlatform(value: string, param: string): Platform {
+  const v = value.trim().toLowerCase();
+  if (!(ALL_PLATFORMS as readonly string[]).includes(v)) {
+    throw new ServiceError('invalid_parameter', `${param}: unknown platform ${JSON.stringify(value)}; use one of ${ALL_PLATFORMS.join(', ')}.`, { param });
+  }
+  return v as Platform;
+}
+
+/**
+ * Admission for live keys (D5, D7, D27). Until an upstream source is configured, an admitted
+ * live call ends in 503 upstream_unavailable; nothing is held or charged.
+ */
+export async function liveGate(services: Services, ctx: RequestContext, worstCase: number): Promise<void> {
+  if (isSandbox(ctx)) return;
+  requireLiveUnlocked(ctx);
+  const credits = await services.store.getCredits(ctx.account.id);
+  if (ctx.account.planCode === 'free' && credits.spent + worstCase > ctx.account.freeTierBudget) {
+    throw new ServiceError(
+      'free_tier_budget_exhausted',
+      `This call may cost up to ${worstCase} credits, which would take the free-tier spend (${credits.spent} of ${ctx.account.freeTierBudget}) past its budget.`,
+    );
+  }
+  const available = credits.balance - credits.held;
+  if (available < worstCase) {
+    throw new ServiceError(
+      'credit_balance_too_low',
+      `This call may cost up to ${worstCase} credits; ${available} ${available === 1 ? 'is' : 'are'} available.`,
+    );
+  }
+  throw new ServiceError(
+    'upstream_unavailable',
+    'No upstream source is configured on this server, so live keys cannot fetch data yet. Use a stay_test_ key for the sandbox.',
+  );
+}
+
+/** Upstream failures become failed legs; anything else (bugs, validation) propagates. */
+export function isUpstreamFailure(e: unknown): e is ServiceError {
+  return e instanceof ServiceError && (e.type === 'upstream_unavailable' || e.type === 'upstream_timeout');
+}

@@ -1,0 +1,51 @@
+// GET /v1/reviews: one listing's reviews, filtered, sorted and paged.
+import { requireScope } from '../auth.js';
+import { reviewsCost } from '../billing.js';
+import type { OpResult, RequestContext, Services } from '../context.js';
+import { decodeCursor, encodeCursor, fingerprint } from '../cursor.js';
+import { ServiceError } from '../errors.js';
+import { parseListingId, parseListingUrl, splitStaysId } from '../listing-ref.js';
+import { REVIEW_PLATFORMS } from '../platforms.js';
+import { ReviewsParams } from '../schemas/params.js';
+import type { Review } from '../schemas/resources.js';
+import { type RawInput, exactlyOne, parseParams } from '../validate.js';
+import { buildMeta, liveGate, okResult, requireEnabled } from './common.js';
+
+const SORTS: Record<string, (a: Review, b: Review) => number> = {
+  recent: (a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0),
+  rating_desc: (a, b) => b.rating - a.rating || (a.date < b.date ? 1 : -1),
+  rating_asc: (a, b) => a.rating - b.rating || (a.date < b.date ? 1 : -1),
+};
+
+export async function reviews(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<Review[]>> {
+  requireScope(ctx, 'stays.read');
+  const q = parseParams(ReviewsParams, raw);
+  const form = exactlyOne(q, ['listingId', 'url'], 'listing');
+  // The platform may come from a stays_<platform>_<id> listingId.
+  const derived = q.listingId !== undefined ? splitStaysId(q.listingId)?.platform : undefined;
+  const asked = q.platform ?? derived;
+  if (asked === undefined) throw new ServiceError('missing_parameter', 'platform is required (or pass a stays_<platform>_<id> listingId).', { param: 'platform' });
+  const platform = requireEnabled(asked, REVIEW_PLATFORMS, 'reviews');
+  const id = form === 'url'
+    ? parseListingUrl(platform, q.url!, { param: 'url' })
+    : parseListingId(platform, q.listingId!, { country: q.country, param: 'listingId' });
+  const fp = fingerprint(['reviews', platform, id, q.language, q.minRating, q.sort, q.limit]);
+  const offset = decodeCursor(q.cursor, fp)?.o._ ?? 0;
+  await liveGate(services, ctx, reviewsCost(platform, q.limit));
+
+  const all = services.sandbox
+    .reviews(platform, id)
+    .filter((r) => (q.language === undefined || r.language === q.language) && (q.minRating === undefined || r.rating >= q.minRating))
+    .sort(SORTS[q.sort]);
+  const page = all.slice(offset, offset + q.limit);
+  const hasMore = offset + page.length < all.length;
+  return {
+    data: page,
+    meta: buildMeta(services, ctx, {
+      platforms: [platform],
+      currency: 'USD',
+      platformResults: [okResult(platform, page.length)],
+      pagination: { limit: q.limit, cursor: q.cursor ?? null, nextCursor: hasMore ? encodeCursor({ o: { _: offset + page.length } }, fp) : null, hasMore },
+    }),
+  };
+}

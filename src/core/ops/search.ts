@@ -1,0 +1,148 @@
+// GET/POST /v1/search: fan out per platform, filter, sort, page with one cursor (D16).
+import { requireScope } from '../auth.js';
+import { searchWorstCase } from '../billing.js';
+import { utcToday } from '../clock.js';
+import type { OpResult, RequestContext, Services } from '../context.js';
+import { decodeCursor, encodeCursor, fingerprint } from '../cursor.js';
+import { ServiceError } from '../errors.js';
+import { DEFAULT_SEARCH_PLATFORMS, type EnabledPlatform, type Platform, isEnabled } from '../platforms.js';
+import { SearchParams, type SearchInput } from '../schemas/params.js';
+import type { PlatformResult, Property, Warning } from '../schemas/resources.js';
+import { type RawInput, checkChildAges, checkPriceRange, checkStay, parseParams } from '../validate.js';
+import { buildMeta, failedResult, isUpstreamFailure, liveGate, okResult } from './common.js';
+
+export interface ResolvedPlatforms {
+  legs: EnabledPlatform[];
+  skipped: Platform[];
+}
+
+/** D12: non-enabled platforms are skipped with a warning; none left is an error. */
+export function resolveSearchPlatforms(p: Pick<SearchInput, 'platforms' | 'platform'>): ResolvedPlatforms {
+  if (p.platforms !== undefined && p.platform !== undefined) {
+    throw new ServiceError('mutually_exclusive_params', 'platform is an alias for platforms with one value; give only one of them.', {
+      param: 'platform',
+    });
+  }
+  const asked: Platform[] = p.platforms ?? (p.platform !== undefined ? [p.platform] : [...DEFAULT_SEARCH_PLATFORMS]);
+  const unique = [...new Set(asked)];
+  const legs = unique.filter(isEnabled);
+  const skipped = unique.filter((x) => !isEnabled(x));
+  if (legs.length === 0) {
+    throw new ServiceError('no_enabled_platform', `None of ${unique.join(', ')} is enabled; enabled platforms are vrbo, booking, airbnb, google.`, {
+      param: p.platforms !== undefined ? 'platforms' : 'platform',
+    });
+  }
+  return { legs, skipped };
+}
+
+function matches(p: Property, q: SearchInput, guests: number): boolean {
+  if (q.propertyType && !q.propertyType.includes(p.propertyType)) return false;
+  if (q.amenities && !q.amenities.every((a) => p.amenities.includes(a))) return false;
+  if (q.minBedrooms !== undefined && (p.bedrooms ?? 0) < q.minBedrooms) return false;
+  if (q.minGuestRating !== undefined && (p.guestRating ?? 0) < q.minGuestRating) return false;
+  if (p.maxOccupancy !== null && p.maxOccupancy * q.rooms < guests) return false;
+  if (p.price) {
+    if (q.priceMin !== undefined && p.price.nightlyPrice < q.priceMin) return false;
+    if (q.priceMax !== undefined && p.price.nightlyPrice > q.priceMax) return false;
+  }
+  return true;
+}
+
+type Comparator = (a: Property, b: Property) => number;
+const byPrice = (dir: 1 | -1): Comparator => (a, b) => {
+  // Rows without a price sort last in either direction.
+  if (!a.price || !b.price) return (a.price ? 0 : 1) - (b.price ? 0 : 1);
+  return dir * (a.price.nightlyPrice - b.price.nightlyPrice);
+};
+// Ratings compare across platforms on a common 0..1 footing; the rows keep their native scale.
+const byRating: Comparator = (a, b) => (b.guestRating ?? 0) / (b.ratingScale || 1) - (a.guestRating ?? 0) / (a.ratingScale || 1);
+const COMPARATORS: Record<Exclude<SearchInput['sort'], 'recommended'>, Comparator> = {
+  price_asc: byPrice(1),
+  price_desc: byPrice(-1),
+  rating_desc: byRating,
+};
+
+/** D16: recommended is round-robin in platforms[] order; other sorts merge the page. */
+function mergePage(pages: Property[][], sort: SearchInput['sort']): Property[] {
+  if (sort === 'recommended') {
+    const out: Property[] = [];
+    const longest = Math.max(0, ...pages.map((p) => p.length));
+    for (let i = 0; i < longest; i++) for (const page of pages) if (page[i]) out.push(page[i]!);
+    return out;
+  }
+  return pages.flat().sort(COMPARATORS[sort]);
+}
+
+export function parseSearch(raw: RawInput, today: string): SearchInput & { childAges: number[]; resolved: ResolvedPlatforms } {
+  const q = parseParams(SearchParams, raw);
+  checkStay(q, today);
+  const childAges = checkChildAges(q);
+  checkPriceRange(q);
+  const resolved = resolveSearchPlatforms(q);
+  return { ...q, childAges, resolved };
+}
+
+export async function search(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<Property[]>> {
+  requireScope(ctx, 'stays.read');
+  const q = parseSearch(raw, utcToday(services.clock));
+  const { legs, skipped } = q.resolved;
+  const fp = fingerprint(['search', q.location.toLowerCase(), q.checkIn, q.checkOut, q.adults, q.children, q.childAges, q.rooms,
+    q.propertyType, q.amenities, q.minBedrooms, q.priceMin, q.priceMax, q.minGuestRating, legs, q.limit, q.sort, q.currency]);
+  const offsets = decodeCursor(q.cursor, fp)?.o ?? {};
+  await liveGate(services, ctx, searchWorstCase(legs, q.limit));
+
+  const stay = q.checkIn && q.checkOut
+    ? { checkIn: q.checkIn, checkOut: q.checkOut, adults: q.adults, children: q.children, childAges: q.childAges, currency: q.currency }
+    : undefined;
+  const guests = q.adults + q.children;
+  const comparator = q.sort === 'recommended' ? null : COMPARATORS[q.sort];
+  const results: PlatformResult[] = [];
+  const pages: Property[][] = [];
+  const nextOffsets: Record<string, number> = {};
+  const warnings: Omit<Warning, 'docUrl'>[] = [];
+  let hasMore = false;
+
+  for (const platform of legs) {
+    const offset = offsets[platform] ?? 0;
+    try {
+      let rows = services.sandbox.searchPlatform(platform, q.location, { currency: q.currency, rooms: q.rooms, stay }).filter((p) => matches(p, q, guests));
+      if (comparator) rows = [...rows].sort(comparator);
+      const page = rows.slice(offset, offset + q.limit);
+      pages.push(page);
+      nextOffsets[platform] = offset + page.length;
+      if (offset + page.length < rows.length) hasMore = true;
+      results.push(okResult(platform, page.length));
+    } catch (e) {
+      if (!isUpstreamFailure(e)) throw e;
+      pages.push([]);
+      nextOffsets[platform] = offset;
+      results.push(failedResult(platform, e));
+      warnings.push({ code: e.code, message: `${platform}: ${e.message}`, platform });
+    }
+  }
+  if (results.every((r) => r.status === 'failed')) {
+    throw new ServiceError('upstream_degraded', `Every platform failed: ${results.map((r) => `${r.platform} ${r.error?.code}`).join(', ')}.`);
+  }
+  for (const platform of skipped) {
+    results.push({ platform, status: 'skipped', reason: 'not_enabled', message: `${platform} is not enabled on this service.`, creditsCharged: 0, cached: false, count: 0 });
+    warnings.push({ code: 'platform_not_enabled', message: `${platform} is not enabled and was skipped.`, platform });
+  }
+  if (!stay && (q.priceMin !== undefined || q.priceMax !== undefined)) {
+    warnings.push({ code: 'price_filter_needs_dates', message: 'priceMin and priceMax apply only to dated searches (checkIn and checkOut); they were ignored.' });
+  }
+  return {
+    data: mergePage(pages, q.sort),
+    meta: buildMeta(services, ctx, {
+      platforms: legs,
+      currency: q.currency,
+      platformResults: results,
+      warnings,
+      pagination: {
+        limit: q.limit,
+        cursor: q.cursor ?? null,
+        nextCursor: hasMore ? encodeCursor({ o: nextOffsets }, fp) : null,
+        hasMore,
+      },
+    }),
+  };
+}

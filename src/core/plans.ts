@@ -1,0 +1,15 @@
+// Plans. The spec leaves each plan's rate limit open ("not shown"); these defaults are recorded
+// in docs/decisions.md and can be overridden per account.
+import type { PlanCode } from './schemas/resources.js';
+
+export const PLANS: Record<PlanCode, { name: string; requestsPerMinute: number; paid: boolean }> = {
+  free: { name: 'Free / Sandbox', requestsPerMinute: 60, paid: false },
+  starter: { name: 'Starter', requestsPerMinute: 120, paid: true },
+  pro: { name: 'Pro', requestsPerMinute: 300, paid: true },
+  scale: { name: 'Scale', requestsPerMinute: 600, paid: true },
+  enterprise: { name: 'Enterprise', requestsPerMinute: 1200, paid: true },
+};
+
+/** Scopes a key can carry. Keys get all of them unless created with a narrower list. */
+export const SCOPES = ['stays.read', 'account.read', 'billing.write'] as const;
+export type Scope = (typeof SCOPES)[number];

@@ -1,0 +1,116 @@
+// Parameter field builders. Query strings arrive as strings (or arrays of strings for repeated
+// keys); POST bodies arrive as JSON. Each builder accepts both and yields one typed value.
+import { z } from 'zod';
+
+/** A single value: a one-element array (repeated key given once) collapses; more stays an array and fails. */
+function scalar(v: unknown): unknown {
+  return Array.isArray(v) && v.length === 1 ? v[0] : v;
+}
+
+export function str(inner: z.ZodString = z.string()) {
+  return z.preprocess(scalar, inner.max(2048));
+}
+
+export function int(inner: z.ZodNumber = z.number()) {
+  return z.preprocess((raw) => {
+    const v = scalar(raw);
+    return typeof v === 'string' && /^[+-]?\d{1,15}$/.test(v.trim()) ? Number(v) : v;
+  }, inner.int());
+}
+
+export function num(inner: z.ZodNumber = z.number()) {
+  return z.preprocess((raw) => {
+    const v = scalar(raw);
+    return typeof v === 'string' && /^[+-]?(\d{1,15}(\.\d*)?|\.\d+)$/.test(v.trim()) ? Number(v) : v;
+  }, inner.finite());
+}
+
+export function bool() {
+  return z.preprocess((raw) => {
+    const v = scalar(raw);
+    if (v === 'true' || v === '1') return true;
+    if (v === 'false' || v === '0') return false;
+    return v;
+  }, z.boolean());
+}
+
+function isValidDate(s: string): boolean {
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+export function date() {
+  return z.preprocess(
+    scalar,
+    z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date in YYYY-MM-DD form' })
+      .refine(isValidDate, { message: 'is not a calendar date' }),
+  );
+}
+
+/** Comma-separated values, repeated keys and `name[]` arrive alike as a list. */
+export function list<T extends z.ZodType>(item: T) {
+  return z.preprocess((raw) => {
+    const parts: unknown[] = Array.isArray(raw) ? raw : [raw];
+    if (!parts.every((p): p is string | number => typeof p === 'string' || typeof p === 'number')) return raw;
+    return parts
+      .flatMap((p: string | number): (string | number)[] => (typeof p === 'string' ? p.split(',') : [p]))
+      .map((p) => (typeof p === 'string' ? p.trim() : p))
+      .filter((p) => p !== '');
+  }, z.array(item).max(100));
+}
+
+/** Enum values compared case-insensitively, so `Airbnb` and `PRICE_ASC` are understood. */
+export function lowerEnum<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.preprocess((raw) => {
+    const v = scalar(raw);
+    return typeof v === 'string' ? v.toLowerCase() : v;
+  }, z.enum(values));
+}
+
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+
+export function currency() {
+  return z.preprocess(
+    (raw) => {
+      const v = scalar(raw);
+      return typeof v === 'string' ? v.toUpperCase() : v;
+    },
+    z.string().refine((c) => /^[A-Z]{3}$/.test(c) && CURRENCIES.has(c), { message: 'must be an ISO-4217 currency code' }),
+  );
+}
+
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+
+export function country() {
+  return z.preprocess(
+    (raw) => {
+      const v = scalar(raw);
+      return typeof v === 'string' ? v.toUpperCase() : v;
+    },
+    z.string().refine((c) => /^[A-Z]{2}$/.test(c) && regionNames.of(c) !== undefined, {
+      message: 'must be an ISO-3166 alpha-2 country code',
+    }),
+  );
+}
+
+export function isIsoLanguage(code: string): boolean {
+  if (!/^[a-z]{2}$/.test(code)) return false;
+  try {
+    return languageNames.of(code) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+export function language() {
+  return z.preprocess(
+    (raw) => {
+      const v = scalar(raw);
+      return typeof v === 'string' ? v.toLowerCase() : v;
+    },
+    z.string().refine(isIsoLanguage, { message: 'must be an ISO-639-1 language code' }),
+  );
+}

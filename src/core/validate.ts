@@ -1,0 +1,157 @@
+// Turns raw input into typed parameters, or into the first typed invalid_request error with
+// `param` naming the parameter. Field rules come from the zod schemas; the rules that relate
+// several fields are the functions below, called by each operation in spec order.
+import type { z } from 'zod';
+import { type ErrorCode, ServiceError } from './errors.js';
+
+/** Raw input as it arrives: query values (string | string[]) or a JSON body's values. */
+export type RawInput = Record<string, unknown>;
+
+/** Which invalid_request code a field's failures map to, by zod issue code. */
+const FIELD_CODES: Record<string, Partial<Record<string, ErrorCode>>> = {
+  limit: { too_small: 'limit_out_of_range', too_big: 'limit_out_of_range' },
+  sort: { invalid_value: 'invalid_sort' },
+  propertyType: { invalid_value: 'invalid_property_type' },
+  amenities: { invalid_value: 'invalid_amenity' },
+  language: { custom: 'invalid_language' },
+  priceMin: { too_small: 'invalid_price_range' },
+  priceMax: { too_small: 'invalid_price_range' },
+};
+
+/**
+ * Normalises query or body input: `name[]` keys merge into `name`, blank strings and nulls count
+ * as absent, so `cursor=` and `{"cursor": null}` mean "no cursor".
+ */
+export function normalizeInput(raw: Record<string, unknown>): RawInput {
+  const out: RawInput = {};
+  for (const [k0, v0] of Object.entries(raw)) {
+    const k = k0.endsWith('[]') ? k0.slice(0, -2) : k0;
+    let v = v0;
+    if (typeof v === 'string') v = v.trim();
+    if (Array.isArray(v)) v = v.map((x) => (typeof x === 'string' ? x.trim() : x)).filter((x) => x !== '' && x !== null);
+    if (v === '' || v === null || v === undefined || (Array.isArray(v) && v.length === 0)) continue;
+    // A key given once arrives from the query as a one-element array.
+    if (Array.isArray(v) && v.length === 1) v = v[0];
+    const prev = out[k];
+    if (prev === undefined) out[k] = v;
+    else out[k] = [...(Array.isArray(prev) ? prev : [prev]), ...(Array.isArray(v) ? v : [v])];
+  }
+  return out;
+}
+
+function describeIssue(param: string, issue: z.core.$ZodIssue, input: unknown): string {
+  switch (issue.code) {
+    case 'invalid_value':
+      return `${param} must be one of ${issue.values.map(String).join(', ')} (got ${JSON.stringify(shorten(input))}).`;
+    case 'too_small':
+      return `${param} must be ${issue.inclusive === false ? 'greater than' : 'at least'} ${String(issue.minimum)}${got(input)}.`;
+    case 'too_big':
+      return issue.origin === 'array'
+        ? `${param} has too many values (at most ${String(issue.maximum)}).`
+        : `${param} must be at most ${String(issue.maximum)}${got(input)}.`;
+    case 'invalid_type':
+      if (Array.isArray(input)) return `${param} was given more than once; pass a single value.`;
+      return `${param} must be ${article(issue.expected)}${got(input)}.`;
+    default:
+      return `${param} ${issue.message}${got(input)}.`;
+  }
+}
+
+function article(expected: string): string {
+  const map: Record<string, string> = { number: 'a number', int: 'an integer', string: 'a string', boolean: 'true or false', array: 'a list' };
+  return map[expected] ?? expected;
+}
+
+function shorten(v: unknown): unknown {
+  return typeof v === 'string' && v.length > 60 ? `${v.slice(0, 57)}...` : v;
+}
+
+function got(input: unknown): string {
+  if (input === undefined || typeof input === 'object') return '';
+  return ` (got ${JSON.stringify(shorten(input))})`;
+}
+
+function valueAt(raw: RawInput, path: PropertyKey[]): unknown {
+  let v: unknown = raw;
+  for (const p of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[p];
+  }
+  return v;
+}
+
+export function parseParams<S extends z.ZodType>(schema: S, raw: RawInput): z.infer<S> {
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const param = String(issue.path[0] ?? '');
+  const input = valueAt(raw, issue.path);
+  if (input === undefined && issue.path.length === 1) {
+    throw new ServiceError('missing_parameter', `${param} is required.`, { param });
+  }
+  if (Array.isArray(input) && issue.path.length === 1 && issue.code !== 'too_big') {
+    throw new ServiceError('invalid_parameter', `${param} was given more than once; pass a single value.`, { param });
+  }
+  const code = FIELD_CODES[param]?.[issue.code] ?? 'invalid_parameter';
+  // A list item's own failure reports the item; the param is still the list's name.
+  throw new ServiceError(code, describeIssue(param, issue, input), { param: param || null });
+}
+
+// ---- Rules across fields -------------------------------------------------------------------
+
+const DAY_MS = 86_400_000;
+export const MAX_STAY_NIGHTS = 90; // D15
+export const MAX_WINDOW_DAYS = 365; // D15
+
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+}
+
+/** Start/end pair rules: both or neither (when optional), not in the past, strictly ordered, bounded. */
+export function checkDatePair(
+  p: { start?: string | undefined; end?: string | undefined },
+  names: { start: string; end: string },
+  today: string,
+  limit: { max: number; code: 'stay_too_long' | 'window_too_long' },
+): void {
+  if (p.start === undefined && p.end === undefined) return;
+  if (p.start === undefined) throw new ServiceError('missing_parameter', `${names.start} is required when ${names.end} is given.`, { param: names.start });
+  if (p.end === undefined) throw new ServiceError('missing_parameter', `${names.end} is required when ${names.start} is given.`, { param: names.end });
+  if (p.start < today) throw new ServiceError('date_in_past', `${names.start} ${p.start} is in the past (today is ${today} UTC).`, { param: names.start });
+  if (p.end <= p.start) throw new ServiceError('invalid_date_range', `${names.end} must be after ${names.start}.`, { param: names.end });
+  const days = daysBetween(p.start, p.end);
+  if (days > limit.max) {
+    const what = limit.code === 'stay_too_long' ? `The stay is ${days} nights; the maximum is ${limit.max}` : `The window is ${days} days; the maximum is ${limit.max}`;
+    throw new ServiceError(limit.code, `${what}.`, { param: names.end });
+  }
+}
+
+export function checkStay(p: { checkIn?: string | undefined; checkOut?: string | undefined }, today: string): void {
+  checkDatePair({ start: p.checkIn, end: p.checkOut }, { start: 'checkIn', end: 'checkOut' }, today, { max: MAX_STAY_NIGHTS, code: 'stay_too_long' });
+}
+
+export function checkChildAges(p: { children: number; childAges?: number[] | undefined }): number[] {
+  const ages = p.childAges ?? [];
+  if (ages.length !== p.children) {
+    throw new ServiceError('child_ages_mismatch', `children is ${p.children} but childAges has ${ages.length} value${ages.length === 1 ? '' : 's'}.`, {
+      param: 'childAges',
+    });
+  }
+  return ages;
+}
+
+export function checkPriceRange(p: { priceMin?: number | undefined; priceMax?: number | undefined }): void {
+  if (p.priceMin !== undefined && p.priceMax !== undefined && p.priceMax < p.priceMin) {
+    throw new ServiceError('invalid_price_range', `priceMax (${p.priceMax}) is below priceMin (${p.priceMin}).`, { param: 'priceMax' });
+  }
+}
+
+/** Exactly one of the named identification forms. */
+export function exactlyOne(p: Record<string, unknown>, names: string[], what: string): string {
+  const given = names.filter((n) => p[n] !== undefined);
+  if (given.length === 0) throw new ServiceError('missing_parameter', `Give one of ${names.join(', ')} to identify the ${what}.`, { param: names[0]! });
+  if (given.length > 1) {
+    throw new ServiceError('mutually_exclusive_params', `${given.join(' and ')} are mutually exclusive; give only one.`, { param: given[1]! });
+  }
+  return given[0]!;
+}

@@ -1,0 +1,111 @@
+// The Hono app: one instance serves `stays serve`, the in-process CLI transport and tests.
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Logger } from 'pino';
+import { authenticate, requireActiveAccount } from '../core/auth.js';
+import type { RequestContext, Services } from '../core/context.js';
+import { ServiceError, isServiceError } from '../core/errors.js';
+import { newRequestId } from '../core/ids.js';
+import { RateLimiter, type RateDecision } from '../core/ratelimit.js';
+import { buildOpenApi } from './openapi.js';
+import { renderError } from './render.js';
+import { type Env, type RouteDef, honoPath } from './route.js';
+import { FAMILY_U_ROUTES } from './routes/u/index.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface AppOptions {
+  logger?: Logger;
+}
+
+function setRateHeaders(c: { header(name: string, value: string): void }, d: RateDecision): void {
+  c.header('X-RateLimit-Limit', String(d.limit));
+  c.header('X-RateLimit-Remaining', String(d.remaining));
+  c.header('X-RateLimit-Reset', String(d.resetAt));
+}
+
+function clientAddress(env: unknown): string {
+  const incoming = (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress ?? 'in-process';
+}
+
+export function createApp(services: Services, opts: AppOptions = {}) {
+  const app = new Hono<Env>();
+  const keyLimiter = new RateLimiter(services.clock);
+  const anonLimiter = new RateLimiter(services.clock);
+  const routes: RouteDef[] = FAMILY_U_ROUTES;
+  let openapi: unknown;
+
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    c.set('requestId', newRequestId(services.ids));
+    c.set('services', services);
+    await next();
+    c.header('X-Request-Id', c.var.requestId);
+    if (!c.res.headers.has('X-RateLimit-Limit')) {
+      // Callers without a valid key share a per-address bucket (D23: every response has the headers).
+      setRateHeaders(c, anonLimiter.take(clientAddress(c.env), services.config.anonymousRpm));
+    }
+    opts.logger?.info(
+      { reqId: c.var.requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 },
+      'request',
+    );
+  });
+
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => {
+        // The rest of the body is never read, so the connection cannot be reused.
+        c.header('Connection', 'close');
+        return renderError(c, new ServiceError('payload_too_large'));
+      },
+    }),
+  );
+
+  app.get('/v1/health', (c) => c.json({ status: 'ok' }, 200));
+  app.get('/v1/openapi.json', (c) => {
+    openapi ??= buildOpenApi(routes);
+    return c.json(openapi as object, 200);
+  });
+
+  for (const route of routes) {
+    app.on(route.method.toUpperCase(), honoPath(route.path), async (c) => {
+      let ctx: RequestContext;
+      const address = clientAddress(c.env);
+      try {
+        const who = await authenticate(services, c.req.header('authorization'));
+        ctx = { ...who, requestId: c.var.requestId };
+      } catch (e) {
+        const d = anonLimiter.take(address, services.config.anonymousRpm);
+        setRateHeaders(c, d);
+        if (!d.allowed) throw new ServiceError('rate_limit_exceeded', `Too many unauthenticated requests; retry in ${d.retryAfter} s.`, { retryAfter: d.retryAfter });
+        throw e;
+      }
+      const d = keyLimiter.take(ctx.key.id, ctx.account.requestsPerMinute);
+      setRateHeaders(c, d);
+      if (!d.allowed) {
+        throw new ServiceError('rate_limit_exceeded', `Rate limit of ${d.limit} requests per minute exceeded; retry in ${d.retryAfter} s.`, { retryAfter: d.retryAfter });
+      }
+      requireActiveAccount(ctx);
+      return route.handle(c, ctx);
+    });
+  }
+
+  app.notFound((c) => {
+    const known = routes.some((r) => new RegExp(`^${honoPath(r.path).replace(/:\w+/g, '[^/]+')}$`).test(c.req.path));
+    if (known) return renderError(c, new ServiceError('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}.`));
+    return renderError(c, new ServiceError('route_not_found', `No route ${c.req.method} ${c.req.path.slice(0, 200)}. See GET /v1/openapi.json.`));
+  });
+
+  app.onError((err, c) => {
+    if (isServiceError(err)) return renderError(c, err);
+    opts.logger?.error({ reqId: c.var.requestId, err }, 'unhandled error');
+    return renderError(c, new ServiceError('internal_error', `An unexpected error occurred; quote ${c.var.requestId} to support.`));
+  });
+
+  return app;
+}
+
+export type StaysApp = ReturnType<typeof createApp>;

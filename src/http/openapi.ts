@@ -1,0 +1,146 @@
+// GET /v1/openapi.json: an OpenAPI 3.1 document generated from the route table and the same zod
+// schemas the core validates with, so the document cannot drift from the behaviour.
+import { z } from 'zod';
+import { ERROR_TYPES } from '../core/errors.js';
+import {
+  AccountSchema,
+  ErrorEnvelopeSchema,
+  MetaSchema,
+  PlatformFailureErrorSchema,
+  PlatformSchema,
+} from '../core/schemas/resources.js';
+import type { RouteDef } from './route.js';
+
+type Json = Record<string, unknown>;
+
+function schemaOf(s: z.ZodType, io: 'input' | 'output' = 'output'): Json {
+  const out = z.toJSONSchema(s, { unrepresentable: 'any', io, target: 'draft-2020-12' }) as Json;
+  delete out.$schema;
+  return out;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+function parameters(obj: z.ZodObject | undefined, where: 'query' | 'path'): Json[] {
+  if (!obj) return [];
+  return Object.entries(obj.shape).map(([name, field]) => {
+    const f = field as z.ZodType;
+    const schema = schemaOf(f);
+    const description = typeof schema.description === 'string' ? schema.description : undefined;
+    delete schema.description;
+    const isList = schema.type === 'array';
+    return {
+      name,
+      in: where,
+      required: where === 'path' || !f.safeParse(undefined).success,
+      ...(description ? { description } : {}),
+      schema,
+      ...(isList ? { style: 'form', explode: false } : {}),
+    };
+  });
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Invalid request (invalid_request).',
+  401: 'Missing, malformed, unknown or revoked API key (authentication_error).',
+  402: 'Available credits below the worst-case cost of the call (credit_balance_too_low).',
+  403: 'Permission denied (scope_insufficient, email_unverified, subscription_required, free_tier_budget_exhausted).',
+  404: 'Not found (listing_not_found, identity_mismatch, no_availability, price_not_found, job_not_found).',
+  413: 'Body larger than 1 MiB.',
+  429: 'Rate limited (rate_limit_exceeded); carries Retry-After.',
+  503: 'Every upstream source failed or was blocked (no charge).',
+  504: 'Upstream work timed out without data (no charge).',
+};
+
+function responses(route: RouteDef): Json {
+  const d = route.doc;
+  const requestIdHeader = { 'X-Request-Id': { schema: { type: 'string' }, description: 'Equals meta.requestId / error.requestId.' } };
+  const rateHeaders = {
+    'X-RateLimit-Limit': { schema: { type: 'integer' } },
+    'X-RateLimit-Remaining': { schema: { type: 'integer' } },
+    'X-RateLimit-Reset': { schema: { type: 'integer' }, description: 'Unix time (seconds) when the bucket is full again.' },
+  };
+  const envelope = d.envelope ?? 'meta';
+  const okSchema =
+    envelope === 'bare'
+      ? { type: 'object', required: ['data'], properties: { data: schemaOf(d.data) } }
+      : envelope === 'job'
+        ? ref('JobResponse')
+        : { type: 'object', required: ['data', 'meta'], properties: { data: schemaOf(d.data), meta: ref('Meta') } };
+  const out: Json = {
+    200: { description: 'Success.', headers: { ...requestIdHeader, ...rateHeaders }, content: { 'application/json': { schema: okSchema } } },
+  };
+  if (d.async) {
+    out[202] = {
+      description: 'Accepted: a live call that must fetch upstream became a job; poll data.pollUrl.',
+      headers: { ...requestIdHeader, 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait before polling.' } },
+      content: { 'application/json': { schema: ref('AsyncAccepted') } },
+    };
+  }
+  const statuses = [...new Set([...d.errors, ...(d.auth ? [401, 429] : []), ...(d.body ? [413] : [])])].sort();
+  for (const s of statuses) {
+    out[s] = { description: STATUS_TEXT[s] ?? 'Error.', headers: requestIdHeader, content: { 'application/json': { schema: ref('ErrorEnvelope') } } };
+  }
+  return out;
+}
+
+const JobMeta = z.object({ requestId: z.string(), creditsCharged: z.literal(0), platforms: z.array(PlatformSchema) });
+const InProgress = z.object({
+  jobId: z.string(),
+  status: z.enum(['pending', 'running']),
+  pollUrl: z.string(),
+  estimatedSeconds: z.number().int(),
+});
+
+export function buildOpenApi(routes: RouteDef[]): Json {
+  const paths: Json = {};
+  for (const r of routes) {
+    const d = r.doc;
+    const op: Json = {
+      operationId: d.operationId,
+      summary: d.summary,
+      ...(d.description ? { description: d.description } : {}),
+      tags: d.tags,
+      parameters: [...parameters(d.path, 'path'), ...parameters(d.query, 'query')],
+      responses: responses(r),
+    };
+    if (d.body) op.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(d.body, 'input') } } };
+    if (!d.auth) op.security = [];
+    paths[r.path] = { ...(paths[r.path] as Json | undefined), [r.method]: op };
+  }
+  paths['/v1/health'] = {
+    get: { operationId: 'health', summary: 'Liveness', security: [], tags: ['Service'], responses: { 200: { description: 'Ready.', content: { 'application/json': { schema: { type: 'object', properties: { status: { const: 'ok' } } } } } } } },
+  };
+  paths['/v1/openapi.json'] = {
+    get: { operationId: 'openapi', summary: 'This document', security: [], tags: ['Service'], responses: { 200: { description: 'OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } } } },
+  };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'stays',
+      version: '1.0.0',
+      description: `Accommodation data across booking platforms in one unified schema. Errors: ${Object.keys(ERROR_TYPES).join(', ')}.`,
+    },
+    servers: [{ url: '/' }],
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'stay_test_ keys: deterministic sandbox, 0 credits. stay_live_ / sk_live_: live.' },
+      },
+      schemas: {
+        Meta: schemaOf(MetaSchema),
+        ErrorEnvelope: schemaOf(ErrorEnvelopeSchema),
+        Account: schemaOf(AccountSchema),
+        AsyncAccepted: schemaOf(z.object({ data: InProgress.extend({ status: z.literal('pending') }), meta: JobMeta })),
+        JobResponse: {
+          oneOf: [
+            schemaOf(z.object({ data: InProgress, meta: JobMeta })),
+            schemaOf(z.object({ data: z.object({ jobId: z.string(), status: z.literal('completed'), result: z.unknown() }), meta: MetaSchema })),
+            schemaOf(z.object({ data: z.object({ jobId: z.string(), status: z.literal('failed'), error: PlatformFailureErrorSchema }), meta: JobMeta })),
+          ],
+        },
+      },
+    },
+  };
+}

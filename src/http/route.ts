@@ -1,0 +1,68 @@
+// The shape of one HTTP route: its documentation (for the OpenAPI document, generated from the
+// same zod schemas the core validates with) and its handler.
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import type { RequestContext, Services } from '../core/context.js';
+import { ServiceError } from '../core/errors.js';
+import { type RawInput, normalizeInput } from '../core/validate.js';
+
+export type Env = {
+  Variables: {
+    requestId: string;
+    services: Services;
+  };
+};
+
+export interface RouteDoc {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  query?: z.ZodObject;
+  path?: z.ZodObject;
+  body?: z.ZodObject;
+  /** Schema of `data` on success. */
+  data: z.ZodType;
+  /** `{ data, meta }` (default), or bare `{ data }` (account, top-ups) or a job poll. */
+  envelope?: 'meta' | 'bare' | 'job';
+  /** Whether a live call may answer 202 with a job. */
+  async?: boolean;
+  /** Error statuses this route can answer with (besides 401 and 429, which every authed route has). */
+  errors: number[];
+  auth: boolean;
+}
+
+export interface RouteDef {
+  method: 'get' | 'post';
+  /** OpenAPI-style path, e.g. /v1/listing/{platform}/{id}. */
+  path: string;
+  doc: RouteDoc;
+  handle(c: Context<Env>, ctx: RequestContext): Promise<Response>;
+}
+
+/** Hono's path syntax for an OpenAPI path. */
+export const honoPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
+
+export function queryInput(c: Context<Env>): RawInput {
+  return normalizeInput(c.req.queries() ?? {});
+}
+
+/** The JSON body as an object, or a typed 400. */
+export async function jsonBody(c: Context<Env>): Promise<RawInput> {
+  const type = c.req.header('content-type') ?? '';
+  const text = await c.req.text();
+  if (text.trim() === '') return {};
+  if (type !== '' && !/^application\/(.+\+)?json\b/i.test(type)) {
+    throw new ServiceError('unsupported_media_type', `The request body must be JSON (Content-Type: application/json), not ${type.slice(0, 60)}.`);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (e) {
+    throw new ServiceError('invalid_parameter', `The request body is not valid JSON: ${(e as Error).message.slice(0, 120)}.`, { param: 'body' });
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ServiceError('invalid_parameter', 'The request body must be a JSON object.', { param: 'body' });
+  }
+  return body as RawInput;
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { account, topup } from '../../../core/ops/account.js';
+import { TopupBody } from '../../../core/schemas/params.js';
+import { AccountSchema, CreditsSchema } from '../../../core/schemas/resources.js';
+import { type RouteDef, jsonBody } from '../../route.js';
+
+export const accountGet: RouteDef = {
+  method: 'get',
+  path: '/v1/account',
+  doc: {
+    operationId: 'account',
+    summary: 'Plan, credit balance and rate limit',
+    description: 'Free, synchronous, works with both key kinds. Bare { data } envelope.',
+    tags: ['Account'],
+    data: AccountSchema,
+    envelope: 'bare',
+    errors: [],
+    auth: true,
+  },
+  handle: async (c, ctx) => c.json(await account(c.var.services, ctx), 200),
+};
+
+export const topupPost: RouteDef = {
+  method: 'post',
+  path: '/v1/billing/topups',
+  doc: {
+    operationId: 'createTopup',
+    summary: 'Add credits to the account',
+    description: 'Needs an active paid plan (else 403 subscription_required). Returns the new credit figures.',
+    tags: ['Account'],
+    body: TopupBody,
+    data: z.object({ credits: CreditsSchema }),
+    envelope: 'bare',
+    errors: [400, 403],
+    auth: true,
+  },
+  handle: async (c, ctx) => c.json(await topup(c.var.services, ctx, await jsonBody(c)), 200),
+};

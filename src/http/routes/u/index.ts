@@ -1,0 +1,23 @@
+import type { RouteDef } from '../../route.js';
+import { accountGet, topupPost } from './account.js';
+import { availabilityGet } from './availability.js';
+import { jobGet } from './jobs.js';
+import { listingGet } from './listing.js';
+import { priceCompareGet } from './price-compare.js';
+import { priceGet } from './price.js';
+import { reviewsGet } from './reviews.js';
+import { searchGet, searchPost } from './search.js';
+
+/** Family U routes, in the order the OpenAPI document lists them. */
+export const FAMILY_U_ROUTES: RouteDef[] = [
+  searchGet,
+  searchPost,
+  reviewsGet,
+  priceGet,
+  priceCompareGet,
+  availabilityGet,
+  listingGet,
+  accountGet,
+  jobGet,
+  topupPost,
+];

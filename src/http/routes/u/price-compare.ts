@@ -1,0 +1,22 @@
+import { priceCompare } from '../../../core/ops/compare.js';
+import { PriceCompareParams } from '../../../core/schemas/params.js';
+import { PriceCompareSchema } from '../../../core/schemas/resources.js';
+import { type RouteDef, queryInput } from '../../route.js';
+import { renderOk } from '../../render.js';
+
+export const priceCompareGet: RouteDef = {
+  method: 'get',
+  path: '/v1/price-compare',
+  doc: {
+    operationId: 'priceCompare',
+    summary: 'Compare one property across sellers',
+    description: 'Google mode (name, location or googleHotelId): 30 credits. Direct mode (listings): 3 credits per successful leg. Cached 1 hour.',
+    tags: ['Data'],
+    query: PriceCompareParams,
+    data: PriceCompareSchema,
+    async: true,
+    errors: [400, 402, 403, 404, 503, 504],
+    auth: true,
+  },
+  handle: async (c, ctx) => renderOk(c, await priceCompare(c.var.services, ctx, queryInput(c))),
+};

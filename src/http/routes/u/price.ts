@@ -1,0 +1,22 @@
+import { price } from '../../../core/ops/price.js';
+import { PriceParams } from '../../../core/schemas/params.js';
+import { PriceSchema } from '../../../core/schemas/resources.js';
+import { type RouteDef, queryInput } from '../../route.js';
+import { renderOk } from '../../render.js';
+
+export const priceGet: RouteDef = {
+  method: 'get',
+  path: '/v1/price',
+  doc: {
+    operationId: 'price',
+    summary: 'Live price for one listing and one stay',
+    description: '3 credits. The quote is for exactly this listing and stay, or a typed error; cached 1 hour.',
+    tags: ['Data'],
+    query: PriceParams,
+    data: PriceSchema,
+    async: true,
+    errors: [400, 402, 403, 404, 503, 504],
+    auth: true,
+  },
+  handle: async (c, ctx) => renderOk(c, await price(c.var.services, ctx, queryInput(c))),
+};

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { reviews } from '../../../core/ops/reviews.js';
+import { ReviewsParams } from '../../../core/schemas/params.js';
+import { ReviewSchema } from '../../../core/schemas/resources.js';
+import { type RouteDef, queryInput } from '../../route.js';
+import { renderOk } from '../../render.js';
+
+export const reviewsGet: RouteDef = {
+  method: 'get',
+  path: '/v1/reviews',
+  doc: {
+    operationId: 'reviews',
+    summary: 'Reviews of one listing',
+    description: 'Per review: airbnb 5, booking 1, vrbo 1 credits, minimum 5; zero reviews cost 0. Cursor-paginated.',
+    tags: ['Data'],
+    query: ReviewsParams,
+    data: z.array(ReviewSchema),
+    async: true,
+    errors: [400, 402, 403, 404, 503, 504],
+    auth: true,
+  },
+  handle: async (c, ctx) => renderOk(c, await reviews(c.var.services, ctx, queryInput(c))),
+};

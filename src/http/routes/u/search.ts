@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { ServiceError } from '../../../core/errors.js';
+import { search } from '../../../core/ops/search.js';
+import { SearchParams } from '../../../core/schemas/params.js';
+import { PropertySchema } from '../../../core/schemas/resources.js';
+import { normalizeInput } from '../../../core/validate.js';
+import { type RouteDef, jsonBody, queryInput } from '../../route.js';
+import { renderOk } from '../../render.js';
+
+const doc = {
+  summary: 'Search properties across platforms',
+  description: 'Fans out to each platform (limit applies per platform), merges round-robin by default, cursor-paginated. Credits per result per platform (airbnb 2, booking 1, vrbo 1, min 5; google 15 per page of 20).',
+  tags: ['Data'],
+  data: z.array(PropertySchema),
+  async: true,
+  errors: [400, 402, 403, 503, 504],
+  auth: true,
+};
+
+export const searchGet: RouteDef = {
+  method: 'get',
+  path: '/v1/search',
+  doc: { ...doc, operationId: 'searchGet', query: SearchParams },
+  handle: async (c, ctx) => renderOk(c, await search(c.var.services, ctx, queryInput(c))),
+};
+
+/** D8: keys only Family S has. */
+const FAMILY_S_KEYS = ['locationQueries', 'searchUrls', 'maxItems', 'nextPageToken', 'fields', 'infants', 'pets', 'locale', 'minBeds', 'minBathrooms'];
+const FAMILY_U_ONLY_KEYS = ['platforms', 'platform', 'limit', 'cursor', 'sort', 'rooms', 'childAges', 'propertyType', 'amenities', 'minGuestRating'];
+
+export const searchPost: RouteDef = {
+  method: 'post',
+  path: '/v1/search',
+  doc: { ...doc, operationId: 'searchPost', summary: 'Search properties (JSON body form of GET /v1/search)', body: SearchParams },
+  handle: async (c, ctx) => {
+    const body = await jsonBody(c);
+    const sKey = FAMILY_S_KEYS.find((k) => k in body);
+    if (sKey !== undefined) {
+      const uKey = FAMILY_U_ONLY_KEYS.find((k) => k in body);
+      if (uKey !== undefined) {
+        throw new ServiceError('mutually_exclusive_params', `The body mixes ${uKey} (unified search) with ${sKey} (stay search); use one form.`, { param: sKey });
+      }
+      throw new ServiceError('not_implemented', `The stay-centric search form (${sKey}) is not available on this server yet; use the unified parameters.`, { param: sKey });
+    }
+    return renderOk(c, await search(c.var.services, ctx, normalizeInput(body)));
+  },
+};

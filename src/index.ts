@@ -1,0 +1,7 @@
+// The library API of the `stays` package.
+export { createApp } from './http/app.js';
+export { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
+export { startServer, type RunningServer, type ServeOptions } from './server.js';
+export { ServiceError, ERROR_CODES, ERROR_TYPES, type ErrorCode, type ErrorType } from './core/errors.js';
+export * from './core/schemas/resources.js';
+export * from './core/schemas/params.js';

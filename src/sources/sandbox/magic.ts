@@ -1,0 +1,78 @@
+// Sandbox triggers (D21): magic search locations and magic listing ids that reproduce every error a
+// live call can give, so CI smoke tests can exercise error paths with a sandbox key.
+// The table is documented for users in docs/sandbox.md.
+import type { EnabledPlatform } from '../../core/platforms.js';
+import { type ErrorCode, ServiceError } from '../../core/errors.js';
+
+export type MagicId = '404' | '409' | '410' | '411' | '502' | '503' | '504';
+
+const MAGIC_IDS: Record<MagicId, { code: ErrorCode; what: string; priceOnly: boolean }> = {
+  '404': { code: 'listing_not_found', what: 'does not exist', priceOnly: false },
+  '409': { code: 'identity_mismatch', what: 'resolves to a different listing', priceOnly: false },
+  '410': { code: 'no_availability', what: 'has no availability for any stay', priceOnly: true },
+  '411': { code: 'price_not_found', what: 'is never quoted for any stay', priceOnly: true },
+  '502': { code: 'actor_blocked', what: 'is blocked upstream', priceOnly: false },
+  '503': { code: 'all_actors_failed', what: 'fails on every upstream source', priceOnly: false },
+  '504': { code: 'actor_timeout', what: 'times out upstream', priceOnly: false },
+};
+
+/** The magic value of a listing id: its last path segment (booking `us/404` and airbnb `404` alike). */
+export function magicOf(id: string): MagicId | null {
+  const last = id.split('/').pop() ?? '';
+  return Object.hasOwn(MAGIC_IDS, last) ? (last as MagicId) : null;
+}
+
+/**
+ * Throws the ServiceError a magic id stands for. scope 'listing' covers listing detail,
+ * availability and reviews; 'price' also throws the quote-only codes (410, 411).
+ */
+export function assertListing(id: string, scope: 'listing' | 'price'): void {
+  const magic = magicOf(id);
+  if (magic === null) return;
+  const m = MAGIC_IDS[magic];
+  if (m.priceOnly && scope !== 'price') return;
+  throw new ServiceError(m.code, `Sandbox trigger: listing ${magic} ${m.what} (${m.code}).`);
+}
+
+/** A quote-only magic id (410, 411): the listing exists, but no price can be given. */
+export function isUnpriceable(id: string): boolean {
+  const magic = magicOf(id);
+  return magic !== null && MAGIC_IDS[magic].priceOnly;
+}
+
+/** The platform whose leg fails on location `partial`: the last of the default search order. */
+export const PARTIAL_FAILING_PLATFORM: EnabledPlatform = 'google';
+
+const LOCATION_FAILURES: Record<string, { code: ErrorCode; what: string }> = {
+  fail: { code: 'all_actors_failed', what: 'fails on every platform' },
+  timeout: { code: 'actor_timeout', what: 'times out on every platform' },
+  blocked: { code: 'actor_blocked', what: 'is blocked on every platform' },
+};
+
+export function locationTrigger(location: string): string {
+  return location.trim().toLowerCase();
+}
+
+/**
+ * Throws for a failing search location; returns true when the location is `empty` (no rows).
+ * `partial` fails only the google leg, so a default four-platform search has exactly one failed leg.
+ */
+export function assertSearch(platform: EnabledPlatform, location: string): boolean {
+  const key = locationTrigger(location);
+  if (key === 'empty') return true;
+  if (key === 'partial' && platform === PARTIAL_FAILING_PLATFORM) {
+    throw new ServiceError('all_actors_failed', `Sandbox trigger: location "partial" fails the ${platform} leg (all_actors_failed).`);
+  }
+  const f = LOCATION_FAILURES[key];
+  if (f) throw new ServiceError(f.code, `Sandbox trigger: location "${key}" ${f.what} (${f.code}).`);
+  return false;
+}
+
+/** Location and name triggers of google-mode price comparison: fail, timeout, blocked throw; empty has no offers. */
+export function assertCompare(text: string | undefined): 'empty' | 'single' | null {
+  if (text === undefined) return null;
+  const key = locationTrigger(text);
+  const f = LOCATION_FAILURES[key];
+  if (f) throw new ServiceError(f.code, `Sandbox trigger: "${key}" ${f.what} (${f.code}).`);
+  return key === 'empty' || key === 'single' ? key : null;
+}

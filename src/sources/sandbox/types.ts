@@ -1,0 +1,38 @@
+// What the deterministic sandbox world offers the core operations (D21). Everything here is a
+// pure function of its arguments: same input, byte-identical output, on any machine.
+import type { EnabledPlatform } from '../../core/platforms.js';
+import type { Availability, Offer, Price, Property, Review } from '../../core/schemas/resources.js';
+
+export interface StayQuery {
+  checkIn: string; // YYYY-MM-DD
+  checkOut: string; // YYYY-MM-DD, after checkIn
+  adults: number;
+  children: number;
+  childAges: number[];
+  currency: string; // ISO-4217, upper case
+}
+
+export interface GoogleCompareQuery {
+  name?: string | undefined;
+  location?: string | undefined;
+  googleHotelId?: string | undefined;
+}
+
+export interface SandboxWorld {
+  /**
+   * The full candidate set of one platform for a location, unfiltered, in "recommended" order.
+   * Prices are set when a stay is given, else price is null.
+   * Throws ServiceError for the platform's failure trigger (see docs/sandbox.md).
+   */
+  searchPlatform(platform: EnabledPlatform, location: string, opts: { currency: string; rooms: number; stay?: StayQuery | undefined }): Property[];
+  /** Listing detail with images and identity; embeds a price when a stay is given. Throws for magic ids. */
+  listing(platform: EnabledPlatform, id: string, opts: { currency: string; requestedId: string; stay?: StayQuery | undefined }): Property;
+  /** A quote for exactly this listing and stay. Throws for magic ids. */
+  price(platform: EnabledPlatform, id: string, stay: StayQuery): Price;
+  /** One entry per day in [startDate, endDate). Throws for magic ids. */
+  availability(platform: EnabledPlatform, id: string, startDate: string, endDate: string): Availability;
+  /** Every review of the listing, newest first. Throws for magic ids. */
+  reviews(platform: EnabledPlatform, id: string): Review[];
+  /** Google-mode comparison: offers for one property as Google aggregates them. */
+  compareGoogle(query: GoogleCompareQuery, stay: StayQuery): { property: string; offers: Offer[] };
+}

@@ -1,0 +1,84 @@
+// The deterministic sandbox world (D21): every answer is generated from a stable hash of the
+// request's arguments, never fetched, never random, never clock-dependent. Triggers (magic
+// locations and listing ids) are in magic.ts and documented in docs/sandbox.md.
+import type { EnabledPlatform } from '../../core/platforms.js';
+import type { Availability, AvailabilityDay, Price, Property } from '../../core/schemas/resources.js';
+import { BookingCalendar, dateOf, dayNumber, weekday } from './calendar.js';
+import { compareGoogle } from './compare.js';
+import { listingUrl } from '../../core/listing-ref.js';
+import type { Core } from './core.js';
+import { assertListing, assertSearch, isUnpriceable, magicOf } from './magic.js';
+import { quote } from './money.js';
+import { rng } from './prng.js';
+import { reviewsFor } from './reviews.js';
+import { detailRow, searchRows } from './rows.js';
+import type { SandboxWorld, StayQuery } from './types.js';
+
+/** The quote of price(), shared by listing() so an embedded price always equals it. */
+function priceOf(platform: EnabledPlatform, id: string, core: Core, stay: StayQuery, rooms = 1): Price {
+  return quote({ platform, id, url: listingUrl(platform, id), basis: core.basis, stay, rooms });
+}
+
+function searchPlatform(platform: EnabledPlatform, location: string, opts: { currency: string; rooms: number; stay?: StayQuery | undefined }): Property[] {
+  if (assertSearch(platform, location)) return [];
+  const stay = opts.stay;
+  // A booking search price covers every room asked for; other platforms price the listing.
+  const rooms = platform === 'booking' ? Math.max(1, opts.rooms) : 1;
+  return searchRows(platform, location).map(({ id, core, property }) => ({
+    ...property,
+    price: stay ? priceOf(platform, id, core, stay, rooms) : null,
+  }));
+}
+
+function listing(platform: EnabledPlatform, id: string, opts: { currency: string; requestedId: string; stay?: StayQuery | undefined }): Property {
+  assertListing(id, 'listing');
+  const { core, property } = detailRow(platform, id);
+  const price = opts.stay && !isUnpriceable(id) ? priceOf(platform, id, core, opts.stay) : null;
+  return {
+    ...property,
+    price,
+    identity: { requestedId: opts.requestedId.length > 0 ? opts.requestedId : null, resolvedId: id, canonicalUrl: property.url },
+  };
+}
+
+function price(platform: EnabledPlatform, id: string, stay: StayQuery): Price {
+  assertListing(id, 'price');
+  return priceOf(platform, id, detailRow(platform, id).core, stay);
+}
+
+/**
+ * Nightly calendar. Per platform, what it does not state is null: booking states availability
+ * (bookable = available); google only availability; airbnb and vrbo every rule.
+ */
+function availability(platform: EnabledPlatform, id: string, startDate: string, endDate: string): Availability {
+  assertListing(id, 'listing');
+  const { core } = detailRow(platform, id);
+  const cal = new BookingCalendar(platform, id);
+  const soldOut = magicOf(id) === '410';
+  const dates: AvailabilityDay[] = [];
+  for (let d = dayNumber(startDate), end = dayNumber(endDate); d < end; d++) {
+    const available = !soldOut && !cal.isBooked(d);
+    const date = dateOf(d);
+    if (platform === 'google') {
+      dates.push({ date, available, minNights: null, checkIn: null, checkOut: null, bookable: null });
+    } else if (platform === 'booking') {
+      dates.push({ date, available, minNights: null, checkIn: null, checkOut: null, bookable: available });
+    } else {
+      const peak = rng('min-nights', platform, id, cal.chunkOf(d)).chance(0.15);
+      const minNights = Math.min(7, core.minNights + (peak ? 2 : 0));
+      const checkIn = available && weekday(d) !== core.noCheckInDay && cal.freeRun(d, minNights) >= minNights;
+      const checkOut = !soldOut && !cal.isBooked(d - 1);
+      dates.push({ date, available, minNights, checkIn, checkOut, bookable: available && checkIn });
+    }
+  }
+  return { platform, listingId: id, dates };
+}
+
+function reviews(platform: EnabledPlatform, id: string) {
+  assertListing(id, 'listing');
+  return reviewsFor(platform, id);
+}
+
+export function createSandboxWorld(): SandboxWorld {
+  return { searchPlatform, listing, price, availability, reviews, compareGoogle };
+}

@@ -1,0 +1,107 @@
+// Schema migrations, applied in order; PRAGMA user_version records how many have run.
+// Append new entries; never edit a shipped one.
+export const MIGRATIONS: string[] = [
+  `
+  CREATE TABLE accounts (
+    id TEXT PRIMARY KEY,
+    plan_code TEXT NOT NULL,
+    plan_name TEXT NOT NULL,
+    plan_status TEXT NOT NULL,
+    email_verified INTEGER NOT NULL DEFAULT 1,
+    requests_per_minute INTEGER NOT NULL,
+    free_tier_budget INTEGER NOT NULL,
+    disabled INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    env TEXT NOT NULL CHECK (env IN ('live', 'sandbox')),
+    scopes TEXT NOT NULL,
+    hash TEXT NOT NULL UNIQUE,
+    prefix TEXT NOT NULL,
+    revoked_at INTEGER,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX api_keys_account ON api_keys(account_id);
+
+  -- One row per account; changed only together with a ledger row.
+  CREATE TABLE credit_balances (
+    account_id TEXT PRIMARY KEY REFERENCES accounts(id),
+    balance INTEGER NOT NULL DEFAULT 0,
+    held INTEGER NOT NULL DEFAULT 0 CHECK (held >= 0),
+    spent INTEGER NOT NULL DEFAULT 0 CHECK (spent >= 0)
+  );
+
+  CREATE TABLE credit_ledger (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    kind TEXT NOT NULL,
+    amount INTEGER NOT NULL,
+    balance_after INTEGER NOT NULL,
+    request_id TEXT,
+    job_id TEXT,
+    note TEXT,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX credit_ledger_account ON credit_ledger(account_id, id);
+
+  -- Reservations placed at admission (D5), released when the call settles.
+  CREATE TABLE credit_holds (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    amount INTEGER NOT NULL CHECK (amount >= 0),
+    request_id TEXT NOT NULL,
+    job_id TEXT,
+    created_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE jobs (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    request_id TEXT NOT NULL,
+    operation TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'running', 'completed', 'failed')),
+    platforms TEXT NOT NULL,
+    params TEXT,
+    result TEXT,
+    meta TEXT,
+    error TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    expires_at INTEGER
+  );
+  CREATE INDEX jobs_status ON jobs(status);
+
+  CREATE TABLE cache_entries (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    stored_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  );
+  CREATE INDEX cache_entries_expiry ON cache_entries(expires_at);
+
+  CREATE TABLE webhooks (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    url TEXT NOT NULL,
+    events TEXT NOT NULL,
+    description TEXT,
+    secret TEXT NOT NULL,
+    revoked_at INTEGER,
+    created_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE webhook_deliveries (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
+    event TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    status_code INTEGER,
+    response_preview TEXT,
+    delivered INTEGER NOT NULL,
+    attempted_at INTEGER NOT NULL
+  );
+  `,
+];

@@ -1,0 +1,180 @@
+// The embedded store: one SQLite file in WAL mode, so `stays serve` and `stays admin` can use
+// the same data directory at once. better-sqlite3 is synchronous, which makes each
+// transaction atomic within the process; busy_timeout covers the other process.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { KeyEnv } from '../../core/ids.js';
+import type { PlanCode, PlanStatus } from '../../core/schemas/resources.js';
+import type { AccountRow, CreditsRow, JobRow, KeyRow, LedgerEntry, NewAccount, NewKey, Store } from '../types.js';
+import { MIGRATIONS } from './migrations.js';
+
+type Row = Record<string, unknown>;
+
+function toAccount(r: Row): AccountRow {
+  return {
+    id: r.id as string,
+    planCode: r.plan_code as PlanCode,
+    planName: r.plan_name as string,
+    planStatus: r.plan_status as PlanStatus,
+    emailVerified: r.email_verified === 1,
+    requestsPerMinute: r.requests_per_minute as number,
+    freeTierBudget: r.free_tier_budget as number,
+    disabled: r.disabled === 1,
+    createdAt: r.created_at as number,
+  };
+}
+
+function toKey(r: Row): KeyRow {
+  return {
+    id: r.id as string,
+    accountId: r.account_id as string,
+    env: r.env as KeyEnv,
+    scopes: (r.scopes as string).split(',').filter(Boolean),
+    prefix: r.prefix as string,
+    hash: r.hash as string,
+    revoked: r.revoked_at !== null,
+    createdAt: r.created_at as number,
+  };
+}
+
+function parseJson(v: unknown): unknown {
+  return typeof v === 'string' ? JSON.parse(v) : null;
+}
+
+export function migrate(db: Database.Database): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  for (let i = version; i < MIGRATIONS.length; i++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[i]!);
+      db.pragma(`user_version = ${i + 1}`);
+    }).immediate();
+  }
+}
+
+export function openSqliteStore(file: string): Store {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  db.pragma('synchronous = NORMAL');
+  migrate(db);
+
+  const q = {
+    insertAccount: db.prepare(
+      `INSERT INTO accounts (id, plan_code, plan_name, plan_status, email_verified, requests_per_minute, free_tier_budget, created_at)
+       VALUES (@id, @planCode, @planName, @planStatus, @emailVerified, @requestsPerMinute, @freeTierBudget, @createdAt)`,
+    ),
+    insertBalance: db.prepare(`INSERT INTO credit_balances (account_id, balance) VALUES (?, 0)`),
+    getAccount: db.prepare(`SELECT * FROM accounts WHERE id = ?`),
+    insertKey: db.prepare(
+      `INSERT INTO api_keys (id, account_id, env, scopes, hash, prefix, created_at) VALUES (@id, @accountId, @env, @scopes, @hash, @prefix, @createdAt)`,
+    ),
+    keyByHash: db.prepare(`SELECT * FROM api_keys WHERE hash = ?`),
+    keyById: db.prepare(`SELECT * FROM api_keys WHERE id = ?`),
+    keysOf: db.prepare(`SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id`),
+    revokeKey: db.prepare(`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?`),
+    getBalance: db.prepare(`SELECT balance, held, spent FROM credit_balances WHERE account_id = ?`),
+    addBalance: db.prepare(`UPDATE credit_balances SET balance = balance + ? WHERE account_id = ?`),
+    insertLedger: db.prepare(
+      `INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id, job_id, note, created_at)
+       VALUES (@accountId, @kind, @amount, @balanceAfter, @requestId, @jobId, @note, @createdAt)`,
+    ),
+    ledger: db.prepare(`SELECT * FROM credit_ledger WHERE account_id = ? ORDER BY id`),
+    getJob: db.prepare(`SELECT * FROM jobs WHERE id = ?`),
+  };
+
+  const credits = (accountId: string): CreditsRow => {
+    const r = q.getBalance.get(accountId) as Row | undefined;
+    return { balance: (r?.balance as number) ?? 0, held: (r?.held as number) ?? 0, spent: (r?.spent as number) ?? 0, expiringSoon: 0 };
+  };
+
+  const addCreditsTx = db.transaction(
+    (accountId: string, amount: number, kind: string, requestId: string | null, note: string | null, at: number): CreditsRow => {
+      q.addBalance.run(amount, accountId);
+      const after = credits(accountId);
+      q.insertLedger.run({ accountId, kind, amount, balanceAfter: after.balance, requestId, jobId: null, note, createdAt: at });
+      return after;
+    },
+  );
+
+  const createAccountTx = db.transaction((a: NewAccount, initial: number, requestId: string | null) => {
+    q.insertAccount.run({ ...a, emailVerified: a.emailVerified ? 1 : 0 });
+    q.insertBalance.run(a.id);
+    if (initial > 0) addCreditsTx(a.id, initial, 'grant', requestId, 'initial credits', a.createdAt);
+  });
+
+  return {
+    kind: 'sqlite',
+    async createAccount(a, initialCredits, requestId) {
+      createAccountTx.immediate(a, initialCredits, requestId);
+      return toAccount(q.getAccount.get(a.id) as Row);
+    },
+    async getAccount(id) {
+      const r = q.getAccount.get(id) as Row | undefined;
+      return r ? toAccount(r) : null;
+    },
+    async createKey(k: NewKey) {
+      q.insertKey.run({ ...k, scopes: k.scopes.join(',') });
+      return toKey(q.keyById.get(k.id) as Row);
+    },
+    async findKeyByHash(hash) {
+      const k = q.keyByHash.get(hash) as Row | undefined;
+      if (!k) return null;
+      const a = q.getAccount.get(k.account_id) as Row | undefined;
+      return a ? { key: toKey(k), account: toAccount(a) } : null;
+    },
+    async listKeys(accountId) {
+      return (q.keysOf.all(accountId) as Row[]).map(toKey);
+    },
+    async revokeKey(id, at) {
+      q.revokeKey.run(at, id);
+      const r = q.keyById.get(id) as Row | undefined;
+      return r ? toKey(r) : null;
+    },
+    async getCredits(accountId) {
+      return credits(accountId);
+    },
+    async addCredits(accountId, amount, kind, ref, at) {
+      if (!Number.isSafeInteger(amount) || amount <= 0) throw new RangeError('credits must be a positive integer');
+      return addCreditsTx.immediate(accountId, amount, kind, ref.requestId, ref.note ?? null, at);
+    },
+    async ledger(accountId) {
+      return (q.ledger.all(accountId) as Row[]).map(
+        (r): LedgerEntry => ({
+          id: r.id as number,
+          accountId: r.account_id as string,
+          kind: r.kind as LedgerEntry['kind'],
+          amount: r.amount as number,
+          balanceAfter: r.balance_after as number,
+          requestId: (r.request_id as string | null) ?? null,
+          jobId: (r.job_id as string | null) ?? null,
+          note: (r.note as string | null) ?? null,
+          createdAt: r.created_at as number,
+        }),
+      );
+    },
+    async getJob(id) {
+      const r = q.getJob.get(id) as Row | undefined;
+      if (!r) return null;
+      return {
+        id: r.id as string,
+        accountId: r.account_id as string,
+        requestId: r.request_id as string,
+        operation: r.operation as string,
+        status: r.status as JobRow['status'],
+        platforms: JSON.parse(r.platforms as string) as string[],
+        result: parseJson(r.result),
+        meta: parseJson(r.meta),
+        error: parseJson(r.error),
+        createdAt: r.created_at as number,
+        updatedAt: r.updated_at as number,
+        expiresAt: (r.expires_at as number | null) ?? null,
+      };
+    },
+    async close() {
+      if (db.open) db.close();
+    },
+  };
+}

@@ -1,0 +1,64 @@
+// `stays admin` and `stays --version/--help` as child processes on a temp data directory.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers/stays.js';
+
+describe('stays admin', () => {
+  it('creates an account, keys, grants credits and revokes, each printing one JSON object', async () => {
+    const dir = tempDir();
+    const acct = await runCli(['admin', 'account', 'create', '--plan', 'starter', '--credits', '25', '--json', '--data-dir', dir]);
+    expect(acct.code, acct.stderr).toBe(0);
+    const a = JSON.parse(acct.stdout) as { id: string; plan: { code: string }; credits: { balance: number } };
+    expect(a.id).toMatch(/^acct_[0-9a-z]{26}$/);
+    expect(a.plan.code).toBe('starter');
+    expect(a.credits.balance).toBe(25);
+    expect(existsSync(join(dir, 'stays.db'))).toBe(true);
+
+    const key = await runCli(['admin', 'key', 'create', '--account', a.id, '--env', 'live', '--json', '--data-dir', dir]);
+    expect(key.code, key.stderr).toBe(0);
+    const k = JSON.parse(key.stdout) as { id: string; key: string };
+    expect(k.id).toMatch(/^key_/);
+    expect(k.key).toMatch(/^stay_live_[0-9A-Za-z]{32}$/);
+
+    const grant = await runCli(['admin', 'credits', 'grant', '--account', a.id, '--credits', '75', '--json', '--data-dir', dir]);
+    expect(JSON.parse(grant.stdout)).toMatchObject({ credits: { balance: 100 } });
+
+    const revoke = await runCli(['admin', 'key', 'revoke', k.id, '--json', '--data-dir', dir]);
+    expect(JSON.parse(revoke.stdout)).toMatchObject({ id: k.id, revoked: true });
+  });
+
+  it('the key is stored only as a hash', async () => {
+    const dir = tempDir();
+    const a = JSON.parse((await runCli(['admin', 'account', 'create', '--json', '--data-dir', dir])).stdout) as { id: string };
+    const k = JSON.parse((await runCli(['admin', 'key', 'create', '--account', a.id, '--env', 'sandbox', '--json', '--data-dir', dir])).stdout) as { key: string };
+    const { readFileSync } = await import('node:fs');
+    const files = ['stays.db', 'stays.db-wal'].map((f) => join(dir, f)).filter(existsSync);
+    for (const f of files) expect(readFileSync(f).includes(Buffer.from(k.key))).toBe(false);
+  });
+
+  it.each([
+    [['admin', 'account', 'create', '--plan', 'gold'], /plan must be one of/],
+    [['admin', 'account', 'create', '--credits', '-3'], /--credits must be an integer/],
+    [['admin', 'key', 'create', '--account', 'acct_nope', '--env', 'live'], /No account acct_nope/],
+    [['admin', 'key', 'create', '--account', 'acct_nope', '--env', 'prod'], /env must be one of/],
+    [['admin', 'key', 'revoke', 'key_nope'], /No key key_nope/],
+  ])('%j fails with exit 2 and a clear message', async (args, message) => {
+    const r = await runCli([...args, '--data-dir', tempDir()]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe('');
+  });
+
+  it('--json errors are one JSON object on stderr', async () => {
+    const r = await runCli(['admin', 'key', 'revoke', 'key_nope', '--json', '--data-dir', tempDir()]);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'invalid_parameter' } });
+  });
+
+  it('stays --version prints the package version', async () => {
+    const r = await runCli(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});

@@ -1,0 +1,119 @@
+// Black-box harness: the built CLI as a child process (`stays serve`, `stays admin`) on a temp
+// data directory, reached over real HTTP on loopback.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+export const BIN = resolve(import.meta.dirname, '../../bin/stays');
+
+export interface Stays {
+  url: string;
+  dataDir: string;
+  child: ChildProcess;
+  /** Runs `stays admin …ARGS --json --data-dir D` and returns the parsed JSON. */
+  admin<T = Record<string, unknown>>(...args: string[]): Promise<T>;
+  /** An account with one key of each kind. */
+  account(opts?: AccountOpts): Promise<TestAccount>;
+  req(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export interface AccountOpts {
+  plan?: string;
+  status?: string;
+  credits?: number;
+  rpm?: number;
+  emailUnverified?: boolean;
+  freeTierBudget?: number;
+  scopes?: string;
+}
+
+export interface TestAccount {
+  id: string;
+  sandboxKey: string;
+  liveKey: string;
+  sandboxKeyId: string;
+  liveKeyId: string;
+}
+
+export function tempDir(prefix = 'stays-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}) {
+  try {
+    const r = await run(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, maxBuffer: 32 * 1024 * 1024 });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e) {
+    const err = e as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof err.code === 'number' ? err.code : 1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
+  }
+}
+
+export async function startStays(env: NodeJS.ProcessEnv = {}, dataDir = tempDir()): Promise<Stays> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir], {
+    env: { ...process.env, STAYS_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 20_000);
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolveUrl(m[1]!);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${err}`)));
+  });
+
+  const admin = async <T,>(...args: string[]): Promise<T> => {
+    const r = await runCli(['admin', ...args, '--json', '--data-dir', dataDir]);
+    if (r.code !== 0) throw new Error(`stays admin ${args.join(' ')} failed (${r.code}): ${r.stderr}`);
+    return JSON.parse(r.stdout) as T;
+  };
+
+  const stays: Stays = {
+    url,
+    dataDir,
+    child,
+    admin,
+    async account(o: AccountOpts = {}) {
+      const args = ['account', 'create', '--plan', o.plan ?? 'pro', '--credits', String(o.credits ?? 1000)];
+      if (o.status) args.push('--status', o.status);
+      if (o.rpm) args.push('--rpm', String(o.rpm));
+      if (o.emailUnverified) args.push('--email-unverified');
+      if (o.freeTierBudget !== undefined) args.push('--free-tier-budget', String(o.freeTierBudget));
+      const acct = await admin<{ id: string }>(...args);
+      const scopes = o.scopes ? ['--scopes', o.scopes] : [];
+      const sk = await admin<{ id: string; key: string }>('key', 'create', '--account', acct.id, '--env', 'sandbox', ...scopes);
+      const lk = await admin<{ id: string; key: string }>('key', 'create', '--account', acct.id, '--env', 'live', ...scopes);
+      return { id: acct.id, sandboxKey: sk.key, liveKey: lk.key, sandboxKeyId: sk.id, liveKeyId: lk.id };
+    },
+    req(path, init = {}) {
+      const { key, headers, ...rest } = init;
+      const h = new Headers(headers);
+      if (key !== undefined) h.set('authorization', `Bearer ${key}`);
+      return fetch(url + path, { ...rest, headers: h });
+    },
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null) return child.exitCode;
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      child.kill(signal);
+      const code = await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+  return stays;
+}
+
+/** today + n days, UTC, YYYY-MM-DD. */
+export function day(n: number): string {
+  return new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+}

@@ -1,0 +1,104 @@
+// Service-level behaviour: health, OpenAPI, unknown routes, body limits, malformed JSON,
+// request ids and rate-limit headers on every response.
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REQUEST_ID_PATTERN } from '../../src/core/schemas/resources.js';
+import { expectError } from '../helpers/assert.js';
+import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
+
+let s: Stays;
+let a: TestAccount;
+beforeAll(async () => {
+  s = await startStays();
+  a = await s.account();
+});
+afterAll(async () => {
+  await s.stop();
+});
+
+describe('service basics', () => {
+  it('GET /v1/health answers without auth', async () => {
+    const res = await s.req('/v1/health');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+    expect(res.headers.get('x-request-id')).toMatch(REQUEST_ID_PATTERN);
+  });
+
+  it('GET /v1/openapi.json is a valid OpenAPI 3.1 document, version 1.0.0, listing every route', async () => {
+    const res = await s.req('/v1/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { openapi: string; info: { version: string }; paths: Record<string, Record<string, unknown>> };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('1.0.0');
+    const validator = new Validator();
+    const result = await validator.validate(doc as Parameters<Validator["validate"]>[0]);
+    expect(result.errors ?? [], JSON.stringify(result.errors)).toEqual([]);
+    expect(result.valid).toBe(true);
+    for (const p of ['/v1/search', '/v1/reviews', '/v1/price', '/v1/price-compare', '/v1/availability', '/v1/listing/{platform}/{id}', '/v1/account', '/v1/jobs/{jobId}', '/v1/billing/topups']) {
+      expect(Object.keys(doc.paths)).toContain(p);
+    }
+    expect(Object.keys(doc.paths['/v1/search']!).sort()).toEqual(['get', 'post']);
+  });
+
+  it('unknown routes are a typed 404, with or without a key', async () => {
+    await expectError(await s.req('/v1/nope'), 404, 'route_not_found');
+    await expectError(await s.req('/v2/search', { key: a.sandboxKey }), 404, 'route_not_found');
+    await expectError(await s.req('/'), 404, 'route_not_found');
+  });
+
+  it('a known path with the wrong method is a typed 405', async () => {
+    await expectError(await s.req('/v1/account', { method: 'DELETE', key: a.sandboxKey }), 405, 'method_not_allowed');
+  });
+
+  it('malformed JSON is a typed 400 naming the body', async () => {
+    const res = await s.req('/v1/search', { method: 'POST', key: a.sandboxKey, body: '{"location": "Lisbon",', headers: { 'content-type': 'application/json' } });
+    await expectError(res, 400, 'invalid_parameter', 'body');
+  });
+
+  it('a JSON body that is not an object is a typed 400', async () => {
+    const res = await s.req('/v1/search', { method: 'POST', key: a.sandboxKey, body: '["Lisbon"]', headers: { 'content-type': 'application/json' } });
+    await expectError(res, 400, 'invalid_parameter', 'body');
+  });
+
+  it('a body over 1 MiB is a typed 413', async () => {
+    const big = JSON.stringify({ location: 'Lisbon', pad: 'x'.repeat(1024 * 1024 + 10) });
+    const res = await s.req('/v1/search', { method: 'POST', key: a.sandboxKey, body: big, headers: { 'content-type': 'application/json' } });
+    await expectError(res, 413, 'payload_too_large');
+  });
+
+  it('a non-JSON content type is a typed 415', async () => {
+    const res = await s.req('/v1/search', { method: 'POST', key: a.sandboxKey, body: 'location=Lisbon', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    await expectError(res, 415, 'unsupported_media_type');
+  });
+
+  it('every response carries X-Request-Id and the rate-limit headers', async () => {
+    for (const [path, key] of [['/v1/health', undefined], ['/v1/account', a.sandboxKey], ['/v1/search', a.sandboxKey], ['/v1/nope', undefined], ['/v1/account', undefined]] as const) {
+      const res = await s.req(path, key ? { key } : {});
+      expect(res.headers.get('x-request-id'), path).toMatch(REQUEST_ID_PATTERN);
+      expect(Number(res.headers.get('x-ratelimit-limit')), path).toBeGreaterThan(0);
+      expect(res.headers.get('x-ratelimit-remaining'), path).toMatch(/^\d+$/);
+      expect(Number(res.headers.get('x-ratelimit-reset')), path).toBeGreaterThan(Date.now() / 1000 - 1);
+    }
+  });
+
+  it('request ids are unique per request', async () => {
+    const ids = new Set<string>();
+    for (let i = 0; i < 20; i++) ids.add((await s.req('/v1/health')).headers.get('x-request-id')!);
+    expect(ids.size).toBe(20);
+  });
+
+  it('the docUrl base is configurable', async () => {
+    const t = await startStays({ STAYS_DOCS_URL: 'https://docs.example.test/api/' });
+    try {
+      const body = await expectError(await t.req('/v1/account'), 401, 'missing_api_key');
+      expect(body.error.docUrl).toBe('https://docs.example.test/api/errors/missing_api_key');
+    } finally {
+      await t.stop();
+    }
+  });
+
+  it('SIGTERM shuts the server down cleanly', async () => {
+    const t = await startStays();
+    expect(await t.stop('SIGTERM')).toBe(0);
+  });
+});

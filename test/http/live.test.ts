@@ -1,0 +1,72 @@
+// Live keys before the live path exists: auth, validation, rate limit and admission apply, then a
+// typed 503 upstream_unavailable; nothing is held or charged. Top-ups.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from '../helpers/assert.js';
+import { type Stays, day, startStays } from '../helpers/stays.js';
+
+let s: Stays;
+beforeAll(async () => {
+  s = await startStays();
+});
+afterAll(async () => {
+  await s.stop();
+});
+
+const credits = async (key: string) => ((await (await s.req('/v1/account', { key })).json()) as { data: { credits: { balance: number; held: number; available: number } } }).data.credits;
+const stay = `checkIn=${day(30)}&checkOut=${day(33)}`;
+
+describe('live keys', () => {
+  it('an admitted live call → 503 upstream_unavailable saying how to get data, free', async () => {
+    const a = await s.account({ credits: 1000 });
+    for (const path of ['/v1/search?location=Lisbon', `/v1/price?platform=airbnb&listingId=1&${stay}`, '/v1/listing/vrbo/123', '/v1/reviews?platform=airbnb&listingId=1',
+      `/v1/availability?platform=airbnb&listingId=1&startDate=${day(1)}&endDate=${day(9)}`, `/v1/price-compare?name=Hotel&${stay}`]) {
+      const body = await expectError(await s.req(path, { key: a.liveKey }), 503, 'upstream_unavailable');
+      expect(body.error.retryable).toBe(true);
+      expect(body.error.message).toMatch(/stay_test_/);
+    }
+    expect(await credits(a.liveKey)).toEqual({ balance: 1000, held: 0, available: 1000, expiringSoon: 0 });
+  });
+
+  it('402 credit_balance_too_low when available credits are below the worst case (D5)', async () => {
+    const a = await s.account({ credits: 10 });
+    // Worst case of a default search at limit 10: vrbo 10 + booking 10 + airbnb 20 + google 15 = 55.
+    await expectError(await s.req('/v1/search?location=Lisbon', { key: a.liveKey }), 402, 'credit_balance_too_low');
+    // A price call costs 3: admitted, then no upstream.
+    await expectError(await s.req(`/v1/price?platform=airbnb&listingId=1&${stay}`, { key: a.liveKey }), 503, 'upstream_unavailable');
+    // vrbo listing costs 15.
+    await expectError(await s.req('/v1/listing/vrbo/123', { key: a.liveKey }), 402, 'credit_balance_too_low');
+  });
+
+  it('sandbox keys of a zero-credit account still work (D6)', async () => {
+    const a = await s.account({ credits: 0 });
+    expect((await s.req('/v1/search?location=Lisbon', { key: a.sandboxKey })).status).toBe(200);
+  });
+
+  it('403 free_tier_budget_exhausted on a free plan whose budget the worst case would pass (D7)', async () => {
+    const a = await s.account({ plan: 'free', credits: 1000, freeTierBudget: 20 });
+    await expectError(await s.req('/v1/search?location=Lisbon', { key: a.liveKey }), 403, 'free_tier_budget_exhausted');
+    await expectError(await s.req(`/v1/price?platform=airbnb&listingId=1&${stay}`, { key: a.liveKey }), 503, 'upstream_unavailable');
+  });
+});
+
+describe('POST /v1/billing/topups (D24)', () => {
+  const topup = (key: string, body: unknown) =>
+    s.req('/v1/billing/topups', { method: 'POST', key, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+
+  it('403 subscription_required on the free plan or an inactive paid plan', async () => {
+    const free = await s.account({ plan: 'free' });
+    await expectError(await topup(free.liveKey, { credits: 100 }), 403, 'subscription_required');
+    const pastDue = await s.account({ plan: 'pro', status: 'past_due' });
+    await expectError(await topup(pastDue.liveKey, { credits: 100 }), 403, 'subscription_required');
+  });
+
+  it('adds credits on an active or trialing paid plan and returns the new figures', async () => {
+    for (const status of ['active', 'trialing']) {
+      const a = await s.account({ plan: 'starter', status, credits: 50 });
+      const res = await topup(a.liveKey, { credits: 250 });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ data: { credits: { balance: 300, available: 300, held: 0, expiringSoon: 0 } } });
+      expect((await credits(a.liveKey)).balance).toBe(300);
+    }
+  });
+});
