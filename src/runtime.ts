@@ -4,6 +4,7 @@ import { type Config, databaseFile, loadConfig } from './config.js';
 import { type Clock, systemClock } from './core/clock.js';
 import type { Services } from './core/context.js';
 import { type IdGenerator, systemIds } from './core/ids.js';
+import { Lru } from './core/lru.js';
 import { createSandboxWorld } from './sources/sandbox/world.js';
 import { openSqliteStore } from './store/sqlite/store.js';
 
@@ -29,6 +30,7 @@ export function createRuntime(opts: RuntimeOptions = {}): Runtime {
     ids,
     store,
     sandbox: createSandboxWorld(),
+    sandboxPages: new Lru(1024),
     close: () => store.close(),
   };
 }

@@ -4,6 +4,7 @@ import type { SandboxWorld } from '../sources/sandbox/types.js';
 import type { AccountRow, KeyRow, Store } from '../store/types.js';
 import type { Clock } from './clock.js';
 import type { IdGenerator } from './ids.js';
+import type { Lru } from './lru.js';
 import type { Meta } from './schemas/resources.js';
 
 export interface Services {
@@ -12,6 +13,8 @@ export interface Services {
   ids: IdGenerator;
   sandbox: SandboxWorld;
   config: Config;
+  /** Memoised sandbox search pages (pure results, keyed by query and cursor). */
+  sandboxPages: Lru<string, unknown>;
 }
 
 export interface RequestContext {

@@ -35,11 +35,13 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   const anonLimiter = new RateLimiter(services.clock);
   const routes: RouteDef[] = FAMILY_U_ROUTES;
   let openapi: unknown;
+  const jsonCache = new WeakMap<object, Buffer>();
 
   app.use('*', async (c, next) => {
     const started = performance.now();
     c.set('requestId', newRequestId(services.ids));
     c.set('services', services);
+    c.set('jsonCache', jsonCache);
     await next();
     c.header('X-Request-Id', c.var.requestId);
     if (!c.res.headers.has('X-RateLimit-Limit')) {

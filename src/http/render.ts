@@ -4,8 +4,24 @@ import type { OpResult } from '../core/context.js';
 import { type ServiceError, errorBody } from '../core/errors.js';
 import type { Env } from './route.js';
 
+const OPEN = Buffer.from('{"data":');
+const MID = Buffer.from(',"meta":');
+const CLOSE = Buffer.from('}');
+
+/**
+ * Frozen data (memoised sandbox pages) is immutable, so its JSON bytes are computed once and
+ * reused; only meta, which carries the request id, is serialised per request.
+ */
 export function renderOk<T>(c: Context<Env>, r: OpResult<T>): Response {
-  return c.json({ data: r.data, meta: r.meta }, 200);
+  const data = r.data as unknown;
+  const reusable = typeof data === 'object' && data !== null && Object.isFrozen(data);
+  let dataBytes = reusable ? c.var.jsonCache.get(data) : undefined;
+  if (dataBytes === undefined) {
+    dataBytes = Buffer.from(JSON.stringify(data));
+    if (reusable) c.var.jsonCache.set(data, dataBytes);
+  }
+  const body = Buffer.concat([OPEN, dataBytes, MID, Buffer.from(JSON.stringify(r.meta)), CLOSE]);
+  return c.body(body, 200, { 'Content-Type': 'application/json' });
 }
 
 export function renderError(c: Context<Env>, err: ServiceError): Response {

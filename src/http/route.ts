@@ -10,6 +10,8 @@ export type Env = {
   Variables: {
     requestId: string;
     services: Services;
+    /** JSON of immutable response data, reused across requests. */
+    jsonCache: WeakMap<object, Buffer>;
   };
 };
 

@@ -2,7 +2,7 @@
 import { requireScope } from '../auth.js';
 import { searchWorstCase } from '../billing.js';
 import { utcToday } from '../clock.js';
-import type { OpResult, RequestContext, Services } from '../context.js';
+import { type OpResult, type RequestContext, type Services, isSandbox } from '../context.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../cursor.js';
 import { ServiceError } from '../errors.js';
 import { DEFAULT_SEARCH_PLATFORMS, type EnabledPlatform, type Platform, isEnabled } from '../platforms.js';
@@ -82,15 +82,18 @@ export function parseSearch(raw: RawInput, today: string): SearchInput & { child
   return { ...q, childAges, resolved };
 }
 
-export async function search(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<Property[]>> {
-  requireScope(ctx, 'stays.read');
-  const q = parseSearch(raw, utcToday(services.clock));
-  const { legs, skipped } = q.resolved;
-  const fp = fingerprint(['search', q.location.toLowerCase(), q.checkIn, q.checkOut, q.adults, q.children, q.childAges, q.rooms,
-    q.propertyType, q.amenities, q.minBedrooms, q.priceMin, q.priceMax, q.minGuestRating, legs, q.limit, q.sort, q.currency]);
-  const offsets = decodeCursor(q.cursor, fp)?.o ?? {};
-  await liveGate(services, ctx, searchWorstCase(legs, q.limit));
+interface SearchPage {
+  data: Property[];
+  results: PlatformResult[];
+  warnings: Omit<Warning, 'docUrl'>[];
+  nextOffsets: Record<string, number>;
+  hasMore: boolean;
+}
 
+type ParsedSearch = ReturnType<typeof parseSearch>;
+
+/** Runs every leg from its offset, then merges the page; an all-failed fan-out is an error. */
+function runLegs(services: Services, q: ParsedSearch, offsets: Record<string, number>): SearchPage {
   const stay = q.checkIn && q.checkOut
     ? { checkIn: q.checkIn, checkOut: q.checkOut, adults: q.adults, children: q.children, childAges: q.childAges, currency: q.currency }
     : undefined;
@@ -102,11 +105,11 @@ export async function search(services: Services, ctx: RequestContext, raw: RawIn
   const warnings: Omit<Warning, 'docUrl'>[] = [];
   let hasMore = false;
 
-  for (const platform of legs) {
+  for (const platform of q.resolved.legs) {
     const offset = offsets[platform] ?? 0;
     try {
       let rows = services.sandbox.searchPlatform(platform, q.location, { currency: q.currency, rooms: q.rooms, stay }).filter((p) => matches(p, q, guests));
-      if (comparator) rows = [...rows].sort(comparator);
+      if (comparator) rows = rows.sort(comparator);
       const page = rows.slice(offset, offset + q.limit);
       pages.push(page);
       nextOffsets[platform] = offset + page.length;
@@ -123,25 +126,44 @@ export async function search(services: Services, ctx: RequestContext, raw: RawIn
   if (results.every((r) => r.status === 'failed')) {
     throw new ServiceError('upstream_degraded', `Every platform failed: ${results.map((r) => `${r.platform} ${r.error?.code}`).join(', ')}.`);
   }
-  for (const platform of skipped) {
+  for (const platform of q.resolved.skipped) {
     results.push({ platform, status: 'skipped', reason: 'not_enabled', message: `${platform} is not enabled on this service.`, creditsCharged: 0, cached: false, count: 0 });
     warnings.push({ code: 'platform_not_enabled', message: `${platform} is not enabled and was skipped.`, platform });
   }
   if (!stay && (q.priceMin !== undefined || q.priceMax !== undefined)) {
     warnings.push({ code: 'price_filter_needs_dates', message: 'priceMin and priceMax apply only to dated searches (checkIn and checkOut); they were ignored.' });
   }
+  return { data: Object.freeze(mergePage(pages, q.sort)) as Property[], results, warnings, nextOffsets, hasMore };
+}
+
+export async function search(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<Property[]>> {
+  requireScope(ctx, 'stays.read');
+  const q = parseSearch(raw, utcToday(services.clock));
+  const fp = fingerprint(['search', q.location.toLowerCase(), q.checkIn, q.checkOut, q.adults, q.children, q.childAges, q.rooms,
+    q.propertyType, q.amenities, q.minBedrooms, q.priceMin, q.priceMax, q.minGuestRating, q.resolved.legs, q.limit, q.sort, q.currency]);
+  const offsets = decodeCursor(q.cursor, fp)?.o ?? {};
+  await liveGate(services, ctx, searchWorstCase(q.resolved.legs, q.limit));
+
+  // Sandbox pages are a pure function of the query and cursor (D21): the same page object is
+  // reused, which also lets the HTTP layer reuse its serialisation.
+  const memoKey = isSandbox(ctx) ? `${q.location}|${fp}|${q.cursor ?? ''}` : null;
+  let page = memoKey === null ? undefined : (services.sandboxPages.get(memoKey) as SearchPage | undefined);
+  if (!page) {
+    page = runLegs(services, q, offsets);
+    if (memoKey !== null) services.sandboxPages.set(memoKey, page);
+  }
   return {
-    data: mergePage(pages, q.sort),
+    data: page.data,
     meta: buildMeta(services, ctx, {
-      platforms: legs,
+      platforms: q.resolved.legs,
       currency: q.currency,
-      platformResults: results,
-      warnings,
+      platformResults: page.results,
+      warnings: page.warnings,
       pagination: {
         limit: q.limit,
         cursor: q.cursor ?? null,
-        nextCursor: hasMore ? encodeCursor({ o: nextOffsets }, fp) : null,
-        hasMore,
+        nextCursor: page.hasMore ? encodeCursor({ o: page.nextOffsets }, fp) : null,
+        hasMore: page.hasMore,
       },
     }),
   };

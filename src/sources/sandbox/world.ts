@@ -6,6 +6,7 @@ import type { Availability, AvailabilityDay, Price, Property } from '../../core/
 import { BookingCalendar, dateOf, dayNumber, weekday } from './calendar.js';
 import { compareGoogle } from './compare.js';
 import { listingUrl } from '../../core/listing-ref.js';
+import { Lru } from '../../core/lru.js';
 import type { Core } from './core.js';
 import { assertListing, assertSearch, isUnpriceable, magicOf } from './magic.js';
 import { quote } from './money.js';
@@ -79,6 +80,19 @@ function reviews(platform: EnabledPlatform, id: string) {
   return reviewsFor(platform, id);
 }
 
+/** Search candidate sets are pure and costly to generate (60 rows each); keep the recent ones. */
+const SEARCH_MEMO_SIZE = 512;
+
 export function createSandboxWorld(): SandboxWorld {
-  return { searchPlatform, listing, price, availability, reviews, compareGoogle };
+  const memo = new Lru<string, Property[]>(SEARCH_MEMO_SIZE);
+  const memoSearch: SandboxWorld['searchPlatform'] = (platform, location, opts) => {
+    const key = JSON.stringify([platform, location, opts.currency, opts.rooms, opts.stay ?? null]);
+    let rows = memo.get(key);
+    if (!rows) {
+      rows = Object.freeze(searchPlatform(platform, location, opts)) as Property[];
+      memo.set(key, rows);
+    }
+    return rows;
+  };
+  return { searchPlatform: memoSearch, listing, price, availability, reviews, compareGoogle };
 }

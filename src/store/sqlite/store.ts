@@ -85,6 +85,20 @@ export function openSqliteStore(file: string): Store {
     getJob: db.prepare(`SELECT * FROM jobs WHERE id = ?`),
   };
 
+  // Authentication reads the same few keys on every request. Their rows change only through
+  // admin writes: our own (which clear the cache) or another process's, which PRAGMA
+  // data_version reveals on the next read. So a revoked key is refused on its very next request.
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  const authCache = new Map<string, { key: KeyRow; account: AccountRow }>();
+  let seenVersion: unknown = dataVersion.get();
+  const authCacheFresh = () => {
+    const v = dataVersion.get();
+    if (v !== seenVersion || authCache.size > 10_000) {
+      authCache.clear();
+      seenVersion = v;
+    }
+  };
+
   const credits = (accountId: string): CreditsRow => {
     const r = q.getBalance.get(accountId) as Row | undefined;
     return { balance: (r?.balance as number) ?? 0, held: (r?.held as number) ?? 0, spent: (r?.spent as number) ?? 0, expiringSoon: 0 };
@@ -109,6 +123,7 @@ export function openSqliteStore(file: string): Store {
     kind: 'sqlite',
     async createAccount(a, initialCredits, requestId) {
       createAccountTx.immediate(a, initialCredits, requestId);
+      authCache.clear();
       return toAccount(q.getAccount.get(a.id) as Row);
     },
     async getAccount(id) {
@@ -117,19 +132,27 @@ export function openSqliteStore(file: string): Store {
     },
     async createKey(k: NewKey) {
       q.insertKey.run({ ...k, scopes: k.scopes.join(',') });
+      authCache.clear();
       return toKey(q.keyById.get(k.id) as Row);
     },
     async findKeyByHash(hash) {
+      authCacheFresh();
+      const cached = authCache.get(hash);
+      if (cached) return cached;
       const k = q.keyByHash.get(hash) as Row | undefined;
       if (!k) return null;
       const a = q.getAccount.get(k.account_id) as Row | undefined;
-      return a ? { key: toKey(k), account: toAccount(a) } : null;
+      if (!a) return null;
+      const found = { key: toKey(k), account: toAccount(a) };
+      authCache.set(hash, found);
+      return found;
     },
     async listKeys(accountId) {
       return (q.keysOf.all(accountId) as Row[]).map(toKey);
     },
     async revokeKey(id, at) {
       q.revokeKey.run(at, id);
+      authCache.clear();
       const r = q.keyById.get(id) as Row | undefined;
       return r ? toKey(r) : null;
     },
