@@ -10,6 +10,14 @@ const ConfigSchema = z.object({
   freeTierBudget: z.coerce.number().int().min(0),
   /** Requests per minute for callers without a valid key, per client address. */
   anonymousRpm: z.coerce.number().int().min(1),
+  /** Where live data comes from: none (live calls get 503) or the simulated upstream. */
+  upstream: z.enum(['none', 'simulated']),
+  /** STAYS_SIM_LATENCY_MS: `2000` or `airbnb=3000,booking=500`. */
+  simLatency: z.string().optional(),
+  /** STAYS_SIM_FAIL: `vrbo=all_actors_failed,booking=actor_timeout`. */
+  simFail: z.string().optional(),
+  /** Deadline of one upstream source call. */
+  sourceDeadlineMs: z.coerce.number().int().min(1),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -25,6 +33,10 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     logLevel: overrides.logLevel ?? env.STAYS_LOG_LEVEL ?? 'info',
     freeTierBudget: overrides.freeTierBudget ?? env.STAYS_FREE_TIER_BUDGET ?? 300,
     anonymousRpm: overrides.anonymousRpm ?? env.STAYS_ANON_RPM ?? 600,
+    upstream: overrides.upstream ?? (env.STAYS_UPSTREAM || 'none'),
+    simLatency: overrides.simLatency ?? env.STAYS_SIM_LATENCY_MS,
+    simFail: overrides.simFail ?? env.STAYS_SIM_FAIL,
+    sourceDeadlineMs: overrides.sourceDeadlineMs ?? env.STAYS_SOURCE_DEADLINE_MS ?? 120_000,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -6,6 +6,13 @@ import type { Services } from './core/context.js';
 import { type IdGenerator, systemIds } from './core/ids.js';
 import { Lru } from './core/lru.js';
 import { createSandboxWorld } from './sources/sandbox/world.js';
+import type { SandboxWorld } from './sources/sandbox/types.js';
+import { sandboxUpstream } from './sources/sandbox/upstream.js';
+import { parseFailures, parseLatency, simulatedUpstream } from './sources/simulated.js';
+import { chainUpstream } from './sources/chain.js';
+import type { Upstream } from './core/upstream.js';
+import { isErrorCode } from './core/errors.js';
+import { JobRunner } from './jobs/runner.js';
 import { openSqliteStore } from './store/sqlite/store.js';
 
 export interface RuntimeOptions {
@@ -19,18 +26,28 @@ export interface Runtime extends Services {
   close(): Promise<void>;
 }
 
+function liveUpstream(config: Config, world: SandboxWorld): Upstream | null {
+  if (config.upstream === 'none') return null;
+  const sim = simulatedUpstream(world, { latencyMs: parseLatency(config.simLatency), fail: parseFailures(config.simFail, isErrorCode) });
+  return chainUpstream({ airbnb: [sim], booking: [sim], vrbo: [sim], google: [sim] }, config.sourceDeadlineMs);
+}
+
 export function createRuntime(opts: RuntimeOptions = {}): Runtime {
   const config = loadConfig(opts.config, opts.env);
   const clock = opts.clock ?? systemClock;
   const ids = opts.ids ?? systemIds(() => clock.now());
+  const world = createSandboxWorld();
+  const upstream = liveUpstream(config, world);
   const store = openSqliteStore(databaseFile(config.dataDir));
   return {
     config,
     clock,
     ids,
     store,
-    sandbox: createSandboxWorld(),
     sandboxPages: new Lru(1024),
+    sandboxUpstream: sandboxUpstream(world),
+    upstream,
+    jobs: new JobRunner(),
     close: () => store.close(),
   };
 }

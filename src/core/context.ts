@@ -1,20 +1,25 @@
 // What every operation receives: who is calling (context) and the ports it may use (services).
 import type { Config } from '../config.js';
-import type { SandboxWorld } from '../sources/sandbox/types.js';
 import type { AccountRow, KeyRow, Store } from '../store/types.js';
 import type { Clock } from './clock.js';
 import type { IdGenerator } from './ids.js';
 import type { Lru } from './lru.js';
+import type { Upstream } from './upstream.js';
+import type { JobRunner } from '../jobs/runner.js';
 import type { Meta } from './schemas/resources.js';
 
 export interface Services {
   store: Store;
   clock: Clock;
   ids: IdGenerator;
-  sandbox: SandboxWorld;
   config: Config;
-  /** Memoised sandbox search pages (pure results, keyed by query and cursor). */
+  /** Memoised sandbox answers (pure results, keyed by query and cursor). */
   sandboxPages: Lru<string, unknown>;
+  /** The sandbox world behind the upstream port (sandbox keys). */
+  sandboxUpstream: Upstream;
+  /** Live data sources; null when no upstream is configured (live calls get 503). */
+  upstream: Upstream | null;
+  jobs: JobRunner;
 }
 
 export interface RequestContext {

@@ -85,6 +85,10 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 export const ALL_ERROR_CODES = Object.keys(ERROR_CODES) as ErrorCode[];
 export const ALL_ERROR_TYPES = Object.keys(ERROR_TYPES) as ErrorType[];
 
+export function isErrorCode(c: string): c is ErrorCode {
+  return Object.hasOwn(ERROR_CODES, c);
+}
+
 export function errorInfo(code: ErrorCode): { type: ErrorType; status: number; retryable: boolean; message: string } {
   const spec: CodeSpec = ERROR_CODES[code];
   const t = ERROR_TYPES[spec.type];

@@ -1,6 +1,7 @@
 // Envelopes: { data, meta } for Family U results, { error } for every failure.
 import type { Context } from 'hono';
 import type { OpResult } from '../core/context.js';
+import type { ExecResult } from '../core/execute.js';
 import { type ServiceError, errorBody } from '../core/errors.js';
 import type { Env } from './route.js';
 
@@ -28,4 +29,11 @@ export function renderError(c: Context<Env>, err: ServiceError): Response {
   if (err.retryAfter !== undefined) c.header('Retry-After', String(err.retryAfter));
   const body = { error: errorBody(err, c.var.requestId, c.var.services.config.docsUrl) };
   return c.json(body, err.status as 400);
+}
+
+/** A sync answer renders as { data, meta }; an accepted job as 202 with Retry-After (D17, D18). */
+export function renderExec<T>(c: Context<Env>, r: ExecResult<T>): Response {
+  if (r.kind === 'sync') return renderOk(c, r);
+  c.header('Retry-After', String(r.retryAfter));
+  return c.json(r.body, 202);
 }

@@ -68,3 +68,9 @@ export async function jsonBody(c: Context<Env>): Promise<RawInput> {
   }
   return body as RawInput;
 }
+
+/** D17: `Prefer: wait=N` (N <= 30 s) holds a live answer up to N seconds; anything else is ignored. */
+export function preferWaitMs(c: Context<Env>): number {
+  const m = /(?:^|[;,\s])wait=(\d{1,6})\b/i.exec(c.req.header('prefer') ?? '');
+  return m ? Math.min(30, Number(m[1])) * 1000 : 0;
+}

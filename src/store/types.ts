@@ -81,9 +81,49 @@ export interface JobRow {
   result: unknown;
   meta: unknown;
   error: unknown;
+  estimatedSeconds: number;
   createdAt: number;
   updatedAt: number;
   expiresAt: number | null;
+}
+
+export interface NewHold {
+  id: string;
+  accountId: string;
+  amount: number;
+  requestId: string;
+  jobId: string | null;
+  at: number;
+  /** Free plan: lifetime spend plus holds may not pass this (D7); null for paid plans. */
+  freeTierBudget: number | null;
+}
+
+export type HoldResult =
+  | { ok: true; credits: CreditsRow }
+  | { ok: false; reason: 'balance' | 'free_tier'; credits: CreditsRow };
+
+export interface NewJob {
+  id: string;
+  accountId: string;
+  requestId: string;
+  operation: string;
+  platforms: string[];
+  estimatedSeconds: number;
+  createdAt: number;
+}
+
+export interface JobPatch {
+  status: JobRow['status'];
+  result?: unknown;
+  meta?: unknown;
+  error?: unknown;
+  updatedAt: number;
+  expiresAt?: number | null;
+}
+
+export interface CacheHit {
+  value: unknown;
+  storedAt: number;
 }
 
 export interface Store {
@@ -99,6 +139,19 @@ export interface Store {
   /** Adds credits (grant or top-up) in one transaction with its ledger row; returns the new figures. */
   addCredits(accountId: string, credits: number, kind: 'grant' | 'topup', ref: { requestId: string | null; note?: string }, at: number): Promise<CreditsRow>;
   ledger(accountId: string): Promise<LedgerEntry[]>;
+  /**
+   * D5: reserves `amount` if balance - held covers it (and, on the free plan, spent + held + amount
+   * stays within the budget), in one transaction.
+   */
+  hold(h: NewHold): Promise<HoldResult>;
+  /** Ends a hold: releases it and debits `charge` (<= the hold) with a ledger row, in one transaction. */
+  settleHold(holdId: string, charge: number, ref: { requestId: string; jobId: string | null; at: number }): Promise<CreditsRow>;
+  createJob(j: NewJob): Promise<void>;
+  updateJob(id: string, patch: JobPatch): Promise<void>;
   getJob(id: string): Promise<JobRow | null>;
+  /** After a crash: jobs still pending or running fail with `error`, and their holds are released. */
+  failOrphanJobs(error: unknown, at: number, expiresAt: number): Promise<string[]>;
+  cacheGet(key: string, now: number): Promise<CacheHit | null>;
+  cacheSet(key: string, value: unknown, storedAt: number, expiresAt: number): Promise<void>;
   close(): Promise<void>;
 }

@@ -2,19 +2,20 @@
 import { requireScope } from '../auth.js';
 import { availabilityCost } from '../billing.js';
 import { utcToday } from '../clock.js';
-import type { OpResult, RequestContext, Services } from '../context.js';
+import type { RequestContext, Services } from '../context.js';
+import { type Leg, type Plan, TTL } from '../plan.js';
 import { ServiceError } from '../errors.js';
 import { parseListingId, parseListingUrl } from '../listing-ref.js';
 import { type EnabledPlatform, SINGLE_LISTING_PLATFORMS } from '../platforms.js';
 import { AvailabilityParams } from '../schemas/params.js';
 import type { Availability, Warning } from '../schemas/resources.js';
 import { MAX_WINDOW_DAYS, type RawInput, checkDatePair, daysBetween, exactlyOne, parseParams } from '../validate.js';
-import { buildMeta, liveGate, okResult, requireEnabled } from './common.js';
+import { okResult, requireEnabled } from './common.js';
 
 /** Listings per call: airbnb 1, vrbo 12 (spec Limits); booking and google as vrbo (docs/decisions.md). */
 const BATCH_MAX: Record<EnabledPlatform, number> = { airbnb: 1, vrbo: 12, booking: 12, google: 12 };
 
-export async function availability(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<Availability[]>> {
+export function availabilityPlan(services: Services, ctx: RequestContext, raw: RawInput): Plan<Availability[]> {
   requireScope(ctx, 'stays.read');
   const q = parseParams(AvailabilityParams, raw);
   const form = exactlyOne(q, ['listingId', 'listingIds', 'url'], 'listing');
@@ -34,22 +35,39 @@ export async function availability(services: Services, ctx: RequestContext, raw:
     code: 'window_too_long',
   });
   const days = daysBetween(q.startDate, q.endDate);
-  await liveGate(services, ctx, ids.length * availabilityCost(platform, days));
-
-  const data: Availability[] = [];
-  const warnings: Omit<Warning, 'docUrl'>[] = [];
-  let firstError: ServiceError | null = null;
-  for (const id of ids) {
-    try {
-      const a = services.sandbox.availability(platform, id, q.startDate, q.endDate);
-      data.push(q.onlyAvailable ? { ...a, dates: a.dates.filter((d) => d.bookable ?? d.available) } : a);
-    } catch (e) {
-      // In a batch a listing that fails is left out (and not billed); alone, its error is the answer.
-      if (!(e instanceof ServiceError) || ids.length === 1) throw e;
-      firstError ??= e;
-      warnings.push({ code: e.code, message: `${id}: ${e.message}`, platform });
-    }
-  }
-  if (data.length === 0 && firstError) throw firstError;
-  return { data, meta: buildMeta(services, ctx, { platforms: [platform], currency: 'USD', platformResults: [okResult(platform, data.length)], warnings }) };
+  const each = availabilityCost(platform, days);
+  const legs: Leg[] = ids.map((id) => ({
+    platform,
+    key: `availability:${platform}:${id}:${q.startDate}:${q.endDate}`,
+    ttlMs: TTL.availability,
+    fetch: (u) => u.availability(platform, id, q.startDate, q.endDate),
+  }));
+  return {
+    operation: 'availability',
+    platforms: [platform],
+    currency: 'USD',
+    worstCase: ids.length * each,
+    legs,
+    compose: (outcomes) => {
+      const data: Availability[] = [];
+      const warnings: Omit<Warning, 'docUrl'>[] = [];
+      // In a batch a listing that fails is left out (and not billed, D2); alone, its error is the answer.
+      if (outcomes.length === 1 && !outcomes[0]!.ok) throw outcomes[0]!.error;
+      outcomes.forEach((o, i) => {
+        if (!o.ok) {
+          warnings.push({ code: o.error.code, message: `${ids[i]}: ${o.error.message}`, platform });
+          return;
+        }
+        const a = o.value as Availability;
+        data.push(q.onlyAvailable ? { ...a, dates: a.dates.filter((d) => d.bookable ?? d.available) } : a);
+      });
+      const first = outcomes.find((o) => !o.ok);
+      if (data.length === 0 && first && !first.ok) throw first.error;
+      return {
+        data,
+        platformResults: [okResult(platform, data.length, data.length * each, outcomes.every((o) => o.ok && o.cached))],
+        warnings,
+      };
+    },
+  };
 }

@@ -2,14 +2,16 @@
 import { requireScope } from '../auth.js';
 import { GOOGLE_COMPARE_COST, PRICE_COST } from '../billing.js';
 import { utcToday } from '../clock.js';
-import type { OpResult, RequestContext, Services } from '../context.js';
+import type { RequestContext, Services } from '../context.js';
+import { type Plan, TTL } from '../plan.js';
+import { priceLeg } from './price.js';
 import { ServiceError } from '../errors.js';
 import { parseListingId } from '../listing-ref.js';
 import { type EnabledPlatform, SINGLE_LISTING_PLATFORMS } from '../platforms.js';
 import { PriceCompareParams } from '../schemas/params.js';
-import type { Offer, PlatformResult, PriceCompare, Warning } from '../schemas/resources.js';
+import type { Offer, PlatformResult, Price, PriceCompare, Warning } from '../schemas/resources.js';
 import { type RawInput, checkChildAges, checkStay, parseParams } from '../validate.js';
-import { buildMeta, failedResult, liveGate, okResult, parsePlatform, requireEnabled } from './common.js';
+import { failedResult, okResult, parsePlatform, requireEnabled } from './common.js';
 
 export const MIN_PAIRS = 2;
 export const MAX_PAIRS = 6;
@@ -32,7 +34,7 @@ function parsePair(pair: string): { platform: EnabledPlatform; id: string } {
   return { platform, id: parseListingId(platform, pair.slice(at + 1), { param: 'listings' }) };
 }
 
-export async function priceCompare(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<PriceCompare>> {
+export function priceComparePlan(services: Services, ctx: RequestContext, raw: RawInput): Plan<PriceCompare> {
   requireScope(ctx, 'stays.read');
   const q = parseParams(PriceCompareParams, raw);
   const google = (['name', 'location', 'googleHotelId'] as const).filter((k) => q[k] !== undefined);
@@ -57,38 +59,60 @@ export async function priceCompare(services: Services, ctx: RequestContext, raw:
   checkStay(q, utcToday(services.clock));
   const childAges = checkChildAges(q);
   const stay = { checkIn: q.checkIn, checkOut: q.checkOut, adults: q.adults, children: q.children, childAges, currency: q.currency };
-  await liveGate(services, ctx, pairs.length > 0 ? pairs.length * PRICE_COST : GOOGLE_COMPARE_COST);
+  const base = { checkIn: q.checkIn, checkOut: q.checkOut, currency: q.currency };
 
   if (pairs.length === 0) {
-    const g = services.sandbox.compareGoogle({ name: q.name, location: q.location, googleHotelId: q.googleHotelId }, stay);
-    const data: PriceCompare = { property: g.property, checkIn: q.checkIn, checkOut: q.checkOut, currency: q.currency, ...minMedian(g.offers, q.currency), offers: g.offers, source: 'google_aggregator' };
-    return { data, meta: buildMeta(services, ctx, { platforms: ['google'], currency: q.currency, platformResults: [okResult('google', g.offers.length)] }) };
+    const query = { name: q.name, location: q.location, googleHotelId: q.googleHotelId };
+    return {
+      operation: 'price-compare',
+      platforms: ['google'],
+      currency: q.currency,
+      worstCase: GOOGLE_COMPARE_COST,
+      legs: [{ platform: 'google', key: `compare:google:${JSON.stringify([query, stay])}`, ttlMs: TTL.compare, fetch: (u) => u.compareGoogle(query, stay) }],
+      compose: ([o]) => {
+        if (!o!.ok) throw o!.error;
+        const g = o!.value as { property: string; offers: Offer[] };
+        return {
+          data: { property: g.property, ...base, ...minMedian(g.offers, q.currency), offers: g.offers, source: 'google_aggregator' },
+          platformResults: [okResult('google', g.offers.length, GOOGLE_COMPARE_COST, o!.cached)],
+          warnings: [],
+        };
+      },
+    };
   }
 
-  const offers: Offer[] = [];
-  const results: PlatformResult[] = [];
-  const warnings: Omit<Warning, 'docUrl'>[] = [];
-  const errors: ServiceError[] = [];
-  let property: string | null = null;
-  for (const { platform, id } of pairs) {
-    try {
-      const p = services.sandbox.price(platform, id, stay);
-      offers.push({ ota: platform, platform, listingId: id, totalPrice: p.totalPrice, nightlyPrice: p.nightlyPrice, currency: p.currency, url: p.url, fees: p.fees, nights: p.nights });
-      property ??= `${platform}:${id}`;
-      results.push(okResult(platform, 1));
-    } catch (e) {
-      if (!(e instanceof ServiceError)) throw e;
-      errors.push(e);
-      results.push(failedResult(platform, e));
-      warnings.push({ code: e.code, message: `${platform}:${id}: ${e.message}`, platform });
-    }
-  }
-  if (offers.length === 0) {
-    const first = errors[0]!;
-    if (errors.every((e) => e.code === first.code)) throw first;
-    throw new ServiceError('upstream_degraded', `Every leg failed: ${errors.map((e) => e.code).join(', ')}.`);
-  }
-  const data: PriceCompare = { property: property!, checkIn: q.checkIn, checkOut: q.checkOut, currency: q.currency, ...minMedian(offers, q.currency), offers, source: 'direct_fanout' };
-  const platforms = [...new Set(pairs.map((p) => p.platform))];
-  return { data, meta: buildMeta(services, ctx, { platforms, currency: q.currency, platformResults: results, warnings }) };
+  // Direct mode: a real price call per pair, in parallel; failed legs cost 0 (D1).
+  return {
+    operation: 'price-compare',
+    platforms: [...new Set(pairs.map((p) => p.platform))],
+    currency: q.currency,
+    worstCase: pairs.length * PRICE_COST,
+    legs: pairs.map(({ platform, id }) => priceLeg(platform, id, stay)),
+    compose: (outcomes) => {
+      const offers: Offer[] = [];
+      const results: PlatformResult[] = [];
+      const warnings: Omit<Warning, 'docUrl'>[] = [];
+      outcomes.forEach((o, i) => {
+        const { platform, id } = pairs[i]!;
+        if (!o.ok) {
+          results.push(failedResult(platform, o.error));
+          warnings.push({ code: o.error.code, message: `${platform}:${id}: ${o.error.message}`, platform });
+          return;
+        }
+        const p = o.value as Price;
+        offers.push({ ota: platform, platform, listingId: id, totalPrice: p.totalPrice, nightlyPrice: p.nightlyPrice, currency: p.currency, url: p.url, fees: p.fees, nights: p.nights });
+        results.push(okResult(platform, 1, PRICE_COST, o.cached));
+      });
+      if (offers.length === 0) {
+        const errors = outcomes.flatMap((o) => (o.ok ? [] : [o.error]));
+        if (errors.every((e) => e.code === errors[0]!.code)) throw errors[0]!;
+        throw new ServiceError('upstream_degraded', `Every leg failed: ${errors.map((e) => e.code).join(', ')}.`);
+      }
+      return {
+        data: { property: `${offers[0]!.platform}:${offers[0]!.listingId}`, ...base, ...minMedian(offers, q.currency), offers, source: 'direct_fanout' },
+        platformResults: results,
+        warnings,
+      };
+    },
+  };
 }

@@ -2,25 +2,44 @@
 import { requireScope } from '../auth.js';
 import { PRICE_COST } from '../billing.js';
 import { utcToday } from '../clock.js';
-import type { OpResult, RequestContext, Services } from '../context.js';
+import type { RequestContext, Services } from '../context.js';
 import { parseListingId } from '../listing-ref.js';
-import { SINGLE_LISTING_PLATFORMS } from '../platforms.js';
+import { type Leg, type Plan, TTL } from '../plan.js';
+import { type EnabledPlatform, SINGLE_LISTING_PLATFORMS } from '../platforms.js';
 import { PriceParams } from '../schemas/params.js';
 import type { Price } from '../schemas/resources.js';
+import type { StayQuery } from '../upstream.js';
 import { type RawInput, checkChildAges, checkStay, parseParams } from '../validate.js';
-import { buildMeta, liveGate, okResult, requireEnabled } from './common.js';
+import { okResult, requireEnabled } from './common.js';
 
-export async function price(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<Price>> {
+/** The price leg, shared by price, listing (embedded price) and direct-mode price-compare. */
+export function priceLeg(platform: EnabledPlatform, id: string, stay: StayQuery): Leg {
+  return {
+    platform,
+    key: `price:${platform}:${id}:${JSON.stringify(stay)}`,
+    ttlMs: TTL.price,
+    fetch: (u) => u.price(platform, id, stay),
+  };
+}
+
+export function pricePlan(services: Services, ctx: RequestContext, raw: RawInput): Plan<Price> {
   requireScope(ctx, 'stays.read');
   const q = parseParams(PriceParams, raw);
   const platform = requireEnabled(q.platform, SINGLE_LISTING_PLATFORMS, 'price');
   const id = parseListingId(platform, q.listingId, { country: q.country, param: 'listingId' });
   checkStay(q, utcToday(services.clock));
   const childAges = checkChildAges(q);
-  await liveGate(services, ctx, PRICE_COST);
-
-  const data = services.sandbox.price(platform, id, {
-    checkIn: q.checkIn, checkOut: q.checkOut, adults: q.adults, children: q.children, childAges, currency: q.currency,
-  });
-  return { data, meta: buildMeta(services, ctx, { platforms: [platform], currency: q.currency, platformResults: [okResult(platform, 1)] }) };
+  const stay = { checkIn: q.checkIn, checkOut: q.checkOut, adults: q.adults, children: q.children, childAges, currency: q.currency };
+  return {
+    operation: 'price',
+    platforms: [platform],
+    currency: q.currency,
+    worstCase: PRICE_COST,
+    legs: [priceLeg(platform, id, stay)],
+    compose: ([o]) => {
+      // A price is for exactly this listing and stay, or the leg's typed error (never another property's price).
+      if (!o!.ok) throw o!.error;
+      return { data: o!.value as Price, platformResults: [okResult(platform, 1, PRICE_COST, o!.cached)], warnings: [] };
+    },
+  };
 }

@@ -1,7 +1,8 @@
 // GET /v1/reviews: one listing's reviews, filtered, sorted and paged.
 import { requireScope } from '../auth.js';
 import { reviewsCost } from '../billing.js';
-import type { OpResult, RequestContext, Services } from '../context.js';
+import type { RequestContext, Services } from '../context.js';
+import { type Plan, TTL } from '../plan.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../cursor.js';
 import { ServiceError } from '../errors.js';
 import { parseListingId, parseListingUrl, splitStaysId } from '../listing-ref.js';
@@ -9,7 +10,7 @@ import { REVIEW_PLATFORMS } from '../platforms.js';
 import { ReviewsParams } from '../schemas/params.js';
 import type { Review } from '../schemas/resources.js';
 import { type RawInput, exactlyOne, parseParams } from '../validate.js';
-import { buildMeta, liveGate, okResult, requireEnabled } from './common.js';
+import { okResult, requireEnabled } from './common.js';
 
 const SORTS: Record<string, (a: Review, b: Review) => number> = {
   recent: (a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0),
@@ -17,7 +18,7 @@ const SORTS: Record<string, (a: Review, b: Review) => number> = {
   rating_asc: (a, b) => a.rating - b.rating || (a.date < b.date ? 1 : -1),
 };
 
-export async function reviews(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<Review[]>> {
+export function reviewsPlan(_services: Services, ctx: RequestContext, raw: RawInput): Plan<Review[]> {
   requireScope(ctx, 'stays.read');
   const q = parseParams(ReviewsParams, raw);
   const form = exactlyOne(q, ['listingId', 'url'], 'listing');
@@ -31,21 +32,25 @@ export async function reviews(services: Services, ctx: RequestContext, raw: RawI
     : parseListingId(platform, q.listingId!, { country: q.country, param: 'listingId' });
   const fp = fingerprint(['reviews', platform, id, q.language, q.minRating, q.sort, q.limit]);
   const offset = decodeCursor(q.cursor, fp)?.o._ ?? 0;
-  await liveGate(services, ctx, reviewsCost(platform, q.limit));
-
-  const all = services.sandbox
-    .reviews(platform, id)
-    .filter((r) => (q.language === undefined || r.language === q.language) && (q.minRating === undefined || r.rating >= q.minRating))
-    .sort(SORTS[q.sort]);
-  const page = all.slice(offset, offset + q.limit);
-  const hasMore = offset + page.length < all.length;
   return {
-    data: page,
-    meta: buildMeta(services, ctx, {
-      platforms: [platform],
-      currency: 'USD',
-      platformResults: [okResult(platform, page.length)],
-      pagination: { limit: q.limit, cursor: q.cursor ?? null, nextCursor: hasMore ? encodeCursor({ o: { _: offset + page.length } }, fp) : null, hasMore },
-    }),
+    operation: 'reviews',
+    platforms: [platform],
+    currency: 'USD',
+    worstCase: reviewsCost(platform, q.limit),
+    legs: [{ platform, key: `reviews:${platform}:${id}`, ttlMs: TTL.reviews, fetch: (u) => u.reviews(platform, id) }],
+    compose: ([o]) => {
+      if (!o!.ok) throw o!.error;
+      const all = (o!.value as Review[])
+        .filter((r) => (q.language === undefined || r.language === q.language) && (q.minRating === undefined || r.rating >= q.minRating))
+        .sort(SORTS[q.sort]);
+      const page = all.slice(offset, offset + q.limit);
+      const hasMore = offset + page.length < all.length;
+      return {
+        data: page,
+        platformResults: [okResult(platform, page.length, reviewsCost(platform, page.length), o!.cached)],
+        warnings: [],
+        pagination: { limit: q.limit, cursor: q.cursor ?? null, nextCursor: hasMore ? encodeCursor({ o: { _: offset + page.length } }, fp) : null, hasMore },
+      };
+    },
   };
 }

@@ -1,15 +1,16 @@
 // GET/POST /v1/search: fan out per platform, filter, sort, page with one cursor (D16).
 import { requireScope } from '../auth.js';
-import { searchWorstCase } from '../billing.js';
+import { searchLegCost, searchWorstCase } from '../billing.js';
 import { utcToday } from '../clock.js';
-import { type OpResult, type RequestContext, type Services, isSandbox } from '../context.js';
+import type { RequestContext, Services } from '../context.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../cursor.js';
 import { ServiceError } from '../errors.js';
 import { DEFAULT_SEARCH_PLATFORMS, type EnabledPlatform, type Platform, isEnabled } from '../platforms.js';
 import { SearchParams, type SearchInput } from '../schemas/params.js';
 import type { PlatformResult, Property, Warning } from '../schemas/resources.js';
 import { type RawInput, checkChildAges, checkPriceRange, checkStay, parseParams } from '../validate.js';
-import { buildMeta, failedResult, isUpstreamFailure, liveGate, okResult } from './common.js';
+import { type Composed, type Leg, type LegOutcome, type Plan, TTL } from '../plan.js';
+import { failedResult, isUpstreamFailure, okResult } from './common.js';
 
 export interface ResolvedPlatforms {
   legs: EnabledPlatform[];
@@ -82,21 +83,44 @@ export function parseSearch(raw: RawInput, today: string): SearchInput & { child
   return { ...q, childAges, resolved };
 }
 
-interface SearchPage {
-  data: Property[];
-  results: PlatformResult[];
-  warnings: Omit<Warning, 'docUrl'>[];
-  nextOffsets: Record<string, number>;
-  hasMore: boolean;
-}
-
 type ParsedSearch = ReturnType<typeof parseSearch>;
 
-/** Runs every leg from its offset, then merges the page; an all-failed fan-out is an error. */
-function runLegs(services: Services, q: ParsedSearch, offsets: Record<string, number>): SearchPage {
+export interface SearchPlan {
+  plan: Plan<Property[]>;
+  /** Sandbox memo key: the whole query and cursor. */
+  memoKey: string;
+}
+
+/** One leg per platform fetches its full candidate set; compose filters, sorts and pages it. */
+export function searchPlan(services: Services, ctx: RequestContext, raw: RawInput): SearchPlan {
+  requireScope(ctx, 'stays.read');
+  const q = parseSearch(raw, utcToday(services.clock));
+  const fp = fingerprint(['search', q.location.toLowerCase(), q.checkIn, q.checkOut, q.adults, q.children, q.childAges, q.rooms,
+    q.propertyType, q.amenities, q.minBedrooms, q.priceMin, q.priceMax, q.minGuestRating, q.resolved.legs, q.limit, q.sort, q.currency]);
+  const offsets = decodeCursor(q.cursor, fp)?.o ?? {};
   const stay = q.checkIn && q.checkOut
     ? { checkIn: q.checkIn, checkOut: q.checkOut, adults: q.adults, children: q.children, childAges: q.childAges, currency: q.currency }
     : undefined;
+  const legs: Leg[] = q.resolved.legs.map((platform) => ({
+    platform,
+    key: `search:${platform}:${JSON.stringify([q.location, q.currency, q.rooms, stay ?? null])}`,
+    ttlMs: TTL.search,
+    fetch: (u) => u.searchPlatform(platform, q.location, { currency: q.currency, rooms: q.rooms, stay }),
+  }));
+  return {
+    memoKey: `search|${q.location}|${fp}|${q.cursor ?? ''}`,
+    plan: {
+      operation: 'search',
+      platforms: q.resolved.legs,
+      currency: q.currency,
+      worstCase: searchWorstCase(q.resolved.legs, q.limit),
+      legs,
+      compose: (outcomes) => composePage(q, fp, offsets, outcomes, stay !== undefined),
+    },
+  };
+}
+
+function composePage(q: ParsedSearch, fp: string, offsets: Record<string, number>, outcomes: LegOutcome[], dated: boolean): Composed<Property[]> {
   const guests = q.adults + q.children;
   const comparator = q.sort === 'recommended' ? null : COMPARATORS[q.sort];
   const results: PlatformResult[] = [];
@@ -105,24 +129,25 @@ function runLegs(services: Services, q: ParsedSearch, offsets: Record<string, nu
   const warnings: Omit<Warning, 'docUrl'>[] = [];
   let hasMore = false;
 
-  for (const platform of q.resolved.legs) {
+  q.resolved.legs.forEach((platform, i) => {
+    const o = outcomes[i]!;
     const offset = offsets[platform] ?? 0;
-    try {
-      let rows = services.sandbox.searchPlatform(platform, q.location, { currency: q.currency, rooms: q.rooms, stay }).filter((p) => matches(p, q, guests));
-      if (comparator) rows = rows.sort(comparator);
-      const page = rows.slice(offset, offset + q.limit);
-      pages.push(page);
-      nextOffsets[platform] = offset + page.length;
-      if (offset + page.length < rows.length) hasMore = true;
-      results.push(okResult(platform, page.length));
-    } catch (e) {
-      if (!isUpstreamFailure(e)) throw e;
+    if (!o.ok) {
+      if (!isUpstreamFailure(o.error)) throw o.error;
       pages.push([]);
       nextOffsets[platform] = offset;
-      results.push(failedResult(platform, e));
-      warnings.push({ code: e.code, message: `${platform}: ${e.message}`, platform });
+      results.push(failedResult(platform, o.error));
+      warnings.push({ code: o.error.code, message: `${platform}: ${o.error.message}`, platform });
+      return;
     }
-  }
+    let rows = (o.value as Property[]).filter((p) => matches(p, q, guests));
+    if (comparator) rows = rows.sort(comparator);
+    const page = rows.slice(offset, offset + q.limit);
+    pages.push(page);
+    nextOffsets[platform] = offset + page.length;
+    if (offset + page.length < rows.length) hasMore = true;
+    results.push(okResult(platform, page.length, searchLegCost(platform, page.length), o.cached));
+  });
   if (results.every((r) => r.status === 'failed')) {
     throw new ServiceError('upstream_degraded', `Every platform failed: ${results.map((r) => `${r.platform} ${r.error?.code}`).join(', ')}.`);
   }
@@ -130,41 +155,13 @@ function runLegs(services: Services, q: ParsedSearch, offsets: Record<string, nu
     results.push({ platform, status: 'skipped', reason: 'not_enabled', message: `${platform} is not enabled on this service.`, creditsCharged: 0, cached: false, count: 0 });
     warnings.push({ code: 'platform_not_enabled', message: `${platform} is not enabled and was skipped.`, platform });
   }
-  if (!stay && (q.priceMin !== undefined || q.priceMax !== undefined)) {
+  if (!dated && (q.priceMin !== undefined || q.priceMax !== undefined)) {
     warnings.push({ code: 'price_filter_needs_dates', message: 'priceMin and priceMax apply only to dated searches (checkIn and checkOut); they were ignored.' });
   }
-  return { data: Object.freeze(mergePage(pages, q.sort)) as Property[], results, warnings, nextOffsets, hasMore };
-}
-
-export async function search(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<Property[]>> {
-  requireScope(ctx, 'stays.read');
-  const q = parseSearch(raw, utcToday(services.clock));
-  const fp = fingerprint(['search', q.location.toLowerCase(), q.checkIn, q.checkOut, q.adults, q.children, q.childAges, q.rooms,
-    q.propertyType, q.amenities, q.minBedrooms, q.priceMin, q.priceMax, q.minGuestRating, q.resolved.legs, q.limit, q.sort, q.currency]);
-  const offsets = decodeCursor(q.cursor, fp)?.o ?? {};
-  await liveGate(services, ctx, searchWorstCase(q.resolved.legs, q.limit));
-
-  // Sandbox pages are a pure function of the query and cursor (D21): the same page object is
-  // reused, which also lets the HTTP layer reuse its serialisation.
-  const memoKey = isSandbox(ctx) ? `${q.location}|${fp}|${q.cursor ?? ''}` : null;
-  let page = memoKey === null ? undefined : (services.sandboxPages.get(memoKey) as SearchPage | undefined);
-  if (!page) {
-    page = runLegs(services, q, offsets);
-    if (memoKey !== null) services.sandboxPages.set(memoKey, page);
-  }
   return {
-    data: page.data,
-    meta: buildMeta(services, ctx, {
-      platforms: q.resolved.legs,
-      currency: q.currency,
-      platformResults: page.results,
-      warnings: page.warnings,
-      pagination: {
-        limit: q.limit,
-        cursor: q.cursor ?? null,
-        nextCursor: page.hasMore ? encodeCursor({ o: page.nextOffsets }, fp) : null,
-        hasMore: page.hasMore,
-      },
-    }),
+    data: Object.freeze(mergePage(pages, q.sort)) as Property[],
+    platformResults: results,
+    warnings,
+    pagination: { limit: q.limit, cursor: q.cursor ?? null, nextCursor: hasMore ? encodeCursor({ o: nextOffsets }, fp) : null, hasMore },
   };
 }

@@ -104,4 +104,9 @@ export const MIGRATIONS: string[] = [
     attempted_at INTEGER NOT NULL
   );
   `,
+  `
+  ALTER TABLE jobs ADD COLUMN estimated_seconds INTEGER NOT NULL DEFAULT 5;
+  CREATE INDEX credit_holds_job ON credit_holds(job_id);
+  CREATE INDEX credit_ledger_request ON credit_ledger(request_id);
+  `,
 ];

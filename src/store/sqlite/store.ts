@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { KeyEnv } from '../../core/ids.js';
 import type { PlanCode, PlanStatus } from '../../core/schemas/resources.js';
-import type { AccountRow, CreditsRow, JobRow, KeyRow, LedgerEntry, NewAccount, NewKey, Store } from '../types.js';
+import type { AccountRow, CreditsRow, HoldResult, JobRow, KeyRow, LedgerEntry, NewAccount, NewHold, NewKey, Store } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
 
 type Row = Record<string, unknown>;
@@ -83,7 +83,67 @@ export function openSqliteStore(file: string): Store {
     ),
     ledger: db.prepare(`SELECT * FROM credit_ledger WHERE account_id = ? ORDER BY id`),
     getJob: db.prepare(`SELECT * FROM jobs WHERE id = ?`),
+    insertHold: db.prepare(`INSERT INTO credit_holds (id, account_id, amount, request_id, job_id, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
+    getHold: db.prepare(`SELECT * FROM credit_holds WHERE id = ?`),
+    deleteHold: db.prepare(`DELETE FROM credit_holds WHERE id = ?`),
+    addHeld: db.prepare(`UPDATE credit_balances SET held = held + ? WHERE account_id = ?`),
+    charge: db.prepare(`UPDATE credit_balances SET balance = balance - ?, spent = spent + ? WHERE account_id = ?`),
+    insertJob: db.prepare(
+      `INSERT INTO jobs (id, account_id, request_id, operation, status, platforms, estimated_seconds, created_at, updated_at)
+       VALUES (@id, @accountId, @requestId, @operation, 'pending', @platforms, @estimatedSeconds, @createdAt, @createdAt)`,
+    ),
+    updateJob: db.prepare(
+      `UPDATE jobs SET status = @status, result = COALESCE(@result, result), meta = COALESCE(@meta, meta), error = COALESCE(@error, error),
+       updated_at = @updatedAt, expires_at = COALESCE(@expiresAt, expires_at) WHERE id = @id`,
+    ),
+    orphanJobs: db.prepare(`SELECT id FROM jobs WHERE status IN ('pending', 'running')`),
+    holdsOfJob: db.prepare(`SELECT id FROM credit_holds WHERE job_id = ?`),
+    cacheGet: db.prepare(`SELECT value, stored_at FROM cache_entries WHERE key = ? AND expires_at > ?`),
+    cacheSet: db.prepare(
+      `INSERT INTO cache_entries (key, value, stored_at, expires_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT(key) DO UPDATE SET value = excluded.value, stored_at = excluded.stored_at, expires_at = excluded.expires_at`,
+    ),
+    cachePurge: db.prepare(`DELETE FROM cache_entries WHERE expires_at <= ?`),
   };
+
+  const holdTx = db.transaction((h: NewHold): HoldResult => {
+    const c = credits(h.accountId);
+    if (h.freeTierBudget !== null && c.spent + c.held + h.amount > h.freeTierBudget) return { ok: false, reason: 'free_tier', credits: c };
+    if (c.balance - c.held < h.amount) return { ok: false, reason: 'balance', credits: c };
+    q.insertHold.run(h.id, h.accountId, h.amount, h.requestId, h.jobId, h.at);
+    q.addHeld.run(h.amount, h.accountId);
+    return { ok: true, credits: credits(h.accountId) };
+  });
+
+  const settleTx = db.transaction((holdId: string, charge: number, requestId: string, jobId: string | null, at: number): CreditsRow => {
+    const hold = q.getHold.get(holdId) as Row | undefined;
+    if (!hold) throw new Error(`no hold ${holdId}`);
+    const accountId = hold.account_id as string;
+    const amount = hold.amount as number;
+    // D5: a call never charges more than it held.
+    if (!Number.isSafeInteger(charge) || charge < 0 || charge > amount) throw new RangeError(`charge ${charge} outside hold ${amount}`);
+    q.deleteHold.run(holdId);
+    q.addHeld.run(-amount, accountId);
+    if (charge > 0) {
+      q.charge.run(charge, charge, accountId);
+      const after = credits(accountId);
+      q.insertLedger.run({ accountId, kind: 'charge', amount: -charge, balanceAfter: after.balance, requestId, jobId, note: null, createdAt: at });
+    }
+    return credits(accountId);
+  });
+
+  const failOrphansTx = db.transaction((error: string, at: number, expiresAt: number): string[] => {
+    const ids = (q.orphanJobs.all() as Row[]).map((r) => r.id as string);
+    for (const id of ids) {
+      for (const h of q.holdsOfJob.all(id) as Row[]) {
+        const hold = q.getHold.get(h.id) as Row;
+        q.deleteHold.run(h.id);
+        q.addHeld.run(-(hold.amount as number), hold.account_id);
+      }
+      q.updateJob.run({ id, status: 'failed', result: null, meta: null, error, updatedAt: at, expiresAt });
+    }
+    return ids;
+  });
 
   // Authentication reads the same few keys on every request. Their rows change only through
   // admin writes: our own (which clear the cache) or another process's, which PRAGMA
@@ -194,7 +254,33 @@ export function openSqliteStore(file: string): Store {
         createdAt: r.created_at as number,
         updatedAt: r.updated_at as number,
         expiresAt: (r.expires_at as number | null) ?? null,
+        estimatedSeconds: r.estimated_seconds as number,
       };
+    },
+    async hold(h) {
+      return holdTx.immediate(h);
+    },
+    async settleHold(holdId, charge, ref) {
+      return settleTx.immediate(holdId, charge, ref.requestId, ref.jobId, ref.at);
+    },
+    async createJob(j) {
+      q.insertJob.run({ ...j, platforms: JSON.stringify(j.platforms) });
+    },
+    async updateJob(id, p) {
+      const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
+      q.updateJob.run({ id, status: p.status, result: json(p.result), meta: json(p.meta), error: json(p.error), updatedAt: p.updatedAt, expiresAt: p.expiresAt ?? null });
+    },
+    async failOrphanJobs(error, at, expiresAt) {
+      return failOrphansTx.immediate(JSON.stringify(error), at, expiresAt);
+    },
+    async cacheGet(key, now) {
+      const r = q.cacheGet.get(key, now) as Row | undefined;
+      return r ? { value: JSON.parse(r.value as string), storedAt: r.stored_at as number } : null;
+    },
+    async cacheSet(key, value, storedAt, expiresAt) {
+      q.cacheSet.run(key, JSON.stringify(value), storedAt, expiresAt);
+      // Expired entries are never read; drop them now and then so the file stays small.
+      if (storedAt % 64 === 0) q.cachePurge.run(storedAt);
     },
     async close() {
       if (db.open) db.close();

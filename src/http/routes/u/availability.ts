@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { availability } from '../../../core/ops/availability.js';
+import { availabilityPlan } from '../../../core/ops/availability.js';
 import { AvailabilityParams } from '../../../core/schemas/params.js';
 import { AvailabilitySchema } from '../../../core/schemas/resources.js';
-import { type RouteDef, queryInput } from '../../route.js';
-import { renderOk } from '../../render.js';
+import { execute } from '../../../core/execute.js';
+import { type RouteDef, preferWaitMs, queryInput } from '../../route.js';
+import { renderExec } from '../../render.js';
 
 export const availabilityGet: RouteDef = {
   method: 'get',
@@ -19,5 +20,5 @@ export const availabilityGet: RouteDef = {
     errors: [400, 402, 403, 404, 503, 504],
     auth: true,
   },
-  handle: async (c, ctx) => renderOk(c, await availability(c.var.services, ctx, queryInput(c))),
+  handle: async (c, ctx) => renderExec(c, await execute(c.var.services, ctx, availabilityPlan(c.var.services, ctx, queryInput(c)), { waitMs: preferWaitMs(c) })),
 };

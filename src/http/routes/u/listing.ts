@@ -1,8 +1,9 @@
-import { listing } from '../../../core/ops/listing.js';
+import { listingPlan } from '../../../core/ops/listing.js';
 import { ListingParams, ListingPathParams } from '../../../core/schemas/params.js';
 import { PropertySchema } from '../../../core/schemas/resources.js';
-import { type RouteDef, queryInput } from '../../route.js';
-import { renderOk } from '../../render.js';
+import { execute } from '../../../core/execute.js';
+import { type RouteDef, preferWaitMs, queryInput } from '../../route.js';
+import { renderExec } from '../../render.js';
 
 export const listingGet: RouteDef = {
   method: 'get',
@@ -19,6 +20,8 @@ export const listingGet: RouteDef = {
     errors: [400, 402, 403, 404, 503, 504],
     auth: true,
   },
-  handle: async (c, ctx) =>
-    renderOk(c, await listing(c.var.services, ctx, { platform: c.req.param('platform'), id: c.req.param('id') }, queryInput(c))),
+  handle: async (c, ctx) => {
+    const plan = listingPlan(c.var.services, ctx, { platform: c.req.param('platform'), id: c.req.param('id') }, queryInput(c));
+    return renderExec(c, await execute(c.var.services, ctx, plan, { waitMs: preferWaitMs(c) }));
+  },
 };

@@ -1,8 +1,9 @@
-import { price } from '../../../core/ops/price.js';
+import { pricePlan } from '../../../core/ops/price.js';
 import { PriceParams } from '../../../core/schemas/params.js';
 import { PriceSchema } from '../../../core/schemas/resources.js';
-import { type RouteDef, queryInput } from '../../route.js';
-import { renderOk } from '../../render.js';
+import { execute } from '../../../core/execute.js';
+import { type RouteDef, preferWaitMs, queryInput } from '../../route.js';
+import { renderExec } from '../../render.js';
 
 export const priceGet: RouteDef = {
   method: 'get',
@@ -18,5 +19,5 @@ export const priceGet: RouteDef = {
     errors: [400, 402, 403, 404, 503, 504],
     auth: true,
   },
-  handle: async (c, ctx) => renderOk(c, await price(c.var.services, ctx, queryInput(c))),
+  handle: async (c, ctx) => renderExec(c, await execute(c.var.services, ctx, pricePlan(c.var.services, ctx, queryInput(c)), { waitMs: preferWaitMs(c) })),
 };

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { reviews } from '../../../core/ops/reviews.js';
+import { reviewsPlan } from '../../../core/ops/reviews.js';
 import { ReviewsParams } from '../../../core/schemas/params.js';
 import { ReviewSchema } from '../../../core/schemas/resources.js';
-import { type RouteDef, queryInput } from '../../route.js';
-import { renderOk } from '../../render.js';
+import { execute } from '../../../core/execute.js';
+import { type RouteDef, preferWaitMs, queryInput } from '../../route.js';
+import { renderExec } from '../../render.js';
 
 export const reviewsGet: RouteDef = {
   method: 'get',
@@ -19,5 +20,5 @@ export const reviewsGet: RouteDef = {
     errors: [400, 402, 403, 404, 503, 504],
     auth: true,
   },
-  handle: async (c, ctx) => renderOk(c, await reviews(c.var.services, ctx, queryInput(c))),
+  handle: async (c, ctx) => renderExec(c, await execute(c.var.services, ctx, reviewsPlan(c.var.services, ctx, queryInput(c)), { waitMs: preferWaitMs(c) })),
 };

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { ServiceError } from '../../../core/errors.js';
-import { search } from '../../../core/ops/search.js';
+import { execute } from '../../../core/execute.js';
+import { searchPlan } from '../../../core/ops/search.js';
 import { SearchParams } from '../../../core/schemas/params.js';
 import { PropertySchema } from '../../../core/schemas/resources.js';
 import { normalizeInput } from '../../../core/validate.js';
-import { type RouteDef, jsonBody, queryInput } from '../../route.js';
-import { renderOk } from '../../render.js';
+import { type RouteDef, jsonBody, preferWaitMs, queryInput } from '../../route.js';
+import { renderExec } from '../../render.js';
 
 const doc = {
   summary: 'Search properties across platforms',
@@ -21,7 +22,10 @@ export const searchGet: RouteDef = {
   method: 'get',
   path: '/v1/search',
   doc: { ...doc, operationId: 'searchGet', query: SearchParams },
-  handle: async (c, ctx) => renderOk(c, await search(c.var.services, ctx, queryInput(c))),
+  handle: async (c, ctx) => {
+    const { plan, memoKey } = searchPlan(c.var.services, ctx, queryInput(c));
+    return renderExec(c, await execute(c.var.services, ctx, plan, { memoKey, waitMs: preferWaitMs(c) }));
+  },
 };
 
 /** D8: keys only Family S has. */
@@ -42,6 +46,7 @@ export const searchPost: RouteDef = {
       }
       throw new ServiceError('not_implemented', `The stay-centric search form (${sKey}) is not available on this server yet; use the unified parameters.`, { param: sKey });
     }
-    return renderOk(c, await search(c.var.services, ctx, normalizeInput(body)));
+    const { plan, memoKey } = searchPlan(c.var.services, ctx, normalizeInput(body));
+    return renderExec(c, await execute(c.var.services, ctx, plan, { memoKey, waitMs: preferWaitMs(c) }));
   },
 };

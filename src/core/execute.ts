@@ -1,0 +1,184 @@
+// Runs a Plan. Sandbox keys: at once, from the sandbox world, free (D6). Live keys: hold the
+// worst case (D5), answer from cache when every leg is cached (D17), else start a job that
+// fetches the missing legs (sharing identical in-flight calls, D19), settles the actual charge
+// in one transaction with its ledger row, and records the result (D18).
+import { requireLiveUnlocked } from './auth.js';
+import { type RequestContext, type Services, isSandbox } from './context.js';
+import { ServiceError } from './errors.js';
+import { newJobId } from './ids.js';
+import type { JobOutcome } from '../jobs/runner.js';
+import { pollUrl } from './ops/jobs.js';
+import { buildMeta, liveGate } from './ops/common.js';
+import type { Composed, Leg, LegOutcome, Plan } from './plan.js';
+import { isEnabled } from './platforms.js';
+import type { Meta } from './schemas/resources.js';
+import type { Upstream } from './upstream.js';
+
+export type ExecResult<T> =
+  | { kind: 'sync'; data: T; meta: Meta }
+  | {
+      kind: 'accepted';
+      body: { data: { jobId: string; status: 'pending'; pollUrl: string; estimatedSeconds: number }; meta: { requestId: string; creditsCharged: 0; platforms: string[] } };
+      retryAfter: number;
+    };
+
+const JOB_RETENTION_MS = 24 * 3_600_000; // D18
+
+async function outcome(p: Promise<unknown>, cached: boolean): Promise<LegOutcome> {
+  try {
+    return { ok: true, value: await p, cached };
+  } catch (e) {
+    if (e instanceof ServiceError) return { ok: false, error: e };
+    throw e;
+  }
+}
+
+function finish<T>(services: Services, ctx: RequestContext, plan: Plan<T>, c: Composed<T>, opts: { cached: boolean; sandbox: boolean; simulated: boolean; pagination: boolean }): { data: T; meta: Meta } {
+  const warnings = [...c.warnings];
+  if (opts.simulated) {
+    warnings.push({ code: 'simulated_upstream', message: 'This data comes from the simulated upstream (STAYS_UPSTREAM=simulated), not from a booking platform.' });
+  }
+  const platformResults = opts.sandbox ? c.platformResults.map((r) => ({ ...r, creditsCharged: 0 })) : c.platformResults;
+  return {
+    data: c.data,
+    meta: buildMeta(services, ctx, {
+      platforms: plan.platforms,
+      currency: plan.currency,
+      platformResults,
+      warnings,
+      cached: opts.cached,
+      pagination: opts.pagination ? (c.pagination ?? null) : null,
+    }),
+  };
+}
+
+/** D5: a call never charges more than it held; a plan that would is a bug, and charges nothing. */
+function chargeOf(meta: Meta, worstCase: number): number {
+  if (meta.creditsCharged > worstCase) {
+    throw new ServiceError('internal_error', `Computed charge ${meta.creditsCharged} exceeds the hold of ${worstCase}; nothing was charged.`);
+  }
+  return meta.creditsCharged;
+}
+
+export async function execute<T>(services: Services, ctx: RequestContext, plan: Plan<T>, opts: { waitMs?: number; memoKey?: string } = {}): Promise<ExecResult<T>> {
+  if (isSandbox(ctx)) return runSandbox(services, ctx, plan, opts.memoKey);
+  requireLiveUnlocked(ctx);
+  const upstream = services.upstream;
+  if (upstream === null) {
+    await liveGate(services, ctx, plan.worstCase);
+    throw new ServiceError('internal_error');
+  }
+
+  const jobId = newJobId(services.ids);
+  const holdId = `hold_${services.ids.ulid()}`;
+  const held = await services.store.hold({
+    id: holdId,
+    accountId: ctx.account.id,
+    amount: plan.worstCase,
+    requestId: ctx.requestId,
+    jobId,
+    at: services.clock.now(),
+    freeTierBudget: ctx.account.planCode === 'free' ? ctx.account.freeTierBudget : null,
+  });
+  if (!held.ok) {
+    const c = held.credits;
+    if (held.reason === 'free_tier') {
+      throw new ServiceError('free_tier_budget_exhausted', `This call may cost up to ${plan.worstCase} credits, which would take the free-tier spend (${c.spent} spent, ${c.held} held, of ${ctx.account.freeTierBudget}) past its budget.`);
+    }
+    const available = c.balance - c.held;
+    throw new ServiceError('credit_balance_too_low', `This call may cost up to ${plan.worstCase} credits; ${available} ${available === 1 ? 'is' : 'are'} available.`);
+  }
+
+  const now = services.clock.now();
+  const hits = await Promise.all(plan.legs.map((l) => services.store.cacheGet(l.key, now)));
+  if (hits.every((h) => h !== null)) {
+    let c: Composed<T>;
+    try {
+      c = plan.compose(hits.map((h) => ({ ok: true, value: h!.value, cached: true })));
+    } catch (e) {
+      await services.store.settleHold(holdId, 0, { requestId: ctx.requestId, jobId: null, at: services.clock.now() });
+      throw e;
+    }
+    const r = finish(services, ctx, plan, c, { cached: true, sandbox: false, simulated: upstream.simulated, pagination: true });
+    let charge = 0;
+    try {
+      charge = chargeOf(r.meta, plan.worstCase);
+    } finally {
+      await services.store.settleHold(holdId, charge, { requestId: ctx.requestId, jobId: null, at: services.clock.now() });
+    }
+    return { kind: 'sync', ...r };
+  }
+
+  const estimatedSeconds = Math.max(1, ...plan.legs.map((l) => (isEnabled(l.platform) ? upstream.estimateSeconds(l.platform) : 1)));
+  await services.store.createJob({ id: jobId, accountId: ctx.account.id, requestId: ctx.requestId, operation: plan.operation, platforms: plan.platforms, estimatedSeconds, createdAt: now });
+  const running = services.jobs.run(jobId, () => runJob(services, ctx, plan, upstream, { jobId, holdId, hits: hits.map((h) => h?.value) }));
+  running.catch(() => undefined);
+
+  if (opts.waitMs && opts.waitMs > 0) {
+    const done = await services.jobs.wait(jobId, opts.waitMs);
+    if (done?.ok) return { kind: 'sync', data: done.data as T, meta: { ...done.meta, requestId: ctx.requestId } };
+    if (done) throw done.error;
+  }
+  return {
+    kind: 'accepted',
+    body: { data: { jobId, status: 'pending', pollUrl: pollUrl(jobId), estimatedSeconds }, meta: { requestId: ctx.requestId, creditsCharged: 0, platforms: plan.platforms } },
+    retryAfter: Math.min(5, estimatedSeconds),
+  };
+}
+
+async function runSandbox<T>(services: Services, ctx: RequestContext, plan: Plan<T>, memoKey: string | undefined): Promise<ExecResult<T>> {
+  // Sandbox answers are a pure function of the request (D21): composed pages are memoised.
+  let c = memoKey === undefined ? undefined : (services.sandboxPages.get(memoKey) as Composed<T> | undefined);
+  if (!c) {
+    const outcomes = await Promise.all(plan.legs.map((l) => outcome(l.fetch(services.sandboxUpstream), false)));
+    c = plan.compose(outcomes);
+    if (memoKey !== undefined) services.sandboxPages.set(memoKey, c);
+  }
+  return { kind: 'sync', ...finish(services, ctx, plan, c, { cached: false, sandbox: true, simulated: false, pagination: true }) };
+}
+
+function fetchLeg(services: Services, upstream: Upstream, leg: Leg): Promise<LegOutcome> {
+  let p = services.jobs.inflight.get(leg.key);
+  if (!p) {
+    p = leg
+      .fetch(upstream)
+      .then(async (value) => {
+        const at = services.clock.now();
+        await services.store.cacheSet(leg.key, value, at, at + leg.ttlMs);
+        return value;
+      })
+      .finally(() => services.jobs.inflight.delete(leg.key));
+    services.jobs.inflight.set(leg.key, p);
+  }
+  return outcome(p, false);
+}
+
+async function runJob<T>(services: Services, ctx: RequestContext, plan: Plan<T>, upstream: Upstream, j: { jobId: string; holdId: string; hits: unknown[] }): Promise<JobOutcome> {
+  const { store, clock } = services;
+  const ref = () => ({ requestId: ctx.requestId, jobId: j.jobId, at: clock.now() });
+  const fail = async (error: ServiceError): Promise<JobOutcome> => {
+    await store.settleHold(j.holdId, 0, ref());
+    await store.updateJob(j.jobId, {
+      status: 'failed',
+      error: { type: error.type, code: error.code, message: error.message, retryable: error.retryable },
+      updatedAt: clock.now(),
+      expiresAt: clock.now() + JOB_RETENTION_MS,
+    });
+    return { ok: false, error };
+  };
+  try {
+    await store.updateJob(j.jobId, { status: 'running', updatedAt: clock.now() });
+    const outcomes = await Promise.all(
+      plan.legs.map((l, i) => (j.hits[i] !== undefined ? Promise.resolve<LegOutcome>({ ok: true, value: j.hits[i], cached: true }) : fetchLeg(services, upstream, l))),
+    );
+    const c = plan.compose(outcomes);
+    // D18: a job result is not cursor-paginated; the same call again is a cache hit with pagination.
+    const r = finish(services, ctx, plan, c, { cached: false, sandbox: false, simulated: upstream.simulated, pagination: false });
+    await store.settleHold(j.holdId, chargeOf(r.meta, plan.worstCase), ref());
+    await store.updateJob(j.jobId, { status: 'completed', result: r.data, meta: r.meta, updatedAt: clock.now(), expiresAt: clock.now() + JOB_RETENTION_MS });
+    return { ok: true, data: r.data, meta: r.meta };
+  } catch (e) {
+    if (e instanceof ServiceError) return fail(e);
+    return fail(new ServiceError('internal_error', `The job failed unexpectedly; nothing was charged. Quote ${j.jobId} to support.`, { cause: e }));
+  }
+}

@@ -1,0 +1,49 @@
+// A validated call, ready to run: its upstream legs (each cacheable on its own) and how to
+// compose their outcomes into the answer. Every Family U data operation builds one; the
+// executor (execute.ts) runs it for sandbox keys at once, for live keys through cache, holds,
+// jobs and coalescing.
+import type { ServiceError } from './errors.js';
+import type { Platform } from './platforms.js';
+import type { Pagination, PlatformResult, Warning } from './schemas/resources.js';
+import type { Upstream } from './upstream.js';
+
+export interface Leg {
+  platform: Platform;
+  /** Cache and coalescing key: identical keys are the same upstream question. */
+  key: string;
+  ttlMs: number;
+  fetch(u: Upstream): Promise<unknown>;
+}
+
+export type LegOutcome = { ok: true; value: unknown; cached: boolean } | { ok: false; error: ServiceError };
+
+export interface Composed<T> {
+  data: T;
+  /** Per platform, with creditsCharged at the operation's tier (zeroed for sandbox keys). */
+  platformResults: PlatformResult[];
+  warnings: Omit<Warning, 'docUrl'>[];
+  pagination?: Pagination | null;
+}
+
+export interface Plan<T> {
+  operation: string;
+  platforms: Platform[];
+  currency: string;
+  /** D5: the most this call can cost; held at admission. */
+  worstCase: number;
+  legs: Leg[];
+  /** Builds the answer from the legs' outcomes (same order); throws a ServiceError on total failure. */
+  compose(outcomes: LegOutcome[]): Composed<T>;
+}
+
+/** Cache lifetimes (spec Limits, D20); search is our choice (docs/decisions.md). */
+export const TTL = {
+  price: 3_600_000,
+  compare: 3_600_000,
+  availability: 6 * 3_600_000,
+  listing: 24 * 3_600_000,
+  search: 15 * 60_000,
+  reviews: 6 * 3_600_000,
+} as const;
+
+export const legOk = (o: LegOutcome): o is Extract<LegOutcome, { ok: true }> => o.ok;

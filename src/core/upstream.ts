@@ -1,0 +1,24 @@
+// The upstream port: where live data comes from. One implementation per kind of source (the
+// sandbox world, the simulated upstream, real providers later), composed per platform into
+// ordered chains (src/sources/chain.ts). Listing bodies never carry a price or an identity echo:
+// those are composed at read time (D20).
+import type { EnabledPlatform } from './platforms.js';
+import type { Availability, Offer, Price, Property, Review } from './schemas/resources.js';
+import type { GoogleCompareQuery, StayQuery } from '../sources/sandbox/types.js';
+
+export type { GoogleCompareQuery, StayQuery };
+
+export interface Upstream {
+  /** A name for logs and warnings (e.g. "sandbox", "simulated"). */
+  readonly name: string;
+  /** Answers carry a `simulated_upstream` warning so nobody mistakes them for real data. */
+  readonly simulated: boolean;
+  /** Seconds a call is expected to take, for estimatedSeconds and Retry-After. */
+  estimateSeconds(platform: EnabledPlatform): number;
+  searchPlatform(platform: EnabledPlatform, location: string, opts: { currency: string; rooms: number; stay?: StayQuery | undefined }): Promise<Property[]>;
+  listing(platform: EnabledPlatform, id: string, opts: { currency: string }): Promise<Property>;
+  price(platform: EnabledPlatform, id: string, stay: StayQuery): Promise<Price>;
+  availability(platform: EnabledPlatform, id: string, startDate: string, endDate: string): Promise<Availability>;
+  reviews(platform: EnabledPlatform, id: string): Promise<Review[]>;
+  compareGoogle(query: GoogleCompareQuery, stay: StayQuery): Promise<{ property: string; offers: Offer[] }>;
+}
