@@ -1,8 +1,9 @@
 // `npm run bench`: every benchmark, each reported against a baseline measured in the same run.
+import { benchFanout } from './fanout.mjs';
 import { benchHttp } from './http.mjs';
 
 const which = process.argv[2] ?? 'all';
-const suites = { http: benchHttp };
+const suites = { http: benchHttp, fanout: benchFanout };
 for (const [name, fn] of Object.entries(suites)) {
   if (which !== 'all' && which !== name) continue;
   process.stdout.write(`\n## ${name}\n`);

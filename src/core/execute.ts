@@ -8,7 +8,7 @@ import { ServiceError } from './errors.js';
 import { newJobId } from './ids.js';
 import type { JobOutcome } from '../jobs/runner.js';
 import { pollUrl } from './ops/jobs.js';
-import { buildMeta, liveGate } from './ops/common.js';
+import { buildMeta, refuseWithoutUpstream } from './ops/common.js';
 import type { Composed, Leg, LegOutcome, Plan } from './plan.js';
 import { isEnabled } from './platforms.js';
 import type { Meta } from './schemas/resources.js';
@@ -64,10 +64,7 @@ export async function execute<T>(services: Services, ctx: RequestContext, plan: 
   if (isSandbox(ctx)) return runSandbox(services, ctx, plan, opts.memoKey);
   requireLiveUnlocked(ctx);
   const upstream = services.upstream;
-  if (upstream === null) {
-    await liveGate(services, ctx, plan.worstCase);
-    throw new ServiceError('internal_error');
-  }
+  if (upstream === null) return refuseWithoutUpstream(services, ctx, plan.worstCase);
 
   const jobId = newJobId(services.ids);
   const holdId = `hold_${services.ids.ulid()}`;

@@ -22,6 +22,7 @@ describe('live keys', () => {
       `/v1/availability?platform=airbnb&listingId=1&startDate=${day(1)}&endDate=${day(9)}`, `/v1/price-compare?name=Hotel&${stay}`]) {
       const body = await expectError(await s.req(path, { key: a.liveKey }), 503, 'upstream_unavailable');
       expect(body.error.retryable).toBe(true);
+      expect(body.error.message).toMatch(/STAYS_UPSTREAM=simulated/);
       expect(body.error.message).toMatch(/stay_test_/);
     }
     expect(await credits(a.liveKey)).toEqual({ balance: 1000, held: 0, available: 1000, expiringSoon: 0 });

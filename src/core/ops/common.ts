@@ -71,14 +71,13 @@ export function parsePlatform(value: string, param: string): Platform {
 }
 
 /**
- * Admission for live keys (D5, D7, D27). Until an upstream source is configured, an admitted
- * live call ends in 503 upstream_unavailable; nothing is held or charged.
+ * A live call on a server with no upstream source: the admission checks still apply (D5, D7,
+ * D27) so the caller learns what a configured server would say, then 503; nothing is held.
  */
-export async function liveGate(services: Services, ctx: RequestContext, worstCase: number): Promise<void> {
-  if (isSandbox(ctx)) return;
+export async function refuseWithoutUpstream(services: Services, ctx: RequestContext, worstCase: number): Promise<never> {
   requireLiveUnlocked(ctx);
   const credits = await services.store.getCredits(ctx.account.id);
-  if (ctx.account.planCode === 'free' && credits.spent + worstCase > ctx.account.freeTierBudget) {
+  if (ctx.account.planCode === 'free' && credits.spent + credits.held + worstCase > ctx.account.freeTierBudget) {
     throw new ServiceError(
       'free_tier_budget_exhausted',
       `This call may cost up to ${worstCase} credits, which would take the free-tier spend (${credits.spent} of ${ctx.account.freeTierBudget}) past its budget.`,
@@ -93,7 +92,7 @@ export async function liveGate(services: Services, ctx: RequestContext, worstCas
   }
   throw new ServiceError(
     'upstream_unavailable',
-    'No upstream source is configured on this server, so live keys cannot fetch data yet. Use a stay_test_ key for the sandbox.',
+    'No upstream source is configured on this server, so live keys cannot fetch data. Start it with STAYS_UPSTREAM=simulated for the simulated upstream, or use a stay_test_ key for the sandbox.',
   );
 }
 
