@@ -13,6 +13,8 @@ export interface Stays {
   url: string;
   dataDir: string;
   child: ChildProcess;
+  /** What the server wrote to stdout so far (its request log). */
+  stdout(): string;
   /** Runs `stays admin …ARGS --json --data-dir D` and returns the parsed JSON. */
   admin<T = Record<string, unknown>>(...args: string[]): Promise<T>;
   /** An account with one key of each kind. */
@@ -56,7 +58,11 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}) {
 export async function startStays(env: NodeJS.ProcessEnv = {}, dataDir = tempDir()): Promise<Stays> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir], {
     env: { ...process.env, STAYS_LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    if (stdout.length < 1_000_000) stdout += d.toString();
   });
   const url = await new Promise<string>((resolveUrl, reject) => {
     let err = '';
@@ -82,6 +88,7 @@ export async function startStays(env: NodeJS.ProcessEnv = {}, dataDir = tempDir(
     url,
     dataDir,
     child,
+    stdout: () => stdout,
     admin,
     async account(o: AccountOpts = {}) {
       const args = ['account', 'create', '--plan', o.plan ?? 'pro', '--credits', String(o.credits ?? 1000)];

@@ -102,3 +102,26 @@ describe('service basics', () => {
     expect(await t.stop('SIGTERM')).toBe(0);
   });
 });
+
+describe('request log', () => {
+  it('stays serve writes one JSON line per request, with the request id and never the key', async () => {
+    const t = await startStays({ STAYS_LOG_LEVEL: 'info' });
+    try {
+      const b = await t.account();
+      const r1 = await t.req('/v1/search?location=Lisbon&limit=1', { key: b.sandboxKey });
+      const r2 = await t.req('/v1/nope');
+      await new Promise((r) => setTimeout(r, 200));
+      const lines = t.stdout().trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const requests = lines.filter((l) => l.msg === 'request');
+      expect(requests.map((l) => [l.reqId, l.method, l.path, l.status])).toEqual([
+        [r1.headers.get('x-request-id'), 'GET', '/v1/search', 200],
+        [r2.headers.get('x-request-id'), 'GET', '/v1/nope', 404],
+      ]);
+      expect(requests.every((l) => typeof l.ms === 'number' && typeof l.time === 'number')).toBe(true);
+      expect(t.stdout()).not.toContain(b.sandboxKey);
+      expect(t.stdout()).not.toContain('stay_test_');
+    } finally {
+      await t.stop();
+    }
+  });
+});
