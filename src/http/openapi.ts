@@ -4,19 +4,51 @@ import { z } from 'zod';
 import { ERROR_TYPES } from '../core/errors.js';
 import {
   AccountSchema,
+  AvailabilitySchema,
   ErrorEnvelopeSchema,
+  ErrorSchema,
   MetaSchema,
+  PaginationSchema,
   PlatformFailureErrorSchema,
+  PlatformResultSchema,
   PlatformSchema,
+  PriceCompareSchema,
+  PriceSchema,
+  PropertySchema,
+  ReviewSchema,
+  WarningSchema,
 } from '../core/schemas/resources.js';
 import type { RouteDef } from './route.js';
 
 type Json = Record<string, unknown>;
 
+const NAMED: [z.ZodType, string][] = [
+  [PropertySchema, 'Property'], [PriceSchema, 'Price'], [AvailabilitySchema, 'Availability'], [ReviewSchema, 'Review'],
+  [PriceCompareSchema, 'PriceCompare'], [AccountSchema, 'Account'], [MetaSchema, 'Meta'], [ErrorSchema, 'Error'],
+  [PlatformResultSchema, 'PlatformResult'], [WarningSchema, 'Warning'], [PaginationSchema, 'Pagination'],
+  [PlatformFailureErrorSchema, 'PlatformFailureError'], [PlatformSchema, 'Platform'], [ErrorEnvelopeSchema, 'ErrorEnvelope'],
+];
+
+/** Parameters stay inline: they are small and read best in place. */
 function schemaOf(s: z.ZodType, io: 'input' | 'output' = 'output'): Json {
   const out = z.toJSONSchema(s, { unrepresentable: 'any', io, target: 'draft-2020-12' }) as Json;
   delete out.$schema;
   return out;
+}
+
+/**
+ * Resources, each route's data and each body are converted together from one registry, so a
+ * resource is one named component and everything else points at it with $ref.
+ */
+function componentSchemas(ids: Map<z.ZodType, string>, io: 'input' | 'output'): Record<string, Json> {
+  const registry = z.registry<{ id: string }>();
+  for (const [schema, id] of ids) registry.add(schema, { id });
+  const all = z.toJSONSchema(registry, { unrepresentable: 'any', io, target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, Json> };
+  for (const v of Object.values(all.schemas)) {
+    delete v.$schema;
+    delete v.id;
+  }
+  return all.schemas;
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -52,7 +84,7 @@ const STATUS_TEXT: Record<number, string> = {
   504: 'Upstream work timed out without data (no charge).',
 };
 
-function responses(route: RouteDef): Json {
+function responses(route: RouteDef, ids: Map<z.ZodType, string>): Json {
   const d = route.doc;
   const requestIdHeader = { 'X-Request-Id': { schema: { type: 'string' }, description: 'Equals meta.requestId / error.requestId.' } };
   const rateHeaders = {
@@ -61,12 +93,13 @@ function responses(route: RouteDef): Json {
     'X-RateLimit-Reset': { schema: { type: 'integer' }, description: 'Unix time (seconds) when the bucket is full again.' },
   };
   const envelope = d.envelope ?? 'meta';
+  const data = ref(ids.get(d.data)!);
   const okSchema =
     envelope === 'bare'
-      ? { type: 'object', required: ['data'], properties: { data: schemaOf(d.data) } }
+      ? { type: 'object', required: ['data'], properties: { data } }
       : envelope === 'job'
         ? ref('JobResponse')
-        : { type: 'object', required: ['data', 'meta'], properties: { data: schemaOf(d.data), meta: ref('Meta') } };
+        : { type: 'object', required: ['data', 'meta'], properties: { data, meta: ref('Meta') } };
   const out: Json = {
     200: { description: 'Success.', headers: { ...requestIdHeader, ...rateHeaders }, content: { 'application/json': { schema: okSchema } } },
   };
@@ -93,6 +126,8 @@ const InProgress = z.object({
 });
 
 export function buildOpenApi(routes: RouteDef[]): Json {
+  const ids = new Map<z.ZodType, string>(NAMED);
+  for (const r of routes) if (!ids.has(r.doc.data)) ids.set(r.doc.data, `${r.doc.operationId}Data`);
   const paths: Json = {};
   for (const r of routes) {
     const d = r.doc;
@@ -102,9 +137,9 @@ export function buildOpenApi(routes: RouteDef[]): Json {
       ...(d.description ? { description: d.description } : {}),
       tags: d.tags,
       parameters: [...parameters(d.path, 'path'), ...parameters(d.query, 'query')],
-      responses: responses(r),
+      responses: responses(r, ids),
     };
-    if (d.body) op.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(d.body, 'input') } } };
+    if (d.body) op.requestBody = { required: true, content: { 'application/json': { schema: ref(`${d.operationId}Body`) } } };
     if (!d.auth) op.security = [];
     paths[r.path] = { ...(paths[r.path] as Json | undefined), [r.method]: op };
   }
@@ -129,9 +164,10 @@ export function buildOpenApi(routes: RouteDef[]): Json {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'stay_test_ keys: deterministic sandbox, 0 credits. stay_live_ / sk_live_: live.' },
       },
       schemas: {
-        Meta: schemaOf(MetaSchema),
-        ErrorEnvelope: schemaOf(ErrorEnvelopeSchema),
-        Account: schemaOf(AccountSchema),
+        ...componentSchemas(ids, 'output'),
+        ...Object.fromEntries(
+          routes.flatMap((r) => (r.doc.body ? [[`${r.doc.operationId}Body`, componentSchemas(new Map([[r.doc.body, 'Body']]), 'input').Body]] : [])),
+        ),
         AsyncAccepted: schemaOf(z.object({ data: InProgress.extend({ status: z.literal('pending') }), meta: JobMeta })),
         JobResponse: {
           oneOf: [
