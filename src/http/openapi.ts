@@ -46,6 +46,7 @@ function componentSchemas(ids: Map<z.ZodType, string>, io: 'input' | 'output'): 
   const all = z.toJSONSchema(registry, { unrepresentable: 'any', io, target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, Json> };
   for (const v of Object.values(all.schemas)) {
     delete v.$schema;
+    delete v.$id;
     delete v.id;
   }
   return all.schemas;
@@ -165,9 +166,7 @@ export function buildOpenApi(routes: RouteDef[]): Json {
       },
       schemas: {
         ...componentSchemas(ids, 'output'),
-        ...Object.fromEntries(
-          routes.flatMap((r) => (r.doc.body ? [[`${r.doc.operationId}Body`, componentSchemas(new Map([[r.doc.body, 'Body']]), 'input').Body]] : [])),
-        ),
+        ...componentSchemas(new Map(routes.flatMap((r) => (r.doc.body ? [[r.doc.body, `${r.doc.operationId}Body`] as const] : []))), 'input'),
         AsyncAccepted: schemaOf(z.object({ data: InProgress.extend({ status: z.literal('pending') }), meta: JobMeta })),
         JobResponse: {
           oneOf: [
