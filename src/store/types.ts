@@ -50,16 +50,7 @@ export interface LedgerEntry {
   createdAt: number;
 }
 
-export interface NewAccount {
-  id: string;
-  planCode: PlanCode;
-  planName: string;
-  planStatus: PlanStatus;
-  emailVerified: boolean;
-  requestsPerMinute: number;
-  freeTierBudget: number;
-  createdAt: number;
-}
+export type NewAccount = Omit<AccountRow, 'disabled'>;
 
 export interface NewKey {
   id: string;

@@ -22,8 +22,9 @@ export function renderJob(job: JobRow, requestId: string): JobView {
   }
   return {
     status: 200,
-    body: { data: { jobId: job.id, status: job.status, pollUrl: pollUrl(job.id), estimatedSeconds: 5 }, meta: shortMeta },
-    retryAfter: 2,
+    body: { data: { jobId: job.id, status: job.status, pollUrl: pollUrl(job.id), estimatedSeconds: job.estimatedSeconds }, meta: shortMeta },
+    // The same back-off hint as the 202 (D17): the upstream's estimate, 1 to 5 seconds.
+    retryAfter: Math.min(5, Math.max(1, job.estimatedSeconds)),
   };
 }
 
