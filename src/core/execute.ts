@@ -107,7 +107,12 @@ export async function execute<T>(services: Services, ctx: RequestContext, plan: 
   }
 
   const estimatedSeconds = Math.max(1, ...plan.legs.map((l) => (isEnabled(l.platform) ? upstream.estimateSeconds(l.platform) : 1)));
-  await services.store.createJob({ id: jobId, accountId: ctx.account.id, requestId: ctx.requestId, operation: plan.operation, platforms: plan.platforms, estimatedSeconds, createdAt: now });
+  try {
+    await services.store.createJob({ id: jobId, accountId: ctx.account.id, requestId: ctx.requestId, operation: plan.operation, platforms: plan.platforms, estimatedSeconds, createdAt: now });
+  } catch (e) {
+    await services.store.settleHold(holdId, 0, { requestId: ctx.requestId, jobId: null, at: services.clock.now() });
+    throw e;
+  }
   const running = services.jobs.run(jobId, () => runJob(services, ctx, plan, upstream, { jobId, holdId, hits: hits.map((h) => h?.value) }));
   running.catch(() => undefined);
 
