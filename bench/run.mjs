@@ -1,9 +1,10 @@
 // `npm run bench`: every benchmark, each reported against a baseline measured in the same run.
 import { benchFanout } from './fanout.mjs';
+import { benchCli } from './cli.mjs';
 import { benchHttp } from './http.mjs';
 
 const which = process.argv[2] ?? 'all';
-const suites = { http: benchHttp, fanout: benchFanout };
+const suites = { http: benchHttp, fanout: benchFanout, cli: benchCli };
 for (const [name, fn] of Object.entries(suites)) {
   if (which !== 'all' && which !== name) continue;
   process.stdout.write(`\n## ${name}\n`);

@@ -1,4 +1,5 @@
-// Process-facing helpers shared by commands: printing and the exit-code map (one place).
+// Process-facing helpers shared by commands: printing and the exit-code map (the one place that
+// turns an outcome into an exit code; README and `stays help exit-codes` print EXIT_DOC).
 import type { ErrorCode, ErrorType } from '../../src/core/errors.js';
 
 export const EXIT = {
@@ -25,16 +26,40 @@ const BY_TYPE: Partial<Record<ErrorType, number>> = {
   upstream_timeout: EXIT.upstream,
 };
 
-export function exitCodeFor(type: ErrorType | string, _code?: ErrorCode | string): number {
-  return BY_TYPE[type as ErrorType] ?? EXIT.internal;
+/**
+ * The exit code for an error envelope. A failed job maps by its error type like a synchronous
+ * error (so a listing_not_found exits 3 whether the sandbox answered at once or a live job failed);
+ * a failed job whose type says nothing more specific exits 7, as the upstream work failed.
+ */
+export function exitCodeFor(type: ErrorType | string, _code?: ErrorCode | string, opts: { jobFailed?: boolean } = {}): number {
+  const mapped = BY_TYPE[type as ErrorType];
+  if (mapped !== undefined) return mapped;
+  return opts.jobFailed ? EXIT.upstream : EXIT.internal;
 }
+
+/** The documented table: `stays help exit-codes` and the README print exactly this. */
+export const EXIT_DOC: [number, string][] = [
+  [EXIT.ok, 'success (an empty result too; --no-wait with a job accepted)'],
+  [EXIT.internal, 'unexpected error, internal_error, or the service could not be reached'],
+  [EXIT.usage, 'usage error (bad flag, missing argument) or invalid_request'],
+  [EXIT.notFound, 'not_found (listing, job, route)'],
+  [EXIT.auth, 'authentication_error or permission_denied'],
+  [EXIT.credits, 'insufficient_credits'],
+  [EXIT.rateLimited, 'rate_limited after retries'],
+  [EXIT.upstream, 'upstream_unavailable, upstream_timeout, or a failed job'],
+  [EXIT.waitTimeout, 'the wait timed out (--timeout) with the job still running'],
+  [EXIT.interrupted, 'interrupted (Ctrl-C)'],
+];
 
 /** Writes one JSON document to stdout. */
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-// `stays … | head -1` must end quietly.
+// `stays … | head -1` must end quietly: the reader is gone, so there is nobody left to tell.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(0);
+});
+process.stderr.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
 });

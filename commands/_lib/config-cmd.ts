@@ -1,0 +1,51 @@
+// Validation and printing for `stays config`. A bad key or value is a usage error (exit 2).
+import { serviceRoot } from '../../src/client/transport.js';
+import { CONFIG_KEYS, type ConfigKey, isConfigKey, readProfile } from './config.js';
+import { redact } from './context.js';
+import { parseDuration } from './options.js';
+import { FORMATS } from './output.js';
+import { UsageError } from './errors.js';
+import { EXIT } from './io.js';
+
+export { openConfig, readProfile } from './config.js';
+
+export function checkKey(key: string): ConfigKey {
+  if (!isConfigKey(key)) throw new UsageError(`Unknown setting ${JSON.stringify(key)}; one of ${Object.keys(CONFIG_KEYS).join(', ')}.`);
+  return key;
+}
+
+export function checkValue(key: ConfigKey, value: string): string {
+  if (key === 'output' && !(FORMATS as readonly string[]).includes(value)) throw new UsageError(`output must be one of ${FORMATS.join(', ')}.`);
+  if (key === 'timeout') parseDuration(value);
+  if (key === 'base-url') {
+    try {
+      serviceRoot(value);
+    } catch (e) {
+      throw new UsageError((e as Error).message, key);
+    }
+  }
+  if (value.trim() === '') throw new UsageError(`${key} cannot be empty; use stays config unset ${key}.`);
+  return value;
+}
+
+export function listProfile(profile: string, json: boolean): void {
+  const p = readProfile(profile);
+  const shown: Record<string, string> = {};
+  for (const k of Object.keys(CONFIG_KEYS) as ConfigKey[]) {
+    const v = p[k];
+    if (v !== undefined) shown[k] = k === 'api-key' ? redact(v) : v;
+  }
+  if (json) process.stdout.write(`${JSON.stringify(shown)}\n`);
+  else for (const [k, v] of Object.entries(shown)) process.stdout.write(`${k}=${v}\n`);
+}
+
+/** Runs a config action; a usage error prints on stderr and exits 2. */
+export async function guard(fn: () => void | Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`stays config: ${e.message}\n`);
+    process.exitCode = EXIT.usage;
+  }
+}

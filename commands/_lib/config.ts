@@ -1,0 +1,83 @@
+// The CLI's settings file (conf): named profiles of base-url, api-key, data-dir, output and
+// timeout, plus the sandbox keys provisioned for local data directories. Every data command reads
+// it, so reads are a plain JSON parse of the file conf writes (loading conf itself costs tens of
+// milliseconds of start-up); writes go through conf (atomic, file mode 0600 since keys are secrets).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import envPaths from 'env-paths';
+
+export const CONFIG_KEYS = {
+  'base-url': 'service root for remote mode, e.g. http://127.0.0.1:8787',
+  'api-key': 'API key (stay_test_… or stay_live_…)',
+  'data-dir': 'data directory for in-process mode',
+  output: 'default output: table, tsv, json, jsonl or csv',
+  timeout: 'default wait bound for jobs, e.g. 300s or 5m',
+} as const;
+
+export type ConfigKey = keyof typeof CONFIG_KEYS;
+
+export interface LocalKey {
+  key: string;
+  keyId: string;
+  accountId: string;
+}
+
+export type Profile = Partial<Record<ConfigKey, string>> & {
+  /** Sandbox keys auto-provisioned for in-process mode, by absolute data directory. */
+  localKeys?: Record<string, LocalKey>;
+};
+
+interface ConfigFile {
+  profiles?: Record<string, Profile>;
+}
+
+const CONFIG_NAME = 'config';
+
+/** STAYS_CONFIG_DIR (tests, several setups side by side) or the user config dir. */
+export function configDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.STAYS_CONFIG_DIR || envPaths('stays', { suffix: 'nodejs' }).config;
+}
+
+export const configFile = (env: NodeJS.ProcessEnv = process.env) => join(configDir(env), `${CONFIG_NAME}.json`);
+
+export function isConfigKey(k: string): k is ConfigKey {
+  return Object.hasOwn(CONFIG_KEYS, k);
+}
+
+/** The profile's settings, read without loading conf; {} when there is no file yet. */
+export function readProfile(name: string, env: NodeJS.ProcessEnv = process.env): Profile {
+  let text: string;
+  try {
+    text = readFileSync(configFile(env), 'utf8');
+  } catch {
+    return {};
+  }
+  try {
+    return (JSON.parse(text) as ConfigFile).profiles?.[name] ?? {};
+  } catch {
+    throw new Error(`The config file ${configFile(env)} is not valid JSON; fix or delete it.`);
+  }
+}
+
+/** The writable store (conf, loaded on demand). */
+export async function openConfig(env: NodeJS.ProcessEnv = process.env) {
+  const { default: Conf } = await import('conf');
+  // Data-directory paths contain dots, so dot-notation access is off; profiles are read and
+  // written whole.
+  const conf = new Conf<ConfigFile>({ projectName: 'stays', cwd: configDir(env), configName: CONFIG_NAME, configFileMode: 0o600, accessPropertiesByDotNotation: false });
+  const profiles = () => conf.get('profiles') ?? {};
+  const update = (name: string, change: (p: Profile) => void) => {
+    const all = profiles();
+    const p = { ...all[name] };
+    change(p);
+    conf.set('profiles', { ...all, [name]: p });
+  };
+  return {
+    path: conf.path,
+    profiles,
+    get: (name: string): Profile => profiles()[name] ?? {},
+    set: (name: string, key: ConfigKey, value: string) => update(name, (p) => (p[key] = value)),
+    unset: (name: string, key: ConfigKey) => update(name, (p) => delete p[key]),
+    saveLocalKey: (name: string, dataDir: string, k: LocalKey) => update(name, (p) => (p.localKeys = { ...p.localKeys, [dataDir]: k })),
+  };
+}

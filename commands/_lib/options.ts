@@ -1,0 +1,70 @@
+// Flags every data command shares, and helpers for the API's parameter flags (kebab-case on the
+// command line, camelCase on the wire). Values pass through as typed: the service validates them,
+// so the CLI and the API refuse the same inputs with the same messages.
+import { type Command, Option } from 'commander';
+import { FORMATS } from './output.js';
+import { UsageError } from './errors.js';
+
+export interface GlobalOpts {
+  baseUrl?: string;
+  apiKey?: string;
+  dataDir?: string;
+  profile?: string;
+  output?: string;
+  json?: boolean;
+  color?: boolean;
+  debug?: boolean;
+  wait?: boolean;
+  timeout?: string;
+  input?: boolean;
+  all?: boolean;
+}
+
+export function withGlobals(cmd: Command, o: { wait?: boolean } = {}): Command {
+  cmd
+    .addOption(new Option('--base-url <url>', 'service root for remote mode (else in-process on the local store)').env('STAYS_BASE_URL'))
+    .addOption(new Option('--api-key <key>', 'API key (else config, else a local sandbox key in-process)').env('STAYS_API_KEY'))
+    .option('--data-dir <dir>', 'data directory for in-process mode (default: STAYS_DATA_DIR or the user data dir)')
+    .addOption(new Option('--profile <name>', 'config profile').env('STAYS_PROFILE'))
+    .addOption(new Option('-o, --output <format>', 'output format (default: table on a TTY, else tsv)').choices(FORMATS))
+    .option('--json', 'same as --output json: the API envelope as returned')
+    .option('--no-color', 'no colour (also NO_COLOR, TERM=dumb, or when not a TTY)')
+    .option('--debug', 'log each request to stderr, key redacted (also STAYS_DEBUG=1)')
+    .option('--timeout <duration>', 'bound for waiting on a job, e.g. 90s, 5m (default 5m)')
+    .option('--no-input', 'never prompt for a missing argument');
+  if (o.wait !== false) cmd.option('--no-wait', 'print the 202 job instead of waiting for it');
+  return cmd;
+}
+
+export function withDates(cmd: Command, required = false): Command {
+  const suffix = required ? ' (required)' : '';
+  return cmd.option('--check-in <date>', `YYYY-MM-DD${suffix}`).option('--check-out <date>', `YYYY-MM-DD, after --check-in${suffix}`);
+}
+
+export function withParty(cmd: Command): Command {
+  return cmd
+    .option('--adults <n>', 'adults (default 2)')
+    .option('--children <n>', 'children (default 0); needs --child-ages')
+    .option('--child-ages <list>', 'one age (0-17) per child, comma-separated')
+    .option('--currency <code>', 'ISO-4217 currency (default USD)');
+}
+
+/** Seconds from "90", "90s", "1500ms", "5m" or "1h". */
+export function parseDuration(v: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(v.trim());
+  if (!m) throw new UsageError(`--timeout must be a duration like 90s, 5m or 1500ms (got ${JSON.stringify(v)}).`, 'timeout');
+  const n = Number(m[1]);
+  const unit = m[2] ?? 's';
+  return unit === 'ms' ? n / 1000 : unit === 'm' ? n * 60 : unit === 'h' ? n * 3600 : n;
+}
+
+/** API query from camelCase option values: commander's keys are already camelCase. */
+export function pick(opts: Record<string, unknown>, keys: readonly string[]): Record<string, string | undefined> {
+  const q: Record<string, string | undefined> = {};
+  for (const k of keys) if (typeof opts[k] === 'string' || typeof opts[k] === 'boolean') q[k] = String(opts[k]);
+  return q;
+}
+
+export const PARTY_KEYS = ['adults', 'children', 'childAges', 'currency'] as const;
+export const DATE_KEYS = ['checkIn', 'checkOut'] as const;
+export const PLATFORMS = ['airbnb', 'booking', 'vrbo', 'google'] as const;

@@ -1,0 +1,60 @@
+// Telling the user a job is running: an ora spinner with the job id and elapsed time when stderr
+// is a TTY and we are not in CI; otherwise a plain status line on stderr about every 10 seconds
+// (logs of CI runs and pipes stay readable and free of escape codes).
+import type { WaitEvent } from '../../src/client/types.js';
+import type { Term } from './term.js';
+
+export const STATUS_EVERY_MS = 10_000;
+
+export interface WaitUi {
+  onWait(e: WaitEvent): void;
+  /** The job being waited on, if any (for the Ctrl-C message). */
+  jobId(): string | null;
+  stop(): void;
+}
+
+type Spinner = import('ora').Ora;
+
+export function createWaitUi(term: Term): WaitUi {
+  // A pseudo-terminal with no size (columns 0) would make the spinner's redraw maths run away.
+  const spin = term.errTTY && !term.ci && (process.stderr.columns ?? 0) > 0;
+  let job: { id: string; status: string; since: number } | null = null;
+  let spinner: Spinner | null = null;
+  let loading = false;
+  let timer: NodeJS.Timeout | null = null;
+
+  const secs = () => Math.round((Date.now() - (job?.since ?? Date.now())) / 1000);
+  const text = () => `Waiting for job ${job?.id} (${job?.status}, ${secs()} s)`;
+
+  function start(): void {
+    if (spin) {
+      loading = true;
+      // ora is only loaded when there is a job to wait for.
+      void import('ora').then(({ default: ora }) => {
+        if (!loading || !job) return;
+        spinner = ora({ text: text(), stream: process.stderr, color: term.errColor ? 'cyan' : false, discardStdin: false, isEnabled: true }).start();
+        timer = setInterval(() => spinner && (spinner.text = text()), 1000).unref();
+      });
+    } else {
+      process.stderr.write(`stays: waiting for job ${job?.id} (${job?.status})\n`);
+      timer = setInterval(() => process.stderr.write(`stays: job ${job?.id} still ${job?.status} after ${secs()} s\n`), STATUS_EVERY_MS).unref();
+    }
+  }
+
+  return {
+    onWait(e) {
+      const first = job === null;
+      job = { id: e.jobId, status: e.status, since: job?.since ?? Date.now() - e.elapsedMs };
+      if (first) start();
+    },
+    jobId: () => job?.id ?? null,
+    stop() {
+      loading = false;
+      if (timer) clearInterval(timer);
+      timer = null;
+      spinner?.stop();
+      spinner = null;
+      job = null;
+    },
+  };
+}

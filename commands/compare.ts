@@ -1,0 +1,30 @@
+// `stays compare`: one property across sellers (GET /v1/price-compare), in google mode
+// (--name/--location/--google-hotel-id) or direct mode (--listings platform:id,…).
+import type { Command } from 'commander';
+import { DATE_KEYS, type GlobalOpts, PARTY_KEYS, pick, withDates, withGlobals, withParty } from './_lib/options.js';
+
+export function defineCompare(program: Command): void {
+  const cmd = program
+    .command('compare')
+    .description('Compare one property\'s price across sellers (compare on total price)')
+    .option('--listings <list>', 'direct mode: 2 to 6 platform:listingId pairs, e.g. airbnb:123,booking:fr/slug')
+    .option('--name <name>', 'google mode: property name')
+    .option('--location <place>', 'google mode: place or lat,lng')
+    .option('--google-hotel-id <id>', 'google mode: Google hotel id (instead of --name/--location)');
+  withParty(withDates(cmd, true));
+  withGlobals(cmd)
+    .addHelpText('after', `
+Examples:
+  stays compare --name "Hotel Aurora" --location Lisbon --check-in 2027-03-01 --check-out 2027-03-04
+  stays compare --listings airbnb:12345678,booking:pt/casa-azul --check-in 2027-03-01 --check-out 2027-03-04 --json`)
+    .action(async (opts: GlobalOpts & Record<string, unknown>) => {
+      const [{ execute, runCall }, { UsageError }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/errors.js'), import('../src/client/operations.js')]);
+      await execute(opts, async (ctx) => {
+        const q = pick(opts, ['listings', 'name', 'location', 'googleHotelId', ...DATE_KEYS, ...PARTY_KEYS]);
+        if (!q.listings && !q.name && !q.location && !q.googleHotelId) {
+          throw new UsageError('Say what to compare: --listings platform:id,… (direct mode) or --name/--location/--google-hotel-id (google mode).', 'listings');
+        }
+        await runCall(ctx, operations.compare(q));
+      });
+    });
+}

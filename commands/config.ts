@@ -1,0 +1,67 @@
+// `stays config get|set|list|unset`: the CLI's settings, per profile (--profile or STAYS_PROFILE).
+import { type Command, Option } from 'commander';
+
+const profileOption = () => new Option('--profile <name>', 'config profile').env('STAYS_PROFILE').default('default');
+
+export function defineConfig(program: Command): void {
+  const config = program
+    .command('config')
+    .description('Settings: base-url, api-key, data-dir, output, timeout (per profile)')
+    .addHelpText('after', `
+Keys:
+  base-url   service root for remote mode, e.g. http://127.0.0.1:8787
+  api-key    API key (stay_test_… or stay_live_…)
+  data-dir   data directory for in-process mode
+  output     default output: table, tsv, json, jsonl or csv
+  timeout    default wait bound for jobs, e.g. 300s or 5m
+
+Precedence: flag, then environment (STAYS_BASE_URL, STAYS_API_KEY, STAYS_DATA_DIR), then config.
+The file lives in the user config dir (or STAYS_CONFIG_DIR).`);
+
+  config
+    .command('get')
+    .description('Print one setting (nothing if unset)')
+    .argument('<key>', 'setting name')
+    .addOption(profileOption())
+    .action(async (key: string, o: { profile: string }) => {
+      const { checkKey, guard, readProfile } = await import('./_lib/config-cmd.js');
+      await guard(() => {
+        const value = readProfile(o.profile)[checkKey(key)];
+        if (value !== undefined) process.stdout.write(`${value}\n`);
+      });
+    });
+
+  config
+    .command('set')
+    .description('Change one setting')
+    .argument('<key>', 'setting name')
+    .argument('<value>', 'new value')
+    .addOption(profileOption())
+    .action(async (key: string, value: string, o: { profile: string }) => {
+      const { checkKey, checkValue, guard, openConfig } = await import('./_lib/config-cmd.js');
+      await guard(async () => {
+        const k = checkKey(key);
+        (await openConfig()).set(o.profile, k, checkValue(k, value));
+      });
+    });
+
+  config
+    .command('unset')
+    .description('Remove one setting')
+    .argument('<key>', 'setting name')
+    .addOption(profileOption())
+    .action(async (key: string, o: { profile: string }) => {
+      const { checkKey, guard, openConfig } = await import('./_lib/config-cmd.js');
+      await guard(async () => (await openConfig()).unset(o.profile, checkKey(key)));
+    });
+
+  config
+    .command('list')
+    .description('Print every setting of the profile, key=value (the API key redacted)')
+    .addOption(profileOption())
+    .option('--json', 'print one JSON object')
+    .action(async (o: { profile: string; json?: boolean }) => {
+      const { listProfile } = await import('./_lib/config-cmd.js');
+      listProfile(o.profile, o.json === true);
+    });
+}

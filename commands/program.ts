@@ -1,0 +1,49 @@
+// The commander program: every command is defined here; each loads its modules when it runs.
+import { Command } from 'commander';
+import pkg from '../package.json' with { type: 'json' };
+import { defineAccount } from './account.js';
+import { defineAdmin } from './admin.js';
+import { defineApi } from './api.js';
+import { defineAvailability } from './availability.js';
+import { defineCompare } from './compare.js';
+import { defineConfig } from './config.js';
+import { defineHelp } from './help.js';
+import { defineJobs } from './jobs.js';
+import { defineListing } from './listing.js';
+import { definePrice } from './price.js';
+import { defineReviews } from './reviews.js';
+import { defineSearch } from './search.js';
+import { defineServe } from './serve.js';
+
+export function buildProgram(): Command {
+  const program = new Command('stays')
+    .description('Accommodation data across booking platforms: the /v1 API service and its CLI')
+    .version(pkg.version, '-v, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .addHelpText('after', `
+Without --base-url (or STAYS_BASE_URL, or config base-url) commands run in-process on the local
+store, with a local sandbox key created on first use. Exit codes: stays help exit-codes.
+
+Examples:
+  stays search Lisbon
+  stays compare --name "Hotel Aurora" --location Lisbon --check-in 2027-03-01 --check-out 2027-03-04
+  stays search Lisbon --json | jq '.data[] | {name, platform}'
+  STAYS_BASE_URL=http://127.0.0.1:8787 STAYS_API_KEY=stay_test_… stays account`);
+  // Subcommands exit through main() too, so usage errors get exit code 2 everywhere.
+  program.hook('preSubcommand', (_, sub) => void sub.exitOverride());
+  defineSearch(program);
+  defineListing(program);
+  definePrice(program);
+  defineCompare(program);
+  defineAvailability(program);
+  defineReviews(program);
+  defineAccount(program);
+  defineJobs(program);
+  defineApi(program);
+  defineConfig(program);
+  defineServe(program);
+  defineAdmin(program);
+  defineHelp(program);
+  return program;
+}

@@ -1,0 +1,75 @@
+// Wire types the client reads and returns. Data and meta types come from the core schemas (the
+// single source of the wire format); only the envelopes and job shapes are spelled out here.
+import type { Account, Meta } from '../core/schemas/resources.js';
+
+/** A Family U success: `{ data, meta }` exactly as the service returned it. */
+export interface Envelope<T> {
+  data: T;
+  meta: Meta;
+}
+
+/** GET /v1/account and top-ups answer a bare `{ data }`. */
+export interface BareEnvelope<T> {
+  data: T;
+}
+
+export type AccountEnvelope = BareEnvelope<Account>;
+
+export type JobStatus = 'pending' | 'running' | 'completed' | 'failed';
+
+/** The wire error object (also what a failed job carries, without requestId/docUrl). */
+export interface ApiErrorBody {
+  type: string;
+  code: string;
+  message: string;
+  param?: string | null;
+  requestId?: string;
+  creditsCharged?: number;
+  retryable?: boolean;
+  docUrl?: string;
+}
+
+/** D18: the 202 answer and every job poll. */
+export interface JobEnvelope {
+  data: {
+    jobId: string;
+    status: JobStatus;
+    pollUrl?: string;
+    estimatedSeconds?: number;
+    result?: unknown;
+    error?: ApiErrorBody;
+  };
+  meta: Partial<Meta> & { requestId: string };
+}
+
+/** Query values: arrays are sent as repeated keys; undefined and null are left out. */
+export type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
+export type Query = Record<string, QueryValue>;
+
+/** One HTTP exchange as the client saw it (for `stays api`, debugging and tests). */
+export interface RawResponse {
+  status: number;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Reported after every HTTP exchange (for `--debug`). */
+export interface RequestEvent {
+  method: string;
+  url: string;
+  status: number | null;
+  ms: number;
+  requestId: string | null;
+  rateLimit: { limit: string; remaining: string; reset: string } | null;
+  creditsCharged: number | null;
+  attempt: number;
+  error?: string;
+}
+
+/** Reported while waiting on a job (for spinners and status lines). */
+export interface WaitEvent {
+  jobId: string;
+  status: JobStatus;
+  elapsedMs: number;
+}

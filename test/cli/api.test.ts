@@ -1,0 +1,46 @@
+// `stays api`: raw passthrough like `gh api` (body as sent, -i for status and headers).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
+import { type Sandbox, freshSandbox, stays } from './helpers.js';
+
+let s: Stays;
+let a: TestAccount;
+let box: Sandbox;
+beforeAll(async () => {
+  s = await startStays();
+  a = await s.account({ plan: 'pro' });
+  box = freshSandbox();
+});
+afterAll(async () => {
+  await s.stop();
+});
+
+const api = (args: string[], input?: string) => stays(['api', ...args, '--base-url', s.url, '--api-key', a.sandboxKey], box.env, { input });
+
+describe('stays api', () => {
+  it('GET with -f parameters; -i prints the status line and headers first', async () => {
+    const r = await api(['v1/search', '-f', 'location=Lisbon', '-f', 'limit=1', '-f', 'platforms=booking', '-i']);
+    expect(r.code).toBe(0);
+    const [head, body] = r.stdout.split('\n\n');
+    expect(head).toMatch(/^HTTP 200\n/);
+    expect(head).toMatch(/^x-request-id: req_\w+$/m);
+    expect(head).toMatch(/^x-ratelimit-remaining: \d+$/m);
+    expect(JSON.parse(body!).data).toHaveLength(1);
+  });
+
+  it('POST with -F typed fields and with --input - (stdin)', async () => {
+    const topup = await api(['/v1/billing/topups', '-X', 'POST', '-F', 'credits=500']);
+    expect(topup.code).toBe(0);
+    expect(JSON.parse(topup.stdout).data.credits.balance).toBe(1500);
+    const search = await api(['search', '--input', '-'], '{"location":"Porto","limit":1,"platforms":["airbnb"]}');
+    expect(search.code).toBe(0);
+    expect(JSON.parse(search.stdout).data[0].platform).toBe('airbnb');
+  });
+
+  it('an error prints the body on stdout and exits with the mapped code', async () => {
+    const r = await api(['/v1/nowhere']);
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'route_not_found' } });
+    expect(r.stderr).toMatch(/not_found\/route_not_found/);
+  });
+});

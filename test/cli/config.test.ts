@@ -1,0 +1,39 @@
+// `stays config`: settings per profile in an isolated config dir, validated, secrets redacted.
+import { statSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { freshSandbox, stays } from './helpers.js';
+
+describe('stays config', () => {
+  it('set, get, list, unset, per profile', async () => {
+    const { env, configDir } = freshSandbox();
+    expect((await stays(['config', 'set', 'base-url', 'http://127.0.0.1:8787'], env)).code).toBe(0);
+    expect((await stays(['config', 'set', 'api-key', 'stay_test_abcdefabcdefabcdefabcdefabcdefab'], env)).code).toBe(0);
+    expect((await stays(['config', 'set', 'output', 'json', '--profile', 'ci'], env)).code).toBe(0);
+    expect((await stays(['config', 'get', 'base-url'], env)).stdout).toBe('http://127.0.0.1:8787\n');
+    expect((await stays(['config', 'get', 'output'], env)).stdout).toBe('');
+    expect((await stays(['config', 'get', 'output', '--profile', 'ci'], env)).stdout).toBe('json\n');
+    expect((await stays(['config', 'get', 'output'], { ...env, STAYS_PROFILE: 'ci' })).stdout).toBe('json\n');
+    const list = await stays(['config', 'list'], env);
+    expect(list.stdout).toBe('base-url=http://127.0.0.1:8787\napi-key=stay_test_…(redacted)\n');
+    expect(JSON.parse((await stays(['config', 'list', '--json'], env)).stdout)).toEqual({ 'base-url': 'http://127.0.0.1:8787', 'api-key': 'stay_test_…(redacted)' });
+    expect((await stays(['config', 'unset', 'base-url'], env)).code).toBe(0);
+    expect((await stays(['config', 'get', 'base-url'], env)).stdout).toBe('');
+    expect(statSync(`${configDir}/config.json`).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses unknown keys and bad values with exit 2', async () => {
+    const { env } = freshSandbox();
+    for (const args of [['set', 'colour', 'red'], ['set', 'output', 'yaml'], ['set', 'timeout', 'soon'], ['set', 'base-url', 'ftp://x'], ['get', 'nope']]) {
+      const r = await stays(['config', ...args], env);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^stays config: /);
+    }
+  });
+
+  it('a profile output setting is the default format', async () => {
+    const { env } = freshSandbox();
+    await stays(['config', 'set', 'output', 'jsonl'], env);
+    const r = await stays(['search', 'Lisbon', '--limit', '1', '--platforms', 'vrbo'], env);
+    expect(JSON.parse(r.stdout.trim())).toHaveProperty('platform', 'vrbo');
+  });
+});

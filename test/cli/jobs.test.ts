@@ -1,0 +1,109 @@
+// Waiting on 202 jobs: against a fake job service (timing, failures, timeouts, Ctrl-C) and against
+// a real server with the simulated upstream (a live job waited to completion, and --no-wait).
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, type Stays, type TestAccount, startStays } from '../helpers/stays.js';
+import { type FakeJobs, startFakeJobs } from './fake-jobs.js';
+import { SPINNER_FRAMES, type Sandbox, freshSandbox, json, stays } from './helpers.js';
+
+let fake: FakeJobs;
+let sim: Stays;
+let a: TestAccount;
+let box: Sandbox;
+beforeAll(async () => {
+  [fake, sim] = await Promise.all([startFakeJobs(), startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '1200', STAYS_SIM_FAIL: '' })]);
+  a = await sim.account({ credits: 100_000 });
+  box = freshSandbox();
+});
+afterAll(async () => {
+  await Promise.all([fake.close(), sim.stop()]);
+});
+
+const viaFake = (...args: string[]) => stays([...args, '--base-url', fake.url, '--api-key', 'stay_live_fake'], box.env);
+
+describe('waiting on jobs (fake job service)', () => {
+  it('polls after Retry-After until completed and prints the result like a synchronous call', async () => {
+    const r = await viaFake('search', 'done', '--json');
+    expect(r.code).toBe(0);
+    expect(json<{ data: { name: string }[] }>(r).data[0]!.name).toBe('Fake flat');
+    const polls = fake.seen.filter((x) => x.url === '/v1/jobs/job_done');
+    expect(polls).toHaveLength(2);
+    const start = fake.seen.find((x) => x.url.startsWith('/v1/search?location=done'))!;
+    expect(polls[0]!.at - start.at).toBeGreaterThanOrEqual(950); // Retry-After: 1
+    expect(polls.every((p) => p.auth === 'Bearer stay_live_fake')).toBe(true);
+    // Not a TTY: a plain status line, no spinner.
+    expect(r.stderr).toMatch(/^stays: waiting for job job_done \(pending\)$/m);
+    expect(r.stderr).not.toMatch(SPINNER_FRAMES);
+  });
+
+  it('--no-wait prints the 202 body and exits 0', async () => {
+    const r = await viaFake('search', 'later', '--no-wait');
+    expect(r.code).toBe(0);
+    expect(json<{ data: { jobId: string; status: string } }>(r).data).toMatchObject({ jobId: 'job_later', status: 'pending' });
+    expect(fake.seen.some((x) => x.url === '/v1/jobs/job_later')).toBe(false);
+  });
+
+  it('a failed job exits 7 (upstream) with its error and job id; a not_found job exits 3', async () => {
+    const r = await viaFake('search', 'fails', '--json');
+    expect(r.code).toBe(7);
+    expect(JSON.parse(r.stderr.trim().split('\n').pop()!)).toMatchObject({ error: { type: 'upstream_timeout', code: 'actor_timeout', jobId: 'job_fails' } });
+    expect((await viaFake('search', 'missing')).code).toBe(3);
+  });
+
+  it('--timeout bounds the wait: exit 8 and how to resume', async () => {
+    const started = Date.now();
+    const r = await viaFake('search', 'slow', '--timeout', '2s');
+    expect(r.code).toBe(8);
+    expect(Date.now() - started).toBeLessThan(6000);
+    expect(r.stderr).toMatch(/still running[\s\S]*stays jobs wait job_slow/);
+  });
+
+  it('jobs get shows one poll; jobs wait waits for the result', async () => {
+    const got = await viaFake('jobs', 'get', 'job_slow', '--json');
+    expect(json<{ data: { status: string } }>(got).data.status).toBe('running');
+    const waited = await viaFake('jobs', 'wait', 'job_waitme', '-o', 'jsonl');
+    expect(waited.code).toBe(0);
+    expect(JSON.parse(waited.stdout.trim())).toMatchObject({ platform: 'airbnb', name: 'Fake flat' });
+  });
+
+  it('retries a 429 after its Retry-After and succeeds', async () => {
+    const r = await viaFake('search', 'busy-once', '--json', '--debug');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/→ 429[\s\S]*→ 200 .*attempt 2/);
+  });
+
+  it('Ctrl-C while waiting exits 130 and says the job keeps running', async () => {
+    const child = spawn(process.execPath, [BIN, 'search', 'slow', '--base-url', fake.url, '--api-key', 'stay_live_fake'], { env: { ...process.env, ...box.env } });
+    let stderr = '';
+    let sent = false;
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (!sent && stderr.includes('waiting for job')) sent = child.kill('SIGINT');
+    });
+    const code = await new Promise<number | null>((r) => child.once('close', r));
+    expect(code).toBe(130);
+    expect(stderr).toMatch(/interrupted; job job_slow keeps running: stays jobs wait job_slow/);
+  });
+});
+
+describe('waiting on jobs (simulated upstream, live key)', () => {
+  it('waits for a live job to completion', async () => {
+    const r = await stays(['search', 'Madrid', '--limit', '2', '--json', '--base-url', sim.url, '--api-key', a.liveKey], box.env);
+    expect(r.code, r.stderr).toBe(0);
+    const out = json<{ data: unknown[]; meta: { creditsCharged: number; sandbox: boolean } }>(r);
+    expect(out.data).toHaveLength(8);
+    expect(out.meta).toMatchObject({ sandbox: false });
+    expect(out.meta.creditsCharged).toBeGreaterThan(0);
+    expect(r.stderr).toMatch(/waiting for job job_\w+/);
+  });
+
+  it('--no-wait prints the 202 job; jobs wait picks it up', async () => {
+    const r = await stays(['search', 'Seville', '--limit', '2', '--no-wait', '--base-url', sim.url, '--api-key', a.liveKey], box.env);
+    expect(r.code).toBe(0);
+    const accepted = json<{ data: { jobId: string; status: string; pollUrl: string } }>(r);
+    expect(accepted.data).toMatchObject({ status: 'pending', pollUrl: `/v1/jobs/${accepted.data.jobId}` });
+    const waited = await stays(['jobs', 'wait', accepted.data.jobId, '--json', '--base-url', sim.url, '--api-key', a.liveKey], box.env);
+    expect(waited.code, waited.stderr).toBe(0);
+    expect(json<{ data: unknown[] }>(waited).data).toHaveLength(8);
+  });
+});

@@ -1,0 +1,90 @@
+// Output formats and stream rules: piped output is plain tsv with no ANSI codes; json is the
+// envelope as returned; jsonl one row a line; csv with a header; --all walks every page;
+// `| head -1` ends quietly.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/stays.js';
+import { ANSI, type Sandbox, freshSandbox, json, stays } from './helpers.js';
+
+let box: Sandbox;
+const run = (...args: string[]) => stays(args, box.env);
+beforeAll(async () => {
+  box = freshSandbox();
+  await run('account'); // provision once
+});
+
+describe('output', () => {
+  it('piped default: tsv rows, no header, no colour, no truncation, no footer', async () => {
+    const r = await run('search', 'Lisbon', '--limit', '2', '--platforms', 'booking');
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(ANSI);
+    expect(r.stderr).toBe('');
+    const rows = r.stdout.trim().split('\n').map((l) => l.split('\t'));
+    expect(rows).toHaveLength(2);
+    expect(rows[0]![0]).not.toBe('NAME');
+    expect(rows[0]![rows[0]!.length - 1]).toMatch(/^https:\/\/www\.booking\.com\/hotel\/.+\.html$/);
+  });
+
+  it('FORCE_COLOR does not colour a pipe; NO_COLOR and --no-color keep it plain', async () => {
+    for (const env of [{ FORCE_COLOR: '3' }, { NO_COLOR: '1' }]) {
+      const r = await stays(['search', 'Lisbon', '--limit', '1', '-o', 'table'], { ...box.env, ...env });
+      expect(r.stdout).not.toMatch(ANSI);
+      expect(r.stderr).not.toMatch(ANSI);
+    }
+  });
+
+  it('--json is the API envelope as returned (data and meta)', async () => {
+    const r = await run('search', 'Lisbon', '--limit', '2', '--json');
+    const body = json(r);
+    expect(Object.keys(body)).toEqual(['data', 'meta']);
+    expect(body.meta).toMatchObject({ creditsCharged: 0, pagination: { hasMore: true, nextCursor: expect.any(String) } });
+    const same = await run('search', 'Lisbon', '--limit', '2', '-o', 'json');
+    expect(json(same).data).toEqual(body.data);
+  });
+
+  it('jsonl writes one data row a line; csv has a header and quotes', async () => {
+    const l = await run('reviews', 'booking', 'pt/casa-azul', '--limit', '4', '-o', 'jsonl');
+    const lines = l.stdout.trim().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(JSON.parse(lines[0]!)).toHaveProperty('reviewId');
+    const c = await run('search', 'Lisbon', '--limit', '2', '--platforms', 'airbnb', '-o', 'csv');
+    const [header, ...rows] = c.stdout.trim().split('\n');
+    expect(header).toBe('NAME,PLATFORM,TYPE,PRICE,NIGHTLY,RATING,REVIEWS,BEDROOMS,CITY,LISTING ID,URL');
+    expect(rows).toHaveLength(2);
+  });
+
+  it('a table on request: columns with units and a footer on stderr', async () => {
+    const r = await run('search', 'Lisbon', '--limit', '2', '--platforms', 'booking', '-o', 'table');
+    expect(r.stdout).toMatch(/NAME\s+│ PLATFORM/);
+    expect(r.stdout).toMatch(/\d\.\d\/10/);
+    expect(r.stderr).toMatch(/0 credits charged \(sandbox\) · not cached · more pages: --cursor \S+ \(or --all\)/);
+  });
+
+  it('--all walks every page; --cursor gives the next one', async () => {
+    const all = await run('search', 'Lisbon', '--platform', 'airbnb', '--limit', '25', '--all', '--json');
+    const body = json<{ data: { id: string }[]; meta: { pagination: { hasMore: boolean } } }>(all);
+    expect(body.data).toHaveLength(60);
+    expect(new Set(body.data.map((d) => d.id)).size).toBe(60);
+    expect(body.meta.pagination.hasMore).toBe(false);
+    const tsv = await run('search', 'Lisbon', '--platform', 'airbnb', '--limit', '25', '--all');
+    expect(tsv.stdout.trim().split('\n')).toHaveLength(60);
+    const first = json<{ meta: { pagination: { nextCursor: string } } }>(await run('search', 'Lisbon', '--platform', 'airbnb', '--limit', '25', '--json'));
+    const second = await run('search', 'Lisbon', '--platform', 'airbnb', '--limit', '25', '--cursor', first.meta.pagination.nextCursor, '--json');
+    expect(json<{ data: { id: string }[] }>(second).data[0]!.id).toBe(body.data[25]!.id);
+  });
+
+  it('an empty result is exit 0 with no rows', async () => {
+    const r = await run('search', 'empty');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+  });
+
+  it('`stays … | head -1` exits quietly (EPIPE)', async () => {
+    const sh = promisify(execFile);
+    const cmd = `"${process.execPath}" "${BIN}" search Lisbon --limit 40 --all -o jsonl | head -1; echo "status=\${PIPESTATUS[0]}" >&2`;
+    const r = await sh('bash', ['-c', cmd], { env: { ...process.env, ...box.env } });
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr.trim()).toBe('status=0');
+  });
+});
