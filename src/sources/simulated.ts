@@ -1,9 +1,12 @@
 // The simulated upstream (STAYS_UPSTREAM=simulated): the sandbox world answered with a per-call
-// latency and configurable failures per platform, for demos, tests and benchmarks.
+// latency and configurable failures per platform, for demos, tests and benchmarks. Answers take a
+// real provider's path: the world's objects are written as each platform's raw actor rows and read
+// back by that platform's normalizer (src/sources/raw/emit.ts), so every simulated call exercises
+// the normalizers; the round trip is lossless, so answers equal the world's.
 import { type ErrorCode, ServiceError } from '../core/errors.js';
 import type { EnabledPlatform } from '../core/platforms.js';
 import type { Upstream } from '../core/upstream.js';
-import { sandboxUpstream } from './sandbox/upstream.js';
+import { LANES, offersLane } from './raw/emit.js';
 import type { SandboxWorld } from './sandbox/types.js';
 
 export interface SimulatedOptions {
@@ -17,9 +20,8 @@ export interface SimulatedOptions {
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export function simulatedUpstream(world: SandboxWorld, opts: SimulatedOptions): Upstream {
-  const inner = sandboxUpstream(world);
   const sleep = opts.sleep ?? defaultSleep;
-  const call = async <T>(platform: EnabledPlatform, f: () => Promise<T>): Promise<T> => {
+  const call = async <T>(platform: EnabledPlatform, f: () => T): Promise<T> => {
     await sleep(opts.latencyMs[platform]);
     const code = opts.fail[platform];
     if (code) throw new ServiceError(code, `Simulated upstream: ${platform} is configured to fail with ${code} (STAYS_SIM_FAIL).`);
@@ -29,13 +31,29 @@ export function simulatedUpstream(world: SandboxWorld, opts: SimulatedOptions): 
     name: 'simulated',
     simulated: true,
     estimateSeconds: (p) => Math.ceil(opts.latencyMs[p] / 1000),
-    searchPlatform: (p, location, o) => call(p, () => inner.searchPlatform(p, location, o)),
-    listing: (p, id, o) => call(p, () => inner.listing(p, id, o)),
-    price: (p, id, stay) => call(p, () => inner.price(p, id, stay)),
-    availability: (p, id, s, e) => call(p, () => inner.availability(p, id, s, e)),
-    reviews: (p, id) => call(p, () => inner.reviews(p, id)),
-    compareGoogle: (q, stay) => call('google', () => inner.compareGoogle(q, stay)),
+    searchPlatform: (p, location, o) => call(p, () => world.searchPlatform(p, location, o).map((x) => LANES[p].search(x, o.stay))),
+    listing: (p, id, o) =>
+      call(p, () => {
+        // The port's listing body carries neither price nor identity (composed at read time).
+        const { price: _price, identity: _identity, ...body } = world.listing(p, id, { currency: o.currency, requestedId: id });
+        return LANES[p].listing(body);
+      }),
+    price: (p, id, stay) =>
+      call(p, () => LANES[p].price(world.price(p, id, stay), stay) ?? unpriced(p, id)),
+    availability: (p, id, s, e) => call(p, () => LANES[p].availability(world.availability(p, id, s, e), { startDate: s, endDate: e })),
+    // No reviews normalizer exists for google (the service refuses google reviews before this
+    // port), so its reviews, if ever asked for, are the world's as they are.
+    reviews: (p, id) =>
+      call(p, () => {
+        const reviews = world.reviews(p, id);
+        return LANES[p].reviews(reviews, id) ?? reviews;
+      }),
+    compareGoogle: (q, stay) => call('google', () => offersLane(world.compareGoogle(q, stay), stay)),
   };
+}
+
+function unpriced(platform: EnabledPlatform, id: string): never {
+  throw new ServiceError('price_not_found', `Simulated upstream: the ${platform} quote row for ${id} states no price.`);
 }
 
 /** Parses `2000` or `airbnb=3000,booking=500` (the default applies to platforms not named). */

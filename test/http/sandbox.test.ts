@@ -253,3 +253,12 @@ describe('sandbox routes', () => {
     await expectError(await get('/v1/jobs/nope'), 404, 'job_not_found');
   });
 });
+
+describe('prototype-shaped input', () => {
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('location or name %s is ordinary text, never a 500', async (word) => {
+    const res = await s.req(`/v1/search?location=${word}&limit=1`, { key: a.sandboxKey });
+    expect(res.status).toBe(200);
+    const cmp = await s.req(`/v1/price-compare?name=${word}&checkIn=${day(30)}&checkOut=${day(33)}`, { key: a.sandboxKey });
+    expect(cmp.status).toBe(200);
+  });
+});

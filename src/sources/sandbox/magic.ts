@@ -63,7 +63,7 @@ export function assertSearch(platform: EnabledPlatform, location: string): boole
   if (key === 'partial' && platform === PARTIAL_FAILING_PLATFORM) {
     throw new ServiceError('all_actors_failed', `Sandbox trigger: location "partial" fails the ${platform} leg (all_actors_failed).`);
   }
-  const f = LOCATION_FAILURES[key];
+  const f = Object.hasOwn(LOCATION_FAILURES, key) ? LOCATION_FAILURES[key] : undefined;
   if (f) throw new ServiceError(f.code, `Sandbox trigger: location "${key}" ${f.what} (${f.code}).`);
   return false;
 }
@@ -72,7 +72,7 @@ export function assertSearch(platform: EnabledPlatform, location: string): boole
 export function assertCompare(text: string | undefined): 'empty' | 'single' | null {
   if (text === undefined) return null;
   const key = locationTrigger(text);
-  const f = LOCATION_FAILURES[key];
+  const f = Object.hasOwn(LOCATION_FAILURES, key) ? LOCATION_FAILURES[key] : undefined;
   if (f) throw new ServiceError(f.code, `Sandbox trigger: "${key}" ${f.what} (${f.code}).`);
   return key === 'empty' || key === 'single' ? key : null;
 }
