@@ -1,6 +1,7 @@
-// Bundles the CLI and the library to dist/ with esbuild. Dependencies stay external (the native
-// SQLite binding cannot be bundled); dynamic imports become separate chunks so each command
-// loads only what it needs.
+// Bundles the CLI and the library to dist/ with esbuild. Pure-JS dependencies are bundled, which
+// spares the CLI's start-up hundreds of module resolutions (docs/benchmarks.md); the native
+// SQLite binding and undici (whose own lazy loading breaks when bundled) stay external. Dynamic
+// imports become separate chunks so each command loads only what it needs.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 
@@ -13,7 +14,9 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  external: ['better-sqlite3', 'undici'],
+  // Bundled CommonJS dependencies call require(); ESM output needs one.
+  banner: { js: "import { createRequire as __staysCreateRequire } from 'node:module'; const require = __staysCreateRequire(import.meta.url);" },
   sourcemap: true,
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
