@@ -1,5 +1,5 @@
 // The Hono app: one instance serves `stays serve`, the in-process CLI transport and tests.
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
 import { authenticate, requireActiveAccount } from '../core/auth.js';
@@ -9,7 +9,7 @@ import { newRequestId } from '../core/ids.js';
 import { RateLimiter, type RateDecision } from '../core/ratelimit.js';
 import { buildOpenApi } from './openapi.js';
 import { renderError } from './render.js';
-import { type Env, type RouteDef, honoPath } from './route.js';
+import { type Env, type RouteDef, honoPath, requestHeader } from './route.js';
 import { FAMILY_U_ROUTES } from './routes/u/index.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -18,7 +18,8 @@ export interface AppOptions {
   logger?: Logger;
 }
 
-function setRateHeaders(c: { header(name: string, value: string): void }, d: RateDecision): void {
+function setRateHeaders(c: Context<Env>, d: RateDecision): void {
+  c.set('rateSet', true);
   c.header('X-RateLimit-Limit', String(d.limit));
   c.header('X-RateLimit-Remaining', String(d.remaining));
   c.header('X-RateLimit-Reset', String(d.resetAt));
@@ -37,37 +38,44 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   let openapi: unknown;
   const jsonCache = new WeakMap<object, Buffer>();
 
+  // Headers are set before the handler builds its response, and nothing reads the request through
+  // the Fetch API objects unless it must: with @hono/node-server either would turn the light
+  // request/response wrappers into full undici objects on every call (docs/benchmarks.md).
+  const anonRate = (c: Context<Env>) => {
+    // Callers without a valid key share a per-address bucket (D23: every response has the headers).
+    if (!c.var.rateSet) setRateHeaders(c, anonLimiter.take(clientAddress(c.env), services.config.anonymousRpm));
+  };
+
   app.use('*', async (c, next) => {
     const started = performance.now();
     c.set('requestId', newRequestId(services.ids));
     c.set('services', services);
     c.set('jsonCache', jsonCache);
-    await next();
     c.header('X-Request-Id', c.var.requestId);
-    if (!c.res.headers.has('X-RateLimit-Limit')) {
-      // Callers without a valid key share a per-address bucket (D23: every response has the headers).
-      setRateHeaders(c, anonLimiter.take(clientAddress(c.env), services.config.anonymousRpm));
-    }
+    await next();
     opts.logger?.info(
       { reqId: c.var.requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 },
       'request',
     );
   });
 
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => {
-        // The rest of the body is never read, so the connection cannot be reused.
-        c.header('Connection', 'close');
-        return renderError(c, new ServiceError('payload_too_large'));
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) => {
+      // The rest of the body is never read, so the connection cannot be reused.
+      c.header('Connection', 'close');
+      anonRate(c);
+      return renderError(c, new ServiceError('payload_too_large'));
+    },
+  });
+  app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
 
-  app.get('/v1/health', (c) => c.json({ status: 'ok' }, 200));
+  app.get('/v1/health', (c) => {
+    anonRate(c);
+    return c.json({ status: 'ok' }, 200);
+  });
   app.get('/v1/openapi.json', (c) => {
+    anonRate(c);
     openapi ??= buildOpenApi(routes);
     return c.json(openapi as object, 200);
   });
@@ -77,7 +85,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
       let ctx: RequestContext;
       const address = clientAddress(c.env);
       try {
-        const who = await authenticate(services, c.req.header('authorization'));
+        const who = await authenticate(services, requestHeader(c, 'authorization'));
         ctx = { ...who, requestId: c.var.requestId };
       } catch (e) {
         const d = anonLimiter.take(address, services.config.anonymousRpm);
@@ -96,12 +104,14 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   }
 
   app.notFound((c) => {
+    anonRate(c);
     const known = routes.some((r) => new RegExp(`^${honoPath(r.path).replace(/:\w+/g, '[^/]+')}$`).test(c.req.path));
     if (known) return renderError(c, new ServiceError('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}.`));
     return renderError(c, new ServiceError('route_not_found', `No route ${c.req.method} ${c.req.path.slice(0, 200)}. See GET /v1/openapi.json.`));
   });
 
   app.onError((err, c) => {
+    anonRate(c);
     if (isServiceError(err)) return renderError(c, err);
     opts.logger?.error({ reqId: c.var.requestId, err }, 'unhandled error');
     return renderError(c, new ServiceError('internal_error', `An unexpected error occurred; quote ${c.var.requestId} to support.`));

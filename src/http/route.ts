@@ -12,6 +12,8 @@ export type Env = {
     services: Services;
     /** JSON of immutable response data, reused across requests. */
     jsonCache: WeakMap<object, Buffer>;
+    /** Whether X-RateLimit-* headers are set for this response. */
+    rateSet: boolean;
   };
 };
 
@@ -45,6 +47,19 @@ export interface RouteDef {
 /** Hono's path syntax for an OpenAPI path. */
 export const honoPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
 
+/**
+ * A request header, read from the Node request when there is one: going through c.req would
+ * build a full Fetch API Request (with an AbortSignal) on every call.
+ */
+export function requestHeader(c: Context<Env>, name: string): string | undefined {
+  const incoming = (c.env as { incoming?: { headers?: Record<string, string | string[] | undefined> } } | undefined)?.incoming;
+  if (incoming?.headers) {
+    const v = incoming.headers[name];
+    return Array.isArray(v) ? v.join(', ') : v;
+  }
+  return c.req.header(name);
+}
+
 export function queryInput(c: Context<Env>): RawInput {
   return normalizeInput(c.req.queries() ?? {});
 }
@@ -71,6 +86,6 @@ export async function jsonBody(c: Context<Env>): Promise<RawInput> {
 
 /** D17: `Prefer: wait=N` (N <= 30 s) holds a live answer up to N seconds; anything else is ignored. */
 export function preferWaitMs(c: Context<Env>): number {
-  const m = /(?:^|[;,\s])wait=(\d{1,6})\b/i.exec(c.req.header('prefer') ?? '');
+  const m = /(?:^|[;,\s])wait=(\d{1,6})\b/i.exec(requestHeader(c, 'prefer') ?? '');
   return m ? Math.min(30, Number(m[1])) * 1000 : 0;
 }

@@ -146,12 +146,19 @@ export function openSqliteStore(file: string): Store {
   });
 
   // Authentication reads the same few keys on every request. Their rows change only through
-  // admin writes: our own (which clear the cache) or another process's, which PRAGMA
-  // data_version reveals on the next read. So a revoked key is refused on its very next request.
+  // admin writes: our own (which clear the cache at once) or another process's, which PRAGMA
+  // data_version reveals. Checking it costs about as much as the lookup it saves, so it is
+  // checked at most every AUTH_RECHECK_MS: a key revoked by `stays admin` is refused within
+  // that time.
+  const AUTH_RECHECK_MS = 100;
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   const authCache = new Map<string, { key: KeyRow; account: AccountRow }>();
   let seenVersion: unknown = dataVersion.get();
+  let checkedAt = 0;
   const authCacheFresh = () => {
+    const now = performance.now();
+    if (now - checkedAt < AUTH_RECHECK_MS && authCache.size <= 10_000) return;
+    checkedAt = now;
     const v = dataVersion.get();
     if (v !== seenVersion || authCache.size > 10_000) {
       authCache.clear();
