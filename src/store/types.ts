@@ -140,7 +140,7 @@ export interface Store {
   createJob(j: NewJob): Promise<void>;
   updateJob(id: string, patch: JobPatch): Promise<void>;
   getJob(id: string): Promise<JobRow | null>;
-  /** After a crash: jobs still pending or running fail with `error`, and their holds are released. */
+  /** At start-up, after a crash: jobs still pending or running fail with `error`, and every hold left over is released. */
   failOrphanJobs(error: unknown, at: number, expiresAt: number): Promise<string[]>;
   cacheGet(key: string, now: number): Promise<CacheHit | null>;
   cacheSet(key: string, value: unknown, storedAt: number, expiresAt: number): Promise<void>;

@@ -71,7 +71,7 @@ describe('concurrency', () => {
 });
 
 describe('crash', () => {
-  it('kill -9 mid-job, restart: those jobs are failed (retryable), their holds released, nothing charged', async () => {
+  it('kill -9 mid-job, restart: those jobs are failed (retryable), every hold released, nothing charged', async () => {
     const dataDir = tempDir();
     const env = { STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '5000' };
     const s1 = await startStays(env, dataDir);
@@ -85,6 +85,12 @@ describe('crash', () => {
     expect((await credits(s1, acct.liveKey)).held).toBeGreaterThan(0);
     s1.child.kill('SIGKILL');
     await new Promise((r) => s1.child.once('exit', r));
+    // A call killed between its hold and its settlement with no job (a cache hit): its hold too
+    // must not outlive the process.
+    const db = new Database(join(dataDir, 'stays.db'));
+    db.prepare(`INSERT INTO credit_holds (id, account_id, amount, request_id, job_id, created_at) VALUES ('hold_orphan', ?, 7, 'req_x', NULL, 0)`).run(acct.id);
+    db.prepare('UPDATE credit_balances SET held = held + 7 WHERE account_id = ?').run(acct.id);
+    db.close();
 
     const s2 = await startStays(env, dataDir);
     servers.push(s2);

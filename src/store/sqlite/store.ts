@@ -97,7 +97,7 @@ export function openSqliteStore(file: string): Store {
        updated_at = @updatedAt, expires_at = COALESCE(@expiresAt, expires_at) WHERE id = @id`,
     ),
     orphanJobs: db.prepare(`SELECT id FROM jobs WHERE status IN ('pending', 'running')`),
-    holdsOfJob: db.prepare(`SELECT id FROM credit_holds WHERE job_id = ?`),
+    allHolds: db.prepare(`SELECT id, account_id, amount FROM credit_holds`),
     cacheGet: db.prepare(`SELECT value, stored_at FROM cache_entries WHERE key = ? AND expires_at > ?`),
     cacheSet: db.prepare(
       `INSERT INTO cache_entries (key, value, stored_at, expires_at) VALUES (?, ?, ?, ?)
@@ -132,15 +132,15 @@ export function openSqliteStore(file: string): Store {
     return credits(accountId);
   });
 
+  // At start-up no call of this server is in flight, so every hold left over belongs to a call a
+  // previous process never finished (a job, or a cache hit cut off before settling): release them
+  // all, charging nothing. One server owns a data directory.
   const failOrphansTx = db.transaction((error: string, at: number, expiresAt: number): string[] => {
     const ids = (q.orphanJobs.all() as Row[]).map((r) => r.id as string);
-    for (const id of ids) {
-      for (const h of q.holdsOfJob.all(id) as Row[]) {
-        const hold = q.getHold.get(h.id) as Row;
-        q.deleteHold.run(h.id);
-        q.addHeld.run(-(hold.amount as number), hold.account_id);
-      }
-      q.updateJob.run({ id, status: 'failed', result: null, meta: null, error, updatedAt: at, expiresAt });
+    for (const id of ids) q.updateJob.run({ id, status: 'failed', result: null, meta: null, error, updatedAt: at, expiresAt });
+    for (const hold of q.allHolds.all() as Row[]) {
+      q.deleteHold.run(hold.id);
+      q.addHeld.run(-(hold.amount as number), hold.account_id);
     }
     return ids;
   });
