@@ -3,16 +3,8 @@ import fc from 'fast-check';
 import { ServiceError } from '../../src/core/errors.js';
 import { listingUrl, parseListingId, parseListingUrl, splitStaysId, staysId } from '../../src/core/listing-ref.js';
 import { ALL_PLATFORMS, type Platform } from '../../src/core/platforms.js';
+import { caught } from '../helpers/caught.js';
 
-function caught(fn: () => unknown): ServiceError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ServiceError);
-    return e as ServiceError;
-  }
-  throw new Error('expected a ServiceError, nothing was thrown');
-}
 
 describe('splitStaysId', () => {
   it.each<[string, { platform: Platform; id: string } | null]>([

@@ -8,17 +8,9 @@ import type { StayQuery } from '../../src/core/upstream.js';
 import * as google from '../../src/sources/normalize/google.js';
 import * as vrbo from '../../src/sources/normalize/vrbo.js';
 import type { GoogleHotelItem, VrboPropertyItem } from '../../src/sources/raw/types.js';
+import { caught } from '../helpers/caught.js';
 
 const stay: StayQuery = { checkIn: '2026-11-06', checkOut: '2026-11-08', adults: 2, children: 0, childAges: [], currency: 'USD' };
-function caught(fn: () => unknown): ServiceError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ServiceError);
-    return e as ServiceError;
-  }
-  throw new Error('expected a ServiceError, nothing was thrown');
-}
 
 // 2.6, the jupri/vrbo-property item.
 const VRBO_JUPRI: VrboPropertyItem = {

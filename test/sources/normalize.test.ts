@@ -9,18 +9,10 @@ import type { StayQuery } from '../../src/core/upstream.js';
 import * as airbnb from '../../src/sources/normalize/airbnb.js';
 import * as booking from '../../src/sources/normalize/booking.js';
 import type { AirbnbListingItem, BookingHotelItem } from '../../src/sources/raw/types.js';
+import { caught } from '../helpers/caught.js';
 
 const stay: StayQuery = { checkIn: '2026-11-06', checkOut: '2026-11-08', adults: 2, children: 0, childAges: [], currency: 'USD' };
 
-function caught(fn: () => unknown): ServiceError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ServiceError);
-    return e as ServiceError;
-  }
-  throw new Error('expected a ServiceError, nothing was thrown');
-}
 
 // 2.1, the README item (trimmed as in the research doc).
 const AIRBNB_README: AirbnbListingItem = {

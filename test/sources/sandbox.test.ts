@@ -8,6 +8,7 @@ import { ENABLED_PLATFORMS, type EnabledPlatform, RATING_SCALE } from '../../src
 import { AvailabilitySchema, OfferSchema, PriceSchema, PropertySchema, ReviewSchema } from '../../src/core/schemas/resources.js';
 import type { SandboxWorld, StayQuery } from '../../src/sources/sandbox/types.js';
 import { createSandboxWorld } from '../../src/sources/sandbox/world.js';
+import { caught } from '../helpers/caught.js';
 
 const w = createSandboxWorld();
 const stay: StayQuery = { checkIn: '2026-07-10', checkOut: '2026-07-14', adults: 2, children: 1, childAges: [6], currency: 'EUR' };
@@ -15,15 +16,6 @@ const usd: StayQuery = { ...stay, currency: 'USD' };
 const SAMPLE_ID: Record<EnabledPlatform, string> = { airbnb: '12345678', vrbo: '4886746', booking: 'pt/casa-azul', google: 'ChIJabcDEF1234567890' };
 const magicId = (p: EnabledPlatform, m: string) => (p === 'booking' ? `us/${m}` : m);
 
-function caught(fn: () => unknown): ServiceError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ServiceError);
-    return e as ServiceError;
-  }
-  throw new Error('expected a ServiceError, nothing was thrown');
-}
 
 /** Every answer of one world for a fixed set of calls, as one JSON string. */
 function transcript(world: SandboxWorld, reverse = false): string {
