@@ -104,4 +104,22 @@ describe('executor', () => {
     expect(r.body.meta.creditsCharged).toBe(3);
     expect(r.body.meta.warnings.map((w) => w.code)).toContain('price_unavailable');
   });
+
+  it('a finished job is kept 24 hours, then 404 job_not_found (D18)', async () => {
+    const { rt, clock } = await setup();
+    const app = createApp(rt);
+    const acct = await createAccount(rt, { plan: 'pro', credits: 100 });
+    const { key } = await createKey(rt, { accountId: acct.id, env: 'live' });
+    const auth = { authorization: `Bearer ${key}` };
+    const accepted = (await (await app.request('/v1/reviews?platform=airbnb&listingId=13579', { headers: auth })).json()) as { data: { jobId: string } };
+    await rt.jobs.wait(accepted.data.jobId, 5_000);
+    const poll = () => app.request(`/v1/jobs/${accepted.data.jobId}`, { headers: auth });
+    expect(((await (await poll()).json()) as { data: { status: string } }).data.status).toBe('completed');
+    clock.advance(24 * HOUR - 1000);
+    expect((await poll()).status).toBe(200);
+    clock.advance(2000);
+    const gone = await poll();
+    expect(gone.status).toBe(404);
+    expect(((await gone.json()) as { error: { code: string } }).error.code).toBe('job_not_found');
+  });
 });
