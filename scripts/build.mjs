@@ -4,6 +4,19 @@
 // imports become separate chunks so each command loads only what it needs.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+// zod re-exports all of its ~60 message locales as `z.locales`, a third of the CLI's code to
+// compile at every start. stays never reads them (zod installs English itself), so the bundle
+// gets English only.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]/.test(args.importer) ? { path: join(dirname(args.importer), '../locales/en.js') } : undefined,
+    );
+  },
+};
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
@@ -20,4 +33,5 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
+  plugins: [zodEnglishOnly],
 });
