@@ -22,6 +22,11 @@ const ConfigSchema = z.object({
 
 export type Config = z.infer<typeof ConfigSchema>;
 
+/** A setting (environment variable or option) that cannot be used; the CLI exits 2 with it. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
 export function defaultDataDir(): string {
   return envPaths('stays', { suffix: '' }).data;
 }
@@ -40,7 +45,10 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new Error(`Invalid configuration: ${String(issue.path[0])}: ${issue.message}`);
+    const names: Record<string, string> = { dataDir: 'STAYS_DATA_DIR', docsUrl: 'STAYS_DOCS_URL', logLevel: 'STAYS_LOG_LEVEL', freeTierBudget: 'STAYS_FREE_TIER_BUDGET',
+      anonymousRpm: 'STAYS_ANON_RPM', upstream: 'STAYS_UPSTREAM', simLatency: 'STAYS_SIM_LATENCY_MS', simFail: 'STAYS_SIM_FAIL', sourceDeadlineMs: 'STAYS_SOURCE_DEADLINE_MS' };
+    const key = String(issue.path[0]);
+    throw new ConfigError(`invalid setting ${names[key] ?? key}: ${issue.message}`);
   }
   return parsed.data;
 }

@@ -62,3 +62,18 @@ describe('stays admin', () => {
     expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 });
+
+describe('settings', () => {
+  it.each([
+    [['serve', '--port', '0'], { STAYS_UPSTREAM: 'real' }, /invalid setting STAYS_UPSTREAM/],
+    [['serve', '--port', '0'], { STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: 'abc' }, /invalid setting STAYS_SIM_LATENCY_MS/],
+    [['search', 'Lisbon'], { STAYS_UPSTREAM: 'simulated', STAYS_SIM_FAIL: 'vrbo=nope' }, /invalid setting STAYS_SIM_FAIL/],
+    [['admin', 'account', 'create'], { STAYS_FREE_TIER_BUDGET: '-1' }, /invalid setting STAYS_FREE_TIER_BUDGET/],
+  ])('%j with %j exits 2 naming the setting', async (args, env, message) => {
+    const dir = tempDir();
+    const r = await runCli([...args, '--data-dir', dir], { ...env, STAYS_CONFIG_DIR: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/unexpected/);
+  });
+});

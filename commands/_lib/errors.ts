@@ -34,6 +34,11 @@ function describe(e: unknown): Printable {
   if (e instanceof UsageError) {
     return { envelope: { error: { type: 'invalid_request', code: 'usage', message: e.message, param: e.param } }, exitCode: EXIT.usage, details: [] };
   }
+  // A setting that cannot be used (src/config.ts ConfigError), told apart by name so this module
+  // does not load the runtime's configuration code.
+  if (e instanceof Error && e.name === 'ConfigError') {
+    return { envelope: { error: { type: 'invalid_request', code: 'invalid_setting', message: e.message } }, exitCode: EXIT.usage, details: [] };
+  }
   if (e instanceof StaysConnectionError) {
     return { envelope: { error: { type: 'connection_error', code: 'connection_error', message: e.message } }, exitCode: EXIT.internal, details: [] };
   }

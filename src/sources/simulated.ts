@@ -3,6 +3,7 @@
 // real provider's path: the world's objects are written as each platform's raw actor rows and read
 // back by that platform's normalizer (src/sources/raw/emit.ts), so every simulated call exercises
 // the normalizers; the round trip is lossless, so answers equal the world's.
+import { ConfigError } from '../config.js';
 import { type ErrorCode, ServiceError } from '../core/errors.js';
 import type { EnabledPlatform } from '../core/platforms.js';
 import type { Upstream } from '../core/upstream.js';
@@ -62,7 +63,7 @@ export function parseLatency(spec: string | undefined, fallback = 2000): Record<
   if (spec === undefined || spec.trim() === '') return out;
   for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
     const m = /^(?:(airbnb|booking|vrbo|google)=)?(\d{1,7})$/.exec(part);
-    if (!m) throw new Error(`STAYS_SIM_LATENCY_MS: cannot read ${JSON.stringify(part)}; use 2000 or airbnb=3000,booking=500`);
+    if (!m) throw new ConfigError(`invalid setting STAYS_SIM_LATENCY_MS: cannot read ${JSON.stringify(part)}; use 2000 or airbnb=3000,booking=500`);
     if (m[1]) out[m[1] as EnabledPlatform] = Number(m[2]);
     else for (const p of Object.keys(out) as EnabledPlatform[]) out[p] = Number(m[2]);
   }
@@ -75,7 +76,7 @@ export function parseFailures(spec: string | undefined, isCode: (c: string) => c
   if (spec === undefined || spec.trim() === '') return out;
   for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
     const m = /^(airbnb|booking|vrbo|google)=([a-z_]+)$/.exec(part);
-    if (!m || !isCode(m[2]!)) throw new Error(`STAYS_SIM_FAIL: cannot read ${JSON.stringify(part)}; use vrbo=all_actors_failed,booking=actor_timeout`);
+    if (!m || !isCode(m[2]!)) throw new ConfigError(`invalid setting STAYS_SIM_FAIL: cannot read ${JSON.stringify(part)}; use vrbo=all_actors_failed,booking=actor_timeout`);
     out[m[1] as EnabledPlatform] = m[2] as ErrorCode;
   }
   return out;
