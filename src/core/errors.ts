@@ -132,6 +132,11 @@ export function isServiceError(e: unknown): e is ServiceError {
   return e instanceof ServiceError;
 }
 
+/** An upstream failure (503/504 types): a failed leg or source, as opposed to a definitive answer or a bug. */
+export function isUpstreamFailure(e: unknown): e is ServiceError {
+  return e instanceof ServiceError && (e.type === 'upstream_unavailable' || e.type === 'upstream_timeout');
+}
+
 /** The wire error object (without requestId and docUrl, which the face adds). */
 export interface ErrorBody {
   type: ErrorType;

@@ -2,7 +2,7 @@
 // deadline. A definitive answer (not found, identity mismatch…) ends the chain; an upstream
 // failure moves to the next source. When every source fails, the failures decide the code:
 // all timed out → actor_timeout, all blocked → actor_blocked, else all_actors_failed.
-import { ServiceError } from '../core/errors.js';
+import { ServiceError, isUpstreamFailure } from '../core/errors.js';
 import type { EnabledPlatform } from '../core/platforms.js';
 import type { Upstream } from '../core/upstream.js';
 
@@ -15,9 +15,6 @@ function withDeadline<T>(p: Promise<T>, ms: number, platform: string, source: st
   });
   return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
 }
-
-const isUpstreamFailure = (e: unknown): e is ServiceError =>
-  e instanceof ServiceError && (e.type === 'upstream_unavailable' || e.type === 'upstream_timeout');
 
 async function runChain<T>(platform: EnabledPlatform, sources: Upstream[], deadlineMs: number, call: (u: Upstream) => Promise<T>): Promise<T> {
   const failures: ServiceError[] = [];

@@ -95,8 +95,3 @@ export async function refuseWithoutUpstream(services: Services, ctx: RequestCont
     'No upstream source is configured on this server, so live keys cannot fetch data. Start it with STAYS_UPSTREAM=simulated for the simulated upstream, or use a stay_test_ key for the sandbox.',
   );
 }
-
-/** Upstream failures become failed legs; anything else (bugs, validation) propagates. */
-export function isUpstreamFailure(e: unknown): e is ServiceError {
-  return e instanceof ServiceError && (e.type === 'upstream_unavailable' || e.type === 'upstream_timeout');
-}

@@ -4,13 +4,13 @@ import { searchLegCost, searchWorstCase } from '../billing.js';
 import { utcToday } from '../clock.js';
 import type { RequestContext, Services } from '../context.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../cursor.js';
-import { ServiceError } from '../errors.js';
+import { ServiceError, isUpstreamFailure } from '../errors.js';
 import { DEFAULT_SEARCH_PLATFORMS, type EnabledPlatform, type Platform, isEnabled } from '../platforms.js';
 import { SearchParams, type SearchInput } from '../schemas/params.js';
 import type { PlatformResult, Property, Warning } from '../schemas/resources.js';
 import { type RawInput, checkChildAges, checkPriceRange, checkStay, parseParams } from '../validate.js';
 import { type Composed, type Leg, type LegOutcome, type Plan, TTL } from '../plan.js';
-import { failedResult, isUpstreamFailure, okResult } from './common.js';
+import { failedResult, okResult } from './common.js';
 
 export interface ResolvedPlatforms {
   legs: EnabledPlatform[];
