@@ -1,5 +1,6 @@
 // The terminal a command talks to: which streams are TTYs, whether colour is on for each stream,
 // whether we may prompt or spin. Decided once per command from the flags and the environment.
+import { isatty } from 'node:tty';
 import type { ChalkInstance } from 'chalk';
 
 export interface Term {
@@ -30,9 +31,11 @@ export function colorLevel(isTTY: boolean, flag: boolean | undefined, env: NodeJ
 }
 
 export function makeTerm(opts: { color?: boolean; input?: boolean }, env: NodeJS.ProcessEnv = process.env): Term {
-  const outTTY = Boolean(process.stdout.isTTY);
-  const errTTY = Boolean(process.stderr.isTTY);
-  const inTTY = Boolean(process.stdin.isTTY);
+  // isatty, not process.stdin.isTTY: touching process.stdin opens a stream (a few ms of start-up)
+  // that a command reading no input never needs.
+  const outTTY = isatty(1);
+  const errTTY = isatty(2);
+  const inTTY = isatty(0);
   const ci = isCI(env);
   return {
     env,

@@ -4,6 +4,7 @@
 // certainty is refused rather than guessed: a wrong guess would answer for a different property.
 import { ServiceError } from './errors.js';
 import { type Platform, isPlatform } from './platforms.js';
+import { regionName } from './intl.js';
 
 export interface ListingRef {
   platform: Platform;
@@ -33,7 +34,6 @@ const GOOGLE_TOKEN = /^[A-Za-z0-9_\-:.]{1,200}$/;
 // Codes Intl names that are groupings, reserved or private-use rather than countries; booking
 // uses gb, never uk.
 const NOT_A_COUNTRY = /^(?:AA|OO|Q[M-Z]|X[A-JL-Z]|ZZ|EU|EZ|UN|UK)$/;
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
 
 /** Any subdomain of <name>.<tld>, where the tld is com, a ccTLD or co./com.<cc> (airbnb.co.uk, google.com.au). */
 function hostOf(name: string): RegExp {
@@ -58,7 +58,7 @@ function decoded(s: string): string | null {
 
 function isCountry(cc: string): boolean {
   const up = cc.toUpperCase();
-  return /^[A-Z]{2}$/.test(up) && !NOT_A_COUNTRY.test(up) && regionNames.of(up) !== undefined;
+  return /^[A-Z]{2}$/.test(up) && !NOT_A_COUNTRY.test(up) && regionName(up) !== undefined;
 }
 
 function numericId(platform: Platform, help: string, what: string) {

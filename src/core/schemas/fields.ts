@@ -1,6 +1,7 @@
 // Parameter field builders. Query strings arrive as strings (or arrays of strings for repeated
 // keys); POST bodies arrive as JSON. Each builder accepts both and yields one typed value.
 import { z } from 'zod';
+import { isCurrencyCode, languageName, regionName } from '../intl.js';
 
 /** A single value: a one-element array (repeated key given once) collapses; more stays an array and fails. */
 function scalar(v: unknown): unknown {
@@ -69,20 +70,15 @@ export function lowerEnum<const T extends readonly [string, ...string[]]>(values
   }, z.enum(values));
 }
 
-const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
-
 export function currency() {
   return z.preprocess(
     (raw) => {
       const v = scalar(raw);
       return typeof v === 'string' ? v.toUpperCase() : v;
     },
-    z.string().refine((c) => /^[A-Z]{3}$/.test(c) && CURRENCIES.has(c), { message: 'must be an ISO-4217 currency code' }),
+    z.string().refine((c) => /^[A-Z]{3}$/.test(c) && isCurrencyCode(c), { message: 'must be an ISO-4217 currency code' }),
   );
 }
-
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
-const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
 
 export function country() {
   return z.preprocess(
@@ -90,19 +86,14 @@ export function country() {
       const v = scalar(raw);
       return typeof v === 'string' ? v.toUpperCase() : v;
     },
-    z.string().refine((c) => /^[A-Z]{2}$/.test(c) && regionNames.of(c) !== undefined, {
+    z.string().refine((c) => /^[A-Z]{2}$/.test(c) && regionName(c) !== undefined, {
       message: 'must be an ISO-3166 alpha-2 country code',
     }),
   );
 }
 
 export function isIsoLanguage(code: string): boolean {
-  if (!/^[a-z]{2}$/.test(code)) return false;
-  try {
-    return languageNames.of(code) !== undefined;
-  } catch {
-    return false;
-  }
+  return /^[a-z]{2}$/.test(code) && languageName(code) !== undefined;
 }
 
 export function language() {

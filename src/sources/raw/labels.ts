@@ -3,6 +3,7 @@
 // read realistic text; the normalize tests assert every label here reads back to its token.
 import type { EnabledPlatform } from '../../core/platforms.js';
 import type { Amenity, PropertyType } from '../../core/schemas/resources.js';
+import { regionName } from '../../core/intl.js';
 
 type Labels<T extends string> = Record<T, Record<EnabledPlatform, string>>;
 const row = (airbnb: string, booking: string, vrbo: string, google: string) => ({ airbnb, booking, vrbo, google });
@@ -86,14 +87,9 @@ export function bookingSymbol(currency: string): string {
   return `${SYMBOLS[currency] ?? currency} `;
 }
 
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
 
 /** A country's English name for display text ("Portugal"); the normalizers never read it back. */
 export function countryName(code: string | null): string | null {
   if (code === null) return null;
-  try {
-    return regionNames.of(code.toUpperCase()) ?? code;
-  } catch {
-    return code;
-  }
+  return regionName(code.toUpperCase()) ?? code;
 }
