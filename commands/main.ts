@@ -1,20 +1,12 @@
-// The `stays` CLI entry. `stays --version` answers before commander loads (start-up budget:
-// bench/cli.mjs); everything else builds the program, and each command loads its heavy modules
-// (client, runtime, undici, conf, ora, prompts) only when it runs.
-import module from 'node:module';
+// The `stays` CLI entry, bundled to dist/cli.cjs and run by bin/stays (which answers
+// `stays --version` itself and keeps the bundle's compiled code between runs). It builds the
+// program; each command loads its heavy modules (client, runtime, undici, conf, ora, prompts) only
+// when it runs.
 import type { Command } from 'commander';
-import pkg from '../package.json' with { type: 'json' };
 import { EXIT } from './_lib/io.js';
-
-// Node >= 22.1 keeps compiled code between runs (a large share of start-up); absent on Node 20.
-(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 export async function main(argv: string[]): Promise<void> {
   const args = argv.slice(2);
-  if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
-    process.stdout.write(`${pkg.version}\n`);
-    return;
-  }
   const { buildProgram } = await import('./program.js');
   const program = buildProgram();
   if (args.includes('--json')) {
@@ -43,4 +35,4 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
-await main(process.argv);
+void main(process.argv);

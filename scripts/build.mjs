@@ -1,14 +1,20 @@
-// Bundles the CLI and the library to dist/ with esbuild. Pure-JS dependencies are bundled, which
-// spares the CLI's start-up hundreds of module resolutions (docs/benchmarks.md); the native
-// SQLite binding and undici (whose own lazy loading breaks when bundled) stay external. Dynamic
-// imports become separate chunks so each command loads only what it needs.
+// Builds dist/ with esbuild: the library (ESM, dist/index.js) and the CLI (CommonJS, dist/cli.cjs,
+// run by bin/stays). Pure-JS dependencies are bundled, which spares start-up hundreds of module
+// resolutions (docs/benchmarks.md); the native SQLite binding and undici (whose own lazy loading
+// breaks when bundled) stay external.
+//
+// The CLI is one CommonJS file, not ESM chunks, because on Node 20 only a classic script can use a
+// V8 code cache (bin/stays keeps one per build), and compiling the bundle was the largest share of
+// a cold start. Modules load lazily inside it (esbuild's per-module init functions), and the heavy
+// dependencies only some commands need are separate files under dist/vendor/, so the common path
+// reads less source.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-// zod re-exports all of its ~60 message locales as `z.locales`, a third of the CLI's code to
-// compile at every start. stays never reads them (zod installs English itself), so the bundle
-// gets English only.
+// zod re-exports all of its ~60 message locales as `z.locales`, a third of its code to compile at
+// every start. stays never reads them (zod installs English itself), so the bundles get English only.
 const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(b) {
@@ -18,20 +24,59 @@ const zodEnglishOnly = {
   },
 };
 
+// Dependencies one command or another needs, never a plain data command: prompts (a missing
+// argument at a terminal), conf (writing settings), ora (the spinner), and the server's own.
+// The value is what the file exports: CommonJS importers in Node's mode (ours: stays is a
+// "type": "module" package) see module.exports as the default export, so an ESM package whose
+// default export is used exports that.
+const VENDOR = { '@inquirer/prompts': '', conf: '.default', ora: '.default', pino: '', '@hono/node-server': '' };
+const vendorFile = (name) => `./vendor/${name.replace(/^@/, '').replace(/\//g, '-')}.cjs`;
+const toVendor = {
+  name: 'vendor',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^(${Object.keys(VENDOR).map((v) => v.replace('/', '\\/')).join('|')})$`) }, (args) => ({ path: vendorFile(args.path), external: true }));
+  },
+};
+
+const common = { bundle: true, platform: 'node', target: 'node20', logLevel: 'warning', sourcemap: true, plugins: [zodEnglishOnly] };
+// ESM dependencies bundled into CommonJS read import.meta.url (conf, env-paths' callers).
+const cjs = {
+  format: 'cjs',
+  define: { 'import.meta.url': '__staysImportMetaUrl', 'import.meta.dirname': '__dirname', 'import.meta.filename': '__filename' },
+  banner: { js: "const __staysImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // import() of an external becomes require(): the CLI runs as a classic script (bin/stays).
+  supported: { 'dynamic-import': false },
+};
+
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+
 await build({
-  entryPoints: { cli: 'commands/main.ts', index: 'src/index.ts' },
+  ...common,
+  entryPoints: { index: 'src/index.ts' },
   outdir: 'dist',
-  bundle: true,
   splitting: true,
   format: 'esm',
-  platform: 'node',
-  target: 'node20',
   external: ['better-sqlite3', 'undici'],
   // Bundled CommonJS dependencies call require(); ESM output needs one.
   banner: { js: "import { createRequire as __staysCreateRequire } from 'node:module'; const require = __staysCreateRequire(import.meta.url);" },
-  sourcemap: true,
-  logLevel: 'warning',
   chunkNames: 'chunks/[name]-[hash]',
-  plugins: [zodEnglishOnly],
 });
+
+await build({ ...common, ...cjs, entryPoints: { cli: 'commands/main.ts' }, outfile: 'dist/cli.cjs', external: ['better-sqlite3', 'undici'], plugins: [zodEnglishOnly, toVendor] });
+
+for (const [name, member] of Object.entries(VENDOR)) {
+  await build({ ...common, ...cjs, stdin: { contents: `module.exports = require(${JSON.stringify(name)})${member};`, resolveDir: '.' }, outfile: join('dist', vendorFile(name)), external: ['undici'] });
+}
+
+// The code cache of bin/stays is keyed by this digest of the bundle, written into its first line:
+// V8 itself only checks a cache against the source's length.
+const cli = 'dist/cli.cjs';
+const body = readFileSync(cli, 'utf8');
+const digest = createHash('sha256').update(body).digest('hex').slice(0, 16);
+writeFileSync(cli, `// stays-build ${digest}\n${body}`);
+// One line more at the top: shift the source map to match.
+const mapFile = `${cli}.map`;
+const map = JSON.parse(readFileSync(mapFile, 'utf8'));
+map.mappings = `;${map.mappings}`;
+writeFileSync(mapFile, JSON.stringify(map));
+
