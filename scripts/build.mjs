@@ -9,9 +9,11 @@
 // dependencies only some commands need are separate files under dist/vendor/, so the common path
 // reads less source.
 import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 // zod re-exports all of its ~60 message locales as `z.locales`, a third of its code to compile at
 // every start. stays never reads them (zod installs English itself), so the bundles get English only.
@@ -80,3 +82,6 @@ const map = JSON.parse(readFileSync(mapFile, 'utf8'));
 map.mappings = `;${map.mappings}`;
 writeFileSync(mapFile, JSON.stringify(map));
 
+// Type declarations of the library (`import { createClient } from 'stays'`), from the sources.
+const tsc = spawnSync(process.execPath, [fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url)), '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+if (tsc.status !== 0) process.exit(tsc.status ?? 1);
