@@ -57,7 +57,7 @@ describe.runIf(ownCache)('the compile cache of bin/stays (Node 20)', () => {
     expect(readFileSync(path).equals(garbage)).toBe(false);
   });
 
-  it('caches of other builds unused for an hour are removed when a new one is written', async () => {
+  it('caches of other builds or Node versions unused for an hour are removed when a new one is written', async () => {
     const dir = join(tempDir('stays-v8-'), 'cache');
     mkdirSync(dir, { recursive: true });
     const stale = `cli-0123456789abcdef-${process.version}-${process.arch}-search.v8`;
@@ -66,9 +66,14 @@ describe.runIf(ownCache)('the compile cache of bin/stays (Node 20)', () => {
     const twoHoursAgo = (Date.now() - 2 * 3_600_000) / 1000;
     utimesSync(join(dir, stale), twoHoursAgo, twoHoursAgo);
     writeFileSync(join(dir, recent), 'a build in use elsewhere');
+    const build = /^\/\/ stays-build ([0-9a-f]+)/.exec(readFileSync(join(import.meta.dirname, '../../dist/cli.cjs'), 'utf8'))![1];
+    const oldNode = `cli-${build}-v0.0.1-${process.arch}-search.v8`;
+    writeFileSync(join(dir, oldNode), 'this build under an old Node');
+    utimesSync(join(dir, oldNode), twoHoursAgo, twoHoursAgo);
     writeFileSync(join(dir, 'unrelated.txt'), 'kept');
     expect((await stays(['search', 'Faro', '--limit', '1', '--json'], { ...box.env, NODE_COMPILE_CACHE: dir })).code).toBe(0);
     expect(existsSync(join(dir, stale))).toBe(false);
+    expect(existsSync(join(dir, oldNode))).toBe(false);
     expect(existsSync(join(dir, recent))).toBe(true);
     expect(existsSync(join(dir, 'unrelated.txt'))).toBe(true);
     expect(caches(dir)).toHaveLength(2);
