@@ -5,7 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, fmt } from './lib.mjs';
+import { BIN, fmt, startStays } from './lib.mjs';
 
 const RUNS = Number(process.env.BENCH_CLI_RUNS ?? 30);
 
@@ -27,15 +27,19 @@ export async function benchCli() {
   // bin/stays keeps a V8 code cache of the bundle (written by the first run of a command, here a
   // warm-up run); the last target shows a start without it, as on the very first run.
   const cached = { ...env, NODE_COMPILE_CACHE: join(root, 'v8') };
+  // Remote mode, for reference (no goal): the same search against `stays serve` on loopback.
+  const server = await startStays();
   const targets = {
     'node -e 0': [['-e', '0'], env],
     'stays --version': [[BIN, '--version'], cached],
     'stays search Lisbon --json (in-process)': [[BIN, 'search', 'Lisbon', '--json'], cached],
     'same, no compile cache (first run)': [[BIN, 'search', 'Lisbon', '--json'], { ...env, NODE_DISABLE_COMPILE_CACHE: '1' }],
+    'stays search Lisbon --json (remote, loopback)': [[BIN, 'search', 'Lisbon', '--json'], { ...cached, STAYS_BASE_URL: server.url, STAYS_API_KEY: server.sandboxKey }],
   };
   const times = Object.fromEntries(Object.keys(targets).map((k) => [k, []]));
   for (let i = 0; i < 3; i++) for (const [args, e] of Object.values(targets)) wallMs(args, e); // warm the file cache
   for (let i = 0; i < RUNS; i++) for (const [name, [args, e]] of Object.entries(targets)) times[name].push(wallMs(args, e));
+  await server.stop();
   rmSync(root, { recursive: true, force: true });
   const base = median(times['node -e 0']);
   const goals = { 'stays --version': '<= 1.5', 'stays search Lisbon --json (in-process)': '<= 3' };

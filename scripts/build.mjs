@@ -1,7 +1,8 @@
 // Builds dist/ with esbuild: the library (ESM, dist/index.js) and the CLI (CommonJS, dist/cli.cjs,
 // run by bin/stays). Pure-JS dependencies are bundled, which spares start-up hundreds of module
-// resolutions (docs/benchmarks.md); the native SQLite binding and undici (whose own lazy loading
-// breaks when bundled) stay external.
+// resolutions (docs/benchmarks.md); the native SQLite binding stays external, and so does undici in
+// the library (its lazy loading broke in ESM chunks). The CLI bundles undici (a vendor file, below):
+// loading it from node_modules cost a remote command ~40 ms of compiling that the code cache saves.
 //
 // The CLI is one CommonJS file, not ESM chunks, because on Node 20 only a classic script can use a
 // V8 code cache (bin/stays keeps one per build), and compiling the bundle was the largest share of
@@ -26,12 +27,13 @@ const zodEnglishOnly = {
   },
 };
 
-// Dependencies one command or another needs, never a plain data command: prompts (a missing
-// argument at a terminal), conf (writing settings), ora (the spinner), and the server's own.
+// Dependencies one command or another needs, never an in-process data command: prompts (a missing
+// argument at a terminal), conf (writing settings), ora (the spinner), undici (remote mode), and
+// the server's own. bin/stays gives them the code cache too.
 // The value is what the file exports: CommonJS importers in Node's mode (ours: stays is a
 // "type": "module" package) see module.exports as the default export, so an ESM package whose
 // default export is used exports that.
-const VENDOR = { '@inquirer/prompts': '', conf: '.default', ora: '.default', pino: '', '@hono/node-server': '' };
+const VENDOR = { '@inquirer/prompts': '', conf: '.default', ora: '.default', undici: '', pino: '', '@hono/node-server': '' };
 const vendorFile = (name) => `./vendor/${name.replace(/^@/, '').replace(/\//g, '-')}.cjs`;
 const toVendor = {
   name: 'vendor',
@@ -64,17 +66,19 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
 });
 
-await build({ ...common, ...cjs, entryPoints: { cli: 'commands/main.ts' }, outfile: 'dist/cli.cjs', external: ['better-sqlite3', 'undici'], plugins: [zodEnglishOnly, toVendor] });
+await build({ ...common, ...cjs, entryPoints: { cli: 'commands/main.ts' }, outfile: 'dist/cli.cjs', external: ['better-sqlite3'], plugins: [zodEnglishOnly, toVendor] });
 
 for (const [name, member] of Object.entries(VENDOR)) {
-  await build({ ...common, ...cjs, stdin: { contents: `module.exports = require(${JSON.stringify(name)})${member};`, resolveDir: '.' }, outfile: join('dist', vendorFile(name)), external: ['undici'] });
+  await build({ ...common, ...cjs, stdin: { contents: `module.exports = require(${JSON.stringify(name)})${member};`, resolveDir: '.' }, outfile: join('dist', vendorFile(name)) });
 }
 
-// The code cache of bin/stays is keyed by this digest of the bundle, written into its first line:
-// V8 itself only checks a cache against the source's length.
+// The code cache of bin/stays is keyed by this digest of the bundle and its vendor files, written
+// into the bundle's first line: V8 itself only checks a cache against the source's length.
 const cli = 'dist/cli.cjs';
 const body = readFileSync(cli, 'utf8');
-const digest = createHash('sha256').update(body).digest('hex').slice(0, 16);
+const hash = createHash('sha256').update(body);
+for (const name of Object.keys(VENDOR)) hash.update(readFileSync(join('dist', vendorFile(name))));
+const digest = hash.digest('hex').slice(0, 16);
 writeFileSync(cli, `// stays-build ${digest}\n${body}`);
 // One line more at the top: shift the source map to match.
 const mapFile = `${cli}.map`;

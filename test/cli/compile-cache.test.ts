@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync,
 import module from 'node:module';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { startPeerFake } from '../helpers/peer-fake.js';
 import { tempDir } from '../helpers/stays.js';
 import { type Sandbox, freshSandbox, json, stays } from './helpers.js';
 
@@ -40,6 +41,24 @@ describe.runIf(ownCache)('the compile cache of bin/stays (Node 20)', () => {
     // Another command has a cache of its own (its code paths differ).
     expect((await stays(['account', '--json'], env)).code).toBe(0);
     expect(caches(dir).sort()).toEqual([file, file!.replace(/-search\.v8$/, '-account.v8')].sort());
+  });
+
+  it('a vendor file the bundle loads (undici, in remote mode) has a cache of its own', async () => {
+    const peer = await startPeerFake();
+    try {
+      const dir = join(tempDir('stays-v8-'), 'cache');
+      const env = { ...box.env, NODE_COMPILE_CACHE: dir, STAYS_BASE_URL: peer.url, STAYS_API_KEY: 'stay_live_peer' };
+      const first = await stays(['account', '--json'], env);
+      expect(first.code).toBe(0);
+      const files = caches(dir).sort();
+      expect(files.map((f) => f.replace(/^cli-[0-9a-f]+-v[\d.]+-\w+-/, ''))).toEqual(['account.v8', 'vendor-undici.v8']);
+      const before = files.map((f) => statSync(join(dir, f)).mtimeMs);
+      const second = await stays(['account', '--json'], env);
+      expect(json(second).data).toEqual(json(first).data);
+      expect(files.map((f) => statSync(join(dir, f)).mtimeMs)).toEqual(before);
+    } finally {
+      await peer.close();
+    }
   });
 
   it('a corrupt cache is rejected by V8 and replaced; the command is unaffected', async () => {
