@@ -58,6 +58,23 @@ describe('the CLI against the peer service (least answers its OpenAPI allows)', 
     expect(polls[0]).toMatch(/^GET \/v1\/jobs\/job_listing\d+$/);
   });
 
+  it('jobs get and jobs wait follow a job the peer accepted; api passes a response through', async () => {
+    const accepted = await stays([...COMMANDS.listing, '--no-wait', '--json'], env);
+    ok(accepted, 'listing --no-wait');
+    const jobId = (json(accepted).data as { jobId: string }).jobId;
+    const got = await stays(['jobs', 'get', jobId, '--json'], env);
+    ok(got, 'jobs get');
+    expect(json(got).data).toMatchObject({ jobId, status: 'running' });
+    const waited = await stays(['jobs', 'wait', jobId, '--json'], env);
+    ok(waited, 'jobs wait');
+    expect(json(waited).data).toEqual(peer.data.listing);
+    const raw = await stays(['api', '/v1/account', '-i'], env);
+    ok(raw, 'api -i');
+    expect(raw.stdout).toMatch(/^HTTP 200\n/);
+    expect(raw.stdout).toMatch(/x-request-id: req_/i);
+    expect(JSON.parse(raw.stdout.slice(raw.stdout.indexOf('{')))).toEqual({ data: peer.data.account });
+  });
+
   it('--all stops after one page when the peer sends no pagination', async () => {
     const r = await stays(['search', 'Lisbon', '--all', '-o', 'jsonl'], env);
     ok(r, 'search --all');
