@@ -52,6 +52,33 @@ export function defineAdmin(program: Command): void {
       await run(o, (rt) => createAccount(rt, { plan: o.plan, status: o.status, credits: o.credits, rpm: o.rpm, freeTierBudget: o.freeTierBudget, emailVerified: !o.emailUnverified }), (r) => `Created account ${r.id} (${r.plan.code}, ${r.plan.status}, ${r.credits.balance} credits)`);
     });
 
+  common(account.command('show'))
+    .description('Show an account: plan, credits, keys (never their secrets) and the last ledger rows')
+    .argument('<accountId>', 'account id (acct_…)')
+    .option('--ledger <n>', 'how many of the latest ledger rows to show', intArg('--ledger', 0), 20)
+    .action(async (accountId: string, o: Common & { ledger: number }) => {
+      const { showAccount } = await import('../src/core/admin.js');
+      await run(o, (rt) => showAccount(rt, { accountId, ledger: o.ledger }), (r) =>
+        [
+          `${r.id}  ${r.plan.code} (${r.plan.status})  ${r.requestsPerMinute} rpm${r.disabled ? '  DISABLED' : ''}`,
+          `credits  balance ${r.credits.balance}  held ${r.credits.held}  available ${r.credits.available}  spent ${r.credits.spent}`,
+          ...r.keys.map((k) => `key  ${k.id}  ${k.prefix}…  ${k.env}  ${k.revoked ? 'revoked' : 'active'}  ${k.scopes.join(',')}`),
+          `ledger  ${r.ledger.length} of ${r.ledgerRows} rows`,
+          ...r.ledger.map((l) => `  ${l.createdAt}  ${l.kind.padEnd(6)} ${String(l.amount).padStart(8)}  → ${l.balanceAfter}  ${l.requestId ?? l.note ?? ''}`),
+        ].join('\n'),
+      );
+    });
+  common(account.command('list'))
+    .description('List accounts, oldest first, with credits and active keys')
+    .action(async (o: Common) => {
+      const { listAccounts } = await import('../src/core/admin.js');
+      await run(o, (rt) => listAccounts(rt), (r) =>
+        r.accounts.length === 0
+          ? 'No accounts.'
+          : r.accounts.map((a) => `${a.id}  ${a.plan} (${a.status})  available ${a.credits.available}  keys ${a.activeKeys}  created ${a.createdAt}`).join('\n'),
+      );
+    });
+
   const key = admin.command('key').description('Manage API keys');
   common(key.command('create'))
     .description('Create an API key (shown once)')

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './helpers/stays.js';
+import { runCli, startStays, tempDir } from './helpers/stays.js';
 
 describe('stays admin', () => {
   it('creates an account, keys, grants credits and revokes, each printing one JSON object', async () => {
@@ -28,6 +28,53 @@ describe('stays admin', () => {
     expect(JSON.parse(revoke.stdout)).toMatchObject({ id: k.id, revoked: true });
   });
 
+  it('account show and list: credits, keys without secrets, and a ledger that adds up to the balance', async () => {
+    const s = await startStays();
+    try {
+      const a = await s.account({ plan: 'pro', credits: 40 });
+      await s.admin('credits', 'grant', '--account', a.id, '--credits', '10');
+      const topup = await s.req('/v1/billing/topups', { method: 'POST', key: a.liveKey, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ credits: 7 }) });
+      expect(topup.status).toBe(200);
+      await s.admin('key', 'revoke', a.sandboxKeyId);
+
+      const shown = await s.admin<{
+        credits: { balance: number; available: number };
+        keys: { id: string; prefix: string; env: string; revoked: boolean }[];
+        ledgerRows: number;
+        ledger: { kind: string; amount: number; balanceAfter: number; requestId: string | null }[];
+      }>('account', 'show', a.id);
+      expect(shown.credits).toMatchObject({ balance: 57, available: 57 });
+      expect(shown.keys.map((k) => [k.id, k.env, k.revoked])).toEqual([
+        [a.sandboxKeyId, 'sandbox', true],
+        [a.liveKeyId, 'live', false],
+      ]);
+      for (const k of shown.keys) expect(JSON.stringify(k)).not.toMatch(/hash|stay_(live|test)_[0-9A-Za-z]{32}/);
+      expect(shown.ledger.map((l) => [l.kind, l.amount, l.balanceAfter])).toEqual([
+        ['grant', 40, 40],
+        ['grant', 10, 50],
+        ['topup', 7, 57],
+      ]);
+      expect(shown.ledger.reduce((sum, l) => sum + l.amount, 0)).toBe(shown.credits.balance);
+      expect(shown.ledger[2]!.requestId).toBe(topup.headers.get('x-request-id'));
+
+      const tail = await s.admin<{ ledgerRows: number; ledger: unknown[] }>('account', 'show', a.id, '--ledger', '1');
+      expect([tail.ledgerRows, tail.ledger.length]).toEqual([3, 1]);
+
+      const other = await s.account({ plan: 'free' });
+      const list = await s.admin<{ accounts: { id: string; plan: string; credits: { available: number }; activeKeys: number }[] }>('account', 'list');
+      expect(list.accounts.map((x) => [x.id, x.plan, x.credits.available, x.activeKeys])).toEqual([
+        [a.id, 'pro', 57, 1],
+        [other.id, 'free', 1000, 2],
+      ]);
+
+      const human = await runCli(['admin', 'account', 'show', a.id, '--data-dir', s.dataDir]);
+      expect(human.stdout).toMatch(new RegExp(`^${a.id}  pro \\(active\\)`));
+      expect(human.stdout).toMatch(/ledger {2}3 of 3 rows/);
+    } finally {
+      await s.stop();
+    }
+  });
+
   it('the key is stored only as a hash', async () => {
     const dir = tempDir();
     const a = JSON.parse((await runCli(['admin', 'account', 'create', '--json', '--data-dir', dir])).stdout) as { id: string };
@@ -43,6 +90,8 @@ describe('stays admin', () => {
     [['admin', 'key', 'create', '--account', 'acct_nope', '--env', 'live'], /No account acct_nope/],
     [['admin', 'key', 'create', '--account', 'acct_nope', '--env', 'prod'], /env must be one of/],
     [['admin', 'key', 'revoke', 'key_nope'], /No key key_nope/],
+    [['admin', 'account', 'show', 'acct_nope'], /No account acct_nope/],
+    [['admin', 'account', 'show', 'acct_x', '--ledger', 'lots'], /--ledger must be an integer/],
   ])('%j fails with exit 2 and a clear message', async (args, message) => {
     const r = await runCli([...args, '--data-dir', tempDir()]);
     expect(r.code).toBe(2);

@@ -91,3 +91,55 @@ export async function grantCredits(s: Services, input: { accountId: string; cred
   const c = await s.store.addCredits(input.accountId, input.credits, 'grant', { requestId: null, note: 'admin grant' }, s.clock.now());
   return { accountId: input.accountId, granted: input.credits, credits: { balance: c.balance, held: c.held, available: c.balance - c.held } };
 }
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** One account as an operator needs it: plan, credits, keys (never their secrets) and the ledger's tail. */
+export async function showAccount(s: Services, input: { accountId: string; ledger?: number }) {
+  const last = count(input.ledger, 'ledger', 0) ?? 20;
+  const a = await s.store.getAccount(input.accountId);
+  if (!a) throw new ServiceError('invalid_parameter', `No account ${input.accountId}.`, { param: 'account' });
+  const [c, keys, ledger] = await Promise.all([s.store.getCredits(a.id), s.store.listKeys(a.id), s.store.ledger(a.id)]);
+  return {
+    id: a.id,
+    plan: { code: a.planCode, name: a.planName, status: a.planStatus },
+    emailVerified: a.emailVerified,
+    disabled: a.disabled,
+    requestsPerMinute: a.requestsPerMinute,
+    freeTierBudget: a.freeTierBudget,
+    createdAt: iso(a.createdAt),
+    credits: { balance: c.balance, held: c.held, available: c.balance - c.held, spent: c.spent },
+    keys: keys.map((k) => ({ id: k.id, prefix: k.prefix, env: k.env, scopes: k.scopes, revoked: k.revoked, createdAt: iso(k.createdAt) })),
+    ledgerRows: ledger.length,
+    ledger: ledger.slice(Math.max(0, ledger.length - last)).map((l) => ({
+      id: l.id,
+      kind: l.kind,
+      amount: l.amount,
+      balanceAfter: l.balanceAfter,
+      requestId: l.requestId,
+      jobId: l.jobId,
+      note: l.note,
+      createdAt: iso(l.createdAt),
+    })),
+  };
+}
+
+/** Every account, oldest first, with its credits and how many keys are active. */
+export async function listAccounts(s: Services) {
+  const accounts = await s.store.listAccounts();
+  return {
+    accounts: await Promise.all(
+      accounts.map(async (a) => {
+        const [c, keys] = await Promise.all([s.store.getCredits(a.id), s.store.listKeys(a.id)]);
+        return {
+          id: a.id,
+          plan: a.planCode,
+          status: a.planStatus,
+          createdAt: iso(a.createdAt),
+          credits: { balance: c.balance, held: c.held, available: c.balance - c.held },
+          activeKeys: keys.filter((k) => !k.revoked).length,
+        };
+      }),
+    ),
+  };
+}

@@ -121,6 +121,8 @@ export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   createAccount(a: NewAccount, initialCredits: number, requestId: string | null): Promise<AccountRow>;
   getAccount(id: string): Promise<AccountRow | null>;
+  /** Every account, oldest first (operators: `stays admin account list`). */
+  listAccounts(): Promise<AccountRow[]>;
   createKey(k: NewKey): Promise<KeyRow>;
   /** The key with that hash and its account, whatever its revocation state. */
   findKeyByHash(hash: string): Promise<{ key: KeyRow; account: AccountRow } | null>;

@@ -4,43 +4,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { KeyEnv } from '../../core/ids.js';
-import type { PlanCode, PlanStatus } from '../../core/schemas/resources.js';
-import type { AccountRow, CreditsRow, HoldResult, JobRow, KeyRow, LedgerEntry, NewAccount, NewHold, NewKey, Store } from '../types.js';
+import type { AccountRow, CreditsRow, HoldResult, KeyRow, NewAccount, NewHold, NewKey, Store } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
-
-type Row = Record<string, unknown>;
-
-function toAccount(r: Row): AccountRow {
-  return {
-    id: r.id as string,
-    planCode: r.plan_code as PlanCode,
-    planName: r.plan_name as string,
-    planStatus: r.plan_status as PlanStatus,
-    emailVerified: r.email_verified === 1,
-    requestsPerMinute: r.requests_per_minute as number,
-    freeTierBudget: r.free_tier_budget as number,
-    disabled: r.disabled === 1,
-    createdAt: r.created_at as number,
-  };
-}
-
-function toKey(r: Row): KeyRow {
-  return {
-    id: r.id as string,
-    accountId: r.account_id as string,
-    env: r.env as KeyEnv,
-    scopes: (r.scopes as string).split(',').filter(Boolean),
-    prefix: r.prefix as string,
-    hash: r.hash as string,
-    revoked: r.revoked_at !== null,
-    createdAt: r.created_at as number,
-  };
-}
-
-function parseJson(v: unknown): unknown {
-  return typeof v === 'string' ? JSON.parse(v) : null;
-}
+import { type Row, toAccount, toJob, toKey, toLedger } from './rows.js';
 
 export function migrate(db: Database.Database): void {
   const version = db.pragma('user_version', { simple: true }) as number;
@@ -68,6 +34,7 @@ export function openSqliteStore(file: string): Store {
     ),
     insertBalance: db.prepare(`INSERT INTO credit_balances (account_id, balance) VALUES (?, 0)`),
     getAccount: db.prepare(`SELECT * FROM accounts WHERE id = ?`),
+    allAccounts: db.prepare(`SELECT * FROM accounts ORDER BY created_at, id`),
     insertKey: db.prepare(
       `INSERT INTO api_keys (id, account_id, env, scopes, hash, prefix, created_at) VALUES (@id, @accountId, @env, @scopes, @hash, @prefix, @createdAt)`,
     ),
@@ -197,6 +164,9 @@ export function openSqliteStore(file: string): Store {
       const r = q.getAccount.get(id) as Row | undefined;
       return r ? toAccount(r) : null;
     },
+    async listAccounts() {
+      return (q.allAccounts.all() as Row[]).map(toAccount);
+    },
     async createKey(k: NewKey) {
       q.insertKey.run({ ...k, scopes: k.scopes.join(',') });
       authCache.clear();
@@ -231,38 +201,11 @@ export function openSqliteStore(file: string): Store {
       return addCreditsTx.immediate(accountId, amount, kind, ref.requestId, ref.note ?? null, at);
     },
     async ledger(accountId) {
-      return (q.ledger.all(accountId) as Row[]).map(
-        (r): LedgerEntry => ({
-          id: r.id as number,
-          accountId: r.account_id as string,
-          kind: r.kind as LedgerEntry['kind'],
-          amount: r.amount as number,
-          balanceAfter: r.balance_after as number,
-          requestId: (r.request_id as string | null) ?? null,
-          jobId: (r.job_id as string | null) ?? null,
-          note: (r.note as string | null) ?? null,
-          createdAt: r.created_at as number,
-        }),
-      );
+      return (q.ledger.all(accountId) as Row[]).map(toLedger);
     },
     async getJob(id) {
       const r = q.getJob.get(id) as Row | undefined;
-      if (!r) return null;
-      return {
-        id: r.id as string,
-        accountId: r.account_id as string,
-        requestId: r.request_id as string,
-        operation: r.operation as string,
-        status: r.status as JobRow['status'],
-        platforms: JSON.parse(r.platforms as string) as string[],
-        result: parseJson(r.result),
-        meta: parseJson(r.meta),
-        error: parseJson(r.error),
-        createdAt: r.created_at as number,
-        updatedAt: r.updated_at as number,
-        expiresAt: (r.expires_at as number | null) ?? null,
-        estimatedSeconds: r.estimated_seconds as number,
-      };
+      return r ? toJob(r) : null;
     },
     async hold(h) {
       return holdTx.immediate(h);
