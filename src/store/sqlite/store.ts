@@ -8,21 +8,25 @@ import type { AccountRow, CreditsRow, HoldResult, KeyRow, NewAccount, NewHold, N
 import { MIGRATIONS } from './migrations.js';
 import { type Row, toAccount, toJob, toKey, toLedger } from './rows.js';
 
+// Each step reads the version inside its write transaction: processes opening a fresh data
+// directory together (a server and an admin command, parallel first runs) apply each migration once.
 export function migrate(db: Database.Database): void {
-  const version = db.pragma('user_version', { simple: true }) as number;
-  for (let i = version; i < MIGRATIONS.length; i++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[i]!);
-      db.pragma(`user_version = ${i + 1}`);
-    }).immediate();
-  }
+  const step = db.transaction((): boolean => {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version >= MIGRATIONS.length) return false;
+    db.exec(MIGRATIONS[version]!);
+    db.pragma(`user_version = ${version + 1}`);
+    return true;
+  });
+  while (step.immediate());
 }
 
 export function openSqliteStore(file: string): Store {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
-  db.pragma('journal_mode = WAL');
+  // busy_timeout first: switching a fresh file to WAL needs a lock another process may hold.
   db.pragma('busy_timeout = 5000');
+  db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');
   migrate(db);
