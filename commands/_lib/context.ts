@@ -2,14 +2,14 @@
 // transport with the right key. Mode: remote when a base URL is set (flag, STAYS_BASE_URL or
 // config), else in-process on the embedded store. Key: --api-key, STAYS_API_KEY, config, in that
 // order; in-process with none, a local sandbox account and key are provisioned on first use.
-import { resolve } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
 import { type StaysClient, createClient } from '../../src/client/index.js';
 import { type InProcessTransport, inProcessTransport } from '../../src/client/in-process.js';
 import { type Transport, remoteTransport } from '../../src/client/transport.js';
 import type { RequestEvent } from '../../src/client/types.js';
-import { type Profile, openConfig, readProfile } from './config.js';
+import { readProfile } from './config.js';
 import { UsageError } from './errors.js';
+import { localKey } from './local-key.js';
 import { type GlobalOpts, parseDuration } from './options.js';
 import { FORMATS, type Format } from './output.js';
 import { type Term, makeTerm } from './term.js';
@@ -38,25 +38,6 @@ function debugLine(e: RequestEvent): string {
   return `stays debug: ${parts.join(' · ')}\n`;
 }
 
-/** The local sandbox key for the in-process store, provisioned once and kept in the config. */
-async function localKey(t: InProcessTransport, profileName: string, profile: Profile): Promise<string> {
-  const rt = await t.runtime();
-  const dir = resolve(rt.config.dataDir);
-  const saved = profile.localKeys?.[dir];
-  if (saved) {
-    const { authenticate } = await import('../../src/core/auth.js');
-    // The data dir may have been wiped since; then provision again rather than fail with 401.
-    const ok = await authenticate(rt, `Bearer ${saved.key}`).then(() => true, () => false);
-    if (ok) return saved.key;
-  }
-  const { createAccount, createKey } = await import('../../src/core/admin.js');
-  const account = await createAccount(rt, { plan: 'free' });
-  const key = await createKey(rt, { accountId: account.id, env: 'sandbox' });
-  (await openConfig()).saveLocalKey(profileName, dir, { key: key.key, keyId: key.id, accountId: account.id });
-  process.stderr.write(`stays: created a local sandbox account (${account.id}) and key for ${dir}; sandbox data is free and deterministic.\n`);
-  return key.key;
-}
-
 export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = process.env): Promise<Ctx> {
   const term = makeTerm({ color: opts.color, input: opts.input }, env);
   const profileName = opts.profile ?? 'default';
@@ -70,7 +51,7 @@ export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = p
   const dataDir = opts.dataDir ?? env.STAYS_DATA_DIR ?? profile['data-dir'];
   const transport: Transport = baseUrl ? remoteTransport({ baseUrl }) : inProcessTransport({ dataDir });
   let apiKey = opts.apiKey ?? profile['api-key'];
-  if (!apiKey && transport.kind === 'in-process') apiKey = await localKey(transport as InProcessTransport, profileName, profile);
+  if (!apiKey && transport.kind === 'in-process') apiKey = await localKey(transport as InProcessTransport, profileName);
   if (debug) process.stderr.write(`stays debug: ${transport.kind} ${transport.base} · profile ${profileName} · key ${apiKey ? redact(apiKey) : '(none)'}\n`);
 
   const ui = createWaitUi(term);

@@ -28,6 +28,17 @@ describe('in-process mode', () => {
     expect(json(second).data).toEqual(json(first).data);
   });
 
+  it('commands started together on a fresh machine share one store and one provisioned account', async () => {
+    const fresh = freshSandbox();
+    const runs = await Promise.all(Array.from({ length: 6 }, () => stays(['search', 'Porto', '--limit', '2', '--json'], fresh.env)));
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    for (const r of runs) expect(json(r).data).toEqual(json(runs[0]!).data);
+    expect(runs.filter((r) => /created a local sandbox account/.test(r.stderr))).toHaveLength(1);
+    const list = await stays(['admin', 'account', 'list', '--json', '--data-dir', fresh.dataDir], fresh.env);
+    expect((JSON.parse(list.stdout) as { accounts: unknown[] }).accounts).toHaveLength(1);
+    expect(existsSync(`${fresh.dataDir}/.provisioning.lock`)).toBe(false);
+  });
+
   it('search prints tab-separated rows when piped', async () => {
     const r = await run('search', 'Lisbon', '--limit', '3', '--platforms', 'airbnb,booking');
     expect(r.code).toBe(0);

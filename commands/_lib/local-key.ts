@@ -1,0 +1,59 @@
+// The local sandbox key of an in-process data directory: provisioned on first use and kept in the
+// config. Provisioning holds a lock directory in the data directory, so commands started together
+// on a fresh machine (a CI matrix, a shell loop with &) create one account, not one each.
+import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { InProcessTransport } from '../../src/client/in-process.js';
+import type { Runtime } from '../../src/runtime.js';
+import { openConfig, readProfile } from './config.js';
+
+/** A lock older than this was left by a process that died while provisioning. */
+const STALE_LOCK_MS = 30_000;
+const POLL_MS = 25;
+
+async function savedKey(rt: Runtime, profileName: string, dir: string): Promise<string | null> {
+  const saved = readProfile(profileName).localKeys?.[dir];
+  if (!saved) return null;
+  const { authenticate } = await import('../../src/core/auth.js');
+  // The data dir may have been wiped since; then provision again rather than fail with 401.
+  return (await authenticate(rt, `Bearer ${saved.key}`).then(() => true, () => false)) ? saved.key : null;
+}
+
+/** Takes the lock (mkdir is atomic), waiting for another holder; false if it cannot be made at all. */
+async function lock(path: string): Promise<boolean> {
+  for (;;) {
+    try {
+      mkdirSync(path);
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+    }
+    try {
+      if (Date.now() - statSync(path).mtimeMs > STALE_LOCK_MS) rmSync(path, { recursive: true, force: true });
+    } catch {}
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+export async function localKey(t: InProcessTransport, profileName: string): Promise<string> {
+  const rt = await t.runtime();
+  const dir = resolve(rt.config.dataDir);
+  const existing = await savedKey(rt, profileName, dir);
+  if (existing) return existing;
+  mkdirSync(dir, { recursive: true });
+  const lockPath = join(dir, '.provisioning.lock');
+  const locked = await lock(lockPath);
+  try {
+    // Whoever held the lock before us may have provisioned already.
+    const theirs = locked ? await savedKey(rt, profileName, dir) : null;
+    if (theirs) return theirs;
+    const { createAccount, createKey } = await import('../../src/core/admin.js');
+    const account = await createAccount(rt, { plan: 'free' });
+    const key = await createKey(rt, { accountId: account.id, env: 'sandbox' });
+    (await openConfig()).saveLocalKey(profileName, dir, { key: key.key, keyId: key.id, accountId: account.id });
+    process.stderr.write(`stays: created a local sandbox account (${account.id}) and key for ${dir}; sandbox data is free and deterministic.\n`);
+    return key.key;
+  } finally {
+    if (locked) rmSync(lockPath, { recursive: true, force: true });
+  }
+}
