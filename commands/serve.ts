@@ -17,11 +17,21 @@ export function defineServe(program: Command): void {
       }
       const { startServer } = await import('../src/server.js');
       const server = await startServer({ host: opts.host, port, config: opts.dataDir ? { dataDir: opts.dataDir } : {} });
+      const grace = server.runtime.config.shutdownGraceMs;
       const stop = (signal: string) => {
-        process.stderr.write(`stays: ${signal} received, shutting down\n`);
-        const force = setTimeout(() => process.exit(1), 10_000);
-        force.unref();
-        void server.close().then(() => process.exit(0));
+        process.stderr.write(`stays: ${signal} received, shutting down (running jobs get ${grace / 1000} s to finish)\n`);
+        // A last resort if the store itself hangs: the shutdown below is bounded by the grace period.
+        setTimeout(() => process.exit(1), grace + 10_000).unref();
+        server.close().then(
+          ({ abandoned }) => {
+            if (abandoned > 0) process.stderr.write(`stays: ${abandoned} job(s) did not finish in time; failed (retryable), nothing charged\n`);
+            process.exit(0);
+          },
+          (e: unknown) => {
+            process.stderr.write(`stays: shutdown failed: ${(e as Error).message}\n`);
+            process.exit(1);
+          },
+        );
       };
       process.once('SIGTERM', () => stop('SIGTERM'));
       process.once('SIGINT', () => stop('SIGINT'));

@@ -18,6 +18,14 @@ const ConfigSchema = z.object({
   simFail: z.string().optional(),
   /** Deadline of one upstream source call. */
   sourceDeadlineMs: z.coerce.number().int().min(1),
+  /** How long a job's owner may go without renewing its lease before another process takes the job over. */
+  jobLeaseMs: z.coerce.number().int().min(500).max(3_600_000),
+  /** On SIGTERM/SIGINT, how long running jobs may take to finish before they are failed (retryable). */
+  shutdownGraceMs: z.coerce.number().int().min(0).max(3_600_000),
+  /** Bytes (in MiB) the in-memory caches of one process may hold. */
+  memoryCacheMb: z.coerce.number().int().min(1).max(65_536),
+  /** Credits one account may top up per UTC day with a live key (0: top-ups refused, D24). */
+  topupMaxPerDay: z.coerce.number().int().min(0),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -42,11 +50,16 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     simLatency: overrides.simLatency ?? env.STAYS_SIM_LATENCY_MS,
     simFail: overrides.simFail ?? env.STAYS_SIM_FAIL,
     sourceDeadlineMs: overrides.sourceDeadlineMs ?? env.STAYS_SOURCE_DEADLINE_MS ?? 120_000,
+    jobLeaseMs: overrides.jobLeaseMs ?? env.STAYS_JOB_LEASE_MS ?? 30_000,
+    shutdownGraceMs: overrides.shutdownGraceMs ?? env.STAYS_SHUTDOWN_GRACE_MS ?? 10_000,
+    memoryCacheMb: overrides.memoryCacheMb ?? env.STAYS_MEMORY_CACHE_MB ?? 64,
+    topupMaxPerDay: overrides.topupMaxPerDay ?? env.STAYS_TOPUP_MAX_PER_DAY ?? 0,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const names: Record<string, string> = { dataDir: 'STAYS_DATA_DIR', docsUrl: 'STAYS_DOCS_URL', logLevel: 'STAYS_LOG_LEVEL', freeTierBudget: 'STAYS_FREE_TIER_BUDGET',
-      anonymousRpm: 'STAYS_ANON_RPM', upstream: 'STAYS_UPSTREAM', simLatency: 'STAYS_SIM_LATENCY_MS', simFail: 'STAYS_SIM_FAIL', sourceDeadlineMs: 'STAYS_SOURCE_DEADLINE_MS' };
+      anonymousRpm: 'STAYS_ANON_RPM', upstream: 'STAYS_UPSTREAM', simLatency: 'STAYS_SIM_LATENCY_MS', simFail: 'STAYS_SIM_FAIL', sourceDeadlineMs: 'STAYS_SOURCE_DEADLINE_MS',
+      jobLeaseMs: 'STAYS_JOB_LEASE_MS', shutdownGraceMs: 'STAYS_SHUTDOWN_GRACE_MS', memoryCacheMb: 'STAYS_MEMORY_CACHE_MB', topupMaxPerDay: 'STAYS_TOPUP_MAX_PER_DAY' };
     const key = String(issue.path[0]);
     throw new ConfigError(`invalid setting ${names[key] ?? key}: ${issue.message}`);
   }

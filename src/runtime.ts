@@ -12,6 +12,7 @@ import { parseFailures, parseLatency, simulatedUpstream } from './sources/simula
 import { chainUpstream } from './sources/chain.js';
 import type { Upstream } from './core/upstream.js';
 import { isErrorCode } from './core/errors.js';
+import { CLI_EXITED, SERVER_SHUTDOWN, abandonOwn, startMaintenance } from './jobs/leases.js';
 import { JobRunner } from './jobs/runner.js';
 import { openSqliteStore } from './store/sqlite/store.js';
 
@@ -20,9 +21,17 @@ export interface RuntimeOptions {
   clock?: Clock;
   ids?: IdGenerator;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Who runs it, for what becomes of its unfinished jobs at close: a server (shutdown) or an
+   * in-process CLI command (exited). Either way they fail retryable and their holds are released.
+   */
+  role?: 'server' | 'cli';
+  /** Called when the heartbeat cannot renew this process's leases. */
+  onError?(e: unknown, what: string): void;
 }
 
 export interface Runtime extends Services {
+  /** Stops the heartbeat, fails this process's unfinished jobs (releasing their holds), closes the store. */
   close(): Promise<void>;
 }
 
@@ -39,7 +48,7 @@ export function createRuntime(opts: RuntimeOptions = {}): Runtime {
   const world = createSandboxWorld();
   const upstream = liveUpstream(config, world);
   const store = openSqliteStore(databaseFile(config.dataDir));
-  return {
+  const services: Services = {
     config,
     clock,
     ids,
@@ -47,7 +56,21 @@ export function createRuntime(opts: RuntimeOptions = {}): Runtime {
     sandboxPages: new Lru(1024),
     sandboxUpstream: sandboxUpstream(world),
     upstream,
-    jobs: new JobRunner(),
-    close: () => store.close(),
+    // This process's instance id: the owner of every job and hold it creates.
+    jobs: new JobRunner(`inst_${ids.ulid()}`),
+  };
+  const heartbeat = startMaintenance(services, { renew: true, sweep: false, onError: opts.onError ?? (() => undefined) });
+  let closing: Promise<void> | undefined;
+  return {
+    ...services,
+    close: () =>
+      (closing ??= (async () => {
+        heartbeat.stop();
+        try {
+          await abandonOwn(services, opts.role === 'cli' ? CLI_EXITED : SERVER_SHUTDOWN);
+        } finally {
+          await store.close();
+        }
+      })()),
   };
 }

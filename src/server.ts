@@ -1,57 +1,105 @@
-// `stays serve`: the HTTP service on a socket, with graceful shutdown.
+// `stays serve`: the HTTP service on a socket, with a graceful shutdown. Several processes may
+// share a data directory (a new server started before the old one stops, `stays admin`, the
+// in-process CLI): each owns the jobs it runs through leases (src/jobs/leases.ts), so a server
+// only ever fails jobs whose owner stopped renewing them.
 import { type ServerType, serve } from '@hono/node-server';
 import pino, { type Logger } from 'pino';
+import { ConfigError } from './config.js';
 import { createApp } from './http/app.js';
+import { failExpired, purgeExpired, startMaintenance } from './jobs/leases.js';
 import { type Runtime, createRuntime, type RuntimeOptions } from './runtime.js';
 
 export interface ServeOptions extends RuntimeOptions {
   host?: string;
   port?: number;
   logger?: Logger;
-  /** How long a graceful shutdown waits for running jobs. */
-  drainMs?: number;
 }
 
 export interface RunningServer {
   url: string;
   port: number;
   runtime: Runtime;
-  close(): Promise<void>;
+  /**
+   * Graceful shutdown: stop accepting, answer `Prefer: wait` callers with their job's 202 at once,
+   * let running jobs finish within the grace period (STAYS_SHUTDOWN_GRACE_MS), then fail the rest
+   * retryable, releasing their holds. Resolves with how many jobs were failed that way.
+   */
+  close(): Promise<{ abandoned: number }>;
 }
 
+const listenError = (e: NodeJS.ErrnoException, host: string, port: number) =>
+  e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL' ? new ConfigError(`cannot listen on ${host}:${port} (${e.code}); pick another --host or --port`) : e;
+
 export async function startServer(opts: ServeOptions = {}): Promise<RunningServer> {
-  const runtime = createRuntime(opts);
-  const logger = opts.logger ?? pino({ level: runtime.config.logLevel, base: undefined });
-  // Jobs a previous process left pending or running can never finish: fail them (retryable) and
-  // release their holds, so nothing is charged for them.
-  const now = runtime.clock.now();
-  const orphans = await runtime.store.failOrphanJobs(
-    { type: 'upstream_unavailable', code: 'upstream_degraded', message: 'The server stopped while this job ran; nothing was charged. Retry the request.', retryable: true },
-    now,
-    now + 24 * 3_600_000,
-  );
-  if (orphans.length > 0) logger.warn({ jobs: orphans.length }, 'failed jobs orphaned by a previous server process');
+  let logger: Logger | undefined = opts.logger;
+  const runtime = createRuntime({ ...opts, role: 'server', onError: (err, what) => logger?.error({ err }, `${what} failed`) });
+  logger ??= pino({ level: runtime.config.logLevel, base: undefined });
+  try {
+    return await listen(runtime, logger, opts);
+  } catch (e) {
+    await runtime.close();
+    throw e;
+  }
+}
+
+async function listen(runtime: Runtime, logger: Logger, opts: ServeOptions): Promise<RunningServer> {
+  // Work left by processes that died (their leases expired): fail it, retryable, charging nothing.
+  // Jobs another live process owns are left alone.
+  const recovered = await failExpired(runtime);
+  if (recovered.jobs.length > 0 || recovered.holds > 0) {
+    logger.warn({ jobs: recovered.jobs.length, holds: recovered.holds }, 'failed jobs and released holds of a process that stopped');
+  }
+  await purgeExpired(runtime);
+  const sweeper = startMaintenance(runtime, {
+    renew: false,
+    sweep: true,
+    onError: (err, what) => logger.error({ err }, `${what} failed`),
+    onSwept: (r, p) => {
+      if (r.jobs.length > 0 || r.holds > 0) logger.warn({ jobs: r.jobs.length, holds: r.holds }, 'failed jobs and released holds whose lease expired');
+      if (p.jobs > 0 || p.cache > 0) logger.info({ jobs: p.jobs, cache: p.cache }, 'deleted expired jobs and cache rows');
+    },
+  });
+
   const app = createApp(runtime, { logger });
   const host = opts.host ?? '127.0.0.1';
-  const server: ServerType = await new Promise((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: host, port: opts.port ?? 8787 }, () => resolve(s));
-    s.once('error', reject);
+  const wanted = opts.port ?? 8787;
+  let closing = false;
+  const server = await new Promise<ServerType>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, hostname: host, port: wanted }, () => resolve(s));
+    s.once('error', (e: NodeJS.ErrnoException) => reject(listenError(e, host, wanted)));
+  }).catch((e) => {
+    sweeper.stop();
+    throw e;
+  });
+  // During a shutdown every answer closes its connection, so keep-alive clients move on.
+  server.prependListener('request', (_req, res) => {
+    if (closing) res.setHeader('Connection', 'close');
   });
   const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : (opts.port ?? 8787);
+  const port = typeof addr === 'object' && addr ? addr.port : wanted;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  let closing: Promise<void> | undefined;
-  return {
-    url,
-    port,
-    runtime,
-    close: () =>
-      (closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // Idle keep-alive sockets would hold close() open.
-        (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
-      })
-        .then(() => runtime.jobs.drain(opts.drainMs ?? 5_000))
-        .then(() => runtime.close())),
+
+  let shutdown: Promise<{ abandoned: number }> | undefined;
+  const close = async (): Promise<{ abandoned: number }> => {
+    closing = true;
+    sweeper.stop();
+    const stopped = new Promise<void>((r) => server.close(() => r()));
+    (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+    runtime.jobs.stopWaiting();
+    const grace = runtime.config.shutdownGraceMs;
+    const running = runtime.jobs.size;
+    if (running > 0) logger.info({ jobs: running, graceMs: grace }, 'waiting for running jobs');
+    const drained = await runtime.jobs.drain(grace);
+    const left = runtime.jobs.size;
+    // Fails what is still running (retryable, holds released) and closes the store.
+    await runtime.close();
+    if (!drained) logger.warn({ jobs: left }, 'failed jobs still running at the end of the grace period; nothing was charged for them');
+    // Answers in flight have had the grace period; a connection still open now (a client that never
+    // finishes its request) is cut.
+    await Promise.race([stopped, new Promise((r) => setTimeout(r, 1_000).unref())]);
+    (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+    await stopped;
+    return { abandoned: drained ? 0 : left };
   };
+  return { url, port, runtime, close: () => (shutdown ??= close()) };
 }

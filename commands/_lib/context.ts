@@ -24,6 +24,8 @@ export interface Ctx {
   timeoutMs: number;
   ui: WaitUi;
   client: StaysClient;
+  /** The in-process transport, when there is no base URL: live jobs then run in this very process. */
+  inProcess: InProcessTransport | null;
   close(): Promise<void>;
 }
 
@@ -71,6 +73,7 @@ export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = p
     timeoutMs,
     ui,
     client,
+    inProcess: transport.kind === 'in-process' ? (transport as InProcessTransport) : null,
     close: async () => {
       ui.stop();
       await client.close();

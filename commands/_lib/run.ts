@@ -1,6 +1,7 @@
 // The flow every data command shares: context → request (waiting on a job, or not, or walking
 // pages) → output → footer, and on failure the error on stderr with its exit code. Ctrl-C exits
 // 130 and says how to pick the job up again.
+import { StaysWaitTimeoutError } from '../../src/client/errors.js';
 import type { ApiCall } from '../../src/client/http.js';
 import type { Envelope } from '../../src/client/types.js';
 import { type Ctx, createContext } from './context.js';
@@ -13,9 +14,19 @@ import { viewOf } from './view.js';
 
 export async function execute(opts: GlobalOpts, body: (ctx: Ctx) => Promise<void>): Promise<void> {
   let ctx: Ctx | undefined;
+  let interrupted = false;
   const onSigint = () => {
-    const job = ctx?.ui.jobId();
+    if (interrupted) return;
+    interrupted = true;
+    const job = ctx?.ui.jobId() ?? ctx?.inProcess?.runningJobs()[0] ?? null;
     ctx?.ui.stop();
+    if (job && ctx?.inProcess) {
+      // In-process the job runs in this command: it stops with it (failed, retryable, nothing charged).
+      process.stderr.write(`\nstays: interrupted; job ${job} ran in this command and was stopped, nothing charged\n`);
+      const bound = new Promise((r) => setTimeout(r, 2000).unref());
+      void Promise.race([ctx.close(), bound]).finally(() => process.exit(EXIT.interrupted));
+      return;
+    }
     process.stderr.write(`\nstays: interrupted${job ? `; job ${job} keeps running: stays jobs wait ${job}` : ''}\n`);
     process.exit(EXIT.interrupted);
   };
@@ -26,6 +37,10 @@ export async function execute(opts: GlobalOpts, body: (ctx: Ctx) => Promise<void
     await body(ctx);
   } catch (e) {
     ctx?.ui.stop();
+    if (e instanceof StaysWaitTimeoutError && ctx?.inProcess) {
+      // Nothing else will ever run this job: it stops with the command (ctx.close() below).
+      e.message = `Timed out after ${Math.round(ctx.timeoutMs / 1000)} s waiting for job ${e.jobId}, which ran in this command (in-process) and is stopped: nothing was charged. Give it a longer --timeout, or run stays serve and pass --base-url so jobs outlive the command.`;
+    }
     process.exitCode = await reportError(e, ctx?.term ?? makeTerm(opts), ctx?.jsonErrors ?? opts.json === true);
   } finally {
     process.off('SIGINT', onSigint);
@@ -47,8 +62,10 @@ export async function runCall(ctx: Ctx, call: ApiCall, o: { paginates?: boolean;
   if (!ctx.wait) {
     const r = await ctx.client.submit(call);
     if (r.accepted) {
+      const id = r.body.data.jobId;
       process.stdout.write(`${JSON.stringify(r.body, null, 2)}\n`);
-      if (ctx.format === 'table') process.stderr.write(`stays: job ${r.body.data.jobId} accepted; wait for it with: stays jobs wait ${r.body.data.jobId}\n`);
+      if (ctx.inProcess) return finishInProcess(ctx, id);
+      if (ctx.format === 'table') process.stderr.write(`stays: job ${id} accepted; wait for it with: stays jobs wait ${id}\n`);
       return;
     }
     return show(ctx, r.body, o.paginates);
@@ -56,6 +73,20 @@ export async function runCall(ctx: Ctx, call: ApiCall, o: { paginates?: boolean;
   const envelope = await ctx.client.run(call);
   ctx.ui.stop();
   await show(ctx, envelope, o.paginates);
+}
+
+/**
+ * --no-wait in-process: the job runs in this command, so the command finishes it before exiting
+ * (within --timeout; past that it is stopped, nothing charged), and says so on stderr.
+ */
+async function finishInProcess(ctx: Ctx, jobId: string): Promise<void> {
+  process.stderr.write(`stays: job ${jobId} runs in this command (in-process); finishing it before exiting. Pass --base-url to leave jobs to a server.\n`);
+  if (await ctx.inProcess!.finishJobs(ctx.timeoutMs)) {
+    process.stderr.write(`stays: job ${jobId} finished; see it with: stays jobs get ${jobId}\n`);
+    return;
+  }
+  process.stderr.write(`stays: job ${jobId} did not finish within ${Math.round(ctx.timeoutMs / 1000)} s and is stopped; nothing was charged\n`);
+  process.exitCode = EXIT.waitTimeout;
 }
 
 /**

@@ -2,6 +2,10 @@
 // handler with no socket, on a runtime opened lazily on the given data directory. Loading the
 // runtime (SQLite, the app, zod) is deferred to the first request so a command that fails
 // usage checks never pays for it.
+//
+// Live jobs started in-process run in this process and nowhere else: closing the transport fails
+// the ones still running (retryable, holds released, nothing charged). A process that dies
+// without closing leaves leases that expire, and the next process to open the store cleans up.
 import type { Runtime } from '../runtime.js';
 import type { Transport } from './transport.js';
 
@@ -14,17 +18,35 @@ export interface InProcessTransport extends Transport {
   readonly kind: 'in-process';
   /** The runtime behind the app (for local provisioning through the admin actions). */
   runtime(): Promise<Runtime>;
+  /** Jobs running in this process (none before the first request). */
+  runningJobs(): string[];
+  /** Waits up to `ms` for this process's jobs to end; whether they all did. */
+  finishJobs(ms: number): Promise<boolean>;
 }
 
 export function inProcessTransport(opts: InProcessOptions = {}): InProcessTransport {
   let opened: Promise<{ rt: Runtime; fetch: (r: Request) => Response | Promise<Response> }> | undefined;
   const open = () =>
     (opened ??= (async () => {
-      const [{ createRuntime }, { createApp }] = await Promise.all([import('../runtime.js'), import('../http/app.js')]);
-      const rt = createRuntime({ config: opts.dataDir ? { dataDir: opts.dataDir } : {} });
+      const [{ createRuntime }, { createApp }, { failExpired, purgeExpired }] = await Promise.all([
+        import('../runtime.js'),
+        import('../http/app.js'),
+        import('../jobs/leases.js'),
+      ]);
+      const rt = createRuntime({ config: opts.dataDir ? { dataDir: opts.dataDir } : {}, role: 'cli' });
+      try {
+        // Jobs and holds left by a process that died (expired leases) are failed and released.
+        await failExpired(rt);
+        await purgeExpired(rt, 1);
+      } catch (e) {
+        await rt.close();
+        throw e;
+      }
       const app = createApp(rt);
+      state = { rt };
       return { rt, fetch: (r: Request) => app.fetch(r) };
     })());
+  let state: { rt: Runtime } | undefined;
 
   return {
     kind: 'in-process',
@@ -32,6 +54,8 @@ export function inProcessTransport(opts: InProcessOptions = {}): InProcessTransp
     async runtime() {
       return (await open()).rt;
     },
+    runningJobs: () => state?.rt.jobs.ids() ?? [],
+    finishJobs: async (ms) => (state ? state.rt.jobs.drain(ms) : true),
     async send(req) {
       const { fetch } = await open();
       const res = await fetch(new Request(`http://in-process${req.path}`, { method: req.method, headers: req.headers, body: req.body, signal: req.signal }));

@@ -4,8 +4,9 @@
 // in one transaction with its ledger row, and records the result (D18).
 import { requireLiveUnlocked } from './auth.js';
 import { type RequestContext, type Services, isSandbox } from './context.js';
-import { ServiceError } from './errors.js';
+import { ServiceError, isErrorCode } from './errors.js';
 import { newJobId } from './ids.js';
+import { leaseFor } from '../jobs/leases.js';
 import type { JobOutcome } from '../jobs/runner.js';
 import { pollUrl } from './ops/jobs.js';
 import { buildMeta, refuseWithoutUpstream } from './ops/common.js';
@@ -76,6 +77,7 @@ export async function execute<T>(services: Services, ctx: RequestContext, plan: 
     jobId,
     at: services.clock.now(),
     freeTierBudget: ctx.account.planCode === 'free' ? ctx.account.freeTierBudget : null,
+    lease: leaseFor(services),
   });
   if (!held.ok) {
     const c = held.credits;
@@ -98,17 +100,30 @@ export async function execute<T>(services: Services, ctx: RequestContext, plan: 
     }
     const r = finish(services, ctx, plan, c, { cached: true, sandbox: false, simulated: upstream.simulated, pagination: true });
     let charge = 0;
+    let settled: unknown;
     try {
       charge = chargeOf(r.meta, plan.worstCase);
     } finally {
-      await services.store.settleHold(holdId, charge, { requestId: ctx.requestId, jobId: null, at: services.clock.now() });
+      settled = await services.store.settleHold(holdId, charge, { requestId: ctx.requestId, jobId: null, at: services.clock.now() });
     }
+    // Only if this process stalled past its lease and another one released the hold.
+    if (settled === null) throw new ServiceError('upstream_degraded', 'This call took too long and its credit hold was released; nothing was charged. Retry the request.');
     return { kind: 'sync', ...r };
   }
 
   const estimatedSeconds = Math.max(1, ...plan.legs.map((l) => (isEnabled(l.platform) ? upstream.estimateSeconds(l.platform) : 1)));
   try {
-    await services.store.createJob({ id: jobId, accountId: ctx.account.id, requestId: ctx.requestId, operation: plan.operation, platforms: plan.platforms, estimatedSeconds, createdAt: now });
+    await services.store.createJob({
+      id: jobId,
+      accountId: ctx.account.id,
+      env: ctx.key.env,
+      requestId: ctx.requestId,
+      operation: plan.operation,
+      platforms: plan.platforms,
+      estimatedSeconds,
+      createdAt: now,
+      lease: leaseFor(services),
+    });
   } catch (e) {
     await services.store.settleHold(holdId, 0, { requestId: ctx.requestId, jobId: null, at: services.clock.now() });
     throw e;
@@ -155,30 +170,36 @@ function fetchLeg(services: Services, upstream: Upstream, leg: Leg): Promise<Leg
   return outcome(p, false);
 }
 
+/**
+ * The job was taken from this process (its lease expired and another process failed it): its
+ * outcome is whatever the store recorded, and nothing more is charged here.
+ */
+async function lost(services: Services, jobId: string): Promise<JobOutcome> {
+  const row = await services.store.getJob(jobId);
+  const recorded = (row?.error ?? {}) as { code?: string; message?: string };
+  const code = typeof recorded.code === 'string' && isErrorCode(recorded.code) ? recorded.code : 'upstream_degraded';
+  return { ok: false, error: new ServiceError(code, recorded.message ?? 'This job was stopped before it finished; nothing was charged. Retry the request.') };
+}
+
 async function runJob<T>(services: Services, ctx: RequestContext, plan: Plan<T>, upstream: Upstream, j: { jobId: string; holdId: string; hits: unknown[] }): Promise<JobOutcome> {
   const { store, clock } = services;
-  const ref = () => ({ requestId: ctx.requestId, jobId: j.jobId, at: clock.now() });
+  const owner = services.jobs.owner;
+  const end = (e: { status: 'completed' | 'failed'; charge: number; result?: unknown; meta?: unknown; error?: unknown }) =>
+    store.finishJob({ ...e, jobId: j.jobId, owner, holdId: j.holdId, requestId: ctx.requestId, at: clock.now(), expiresAt: clock.now() + JOB_RETENTION_MS });
   const fail = async (error: ServiceError): Promise<JobOutcome> => {
-    await store.settleHold(j.holdId, 0, ref());
-    await store.updateJob(j.jobId, {
-      status: 'failed',
-      error: { type: error.type, code: error.code, message: error.message, retryable: error.retryable },
-      updatedAt: clock.now(),
-      expiresAt: clock.now() + JOB_RETENTION_MS,
-    });
-    return { ok: false, error };
+    const ended = await end({ status: 'failed', charge: 0, error: { type: error.type, code: error.code, message: error.message, retryable: error.retryable } });
+    return ended ? { ok: false, error } : lost(services, j.jobId);
   };
   try {
-    await store.updateJob(j.jobId, { status: 'running', updatedAt: clock.now() });
+    if (!(await store.startJob(j.jobId, owner, clock.now()))) return lost(services, j.jobId);
     const outcomes = await Promise.all(
       plan.legs.map((l, i) => (j.hits[i] !== undefined ? Promise.resolve<LegOutcome>({ ok: true, value: j.hits[i], cached: true }) : fetchLeg(services, upstream, l))),
     );
     const c = plan.compose(outcomes);
     // D18: a job result is not cursor-paginated; the same call again is a cache hit with pagination.
     const r = finish(services, ctx, plan, c, { cached: false, sandbox: false, simulated: upstream.simulated, pagination: false });
-    await store.settleHold(j.holdId, chargeOf(r.meta, plan.worstCase), ref());
-    await store.updateJob(j.jobId, { status: 'completed', result: r.data, meta: r.meta, updatedAt: clock.now(), expiresAt: clock.now() + JOB_RETENTION_MS });
-    return { ok: true, data: r.data, meta: r.meta };
+    const ended = await end({ status: 'completed', charge: chargeOf(r.meta, plan.worstCase), result: r.data, meta: r.meta });
+    return ended ? { ok: true, data: r.data, meta: r.meta } : lost(services, j.jobId);
   } catch (e) {
     if (e instanceof ServiceError) return fail(e);
     return fail(new ServiceError('internal_error', `The job failed unexpectedly; nothing was charged. Quote ${j.jobId} to support.`, { cause: e }));

@@ -1,6 +1,7 @@
-// Runs jobs inside the server process and remembers the ones in flight, so `Prefer: wait` can
-// await a job and identical upstream questions can share one call (D19). Job state itself lives
-// in the store, so a poller never depends on this memory.
+// Runs jobs inside this process and remembers the ones in flight, so `Prefer: wait` can await a
+// job and identical upstream questions can share one call (D19). Job state itself lives in the
+// store, so a poller never depends on this memory. Every job this process runs is owned by it in
+// the store (`owner`, with a lease the heartbeat renews: src/jobs/leases.ts).
 import type { ServiceError } from '../core/errors.js';
 import type { Meta } from '../core/schemas/resources.js';
 
@@ -10,6 +11,13 @@ export class JobRunner {
   private readonly running = new Map<string, Promise<JobOutcome>>();
   /** Upstream calls in flight, by leg key (coalescing). */
   readonly inflight = new Map<string, Promise<unknown>>();
+  private releaseWaiters: () => void = () => undefined;
+  private waitersReleased = new Promise<null>((r) => {
+    this.releaseWaiters = () => r(null);
+  });
+
+  /** @param owner this process's instance id, which owns the jobs it runs. */
+  constructor(readonly owner: string) {}
 
   run(id: string, task: () => Promise<JobOutcome>): Promise<JobOutcome> {
     const p = task().finally(() => this.running.delete(id));
@@ -17,7 +25,7 @@ export class JobRunner {
     return p;
   }
 
-  /** The job's outcome if it ends within `ms`, else null. */
+  /** The job's outcome if it ends within `ms`, else null (also at once after stopWaiting()). */
   async wait(id: string, ms: number): Promise<JobOutcome | null> {
     const p = this.running.get(id);
     if (!p || ms <= 0) return null;
@@ -26,19 +34,38 @@ export class JobRunner {
       timer = setTimeout(() => r(null), ms);
     });
     try {
-      return await Promise.race([p, timeout]);
+      return await Promise.race([p, timeout, this.waitersReleased]);
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Shutdown: every `Prefer: wait` caller gets its answer (the job's 202) now rather than at its deadline. */
+  stopWaiting(): void {
+    this.releaseWaiters();
   }
 
   get size(): number {
     return this.running.size;
   }
 
-  /** Waits for running jobs to end, at most `ms`; what is still running then is failed on restart. */
-  async drain(ms: number): Promise<void> {
-    if (this.running.size === 0) return;
-    await Promise.race([Promise.allSettled([...this.running.values()]), new Promise((r) => setTimeout(r, ms).unref())]);
+  /** Ids of the jobs running in this process. */
+  ids(): string[] {
+    return [...this.running.keys()];
+  }
+
+  /** Waits for running jobs to end, at most `ms`; returns whether all of them did. */
+  async drain(ms: number): Promise<boolean> {
+    if (this.running.size === 0) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const all = Promise.allSettled([...this.running.values()]).then(() => true);
+    const late = new Promise<boolean>((r) => {
+      timer = setTimeout(() => r(false), ms);
+    });
+    try {
+      return (await Promise.race([all, late])) && this.running.size === 0;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

@@ -1,6 +1,12 @@
 // The store port. The core talks only to this interface; SQLite implements it now and a
 // PostgreSQL implementation can fill it later. Every credit change happens inside one store
 // transaction that writes a ledger row (house rule 7).
+//
+// Several processes may share one store (a restart overlapping the old server, `stays admin`,
+// in-process CLI calls, later several servers). Work in flight is therefore owned: every job and
+// every credit hold names the process that owns it and carries a lease that process renews while
+// it works. Only an expired lease lets another process fail the job and release its hold, and a
+// job settles only while its owner still holds it, so a job is never both settled and failed.
 import type { KeyEnv } from '../core/ids.js';
 import type { PlanCode, PlanStatus } from '../core/schemas/resources.js';
 
@@ -46,6 +52,8 @@ export interface LedgerEntry {
   balanceAfter: number;
   requestId: string | null;
   jobId: string | null;
+  /** The key that made a top-up. */
+  keyId: string | null;
   note: string | null;
   createdAt: number;
 }
@@ -65,6 +73,8 @@ export interface NewKey {
 export interface JobRow {
   id: string;
   accountId: string;
+  /** The environment of the key that created it; only keys of that environment see it. */
+  env: KeyEnv;
   requestId: string;
   operation: string;
   status: 'pending' | 'running' | 'completed' | 'failed';
@@ -76,6 +86,15 @@ export interface JobRow {
   createdAt: number;
   updatedAt: number;
   expiresAt: number | null;
+  /** The process running it (while pending or running). */
+  owner: string | null;
+  leaseExpiresAt: number;
+}
+
+/** Who owns work in flight, and until when without a renewal. */
+export interface Lease {
+  owner: string;
+  expiresAt: number;
 }
 
 export interface NewHold {
@@ -87,6 +106,7 @@ export interface NewHold {
   at: number;
   /** Free plan: lifetime spend plus holds may not pass this (D7); null for paid plans. */
   freeTierBudget: number | null;
+  lease: Lease;
 }
 
 export type HoldResult =
@@ -96,20 +116,47 @@ export type HoldResult =
 export interface NewJob {
   id: string;
   accountId: string;
+  env: KeyEnv;
   requestId: string;
   operation: string;
   platforms: string[];
   estimatedSeconds: number;
   createdAt: number;
+  lease: Lease;
 }
 
-export interface JobPatch {
-  status: JobRow['status'];
+/** How a job ends: its hold settled for `charge` and the job recorded, in one transaction. */
+export interface JobEnd {
+  jobId: string;
+  owner: string;
+  holdId: string;
+  charge: number;
+  requestId: string;
+  status: 'completed' | 'failed';
   result?: unknown;
   meta?: unknown;
   error?: unknown;
-  updatedAt: number;
-  expiresAt?: number | null;
+  at: number;
+  /** When the finished job is deleted (D18: 24 hours after it ends). */
+  expiresAt: number;
+}
+
+export interface NewTopup {
+  accountId: string;
+  credits: number;
+  keyId: string;
+  requestId: string;
+  at: number;
+  /** The cap: credits topped up since `since` (this one included) may not pass `max`. */
+  since: number;
+  max: number;
+}
+
+export type TopupResult = { ok: true; credits: CreditsRow } | { ok: false; used: number };
+
+export interface Purged {
+  jobs: number;
+  cache: number;
 }
 
 export interface CacheHit {
@@ -129,21 +176,39 @@ export interface Store {
   listKeys(accountId: string): Promise<KeyRow[]>;
   revokeKey(id: string, at: number): Promise<KeyRow | null>;
   getCredits(accountId: string): Promise<CreditsRow>;
-  /** Adds credits (grant or top-up) in one transaction with its ledger row; returns the new figures. */
+  /** Adds credits (an operator's grant) in one transaction with its ledger row; returns the new figures. */
   addCredits(accountId: string, credits: number, kind: 'grant' | 'topup', ref: { requestId: string | null; note?: string }, at: number): Promise<CreditsRow>;
+  /** A top-up within a cap, checked and written in one transaction; the ledger row names the key. */
+  topup(t: NewTopup): Promise<TopupResult>;
   ledger(accountId: string): Promise<LedgerEntry[]>;
   /**
    * D5: reserves `amount` if balance - held covers it (and, on the free plan, spent + held + amount
    * stays within the budget), in one transaction.
    */
   hold(h: NewHold): Promise<HoldResult>;
-  /** Ends a hold: releases it and debits `charge` (<= the hold) with a ledger row, in one transaction. */
-  settleHold(holdId: string, charge: number, ref: { requestId: string; jobId: string | null; at: number }): Promise<CreditsRow>;
+  /**
+   * Ends a hold that belongs to no job: releases it and debits `charge` (<= the hold) with a ledger
+   * row, in one transaction. Null when the hold is gone (its lease expired and another process
+   * released it): nothing was charged.
+   */
+  settleHold(holdId: string, charge: number, ref: { requestId: string; jobId: string | null; at: number }): Promise<CreditsRow | null>;
   createJob(j: NewJob): Promise<void>;
-  updateJob(id: string, patch: JobPatch): Promise<void>;
+  /** pending → running, if `owner` still owns the job; false otherwise. */
+  startJob(id: string, owner: string, at: number): Promise<boolean>;
+  /** Settles the job's hold and records its end, if `owner` still owns it (else changes nothing and returns false). */
+  finishJob(end: JobEnd): Promise<boolean>;
   getJob(id: string): Promise<JobRow | null>;
-  /** At start-up, after a crash: jobs still pending or running fail with `error`, and every hold left over is released. */
-  failOrphanJobs(error: unknown, at: number, expiresAt: number): Promise<string[]>;
+  /** The heartbeat: extends the lease of every unfinished job and every hold `owner` has. */
+  renewLeases(owner: string, until: number): Promise<void>;
+  /**
+   * Fails (with `error`) every unfinished job whose lease expired before `now`, and releases its
+   * hold and every other hold whose lease expired, charging nothing. Returns the failed job ids.
+   */
+  failExpired(error: unknown, now: number, retainUntil: number): Promise<{ jobs: string[]; holds: number }>;
+  /** Shutdown: fails `owner`'s unfinished jobs with `error` and releases all of its holds, charging nothing. */
+  abandon(owner: string, error: unknown, now: number, retainUntil: number): Promise<{ jobs: string[]; holds: number }>;
+  /** Deletes at most `batch` finished jobs past their expiry and `batch` expired cache rows. */
+  purgeExpired(now: number, batch: number): Promise<Purged>;
   cacheGet(key: string, now: number): Promise<CacheHit | null>;
   cacheSet(key: string, value: unknown, storedAt: number, expiresAt: number): Promise<void>;
   close(): Promise<void>;

@@ -71,9 +71,9 @@ describe('concurrency', () => {
 });
 
 describe('crash', () => {
-  it('kill -9 mid-job, restart: those jobs are failed (retryable), every hold released, nothing charged', async () => {
+  it('kill -9 mid-job, restart: once their lease expires those jobs are failed (retryable), every hold released, nothing charged', async () => {
     const dataDir = tempDir();
-    const env = { STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '5000' };
+    const env = { STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '5000', STAYS_JOB_LEASE_MS: '1500' };
     const s1 = await startStays(env, dataDir);
     const acct = await s1.account({ credits: 500 });
     const jobIds: string[] = [];

@@ -59,14 +59,18 @@ describe('live calls on the simulated upstream', () => {
     expect(meta.creditsCharged).toBe(3);
   });
 
-  it('the job belongs to its account: another account gets 404 job_not_found', async () => {
+  it('the job belongs to its account and environment: another account, or a sandbox key, gets 404 job_not_found', async () => {
     const res = await s.req('/v1/reviews?platform=airbnb&listingId=7654321', { key: a.liveKey });
     const { data } = (await res.json()) as { data: { jobId: string } };
     const b = await s.account();
     await expectError(await s.req(`/v1/jobs/${data.jobId}`, { key: b.liveKey }), 404, 'job_not_found');
     await expectError(await s.req(`/v1/jobs/${data.jobId}`, { key: b.sandboxKey }), 404, 'job_not_found');
-    // The owner's other key may poll it.
-    expect((await pollJob(s, a.sandboxKey, data.jobId)).data.status).toBe('completed');
+    expect((await pollJob(s, a.liveKey, data.jobId)).data.status).toBe('completed');
+    // The owner's sandbox key never reads live results, finished or not.
+    await expectError(await s.req(`/v1/jobs/${data.jobId}`, { key: a.sandboxKey }), 404, 'job_not_found');
+    // Another live key of the owner's account may poll it.
+    const other = await s.admin<{ key: string }>('key', 'create', '--account', a.id, '--env', 'live');
+    expect((await pollJob(s, other.key, data.jobId)).data.status).toBe('completed');
   });
 
   it.each([

@@ -29,9 +29,12 @@ export function renderJob(job: JobRow, requestId: string): JobView {
 }
 
 export async function getJob(services: Services, ctx: RequestContext, jobId: string): Promise<JobView> {
-  const notFound = () => new ServiceError('job_not_found', `No job ${jobId.slice(0, 64)} for this account (unknown, not yours, or expired after 24 hours).`, { param: 'jobId' });
+  const notFound = () => new ServiceError('job_not_found', `No job ${jobId.slice(0, 64)} for this key (unknown, of another account or environment, or expired after 24 hours).`, { param: 'jobId' });
   if (!/^job_[0-9A-HJKMNP-TV-Z]{26}$/.test(jobId)) throw notFound();
   const job = await services.store.getJob(jobId);
-  if (!job || job.accountId !== ctx.account.id || (job.expiresAt !== null && job.expiresAt <= services.clock.now())) throw notFound();
+  // A job belongs to its account and to the environment of the key that created it: a sandbox
+  // key never reads live results, nor the other way round.
+  const visible = job !== null && job.accountId === ctx.account.id && job.env === ctx.key.env;
+  if (!job || !visible || (job.expiresAt !== null && job.expiresAt <= services.clock.now())) throw notFound();
   return renderJob(job, ctx.requestId);
 }

@@ -109,4 +109,19 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX credit_holds_job ON credit_holds(job_id);
   CREATE INDEX credit_ledger_request ON credit_ledger(request_id);
   `,
+  // Job leases (one owner process per job, renewed by a heartbeat), the environment a job
+  // belongs to, and the key that made each top-up. Rows from before have lease 0: expired.
+  `
+  ALTER TABLE jobs ADD COLUMN env TEXT NOT NULL DEFAULT 'live' CHECK (env IN ('live', 'sandbox'));
+  ALTER TABLE jobs ADD COLUMN owner TEXT;
+  ALTER TABLE jobs ADD COLUMN lease_expires_at INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX jobs_lease ON jobs(status, lease_expires_at);
+  CREATE INDEX jobs_owner ON jobs(owner, status);
+  CREATE INDEX jobs_expiry ON jobs(expires_at);
+  ALTER TABLE credit_holds ADD COLUMN owner TEXT;
+  ALTER TABLE credit_holds ADD COLUMN lease_expires_at INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX credit_holds_owner ON credit_holds(owner);
+  CREATE INDEX credit_holds_lease ON credit_holds(lease_expires_at);
+  ALTER TABLE credit_ledger ADD COLUMN key_id TEXT;
+  `,
 ];

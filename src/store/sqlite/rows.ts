@@ -41,6 +41,7 @@ export function toLedger(r: Row): LedgerEntry {
     balanceAfter: r.balance_after as number,
     requestId: (r.request_id as string | null) ?? null,
     jobId: (r.job_id as string | null) ?? null,
+    keyId: (r.key_id as string | null) ?? null,
     note: (r.note as string | null) ?? null,
     createdAt: r.created_at as number,
   };
@@ -54,6 +55,7 @@ export function toJob(r: Row): JobRow {
   return {
     id: r.id as string,
     accountId: r.account_id as string,
+    env: r.env as KeyEnv,
     requestId: r.request_id as string,
     operation: r.operation as string,
     status: r.status as JobRow['status'],
@@ -65,5 +67,7 @@ export function toJob(r: Row): JobRow {
     updatedAt: r.updated_at as number,
     expiresAt: (r.expires_at as number | null) ?? null,
     estimatedSeconds: r.estimated_seconds as number,
+    owner: (r.owner as string | null) ?? null,
+    leaseExpiresAt: r.lease_expires_at as number,
   };
 }

@@ -1,10 +1,10 @@
 // The embedded store: one SQLite file in WAL mode, so `stays serve` and `stays admin` can use
 // the same data directory at once. better-sqlite3 is synchronous, which makes each
 // transaction atomic within the process; busy_timeout covers the other process.
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { AccountRow, CreditsRow, HoldResult, KeyRow, NewAccount, NewHold, NewKey, Store } from '../types.js';
+import type { AccountRow, CreditsRow, HoldResult, JobEnd, KeyRow, NewAccount, NewHold, NewKey, NewTopup, Store, TopupResult } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
 import { type Row, toAccount, toJob, toKey, toLedger } from './rows.js';
 
@@ -21,8 +21,17 @@ export function migrate(db: Database.Database): void {
   while (step.immediate());
 }
 
+/**
+ * The directory 0700 and the file 0600 when we create them: the store holds key hashes, the
+ * ledger and every job's result. SQLite gives the -wal and -shm files the database file's mode.
+ */
+function createPrivately(file: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, 'a', 0o600));
+}
+
 export function openSqliteStore(file: string): Store {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') createPrivately(file);
   const db = new Database(file);
   // busy_timeout first: switching a fresh file to WAL needs a lock another process may hold.
   db.pragma('busy_timeout = 5000');
@@ -49,46 +58,60 @@ export function openSqliteStore(file: string): Store {
     getBalance: db.prepare(`SELECT balance, held, spent FROM credit_balances WHERE account_id = ?`),
     addBalance: db.prepare(`UPDATE credit_balances SET balance = balance + ? WHERE account_id = ?`),
     insertLedger: db.prepare(
-      `INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id, job_id, note, created_at)
-       VALUES (@accountId, @kind, @amount, @balanceAfter, @requestId, @jobId, @note, @createdAt)`,
+      `INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id, job_id, key_id, note, created_at)
+       VALUES (@accountId, @kind, @amount, @balanceAfter, @requestId, @jobId, @keyId, @note, @createdAt)`,
     ),
+    toppedUpSince: db.prepare(`SELECT COALESCE(SUM(amount), 0) FROM credit_ledger WHERE account_id = ? AND kind = 'topup' AND created_at >= ?`).pluck(),
     ledger: db.prepare(`SELECT * FROM credit_ledger WHERE account_id = ? ORDER BY id`),
     getJob: db.prepare(`SELECT * FROM jobs WHERE id = ?`),
-    insertHold: db.prepare(`INSERT INTO credit_holds (id, account_id, amount, request_id, job_id, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
+    insertHold: db.prepare(
+      `INSERT INTO credit_holds (id, account_id, amount, request_id, job_id, created_at, owner, lease_expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
     getHold: db.prepare(`SELECT * FROM credit_holds WHERE id = ?`),
     deleteHold: db.prepare(`DELETE FROM credit_holds WHERE id = ?`),
     addHeld: db.prepare(`UPDATE credit_balances SET held = held + ? WHERE account_id = ?`),
     charge: db.prepare(`UPDATE credit_balances SET balance = balance - ?, spent = spent + ? WHERE account_id = ?`),
     insertJob: db.prepare(
-      `INSERT INTO jobs (id, account_id, request_id, operation, status, platforms, estimated_seconds, created_at, updated_at)
-       VALUES (@id, @accountId, @requestId, @operation, 'pending', @platforms, @estimatedSeconds, @createdAt, @createdAt)`,
+      `INSERT INTO jobs (id, account_id, env, request_id, operation, status, platforms, estimated_seconds, created_at, updated_at, owner, lease_expires_at)
+       VALUES (@id, @accountId, @env, @requestId, @operation, 'pending', @platforms, @estimatedSeconds, @createdAt, @createdAt, @owner, @leaseExpiresAt)`,
     ),
-    updateJob: db.prepare(
-      `UPDATE jobs SET status = @status, result = COALESCE(@result, result), meta = COALESCE(@meta, meta), error = COALESCE(@error, error),
-       updated_at = @updatedAt, expires_at = COALESCE(@expiresAt, expires_at) WHERE id = @id`,
+    startJob: db.prepare(`UPDATE jobs SET status = 'running', updated_at = ? WHERE id = ? AND owner = ? AND status = 'pending'`),
+    ownedJob: db.prepare(`SELECT 1 FROM jobs WHERE id = ? AND owner = ? AND status IN ('pending', 'running')`).pluck(),
+    endJob: db.prepare(
+      `UPDATE jobs SET status = @status, result = @result, meta = @meta, error = @error, updated_at = @at, expires_at = @expiresAt, owner = NULL
+       WHERE id = @id`,
     ),
-    orphanJobs: db.prepare(`SELECT id FROM jobs WHERE status IN ('pending', 'running')`),
-    allHolds: db.prepare(`SELECT id, account_id, amount FROM credit_holds`),
+    renewJobs: db.prepare(`UPDATE jobs SET lease_expires_at = ? WHERE owner = ? AND status IN ('pending', 'running')`),
+    renewHolds: db.prepare(`UPDATE credit_holds SET lease_expires_at = ? WHERE owner = ?`),
+    expiredJobs: db.prepare(`SELECT id FROM jobs WHERE status IN ('pending', 'running') AND lease_expires_at <= ?`).pluck(),
+    expiredHolds: db.prepare(`SELECT id, account_id, amount FROM credit_holds WHERE lease_expires_at <= ?`),
+    ownJobs: db.prepare(`SELECT id FROM jobs WHERE owner = ? AND status IN ('pending', 'running')`).pluck(),
+    ownHolds: db.prepare(`SELECT id, account_id, amount FROM credit_holds WHERE owner = ?`),
+    holdsOfJob: db.prepare(`SELECT id, account_id, amount FROM credit_holds WHERE job_id = ?`),
+    purgeJobs: db.prepare(
+      `DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE expires_at IS NOT NULL AND expires_at <= ? AND status IN ('completed', 'failed') LIMIT ?)`,
+    ),
+    purgeCache: db.prepare(`DELETE FROM cache_entries WHERE key IN (SELECT key FROM cache_entries WHERE expires_at <= ? LIMIT ?)`),
     cacheGet: db.prepare(`SELECT value, stored_at FROM cache_entries WHERE key = ? AND expires_at > ?`),
     cacheSet: db.prepare(
       `INSERT INTO cache_entries (key, value, stored_at, expires_at) VALUES (?, ?, ?, ?)
        ON CONFLICT(key) DO UPDATE SET value = excluded.value, stored_at = excluded.stored_at, expires_at = excluded.expires_at`,
     ),
-    cachePurge: db.prepare(`DELETE FROM cache_entries WHERE expires_at <= ?`),
   };
 
   const holdTx = db.transaction((h: NewHold): HoldResult => {
     const c = credits(h.accountId);
     if (h.freeTierBudget !== null && c.spent + c.held + h.amount > h.freeTierBudget) return { ok: false, reason: 'free_tier', credits: c };
     if (c.balance - c.held < h.amount) return { ok: false, reason: 'balance', credits: c };
-    q.insertHold.run(h.id, h.accountId, h.amount, h.requestId, h.jobId, h.at);
+    q.insertHold.run(h.id, h.accountId, h.amount, h.requestId, h.jobId, h.at, h.lease.owner, h.lease.expiresAt);
     q.addHeld.run(h.amount, h.accountId);
     return { ok: true, credits: credits(h.accountId) };
   });
 
-  const settleTx = db.transaction((holdId: string, charge: number, requestId: string, jobId: string | null, at: number): CreditsRow => {
+  /** Releases a hold and debits `charge` with its ledger row; null when the hold is gone. */
+  const settle = (holdId: string, charge: number, requestId: string, jobId: string | null, at: number): CreditsRow | null => {
     const hold = q.getHold.get(holdId) as Row | undefined;
-    if (!hold) throw new Error(`no hold ${holdId}`);
+    if (!hold) return null;
     const accountId = hold.account_id as string;
     const amount = hold.amount as number;
     // D5: a call never charges more than it held.
@@ -98,22 +121,64 @@ export function openSqliteStore(file: string): Store {
     if (charge > 0) {
       q.charge.run(charge, charge, accountId);
       const after = credits(accountId);
-      q.insertLedger.run({ accountId, kind: 'charge', amount: -charge, balanceAfter: after.balance, requestId, jobId, note: null, createdAt: at });
+      q.insertLedger.run({ accountId, kind: 'charge', amount: -charge, balanceAfter: after.balance, requestId, jobId, keyId: null, note: null, createdAt: at });
     }
     return credits(accountId);
+  };
+  const settleTx = db.transaction(settle);
+
+  const finishTx = db.transaction((e: JobEnd): boolean => {
+    if (q.ownedJob.get(e.jobId, e.owner) === undefined) return false;
+    // The hold can only be gone if the lease expired and another process failed the job; the
+    // ownership check above rules that out, so a missing hold here is a bug, not a race.
+    if (settle(e.holdId, e.charge, e.requestId, e.jobId, e.at) === null) throw new Error(`job ${e.jobId} has no hold ${e.holdId}`);
+    const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
+    q.endJob.run({ id: e.jobId, status: e.status, result: json(e.result), meta: json(e.meta), error: json(e.error), at: e.at, expiresAt: e.expiresAt });
+    return true;
   });
 
-  // At start-up no call of this server is in flight, so every hold left over belongs to a call a
-  // previous process never finished (a job, or a cache hit cut off before settling): release them
-  // all, charging nothing. One server owns a data directory.
-  const failOrphansTx = db.transaction((error: string, at: number, expiresAt: number): string[] => {
-    const ids = (q.orphanJobs.all() as Row[]).map((r) => r.id as string);
-    for (const id of ids) q.updateJob.run({ id, status: 'failed', result: null, meta: null, error, updatedAt: at, expiresAt });
-    for (const hold of q.allHolds.all() as Row[]) {
+  const releaseHolds = (holds: Row[]): number => {
+    for (const hold of holds) {
       q.deleteHold.run(hold.id);
       q.addHeld.run(-(hold.amount as number), hold.account_id);
     }
-    return ids;
+    return holds.length;
+  };
+
+  /** Fails the given unfinished jobs with `error` and releases their holds, charging nothing. */
+  const failJobs = (ids: string[], error: string, at: number, expiresAt: number): number => {
+    let released = 0;
+    for (const id of ids) {
+      q.endJob.run({ id, status: 'failed', result: null, meta: null, error, at, expiresAt });
+      released += releaseHolds(q.holdsOfJob.all(id) as Row[]);
+    }
+    return released;
+  };
+
+  const failExpiredTx = db.transaction((error: string, now: number, retainUntil: number) => {
+    const jobs = q.expiredJobs.all(now) as string[];
+    const holds = failJobs(jobs, error, now, retainUntil) + releaseHolds(q.expiredHolds.all(now) as Row[]);
+    return { jobs, holds };
+  });
+
+  const abandonTx = db.transaction((owner: string, error: string, now: number, retainUntil: number) => {
+    const jobs = q.ownJobs.all(owner) as string[];
+    const holds = failJobs(jobs, error, now, retainUntil) + releaseHolds(q.ownHolds.all(owner) as Row[]);
+    return { jobs, holds };
+  });
+
+  const renewTx = db.transaction((owner: string, until: number) => {
+    q.renewJobs.run(until, owner);
+    q.renewHolds.run(until, owner);
+  });
+
+  const topupTx = db.transaction((t: NewTopup): TopupResult => {
+    const used = q.toppedUpSince.get(t.accountId, t.since) as number;
+    if (used + t.credits > t.max) return { ok: false, used };
+    q.addBalance.run(t.credits, t.accountId);
+    const after = credits(t.accountId);
+    q.insertLedger.run({ accountId: t.accountId, kind: 'topup', amount: t.credits, balanceAfter: after.balance, requestId: t.requestId, jobId: null, keyId: t.keyId, note: null, createdAt: t.at });
+    return { ok: true, credits: after };
   });
 
   // Authentication reads the same few keys on every request. Their rows change only through
@@ -146,7 +211,7 @@ export function openSqliteStore(file: string): Store {
     (accountId: string, amount: number, kind: string, requestId: string | null, note: string | null, at: number): CreditsRow => {
       q.addBalance.run(amount, accountId);
       const after = credits(accountId);
-      q.insertLedger.run({ accountId, kind, amount, balanceAfter: after.balance, requestId, jobId: null, note, createdAt: at });
+      q.insertLedger.run({ accountId, kind, amount, balanceAfter: after.balance, requestId, jobId: null, keyId: null, note, createdAt: at });
       return after;
     },
   );
@@ -204,6 +269,10 @@ export function openSqliteStore(file: string): Store {
       if (!Number.isSafeInteger(amount) || amount <= 0) throw new RangeError('credits must be a positive integer');
       return addCreditsTx.immediate(accountId, amount, kind, ref.requestId, ref.note ?? null, at);
     },
+    async topup(t) {
+      if (!Number.isSafeInteger(t.credits) || t.credits <= 0) throw new RangeError('credits must be a positive integer');
+      return topupTx.immediate(t);
+    },
     async ledger(accountId) {
       return (q.ledger.all(accountId) as Row[]).map(toLedger);
     },
@@ -218,14 +287,26 @@ export function openSqliteStore(file: string): Store {
       return settleTx.immediate(holdId, charge, ref.requestId, ref.jobId, ref.at);
     },
     async createJob(j) {
-      q.insertJob.run({ ...j, platforms: JSON.stringify(j.platforms) });
+      const { lease, ...rest } = j;
+      q.insertJob.run({ ...rest, platforms: JSON.stringify(j.platforms), owner: lease.owner, leaseExpiresAt: lease.expiresAt });
     },
-    async updateJob(id, p) {
-      const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
-      q.updateJob.run({ id, status: p.status, result: json(p.result), meta: json(p.meta), error: json(p.error), updatedAt: p.updatedAt, expiresAt: p.expiresAt ?? null });
+    async startJob(id, owner, at) {
+      return q.startJob.run(at, id, owner).changes === 1;
     },
-    async failOrphanJobs(error, at, expiresAt) {
-      return failOrphansTx.immediate(JSON.stringify(error), at, expiresAt);
+    async finishJob(end) {
+      return finishTx.immediate(end);
+    },
+    async renewLeases(owner, until) {
+      renewTx.immediate(owner, until);
+    },
+    async failExpired(error, now, retainUntil) {
+      return failExpiredTx.immediate(JSON.stringify(error), now, retainUntil);
+    },
+    async abandon(owner, error, now, retainUntil) {
+      return abandonTx.immediate(owner, JSON.stringify(error), now, retainUntil);
+    },
+    async purgeExpired(now, batch) {
+      return { jobs: q.purgeJobs.run(now, batch).changes, cache: q.purgeCache.run(now, batch).changes };
     },
     async cacheGet(key, now) {
       const r = q.cacheGet.get(key, now) as Row | undefined;
@@ -233,8 +314,6 @@ export function openSqliteStore(file: string): Store {
     },
     async cacheSet(key, value, storedAt, expiresAt) {
       q.cacheSet.run(key, JSON.stringify(value), storedAt, expiresAt);
-      // Expired entries are never read; drop them now and then so the file stays small.
-      if (storedAt % 64 === 0) q.cachePurge.run(storedAt);
     },
     async close() {
       if (db.open) db.close();

@@ -1,0 +1,90 @@
+// Ownership of work in flight across processes sharing one store. Each process (a server, an
+// in-process CLI command) has an instance id; every job and credit hold it creates carries that
+// owner and a lease. While the process lives, a heartbeat renews its leases every third of the
+// lease time. Any process may fail a job whose lease expired (its owner died or hung), releasing
+// its hold; no process touches a job whose lease is current. The store makes a job's settlement
+// conditional on still owning it, so a job is never both settled and failed.
+import type { Services } from '../core/context.js';
+import type { Lease, Purged } from '../store/types.js';
+
+const JOB_RETENTION_MS = 24 * 3_600_000; // D18
+/** Rows deleted per statement by the expiry sweep, so one sweep never holds the write lock long. */
+export const PURGE_BATCH = 500;
+
+export function leaseFor(s: Services): Lease {
+  return { owner: s.jobs.owner, expiresAt: s.clock.now() + s.config.jobLeaseMs };
+}
+
+/** How often leases are renewed and expired ones looked for: a third of the lease, so two missed beats are survivable. */
+export const beatMs = (s: Services) => Math.max(100, Math.floor(s.config.jobLeaseMs / 3));
+
+const failure = (message: string) => ({ type: 'upstream_unavailable', code: 'upstream_degraded', message, retryable: true });
+
+export const STOPPED_OWNER = failure('The process running this job stopped before it finished; nothing was charged. Retry the request.');
+export const SERVER_SHUTDOWN = failure('The server shut down before this job finished; nothing was charged. Retry the request.');
+export const CLI_EXITED = failure('The stays command that ran this job in-process exited before it finished; nothing was charged. Retry the request.');
+
+/** Fails jobs (and releases holds) whose owner stopped renewing them. */
+export function failExpired(s: Services) {
+  const now = s.clock.now();
+  return s.store.failExpired(STOPPED_OWNER, now, now + JOB_RETENTION_MS);
+}
+
+/** This process gives up its unfinished jobs: failed retryable, holds released, nothing charged. */
+export function abandonOwn(s: Services, error: ReturnType<typeof failure>) {
+  const now = s.clock.now();
+  return s.store.abandon(s.jobs.owner, error, now, now + JOB_RETENTION_MS);
+}
+
+/** Deletes jobs past their 24 hours and expired cache rows, batch by batch, at most `maxBatches` of each. */
+export async function purgeExpired(s: Services, maxBatches = 20): Promise<Purged> {
+  const total: Purged = { jobs: 0, cache: 0 };
+  for (let i = 0; i < maxBatches; i++) {
+    const p = await s.store.purgeExpired(s.clock.now(), PURGE_BATCH);
+    total.jobs += p.jobs;
+    total.cache += p.cache;
+    if (p.jobs < PURGE_BATCH && p.cache < PURGE_BATCH) break;
+    // Let requests in between batches.
+    await new Promise((r) => setImmediate(r));
+  }
+  return total;
+}
+
+export interface Maintenance {
+  stop(): void;
+}
+
+/**
+ * The heartbeat (`renew`: every process that runs jobs) and the periodic sweep of expired leases
+ * and expired rows (`sweep`: servers). Timers are unref'd: they never keep a process alive.
+ */
+export function startMaintenance(
+  s: Services,
+  opts: { renew: boolean; sweep: boolean; onError(e: unknown, what: string): void; onSwept?(r: { jobs: string[]; holds: number }, p: Purged): void },
+): Maintenance {
+  let busy = false;
+  const tick = async () => {
+    if (busy) return;
+    busy = true;
+    if (opts.renew) {
+      try {
+        await s.store.renewLeases(s.jobs.owner, s.clock.now() + s.config.jobLeaseMs);
+      } catch (e) {
+        opts.onError(e, 'lease renewal');
+      }
+    }
+    if (opts.sweep) {
+      try {
+        const r = await failExpired(s);
+        const p = await purgeExpired(s);
+        opts.onSwept?.(r, p);
+      } catch (e) {
+        opts.onError(e, 'expiry sweep');
+      }
+    }
+    busy = false;
+  };
+  const timer = setInterval(() => void tick(), beatMs(s));
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
