@@ -64,7 +64,7 @@ export function defineAdmin(program: Command): void {
           `credits  balance ${r.credits.balance}  held ${r.credits.held}  available ${r.credits.available}  spent ${r.credits.spent}`,
           ...r.keys.map((k) => `key  ${k.id}  ${k.prefix}…  ${k.env}  ${k.revoked ? 'revoked' : 'active'}  ${k.scopes.join(',')}`),
           `ledger  ${r.ledger.length} of ${r.ledgerRows} rows`,
-          ...r.ledger.map((l) => `  ${l.createdAt}  ${l.kind.padEnd(6)} ${String(l.amount).padStart(8)}  → ${l.balanceAfter}  ${l.requestId ?? l.note ?? ''}`),
+          ...r.ledger.map((l) => `  ${l.createdAt}  ${l.kind.padEnd(6)} ${String(l.amount).padStart(8)}  → ${l.balanceAfter}  ${l.requestId ?? l.note ?? ''}${l.keyId ? `  ${l.keyId}` : ''}`),
         ].join('\n'),
       );
     });
@@ -84,7 +84,7 @@ export function defineAdmin(program: Command): void {
     .description('Create an API key (shown once)')
     .requiredOption('--account <id>', 'account id (acct_…)')
     .requiredOption('--env <env>', 'live or sandbox')
-    .option('--scopes <list>', 'comma-separated scopes: stays.read,account.read,billing.write (default: all)')
+    .option('--scopes <list>', 'comma-separated scopes: stays.read,account.read,billing.write (default: stays.read,account.read; billing.write allows top-ups)')
     .action(async (o: Common & { account: string; env: string; scopes?: string }) => {
       const { createKey } = await import('../src/core/admin.js');
       const scopes = o.scopes?.split(',').map((s) => s.trim()).filter(Boolean);

@@ -29,9 +29,9 @@ describe('stays admin', () => {
   });
 
   it('account show and list: credits, keys without secrets, and a ledger that adds up to the balance', async () => {
-    const s = await startStays();
+    const s = await startStays({ STAYS_TOPUP_MAX_PER_DAY: '100' });
     try {
-      const a = await s.account({ plan: 'pro', credits: 40 });
+      const a = await s.account({ plan: 'pro', credits: 40, scopes: 'stays.read,account.read,billing.write' });
       await s.admin('credits', 'grant', '--account', a.id, '--credits', '10');
       const topup = await s.req('/v1/billing/topups', { method: 'POST', key: a.liveKey, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ credits: 7 }) });
       expect(topup.status).toBe(200);
@@ -41,7 +41,7 @@ describe('stays admin', () => {
         credits: { balance: number; available: number };
         keys: { id: string; prefix: string; env: string; revoked: boolean }[];
         ledgerRows: number;
-        ledger: { kind: string; amount: number; balanceAfter: number; requestId: string | null }[];
+        ledger: { kind: string; amount: number; balanceAfter: number; requestId: string | null; keyId: string | null }[];
       }>('account', 'show', a.id);
       expect(shown.credits).toMatchObject({ balance: 57, available: 57 });
       expect(shown.keys.map((k) => [k.id, k.env, k.revoked])).toEqual([
@@ -49,10 +49,10 @@ describe('stays admin', () => {
         [a.liveKeyId, 'live', false],
       ]);
       for (const k of shown.keys) expect(JSON.stringify(k)).not.toMatch(/hash|stay_(live|test)_[0-9A-Za-z]{32}/);
-      expect(shown.ledger.map((l) => [l.kind, l.amount, l.balanceAfter])).toEqual([
-        ['grant', 40, 40],
-        ['grant', 10, 50],
-        ['topup', 7, 57],
+      expect(shown.ledger.map((l) => [l.kind, l.amount, l.balanceAfter, l.keyId])).toEqual([
+        ['grant', 40, 40, null],
+        ['grant', 10, 50, null],
+        ['topup', 7, 57, a.liveKeyId],
       ]);
       expect(shown.ledger.reduce((sum, l) => sum + l.amount, 0)).toBe(shown.credits.balance);
       expect(shown.ledger[2]!.requestId).toBe(topup.headers.get('x-request-id'));
@@ -70,6 +70,7 @@ describe('stays admin', () => {
       const human = await runCli(['admin', 'account', 'show', a.id, '--data-dir', s.dataDir]);
       expect(human.stdout).toMatch(new RegExp(`^${a.id}  pro \\(active\\)`));
       expect(human.stdout).toMatch(/ledger {2}3 of 3 rows/);
+      expect(human.stdout).toMatch(new RegExp(`topup +7 +→ 57 +${topup.headers.get('x-request-id')} +${a.liveKeyId}$`, 'm'));
     } finally {
       await s.stop();
     }

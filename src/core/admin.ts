@@ -2,7 +2,7 @@
 import type { Services } from './context.js';
 import { ServiceError } from './errors.js';
 import { type KeyEnv, hashKey, newAccountId, newApiKey, newKeyId } from './ids.js';
-import { PLANS, SCOPES, type Scope } from './plans.js';
+import { DEFAULT_SCOPES, PLANS, SCOPES, type Scope } from './plans.js';
 import type { PlanCode, PlanStatus } from './schemas/resources.js';
 import { PLAN_CODES, PLAN_STATUSES } from './schemas/resources.js';
 
@@ -60,7 +60,7 @@ export async function createAccount(s: Services, input: CreateAccountInput) {
 
 export async function createKey(s: Services, input: { accountId: string; env: string; scopes?: string[] }) {
   const env: KeyEnv = oneOf(input.env, ['live', 'sandbox'] as const, 'env');
-  const scopes: Scope[] = (input.scopes ?? [...SCOPES]).map((x) => oneOf(x, SCOPES, 'scopes'));
+  const scopes: Scope[] = (input.scopes ?? [...DEFAULT_SCOPES]).map((x) => oneOf(x, SCOPES, 'scopes'));
   if (!(await s.store.getAccount(input.accountId))) {
     throw new ServiceError('invalid_parameter', `No account ${input.accountId}.`, { param: 'account' });
   }
@@ -118,6 +118,7 @@ export async function showAccount(s: Services, input: { accountId: string; ledge
       balanceAfter: l.balanceAfter,
       requestId: l.requestId,
       jobId: l.jobId,
+      keyId: l.keyId,
       note: l.note,
       createdAt: iso(l.createdAt),
     })),

@@ -61,6 +61,14 @@ export const ERROR_CODES = {
   email_unverified: { type: 'permission_denied', message: 'Live credit is locked until the account email is confirmed.' },
   subscription_required: { type: 'permission_denied', message: 'A top-up needs an active paid subscription.' },
   free_tier_budget_exhausted: { type: 'permission_denied', message: 'The free-tier budget of this account is used up.' },
+  topups_disabled: {
+    type: 'permission_denied',
+    message: 'Top-ups are disabled on this server (STAYS_TOPUP_MAX_PER_DAY is 0). Ask its operator for credits: stays admin credits grant.',
+  },
+  topup_limit_exceeded: {
+    type: 'permission_denied',
+    message: 'This top-up would pass the daily top-up cap of this account (STAYS_TOPUP_MAX_PER_DAY). Top up less, wait for the next UTC day, or ask the operator: stays admin credits grant.',
+  },
   account_disabled: { type: 'permission_denied', message: 'The account is disabled.' },
 
   listing_not_found: { type: 'not_found', message: 'The listing does not exist upstream.' },

@@ -10,6 +10,12 @@ export const PLANS: Record<PlanCode, { name: string; requestsPerMinute: number; 
   enterprise: { name: 'Enterprise', requestsPerMinute: 1200, paid: true },
 };
 
-/** Scopes a key can carry. Keys get all of them unless created with a narrower list. */
+/** Scopes a key can carry. */
 export const SCOPES = ['stays.read', 'account.read', 'billing.write'] as const;
 export type Scope = (typeof SCOPES)[number];
+
+/**
+ * What a key gets when created without a list. Not billing.write: a top-up adds credits with no
+ * payment step on a self-hosted server, so the operator grants it to a key on purpose (D24).
+ */
+export const DEFAULT_SCOPES: readonly Scope[] = ['stays.read', 'account.read'];

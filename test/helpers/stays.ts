@@ -20,7 +20,8 @@ export interface Stays {
   /** An account with one key of each kind. */
   account(opts?: AccountOpts): Promise<TestAccount>;
   req(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
-  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Stops the server and removes its data directory (unless `keepData`: another server shares it). */
+  stop(signal?: NodeJS.Signals, opts?: { keepData?: boolean }): Promise<number | null>;
 }
 
 export interface AccountOpts {
@@ -30,6 +31,10 @@ export interface AccountOpts {
   rpm?: number;
   emailUnverified?: boolean;
   freeTierBudget?: number;
+  /**
+   * Comma-separated scopes of both keys (`stays admin key create --scopes`). Unset: the product's
+   * defaults, stays.read and account.read; a test that tops up asks for billing.write.
+   */
   scopes?: string;
 }
 
@@ -108,12 +113,12 @@ export async function startStays(env: NodeJS.ProcessEnv = {}, dataDir = tempDir(
       if (key !== undefined) h.set('authorization', `Bearer ${key}`);
       return fetch(url + path, { ...rest, headers: h });
     },
-    async stop(signal = 'SIGTERM') {
+    async stop(signal = 'SIGTERM', opts = {}) {
       if (child.exitCode !== null) return child.exitCode;
       const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
       child.kill(signal);
       const code = await exited;
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.keepData) rmSync(dataDir, { recursive: true, force: true });
       return code;
     },
   };

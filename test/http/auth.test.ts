@@ -82,6 +82,18 @@ describe('permissions', () => {
     expect((await s.req('/v1/account', { key: b.sandboxKey })).status).toBe(200);
   });
 
+  it('a new key without --scopes gets stays.read and account.read, not billing.write (D24)', async () => {
+    const b = await s.account();
+    const shown = await s.admin<{ keys: { scopes: string[] }[] }>('account', 'show', b.id);
+    expect(shown.keys.map((k) => k.scopes)).toEqual([['stays.read', 'account.read'], ['stays.read', 'account.read']]);
+    for (const key of [b.sandboxKey, b.liveKey]) {
+      const res = await s.req('/v1/billing/topups', { method: 'POST', key, body: JSON.stringify({ credits: 10 }), headers: { 'content-type': 'application/json' } });
+      const body = await expectError(res, 403, 'scope_insufficient');
+      expect(body.error.message).toMatch(/billing\.write/);
+    }
+    expect((await s.req('/v1/search?location=Lisbon', { key: b.sandboxKey })).status).toBe(200);
+  });
+
   it('a key without billing.write → 403 scope_insufficient on top-ups', async () => {
     const b = await s.account({ scopes: 'stays.read' });
     const res = await s.req('/v1/billing/topups', { method: 'POST', key: b.liveKey, body: JSON.stringify({ credits: 10 }), headers: { 'content-type': 'application/json' } });

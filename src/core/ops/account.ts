@@ -24,6 +24,15 @@ export async function account(services: Services, ctx: RequestContext): Promise<
   };
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * D24 as amended. The checks run in this order (docs/decisions.md, "Top-up guards"): the key's
+ * scope, the body, the plan (both environments, so a sandbox integration meets the answer its
+ * live twin would), then a sandbox key gets its test-mode answer (the figures as they are, nothing
+ * written), and only a live top-up meets the server's daily cap, checked and written in one
+ * store transaction so concurrent top-ups cannot pass it together.
+ */
 export async function topup(services: Services, ctx: RequestContext, body: RawInput): Promise<{ data: { credits: Account['credits'] } }> {
   requireScope(ctx, 'billing.write');
   const { credits } = parseParams(TopupBody, body);
@@ -31,6 +40,21 @@ export async function topup(services: Services, ctx: RequestContext, body: RawIn
   if (!PLANS[a.planCode].paid || (a.planStatus !== 'active' && a.planStatus !== 'trialing')) {
     throw new ServiceError('subscription_required', `Top-ups need an active paid plan; this account is on ${a.planCode} (${a.planStatus}).`);
   }
-  const after = await services.store.addCredits(a.id, credits, 'topup', { requestId: ctx.requestId }, services.clock.now());
-  return { data: { credits: creditsView(after) } };
+  if (ctx.key.env === 'sandbox') return { data: { credits: creditsView(await services.store.getCredits(a.id)) } };
+
+  const max = services.config.topupMaxPerDay;
+  if (max === 0) throw new ServiceError('topups_disabled');
+  const now = services.clock.now();
+  const r = await services.store.topup({ accountId: a.id, credits, keyId: ctx.key.id, requestId: ctx.requestId, at: now, since: now - (now % DAY_MS), max });
+  if (!r.ok) {
+    const left = Math.max(0, max - r.used);
+    const what = left === 0 ? 'none remain today' : `${left} remain today`;
+    const next = left === 0 ? 'Ask the operator for more' : `Top up at most ${left}, or ask the operator for more`;
+    throw new ServiceError(
+      'topup_limit_exceeded',
+      `Top-ups are capped at ${max} credits per account per UTC day; ${r.used} used, ${what} (the cap resets at 00:00 UTC). ${next}: stays admin credits grant.`,
+      { param: 'credits' },
+    );
+  }
+  return { data: { credits: creditsView(r.credits) } };
 }

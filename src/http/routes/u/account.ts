@@ -26,7 +26,12 @@ export const topupPost: RouteDef = {
   doc: {
     operationId: 'createTopup',
     summary: 'Add credits to the account',
-    description: 'Needs an active paid plan (else 403 subscription_required). Returns the new credit figures.',
+    description:
+      'Needs a key with the billing.write scope (not a default scope; else 403 scope_insufficient) and an active or trialing paid plan ' +
+      '(else 403 subscription_required). A sandbox key gets a test-mode answer: the same shape with the credit figures unchanged, nothing ' +
+      'written. A live top-up is limited per account per UTC day by the server (STAYS_TOPUP_MAX_PER_DAY): 403 topups_disabled when the ' +
+      'cap is 0 (the default; the operator grants credits instead), 403 topup_limit_exceeded past it. Otherwise the credits are added in ' +
+      'one ledger row naming the key, and the new figures are returned.',
     tags: ['Account'],
     body: TopupBody,
     data: z.object({ credits: CreditsSchema }),
