@@ -2,6 +2,7 @@
 // share a data directory (a new server started before the old one stops, `stays admin`, the
 // in-process CLI): each owns the jobs it runs through leases (src/jobs/leases.ts), so a server
 // only ever fails jobs whose owner stopped renewing them.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ServerType, serve } from '@hono/node-server';
 import pino, { type Logger } from 'pino';
 import { ConfigError } from './config.js';
@@ -71,9 +72,13 @@ async function listen(runtime: Runtime, logger: Logger, opts: ServeOptions): Pro
     sweeper.stop();
     throw e;
   });
-  // During a shutdown every answer closes its connection, so keep-alive clients move on.
-  server.prependListener('request', (_req, res) => {
+  // During a shutdown every answer closes its connection, so keep-alive clients move on: those
+  // already in progress when it starts, and any that still arrives on an open connection.
+  const unanswered = new Set<ServerResponse>();
+  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
     if (closing) res.setHeader('Connection', 'close');
+    unanswered.add(res);
+    res.once('close', () => unanswered.delete(res));
   });
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : wanted;
@@ -82,6 +87,7 @@ async function listen(runtime: Runtime, logger: Logger, opts: ServeOptions): Pro
   let shutdown: Promise<{ abandoned: number }> | undefined;
   const close = async (): Promise<{ abandoned: number }> => {
     closing = true;
+    for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
     sweeper.stop();
     const stopped = new Promise<void>((r) => server.close(() => r()));
     (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();

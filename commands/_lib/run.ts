@@ -44,7 +44,10 @@ export async function execute(opts: GlobalOpts, body: (ctx: Ctx) => Promise<void
     process.exitCode = await reportError(e, ctx?.term ?? makeTerm(opts), ctx?.jsonErrors ?? opts.json === true);
   } finally {
     process.off('SIGINT', onSigint);
+    // Jobs this command ran and gave up on were failed by close(); their upstream calls need not finish.
+    const abandoned = (ctx?.inProcess?.runningJobs().length ?? 0) > 0;
     await ctx?.close();
+    if (abandoned) process.exit();
     // Nothing should be left running; if a dependency keeps a handle open, do not hang the shell.
     setTimeout(() => process.exit(), 2000).unref();
   }

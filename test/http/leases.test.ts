@@ -92,3 +92,34 @@ describe('two servers on one data directory', () => {
     expect(after.data.credits).toMatchObject({ balance: before.data.credits.balance, held: 0 });
   });
 });
+
+describe('retention', () => {
+  it('a running server deletes jobs past expires_at (D18: 24 h after they end) and expired cache rows, in batches', async () => {
+    const s = await startStays({ STAYS_JOB_LEASE_MS: '1500' });
+    servers.push(s);
+    const acct = await s.account();
+    const now = Date.now();
+    const db = new Database(join(s.dataDir, 'stays.db'));
+    try {
+      const job = db.prepare(
+        `INSERT INTO jobs (id, account_id, env, request_id, operation, status, platforms, created_at, updated_at, expires_at) VALUES (?, ?, 'live', 'req', 'price', 'completed', '[]', ?, ?, ?)`,
+      );
+      const cache = db.prepare(`INSERT INTO cache_entries (key, value, stored_at, expires_at) VALUES (?, '{}', ?, ?)`);
+      db.transaction(() => {
+        // More than one purge batch of each, so the sweep has to come back for the rest.
+        for (let i = 0; i < 1200; i++) {
+          job.run(`job_old_${i}`, acct.id, now - 2 * 86_400_000, now - 2 * 86_400_000, now - 86_400_000);
+          cache.run(`old_${i}`, now - 86_400_000, now - 1000);
+        }
+        job.run('job_recent', acct.id, now, now, now + 86_400_000);
+        cache.run('fresh', now, now + 3_600_000);
+      })();
+      const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+      await until('the sweep', () => count(`SELECT COUNT(*) AS n FROM jobs WHERE id LIKE 'job_old_%'`) === 0 && count(`SELECT COUNT(*) AS n FROM cache_entries WHERE key LIKE 'old_%'`) === 0);
+      expect(count(`SELECT COUNT(*) AS n FROM jobs WHERE id = 'job_recent'`)).toBe(1);
+      expect(count(`SELECT COUNT(*) AS n FROM cache_entries WHERE key = 'fresh'`)).toBe(1);
+    } finally {
+      db.close();
+    }
+  });
+});
