@@ -31,7 +31,7 @@ export function defineApi(program: Command): void {
 Examples:
   stays api /v1/account
   stays api search -f location=Lisbon -f limit=2 -i
-  stays api /v1/billing/topups -X POST -F credits=500
+  stays api /v1/search -X POST -F limit=2 -f location=Porto
   echo '{"location":"Porto"}' | stays api /v1/search --input -`)
     .action(async (path: string, opts: ApiOpts) => {
       const [{ execute }, { buildRequest, printResponse }] = await Promise.all([import('./_lib/run.js'), import('./_lib/raw.js')]);

@@ -1,5 +1,5 @@
 // Live keys before the live path exists: auth, validation, rate limit and admission apply, then a
-// typed 503 upstream_unavailable; nothing is held or charged. Top-ups.
+// typed 503 upstream_unavailable; nothing is held or charged. (Top-ups: topups.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../helpers/assert.js';
 import { type Stays, day, startStays } from '../helpers/stays.js';
@@ -47,27 +47,5 @@ describe('live keys', () => {
     const a = await s.account({ plan: 'free', credits: 1000, freeTierBudget: 20 });
     await expectError(await s.req('/v1/search?location=Lisbon', { key: a.liveKey }), 403, 'free_tier_budget_exhausted');
     await expectError(await s.req(`/v1/price?platform=airbnb&listingId=1&${stay}`, { key: a.liveKey }), 503, 'upstream_unavailable');
-  });
-});
-
-describe('POST /v1/billing/topups (D24)', () => {
-  const topup = (key: string, body: unknown) =>
-    s.req('/v1/billing/topups', { method: 'POST', key, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-
-  it('403 subscription_required on the free plan or an inactive paid plan', async () => {
-    const free = await s.account({ plan: 'free' });
-    await expectError(await topup(free.liveKey, { credits: 100 }), 403, 'subscription_required');
-    const pastDue = await s.account({ plan: 'pro', status: 'past_due' });
-    await expectError(await topup(pastDue.liveKey, { credits: 100 }), 403, 'subscription_required');
-  });
-
-  it('adds credits on an active or trialing paid plan and returns the new figures', async () => {
-    for (const status of ['active', 'trialing']) {
-      const a = await s.account({ plan: 'starter', status, credits: 50 });
-      const res = await topup(a.liveKey, { credits: 250 });
-      expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ data: { credits: { balance: 300, available: 300, held: 0, expiringSoon: 0 } } });
-      expect((await credits(a.liveKey)).balance).toBe(300);
-    }
   });
 });
