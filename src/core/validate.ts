@@ -26,6 +26,9 @@ export function normalizeInput(raw: Record<string, unknown>): RawInput {
   const out: RawInput = {};
   for (const [k0, v0] of Object.entries(raw)) {
     const k = k0.endsWith('[]') ? k0.slice(0, -2) : k0;
+    // No parameter has this name, and assigning it would replace the object's prototype (whose
+    // properties the schema would then read as parameters).
+    if (k === '__proto__') continue;
     let v = v0;
     if (typeof v === 'string') v = v.trim();
     if (Array.isArray(v)) v = v.map((x) => (typeof x === 'string' ? x.trim() : x)).filter((x) => x !== '' && x !== null);
@@ -39,10 +42,56 @@ export function normalizeInput(raw: Record<string, unknown>): RawInput {
   return out;
 }
 
+/**
+ * Bounds on a JSON body, checked before any schema sees it (docs/decisions.md). Far above what any
+ * parameter set needs (at most ~25 fields, lists of 100, strings of 2,048), low enough that no
+ * walk over the value, ours or a library's, can exhaust the stack or take long.
+ */
+export const JSON_LIMITS = { depth: 32, values: 10_000, stringLength: 8_192 } as const;
+
+/**
+ * Refuses, as invalid_parameter naming `param`, a parsed JSON value nested deeper than
+ * JSON_LIMITS.depth objects/arrays, holding more than JSON_LIMITS.values values (keys and items
+ * included) or a string or key longer than JSON_LIMITS.stringLength. Iterative, so the check
+ * itself cannot overflow the stack whatever JSON.parse built.
+ */
+export function checkJsonBounds(value: unknown, param = 'body'): void {
+  const what = param === 'body' ? 'The request body' : param;
+  const fail = (why: string, field: string | undefined): never => {
+    const at = field === undefined ? '' : ` (in ${preview(field)})`;
+    throw new ServiceError('invalid_parameter', `${what} ${why}${at}.`, { param });
+  };
+  // [value, depth of the value, top-level field it sits in]
+  const stack: [unknown, number, string | undefined][] = [[value, 0, undefined]];
+  let count = 1;
+  while (stack.length > 0) {
+    const [v, depth, field] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.length > JSON_LIMITS.stringLength) fail(`holds a string longer than ${JSON_LIMITS.stringLength} characters`, field);
+      continue;
+    }
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth >= JSON_LIMITS.depth) fail(`nests objects and lists deeper than ${JSON_LIMITS.depth} levels`, field);
+    if (Array.isArray(v)) {
+      count += v.length;
+      if (count > JSON_LIMITS.values) fail(`holds more than ${JSON_LIMITS.values} values`, field);
+      for (const x of v) stack.push([x, depth + 1, field]);
+      continue;
+    }
+    const keys = Object.keys(v);
+    count += 2 * keys.length; // a key counts as a value
+    if (count > JSON_LIMITS.values) fail(`holds more than ${JSON_LIMITS.values} values`, field);
+    for (const k of keys) {
+      if (k.length > JSON_LIMITS.stringLength) fail(`has a key longer than ${JSON_LIMITS.stringLength} characters`, field);
+      stack.push([(v as Record<string, unknown>)[k], depth + 1, field ?? k]);
+    }
+  }
+}
+
 function describeIssue(param: string, issue: z.core.$ZodIssue, input: unknown): string {
   switch (issue.code) {
     case 'invalid_value':
-      return `${param} must be one of ${issue.values.map(String).join(', ')} (got ${JSON.stringify(shorten(input))}).`;
+      return `${param} must be one of ${issue.values.map(String).join(', ')} (got ${preview(input)}).`;
     case 'too_small':
       return `${param} must be ${issue.inclusive === false ? 'greater than' : 'at least'} ${String(issue.minimum)}${got(input)}.`;
     case 'too_big':
@@ -62,13 +111,21 @@ function article(expected: string): string {
   return map[expected] ?? expected;
 }
 
-function shorten(v: unknown): unknown {
-  return typeof v === 'string' && v.length > 60 ? `${v.slice(0, 57)}...` : v;
+/**
+ * User input as an error message may quote it: at most ~60 characters, and never the contents of
+ * an object or list (a hostile value can be nested thousands deep or megabytes long).
+ */
+export function preview(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 57)}...` : v);
+  if (typeof v === 'number' || typeof v === 'boolean' || v === null) return String(v);
+  if (Array.isArray(v)) return `a list of ${v.length}`;
+  if (typeof v === 'object') return 'an object';
+  return typeof v;
 }
 
 function got(input: unknown): string {
   if (input === undefined || typeof input === 'object') return '';
-  return ` (got ${JSON.stringify(shorten(input))})`;
+  return ` (got ${preview(input)})`;
 }
 
 function valueAt(raw: RawInput, path: PropertyKey[]): unknown {

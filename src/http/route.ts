@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { RequestContext, Services } from '../core/context.js';
 import { ServiceError } from '../core/errors.js';
-import { type RawInput, normalizeInput } from '../core/validate.js';
+import { type RawInput, checkJsonBounds, normalizeInput } from '../core/validate.js';
 
 export type Env = {
   Variables: {
@@ -81,6 +81,9 @@ export async function jsonBody(c: Context<Env>): Promise<RawInput> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new ServiceError('invalid_parameter', 'The request body must be a JSON object.', { param: 'body' });
   }
+  // Before any schema or message builder walks it: a body 6,000 objects deep once overflowed the
+  // stack while an error message was being written.
+  checkJsonBounds(body);
   return body as RawInput;
 }
 

@@ -168,6 +168,12 @@ describe('POST /v1/search validation', () => {
 });
 
 describe('POST /v1/billing/topups validation', () => {
+  // billing.write is not among a new key's default scopes (issue 8, item 9).
+  let billing: TestAccount;
+  beforeAll(async () => {
+    billing = await s.account({ rpm: 100_000, scopes: 'stays.read,account.read,billing.write' });
+  });
+
   it.each([
     [{}, 'missing_parameter', 'credits'],
     [{ credits: 0 }, 'invalid_parameter', 'credits'],
@@ -175,7 +181,111 @@ describe('POST /v1/billing/topups validation', () => {
     [{ credits: 1.5 }, 'invalid_parameter', 'credits'],
     [{ credits: 'many' }, 'invalid_parameter', 'credits'],
   ])('%j → %s', async (body, code, param) => {
-    const res = await s.req('/v1/billing/topups', { method: 'POST', key: a.liveKey, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const res = await s.req('/v1/billing/topups', { method: 'POST', key: billing.liveKey, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
     await expectError(res, 400, code, param);
+  });
+});
+
+// Issue 8: control characters (C0 and DEL) in any free-text parameter are invalid_parameter naming
+// the parameter, for every key kind, and free.
+describe('control characters in text parameters', () => {
+  const CTRL: [string, string][] = [['%00', 'NUL'], ['%01', 'SOH'], ['%1B', 'ESC'], ['%1F', 'US'], ['%7F', 'DEL'], ['%0A', 'LF'], ['%09', 'TAB']];
+  const at = (v: string) => `Lis${v}bon`; // inside the value: trimming must not remove it
+  const GET: [path: (v: string) => string, param: string][] = [
+    [(v) => `/v1/search?location=${at(v)}`, 'location'],
+    [(v) => `/v1/search?location=Lisbon&cursor=ab${v}cd`, 'cursor'],
+    [(v) => `/v1/reviews?platform=airbnb&listingId=12${v}3`, 'listingId'],
+    [(v) => `/v1/reviews?platform=airbnb&url=https://www.airbnb.com/rooms/1${v}2`, 'url'],
+    [(v) => `/v1/price?platform=airbnb&listingId=12${v}3&${stay()}`, 'listingId'],
+    [(v) => `/v1/price-compare?name=Hotel${v}Aurora&location=Lisbon&${stay()}`, 'name'],
+    [(v) => `/v1/price-compare?googleHotelId=g${v}1&${stay()}`, 'googleHotelId'],
+    [(v) => `/v1/price-compare?listings=airbnb:1,booking:fr/a${v}b&${stay()}`, 'listings'],
+    [(v) => `/v1/availability?platform=vrbo&listingIds=1,2${v}3&startDate=${day(1)}&endDate=${day(10)}`, 'listingIds'],
+    [(v) => `/v1/listing/airbnb/12${v}34`, 'id'],
+  ];
+  it.each(CTRL)('%s (%s) in every GET text parameter → 400 invalid_parameter naming it', async (v) => {
+    for (const [path, param] of GET) {
+      const body = await expectError(await s.req(path(v), { key: a.sandboxKey }), 400, 'invalid_parameter', param);
+      expect(body.error.message).toContain('control characters');
+    }
+  });
+
+  it('a bare NUL is not a location (location=%00), for a live key too, and is free', async () => {
+    await expectError(await s.req('/v1/search?location=%00', { key: a.sandboxKey }), 400, 'invalid_parameter', 'location');
+    await expectError(await s.req('/v1/search?location=%00', { key: a.liveKey }), 400, 'invalid_parameter', 'location');
+    const acct = (await (await s.req('/v1/account', { key: a.liveKey })).json()) as { data: { credits: { balance: number; held: number } } };
+    expect(acct.data.credits).toMatchObject({ balance: 1000, held: 0 });
+  });
+
+  it.each(['\u0000', '\u0007', '\u001f', '\u007f', 'a\nb'])('POST /v1/search body strings: %j', async (c) => {
+    const post = (body: unknown) => s.req('/v1/search', { method: 'POST', key: a.sandboxKey, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    await expectError(await post({ location: `Lis${c}bon` }), 400, 'invalid_parameter', 'location');
+    await expectError(await post({ location: 'Lisbon', cursor: `x${c}y` }), 400, 'invalid_parameter', 'cursor');
+  });
+
+  it('printable text, including non-ASCII, is still accepted', async () => {
+    for (const loc of ['São Paulo', 'Zürich', '東京', 'Lisbon, Portugal', "L'Aquila"]) {
+      const res = await s.req(`/v1/search?location=${encodeURIComponent(loc)}&limit=1`, { key: a.sandboxKey });
+      expect(res.status, loc).toBe(200);
+    }
+  });
+});
+
+// Issue 8: JSON bodies are bounded (depth, number of values, string length) before validation,
+// and no error message ever stringifies an unbounded value.
+describe('JSON body bounds', () => {
+  const postRaw = (path: string, body: string) => s.req(path, { method: 'POST', key: a.sandboxKey, body, headers: { 'content-type': 'application/json' } });
+  /** {"location":"L","<key>": n objects deep } built as text: JSON.stringify itself cannot go 6,000 deep. */
+  const nested = (key: string, n: number, open = '{"a":', close = '}') => `{"location":"L","${key}":${open.repeat(n)}"x"${close.repeat(n)}}`;
+
+  it('a 6,000-deep object in an enum field is a 400 naming the body, not a 500', async () => {
+    const body = await expectError(await postRaw('/v1/search', nested('sort', 6000)), 400, 'invalid_parameter', 'body');
+    expect(body.error.message).toMatch(/deeper than 32 levels.*"sort"/);
+  });
+
+  it.each(['sort', 'location', 'platforms', 'limit', 'childAges', 'unknownKey'])('deep nesting in %s, objects or lists', async (key) => {
+    await expectError(await postRaw('/v1/search', nested(key, 6000, '[', ']')), 400, 'invalid_parameter', 'body');
+    await expectError(await postRaw('/v1/search', nested(key, 100_000, '[', ']')), 400, 'invalid_parameter', 'body');
+    await expectError(await postRaw('/v1/billing/topups', `{"credits":${'['.repeat(5000)}1${']'.repeat(5000)}}`), 400, 'invalid_parameter', 'body');
+  });
+
+  it('the limit is 32 levels: 32 pass to field validation, 33 do not', async () => {
+    // The body object is level 1, so 31 more levels make 32.
+    await expectError(await postRaw('/v1/search', nested('sort', 31)), 400, 'invalid_sort', 'sort');
+    await expectError(await postRaw('/v1/search', nested('sort', 32)), 400, 'invalid_parameter', 'body');
+  });
+
+  it('at most 10,000 values (keys and items) and strings of at most 8,192 characters', async () => {
+    const items = (n: number) => JSON.stringify({ location: 'Lisbon', platforms: Array.from({ length: n }, () => 'airbnb') });
+    await expectError(await postRaw('/v1/search', items(9_990)), 400, 'invalid_parameter', 'platforms'); // within bounds: the list rule (100) answers
+    await expectError(await postRaw('/v1/search', items(10_000)), 400, 'invalid_parameter', 'body');
+    const keys = Object.fromEntries(Array.from({ length: 5_001 }, (_, i) => [`k${i}`, 1]));
+    await expectError(await postRaw('/v1/search', JSON.stringify({ location: 'Lisbon', ...keys })), 400, 'invalid_parameter', 'body');
+    await expectError(await postRaw('/v1/search', JSON.stringify({ location: 'x'.repeat(8_192) })), 400, 'invalid_parameter', 'location'); // the field's own 2,048 rule
+    await expectError(await postRaw('/v1/search', JSON.stringify({ location: 'x'.repeat(8_193) })), 400, 'invalid_parameter', 'body');
+    await expectError(await postRaw('/v1/search', JSON.stringify({ location: 'Lisbon', ['k'.repeat(8_193)]: 1 })), 400, 'invalid_parameter', 'body');
+  });
+
+  it('a "__proto__" key is ignored like any unknown key, not read as the parameters', async () => {
+    await expectError(await postRaw('/v1/search', '{"__proto__":{"location":"Lisbon"}}'), 400, 'missing_parameter', 'location');
+    await expectError(await s.req('/v1/search?__proto__=x', { key: a.sandboxKey }), 400, 'missing_parameter', 'location');
+  });
+
+  it('error messages quote at most ~60 characters of a value and never an object or list', async () => {
+    const cases: unknown[] = [
+      { location: 'Lisbon', sort: 'x'.repeat(2000) },
+      { location: 'Lisbon', sort: { a: { b: 'y'.repeat(5000) } } },
+      { location: 'Lisbon', sort: Array.from({ length: 50 }, () => 'z'.repeat(100)) },
+      { location: 'Lisbon', limit: 'w'.repeat(3000) },
+      { location: 'Lisbon', currency: { deep: ['v'.repeat(4000)] } },
+    ];
+    for (const c of cases) {
+      const res = await postRaw('/v1/search', JSON.stringify(c));
+      const text = await res.text();
+      expect(res.status, text).toBe(400);
+      const msg = (JSON.parse(text) as { error: { message: string } }).error.message;
+      expect(msg.length, msg).toBeLessThan(200);
+      expect(msg).not.toMatch(/[xyzwv]{61}/);
+    }
   });
 });

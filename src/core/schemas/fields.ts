@@ -8,8 +8,12 @@ function scalar(v: unknown): unknown {
   return Array.isArray(v) && v.length === 1 ? v[0] : v;
 }
 
+/** C0 control characters and DEL: never part of a place, name, id, URL or cursor. */
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+
+/** Free text (a place, name, id, URL, cursor): at most 2,048 characters, no control characters. */
 export function str(inner: z.ZodString = z.string()) {
-  return z.preprocess(scalar, inner.max(2048));
+  return z.preprocess(scalar, inner.max(2048).refine((s) => !CONTROL_CHARS.test(s), { message: 'must not contain control characters' }));
 }
 
 export function int(inner: z.ZodNumber = z.number()) {
