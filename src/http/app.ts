@@ -25,6 +25,34 @@ function setRateHeaders(c: Context<Env>, d: RateDecision): void {
   c.header('X-RateLimit-Reset', String(d.resetAt));
 }
 
+/**
+ * Whether the client went away before its request was fully read (a body cut short, a reset): an
+ * ordinary event on a network service, logged at info, not a server error.
+ */
+function clientGone(env: unknown, err: unknown): boolean {
+  const incoming = (env as { incoming?: { complete?: boolean; destroyed?: boolean; errored?: unknown; socket?: { destroyed?: boolean } | null } } | undefined)?.incoming;
+  if (!incoming || incoming.complete) return false;
+  const code = (err as { code?: unknown } | null)?.code;
+  return incoming.destroyed === true || incoming.socket?.destroyed === true || (incoming.errored ?? null) !== null || code === 'ECONNRESET' || code === 'ECONNABORTED';
+}
+
+/** `Allow` for each path the app serves: a path it knows with another method is a 405 (RFC 9110 §15.5.6). */
+function allowTable(routes: RouteDef[]): [RegExp, string][] {
+  const methods = new Map<string, Set<string>>([
+    ['/v1/health', new Set(['GET'])],
+    ['/v1/openapi.json', new Set(['GET'])],
+  ]);
+  for (const r of routes) {
+    const p = honoPath(r.path);
+    methods.set(p, (methods.get(p) ?? new Set()).add(r.method.toUpperCase()));
+  }
+  return [...methods].map(([p, m]) => {
+    if (m.has('GET')) m.add('HEAD'); // Hono answers HEAD with the GET handler
+    const re = new RegExp(`^${p.replace(/[.]/g, '\\.').replace(/:\w+/g, '[^/]+')}$`);
+    return [re, ['GET', 'HEAD', 'POST'].filter((x) => m.has(x)).join(', ')];
+  });
+}
+
 function clientAddress(env: unknown): string {
   const incoming = (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
   return incoming?.socket?.remoteAddress ?? 'in-process';
@@ -35,6 +63,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   const keyLimiter = new RateLimiter(services.clock);
   const anonLimiter = new RateLimiter(services.clock);
   const routes: RouteDef[] = FAMILY_U_ROUTES;
+  const allow = allowTable(routes);
   let openapi: unknown;
   const jsonCache = new WeakMap<object, Buffer>();
 
@@ -105,14 +134,23 @@ export function createApp(services: Services, opts: AppOptions = {}) {
 
   app.notFound((c) => {
     anonRate(c);
-    const known = routes.some((r) => new RegExp(`^${honoPath(r.path).replace(/:\w+/g, '[^/]+')}$`).test(c.req.path));
-    if (known) return renderError(c, new ServiceError('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}.`));
-    return renderError(c, new ServiceError('route_not_found', `No route ${c.req.method} ${c.req.path.slice(0, 200)}. See GET /v1/openapi.json.`));
+    const path = c.req.path;
+    const allowed = allow.find(([re]) => re.test(path))?.[1];
+    if (allowed !== undefined) {
+      c.header('Allow', allowed);
+      return renderError(c, new ServiceError('method_not_allowed', `${c.req.method} is not allowed on ${path.slice(0, 200)}; use ${allowed}.`));
+    }
+    return renderError(c, new ServiceError('route_not_found', `No route ${c.req.method} ${path.slice(0, 200)}. See GET /v1/openapi.json.`));
   });
 
   app.onError((err, c) => {
     anonRate(c);
     if (isServiceError(err)) return renderError(c, err);
+    if (clientGone(c.env, err)) {
+      // Nobody reads this answer; the status only tells the request log what happened.
+      opts.logger?.info({ reqId: c.var.requestId, reason: err instanceof Error ? err.message.slice(0, 200) : String(err).slice(0, 200) }, 'client disconnected');
+      return renderError(c, new ServiceError('invalid_parameter', 'The client closed the connection before the request was read.', { param: 'body' }));
+    }
     opts.logger?.error({ reqId: c.var.requestId, err }, 'unhandled error');
     return renderError(c, new ServiceError('internal_error', `An unexpected error occurred; quote ${c.var.requestId} to support.`));
   });

@@ -1,5 +1,6 @@
 // Service-level behaviour: health, OpenAPI, unknown routes, body limits, malformed JSON,
 // request ids and rate-limit headers on every response.
+import { connect } from 'node:net';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_ID_PATTERN } from '../../src/core/schemas/resources.js';
@@ -48,6 +49,27 @@ describe('service basics', () => {
 
   it('a known path with the wrong method is a typed 405', async () => {
     await expectError(await s.req('/v1/account', { method: 'DELETE', key: a.sandboxKey }), 405, 'method_not_allowed');
+  });
+
+  it('a 405 lists the allowed methods in Allow (RFC 9110), and they are allowed', async () => {
+    const cases: [string, string, string][] = [
+      ['DELETE', '/v1/account', 'GET, HEAD'],
+      ['PUT', '/v1/search', 'GET, HEAD, POST'],
+      ['POST', '/v1/reviews', 'GET, HEAD'],
+      ['PATCH', '/v1/billing/topups', 'POST'],
+      ['POST', '/v1/listing/airbnb/1', 'GET, HEAD'],
+      ['DELETE', '/v1/jobs/job_x', 'GET, HEAD'],
+      ['POST', '/v1/health', 'GET, HEAD'],
+      ['PUT', '/v1/openapi.json', 'GET, HEAD'],
+    ];
+    for (const [method, path, allow] of cases) {
+      const res = await s.req(path, { method, key: a.sandboxKey });
+      expect(res.headers.get('allow'), `${method} ${path}`).toBe(allow);
+      await expectError(res, 405, 'method_not_allowed');
+    }
+    const head = await s.req('/v1/health', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('x-request-id')).toMatch(REQUEST_ID_PATTERN);
   });
 
   it('malformed JSON is a typed 400 naming the body', async () => {
@@ -104,6 +126,32 @@ describe('service basics', () => {
 });
 
 describe('request log', () => {
+  it('a client that disconnects mid-request is one info line, never an error', async () => {
+    const t = await startStays({ STAYS_LOG_LEVEL: 'info' });
+    try {
+      const b = await t.account();
+      const { port } = new URL(t.url);
+      // Headers promise 1,000 bytes of body; a few arrive, then the connection is reset.
+      await new Promise<void>((resolve, reject) => {
+        const sock = connect(Number(port), '127.0.0.1', () => {
+          sock.write(`POST /v1/search HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${b.sandboxKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"location":`);
+          setTimeout(() => sock.resetAndDestroy(), 100);
+        });
+        sock.on('error', () => {});
+        sock.on('close', () => resolve());
+        sock.setTimeout(10_000, () => reject(new Error('no close')));
+      });
+      const lines = () => t.stdout().trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { level: number; msg: string });
+      for (let i = 0; i < 100 && !lines().some((l) => l.msg === 'client disconnected'); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(lines().filter((l) => l.msg === 'client disconnected').map((l) => l.level)).toEqual([30]);
+      expect(lines().filter((l) => l.level >= 50)).toEqual([]);
+      // The server is fine afterwards.
+      expect((await t.req('/v1/health')).status).toBe(200);
+    } finally {
+      await t.stop();
+    }
+  });
+
   it('stays serve writes one JSON line per request, with the request id and never the key', async () => {
     const t = await startStays({ STAYS_LOG_LEVEL: 'info' });
     try {
