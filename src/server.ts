@@ -2,11 +2,13 @@
 // share a data directory (a new server started before the old one stops, `stays admin`, the
 // in-process CLI): each owns the jobs it runs through leases (src/jobs/leases.ts), so a server
 // only ever fails jobs whose owner stopped renewing them.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { type ServerType, serve } from '@hono/node-server';
 import pino, { type Logger } from 'pino';
 import { ConfigError } from './config.js';
+import { newRequestId } from './core/ids.js';
 import { createApp } from './http/app.js';
+import { installClientErrorHandler } from './http/client-error.js';
 import { failExpired, purgeExpired, startMaintenance } from './jobs/leases.js';
 import { type Runtime, createRuntime, type RuntimeOptions } from './runtime.js';
 
@@ -72,6 +74,8 @@ async function listen(runtime: Runtime, logger: Logger, opts: ServeOptions): Pro
     sweeper.stop();
     throw e;
   });
+  // Malformed HTTP that never reaches the app still gets the JSON envelope (after serve(): it wraps its listeners).
+  installClientErrorHandler(server as Server, { logger, newRequestId: () => newRequestId(runtime.ids), docsUrl: runtime.config.docsUrl });
   // During a shutdown every answer closes its connection, so keep-alive clients move on: those
   // already in progress when it starts, and any that still arrives on an open connection.
   const unanswered = new Set<ServerResponse>();

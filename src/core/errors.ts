@@ -48,6 +48,8 @@ export const ERROR_CODES = {
   needs_country: { type: 'invalid_request', message: 'A bare booking slug needs a country.' },
   // Additive codes (the set grows additively; clients tolerate unknown ones).
   payload_too_large: { type: 'invalid_request', status: 413, message: 'The request body is larger than 1 MiB.' },
+  request_headers_too_large: { type: 'invalid_request', status: 431, message: 'The request line and headers are too large.' },
+  request_timeout: { type: 'invalid_request', status: 408, retryable: true, message: 'The request did not arrive in time.' },
   unsupported_media_type: { type: 'invalid_request', status: 415, message: 'The request body must be application/json.' },
   route_not_found: { type: 'not_found', message: 'No such route.' },
   method_not_allowed: { type: 'invalid_request', status: 405, message: 'Method not allowed on this route.' },

@@ -34,15 +34,14 @@ function refusalOf(err: ParseError, server: Server): Refusal {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW': {
       const limit = (server as { maxHeaderSize?: number }).maxHeaderSize ?? maxHeaderSize;
-      // 431 is not in the error catalogue; payload_too_large is its nearest code (see the report in docs/decisions.md).
-      return { status: 431, code: 'payload_too_large', message: `The request line and headers are larger than ${limit} bytes.`, param: 'headers' };
+      return { status: 431, code: 'request_headers_too_large', message: `The request line and headers are larger than ${limit} bytes.`, param: 'headers' };
     }
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return { status: 413, code: 'payload_too_large', message: 'The chunk extensions of the request body are too large.', param: 'body' };
     case 'HPE_INVALID_EOF_STATE':
       return { status: 400, code: 'invalid_parameter', message: 'The client closed its side of the connection before the request was complete.', param: null };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, code: 'invalid_parameter', message: 'The request did not arrive in time.', param: null };
+      return { status: 408, code: 'request_timeout', message: 'The request did not arrive in time.', param: null };
     default: {
       // llhttp's reason is a fixed English phrase; keep only printable ASCII all the same.
       const reason = String(err.reason ?? err.code ?? err.message).replace(/[^\x20-\x7e]/g, '').slice(0, 100);

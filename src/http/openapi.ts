@@ -1,7 +1,7 @@
 // GET /v1/openapi.json: an OpenAPI 3.1 document generated from the route table and the same zod
 // schemas the core validates with, so the document cannot drift from the behaviour.
 import { z } from 'zod';
-import { ERROR_TYPES } from '../core/errors.js';
+import { ALL_ERROR_CODES, ERROR_TYPES, errorInfo } from '../core/errors.js';
 import {
   AccountSchema,
   AvailabilitySchema,
@@ -77,7 +77,7 @@ const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid request (invalid_request).',
   401: 'Missing, malformed, unknown or revoked API key (authentication_error).',
   402: 'Available credits below the worst-case cost of the call (credit_balance_too_low).',
-  403: 'Permission denied (scope_insufficient, email_unverified, subscription_required, free_tier_budget_exhausted).',
+  403: `Permission denied (${ALL_ERROR_CODES.filter((c) => errorInfo(c).type === 'permission_denied').join(', ')}).`,
   404: 'Not found (listing_not_found, identity_mismatch, no_availability, price_not_found, job_not_found).',
   413: 'Body larger than 1 MiB.',
   429: 'Rate limited (rate_limit_exceeded); carries Retry-After.',

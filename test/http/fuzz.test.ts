@@ -9,7 +9,8 @@ let s: Stays;
 let a: TestAccount;
 beforeAll(async () => {
   s = await startStays();
-  a = await s.account({ rpm: 1_000_000, credits: 100 });
+  // billing.write, so random top-up bodies reach validation; a sandbox top-up mints nothing (D24).
+  a = await s.account({ rpm: 1_000_000, credits: 100, scopes: 'stays.read,billing.write' });
 });
 afterAll(async () => {
   await s.stop();
