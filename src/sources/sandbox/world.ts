@@ -6,7 +6,7 @@ import type { Availability, AvailabilityDay, Price, Property } from '../../core/
 import { BookingCalendar, dateOf, dayNumber, weekday } from './calendar.js';
 import { compareGoogle } from './compare.js';
 import { listingUrl } from '../../core/listing-ref.js';
-import { Lru } from '../../core/lru.js';
+import { Lru, approxBytes, keyBytes } from '../../core/lru.js';
 import type { Core } from './core.js';
 import { assertListing, assertSearch, isUnpriceable, magicOf } from './magic.js';
 import { quote } from './money.js';
@@ -80,11 +80,26 @@ function reviews(platform: EnabledPlatform, id: string) {
   return reviewsFor(platform, id);
 }
 
-/** Search candidate sets are pure and costly to generate (60 rows each); keep the recent ones. */
-const SEARCH_MEMO_SIZE = 512;
+/**
+ * Search candidate sets are pure and costly to generate (60 rows, 1 to 2 ms each): keep the recent
+ * ones, within a byte budget (a set costs ~68 KB, ~90 KB with dates and prices) and, as before the
+ * byte bound, at most 512 of them. The default budget is half of the default
+ * STAYS_MEMORY_CACHE_MB; the runtime passes its share of the configured one.
+ */
+const SEARCH_MEMO_BYTES = 32 * 1024 * 1024;
+const SEARCH_MEMO_ENTRIES = 512;
 
-export function createSandboxWorld(): SandboxWorld {
-  const memo = new Lru<string, Property[]>(SEARCH_MEMO_SIZE);
+export interface SandboxWorldOptions {
+  /** Bytes the memoised search candidate sets may hold (estimated, see core/lru.ts). */
+  memoBytes?: number;
+}
+
+export function createSandboxWorld(opts: SandboxWorldOptions = {}): SandboxWorld {
+  const memo = new Lru<string, Property[]>({
+    maxBytes: opts.memoBytes ?? SEARCH_MEMO_BYTES,
+    maxEntries: SEARCH_MEMO_ENTRIES,
+    sizeOf: (rows, key) => approxBytes(rows) + keyBytes(key),
+  });
   const memoSearch: SandboxWorld['searchPlatform'] = (platform, location, opts) => {
     const key = JSON.stringify([platform, location, opts.currency, opts.rooms, opts.stay ?? null]);
     let rows = memo.get(key);
