@@ -2,9 +2,10 @@
 import { benchFanout } from './fanout.mjs';
 import { benchCli } from './cli.mjs';
 import { benchHttp } from './http.mjs';
+import { benchMemory } from './memory.mjs';
 
 const which = process.argv[2] ?? 'all';
-const suites = { http: benchHttp, fanout: benchFanout, cli: benchCli };
+const suites = { http: benchHttp, fanout: benchFanout, cli: benchCli, memory: benchMemory };
 for (const [name, fn] of Object.entries(suites)) {
   if (which !== 'all' && which !== name) continue;
   process.stdout.write(`\n## ${name}\n`);
