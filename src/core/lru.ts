@@ -1,6 +1,7 @@
 // A least-recently-used map bounded by an estimate of the bytes its entries keep alive, for
 // memoising pure results (sandbox pages, sandbox candidate sets). A count bound alone let a client
-// asking for a new location on every request hold 1,024 pages of up to 160 KB each (issue 8).
+// asking for a new location on every request hold 1,024 pages of up to ~400 KB each, rows and
+// JSON bytes (issue 8).
 
 export interface LruOptions<K, V> {
   /** Most bytes (by sizeOf) the entries may hold together; an entry larger than this is not kept. */
