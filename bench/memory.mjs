@@ -94,7 +94,7 @@ export async function benchMemory() {
     'idle RSS': `${fmt(r.idle / MB, 0)} MB`,
     'peak RSS': `${fmt(r.hwm / MB, 0)} MB`,
     'peak - idle': `${fmt((r.hwm - r.idle) / MB, 0)} MB`,
-    'peak / cap': r.capMb === UNBOUNDED_MB ? '' : fmt((r.hwm - r.idle) / MB / r.capMb, 2),
+    '(peak - idle) / cap': r.capMb === UNBOUNDED_MB ? '' : fmt((r.hwm - r.idle) / MB / r.capMb, 2),
     'RSS at end': `${fmt(r.end / MB, 0)} MB`,
   });
   return [
