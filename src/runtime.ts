@@ -4,7 +4,7 @@ import { type Config, databaseFile, loadConfig } from './config.js';
 import { type Clock, systemClock } from './core/clock.js';
 import type { Services } from './core/context.js';
 import { type IdGenerator, systemIds } from './core/ids.js';
-import { Lru } from './core/lru.js';
+import { Lru, pageBytes } from './core/lru.js';
 import { createSandboxWorld } from './sources/sandbox/world.js';
 import type { SandboxWorld } from './sources/sandbox/types.js';
 import { sandboxUpstream } from './sources/sandbox/upstream.js';
@@ -45,7 +45,9 @@ export function createRuntime(opts: RuntimeOptions = {}): Runtime {
   const config = loadConfig(opts.config, opts.env);
   const clock = opts.clock ?? systemClock;
   const ids = opts.ids ?? systemIds(() => clock.now());
-  const world = createSandboxWorld();
+  // STAYS_MEMORY_CACHE_MB, shared by the two in-memory caches, half each (docs/decisions.md).
+  const cacheBytes = config.memoryCacheMb * 1024 * 1024;
+  const world = createSandboxWorld({ memoBytes: cacheBytes / 2 });
   const upstream = liveUpstream(config, world);
   const store = openSqliteStore(databaseFile(config.dataDir));
   const services: Services = {
@@ -53,7 +55,7 @@ export function createRuntime(opts: RuntimeOptions = {}): Runtime {
     clock,
     ids,
     store,
-    sandboxPages: new Lru(1024),
+    sandboxPages: new Lru({ maxBytes: cacheBytes / 2, maxEntries: 1024, sizeOf: pageBytes }),
     sandboxUpstream: sandboxUpstream(world),
     upstream,
     // This process's instance id: the owner of every job and hold it creates.
