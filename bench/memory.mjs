@@ -2,8 +2,10 @@
 // location on every request at limit=40, so every answer is a cache miss that the in-memory caches
 // (memoised pages with their JSON bytes, search candidate sets) would keep. The server's peak RSS
 // (VmHWM in /proc) is reported against the cache cap (STAYS_MEMORY_CACHE_MB), and the
-// same load is run with a cap so high that only the old entry-count bounds remain (the baseline:
-// 1,024 pages and 512 candidate sets, as before the byte bound), in the same run.
+// same load is run with a cap so high that only the old entry-count bounds remain and V8's own
+// heap growth (the baseline: 1,024 pages and 512 candidate sets, as before the byte bound), and
+// with the default cap but V8's own heap growth (what STAYS_HEAP_GROWTH_PERCENT buys, and costs),
+// in the same run.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,8 +54,8 @@ async function serve(env) {
   return { url, key, pid: child.pid, stop };
 }
 
-async function run(label, capMb, prefix) {
-  const s = await serve({ STAYS_MEMORY_CACHE_MB: String(capMb) });
+async function run(label, capMb, prefix, env = {}) {
+  const s = await serve({ STAYS_MEMORY_CACHE_MB: String(capMb), ...env });
   try {
     const auth = { authorization: `Bearer ${s.key}` };
     const first = await fetch(`${s.url}/v1/search?location=${encodeURIComponent(`${prefix} warm-up`)}&limit=${LIMIT}`, { headers: auth });
@@ -86,7 +88,10 @@ export async function benchMemory() {
   // Each run's locations are new to its server; the prefixes keep the runs' locations apart too.
   const capped = [];
   for (const cap of CAPS_MB) capped.push(await run(`cap ${cap} MB (STAYS_MEMORY_CACHE_MB=${cap})`, cap, `Capville ${cap}`));
-  const baseline = await run('baseline: count bounds only (STAYS_MEMORY_CACHE_MB=65536)', UNBOUNDED_MB, 'Countville');
+  const v8Growth = await run(`cap ${CAPS_MB[0]} MB, V8's own heap growth (STAYS_HEAP_GROWTH_PERCENT=0)`, CAPS_MB[0], 'Growville', { STAYS_HEAP_GROWTH_PERCENT: '0' });
+  const baseline = await run('baseline: count bounds only, V8 heap growth (STAYS_MEMORY_CACHE_MB=65536 STAYS_HEAP_GROWTH_PERCENT=0)', UNBOUNDED_MB, 'Countville', {
+    STAYS_HEAP_GROWTH_PERCENT: '0',
+  });
   const row = (r) => ({
     name: r.label,
     'req/s': fmt(r.rps, 0),
@@ -99,7 +104,9 @@ export async function benchMemory() {
   });
   return [
     ...capped.map(row),
+    row(v8Growth),
     row(baseline),
+    { name: `req/s, cap ${CAPS_MB[0]} MB / same with V8's own heap growth`, 'req/s': fmt(capped[0].rps / v8Growth.rps, 2) },
     ...capped.map((c) => ({ name: `peak RSS, cap ${c.capMb} MB / baseline`, 'peak RSS': fmt(c.hwm / baseline.hwm, 2) })),
     ...capped.map((c) => ({ name: `cap ${c.capMb} MB: peak RSS < 250 MB (issue 8)`, 'peak RSS': c.hwm < 250 * MB ? 'met' : 'not met' })),
   ];

@@ -15,8 +15,16 @@ export function defineServe(program: Command): void {
         process.stderr.write(`stays serve: --port must be an integer from 0 to 65535 (got ${opts.port})\n`);
         process.exit(2);
       }
-      const { startServer } = await import('../src/server.js');
+      const [{ startServer }, v8] = await Promise.all([import('../src/server.js'), import('node:v8')]);
       const server = await startServer({ host: opts.host, port, config: opts.dataDir ? { dataDir: opts.dataDir } : {} });
+      // V8 lets the heap grow to about four times what is live before a full collection; with
+      // caches churning under load that is most of the process's memory (docs/benchmarks.md,
+      // memory). A server process bounds it; read by the heap controller at each collection.
+      const growth = server.runtime.config.heapGrowthPercent;
+      if (growth > 0) v8.setFlagsFromString(`--heap-growing-percent=${growth}`);
+      // V8 code caches carry a hash of the flags: put it back before bin/stays saves one at exit,
+      // or the next start (default flags) would reject it every time.
+      process.prependOnceListener('exit', () => v8.setFlagsFromString('--heap-growing-percent=0'));
       const grace = server.runtime.config.shutdownGraceMs;
       const stop = (signal: string) => {
         process.stderr.write(`stays: ${signal} received, shutting down (running jobs get ${grace / 1000} s to finish)\n`);

@@ -24,6 +24,11 @@ const ConfigSchema = z.object({
   shutdownGraceMs: z.coerce.number().int().min(0).max(3_600_000),
   /** Bytes (in MiB) the in-memory caches of one process may hold. */
   memoryCacheMb: z.coerce.number().int().min(1).max(65_536),
+  /**
+   * `stays serve` only: how far V8 lets the old generation grow past its live size before a full
+   * collection, in percent (0: V8's own choice, up to 4x). See docs/decisions.md (memory).
+   */
+  heapGrowthPercent: z.coerce.number().int().min(0).max(400),
   /** Credits one account may top up per UTC day with a live key (0: top-ups refused, D24). */
   topupMaxPerDay: z.coerce.number().int().min(0),
 });
@@ -53,13 +58,14 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     jobLeaseMs: overrides.jobLeaseMs ?? env.STAYS_JOB_LEASE_MS ?? 30_000,
     shutdownGraceMs: overrides.shutdownGraceMs ?? env.STAYS_SHUTDOWN_GRACE_MS ?? 10_000,
     memoryCacheMb: overrides.memoryCacheMb ?? env.STAYS_MEMORY_CACHE_MB ?? 64,
+    heapGrowthPercent: overrides.heapGrowthPercent ?? env.STAYS_HEAP_GROWTH_PERCENT ?? 100,
     topupMaxPerDay: overrides.topupMaxPerDay ?? env.STAYS_TOPUP_MAX_PER_DAY ?? 0,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const names: Record<string, string> = { dataDir: 'STAYS_DATA_DIR', docsUrl: 'STAYS_DOCS_URL', logLevel: 'STAYS_LOG_LEVEL', freeTierBudget: 'STAYS_FREE_TIER_BUDGET',
       anonymousRpm: 'STAYS_ANON_RPM', upstream: 'STAYS_UPSTREAM', simLatency: 'STAYS_SIM_LATENCY_MS', simFail: 'STAYS_SIM_FAIL', sourceDeadlineMs: 'STAYS_SOURCE_DEADLINE_MS',
-      jobLeaseMs: 'STAYS_JOB_LEASE_MS', shutdownGraceMs: 'STAYS_SHUTDOWN_GRACE_MS', memoryCacheMb: 'STAYS_MEMORY_CACHE_MB', topupMaxPerDay: 'STAYS_TOPUP_MAX_PER_DAY' };
+      jobLeaseMs: 'STAYS_JOB_LEASE_MS', shutdownGraceMs: 'STAYS_SHUTDOWN_GRACE_MS', memoryCacheMb: 'STAYS_MEMORY_CACHE_MB', heapGrowthPercent: 'STAYS_HEAP_GROWTH_PERCENT', topupMaxPerDay: 'STAYS_TOPUP_MAX_PER_DAY' };
     const key = String(issue.path[0]);
     throw new ConfigError(`invalid setting ${names[key] ?? key}: ${issue.message}`);
   }

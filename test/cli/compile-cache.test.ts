@@ -1,11 +1,12 @@
 // bin/stays keeps the bundle's compiled code between runs (start-up: bench/cli.mjs). The cache is
 // an optimisation only: a missing, corrupt or stale one must never change what a command does.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startPeerFake } from '../helpers/peer-fake.js';
-import { tempDir } from '../helpers/stays.js';
+import { BIN, tempDir } from '../helpers/stays.js';
 import { type Sandbox, freshSandbox, json, stays } from './helpers.js';
 
 // Node >= 22.1 keeps the cache itself (module.enableCompileCache), in its own format.
@@ -41,6 +42,32 @@ describe.runIf(ownCache)('the compile cache of bin/stays (Node 20)', () => {
     // Another command has a cache of its own (its code paths differ).
     expect((await stays(['account', '--json'], env)).code).toBe(0);
     expect(caches(dir).sort()).toEqual([file, file!.replace(/-search\.v8$/, '-account.v8')].sort());
+  });
+
+  it('stays serve, which tunes V8 heap growth at run time, still reuses its cache on the next start', async () => {
+    const dir = join(tempDir('stays-v8-'), 'cache');
+    const serveOnce = async () => {
+      const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', box.dataDir], {
+        env: { ...process.env, ...box.env, NODE_COMPILE_CACHE: dir, STAYS_HEAP_GROWTH_PERCENT: '100' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let err = '';
+      child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+      for (let i = 0; !/listening on/.test(err); i++) {
+        if (i > 400 || child.exitCode !== null) throw new Error(`serve did not start: ${err}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    };
+    await serveOnce();
+    const [file] = caches(dir).filter((f) => f.endsWith('-serve.v8'));
+    expect(file).toBeDefined();
+    const mtime = statSync(join(dir, file!)).mtimeMs;
+    await serveOnce();
+    // Accepted (the flag hash matched), so not rewritten.
+    expect(statSync(join(dir, file!)).mtimeMs).toBe(mtime);
   });
 
   it('a vendor file the bundle loads (undici, in remote mode) has a cache of its own', async () => {
