@@ -26,6 +26,8 @@ export interface InProcessTransport extends Transport {
 
 export function inProcessTransport(opts: InProcessOptions = {}): InProcessTransport {
   let opened: Promise<{ rt: Runtime; fetch: (r: Request) => Response | Promise<Response> }> | undefined;
+  // The runtime once opened, for the synchronous questions below (no jobs before the first request).
+  let state: { rt: Runtime } | undefined;
   const open = () =>
     (opened ??= (async () => {
       const [{ createRuntime }, { createApp }, { failExpired, purgeExpired }] = await Promise.all([
@@ -46,7 +48,6 @@ export function inProcessTransport(opts: InProcessOptions = {}): InProcessTransp
       state = { rt };
       return { rt, fetch: (r: Request) => app.fetch(r) };
     })());
-  let state: { rt: Runtime } | undefined;
 
   return {
     kind: 'in-process',

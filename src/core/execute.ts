@@ -6,7 +6,7 @@ import { requireLiveUnlocked } from './auth.js';
 import { type RequestContext, type Services, isSandbox } from './context.js';
 import { ServiceError, isErrorCode } from './errors.js';
 import { newJobId } from './ids.js';
-import { leaseFor } from '../jobs/leases.js';
+import { JOB_RETENTION_MS, leaseFor } from '../jobs/leases.js';
 import type { JobOutcome } from '../jobs/runner.js';
 import { pollUrl } from './ops/jobs.js';
 import { buildMeta, refuseWithoutUpstream } from './ops/common.js';
@@ -22,8 +22,6 @@ export type ExecResult<T> =
       body: { data: { jobId: string; status: 'pending'; pollUrl: string; estimatedSeconds: number }; meta: { requestId: string; creditsCharged: 0; platforms: string[] } };
       retryAfter: number;
     };
-
-const JOB_RETENTION_MS = 24 * 3_600_000; // D18
 
 async function outcome(p: Promise<unknown>, cached: boolean): Promise<LegOutcome> {
   try {

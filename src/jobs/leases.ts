@@ -7,7 +7,8 @@
 import type { Services } from '../core/context.js';
 import type { Lease, Purged } from '../store/types.js';
 
-const JOB_RETENTION_MS = 24 * 3_600_000; // D18
+/** How long a finished job is kept (D18: 24 hours after it ends). */
+export const JOB_RETENTION_MS = 24 * 3_600_000;
 /** Rows deleted per statement by the expiry sweep, so one sweep never holds the write lock long. */
 export const PURGE_BATCH = 500;
 
