@@ -12,7 +12,7 @@ import { parseFailures, parseLatency, simulatedUpstream } from './sources/simula
 import { chainUpstream } from './sources/chain.js';
 import type { Upstream } from './core/upstream.js';
 import { isErrorCode } from './core/errors.js';
-import { CLI_EXITED, SERVER_SHUTDOWN, abandonOwn, startMaintenance } from './jobs/leases.js';
+import { CLI_EXITED, SERVER_SHUTDOWN, abandonOwn, startHeartbeat } from './jobs/leases.js';
 import { JobRunner } from './jobs/runner.js';
 import { openSqliteStore } from './store/sqlite/store.js';
 
@@ -27,7 +27,7 @@ export interface RuntimeOptions {
    */
   role?: 'server' | 'cli';
   /** Called when the heartbeat cannot renew this process's leases. */
-  onError?(e: unknown, what: string): void;
+  onError?(e: unknown): void;
 }
 
 export interface Runtime extends Services {
@@ -61,7 +61,7 @@ export function createRuntime(opts: RuntimeOptions = {}): Runtime {
     // This process's instance id: the owner of every job and hold it creates.
     jobs: new JobRunner(`inst_${ids.ulid()}`),
   };
-  const heartbeat = startMaintenance(services, { renew: true, sweep: false, onError: opts.onError ?? (() => undefined) });
+  const heartbeat = startHeartbeat(services, opts.onError ?? (() => undefined));
   let closing: Promise<void> | undefined;
   return {
     ...services,

@@ -9,7 +9,7 @@ import { ConfigError } from './config.js';
 import { newRequestId } from './core/ids.js';
 import { createApp } from './http/app.js';
 import { installClientErrorHandler } from './http/client-error.js';
-import { failExpired, purgeExpired, startMaintenance } from './jobs/leases.js';
+import { failExpired, purgeExpired, startSweeper } from './jobs/leases.js';
 import { type Runtime, createRuntime, type RuntimeOptions } from './runtime.js';
 
 export interface ServeOptions extends RuntimeOptions {
@@ -35,7 +35,7 @@ const listenError = (e: NodeJS.ErrnoException, host: string, port: number) =>
 
 export async function startServer(opts: ServeOptions = {}): Promise<RunningServer> {
   let logger: Logger | undefined = opts.logger;
-  const runtime = createRuntime({ ...opts, role: 'server', onError: (err, what) => logger?.error({ err }, `${what} failed`) });
+  const runtime = createRuntime({ ...opts, role: 'server', onError: (err) => logger?.error({ err }, 'lease renewal failed') });
   logger ??= pino({ level: runtime.config.logLevel, base: undefined });
   try {
     return await listen(runtime, logger, opts);
@@ -53,10 +53,8 @@ async function listen(runtime: Runtime, logger: Logger, opts: ServeOptions): Pro
     logger.warn({ jobs: recovered.jobs.length, holds: recovered.holds }, 'failed jobs and released holds of a process that stopped');
   }
   await purgeExpired(runtime);
-  const sweeper = startMaintenance(runtime, {
-    renew: false,
-    sweep: true,
-    onError: (err, what) => logger.error({ err }, `${what} failed`),
+  const sweeper = startSweeper(runtime, {
+    onError: (err) => logger.error({ err }, 'expiry sweep failed'),
     onSwept: (r, p) => {
       if (r.jobs.length > 0 || r.holds > 0) logger.warn({ jobs: r.jobs.length, holds: r.holds }, 'failed jobs and released holds whose lease expired');
       if (p.jobs > 0 || p.cache > 0) logger.info({ jobs: p.jobs, cache: p.cache }, 'deleted expired jobs and cache rows');

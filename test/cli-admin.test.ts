@@ -119,6 +119,11 @@ describe('settings', () => {
     [['serve', '--port', '0'], { STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: 'abc' }, /invalid setting STAYS_SIM_LATENCY_MS/],
     [['search', 'Lisbon'], { STAYS_UPSTREAM: 'simulated', STAYS_SIM_FAIL: 'vrbo=nope' }, /invalid setting STAYS_SIM_FAIL/],
     [['admin', 'account', 'create'], { STAYS_FREE_TIER_BUDGET: '-1' }, /invalid setting STAYS_FREE_TIER_BUDGET/],
+    [['serve', '--port', '0'], { STAYS_JOB_LEASE_MS: '10' }, /invalid setting STAYS_JOB_LEASE_MS/],
+    [['serve', '--port', '0'], { STAYS_SHUTDOWN_GRACE_MS: 'soon' }, /invalid setting STAYS_SHUTDOWN_GRACE_MS/],
+    [['search', 'Lisbon'], { STAYS_MEMORY_CACHE_MB: '0' }, /invalid setting STAYS_MEMORY_CACHE_MB/],
+    [['serve', '--port', '0'], { STAYS_HEAP_GROWTH_PERCENT: '-5' }, /invalid setting STAYS_HEAP_GROWTH_PERCENT/],
+    [['admin', 'account', 'create'], { STAYS_TOPUP_MAX_PER_DAY: '1.5' }, /invalid setting STAYS_TOPUP_MAX_PER_DAY/],
   ])('%j with %j exits 2 naming the setting', async (args, env, message) => {
     const dir = tempDir();
     const r = await runCli([...args, '--data-dir', dir], { ...env, STAYS_CONFIG_DIR: dir });

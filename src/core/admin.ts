@@ -88,7 +88,7 @@ export async function grantCredits(s: Services, input: { accountId: string; cred
   if (!(await s.store.getAccount(input.accountId))) {
     throw new ServiceError('invalid_parameter', `No account ${input.accountId}.`, { param: 'account' });
   }
-  const c = await s.store.addCredits(input.accountId, input.credits, 'grant', { requestId: null, note: 'admin grant' }, s.clock.now());
+  const c = await s.store.grantCredits(input.accountId, input.credits, { requestId: null, note: 'admin grant' }, s.clock.now());
   return { accountId: input.accountId, granted: input.credits, credits: { balance: c.balance, held: c.held, available: c.balance - c.held } };
 }
 

@@ -22,13 +22,7 @@ export class Lru<K, V> {
   private readonly sizeOf: (value: V, key: K) => number;
   private total = 0;
 
-  /**
-   * A number is the legacy count-only form (`new Lru(1024)`): those entries are sized as composed
-   * sandbox pages against PAGE_BYTES_DEFAULT until the caller passes its budget.
-   */
-  constructor(opts: LruOptions<K, V> | number) {
-    const o: LruOptions<K, V> =
-      typeof opts === 'number' ? { maxEntries: opts, maxBytes: PAGE_BYTES_DEFAULT, sizeOf: (v, k) => pageBytes(v, typeof k === 'string' ? k : '') } : opts;
+  constructor(o: LruOptions<K, V>) {
     this.maxBytes = o.maxBytes;
     this.maxEntries = o.maxEntries ?? Infinity;
     this.sizeOf = o.sizeOf;
@@ -78,10 +72,6 @@ export class Lru<K, V> {
     this.total = 0;
   }
 }
-
-const MIB = 1024 * 1024;
-/** Half of the default STAYS_MEMORY_CACHE_MB (64): the count-only form's budget. */
-const PAGE_BYTES_DEFAULT = 32 * MIB;
 
 /**
  * The walk below against what V8 really spends, measured as heapUsed deltas (after gc) over 300

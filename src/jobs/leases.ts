@@ -51,41 +51,35 @@ export async function purgeExpired(s: Services, maxBatches = 20): Promise<Purged
   return total;
 }
 
-export interface Maintenance {
+export interface Timer {
   stop(): void;
 }
 
-/**
- * The heartbeat (`renew`: every process that runs jobs) and the periodic sweep of expired leases
- * and expired rows (`sweep`: servers). Timers are unref'd: they never keep a process alive.
- */
-export function startMaintenance(
-  s: Services,
-  opts: { renew: boolean; sweep: boolean; onError(e: unknown, what: string): void; onSwept?(r: { jobs: string[]; holds: number }, p: Purged): void },
-): Maintenance {
+/** Every `beatMs`, unref'd (it never keeps a process alive), never two runs at once. */
+function every(s: Services, f: () => Promise<void>): Timer {
   let busy = false;
-  const tick = async () => {
+  const timer = setInterval(() => {
     if (busy) return;
     busy = true;
-    if (opts.renew) {
-      try {
-        await s.store.renewLeases(s.jobs.owner, s.clock.now() + s.config.jobLeaseMs);
-      } catch (e) {
-        opts.onError(e, 'lease renewal');
-      }
-    }
-    if (opts.sweep) {
-      try {
-        const r = await failExpired(s);
-        const p = await purgeExpired(s);
-        opts.onSwept?.(r, p);
-      } catch (e) {
-        opts.onError(e, 'expiry sweep');
-      }
-    }
-    busy = false;
-  };
-  const timer = setInterval(() => void tick(), beatMs(s));
+    void f().finally(() => (busy = false));
+  }, beatMs(s));
   timer.unref();
   return { stop: () => clearInterval(timer) };
+}
+
+/** The heartbeat of every process that runs jobs: renews the leases of its jobs and holds. */
+export function startHeartbeat(s: Services, onError: (e: unknown) => void): Timer {
+  return every(s, () => s.store.renewLeases(s.jobs.owner, s.clock.now() + s.config.jobLeaseMs).catch(onError));
+}
+
+/** A server's sweep: fails jobs whose lease expired, then deletes expired jobs and cache rows. */
+export function startSweeper(s: Services, opts: { onError(e: unknown): void; onSwept(r: { jobs: string[]; holds: number }, p: Purged): void }): Timer {
+  return every(s, async () => {
+    try {
+      const r = await failExpired(s);
+      opts.onSwept(r, await purgeExpired(s));
+    } catch (e) {
+      opts.onError(e);
+    }
+  });
 }

@@ -176,8 +176,11 @@ export interface Store {
   listKeys(accountId: string): Promise<KeyRow[]>;
   revokeKey(id: string, at: number): Promise<KeyRow | null>;
   getCredits(accountId: string): Promise<CreditsRow>;
-  /** Adds credits (an operator's grant) in one transaction with its ledger row; returns the new figures. */
-  addCredits(accountId: string, credits: number, kind: 'grant' | 'topup', ref: { requestId: string | null; note?: string }, at: number): Promise<CreditsRow>;
+  /**
+   * An operator's grant: adds credits in one transaction with its ledger row; returns the new
+   * figures. Top-ups go through `topup`, the only way a caller's key adds credits (capped).
+   */
+  grantCredits(accountId: string, credits: number, ref: { requestId: string | null; note?: string }, at: number): Promise<CreditsRow>;
   /** A top-up within a cap, checked and written in one transaction; the ledger row names the key. */
   topup(t: NewTopup): Promise<TopupResult>;
   ledger(accountId: string): Promise<LedgerEntry[]>;

@@ -77,8 +77,8 @@ describe('Lru bounded by bytes', () => {
     expect(lru.get('a')).toBeUndefined();
   });
 
-  it('the count-only form still bounds pages by bytes (32 MiB until the runtime passes its budget)', () => {
-    const lru = new Lru<string, unknown>(1024);
+  it('pages sized by pageBytes stay within a byte budget well before the entry bound', () => {
+    const lru = new Lru<string, unknown>({ maxBytes: 32 * 1024 * 1024, maxEntries: 1024, sizeOf: pageBytes });
     const page = { data: Array.from({ length: 100 }, (_, i) => ({ name: 'x'.repeat(10_000), i })) };
     for (let i = 0; i < 100; i++) lru.set(`p${i}`, page);
     expect(lru.bytes).toBeLessThanOrEqual(32 * 1024 * 1024);

@@ -207,11 +207,11 @@ export function openSqliteStore(file: string): Store {
     return { balance: (r?.balance as number) ?? 0, held: (r?.held as number) ?? 0, spent: (r?.spent as number) ?? 0, expiringSoon: 0 };
   };
 
-  const addCreditsTx = db.transaction(
-    (accountId: string, amount: number, kind: string, requestId: string | null, note: string | null, at: number): CreditsRow => {
+  const grantTx = db.transaction(
+    (accountId: string, amount: number, requestId: string | null, note: string | null, at: number): CreditsRow => {
       q.addBalance.run(amount, accountId);
       const after = credits(accountId);
-      q.insertLedger.run({ accountId, kind, amount, balanceAfter: after.balance, requestId, jobId: null, keyId: null, note, createdAt: at });
+      q.insertLedger.run({ accountId, kind: 'grant', amount, balanceAfter: after.balance, requestId, jobId: null, keyId: null, note, createdAt: at });
       return after;
     },
   );
@@ -219,7 +219,7 @@ export function openSqliteStore(file: string): Store {
   const createAccountTx = db.transaction((a: NewAccount, initial: number, requestId: string | null) => {
     q.insertAccount.run({ ...a, emailVerified: a.emailVerified ? 1 : 0 });
     q.insertBalance.run(a.id);
-    if (initial > 0) addCreditsTx(a.id, initial, 'grant', requestId, 'initial credits', a.createdAt);
+    if (initial > 0) grantTx(a.id, initial, requestId, 'initial credits', a.createdAt);
   });
 
   return {
@@ -265,9 +265,9 @@ export function openSqliteStore(file: string): Store {
     async getCredits(accountId) {
       return credits(accountId);
     },
-    async addCredits(accountId, amount, kind, ref, at) {
+    async grantCredits(accountId, amount, ref, at) {
       if (!Number.isSafeInteger(amount) || amount <= 0) throw new RangeError('credits must be a positive integer');
-      return addCreditsTx.immediate(accountId, amount, kind, ref.requestId, ref.note ?? null, at);
+      return grantTx.immediate(accountId, amount, ref.requestId, ref.note ?? null, at);
     },
     async topup(t) {
       if (!Number.isSafeInteger(t.credits) || t.credits <= 0) throw new RangeError('credits must be a positive integer');
