@@ -1,6 +1,6 @@
 // `stays availability PLATFORM ID…`: day-by-day availability (GET /v1/availability).
 import type { Command } from 'commander';
-import { type GlobalOpts, PLATFORMS, pick, withGlobals } from './_lib/options.js';
+import { type GlobalOpts, PLATFORMS, pick, withCost, withGlobals } from './_lib/options.js';
 
 export function defineAvailability(program: Command): void {
   const cmd = program
@@ -13,7 +13,7 @@ export function defineAvailability(program: Command): void {
     .option('--start-date <date>', 'YYYY-MM-DD (required)')
     .option('--end-date <date>', 'YYYY-MM-DD, after --start-date, window at most 365 days (required)')
     .option('--only-available', 'only bookable dates');
-  withGlobals(cmd)
+  withGlobals(withCost(cmd))
     .addHelpText('after', `
 Examples:
   stays availability vrbo 4886746 4886747 --start-date 2027-03-01 --end-date 2027-04-01

@@ -1,7 +1,7 @@
 // `stays compare`: one property across sellers (GET /v1/price-compare), in google mode
 // (--name/--location/--google-hotel-id) or direct mode (--listings platform:id,…).
 import type { Command } from 'commander';
-import { DATE_KEYS, type GlobalOpts, PARTY_KEYS, pick, withDates, withGlobals, withParty } from './_lib/options.js';
+import { DATE_KEYS, type GlobalOpts, PARTY_KEYS, pick, withDates, withCost, withGlobals, withParty } from './_lib/options.js';
 
 export function defineCompare(program: Command): void {
   const cmd = program
@@ -12,7 +12,7 @@ export function defineCompare(program: Command): void {
     .option('--location <place>', 'google mode: place or lat,lng')
     .option('--google-hotel-id <id>', 'google mode: Google hotel id (instead of --name/--location)');
   withParty(withDates(cmd, true));
-  withGlobals(cmd)
+  withGlobals(withCost(cmd))
     .addHelpText('after', `
 Examples:
   stays compare --name "Hotel Aurora" --location Lisbon --check-in 2027-03-01 --check-out 2027-03-04

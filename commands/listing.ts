@@ -1,6 +1,6 @@
 // `stays listing PLATFORM ID`: full detail of one listing (GET /v1/listing/{platform}/{id}).
 import type { Command } from 'commander';
-import { DATE_KEYS, type GlobalOpts, PARTY_KEYS, PLATFORMS, pick, withDates, withGlobals, withParty } from './_lib/options.js';
+import { DATE_KEYS, type GlobalOpts, PARTY_KEYS, PLATFORMS, pick, withDates, withCost, withGlobals, withParty } from './_lib/options.js';
 
 export function defineListing(program: Command): void {
   const cmd = program
@@ -10,7 +10,7 @@ export function defineListing(program: Command): void {
     .argument('[id]', 'platform-native id, a stays_ id, or a listing URL')
     .option('--country <cc>', 'ISO-3166 alpha-2; disambiguates a bare booking slug');
   withParty(withDates(cmd));
-  withGlobals(cmd)
+  withGlobals(withCost(cmd))
     .addHelpText('after', `
 Examples:
   stays listing airbnb 12345678

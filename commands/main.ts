@@ -9,7 +9,7 @@ export async function main(argv: string[]): Promise<void> {
   const args = argv.slice(2);
   const { buildProgram } = await import('./program.js');
   const program = buildProgram();
-  if (args.includes('--json')) {
+  if (args.some((a) => a === '--json' || a.startsWith('--json=') || a === '--jq')) {
     // Usage errors in the envelope shape too, so `--json` callers parse every failure alike.
     // Settings are copied to subcommands when they are created, so apply to the whole tree.
     const outputError = (message: string, write: (s: string) => void) =>

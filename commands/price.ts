@@ -1,6 +1,6 @@
 // `stays price PLATFORM LISTING_ID`: a live quote for one listing and one stay (GET /v1/price).
 import type { Command } from 'commander';
-import { DATE_KEYS, type GlobalOpts, PARTY_KEYS, PLATFORMS, pick, withDates, withGlobals, withParty } from './_lib/options.js';
+import { DATE_KEYS, type GlobalOpts, PARTY_KEYS, PLATFORMS, pick, withDates, withCost, withGlobals, withParty } from './_lib/options.js';
 
 export function definePrice(program: Command): void {
   const cmd = program
@@ -10,7 +10,7 @@ export function definePrice(program: Command): void {
     .argument('[listingId]', 'platform-native id, a stays_ id, or a listing URL')
     .option('--country <cc>', 'ISO-3166 alpha-2; a bare booking slug needs it');
   withParty(withDates(cmd, true));
-  withGlobals(cmd)
+  withGlobals(withCost(cmd))
     .addHelpText('after', `
 Examples:
   stays price booking pt/casa-azul --check-in 2027-03-01 --check-out 2027-03-04

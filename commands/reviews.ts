@@ -1,6 +1,6 @@
 // `stays reviews PLATFORM LISTING_ID`: reviews of one listing (GET /v1/reviews).
 import type { Command } from 'commander';
-import { type GlobalOpts, pick, withGlobals } from './_lib/options.js';
+import { type GlobalOpts, pick, withCost, withGlobals } from './_lib/options.js';
 
 const KEYS = ['url', 'country', 'limit', 'cursor', 'language', 'minRating', 'sort'] as const;
 
@@ -18,7 +18,7 @@ export function defineReviews(program: Command): void {
     .option('--min-rating <n>', 'minimum rating on the listing\'s scale')
     .option('--sort <sort>', 'recent, rating_desc, rating_asc')
     .option('--all', 'walk every page');
-  withGlobals(cmd)
+  withGlobals(withCost(cmd))
     .addHelpText('after', `
 Examples:
   stays reviews airbnb 12345678 --limit 10 --sort rating_desc

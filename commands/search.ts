@@ -1,6 +1,6 @@
 // `stays search [LOCATION]`: properties across platforms (GET /v1/search).
 import type { Command } from 'commander';
-import { DATE_KEYS, type GlobalOpts, PARTY_KEYS, pick, withDates, withGlobals, withParty } from './_lib/options.js';
+import { DATE_KEYS, type GlobalOpts, PARTY_KEYS, pick, withDates, withCost, withGlobals, withParty } from './_lib/options.js';
 
 const KEYS = [...DATE_KEYS, ...PARTY_KEYS, 'rooms', 'propertyType', 'amenities', 'minBedrooms', 'priceMin', 'priceMax', 'minGuestRating', 'platforms', 'platform', 'limit', 'cursor', 'sort'] as const;
 
@@ -24,7 +24,7 @@ export function defineSearch(program: Command): void {
     .option('--cursor <cursor>', 'the next page: meta.pagination.nextCursor of the previous one')
     .option('--sort <sort>', 'recommended, price_asc, price_desc, rating_desc')
     .option('--all', 'walk every page');
-  withGlobals(cmd)
+  withGlobals(withCost(cmd))
     .addHelpText('after', `
 Examples:
   stays search Lisbon

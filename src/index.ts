@@ -5,4 +5,4 @@ export { startServer, type RunningServer, type ServeOptions } from './server.js'
 export { ServiceError, ERROR_CODES, ERROR_TYPES, type ErrorCode, type ErrorType } from './core/errors.js';
 export * from './core/schemas/resources.js';
 export * from './core/schemas/params.js';
-export { createClient, StaysApiError, StaysConnectionError, StaysWaitTimeoutError, type ClientOptions, type StaysClient } from './client/index.js';
+export { createClient, StaysApiError, StaysConnectionError, StaysPaginationError, StaysWaitTimeoutError, type ClientOptions, type StaysClient } from './client/index.js';

@@ -44,7 +44,7 @@ export function isConfigKey(k: string): k is ConfigKey {
   return Object.hasOwn(CONFIG_KEYS, k);
 }
 
-/** The profile's settings, read without loading conf; {} when there is no file yet. */
+/** The profile's settings (over the default profile's), read without loading conf; {} when there is no file yet. */
 export function readProfile(name: string, env: NodeJS.ProcessEnv = process.env): Profile {
   let text: string;
   try {
@@ -52,11 +52,19 @@ export function readProfile(name: string, env: NodeJS.ProcessEnv = process.env):
   } catch {
     return {};
   }
+  let profiles: ConfigFile['profiles'];
   try {
-    return (JSON.parse(text) as ConfigFile).profiles?.[name] ?? {};
+    profiles = (JSON.parse(text) as ConfigFile).profiles;
   } catch {
     throw new Error(`The config file ${configFile(env)} is not valid JSON; fix or delete it.`);
   }
+  const own = profiles?.[name] ?? {};
+  if (name === 'default') return own;
+  // A named profile inherits every setting it does not set from the default profile (as an AWS
+  // or gh profile does): `config set base-url …` then `config set api-key … --profile prod` is a
+  // complete prod profile. Local sandbox keys are per profile and never inherited.
+  const { localKeys: _, ...inherited } = profiles?.default ?? {};
+  return { ...inherited, ...own };
 }
 
 /** The writable store (conf, loaded on demand). */

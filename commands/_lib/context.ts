@@ -18,6 +18,23 @@ import { type WaitUi, createWaitUi } from './waiting.js';
 export interface Ctx {
   term: Term;
   format: Format;
+  /** --json FIELDS: only these fields of each row, as JSON. */
+  fields: string[] | null;
+  /** --jq EXPR: the JSON output filtered by a jq expression. */
+  jq: string | null;
+  /** --fail-on-partial or STAYS_FAIL_ON_PARTIAL=1: exit 7 after printing when a platform leg failed. */
+  failOnPartial: boolean;
+  /** --max-credits N. */
+  maxCredits: number | null;
+  /** The key's environment from its prefix: sandbox calls are free (no cost guard). */
+  keyEnv: 'sandbox' | 'live';
+  /** Where the key came from, for messages: a flag, the environment, the config, or the local sandbox key. */
+  keySource: 'flag' | 'env' | 'config' | 'local' | null;
+  profileName: string;
+  /** Where the base URL came from (remote mode), for messages; null in-process. */
+  baseSource: 'flag' | 'env' | 'config' | null;
+  /** The service root (remote) or the data directory (in-process). */
+  base: string;
   /** Errors as one-line JSON envelopes on stderr. */
   jsonErrors: boolean;
   wait: boolean;
@@ -40,11 +57,26 @@ function debugLine(e: RequestEvent): string {
   return `stays debug: ${parts.join(' · ')}\n`;
 }
 
+function parseFields(list: string): string[] {
+  const fields = list.split(',').map((f) => f.trim()).filter(Boolean);
+  if (fields.length === 0 || fields.some((f) => !/^[A-Za-z_][\w.]*$/.test(f))) {
+    throw new UsageError(`--json takes a comma list of field names, e.g. --json name,platform,guestRating (got ${JSON.stringify(list)}).`, 'json');
+  }
+  return fields;
+}
+
+function parseMaxCredits(v: string | undefined): number | null {
+  if (v === undefined) return null;
+  if (!/^\d+$/.test(v.trim())) throw new UsageError(`--max-credits must be a whole number of credits, e.g. --max-credits 200 (got ${JSON.stringify(v)}).`, 'max-credits');
+  return Number(v);
+}
+
 export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = process.env): Promise<Ctx> {
   const term = makeTerm({ color: opts.color, input: opts.input }, env);
   const profileName = opts.profile ?? 'default';
   const profile = readProfile(profileName, env);
-  const format = (opts.json ? 'json' : (opts.output ?? profile.output ?? (term.outTTY ? 'table' : 'tsv'))) as Format;
+  const fields = typeof opts.json === 'string' ? parseFields(opts.json) : null;
+  const format = (opts.json === true ? 'json' : (opts.output ?? profile.output ?? (term.outTTY ? 'table' : 'tsv'))) as Format;
   if (!FORMATS.includes(format)) throw new UsageError(`output must be one of ${FORMATS.join(', ')} (config has ${JSON.stringify(format)}).`, 'output');
   const timeoutMs = parseDuration(opts.timeout ?? profile.timeout ?? '300s') * 1000;
   const debug = opts.debug === true || env.STAYS_DEBUG === '1';
@@ -53,7 +85,12 @@ export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = p
   const dataDir = opts.dataDir ?? env.STAYS_DATA_DIR ?? profile['data-dir'];
   const transport: Transport = baseUrl ? remoteTransport({ baseUrl }) : inProcessTransport({ dataDir });
   let apiKey = opts.apiKey ?? profile['api-key'];
-  if (!apiKey && transport.kind === 'in-process') apiKey = await localKey(transport as InProcessTransport, profileName);
+  // commander fills opts.apiKey from STAYS_API_KEY too; tell the two apart for messages.
+  let keySource: Ctx['keySource'] = opts.apiKey !== undefined ? (env.STAYS_API_KEY === opts.apiKey ? 'env' : 'flag') : apiKey ? 'config' : null;
+  if (!apiKey && transport.kind === 'in-process') {
+    apiKey = await localKey(transport as InProcessTransport, profileName);
+    keySource = 'local';
+  }
   if (debug) process.stderr.write(`stays debug: ${transport.kind} ${transport.base} · profile ${profileName} · key ${apiKey ? redact(apiKey) : '(none)'}\n`);
 
   const ui = createWaitUi(term);
@@ -64,11 +101,21 @@ export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = p
     userAgent: `stays-cli/${pkg.version}`,
     onRequest: debug ? (e) => process.stderr.write(debugLine(e)) : undefined,
     onWait: (e) => ui.onWait(e),
+    onRetry: (e) => ui.onRetry(e),
   });
   return {
     term,
     format,
-    jsonErrors: opts.json === true || format === 'json' || format === 'jsonl',
+    fields,
+    jq: opts.jq ?? null,
+    failOnPartial: opts.failOnPartial === true || /^(1|true|yes)$/i.test(env.STAYS_FAIL_ON_PARTIAL ?? ''),
+    maxCredits: parseMaxCredits(opts.maxCredits),
+    keyEnv: /^(stay|sk)_test_/.test(apiKey ?? '') ? 'sandbox' : 'live',
+    keySource,
+    profileName,
+    baseSource: opts.baseUrl !== undefined ? (env.STAYS_BASE_URL === opts.baseUrl ? 'env' : 'flag') : baseUrl ? 'config' : null,
+    base: transport.base,
+    jsonErrors: opts.json !== undefined || opts.jq !== undefined || format === 'json' || format === 'jsonl',
     wait: opts.wait !== false,
     timeoutMs,
     ui,

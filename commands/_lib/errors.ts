@@ -1,6 +1,6 @@
 // Printing a failure on stderr and choosing its exit code. Human form: the message first, then
 // type/code, param, requestId and docUrl; with --json the error envelope as one line, stdout empty.
-import { StaysApiError, StaysConnectionError, StaysWaitTimeoutError } from '../../src/client/errors.js';
+import { StaysApiError, StaysConnectionError, StaysPaginationError, StaysWaitTimeoutError } from '../../src/client/errors.js';
 import { EXIT, exitCodeFor } from './io.js';
 import { type Term, chalkAt } from './term.js';
 
@@ -38,6 +38,13 @@ function describe(e: unknown): Printable {
   // does not load the runtime's configuration code.
   if (e instanceof Error && e.name === 'ConfigError') {
     return { envelope: { error: { type: 'invalid_request', code: 'invalid_setting', message: e.message } }, exitCode: EXIT.usage, details: [] };
+  }
+  if (e instanceof StaysPaginationError) {
+    return { envelope: { error: { type: 'api_error', code: 'pagination_missing', message: e.message, pages: e.pages, cursor: e.lastCursor } }, exitCode: EXIT.internal, details: [] };
+  }
+  // The cost guard (cost.ts), told apart by name so this module does not load it.
+  if (e instanceof Error && e.name === 'CostRefused') {
+    return { envelope: { error: { type: 'insufficient_credits', code: 'max_credits_exceeded', message: e.message, param: 'max-credits' } }, exitCode: EXIT.credits, details: [] };
   }
   if (e instanceof StaysConnectionError) {
     return { envelope: { error: { type: 'connection_error', code: 'connection_error', message: e.message } }, exitCode: EXIT.internal, details: [] };

@@ -51,9 +51,17 @@ export const EXIT_DOC: [number, string][] = [
   [EXIT.interrupted, 'interrupted (Ctrl-C)'],
 ];
 
-/** Writes one JSON document to stdout. */
+/**
+ * One JSON document as the CLI prints it everywhere: indented for a person on a terminal, one
+ * compact line otherwise (pipes, files, `jq`, line-oriented tools).
+ */
+export function jsonText(value: unknown, pretty: boolean): string {
+  return `${pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)}\n`;
+}
+
+/** Writes one JSON document to stdout (indented only when stdout is a terminal). */
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(jsonText(value, process.stdout.isTTY === true));
 }
 
 // `stays … | head -1` must end quietly: the reader is gone, so there is nobody left to tell.

@@ -11,7 +11,11 @@ export interface GlobalOpts {
   dataDir?: string;
   profile?: string;
   output?: string;
-  json?: boolean;
+  /** true for bare --json (the whole envelope); a comma list of fields to print only those. */
+  json?: boolean | string;
+  jq?: string;
+  failOnPartial?: boolean;
+  maxCredits?: string;
   color?: boolean;
   debug?: boolean;
   wait?: boolean;
@@ -27,13 +31,20 @@ export function withGlobals(cmd: Command, o: { wait?: boolean } = {}): Command {
     .option('--data-dir <dir>', 'data directory for in-process mode (default: STAYS_DATA_DIR or the user data dir)')
     .addOption(new Option('--profile <name>', 'config profile').env('STAYS_PROFILE'))
     .addOption(new Option('-o, --output <format>', 'output format (default: table on a TTY, else tsv)').choices(FORMATS))
-    .option('--json', 'same as --output json: the API envelope as returned')
+    .option('--json [fields]', 'the API envelope as returned (--output json); with FIELDS, a comma list, only those fields of each row')
+    .option('--jq <expr>', 'filter the JSON output with a jq expression, like gh --jq')
+    .option('--fail-on-partial', 'exit 7 after printing when a platform failed and results are partial (also STAYS_FAIL_ON_PARTIAL=1)')
     .option('--no-color', 'no colour (also NO_COLOR, TERM=dumb, or when not a TTY)')
     .option('--debug', 'log each request to stderr, key redacted (also STAYS_DEBUG=1)')
     .option('--timeout <duration>', 'bound for waiting on a job, e.g. 90s, 5m (default 5m)')
     .option('--no-input', 'never prompt for a missing argument');
   if (o.wait !== false) cmd.option('--no-wait', 'print the 202 job instead of waiting for it');
   return cmd;
+}
+
+/** Billable commands: a cap on what one call (or an --all walk) may cost. */
+export function withCost(cmd: Command): Command {
+  return cmd.option('--max-credits <n>', 'refuse (exit 5) when the worst-case cost of the call, or of an --all walk so far, would pass N credits (live keys)');
 }
 
 export function withDates(cmd: Command, required = false): Command {

@@ -1,7 +1,9 @@
 // Printing results on stdout: table (TTY default), tsv (piped default: no header, no colour, no
 // truncation, as gh does), json (the API envelope as returned), jsonl (one data row a line) and
-// csv. The footer (credits, cache, more pages) is talk, so it goes to stderr, for tables only.
+// csv. The footer (credits, cache, more pages) is talk, so it goes to stderr, for tables only;
+// warnings and partial results go to stderr in every format (notices.ts).
 import { type Column, type View, cellText, viewOf } from './view.js';
+import { jsonText } from './io.js';
 import { type Term, chalkAt } from './term.js';
 
 export const FORMATS = ['table', 'tsv', 'json', 'jsonl', 'csv'] as const;
@@ -53,7 +55,7 @@ async function table(view: View, term: Term): Promise<string> {
 export async function printResult(envelope: { data: unknown }, format: Format, term: Term): Promise<void> {
   switch (format) {
     case 'json':
-      return void out(`${JSON.stringify(envelope, null, 2)}\n`);
+      return void out(jsonText(envelope, term.outTTY));
     case 'jsonl':
       return void out(jsonLines(envelope.data));
     case 'tsv':
@@ -77,7 +79,7 @@ interface MetaLike {
   warnings?: { code: string; message: string }[];
 }
 
-/** The stderr footer under a table: credits, cache, partial legs, warnings, more pages. */
+/** The stderr footer under a table: credits, cache, more pages. */
 export async function printFooter(envelope: { data: unknown; meta?: MetaLike }, term: Term, paginates: boolean): Promise<void> {
   const m = envelope.meta;
   const c = await chalkAt(term.errColor);
@@ -89,8 +91,5 @@ export async function printFooter(envelope: { data: unknown; meta?: MetaLike }, 
     if (paginates && m.pagination) parts.push(m.pagination.hasMore ? `more pages: --cursor ${m.pagination.nextCursor} (or --all)` : 'last page');
   }
   if (parts.length) process.stderr.write(`${c.dim(parts.join(' · '))}\n`);
-  for (const r of m?.platformResults ?? []) {
-    if (r.status === 'failed') process.stderr.write(`${c.yellow('warning:')} ${r.platform} failed (${r.error?.code ?? 'error'}); results are partial\n`);
-  }
-  for (const w of m?.warnings ?? []) process.stderr.write(`${c.yellow('warning:')} ${w.message} (${w.code})\n`);
+  // Partial legs and warnings are printed for every format by notices.ts.
 }

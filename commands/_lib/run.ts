@@ -1,12 +1,14 @@
 // The flow every data command shares: context → request (waiting on a job, or not, or walking
 // pages) → output → footer, and on failure the error on stderr with its exit code. Ctrl-C exits
 // 130 and says how to pick the job up again.
-import { StaysWaitTimeoutError } from '../../src/client/errors.js';
 import type { ApiCall } from '../../src/client/http.js';
 import type { Envelope } from '../../src/client/types.js';
+import { StaysApiError, StaysWaitTimeoutError } from '../../src/client/errors.js';
 import { type Ctx, createContext } from './context.js';
+import { type CostGuard, costGuard } from './cost.js';
 import { UsageError, reportError } from './errors.js';
-import { EXIT } from './io.js';
+import { EXIT, jsonText } from './io.js';
+import { type NoticeMeta, Notices } from './notices.js';
 import type { GlobalOpts } from './options.js';
 import { jsonLines, printFooter, printResult, rowLines } from './output.js';
 import { makeTerm } from './term.js';
@@ -41,7 +43,8 @@ export async function execute(opts: GlobalOpts, body: (ctx: Ctx) => Promise<void
       // Nothing else will ever run this job: it stops with the command (ctx.close() below).
       e.message = `Timed out after ${Math.round(ctx.timeoutMs / 1000)} s waiting for job ${e.jobId}, which ran in this command (in-process) and is stopped: nothing was charged. Give it a longer --timeout, or run stays serve and pass --base-url so jobs outlive the command.`;
     }
-    process.exitCode = await reportError(e, ctx?.term ?? makeTerm(opts), ctx?.jsonErrors ?? opts.json === true);
+    if (ctx) explainAuth(e, ctx);
+    process.exitCode = await reportError(e, ctx?.term ?? makeTerm(opts), ctx?.jsonErrors ?? opts.json !== undefined);
   } finally {
     process.off('SIGINT', onSigint);
     // Jobs this command ran and gave up on were failed by close(); their upstream calls need not finish.
@@ -53,20 +56,52 @@ export async function execute(opts: GlobalOpts, body: (ctx: Ctx) => Promise<void
   }
 }
 
-/** Prints one result envelope with its footer. */
+const SOURCE = { flag: '--api-key', env: 'STAYS_API_KEY', config: 'the config' } as const;
+
+/**
+ * A 401 in CLI words: which setting is missing or does not fit the mode, and how to set it (the
+ * API's message speaks of Authorization headers, which a CLI user never writes).
+ */
+function explainAuth(e: unknown, ctx: Ctx): void {
+  if (!(e instanceof StaysApiError) || e.status !== 401) return;
+  const profile = ctx.profileName === 'default' ? '' : ` --profile ${ctx.profileName}`;
+  if (ctx.inProcess && ctx.keySource !== 'local' && ctx.keySource !== null) {
+    e.message = `The API key from ${SOURCE[ctx.keySource]} is not a key of the local in-process store, and no base URL is set, so the command ran in-process. To use it against a server, set the server's root: stays config set base-url URL${profile}, or STAYS_BASE_URL=URL, or --base-url URL. To use the local sandbox instead, drop the key${ctx.keySource === 'config' ? ` (stays config unset api-key${profile})` : ''}.`;
+  } else if (!ctx.inProcess && ctx.keySource === null) {
+    e.message = `No API key for ${ctx.base} (base URL from ${ctx.baseSource === 'flag' ? '--base-url' : ctx.baseSource === 'env' ? 'STAYS_BASE_URL' : `the config${profile}`}). Set one: stays config set api-key KEY${profile}, or STAYS_API_KEY=KEY, or --api-key KEY.`;
+  } else if (!ctx.inProcess && ctx.keySource !== null && ctx.keySource !== 'local') {
+    e.message = `${ctx.base} refused the API key from ${SOURCE[ctx.keySource]} (${e.code}): ${e.message.replace(/\.$/, '')}. Check the key (stays config set api-key KEY${profile}, or STAYS_API_KEY) and that it belongs to this server.`;
+  }
+}
+
+/** Whether stdout carries the whole envelope (bare --json or -o json): notices are in its meta. */
+const wholeEnvelope = (ctx: Ctx) => ctx.format === 'json' && ctx.fields === null && ctx.jq === null;
+
+/** Prints one result: the data on stdout, the footer (tables) and the notices on stderr. */
 export async function show(ctx: Ctx, envelope: { data: unknown; meta?: unknown }, paginates = false): Promise<void> {
-  await printResult(envelope, ctx.format, ctx.term);
-  if (ctx.format === 'table') await printFooter(envelope as Parameters<typeof printFooter>[0], ctx.term, paginates);
+  ctx.ui.stop();
+  if (ctx.fields !== null || ctx.jq !== null) {
+    const { printSelected } = await import('./select.js');
+    await printSelected(envelope, { fields: ctx.fields, jq: ctx.jq }, ctx.term);
+  } else {
+    await printResult(envelope, ctx.format, ctx.term);
+    if (ctx.format === 'table') await printFooter(envelope as Parameters<typeof printFooter>[0], ctx.term, paginates);
+  }
+  const notices = new Notices();
+  notices.add(envelope.meta as NoticeMeta | undefined);
+  await notices.print(ctx.term, { quiet: wholeEnvelope(ctx), failOnPartial: ctx.failOnPartial });
 }
 
 /** Sends an API call the way the flags ask (wait, --no-wait, --all) and prints the outcome. */
 export async function runCall(ctx: Ctx, call: ApiCall, o: { paginates?: boolean; all?: boolean } = {}): Promise<void> {
-  if (o.all) return walkPages(ctx, call);
+  const guard = costGuard(ctx, call, { all: o.all === true });
+  if (o.all) return walkPages(ctx, call, guard);
+  await guard?.before(0, 1);
   if (!ctx.wait) {
     const r = await ctx.client.submit(call);
     if (r.accepted) {
       const id = r.body.data.jobId;
-      process.stdout.write(`${JSON.stringify(r.body, null, 2)}\n`);
+      process.stdout.write(jsonText(r.body, ctx.term.outTTY));
       if (ctx.inProcess) return finishInProcess(ctx, id);
       if (ctx.format === 'table') process.stderr.write(`stays: job ${id} accepted; wait for it with: stays jobs wait ${id}\n`);
       return;
@@ -74,7 +109,6 @@ export async function runCall(ctx: Ctx, call: ApiCall, o: { paginates?: boolean;
     return show(ctx, r.body, o.paginates);
   }
   const envelope = await ctx.client.run(call);
-  ctx.ui.stop();
   await show(ctx, envelope, o.paginates);
 }
 
@@ -93,24 +127,52 @@ async function finishInProcess(ctx: Ctx, jobId: string): Promise<void> {
 }
 
 /**
- * --all: every page. Line formats stream page by page; json prints one envelope whose data is
- * every page's rows and whose meta is the last page's, with creditsCharged summed over pages.
+ * --all: every page, each waited on when it runs as a job. Line formats (jsonl, tsv, csv, without
+ * --json FIELDS or --jq) stream page by page; the others print one result whose data is every
+ * page's rows and whose meta is the last page's, with creditsCharged summed over pages. Notices
+ * are gathered over all pages and printed once at the end. A page without pagination, a failed
+ * page or a refusal by the cost guard stops the walk with an error after what was fetched is
+ * printed: the walk never ends short in silence.
  */
-async function walkPages(ctx: Ctx, call: ApiCall): Promise<void> {
+async function walkPages(ctx: Ctx, call: ApiCall, guard: CostGuard | null): Promise<void> {
   if (!ctx.wait) throw new UsageError('--all needs to wait for each page; drop --no-wait.', 'all');
+  const streaming = ctx.fields === null && ctx.jq === null && (ctx.format === 'jsonl' || ctx.format === 'tsv' || ctx.format === 'csv');
   const rows: unknown[] = [];
+  const notices = new Notices();
   let last: Envelope<unknown[]> | undefined;
   let credits = 0;
-  let first = true;
-  for await (const page of ctx.client.pages<unknown>(call)) {
-    ctx.ui.stop();
-    credits += page.meta?.creditsCharged ?? 0;
-    last = page;
-    if (ctx.format === 'jsonl') process.stdout.write(jsonLines(page.data));
-    else if (ctx.format === 'tsv' || ctx.format === 'csv') process.stdout.write(rowLines(viewOf(page.data), ctx.format, first));
-    else rows.push(...page.data);
-    first = false;
+  let page = 1;
+  let stopped: unknown = null;
+  try {
+    await guard?.before(0, 1);
+    for await (const got of ctx.client.pages<unknown>(call)) {
+      ctx.ui.stop();
+      credits += got.meta?.creditsCharged ?? 0;
+      last = got;
+      notices.add(got.meta as NoticeMeta);
+      if (streaming && ctx.format === 'jsonl') process.stdout.write(jsonLines(got.data));
+      else if (streaming) process.stdout.write(rowLines(viewOf(got.data), ctx.format as 'tsv' | 'csv', page === 1));
+      else rows.push(...got.data);
+      page++;
+      if (got.meta?.pagination?.hasMore) await guard?.before(credits, page);
+    }
+  } catch (e) {
+    if (last === undefined) throw e;
+    stopped = e;
   }
-  if (!last || ctx.format === 'jsonl' || ctx.format === 'tsv' || ctx.format === 'csv') return;
-  await show(ctx, { data: rows, meta: { ...last.meta, creditsCharged: credits } }, true);
+  ctx.ui.stop();
+  if (last && !streaming) {
+    const envelope = { data: rows, meta: { ...last.meta, creditsCharged: credits } };
+    if (ctx.fields !== null || ctx.jq !== null) {
+      const { printSelected } = await import('./select.js');
+      await printSelected(envelope, { fields: ctx.fields, jq: ctx.jq }, ctx.term);
+    } else {
+      await printResult(envelope, ctx.format, ctx.term);
+      if (ctx.format === 'table') await printFooter(envelope as Parameters<typeof printFooter>[0], ctx.term, true);
+    }
+  } else if (last && stopped === null && ctx.term.errTTY) {
+    process.stderr.write(`stays: ${page - 1} page${page === 2 ? '' : 's'}, ${credits} credits charged\n`);
+  }
+  await notices.print(ctx.term, { quiet: wholeEnvelope(ctx), failOnPartial: ctx.failOnPartial });
+  if (stopped !== null) throw stopped;
 }

@@ -1,13 +1,15 @@
 // Telling the user a job is running: an ora spinner with the job id and elapsed time when stderr
 // is a TTY and we are not in CI; otherwise a plain status line on stderr about every 10 seconds
 // (logs of CI runs and pipes stay readable and free of escape codes).
-import type { WaitEvent } from '../../src/client/types.js';
+import type { RetryEvent, WaitEvent } from '../../src/client/types.js';
 import type { Term } from './term.js';
 
 export const STATUS_EVERY_MS = 10_000;
 
 export interface WaitUi {
   onWait(e: WaitEvent): void;
+  /** A pause before a retry: shown on the spinner, or as one status line. */
+  onRetry(e: RetryEvent): void;
   /** The job being waited on, if any (for the Ctrl-C message). */
   jobId(): string | null;
   stop(): void;
@@ -22,16 +24,23 @@ export function createWaitUi(term: Term): WaitUi {
   let spinner: Spinner | null = null;
   let loading = false;
   let timer: NodeJS.Timeout | null = null;
+  /** While the client sits out a retry: what it waits for and until when. */
+  let retry: { why: string; until: number } | null = null;
 
   const secs = () => Math.round((Date.now() - (job?.since ?? Date.now())) / 1000);
-  const text = () => `Waiting for job ${job?.id} (${job?.status}, ${secs()} s)`;
+  const retryText = () => (retry ? `${retry.why}, retrying in ${Math.max(0, Math.ceil((retry.until - Date.now()) / 1000))} s` : '');
+  const text = () => {
+    if (retry && retry.until > Date.now()) return job ? `Job ${job.id} (${job.status}): ${retryText()}` : retryText();
+    retry = null;
+    return job ? `Waiting for job ${job.id} (${job.status}, ${secs()} s)` : 'Retrying…';
+  };
 
   function start(): void {
     if (spin) {
       loading = true;
-      // ora is only loaded when there is a job to wait for.
+      // ora is only loaded when there is a job to wait for (or a retry to sit out).
       void import('ora').then(({ default: ora }) => {
-        if (!loading || !job) return;
+        if (!loading || (!job && !retry)) return;
         spinner = ora({ text: text(), stream: process.stderr, color: term.errColor ? 'cyan' : false, discardStdin: false, isEnabled: true }).start();
         timer = setInterval(() => spinner && (spinner.text = text()), 1000).unref();
       });
@@ -41,11 +50,23 @@ export function createWaitUi(term: Term): WaitUi {
     }
   }
 
+  const WHY: Record<RetryEvent['reason'], string> = { rate_limited: 'rate limited', server_error: 'the service answered an error', connection_failed: 'could not connect' };
+
   return {
+    onRetry(e) {
+      retry = { why: WHY[e.reason], until: Date.now() + e.waitMs };
+      if (spin) {
+        if (spinner) spinner.text = text();
+        else if (!loading) start();
+      } else {
+        process.stderr.write(`stays: ${retryText()}${e.status ? ` (HTTP ${e.status})` : ''}\n`);
+      }
+    },
     onWait(e) {
-      const first = job === null;
+      const first = job === null && !loading && !spinner;
       job = { id: e.jobId, status: e.status, since: job?.since ?? Date.now() - e.elapsedMs };
       if (first) start();
+      else if (spin && spinner) spinner.text = text();
     },
     jobId: () => job?.id ?? null,
     stop() {
@@ -55,6 +76,7 @@ export function createWaitUi(term: Term): WaitUi {
       spinner?.stop();
       spinner = null;
       job = null;
+      retry = null;
     },
   };
 }

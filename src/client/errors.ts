@@ -49,6 +49,24 @@ export class StaysWaitTimeoutError extends Error {
   }
 }
 
+/**
+ * A cursor walk (`pages()`, `--all`) got a page that does not say whether more follow
+ * (`meta.pagination` null or missing): the walk stops with this error rather than end silently
+ * short. Pages already yielded stay valid; `lastCursor` is the cursor that fetched the bad page.
+ */
+export class StaysPaginationError extends Error {
+  readonly pages: number;
+  readonly lastCursor: string | null;
+  constructor(pages: number, lastCursor: string | null) {
+    super(
+      `Page ${pages} came back without pagination (meta.pagination is null, as some services answer for a page that ran as an async job), so it is unknown whether more pages follow; stopped after ${pages} page${pages === 1 ? '' : 's'}. Run the same command again: the pages are cached now and carry their pagination${lastCursor ? `, or resume with --cursor ${lastCursor}` : ''}.`,
+    );
+    this.name = 'StaysPaginationError';
+    this.pages = pages;
+    this.lastCursor = lastCursor;
+  }
+}
+
 /** The service could not be reached, or answered something that is not the API. */
 export class StaysConnectionError extends Error {
   constructor(message: string, cause?: unknown) {

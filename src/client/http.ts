@@ -3,7 +3,7 @@
 // reported to onRequest (for `--debug`) without the key.
 import { StaysApiError, StaysConnectionError } from './errors.js';
 import type { Transport } from './transport.js';
-import type { ApiErrorBody, Query, RawResponse, RequestEvent } from './types.js';
+import type { ApiErrorBody, Query, RawResponse, RequestEvent, RetryEvent } from './types.js';
 
 export interface ApiCall {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -22,6 +22,8 @@ export interface SenderOptions {
   userAgent: string;
   maxRetries: number;
   onRequest?: (e: RequestEvent) => void;
+  /** Called before each pause between attempts (a 429, a retryable 5xx, a failed connection). */
+  onRetry?: (e: RetryEvent) => void;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
@@ -127,6 +129,7 @@ export function createSender(o: SenderOptions) {
         if (res) return res;
         throw failure;
       }
+      o.onRetry?.({ reason: res === null ? 'connection_failed' : res.status === 429 ? 'rate_limited' : 'server_error', status: res?.status ?? null, waitMs: Math.round(delay), attempt });
       await o.sleep(delay, ctl.signal);
     }
   };

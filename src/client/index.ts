@@ -2,15 +2,15 @@
 // in-process transport. It waits on 202 jobs, retries at the edge and turns error envelopes into
 // StaysApiError. `import { createClient } from 'stays'`.
 import type { Account, Availability, Price, PriceCompare, Property, Review } from '../core/schemas/resources.js';
-import { StaysApiError } from './errors.js';
+import { StaysApiError, StaysPaginationError } from './errors.js';
 import { type ApiCall, createSender, parseJson, retryAfterMs, toApiError } from './http.js';
 import { type InProcessOptions, inProcessTransport } from './in-process.js';
 import { type AvailabilityParams, type CompareParams, type ListingParams, type PriceParams, type ReviewsParams, type SearchParams, operations } from './operations.js';
 import { type Transport, remoteTransport } from './transport.js';
-import type { BareEnvelope, Envelope, JobEnvelope, RawResponse, RequestEvent, WaitEvent } from './types.js';
+import type { BareEnvelope, Envelope, JobEnvelope, RawResponse, RequestEvent, RetryEvent, WaitEvent } from './types.js';
 import { isJobEnvelope, settleJob, waitForJob } from './wait.js';
 
-export { StaysApiError, StaysConnectionError, StaysWaitTimeoutError, isStaysApiError } from './errors.js';
+export { StaysApiError, StaysConnectionError, StaysPaginationError, StaysWaitTimeoutError, isStaysApiError } from './errors.js';
 export { inProcessTransport, type InProcessTransport } from './in-process.js';
 export { remoteTransport, serviceRoot, type Transport, type TransportRequest } from './transport.js';
 export { operations } from './operations.js';
@@ -33,6 +33,8 @@ export interface ClientOptions {
   userAgent?: string;
   onRequest?: (e: RequestEvent) => void;
   onWait?: (e: WaitEvent) => void;
+  /** Called before each pause to retry (429, retryable 5xx, connection failure). */
+  onRetry?: (e: RetryEvent) => void;
   /** Injected for tests. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -62,7 +64,7 @@ export function createClient(opts: ClientOptions = {}) {
         : inProcessTransport({ dataDir: opts.dataDir });
   const sleep = opts.sleep ?? abortable;
   const defaultTimeout = opts.timeoutMs ?? 300_000;
-  const send = createSender({ transport, apiKey: opts.apiKey, userAgent: opts.userAgent ?? 'stays-client', maxRetries: opts.maxRetries ?? 2, onRequest: opts.onRequest, sleep });
+  const send = createSender({ transport, apiKey: opts.apiKey, userAgent: opts.userAgent ?? 'stays-client', maxRetries: opts.maxRetries ?? 2, onRequest: opts.onRequest, onRetry: opts.onRetry, sleep });
   const where = transport.kind === 'remote' ? transport.base : 'The in-process service';
 
   const control = (o: CallOptions) => {
@@ -89,15 +91,25 @@ export function createClient(opts: ClientOptions = {}) {
     return parseJson(res, where) as Envelope<T>;
   }
 
-  /** Every page of a cursor-paginated call, following meta.pagination.nextCursor. */
+  /**
+   * Every page of a cursor-paginated call, following meta.pagination.nextCursor (a page that ran
+   * as a job is waited on). A page without pagination throws StaysPaginationError after it is
+   * yielded: the walk never ends short without saying so.
+   */
   async function* pages<T>(call: ApiCall, o: CallOptions = {}): AsyncGenerator<Envelope<T[]>> {
-    let cursor: string | null = null;
-    do {
-      const page: Envelope<T[]> = await run<T[]>(cursor === null ? call : { ...call, query: { ...call.query, cursor } }, o);
+    let cursor = typeof call.query?.cursor === 'string' ? call.query.cursor : null;
+    let n = 0;
+    for (;;) {
+      const asked = cursor;
+      const page: Envelope<T[]> = await run<T[]>(asked === null ? call : { ...call, query: { ...call.query, cursor: asked } }, o);
+      n++;
       yield page;
       const p = page.meta?.pagination;
-      cursor = p?.hasMore && p.nextCursor ? p.nextCursor : null;
-    } while (cursor !== null);
+      if (!p) throw new StaysPaginationError(n, asked);
+      if (!p.hasMore) return;
+      if (!p.nextCursor) throw new StaysPaginationError(n, asked);
+      cursor = p.nextCursor;
+    }
   }
 
   return {

@@ -67,6 +67,17 @@ export interface RequestEvent {
   error?: string;
 }
 
+/** Reported before the client pauses to retry (for spinners and status lines). */
+export interface RetryEvent {
+  reason: 'rate_limited' | 'server_error' | 'connection_failed';
+  /** The answer's HTTP status; null when the connection failed. */
+  status: number | null;
+  /** How long the client waits before the next attempt. */
+  waitMs: number;
+  /** The attempt that failed (1 = the first). */
+  attempt: number;
+}
+
 /** Reported while waiting on a job (for spinners and status lines). */
 export interface WaitEvent {
   jobId: string;

@@ -32,7 +32,7 @@ async function outcome(p: Promise<unknown>, cached: boolean): Promise<LegOutcome
   }
 }
 
-function finish<T>(services: Services, ctx: RequestContext, plan: Plan<T>, c: Composed<T>, opts: { cached: boolean; sandbox: boolean; simulated: boolean; pagination: boolean }): { data: T; meta: Meta } {
+function finish<T>(services: Services, ctx: RequestContext, plan: Plan<T>, c: Composed<T>, opts: { cached: boolean; sandbox: boolean; simulated: boolean }): { data: T; meta: Meta } {
   const warnings = [...c.warnings];
   if (opts.simulated) {
     warnings.push({ code: 'simulated_upstream', message: 'This data comes from the simulated upstream (STAYS_UPSTREAM=simulated), not from a booking platform.' });
@@ -46,7 +46,7 @@ function finish<T>(services: Services, ctx: RequestContext, plan: Plan<T>, c: Co
       platformResults,
       warnings,
       cached: opts.cached,
-      pagination: opts.pagination ? (c.pagination ?? null) : null,
+      pagination: c.pagination ?? null,
     }),
   };
 }
@@ -96,7 +96,7 @@ export async function execute<T>(services: Services, ctx: RequestContext, plan: 
       await services.store.settleHold(holdId, 0, { requestId: ctx.requestId, jobId: null, at: services.clock.now() });
       throw e;
     }
-    const r = finish(services, ctx, plan, c, { cached: true, sandbox: false, simulated: upstream.simulated, pagination: true });
+    const r = finish(services, ctx, plan, c, { cached: true, sandbox: false, simulated: upstream.simulated });
     let charge = 0;
     let settled: unknown;
     try {
@@ -149,7 +149,7 @@ async function runSandbox<T>(services: Services, ctx: RequestContext, plan: Plan
     c = plan.compose(outcomes);
     if (memoKey !== undefined) services.sandboxPages.set(memoKey, c);
   }
-  return { kind: 'sync', ...finish(services, ctx, plan, c, { cached: false, sandbox: true, simulated: false, pagination: true }) };
+  return { kind: 'sync', ...finish(services, ctx, plan, c, { cached: false, sandbox: true, simulated: false }) };
 }
 
 function fetchLeg(services: Services, upstream: Upstream, leg: Leg): Promise<LegOutcome> {
@@ -194,8 +194,9 @@ async function runJob<T>(services: Services, ctx: RequestContext, plan: Plan<T>,
       plan.legs.map((l, i) => (j.hits[i] !== undefined ? Promise.resolve<LegOutcome>({ ok: true, value: j.hits[i], cached: true }) : fetchLeg(services, upstream, l))),
     );
     const c = plan.compose(outcomes);
-    // D18: a job result is not cursor-paginated; the same call again is a cache hit with pagination.
-    const r = finish(services, ctx, plan, c, { cached: false, sandbox: false, simulated: upstream.simulated, pagination: false });
+    // D18 amended: a completed search or reviews job carries the pagination its synchronous call
+    // would, so a client pages on (--all) without paying for the same call again.
+    const r = finish(services, ctx, plan, c, { cached: false, sandbox: false, simulated: upstream.simulated });
     const ended = await end({ status: 'completed', charge: chargeOf(r.meta, plan.worstCase), result: r.data, meta: r.meta });
     return ended ? { ok: true, data: r.data, meta: r.meta } : lost(services, j.jobId);
   } catch (e) {

@@ -75,10 +75,11 @@ describe('the CLI against the peer service (least answers its OpenAPI allows)', 
     expect(JSON.parse(raw.stdout.slice(raw.stdout.indexOf('{')))).toEqual({ data: peer.data.account });
   });
 
-  it('--all stops after one page when the peer sends no pagination', async () => {
+  it('--all never ends short in silence: a page without pagination is printed, then the walk fails saying why', async () => {
     const r = await stays(['search', 'Lisbon', '--all', '-o', 'jsonl'], env);
-    ok(r, 'search --all');
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/without pagination[\s\S]*stopped after 1 page/);
   });
 
   it("a failed job exits 7 with the peer's own error code; a bad key exits 4", async () => {

@@ -38,7 +38,10 @@ describe('live calls on the simulated upstream', () => {
     expect(job.meta.creditsCharged).toBe(31);
     expect(job.meta.platformResults!.map((r) => r.creditsCharged)).toEqual([5, 5, 6, 15]);
     expect(job.meta.cached).toBe(false);
-    expect((job.meta as unknown as { pagination: unknown }).pagination).toBeNull();
+    // D18 amended: the completed job pages like its synchronous call, and its next page is served.
+    const jobPage = (job.meta as unknown as { pagination: { limit: number; cursor: null; hasMore: boolean; nextCursor: string } }).pagination;
+    expect(jobPage).toMatchObject({ limit: 3, cursor: null, hasMore: true });
+    expect(jobPage.nextCursor).toEqual(expect.any(String));
     expect(job.meta.warnings!.map((w) => w.code)).toContain('simulated_upstream');
     const after = await balance(a.liveKey);
     expect(after).toMatchObject({ balance: before.balance - 31, held: 0 });

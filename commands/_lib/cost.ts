@@ -1,0 +1,102 @@
+// The cost guard (--max-credits): the worst case a live call may cost, worked out from its
+// parameters with the service's own billing formulas (src/core/billing.ts), before any request.
+// A single call over the cap, or an --all walk whose next page would take it past the cap, is
+// refused with exit 5 when nobody can be asked, and asked about on a terminal. Without
+// --max-credits, a terminal still asks before a live --all walk or a batch passes 100 credits.
+// Sandbox keys are free and never guarded.
+import type { ApiCall } from '../../src/client/http.js';
+import { PRICE_COST, GOOGLE_COMPARE_COST, availabilityCost, listingCost, reviewsCost, searchWorstCase } from '../../src/core/billing.js';
+import { DEFAULT_SEARCH_PLATFORMS, type Platform, isPlatform } from '../../src/core/platforms.js';
+import type { Ctx } from './context.js';
+import { EXIT } from './io.js';
+
+/** The default cap on a terminal, for --all walks and batches, when --max-credits is not given. */
+export const DEFAULT_TTY_CAP = 100;
+
+const str = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) ? v.map(String).join(',') : v === undefined || v === null ? undefined : String(v));
+const list = (v: unknown) => (str(v) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const int = (v: unknown, fallback: number) => {
+  const n = Number(str(v));
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+};
+const platformOf = (v: unknown): Platform | null => (isPlatform(str(v)) ? (str(v) as Platform) : null);
+const DAY_MS = 86_400_000;
+
+/** The worst case of one call (credits), or null when it is free or not a billable route. */
+export function worstCase(call: ApiCall): number | null {
+  const q = call.query ?? {};
+  const path = call.path.replace(/^\/v1/, '');
+  if (path === '/search') {
+    const asked = list(q.platforms ?? q.platform).filter(isPlatform) as Platform[];
+    return searchWorstCase(asked.length ? asked : [...DEFAULT_SEARCH_PLATFORMS], Math.min(int(q.limit, 10), 40));
+  }
+  const listing = /^\/listing\/([^/]+)\//.exec(path);
+  if (listing) return listingCost(platformOf(decodeURIComponent(listing[1]!)) ?? 'vrbo');
+  if (path === '/price') return PRICE_COST;
+  if (path === '/price-compare') {
+    const pairs = list(q.listings);
+    return pairs.length ? pairs.length * PRICE_COST : GOOGLE_COMPARE_COST;
+  }
+  if (path === '/availability') {
+    const ids = list(q.listingIds).length || 1;
+    const start = Date.parse(str(q.startDate) ?? '');
+    const end = Date.parse(str(q.endDate) ?? '');
+    const days = Number.isNaN(start) || Number.isNaN(end) ? 365 : Math.max(1, Math.round((end - start) / DAY_MS));
+    return ids * availabilityCost(platformOf(q.platform) ?? 'vrbo', days);
+  }
+  if (path === '/reviews') return reviewsCost(platformOf(q.platform) ?? 'airbnb', Math.min(int(q.limit, 20), 100));
+  return null;
+}
+
+/** A call that fetches several listings at once: the terminal's default cap applies to it. */
+function isBatch(call: ApiCall): boolean {
+  const q = call.query ?? {};
+  return (call.path.endsWith('/availability') && list(q.listingIds).length > 1) || (call.path.endsWith('/price-compare') && list(q.listings).length > 0);
+}
+
+/** Refused by the cost guard: exit 5, nothing more on stdout. */
+export class CostRefused extends Error {
+  readonly exitCode = EXIT.credits;
+  constructor(message: string) {
+    super(message);
+    this.name = 'CostRefused';
+  }
+}
+
+export interface CostGuard {
+  /** Called before each request of the walk (or the single call): throws CostRefused, or returns. */
+  before(spentSoFar: number, page: number): Promise<void>;
+}
+
+async function confirm(message: string): Promise<boolean> {
+  const { confirm: ask } = await import('@inquirer/prompts');
+  return ask({ message, default: false });
+}
+
+/** The guard for this call, or null when nothing needs guarding. */
+export function costGuard(ctx: Ctx, call: ApiCall, o: { all: boolean }): CostGuard | null {
+  if (ctx.keyEnv === 'sandbox') return null;
+  const each = worstCase(call);
+  if (each === null || each === 0) return null;
+  const explicit = ctx.maxCredits;
+  let cap = explicit ?? (ctx.term.interactive && (o.all || isBatch(call)) ? DEFAULT_TTY_CAP : null);
+  if (cap === null) return null;
+  const flag = explicit === null ? `the default cap of ${DEFAULT_TTY_CAP} credits on a terminal (set --max-credits N)` : `--max-credits ${explicit}`;
+  return {
+    async before(spent, page) {
+      if (spent + each <= cap!) return;
+      const what = page === 1
+        ? `This call may cost up to ${each} credits`
+        : `The next page (${page}) may cost up to ${each} credits, after ${spent} charged for ${page - 1} page${page === 2 ? '' : 's'}`;
+      if (ctx.term.interactive) {
+        ctx.ui.stop();
+        if (await confirm(`${what}, which passes ${flag}. Continue?`)) {
+          cap = spent + each + (explicit ?? DEFAULT_TTY_CAP);
+          return;
+        }
+        throw new CostRefused(`Stopped: ${what.charAt(0).toLowerCase()}${what.slice(1)}; not confirmed.`);
+      }
+      throw new CostRefused(`Refused: ${what.charAt(0).toLowerCase()}${what.slice(1)}, which would pass ${flag}. Raise --max-credits, or narrow the call (--limit, --platforms).`);
+    },
+  };
+}

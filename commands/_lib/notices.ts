@@ -1,0 +1,56 @@
+// What the data alone does not say, on stderr in every format but the bare `--json` envelope
+// (which carries it in meta): a platform that failed (the results are partial), a platform that
+// was skipped, a warning (a filter ignored, simulated data…). One line each, after the data.
+// `--fail-on-partial` then turns a failed leg into exit 7.
+import { EXIT } from './io.js';
+import { type Term, chalkAt } from './term.js';
+
+export interface NoticeMeta {
+  partial?: boolean;
+  platformResults?: { platform: string; status: string; error?: { code?: string; message?: string } | null }[];
+  warnings?: { code: string; message: string }[];
+}
+
+/** Notices gathered over one result or every page of an --all walk, each said once. */
+export class Notices {
+  private readonly failed = new Map<string, string>();
+  private readonly skipped = new Map<string, string>();
+  private readonly warnings = new Map<string, string>();
+
+  add(meta: NoticeMeta | undefined): void {
+    for (const r of meta?.platformResults ?? []) {
+      if (r.status === 'failed') this.failed.set(r.platform, r.error?.code ?? 'error');
+      else if (r.status === 'skipped') this.skipped.set(r.platform, r.error?.code ?? 'skipped');
+    }
+    if (meta?.partial && this.failed.size === 0) this.failed.set('a platform', 'error');
+    for (const w of meta?.warnings ?? []) this.warnings.set(`${w.code}\u0000${w.message}`, `${w.message} (${w.code})`);
+  }
+
+  get partial(): boolean {
+    return this.failed.size > 0;
+  }
+
+  /** The notice lines, without a trailing newline each. */
+  lines(): { kind: 'partial' | 'skipped' | 'warning'; text: string }[] {
+    const out: { kind: 'partial' | 'skipped' | 'warning'; text: string }[] = [];
+    for (const [platform, code] of this.failed) out.push({ kind: 'partial', text: `${platform} failed (${code}); results are partial` });
+    for (const [platform, code] of this.skipped) out.push({ kind: 'skipped', text: `${platform} skipped (${code})` });
+    for (const text of this.warnings.values()) out.push({ kind: 'warning', text });
+    return out;
+  }
+
+  /**
+   * Prints the notices on stderr (unless `quiet`: the whole envelope is on stdout) and, with
+   * --fail-on-partial and a failed leg, sets exit code 7.
+   */
+  async print(term: Term, o: { quiet: boolean; failOnPartial: boolean }): Promise<void> {
+    if (!o.quiet) {
+      const c = await chalkAt(term.errColor);
+      for (const l of this.lines()) process.stderr.write(`${c.yellow('warning:')} ${l.text}\n`);
+    }
+    if (o.failOnPartial && this.partial) {
+      if (!o.quiet) process.stderr.write(`stays: exiting ${EXIT.upstream} because results are partial (--fail-on-partial)\n`);
+      process.exitCode = EXIT.upstream;
+    }
+  }
+}
