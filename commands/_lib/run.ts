@@ -37,13 +37,14 @@ export async function execute(opts: GlobalOpts, body: (ctx: Ctx) => Promise<void
   try {
     ctx = await createContext(opts);
     await body(ctx);
-  } catch (e) {
+  } catch (caught) {
+    let e = caught;
     ctx?.ui.stop();
     if (e instanceof StaysWaitTimeoutError && ctx?.inProcess) {
       // Nothing else will ever run this job: it stops with the command (ctx.close() below).
       e.message = `Timed out after ${Math.round(ctx.timeoutMs / 1000)} s waiting for job ${e.jobId}, which ran in this command (in-process) and is stopped: nothing was charged. Give it a longer --timeout, or run stays serve and pass --base-url so jobs outlive the command.`;
     }
-    if (ctx) explainAuth(e, ctx);
+    if (ctx && !ctx.jsonErrors) e = explainAuth(e, ctx);
     process.exitCode = await reportError(e, ctx?.term ?? makeTerm(opts), ctx?.jsonErrors ?? opts.json !== undefined);
   } finally {
     process.off('SIGINT', onSigint);
@@ -60,18 +61,21 @@ const SOURCE = { flag: '--api-key', env: 'STAYS_API_KEY', config: 'the config' }
 
 /**
  * A 401 in CLI words: which setting is missing or does not fit the mode, and how to set it (the
- * API's message speaks of Authorization headers, which a CLI user never writes).
+ * API's message speaks of Authorization headers, which a CLI user never writes). Human output
+ * only: the --json error envelope stays the API's own.
  */
-function explainAuth(e: unknown, ctx: Ctx): void {
-  if (!(e instanceof StaysApiError) || e.status !== 401) return;
+function explainAuth(e: unknown, ctx: Ctx): unknown {
+  if (!(e instanceof StaysApiError) || e.status !== 401) return e;
+  const say = (message: string) => new StaysApiError({ ...e.body, message }, e.status, e.jobId);
   const profile = ctx.profileName === 'default' ? '' : ` --profile ${ctx.profileName}`;
   if (ctx.inProcess && ctx.keySource !== 'local' && ctx.keySource !== null) {
-    e.message = `The API key from ${SOURCE[ctx.keySource]} is not a key of the local in-process store, and no base URL is set, so the command ran in-process. To use it against a server, set the server's root: stays config set base-url URL${profile}, or STAYS_BASE_URL=URL, or --base-url URL. To use the local sandbox instead, drop the key${ctx.keySource === 'config' ? ` (stays config unset api-key${profile})` : ''}.`;
+    return say(`The API key from ${SOURCE[ctx.keySource]} is not a key of the local in-process store, and no base URL is set, so the command ran in-process. To use it against a server, set the server's root: stays config set base-url URL${profile}, or STAYS_BASE_URL=URL, or --base-url URL. To use the local sandbox instead, drop the key${ctx.keySource === 'config' ? ` (stays config unset api-key${profile})` : ''}.`);
   } else if (!ctx.inProcess && ctx.keySource === null) {
-    e.message = `No API key for ${ctx.base} (base URL from ${ctx.baseSource === 'flag' ? '--base-url' : ctx.baseSource === 'env' ? 'STAYS_BASE_URL' : `the config${profile}`}). Set one: stays config set api-key KEY${profile}, or STAYS_API_KEY=KEY, or --api-key KEY.`;
+    return say(`No API key for ${ctx.base} (base URL from ${ctx.baseSource === 'flag' ? '--base-url' : ctx.baseSource === 'env' ? 'STAYS_BASE_URL' : `the config${profile}`}). Set one: stays config set api-key KEY${profile}, or STAYS_API_KEY=KEY, or --api-key KEY.`);
   } else if (!ctx.inProcess && ctx.keySource !== null && ctx.keySource !== 'local') {
-    e.message = `${ctx.base} refused the API key from ${SOURCE[ctx.keySource]} (${e.code}): ${e.message.replace(/\.$/, '')}. Check the key (stays config set api-key KEY${profile}, or STAYS_API_KEY) and that it belongs to this server.`;
+    return say(`${ctx.base} refused the API key from ${SOURCE[ctx.keySource]} (${e.code}): ${e.message.replace(/\.$/, '')}. Check the key (stays config set api-key KEY${profile}, or STAYS_API_KEY) and that it belongs to this server.`);
   }
+  return e;
 }
 
 /** Whether stdout carries the whole envelope (bare --json or -o json): notices are in its meta. */
