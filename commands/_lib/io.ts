@@ -40,13 +40,13 @@ export function exitCodeFor(type: ErrorType | string, _code?: ErrorCode | string
 /** The documented table: `stays help exit-codes` and the README print exactly this. */
 export const EXIT_DOC: [number, string][] = [
   [EXIT.ok, 'success (an empty result too; --no-wait with a job accepted)'],
-  [EXIT.internal, 'unexpected error, internal_error, or the service could not be reached'],
+  [EXIT.internal, 'unexpected error, internal_error, the service could not be reached, or an --all walk got a page without pagination'],
   [EXIT.usage, 'usage error (bad flag, missing argument) or invalid_request'],
   [EXIT.notFound, 'not_found (listing, job, route)'],
   [EXIT.auth, 'authentication_error or permission_denied'],
-  [EXIT.credits, 'insufficient_credits'],
+  [EXIT.credits, 'insufficient_credits, or refused by --max-credits'],
   [EXIT.rateLimited, 'rate_limited after retries'],
-  [EXIT.upstream, 'upstream_unavailable, upstream_timeout, or a failed job'],
+  [EXIT.upstream, 'upstream_unavailable, upstream_timeout, a failed job, or partial results with --fail-on-partial'],
   [EXIT.waitTimeout, 'the wait timed out (--timeout) with the job still running'],
   [EXIT.interrupted, 'interrupted (Ctrl-C)'],
 ];

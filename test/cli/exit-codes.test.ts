@@ -112,7 +112,7 @@ describe('exit codes', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     for (const line of r.stdout.split('\n').slice(2).filter(Boolean)) {
       const [, code, what] = /^\s*(\d+)  (.*)$/.exec(line)!;
-      expect(readme).toContain(`| ${code} | ${what!.replace(/--(no-wait|timeout)/g, '`--$1`')} |`);
+      expect(readme).toContain(`| ${code} | ${what!.replace(/--(no-wait|timeout|all|max-credits|fail-on-partial)/g, '`--$1`')} |`);
     }
   });
 });
