@@ -1,11 +1,11 @@
 // Validation and printing for `stays config`. A bad key or value is a usage error (exit 2).
 import { serviceRoot } from '../../src/client/transport.js';
-import { CONFIG_KEYS, type ConfigKey, isConfigKey, readProfile } from './config.js';
+import { CONFIG_KEYS, type ConfigKey, isConfigKey, readOwnProfile, readProfile } from './config.js';
 import { redact } from './context.js';
 import { parseDuration } from './options.js';
 import { FORMATS } from './output.js';
 import { UsageError } from './errors.js';
-import { EXIT } from './io.js';
+import { EXIT, jsonText } from './io.js';
 
 export { openConfig, readProfile } from './config.js';
 
@@ -35,8 +35,14 @@ export function listProfile(profile: string, json: boolean): void {
     const v = p[k];
     if (v !== undefined) shown[k] = k === 'api-key' ? redact(v) : v;
   }
-  if (json) process.stdout.write(`${JSON.stringify(shown)}\n`);
-  else for (const [k, v] of Object.entries(shown)) process.stdout.write(`${k}=${v}\n`);
+  if (json) return void process.stdout.write(jsonText(shown, process.stdout.isTTY === true));
+  // A named profile shows what it inherits from the default profile, marked as such.
+  const fromDefault = profile === 'default' ? {} : readProfile('default');
+  const own = profile === 'default' ? p : readOwnProfile(profile);
+  for (const [k, v] of Object.entries(shown)) {
+    const inherited = own[k as ConfigKey] === undefined && fromDefault[k as ConfigKey] !== undefined;
+    process.stdout.write(`${k}=${v}${inherited && process.stdout.isTTY ? '  (from the default profile)' : ''}\n`);
+  }
 }
 
 /** Runs a config action; a usage error prints on stderr and exits 2. */

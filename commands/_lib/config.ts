@@ -44,6 +44,15 @@ export function isConfigKey(k: string): k is ConfigKey {
   return Object.hasOwn(CONFIG_KEYS, k);
 }
 
+/** The profile's own settings, without what it inherits from the default profile. */
+export function readOwnProfile(name: string, env: NodeJS.ProcessEnv = process.env): Profile {
+  try {
+    return (JSON.parse(readFileSync(configFile(env), 'utf8')) as ConfigFile).profiles?.[name] ?? {};
+  } catch {
+    return {};
+  }
+}
+
 /** The profile's settings (over the default profile's), read without loading conf; {} when there is no file yet. */
 export function readProfile(name: string, env: NodeJS.ProcessEnv = process.env): Profile {
   let text: string;
