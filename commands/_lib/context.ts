@@ -76,6 +76,7 @@ export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = p
   const profileName = opts.profile ?? 'default';
   const profile = readProfile(profileName, env);
   const fields = typeof opts.json === 'string' ? parseFields(opts.json) : null;
+  if (fields !== null || opts.jq !== undefined) await (await import('./select.js')).checkSelection(fields, opts.jq ?? null);
   const format = (opts.json === true ? 'json' : (opts.output ?? profile.output ?? (term.outTTY ? 'table' : 'tsv'))) as Format;
   if (!FORMATS.includes(format)) throw new UsageError(`output must be one of ${FORMATS.join(', ')} (config has ${JSON.stringify(format)}).`, 'output');
   const timeoutMs = parseDuration(opts.timeout ?? profile.timeout ?? '300s') * 1000;
