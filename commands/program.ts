@@ -6,6 +6,7 @@ import { defineAdmin } from './admin.js';
 import { defineApi } from './api.js';
 import { defineAvailability } from './availability.js';
 import { defineCompare } from './compare.js';
+import { defineCompletion } from './completion.js';
 import { defineConfig } from './config.js';
 import { defineHelp } from './help.js';
 import { defineJobs } from './jobs.js';
@@ -45,5 +46,6 @@ Examples:
   defineServe(program);
   defineAdmin(program);
   defineHelp(program);
+  defineCompletion(program);
   return program;
 }

@@ -1,6 +1,7 @@
 // Each API operation as a call descriptor: method, path and query, named as the API names them.
 // The typed client methods and the CLI commands build their requests here, so the two never drift.
 import type { AvailabilityInput, ListingInput, PriceCompareInput, PriceInput, ReviewsInput, SearchInput } from '../core/schemas/params.js';
+import type { JobsListInput } from '../core/schemas/jobs.js';
 import type { ApiCall } from './http.js';
 import type { QueryValue } from './types.js';
 
@@ -13,6 +14,7 @@ export type PriceParams = Params<PriceInput>;
 export type CompareParams = Params<PriceCompareInput>;
 export type AvailabilityParams = Params<AvailabilityInput>;
 export type ListingParams = Params<Omit<ListingInput, 'platform' | 'id'>>;
+export type JobsListParams = Params<JobsListInput>;
 
 const get = (path: string, query: object = {}): ApiCall => ({ method: 'GET', path, query: query as ApiCall['query'] });
 const seg = (s: string) => encodeURIComponent(s);
@@ -26,4 +28,5 @@ export const operations = {
   listing: (platform: string, id: string, p: ListingParams = {}) => get(`/v1/listing/${seg(platform)}/${seg(id)}`, p),
   account: () => get('/v1/account'),
   job: (jobId: string) => get(`/v1/jobs/${seg(jobId)}`),
+  jobs: (p: JobsListParams = {}) => get('/v1/jobs', p),
 };

@@ -18,6 +18,7 @@ import {
   ReviewSchema,
   WarningSchema,
 } from '../core/schemas/resources.js';
+import { JobSummarySchema } from '../core/schemas/jobs.js';
 import type { RouteDef } from './route.js';
 
 type Json = Record<string, unknown>;
@@ -27,6 +28,7 @@ const NAMED: [z.ZodType, string][] = [
   [PriceCompareSchema, 'PriceCompare'], [AccountSchema, 'Account'], [MetaSchema, 'Meta'], [ErrorSchema, 'Error'],
   [PlatformResultSchema, 'PlatformResult'], [WarningSchema, 'Warning'], [PaginationSchema, 'Pagination'],
   [PlatformFailureErrorSchema, 'PlatformFailureError'], [PlatformSchema, 'Platform'], [ErrorEnvelopeSchema, 'ErrorEnvelope'],
+  [JobSummarySchema, 'JobSummary'],
 ];
 
 /** Parameters stay inline: they are small and read best in place. */

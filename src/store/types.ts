@@ -141,6 +141,23 @@ export interface JobEnd {
   expiresAt: number;
 }
 
+/** A job as a list shows it: without its result and meta, with what it charged. */
+export interface JobSummaryRow extends Omit<JobRow, 'result' | 'meta'> {
+  /** Its result meta's creditsCharged when completed, else 0. */
+  creditsCharged: number;
+}
+
+export interface JobListQuery {
+  accountId: string;
+  env: KeyEnv;
+  status: JobRow['status'] | null;
+  /** Only jobs after this one in the list's order (created before it; the same instant, a lower id). */
+  after: { createdAt: number; id: string } | null;
+  limit: number;
+  /** Jobs past their expiry are left out (D18: gone after 24 hours). */
+  now: number;
+}
+
 export interface NewTopup {
   accountId: string;
   credits: number;
@@ -201,6 +218,8 @@ export interface Store {
   /** Settles the job's hold and records its end, if `owner` still owns it (else changes nothing and returns false). */
   finishJob(end: JobEnd): Promise<boolean>;
   getJob(id: string): Promise<JobRow | null>;
+  /** An account's unexpired jobs in one environment, newest first (created_at, then id, descending). */
+  listJobs(q: JobListQuery): Promise<JobSummaryRow[]>;
   /** The heartbeat: extends the lease of every unfinished job and every hold `owner` has. */
   renewLeases(owner: string, until: number): Promise<void>;
   /**

@@ -1,7 +1,12 @@
 // GET /v1/jobs/{jobId} (D18): the job as its owner sees it; anyone else gets job_not_found.
-import type { RequestContext, Services } from '../context.js';
+// GET /v1/jobs (docs/decisions.md, "Listing jobs"): the caller's jobs, newest first.
+import type { OpResult, RequestContext, Services } from '../context.js';
+import { fingerprint } from '../cursor.js';
 import { ServiceError } from '../errors.js';
-import type { JobRow } from '../../store/types.js';
+import { type JobSummary, JobsListParams } from '../schemas/jobs.js';
+import { type RawInput, parseParams } from '../validate.js';
+import type { JobRow, JobSummaryRow } from '../../store/types.js';
+import { buildMeta } from './common.js';
 
 export interface JobView {
   status: 200;
@@ -28,13 +33,80 @@ export function renderJob(job: JobRow, requestId: string): JobView {
   };
 }
 
+const JOB_ID = /^job_[0-9A-HJKMNP-TV-Z]{26}$/;
+
 export async function getJob(services: Services, ctx: RequestContext, jobId: string): Promise<JobView> {
   const notFound = () => new ServiceError('job_not_found', `No job ${jobId.slice(0, 64)} for this key (unknown, of another account or environment, or expired after 24 hours).`, { param: 'jobId' });
-  if (!/^job_[0-9A-HJKMNP-TV-Z]{26}$/.test(jobId)) throw notFound();
+  if (!JOB_ID.test(jobId)) throw notFound();
   const job = await services.store.getJob(jobId);
   // A job belongs to its account and to the environment of the key that created it: a sandbox
   // key never reads live results, nor the other way round.
   const visible = job !== null && job.accountId === ctx.account.id && job.env === ctx.key.env;
   if (!job || !visible || (job.expiresAt !== null && job.expiresAt <= services.clock.now())) throw notFound();
   return renderJob(job, ctx.requestId);
+}
+
+type After = { createdAt: number; id: string };
+
+/**
+ * The list pages by position (the last job's creation time and id), not by offset, so jobs that
+ * start while a client pages do not shift the pages it has yet to read. The cursor is opaque
+ * base64url JSON like the other cursors (D16), bound to the status filter.
+ */
+function encodeJobCursor(after: After, fp: string): string {
+  return Buffer.from(JSON.stringify({ v: 1, f: fp, t: after.createdAt, j: after.id }), 'utf8').toString('base64url');
+}
+
+function decodeJobCursor(cursor: string | undefined, fp: string): After | null {
+  if (cursor === undefined) return null;
+  const bad = (why: string) => new ServiceError('invalid_cursor', `The cursor ${why}; pass meta.pagination.nextCursor from the previous page unchanged.`, { param: 'cursor' });
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor) || cursor.length > 512) throw bad('is not base64url');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw bad('is malformed');
+  }
+  const { v, f, t, j } = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
+  if (v !== 1 || typeof f !== 'string' || !Number.isSafeInteger(t) || (t as number) < 0 || typeof j !== 'string' || !JOB_ID.test(j)) throw bad('is malformed');
+  if (f !== fp) throw bad('belongs to a different query (another status filter)');
+  return { createdAt: t as number, id: j };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A job as the list shows it: a poll's fields without the result body. */
+export function summarizeJob(job: JobSummaryRow): JobSummary {
+  const finished = job.status === 'completed' || job.status === 'failed';
+  return {
+    jobId: job.id,
+    status: job.status,
+    operation: job.operation,
+    platforms: job.platforms as JobSummary['platforms'],
+    pollUrl: pollUrl(job.id),
+    createdAt: iso(job.createdAt),
+    finishedAt: finished ? iso(job.updatedAt) : null,
+    creditsCharged: job.creditsCharged,
+    error: job.status === 'failed' ? ((job.error as JobSummary['error']) ?? null) : null,
+  };
+}
+
+/**
+ * The calling key's jobs: its account's, in its environment (a sandbox key sees sandbox jobs,
+ * which today never exist, since sandbox calls answer at once), unexpired, newest first. Free.
+ */
+export async function listJobs(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<JobSummary[]>> {
+  const p = parseParams(JobsListParams, raw);
+  const fp = fingerprint(['jobs', p.status ?? null]);
+  const after = decodeJobCursor(p.cursor, fp);
+  const rows = await services.store.listJobs({ accountId: ctx.account.id, env: ctx.key.env, status: p.status ?? null, after, limit: p.limit + 1, now: services.clock.now() });
+  const page = rows.slice(0, p.limit);
+  const hasMore = rows.length > p.limit;
+  const last = page.at(-1);
+  const nextCursor = hasMore && last ? encodeJobCursor({ createdAt: last.createdAt, id: last.id }, fp) : null;
+  return {
+    data: page.map(summarizeJob),
+    // The usual Family U meta; nothing here is priced or fetched from a platform.
+    meta: buildMeta(services, ctx, { platforms: [], currency: 'USD', pagination: { limit: p.limit, cursor: p.cursor ?? null, nextCursor, hasMore } }),
+  };
 }

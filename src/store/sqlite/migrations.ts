@@ -124,4 +124,8 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX credit_holds_lease ON credit_holds(lease_expires_at);
   ALTER TABLE credit_ledger ADD COLUMN key_id TEXT;
   `,
+  // GET /v1/jobs: an account's jobs in one environment, newest first, paged by (created_at, id).
+  `
+  CREATE INDEX jobs_account_created ON jobs(account_id, env, created_at, id);
+  `,
 ];

@@ -1,7 +1,7 @@
 // SQLite rows (snake_case columns, integers for booleans, JSON text) to the store's types.
 import type { KeyEnv } from '../../core/ids.js';
 import type { PlanCode, PlanStatus } from '../../core/schemas/resources.js';
-import type { AccountRow, JobRow, KeyRow, LedgerEntry } from '../types.js';
+import type { AccountRow, JobRow, JobSummaryRow, KeyRow, LedgerEntry } from '../types.js';
 
 export type Row = Record<string, unknown>;
 
@@ -70,4 +70,10 @@ export function toJob(r: Row): JobRow {
     owner: (r.owner as string | null) ?? null,
     leaseExpiresAt: r.lease_expires_at as number,
   };
+}
+
+/** A row of the job list query: the job without result and meta, with its charge. */
+export function toJobSummary(r: Row): JobSummaryRow {
+  const { result: _r, meta: _m, ...job } = toJob({ ...r, result: null, meta: null });
+  return { ...job, creditsCharged: typeof r.credits_charged === 'number' ? r.credits_charged : 0 };
 }

@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { AccountRow, CreditsRow, HoldResult, JobEnd, KeyRow, NewAccount, NewHold, NewKey, NewTopup, Store, TopupResult } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
-import { type Row, toAccount, toJob, toKey, toLedger } from './rows.js';
+import { type Row, toAccount, toJob, toJobSummary, toKey, toLedger } from './rows.js';
 
 // Each step reads the version inside its write transaction: processes opening a fresh data
 // directory together (a server and an admin command, parallel first runs) apply each migration once.
@@ -29,6 +29,14 @@ function createPrivately(file: string): void {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   closeSync(openSync(file, 'a', 0o600));
 }
+
+/**
+ * The job list (newest first, paged by created_at then id; see jobs_account_created): never the
+ * result column, which can be large; a completed job's charge is its meta's creditsCharged.
+ */
+const JOB_LIST = `id, account_id, env, request_id, operation, status, platforms, error, estimated_seconds, created_at, updated_at, expires_at, owner, lease_expires_at,
+  CASE WHEN status = 'completed' THEN COALESCE(json_extract(meta, '$.creditsCharged'), 0) ELSE 0 END AS credits_charged
+  FROM jobs WHERE account_id = @accountId AND env = @env AND (@status IS NULL OR status = @status) AND (expires_at IS NULL OR expires_at > @now)`;
 
 export function openSqliteStore(file: string): Store {
   if (file !== ':memory:') createPrivately(file);
@@ -64,6 +72,8 @@ export function openSqliteStore(file: string): Store {
     toppedUpSince: db.prepare(`SELECT COALESCE(SUM(amount), 0) FROM credit_ledger WHERE account_id = ? AND kind = 'topup' AND created_at >= ?`).pluck(),
     ledger: db.prepare(`SELECT * FROM credit_ledger WHERE account_id = ? ORDER BY id`),
     getJob: db.prepare(`SELECT * FROM jobs WHERE id = ?`),
+    listJobs: db.prepare(`SELECT ${JOB_LIST} ORDER BY created_at DESC, id DESC LIMIT @limit`),
+    listJobsAfter: db.prepare(`SELECT ${JOB_LIST} AND (created_at, id) < (@afterAt, @afterId) ORDER BY created_at DESC, id DESC LIMIT @limit`),
     insertHold: db.prepare(
       `INSERT INTO credit_holds (id, account_id, amount, request_id, job_id, created_at, owner, lease_expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
@@ -279,6 +289,11 @@ export function openSqliteStore(file: string): Store {
     async getJob(id) {
       const r = q.getJob.get(id) as Row | undefined;
       return r ? toJob(r) : null;
+    },
+    async listJobs(l) {
+      const args = { accountId: l.accountId, env: l.env, status: l.status, now: l.now, limit: l.limit, afterAt: l.after?.createdAt ?? null, afterId: l.after?.id ?? null };
+      const rows = (l.after === null ? q.listJobs : q.listJobsAfter).all(args);
+      return (rows as Row[]).map(toJobSummary);
     },
     async hold(h) {
       return holdTx.immediate(h);

@@ -2,6 +2,7 @@ import type { RouteDef } from '../../route.js';
 import { accountGet, topupPost } from './account.js';
 import { availabilityGet } from './availability.js';
 import { jobGet } from './jobs.js';
+import { jobsList } from './jobs-list.js';
 import { listingGet } from './listing.js';
 import { priceCompareGet } from './price-compare.js';
 import { priceGet } from './price.js';
@@ -18,6 +19,7 @@ export const FAMILY_U_ROUTES: RouteDef[] = [
   availabilityGet,
   listingGet,
   accountGet,
+  jobsList,
   jobGet,
   topupPost,
 ];

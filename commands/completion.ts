@@ -1,0 +1,30 @@
+// `stays completion bash|zsh|fish`: a completion script generated from the commander program
+// tree (commands, subcommands, flags, which flags take a value) and from the constants the API
+// validates with (platforms, sorts, property types, amenities, output formats, --json fields), so
+// a new command or flag is completed without touching this file. The scripts hold the tree as
+// data: pressing Tab runs no Node. The tree is read in _lib/completion-spec.ts, the scripts are
+// written in _lib/completion-scripts.ts, both loaded only by this command.
+import { Argument, type Command } from 'commander';
+
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export type Shell = (typeof SHELLS)[number];
+
+export const INSTALL: Record<Shell, string> = {
+  bash: 'echo \'source <(stays completion bash)\' >> ~/.bashrc',
+  zsh: 'echo \'source <(stays completion zsh)\' >> ~/.zshrc   # after compinit',
+  fish: 'stays completion fish > ~/.config/fish/completions/stays.fish',
+};
+
+export function defineCompletion(program: Command): void {
+  program
+    .command('completion')
+    .description('Print a shell completion script: bash, zsh or fish')
+    .addArgument(new Argument('<shell>', SHELLS.join(', ')).choices(SHELLS))
+    .addHelpText('after', `\nInstall:\n${SHELLS.map((s) => `  ${s.padEnd(5)} ${INSTALL[s]}`).join('\n')}`)
+    .action(async (shell: Shell, _opts: unknown, cmd: Command) => {
+      let root = cmd;
+      while (root.parent) root = root.parent;
+      const [{ specOf }, { EMIT }] = await Promise.all([import('./_lib/completion-spec.js'), import('./_lib/completion-scripts.js')]);
+      process.stdout.write(EMIT[shell](await specOf(root)));
+    });
+}

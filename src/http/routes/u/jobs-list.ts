@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { listJobs } from '../../../core/ops/jobs.js';
+import { JobSummarySchema, JobsListParams } from '../../../core/schemas/jobs.js';
+import { renderOk } from '../../render.js';
+import { type RouteDef, queryInput } from '../../route.js';
+
+/** Beyond the spec (docs/decisions.md, "Listing jobs"). */
+export const jobsList: RouteDef = {
+  method: 'get',
+  path: '/v1/jobs',
+  doc: {
+    operationId: 'listJobs',
+    summary: 'List your jobs',
+    description:
+      'Always 0 credits, never 202. The jobs of the calling key\'s account in the key\'s environment (a sandbox key sees sandbox jobs), ' +
+      'newest first, until 24 hours after each ends; each as a poll shows it, without the result (GET its pollUrl for that). Cursor-paginated.',
+    tags: ['Jobs'],
+    query: JobsListParams,
+    data: z.array(JobSummarySchema),
+    errors: [400],
+    auth: true,
+  },
+  handle: async (c, ctx) => renderOk(c, await listJobs(c.var.services, ctx, queryInput(c))),
+};
