@@ -91,6 +91,12 @@ function flagOf(o: Option, path: string, v: Values): Flag {
   };
 }
 
+/** The topics of `stays help` that are not commands, as its description names them ("…, or a topic: exit-codes, sandbox"). */
+function helpTopics(help: Command): string[] {
+  const named = /topics?: ([a-z, -]+)/.exec(help.description())?.[1] ?? '';
+  return [...new Set(['exit-codes', ...named.split(/,\s*|\s+or\s+/).map((t) => t.trim()).filter(Boolean)])];
+}
+
 /** Every command of the tree, depth first. */
 export async function specOf(root: Command): Promise<Node[]> {
   const v = await valueSources();
@@ -103,7 +109,7 @@ export async function specOf(root: Command): Promise<Node[]> {
       subs: visible.map((c) => ({ name: c.name(), help: c.description() })),
       flags: [...cmd.options.filter((o) => !o.hidden).map((o) => flagOf(o, path, v)), help],
       args: cmd.registeredArguments.map((a) => ({
-        values: a.argChoices ?? v.args[`${path} <${a.name()}>`] ?? v.args[`<${a.name()}>`] ?? (path === 'help' ? [...root.commands.map((c) => c.name()), 'exit-codes'] : []),
+        values: a.argChoices ?? v.args[`${path} <${a.name()}>`] ?? v.args[`<${a.name()}>`] ?? (path === 'help' ? [...root.commands.map((c) => c.name()), ...helpTopics(cmd)] : []),
         // `stays help jobs wait`: the topics are the first word only.
         variadic: a.variadic && path !== 'help',
       })),

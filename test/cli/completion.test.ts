@@ -84,6 +84,10 @@ describe('stays completion bash', () => {
     const flags = [...searchHelp.matchAll(/^ {2}(?:(-\w), )?(--[\w-]+)/gm)].flatMap((m) => [m[1], m[2]].filter((f): f is string => Boolean(f)));
     expect(flags.length).toBeGreaterThan(20);
     expect(bash('stays', 'search', 'Lisbon', '-')).toEqual(sorted(flags));
+    // stays help: every command, and the topics its own description names.
+    const topics = (/help \[topic\.\.\.\] .*topics?: ([a-z, -]+)/.exec(help)?.[1] ?? '').split(/,\s*/).filter(Boolean);
+    expect(topics).toContain('exit-codes');
+    expect(bash('stays', 'help', '')).toEqual(sorted([...commands, ...topics]));
   });
 
   it('completes enum values from the constants the API validates with', () => {
@@ -99,7 +103,6 @@ describe('stays completion bash', () => {
     expect(bash('stays', 'reviews', '')).toEqual(sorted(REVIEW_PLATFORMS));
     expect(bash('stays', 'completion', '')).toEqual(['bash', 'fish', 'zsh']);
     expect(bash('stays', 'config', 'set', '')).toEqual(expect.arrayContaining(['api-key', 'base-url']));
-    expect(bash('stays', 'help', '')).toEqual(expect.arrayContaining(['search', 'exit-codes']));
   });
 
   it('completes the item after the last comma of a list, --flag=value, and skips flag values when finding the command', () => {
