@@ -1,6 +1,7 @@
 // `stays availability PLATFORM ID…`: day-by-day availability (GET /v1/availability).
 import type { Command } from 'commander';
 import { type GlobalOpts, PLATFORMS, pick, withCost, withGlobals } from './_lib/options.js';
+import { columnsHelp } from './_lib/columns.js';
 
 export function defineAvailability(program: Command): void {
   const cmd = program
@@ -17,7 +18,8 @@ export function defineAvailability(program: Command): void {
     .addHelpText('after', `
 Examples:
   stays availability vrbo 4886746 4886747 --start-date 2027-03-01 --end-date 2027-04-01
-  stays availability airbnb 12345678 --start-date 2027-03-01 --end-date 2027-03-15 --only-available -o csv`)
+  stays availability airbnb 12345678 --start-date 2027-03-01 --end-date 2027-03-15 --only-available -o csv
+${columnsHelp('day')}`)
     .action(async (platform: string | undefined, ids: string[], opts: GlobalOpts & Record<string, unknown>) => {
       const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
       const usage = 'stays availability PLATFORM ID… --start-date D --end-date D';

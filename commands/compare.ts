@@ -2,6 +2,7 @@
 // (--name/--location/--google-hotel-id) or direct mode (--listings platform:id,…).
 import type { Command } from 'commander';
 import { DATE_KEYS, type GlobalOpts, PARTY_KEYS, pick, withDates, withCost, withGlobals, withParty } from './_lib/options.js';
+import { columnsHelp } from './_lib/columns.js';
 
 export function defineCompare(program: Command): void {
   const cmd = program
@@ -16,7 +17,11 @@ export function defineCompare(program: Command): void {
     .addHelpText('after', `
 Examples:
   stays compare --name "Hotel Aurora" --location Lisbon --check-in 2027-03-01 --check-out 2027-03-04
-  stays compare --listings airbnb:12345678,booking:pt/casa-azul --check-in 2027-03-01 --check-out 2027-03-04 --json`)
+  stays compare --listings airbnb:12345678,booking:pt/casa-azul --check-in 2027-03-01 --check-out 2027-03-04 --json
+
+Under a table, stderr names the cheapest offer (platform and listing id, or the
+seller) and the median. TOTAL comes first: offers compare on the total price.
+${columnsHelp('offer')}`)
     .action(async (opts: GlobalOpts & Record<string, unknown>) => {
       const [{ execute, runCall }, { UsageError }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/errors.js'), import('../src/client/operations.js')]);
       await execute(opts, async (ctx) => {

@@ -1,6 +1,7 @@
 // `stays listing PLATFORM ID`: full detail of one listing (GET /v1/listing/{platform}/{id}).
 import type { Command } from 'commander';
 import { DATE_KEYS, type GlobalOpts, PARTY_KEYS, PLATFORMS, pick, withDates, withCost, withGlobals, withParty } from './_lib/options.js';
+import { columnsHelp } from './_lib/columns.js';
 
 export function defineListing(program: Command): void {
   const cmd = program
@@ -14,7 +15,10 @@ export function defineListing(program: Command): void {
     .addHelpText('after', `
 Examples:
   stays listing airbnb 12345678
-  stays listing booking pt/casa-azul --check-in 2027-03-01 --check-out 2027-03-04 --json`)
+  stays listing booking pt/casa-azul --check-in 2027-03-01 --check-out 2027-03-04 --json
+
+A table shows the listing's fields one a line; with dates, its price too.
+${columnsHelp('property')}`)
     .action(async (platform: string | undefined, id: string | undefined, opts: GlobalOpts & Record<string, unknown>) => {
       const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
       await execute(opts, async (ctx) => {

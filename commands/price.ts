@@ -1,6 +1,7 @@
 // `stays price PLATFORM LISTING_ID`: a live quote for one listing and one stay (GET /v1/price).
 import type { Command } from 'commander';
 import { DATE_KEYS, type GlobalOpts, PARTY_KEYS, PLATFORMS, pick, withDates, withCost, withGlobals, withParty } from './_lib/options.js';
+import { columnsHelp } from './_lib/columns.js';
 
 export function definePrice(program: Command): void {
   const cmd = program
@@ -14,7 +15,8 @@ export function definePrice(program: Command): void {
     .addHelpText('after', `
 Examples:
   stays price booking pt/casa-azul --check-in 2027-03-01 --check-out 2027-03-04
-  stays price airbnb 12345678 --check-in 2027-03-01 --check-out 2027-03-04 --adults 3 --currency EUR --json`)
+  stays price airbnb 12345678 --check-in 2027-03-01 --check-out 2027-03-04 --adults 3 --currency EUR --json
+${columnsHelp('price')}`)
     .action(async (platform: string | undefined, listingId: string | undefined, opts: GlobalOpts & Record<string, unknown>) => {
       const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
       await execute(opts, async (ctx) => {

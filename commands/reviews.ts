@@ -1,6 +1,7 @@
 // `stays reviews PLATFORM LISTING_ID`: reviews of one listing (GET /v1/reviews).
 import type { Command } from 'commander';
 import { type GlobalOpts, pick, withCost, withGlobals } from './_lib/options.js';
+import { columnsHelp } from './_lib/columns.js';
 
 const KEYS = ['url', 'country', 'limit', 'cursor', 'language', 'minRating', 'sort'] as const;
 
@@ -22,7 +23,8 @@ export function defineReviews(program: Command): void {
     .addHelpText('after', `
 Examples:
   stays reviews airbnb 12345678 --limit 10 --sort rating_desc
-  stays reviews booking pt/casa-azul --language pt --all -o csv > reviews.csv`)
+  stays reviews booking pt/casa-azul --language pt --all -o csv > reviews.csv
+${columnsHelp('review')}`)
     .action(async (platform: string | undefined, listingId: string | undefined, opts: GlobalOpts & Record<string, unknown>) => {
       const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
       await execute(opts, async (ctx) => {

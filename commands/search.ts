@@ -1,6 +1,7 @@
 // `stays search [LOCATION]`: properties across platforms (GET /v1/search).
 import type { Command } from 'commander';
 import { DATE_KEYS, type GlobalOpts, PARTY_KEYS, pick, withDates, withCost, withGlobals, withParty } from './_lib/options.js';
+import { columnsHelp } from './_lib/columns.js';
 
 const KEYS = [...DATE_KEYS, ...PARTY_KEYS, 'rooms', 'propertyType', 'amenities', 'minBedrooms', 'priceMin', 'priceMax', 'minGuestRating', 'platforms', 'platform', 'limit', 'cursor', 'sort'] as const;
 
@@ -30,7 +31,12 @@ Examples:
   stays search Lisbon
   stays search Lisbon --check-in 2027-03-01 --check-out 2027-03-04 --platforms airbnb,booking --sort price_asc
   stays search "38.72,-9.14" --limit 5 --json | jq '.data[].name'
-  stays search Porto --all -o jsonl > porto.jsonl`)
+  stays search Porto --all -o jsonl > porto.jsonl
+
+A table fits the terminal: it cuts names and leaves out the least useful
+columns, never a listing id. NIGHTLY comes first: --sort price_asc and
+price_desc order by the nightly price.
+${columnsHelp('property')}`)
     .action(async (location: string | undefined, opts: GlobalOpts & Record<string, unknown>) => {
       const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
       await execute(opts, async (ctx) => {

@@ -2,7 +2,7 @@
 // truncation, as gh does), json (the API envelope as returned), jsonl (one data row a line) and
 // csv. The footer (credits, cache, more pages) is talk, so it goes to stderr, for tables only;
 // warnings and partial results go to stderr in every format (notices.ts).
-import { type Column, type View, cellText, viewOf } from './view.js';
+import { dataText, money, viewOf, type View } from './view.js';
 import { jsonText } from './io.js';
 import { type Term, chalkAt } from './term.js';
 
@@ -11,21 +11,24 @@ export type Format = (typeof FORMATS)[number];
 
 const out = (s: string) => process.stdout.write(s);
 
-const clip = (s: string, max?: number) => (max !== undefined && s.length > max ? `${s.slice(0, max - 1)}…` : s);
 const oneLine = (s: string) => s.replace(/[\t\r\n]+/g, ' ');
 const csvCell = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 
-/** Rows as text lines (tsv, csv); used for whole results and for pages as they arrive (--all). */
+/**
+ * Rows as text lines (tsv, csv), with the data columns of columns.ts; used for whole results and
+ * for pages as they arrive (--all). No rows, no lines: an empty page cannot say which header it has.
+ */
 export function rowLines(view: View, format: 'tsv' | 'csv', header: boolean): string {
-  const cells = (r: Record<string, unknown>) => view.columns.map((c) => oneLine(cellText(c.value(r))));
+  if (view.rows.length === 0) return '';
+  const cells = (r: Record<string, unknown>) => view.data.map((c) => oneLine(dataText(c.value(r))));
   const lines: string[] = [];
   if (format === 'csv') {
-    if (header) lines.push(view.columns.map((c) => csvCell(c.header)).join(','));
+    if (header) lines.push(view.data.map((c) => csvCell(c.key)).join(','));
     for (const r of view.rows) lines.push(cells(r).map(csvCell).join(','));
   } else {
     for (const r of view.rows) lines.push(cells(r).join('\t'));
   }
-  return lines.length ? `${lines.join('\n')}\n` : '';
+  return `${lines.join('\n')}\n`;
 }
 
 export function jsonLines(data: unknown): string {
@@ -33,22 +36,20 @@ export function jsonLines(data: unknown): string {
   return rows.map((r) => `${JSON.stringify(r)}\n`).join('');
 }
 
+/**
+ * How wide a table may be: the terminal's width on a TTY (80 when it does not say); otherwise
+ * COLUMNS when set (`-o table | less`), else no limit (`-o table > file`).
+ */
+export function tableWidth(term: Term): number {
+  if (term.outTTY) return (process.stdout.columns ?? 0) > 0 ? process.stdout.columns : 80;
+  const columns = Number.parseInt(term.env.COLUMNS ?? '', 10);
+  return columns > 0 ? columns : Number.POSITIVE_INFINITY;
+}
+
 async function table(view: View, term: Term): Promise<string> {
-  const [{ default: Table }, c] = await Promise.all([import('cli-table3'), chalkAt(term.outColor)]);
-  // cli-table3 would colour with its own library; styles are off and chalk decides instead.
-  const style = { head: [], border: [] };
-  // No rule between rows: denser, like gh's tables.
-  const chars = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
-  if (view.single) {
-    const t = new Table({ style });
-    const r = view.rows[0] ?? {};
-    for (const col of view.columns) t.push({ [c.bold(col.header)]: cellText(col.value(r)) });
-    return `${t.toString()}\n`;
-  }
-  const cols: Column[] = view.columns.filter((col) => !col.wide);
-  const t = new Table({ head: cols.map((col) => c.bold(col.header)), style, chars });
-  for (const r of view.rows) t.push(cols.map((col) => clip(oneLine(cellText(col.value(r))), col.max)));
-  return `${t.toString()}\n`;
+  const [{ renderFields, renderTable }, c] = await Promise.all([import('./table.js'), chalkAt(term.outColor)]);
+  const bold = (s: string) => c.bold(s);
+  return view.single ? renderFields(view, tableWidth(term), bold) : renderTable(view, tableWidth(term), bold);
 }
 
 /** Prints a result envelope in the chosen format. */
@@ -79,13 +80,29 @@ interface MetaLike {
   warnings?: { code: string; message: string }[];
 }
 
+interface Compared {
+  property?: string;
+  min?: number | null;
+  median?: number | null;
+  currency?: string;
+  offers: { ota?: string; platform?: string; listingId?: string; totalPrice?: number }[];
+}
+
+/** compare's summary: the minimum and who holds it (platform and listing id, or the seller), the median. */
+function comparedLine(d: Compared): string {
+  const cheapest = typeof d.min === 'number' ? d.offers.find((o) => o.totalPrice === d.min) : undefined;
+  const holder = cheapest ? (cheapest.platform && cheapest.listingId ? `${cheapest.platform} ${cheapest.listingId}` : cheapest.ota) : undefined;
+  const min = `min ${money(d.min, d.currency) ?? '-'}${holder ? ` (${holder})` : ''}`;
+  return `${d.property ?? 'compared'}: ${min}, median ${money(d.median, d.currency) ?? '-'}`;
+}
+
 /** The stderr footer under a table: credits, cache, more pages. */
 export async function printFooter(envelope: { data: unknown; meta?: MetaLike }, term: Term, paginates: boolean): Promise<void> {
   const m = envelope.meta;
   const c = await chalkAt(term.errColor);
   const parts: string[] = [];
-  const d = envelope.data as { property?: string; min?: number | null; median?: number | null; currency?: string };
-  if (d && typeof d === 'object' && 'offers' in d) parts.push(`${d.property}: min ${d.min ?? '-'} ${d.currency}, median ${d.median ?? '-'} ${d.currency}`);
+  const d = envelope.data as Compared | null;
+  if (d && typeof d === 'object' && Array.isArray(d.offers)) parts.push(comparedLine(d));
   if (m) {
     parts.push(`${m.creditsCharged ?? 0} credits charged${m.sandbox ? ' (sandbox)' : ''}`, m.cached ? 'cached' : 'not cached');
     if (paginates && m.pagination) parts.push(m.pagination.hasMore ? `more pages: --cursor ${m.pagination.nextCursor} (or --all)` : 'last page');

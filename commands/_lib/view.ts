@@ -1,121 +1,264 @@
-// What a result looks like as rows: the columns an analyst wants for each resource. The shape of
-// `data` decides (so `stays jobs wait` renders a finished job like the call that started it).
-type Row = Record<string, unknown>;
-type Cell = string | number | boolean | null | undefined;
+// What a result looks like: which resource `data` is (its shape decides, so `stays jobs wait`
+// renders a finished job like the call that started it), its rows, the tsv/csv columns
+// (columns.ts), the table columns (with what a narrow terminal may shrink or drop first, table.ts)
+// and, for a single resource, the fields of its vertical key/value view.
+import { DATA_COLUMNS, type DataColumn, type Datum, type Kind, type Row } from './columns.js';
 
-export interface Column {
+export interface TableColumn {
   header: string;
-  value: (row: Row) => Cell;
-  /** Widest a table cell may be before it is cut (tsv and csv are never cut). */
-  max?: number;
-  /** Long values (URLs) are left out of tables and kept in tsv/csv. */
-  wide?: boolean;
+  text: (r: Row) => string | null;
+  /** Numbers are right-aligned. */
+  align?: 'right';
+  /** Ids are never cut: they are what a user copies into the next command. */
+  id?: boolean;
+  /** Text that may be cut with an ellipsis, down to this width, before columns are dropped. */
+  min?: number;
+  /** When the table does not fit, the lowest rank is dropped first; a column without one stays. */
+  drop?: number;
+}
+
+/** One line of a single resource's key/value view; an empty value leaves the line out. */
+export interface Field {
+  label: string;
+  text: (r: Row) => string | null;
+  /** How a value longer than the line wraps: at spaces, after commas, or never (ids, URLs). */
+  wrap?: 'words' | 'list' | 'none';
 }
 
 export interface View {
+  kind: Kind | null;
   rows: Row[];
-  columns: Column[];
-  /** A single resource: tables print it as field/value pairs. */
+  /** tsv and csv. */
+  data: DataColumn[];
+  table: TableColumn[];
+  /** A single resource: tables print it as these fields, one a line. */
+  fields: Field[];
   single: boolean;
 }
 
 const o = (v: unknown) => (v ?? {}) as Row;
-const money = (amount: unknown, currency: unknown) => (typeof amount === 'number' ? `${amount.toFixed(currency === 'JPY' || currency === 'KRW' ? 0 : 2)} ${String(currency)}` : null);
-const rating = (value: unknown, scale: unknown) => (typeof value === 'number' ? `${value}/${String(scale)}` : null);
-const yes = (v: unknown) => (v === null || v === undefined ? null : v ? 'yes' : 'no');
+const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+const plain = (v: unknown) => (typeof v === 'number' ? String(v) : null);
+const yes = (v: unknown) => (typeof v === 'boolean' ? (v ? 'yes' : 'no') : null);
+const plural = (n: number, one: string, many = `${one}s`) => `${grouped(n, 0)} ${n === 1 ? one : many}`;
 
-const PROPERTY: Column[] = [
-  { header: 'NAME', value: (r) => r.name as string, max: 40 },
-  { header: 'PLATFORM', value: (r) => r.platform as string },
-  { header: 'TYPE', value: (r) => r.propertyType as string },
-  { header: 'PRICE', value: (r) => money(o(r.price).totalPrice, o(r.price).currency) },
-  { header: 'NIGHTLY', value: (r) => money(o(r.price).nightlyPrice, o(r.price).currency) },
-  { header: 'RATING', value: (r) => rating(r.guestRating, r.ratingScale) },
-  { header: 'REVIEWS', value: (r) => r.reviewCount as number },
-  { header: 'BEDROOMS', value: (r) => r.bedrooms as number },
-  { header: 'CITY', value: (r) => o(r.location).city as string, max: 20 },
-  { header: 'LISTING ID', value: (r) => r.platformListingId as string, max: 32 },
-  { header: 'URL', value: (r) => r.url as string, wide: true },
+/** 1234.5 → "1,234.50" (two decimals): thousands grouping for people, never in tsv/csv. */
+export function grouped(n: number, decimals: number): string {
+  // By hand, not Intl.NumberFormat: its first use loads ICU data, some 10 ms of a table's start.
+  const [whole = '', part] = n.toFixed(decimals).split('.');
+  const withCommas = whole.replace(/\B(?=(\d{3})+$)/g, ',');
+  return part === undefined ? withCommas : `${withCommas}.${part}`;
+}
+
+// ISO-4217 currencies without minor units that stays may be asked for.
+const NO_CENTS = new Set(['JPY', 'KRW', 'VND', 'CLP', 'ISK', 'PYG', 'UGX', 'XOF', 'XAF']);
+export const money = (amount: unknown, currency: unknown): string | null =>
+  typeof amount === 'number' ? `${grouped(amount, NO_CENTS.has(String(currency)) ? 0 : 2)}${typeof currency === 'string' ? ` ${currency}` : ''}` : null;
+/** One decimal on every scale: 5.0/5, 9.3/10. */
+export const rating = (value: unknown, scale: unknown): string | null =>
+  typeof value === 'number' ? `${value.toFixed(1)}${typeof scale === 'number' ? `/${scale}` : ''}` : null;
+const count = (v: unknown) => (typeof v === 'number' ? grouped(v, 0) : null);
+
+const PROPERTY: TableColumn[] = [
+  { header: 'NAME', text: (r) => str(r.name), min: 20 },
+  { header: 'PLATFORM', text: (r) => str(r.platform) },
+  { header: 'TYPE', text: (r) => str(r.propertyType), drop: 2 },
+  // The service sorts price_asc/price_desc by the nightly price: it comes first.
+  { header: 'NIGHTLY', text: (r) => money(o(r.price).nightlyPrice, o(r.price).currency), align: 'right', drop: 7 },
+  { header: 'TOTAL', text: (r) => money(o(r.price).totalPrice, o(r.price).currency), align: 'right', drop: 5 },
+  { header: 'RATING', text: (r) => rating(r.guestRating, r.ratingScale), align: 'right', drop: 6 },
+  { header: 'REVIEWS', text: (r) => count(r.reviewCount), align: 'right', drop: 4 },
+  { header: 'BEDROOMS', text: (r) => plain(r.bedrooms), align: 'right', drop: 3 },
+  { header: 'CITY', text: (r) => str(o(r.location).city), min: 10, drop: 1 },
+  { header: 'LISTING ID', text: (r) => str(r.platformListingId), id: true },
 ];
 
-const PRICE: Column[] = [
-  { header: 'PLATFORM', value: (r) => r.platform as string },
-  { header: 'LISTING ID', value: (r) => r.listingId as string },
-  { header: 'TOTAL', value: (r) => money(r.totalPrice, r.currency) },
-  { header: 'NIGHTLY', value: (r) => money(r.nightlyPrice, r.currency) },
-  { header: 'NIGHTS', value: (r) => r.nights as number },
-  { header: 'CLEANING', value: (r) => money(o(r.fees).cleaning, r.currency) },
-  { header: 'SERVICE', value: (r) => money(o(r.fees).service, r.currency) },
-  { header: 'TAXES', value: (r) => money(o(r.fees).taxes, r.currency) },
-  { header: 'URL', value: (r) => r.url as string, wide: true },
+const fees = (p: Row): string | null => {
+  const f = o(p.fees);
+  const parts = (['cleaning', 'service', 'taxes'] as const).filter((k) => typeof f[k] === 'number').map((k) => `${k} ${money(f[k], p.currency)}`);
+  return parts.length ? parts.join(', ') : null;
+};
+
+const guests = (p: Row): string | null => {
+  const occ = o(p.occupancy);
+  if (typeof occ.adults !== 'number') return null;
+  const ages = Array.isArray(occ.childAges) && occ.childAges.length ? ` (ages ${occ.childAges.join(', ')})` : '';
+  return typeof occ.children === 'number' && occ.children > 0 ? `${plural(occ.adults, 'adult')}, ${plural(occ.children, 'child', 'children')}${ages}` : plural(occ.adults, 'adult');
+};
+
+/** A quote's lines: the same NIGHTLY and TOTAL as the search table. */
+const priceFields = (of: (r: Row) => Row): Field[] => [
+  { label: 'NIGHTLY', text: (r) => money(of(r).nightlyPrice, of(r).currency) },
+  { label: 'TOTAL', text: (r) => { const t = money(of(r).totalPrice, of(r).currency); const n = of(r).nights; return t && typeof n === 'number' ? `${t} for ${plural(n, 'night')}` : t; } },
+  { label: 'FEES', text: (r) => fees(of(r)), wrap: 'list' },
+  { label: 'GUESTS', text: (r) => guests(of(r)) },
 ];
 
-const OFFER: Column[] = [
-  { header: 'SELLER', value: (r) => r.ota as string },
-  { header: 'TOTAL', value: (r) => money(r.totalPrice, r.currency) },
-  { header: 'NIGHTLY', value: (r) => money(r.nightlyPrice, r.currency) },
-  { header: 'PLATFORM', value: (r) => r.platform as string },
-  { header: 'LISTING ID', value: (r) => r.listingId as string, max: 32 },
-  { header: 'URL', value: (r) => r.url as string, wide: true },
+/** Address parts, each left out when an earlier one already says it ("Rua Augusta 177, Lisbon", "Lisbon"). */
+const address = (r: Row): string | null => {
+  const l = o(r.location);
+  const parts: string[] = [];
+  for (const p of [l.address, l.city, l.region, l.country]) {
+    if (typeof p === 'string' && p !== '' && !parts.some((q) => q.toLowerCase().includes(p.toLowerCase()))) parts.push(p);
+  }
+  return parts.length ? parts.join(', ') : null;
+};
+
+const identity = (r: Row): string | null => {
+  const id = o(r.identity);
+  const [asked, got] = [str(id.requestedId), str(id.resolvedId)];
+  if (!got) return null;
+  return !asked || asked === got ? `${got} (as requested)` : `${asked} resolved to ${got}`;
+};
+
+/** `stays listing`: the listing itself, not a search row. */
+const LISTING: Field[] = [
+  { label: 'NAME', text: (r) => str(r.name), wrap: 'words' },
+  { label: 'PLATFORM', text: (r) => str(r.platform) },
+  { label: 'LISTING ID', text: (r) => str(r.platformListingId), wrap: 'none' },
+  { label: 'ID', text: (r) => str(r.id), wrap: 'none' },
+  { label: 'TYPE', text: (r) => str(r.propertyType) },
+  { label: 'HOST', text: (r) => str(o(r.host).name), wrap: 'words' },
+  { label: 'SUPERHOST', text: (r) => yes(o(r.host).isSuperhost) },
+  { label: 'RATING', text: (r) => { const g = rating(r.guestRating, r.ratingScale); return g && typeof r.reviewCount === 'number' ? `${g} (${plural(r.reviewCount, 'review')})` : g; } },
+  { label: 'STARS', text: (r) => (typeof r.starRating === 'number' ? plural(r.starRating, 'star') : null) },
+  { label: 'BEDROOMS', text: (r) => plain(r.bedrooms) },
+  { label: 'BATHROOMS', text: (r) => plain(r.bathrooms) },
+  { label: 'OCCUPANCY', text: (r) => (typeof r.maxOccupancy === 'number' ? `up to ${plural(r.maxOccupancy, 'guest')}` : null) },
+  { label: 'ADDRESS', text: address, wrap: 'words' },
+  { label: 'COORDINATES', text: (r) => { const l = o(r.location); return typeof l.lat === 'number' && typeof l.lng === 'number' ? `${l.lat},${l.lng}` : null; } },
+  { label: 'AMENITIES', text: (r) => (Array.isArray(r.amenities) && r.amenities.length ? r.amenities.join(', ') : null), wrap: 'list' },
+  { label: 'IMAGES', text: (r) => (Array.isArray(r.images) ? grouped(r.images.length, 0) : null) },
+  { label: 'URL', text: (r) => str(r.url), wrap: 'none' },
+  { label: 'IDENTITY', text: identity, wrap: 'none' },
+  { label: 'CANONICAL URL', text: (r) => { const c = str(o(r.identity).canonicalUrl); return c && c !== r.url ? c : null; }, wrap: 'none' },
+  ...priceFields((r) => o(r.price)),
 ];
 
-const DAY: Column[] = [
-  { header: 'LISTING ID', value: (r) => r.listingId as string },
-  { header: 'DATE', value: (r) => r.date as string },
-  { header: 'AVAILABLE', value: (r) => yes(r.available) },
-  { header: 'BOOKABLE', value: (r) => yes(r.bookable) },
-  { header: 'MIN NIGHTS', value: (r) => r.minNights as number },
-  { header: 'CHECK-IN', value: (r) => yes(r.checkIn) },
-  { header: 'CHECK-OUT', value: (r) => yes(r.checkOut) },
+const PRICE: TableColumn[] = [
+  { header: 'PLATFORM', text: (r) => str(r.platform) },
+  { header: 'NIGHTLY', text: (r) => money(r.nightlyPrice, r.currency), align: 'right' },
+  { header: 'TOTAL', text: (r) => money(r.totalPrice, r.currency), align: 'right' },
+  { header: 'NIGHTS', text: (r) => plain(r.nights), align: 'right', drop: 4 },
+  { header: 'CLEANING', text: (r) => money(o(r.fees).cleaning, r.currency), align: 'right', drop: 1 },
+  { header: 'SERVICE', text: (r) => money(o(r.fees).service, r.currency), align: 'right', drop: 2 },
+  { header: 'TAXES', text: (r) => money(o(r.fees).taxes, r.currency), align: 'right', drop: 3 },
+  { header: 'LISTING ID', text: (r) => str(r.listingId), id: true },
 ];
 
-const REVIEW: Column[] = [
-  { header: 'DATE', value: (r) => r.date as string },
-  { header: 'RATING', value: (r) => rating(r.rating, r.ratingScale) },
-  { header: 'AUTHOR', value: (r) => r.author as string, max: 18 },
-  { header: 'LANG', value: (r) => r.language as string },
-  { header: 'TRIP', value: (r) => r.tripType as string, max: 12 },
-  { header: 'TEXT', value: (r) => [r.title, r.text].filter(Boolean).join(': '), max: 60 },
-  { header: 'REVIEW ID', value: (r) => r.reviewId as string, wide: true },
+const PRICE_FIELDS: Field[] = [
+  { label: 'PLATFORM', text: (r) => str(r.platform) },
+  { label: 'LISTING ID', text: (r) => str(r.listingId), wrap: 'none' },
+  ...priceFields((r) => r),
+  { label: 'SOURCE', text: (r) => (r.source !== r.platform ? str(r.source) : null) },
+  { label: 'URL', text: (r) => str(r.url), wrap: 'none' },
 ];
 
-const ACCOUNT: Column[] = [
-  { header: 'PLAN', value: (r) => o(r.plan).code as string },
-  { header: 'STATUS', value: (r) => o(r.plan).status as string },
-  { header: 'KEY', value: (r) => o(r.key).env as string },
-  { header: 'BALANCE', value: (r) => o(r.credits).balance as number },
-  { header: 'AVAILABLE', value: (r) => o(r.credits).available as number },
-  { header: 'HELD', value: (r) => o(r.credits).held as number },
-  { header: 'RPM', value: (r) => o(r.rateLimit).requestsPerMinute as number },
+// compare ranks sellers on the total price: it comes first.
+const OFFER: TableColumn[] = [
+  { header: 'SELLER', text: (r) => str(r.ota), min: 12 },
+  { header: 'TOTAL', text: (r) => money(r.totalPrice, r.currency), align: 'right' },
+  { header: 'NIGHTLY', text: (r) => money(r.nightlyPrice, r.currency), align: 'right', drop: 2 },
+  { header: 'NIGHTS', text: (r) => plain(r.nights), align: 'right', drop: 1 },
+  { header: 'PLATFORM', text: (r) => str(r.platform) },
+  { header: 'LISTING ID', text: (r) => str(r.listingId), id: true },
 ];
 
-const JOB: Column[] = [
-  { header: 'JOB ID', value: (r) => r.jobId as string },
-  { header: 'STATUS', value: (r) => r.status as string },
-  { header: 'ESTIMATED', value: (r) => (typeof r.estimatedSeconds === 'number' ? `${r.estimatedSeconds} s` : null) },
-  { header: 'ERROR', value: (r) => (r.error ? `${o(r.error).code}: ${o(r.error).message}` : null), max: 60 },
-  { header: 'POLL URL', value: (r) => r.pollUrl as string, wide: true },
+const DAY: TableColumn[] = [
+  { header: 'LISTING ID', text: (r) => str(r.listingId), id: true },
+  { header: 'DATE', text: (r) => str(r.date) },
+  { header: 'AVAILABLE', text: (r) => yes(r.available) },
+  { header: 'BOOKABLE', text: (r) => yes(r.bookable) },
+  { header: 'MIN NIGHTS', text: (r) => plain(r.minNights), align: 'right', drop: 3 },
+  { header: 'CHECK-IN', text: (r) => yes(r.checkIn), drop: 2 },
+  { header: 'CHECK-OUT', text: (r) => yes(r.checkOut), drop: 1 },
 ];
 
-function columnsFor(sample: Row): Column[] | null {
-  if ('platformListingId' in sample) return PROPERTY;
-  if ('reviewId' in sample) return REVIEW;
-  if ('ota' in sample) return OFFER;
-  if ('nightlyPrice' in sample && 'totalPrice' in sample) return PRICE;
-  if ('plan' in sample && 'credits' in sample) return ACCOUNT;
-  if ('jobId' in sample && 'status' in sample) return JOB;
+const REVIEW: TableColumn[] = [
+  { header: 'DATE', text: (r) => str(r.date) },
+  { header: 'RATING', text: (r) => rating(r.rating, r.ratingScale), align: 'right' },
+  { header: 'AUTHOR', text: (r) => str(r.author), min: 10, drop: 3 },
+  { header: 'LANG', text: (r) => str(r.language), drop: 1 },
+  { header: 'TRIP', text: (r) => str(r.tripType), min: 8, drop: 2 },
+  { header: 'TEXT', text: (r) => [r.title, r.text].filter((t) => typeof t === 'string' && t !== '').join(': ') || null, min: 20 },
+];
+
+const REVIEW_FIELDS: Field[] = [
+  { label: 'DATE', text: (r) => str(r.date) },
+  { label: 'RATING', text: (r) => rating(r.rating, r.ratingScale) },
+  { label: 'AUTHOR', text: (r) => str(r.author) },
+  { label: 'TITLE', text: (r) => str(r.title), wrap: 'words' },
+  { label: 'TEXT', text: (r) => str(r.text), wrap: 'words' },
+  { label: 'REVIEW ID', text: (r) => str(r.reviewId), wrap: 'none' },
+];
+
+const ACCOUNT: TableColumn[] = [
+  { header: 'PLAN', text: (r) => str(o(r.plan).code) },
+  { header: 'STATUS', text: (r) => str(o(r.plan).status) },
+  { header: 'KEY', text: (r) => str(o(r.key).env) },
+  { header: 'BALANCE', text: (r) => count(o(r.credits).balance), align: 'right' },
+  { header: 'AVAILABLE', text: (r) => count(o(r.credits).available), align: 'right' },
+  { header: 'HELD', text: (r) => count(o(r.credits).held), align: 'right', drop: 2 },
+  { header: 'RPM', text: (r) => count(o(r.rateLimit).requestsPerMinute), align: 'right', drop: 1 },
+];
+
+const JOB: TableColumn[] = [
+  { header: 'JOB ID', text: (r) => str(r.jobId), id: true },
+  { header: 'STATUS', text: (r) => str(r.status) },
+  { header: 'ESTIMATED', text: (r) => (typeof r.estimatedSeconds === 'number' ? `${r.estimatedSeconds} s` : null), align: 'right', drop: 1 },
+  { header: 'ERROR', text: (r) => (r.error ? `${String(o(r.error).code)}: ${String(o(r.error).message)}` : null), min: 20 },
+];
+
+const fieldsOf = (cols: TableColumn[]): Field[] => cols.map((c) => ({ label: c.header, text: c.text, wrap: c.id ? 'none' : 'words' }));
+
+const TABLES: Record<Kind, TableColumn[]> = { property: PROPERTY, price: PRICE, offer: OFFER, day: DAY, review: REVIEW, account: ACCOUNT, job: JOB };
+const FIELDS: Record<Kind, Field[]> = {
+  property: LISTING,
+  price: PRICE_FIELDS,
+  offer: fieldsOf(OFFER),
+  day: fieldsOf(DAY),
+  review: REVIEW_FIELDS,
+  account: [
+    { label: 'PLAN', text: (r) => { const p = o(r.plan); return str(p.code) && str(p.name) && p.name !== p.code ? `${p.code} (${p.name})` : str(p.code); } },
+    { label: 'STATUS', text: (r) => str(o(r.plan).status) },
+    { label: 'KEY', text: (r) => str(o(r.key).env) },
+    { label: 'BALANCE', text: (r) => count(o(r.credits).balance) },
+    { label: 'AVAILABLE', text: (r) => count(o(r.credits).available) },
+    { label: 'HELD', text: (r) => count(o(r.credits).held) },
+    { label: 'EXPIRING SOON', text: (r) => count(o(r.credits).expiringSoon) },
+    { label: 'RATE LIMIT', text: (r) => { const n = o(r.rateLimit).requestsPerMinute; return typeof n === 'number' ? `${grouped(n, 0)} requests a minute` : null; } },
+  ],
+  job: [...fieldsOf(JOB), { label: 'POLL URL', text: (r) => str(r.pollUrl), wrap: 'none' }],
+};
+
+function kindOf(sample: Row): Kind | null {
+  if ('platformListingId' in sample) return 'property';
+  if ('reviewId' in sample) return 'review';
+  if ('ota' in sample) return 'offer';
+  if ('nightlyPrice' in sample && 'totalPrice' in sample) return 'price';
+  if ('plan' in sample && 'credits' in sample) return 'account';
+  if ('jobId' in sample && 'status' in sample) return 'job';
   return null;
 }
 
-const generic = (rows: Row[]): Column[] =>
-  [...new Set(rows.flatMap((r) => Object.keys(r)))].map((k) => ({
-    header: k.toUpperCase(),
-    value: (r: Row) => {
-      const v = r[k];
-      return v !== null && typeof v === 'object' ? JSON.stringify(v) : (v as Cell);
-    },
-    max: 40,
-  }));
+const snake = (k: string) => k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[^A-Za-z0-9]+/g, '_').toLowerCase();
+const generic = (v: unknown): Datum => (v !== null && typeof v === 'object' ? JSON.stringify(v) : (v as Datum));
+
+/** Any other shape: its own keys, objects as JSON. */
+function genericView(rows: Row[], single: boolean): View {
+  const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const text = (k: string) => (r: Row) => (r[k] === null || r[k] === undefined ? null : String(generic(r[k])));
+  return {
+    kind: null,
+    rows,
+    single,
+    data: keys.map((k) => ({ key: snake(k), value: (r: Row) => generic(r[k]) })),
+    table: keys.map((k) => ({ header: snake(k).replace(/_/g, ' ').toUpperCase(), text: text(k), min: 10 })),
+    fields: keys.map((k) => ({ label: snake(k).replace(/_/g, ' ').toUpperCase(), text: text(k), wrap: 'words' })),
+  };
+}
+
+const viewFor = (kind: Kind, rows: Row[], single: boolean): View => ({ kind, rows, single, data: DATA_COLUMNS[kind], table: TABLES[kind], fields: FIELDS[kind] });
 
 /** Rows and columns for any `data` the API returns. */
 export function viewOf(data: unknown): View {
@@ -123,18 +266,20 @@ export function viewOf(data: unknown): View {
     const rows = data as Row[];
     // Availability: one row per listing-day, flattened, as analysts read calendars.
     if (rows.length > 0 && Array.isArray(rows[0]?.dates)) {
-      return { rows: rows.flatMap((a) => (a.dates as Row[]).map((d) => ({ listingId: a.listingId, ...d }))), columns: DAY, single: false };
+      return viewFor('day', rows.flatMap((a) => (a.dates as Row[]).map((d) => ({ platform: a.platform, listingId: a.listingId, ...d }))), false);
     }
-    return { rows, columns: (rows[0] && columnsFor(rows[0])) ?? PROPERTY, single: false };
+    const kind = rows[0] ? kindOf(rows[0]) : 'property';
+    return kind ? viewFor(kind, rows, false) : genericView(rows, false);
   }
   const row = o(data);
   // A comparison is read as its offers; property, min and median go to the footer.
-  if (Array.isArray(row.offers)) return { rows: row.offers as Row[], columns: OFFER, single: false };
-  const cols = columnsFor(row);
-  return { rows: [row], columns: cols ?? generic([row]), single: true };
+  if (Array.isArray(row.offers)) return viewFor('offer', row.offers as Row[], false);
+  const kind = kindOf(row);
+  return kind ? viewFor(kind, [row], true) : genericView([row], true);
 }
 
-export function cellText(v: Cell): string {
+/** A tsv/csv cell: numbers as JavaScript writes them (255.62), booleans true/false, unknown empty. */
+export function dataText(v: Datum): string {
   if (v === null || v === undefined) return '';
   return String(v);
 }

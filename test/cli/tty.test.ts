@@ -33,9 +33,8 @@ describe('on a TTY (script(1) pseudo-terminal)', () => {
   it('prints a table with a bold header and the footer', async () => {
     const { code, screen } = await onTty(['search', 'Lisbon', '--limit', '2', '--platforms', 'airbnb'], box.env);
     expect(code).toBe(0);
-    expect(screen).toMatch(/┌─+┬/);
-    expect(screen).toContain('\x1b[1mNAME\x1b[22m');
-    expect(screen).toMatch(/\d(\.\d)?\/5/);
+    expect(screen).toMatch(/\x1b\[1mNAME\x1b\[22m +\x1b\[1mPLATFORM\x1b\[22m/);
+    expect(screen).toMatch(/\d\.\d\/5/);
     expect(screen).toMatch(/credits charged \(sandbox\)/);
   });
 
@@ -49,7 +48,7 @@ describe('on a TTY (script(1) pseudo-terminal)', () => {
 
   it('NO_COLOR=1 on a TTY: no colour in the table, the footer or the spinner', async () => {
     const table = await onTty(['search', 'Lisbon', '--limit', '1'], { ...box.env, NO_COLOR: '1' });
-    expect(table.screen).toMatch(/┌─+┬/);
+    expect(table.screen).toMatch(/NAME +PLATFORM/);
     expect(table.screen).not.toMatch(SGR_COLOUR);
     const spin = await onTty(['search', 'done', '--base-url', fake.url, '--api-key', 'stay_live_fake'], { ...box.env, NO_COLOR: '1' });
     expect(spin.screen).toMatch(SPINNER_FRAMES);

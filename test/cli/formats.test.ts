@@ -1,0 +1,116 @@
+// CSV and TSV are data, not display (issue 9, item 10): numbers as numbers, the currency and the
+// rating scale in their own columns, snake_case CSV headers, TSV the same cells without a header;
+// each command's --help lists exactly the columns it prints. A table on a pipe is cut only when
+// COLUMNS asks.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox, freshSandbox, json, stays } from './helpers.js';
+
+/** RFC 4180 records (quoted fields with commas and doubled quotes; one record a line here). */
+function parseCsv(text: string): string[][] {
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((line) => {
+      const cells: string[] = [];
+      const re = /(?:^|,)(?:"((?:[^"]|"")*)"|([^,]*))/g;
+      for (const m of line.matchAll(re)) cells.push(m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]!);
+      return cells;
+    });
+}
+
+/** CSV rows as objects keyed by the header. */
+function records(text: string): { header: string[]; rows: Record<string, string>[] } {
+  const [header = [], ...rows] = parseCsv(text);
+  return { header, rows: rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? '']))) };
+}
+
+const DATES = ['--check-in', '2027-03-01', '--check-out', '2027-03-04'];
+const COMMANDS: Record<string, string[]> = {
+  search: ['search', 'Lisbon', ...DATES, '--limit', '3'],
+  listing: ['listing', 'booking', 'pt/casa-azul', ...DATES],
+  price: ['price', 'booking', 'pt/casa-azul', ...DATES],
+  compare: ['compare', '--listings', 'airbnb:12345678,booking:pt/casa-azul', ...DATES],
+  availability: ['availability', 'vrbo', '4886746', '--start-date', '2027-03-01', '--end-date', '2027-03-05'],
+  reviews: ['reviews', 'booking', 'pt/casa-azul', '--limit', '5'],
+};
+
+let box: Sandbox;
+beforeAll(async () => {
+  box = freshSandbox();
+  await stays(['account'], box.env); // provision once
+});
+
+describe('csv and tsv', () => {
+  it('search csv: snake_case header, prices and ratings as plain numbers, currency and scale apart', async () => {
+    const r = await stays([...COMMANDS.search!, '-o', 'csv'], box.env);
+    expect(r.code, r.stderr).toBe(0);
+    const { header, rows } = records(r.stdout);
+    for (const h of header) expect(h).toMatch(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/);
+    expect(header.slice(0, 3)).toEqual(['name', 'platform', 'listing_id']);
+    expect(header).toEqual(expect.arrayContaining(['nightly_price', 'total_price', 'currency', 'guest_rating', 'rating_scale', 'review_count']));
+    const data = json<{ data: { platformListingId: string; guestRating: number; ratingScale: number; reviewCount: number; price: { nightlyPrice: number; totalPrice: number; currency: string } }[] }>(
+      await stays([...COMMANDS.search!, '--json'], box.env),
+    ).data;
+    expect(rows).toHaveLength(data.length);
+    rows.forEach((row, i) => {
+      const p = data[i]!;
+      expect(row.listing_id).toBe(p.platformListingId);
+      expect(row.nightly_price).toMatch(/^\d+(\.\d+)?$/);
+      expect(Number(row.nightly_price)).toBe(p.price.nightlyPrice);
+      expect(Number(row.total_price)).toBe(p.price.totalPrice);
+      expect(row.currency).toBe(p.price.currency);
+      expect(Number(row.guest_rating)).toBe(p.guestRating);
+      expect(Number(row.rating_scale)).toBe(p.ratingScale);
+      expect(Number(row.review_count)).toBe(p.reviewCount);
+    });
+  });
+
+  it('csv numbers have no grouping and no currency, even past a thousand; booleans are true/false', async () => {
+    const compare = await stays([...COMMANDS.compare!, '-o', 'csv'], box.env);
+    const offers = json<{ data: { offers: { listingId: string; totalPrice: number }[] } }>(await stays([...COMMANDS.compare!, '--json'], box.env)).data.offers;
+    expect(offers.some((o) => o.totalPrice >= 1000)).toBe(true);
+    const { header, rows } = records(compare.stdout);
+    expect(header.slice(0, 4)).toEqual(['seller', 'platform', 'listing_id', 'total_price']);
+    for (const o of offers) expect(rows.find((r) => r.listing_id === o.listingId)!.total_price).toBe(String(o.totalPrice));
+    const avail = records((await stays([...COMMANDS.availability!, '-o', 'csv'], box.env)).stdout);
+    expect(avail.header).toEqual(['platform', 'listing_id', 'date', 'available', 'bookable', 'min_nights', 'check_in', 'check_out']);
+    for (const r of avail.rows) {
+      expect(r.available).toMatch(/^(true|false)$/);
+      expect(r.min_nights).toMatch(/^(\d+|)$/);
+    }
+  });
+
+  it('without dates the price cells are empty, the columns stay (a stable schema)', async () => {
+    const { header, rows } = records((await stays(['search', 'Lisbon', '--limit', '2', '-o', 'csv'], box.env)).stdout);
+    expect(header).toContain('nightly_price');
+    for (const r of rows) expect([r.nightly_price, r.total_price, r.currency]).toEqual(['', '', '']);
+  });
+
+  it('tsv: the csv cells without a header, one line a row', async () => {
+    for (const [name, args] of Object.entries(COMMANDS)) {
+      const csv = parseCsv((await stays([...args, '-o', 'csv'], box.env)).stdout);
+      const tsv = (await stays(args, box.env)).stdout.replace(/\n$/, '').split('\n').map((l) => l.split('\t'));
+      expect(tsv, name).toEqual(csv.slice(1));
+    }
+  });
+
+  it('each command\'s --help lists the columns it prints, in order', async () => {
+    for (const [name, args] of Object.entries(COMMANDS)) {
+      const [header] = parseCsv((await stays([...args, '-o', 'csv'], box.env)).stdout);
+      const help = (await stays([name, '--help'], box.env)).stdout;
+      const listed = help.split('Columns of -o tsv and -o csv')[1]?.split('\n').slice(1).filter((l) => l.startsWith('  ')).join(' ');
+      expect(listed?.split(',').map((k) => k.trim()), name).toEqual(header);
+    }
+  });
+});
+
+describe('a table on a pipe', () => {
+  it('is not cut without COLUMNS; fits COLUMNS when set', async () => {
+    const names = json<{ data: { name: string; platformListingId: string }[] }>(await stays(['search', 'Lisbon', '--json'], box.env)).data;
+    const whole = await stays(['search', 'Lisbon', '-o', 'table'], { ...box.env, COLUMNS: '' });
+    for (const p of names) expect(whole.stdout).toContain(p.name);
+    const narrow = await stays(['search', 'Lisbon', '-o', 'table'], { ...box.env, COLUMNS: '80' });
+    for (const l of narrow.stdout.trimEnd().split('\n')) expect([...new Intl.Segmenter().segment(l)].length).toBeLessThanOrEqual(80);
+    for (const p of names) expect(narrow.stdout).toContain(`  ${p.platformListingId}\n`);
+  });
+});
