@@ -1,11 +1,12 @@
 // `npm run bench`: every benchmark, each reported against a baseline measured in the same run.
 import { benchFanout } from './fanout.mjs';
 import { benchCli } from './cli.mjs';
+import { benchJq } from './jq.mjs';
 import { benchHttp } from './http.mjs';
 import { benchMemory } from './memory.mjs';
 
 const which = process.argv[2] ?? 'all';
-const suites = { http: benchHttp, fanout: benchFanout, cli: benchCli, memory: benchMemory };
+const suites = { http: benchHttp, fanout: benchFanout, cli: benchCli, jq: benchJq, memory: benchMemory };
 for (const [name, fn] of Object.entries(suites)) {
   if (which !== 'all' && which !== name) continue;
   process.stdout.write(`\n## ${name}\n`);
