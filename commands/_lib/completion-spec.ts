@@ -48,14 +48,15 @@ function enumOf(schema: unknown): { values: readonly string[]; list: boolean } |
 
 /** Where the values come from: the API's parameter schemas and the CLI's own constants. */
 async function valueSources(): Promise<Values> {
-  const [params, { ENABLED_PLATFORMS, REVIEW_PLATFORMS }, { PLAN_CODES, PLAN_STATUSES }, { CONFIG_KEYS }, { COMMAND_FIELDS }] = await Promise.all([
+  const [params, { JobsListParams }, { ENABLED_PLATFORMS, REVIEW_PLATFORMS }, { PLAN_CODES, PLAN_STATUSES }, { CONFIG_KEYS }, { COMMAND_FIELDS }] = await Promise.all([
     import('../../src/core/schemas/params.js'),
+    import('../../src/core/schemas/jobs.js'),
     import('../../src/core/platforms.js'),
     import('../../src/core/schemas/resources.js'),
     import('./config.js'),
     import('./select.js'),
   ]);
-  const byCommand = { search: [params.SearchParams], reviews: [params.ReviewsParams], price: [params.PriceParams], compare: [params.PriceCompareParams], availability: [params.AvailabilityParams], listing: [params.ListingPathParams, params.ListingParams] };
+  const byCommand = { search: [params.SearchParams], reviews: [params.ReviewsParams], price: [params.PriceParams], compare: [params.PriceCompareParams], availability: [params.AvailabilityParams], listing: [params.ListingPathParams, params.ListingParams], 'jobs list': [JobsListParams] };
   const enabled = (vs: readonly string[]) => (vs.includes('airbnb') ? vs.filter((v) => (ENABLED_PLATFORMS as readonly string[]).includes(v)) : vs);
   const v: Values = {
     flags: {
