@@ -1,8 +1,10 @@
 // --json FIELDS and --jq EXPR over the built CLI: fields checked against the command's resource
 // before any request, jq evaluated by jq itself (WebAssembly), its output printed as gh prints it.
+import { spawn } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_FIELDS, AVAILABILITY_FIELDS, PRICE_COMPARE_FIELDS, PRICE_FIELDS, PROPERTY_FIELDS, REVIEW_FIELDS } from '../../commands/_lib/select.js';
 import { AccountSchema, AvailabilitySchema, PriceCompareSchema, PriceSchema, PropertySchema, ReviewSchema } from '../../src/core/schemas/resources.js';
+import { BIN } from '../helpers/stays.js';
 import { type Run, type Sandbox, freshSandbox, json, stays } from './helpers.js';
 
 let box: Sandbox;
@@ -15,6 +17,17 @@ beforeAll(async () => {
 const DATES = ['--check-in', '2027-03-01', '--check-out', '2027-03-04'];
 /** The error envelope a --json run prints on stderr. */
 const errorOf = (r: Run) => (JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: { message: string; param: string } }).error;
+/** stdout on a pseudo-terminal (`script`, as test/cli/tty.test.ts), carriage returns dropped. */
+function onTty(args: string[]): Promise<string> {
+  const line = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const env: NodeJS.ProcessEnv = { ...process.env, ...box.env, TERM: 'xterm-256color' };
+  for (const k of ['CI', 'NO_COLOR', 'FORCE_COLOR', 'STAYS_BASE_URL', 'STAYS_API_KEY']) delete env[k];
+  const child = spawn('script', ['-q', '-e', '-c', line, '/dev/null'], { env });
+  let screen = '';
+  child.stdout.on('data', (d: Buffer) => (screen += d.toString()));
+  child.stdin.end();
+  return new Promise((r) => child.once('close', () => r(screen.replace(/\r/g, ''))));
+}
 /** --debug logs each request on stderr: none means the check came first. */
 const sentRequest = (r: Run) => /stays debug: GET /.test(r.stderr);
 
@@ -155,6 +168,13 @@ describe('--jq EXPR', () => {
     const iter = await run('account', '--jq', '.data.plan.code[]');
     expect(iter.code).toBe(2);
     expect(iter.stderr).toMatch(/Cannot iterate over string/);
+  });
+
+  it('on a terminal, JSON values are indented and strings stay raw', async () => {
+    const screen = await onTty(['search', 'Lisbon', '--limit', '1', '--platforms', 'booking', '--jq', '.data[0] | {name, platform}, .platform']);
+    expect(screen).toMatch(/^\{\n {2}"name": ".+",\n {2}"platform": "booking"\n\}\nbooking\n$/);
+    const fields = await onTty(['account', '--json', 'plan']);
+    expect(fields).toMatch(/^\{\n {2}"plan": \{\n {4}"code": "free",/);
   });
 
   it('jq\'s debug output goes to stderr, the values to stdout', async () => {
