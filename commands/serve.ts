@@ -8,7 +8,31 @@ export function defineServe(program: Command): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', '8787')
     .option('--data-dir <dir>', 'data directory (default: STAYS_DATA_DIR or the user data dir)')
-    .addHelpText('after', '\nExamples:\n  stays serve\n  stays serve --port 9000 --data-dir ./data\n  curl -H "Authorization: Bearer $KEY" http://127.0.0.1:8787/v1/account')
+    .addHelpText('after', `
+Environment (src/config.ts; the flags above win):
+  STAYS_DATA_DIR             data directory, like --data-dir
+  STAYS_UPSTREAM             where live keys get data: none (default; live calls answer 503) or
+                             simulated (the sandbox world with latency and failures, below)
+  STAYS_SIM_LATENCY_MS       simulated upstream: latency of each call, 2000 (default) or per
+                             platform, airbnb=3000,booking=500
+  STAYS_SIM_FAIL             simulated upstream: platforms that fail and how, e.g.
+                             vrbo=all_actors_failed,booking=actor_timeout
+  STAYS_SOURCE_DEADLINE_MS   deadline of one upstream call (default 120000)
+  STAYS_LOG_LEVEL            fatal, error, warn, info (default), debug, trace or silent
+  STAYS_SHUTDOWN_GRACE_MS    time running jobs get to finish on SIGTERM/SIGINT (default 10000)
+  STAYS_JOB_LEASE_MS         a job whose process stops renewing its lease this long is failed (default 30000)
+  STAYS_FREE_TIER_BUDGET     free-tier credit budget (default 300)
+  STAYS_ANON_RPM             requests per minute without a valid key, per address (default 600)
+  STAYS_TOPUP_MAX_PER_DAY    live top-up credits per account per UTC day (default 0: refused)
+  STAYS_MEMORY_CACHE_MB      what the in-memory caches may hold (default 64)
+  STAYS_HEAP_GROWTH_PERCENT  V8 heap growth past its live size before a full collection (default 100)
+  STAYS_DOCS_URL             base of every error's docUrl
+
+Examples:
+  stays serve
+  stays serve --port 9000 --data-dir ./data
+  STAYS_UPSTREAM=simulated STAYS_SIM_LATENCY_MS=500 stays serve
+  curl -H "Authorization: Bearer $KEY" http://127.0.0.1:8787/v1/account`)
     .action(async (opts: { host: string; port: string; dataDir?: string }) => {
       const port = Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) {

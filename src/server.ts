@@ -30,8 +30,13 @@ export interface RunningServer {
   close(): Promise<{ abandoned: number }>;
 }
 
-const listenError = (e: NodeJS.ErrnoException, host: string, port: number) =>
-  e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL' ? new ConfigError(`cannot listen on ${host}:${port} (${e.code}); pick another --host or --port`) : e;
+/** A socket that cannot be had, in a sentence with the fix (`stays serve` prints it and exits 2). */
+const listenError = (e: NodeJS.ErrnoException, host: string, port: number) => {
+  if (e.code === 'EADDRINUSE') return new ConfigError(`port ${port} is in use on ${host}; pick another with --port or stop the other process`);
+  if (e.code === 'EACCES') return new ConfigError(`no permission to listen on ${host}:${port}; pick a port above 1023 with --port`);
+  if (e.code === 'EADDRNOTAVAIL') return new ConfigError(`${host} is not an address of this machine; pick another with --host (127.0.0.1, or 0.0.0.0 for every interface)`);
+  return e;
+};
 
 export async function startServer(opts: ServeOptions = {}): Promise<RunningServer> {
   let logger: Logger | undefined = opts.logger;

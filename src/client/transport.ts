@@ -43,6 +43,23 @@ export function serviceRoot(baseUrl: string): URL {
   return url;
 }
 
+/** The code of a failed connection: undici puts it on the error, its cause, or (several addresses) each of an AggregateError's errors. */
+function errorCode(e: NodeJS.ErrnoException & { errors?: unknown[] }): string | undefined {
+  const nested = e.errors?.[0] as NodeJS.ErrnoException | undefined;
+  return e.code ?? (e.cause as NodeJS.ErrnoException | undefined)?.code ?? nested?.code;
+}
+
+/**
+ * A failed connection in a sentence with the fix. The two a user meets most, a server that is not
+ * running and a host name that does not resolve, say what to do; others keep the system's words.
+ */
+function unreachable(base: string, e: NodeJS.ErrnoException): string {
+  const code = errorCode(e);
+  if (code === 'ECONNREFUSED') return `Could not connect to ${base}: nothing is listening; start it with stays serve, or check --base-url / STAYS_BASE_URL.`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `Could not connect to ${base}: the host name does not resolve (${code}); check --base-url / STAYS_BASE_URL.`;
+  return `Could not reach ${base}: ${code ? `${code} ` : ''}${e.message}`;
+}
+
 export interface RemoteOptions {
   baseUrl: string;
   /** Connect timeout and the longest silence while waiting for headers or body, in ms. */
@@ -82,8 +99,7 @@ export function remoteTransport(opts: RemoteOptions): Transport {
         return { status: res.statusCode, headers: flattenHeaders(res.headers), body };
       } catch (e) {
         if (req.signal?.aborted) throw req.signal.reason ?? e;
-        const err = e as NodeJS.ErrnoException;
-        throw new StaysConnectionError(`Could not reach ${root.origin}${prefix}: ${err.code ? `${err.code} ` : ''}${err.message}`, e);
+        throw new StaysConnectionError(unreachable(`${root.origin}${prefix}`, e as NodeJS.ErrnoException), e);
       }
     },
     async close() {

@@ -81,6 +81,6 @@ describe('remote mode', () => {
   it('an unreachable base URL is a clear error (exit 1)', async () => {
     const r = await stays(['account', '--base-url', 'http://127.0.0.1:9', '--api-key', a.sandboxKey], box.env);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/Could not reach http:\/\/127\.0\.0\.1:9/);
+    expect(r.stderr).toMatch(/Could not connect to http:\/\/127\.0\.0\.1:9: nothing is listening; start it with stays serve, or check --base-url \/ STAYS_BASE_URL/);
   });
 });
