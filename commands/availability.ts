@@ -28,7 +28,7 @@ ${columnsHelp('day')}`)
         let list = ids;
         if (list.length === 0 && opts.url === undefined) list = [await ask(ctx.term, undefined, { name: 'ID', message: 'Listing id?', usage })];
         const startDate = await ask(ctx.term, opts.startDate as string | undefined, { name: '--start-date', message: 'Start date (YYYY-MM-DD)?', usage });
-        const endDate = await ask(ctx.term, opts.endDate as string | undefined, { name: '--end-date', message: 'End date (YYYY-MM-DD)?', usage });
+        const endDate = await ask(ctx.term, opts.endDate as string | undefined, { name: '--end-date', message: 'End date (YYYY-MM-DD)?', after: startDate, usage });
         const which = list.length === 1 ? { listingId: list[0] } : list.length > 1 ? { listingIds: list } : {};
         const q = { ...pick(opts, ['url', 'country']), ...which, platform: p, startDate, endDate, onlyAvailable: opts.onlyAvailable ? 'true' : undefined };
         await runCall(ctx, operations.availability(q));

@@ -23,7 +23,7 @@ ${columnsHelp('price')}`)
         const p = await ask(ctx.term, platform, { name: 'PLATFORM', message: 'Platform?', choices: PLATFORMS, usage: 'stays price PLATFORM LISTING_ID --check-in D --check-out D' });
         const id = await ask(ctx.term, listingId, { name: 'LISTING_ID', message: 'Listing id?', usage: 'stays price PLATFORM LISTING_ID --check-in D --check-out D' });
         const checkIn = await ask(ctx.term, opts.checkIn as string | undefined, { name: '--check-in', message: 'Check-in (YYYY-MM-DD)?', usage: 'stays price PLATFORM LISTING_ID --check-in D --check-out D' });
-        const checkOut = await ask(ctx.term, opts.checkOut as string | undefined, { name: '--check-out', message: 'Check-out (YYYY-MM-DD)?', usage: 'stays price PLATFORM LISTING_ID --check-in D --check-out D' });
+        const checkOut = await ask(ctx.term, opts.checkOut as string | undefined, { name: '--check-out', message: 'Check-out (YYYY-MM-DD)?', after: checkIn, usage: 'stays price PLATFORM LISTING_ID --check-in D --check-out D' });
         await runCall(ctx, operations.price({ ...pick(opts, ['country', ...PARTY_KEYS]), platform: p, listingId: id, checkIn, checkOut }));
       });
     });

@@ -9,7 +9,13 @@ export function defineSearch(program: Command): void {
   const cmd = program
     .command('search')
     .description('Search properties across platforms (limit applies per platform)')
-    .argument('[location]', 'place name or a lat,lng pair');
+    .argument('[location]', 'place name or a lat,lng pair')
+    // An unquoted `stays search New York` arrives as two arguments: say what to type instead of
+    // commander's "too many arguments".
+    .allowExcessArguments()
+    .hook('preAction', (c) => {
+      if (c.args.length > 1) c.error(`error: Quote a multi-word location: stays search "${c.args.join(' ')}"`, { code: 'commander.excessArguments', exitCode: 2 });
+    });
   withDates(cmd);
   withParty(cmd)
     .option('--rooms <n>', 'rooms (default 1)')

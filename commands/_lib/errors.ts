@@ -13,20 +13,93 @@ export class UsageError extends Error {
 }
 
 interface Printable {
+  /** What --json prints: for an API error, the wire envelope exactly as received. */
   envelope: { error: Record<string, unknown> };
   exitCode: number;
   details: string[];
+  /** The human message, when it differs from the envelope's (API errors in CLI words). */
+  human?: string;
+  /** Nothing to say (Ctrl-C at a prompt): only the exit code. */
+  silent?: boolean;
+}
+
+// ---- API parameter names in CLI words -------------------------------------------------------
+
+const PARTY = ['adults', 'children', 'childAges', 'currency'];
+const DATES = ['checkIn', 'checkOut'];
+
+/**
+ * Per command: the API parameters it takes as positional arguments (as usage spells them) and as
+ * flags (the parameter in --kebab-case). The flags mirror the parameters (options.ts), so a
+ * parameter's flag is derived from its name; only what a command takes is rewritten.
+ */
+const CLI_PARAMS: Record<string, { args?: Record<string, string>; flags: string[] }> = {
+  search: {
+    args: { location: 'LOCATION' },
+    flags: [...DATES, ...PARTY, 'rooms', 'propertyType', 'amenities', 'minBedrooms', 'priceMin', 'priceMax', 'minGuestRating', 'platforms', 'platform', 'limit', 'cursor', 'sort'],
+  },
+  listing: { args: { platform: 'PLATFORM', id: 'ID' }, flags: ['country', ...DATES, ...PARTY] },
+  price: { args: { platform: 'PLATFORM', listingId: 'LISTING_ID' }, flags: ['country', ...DATES, ...PARTY] },
+  compare: { flags: ['listings', 'name', 'location', 'googleHotelId', ...DATES, ...PARTY] },
+  availability: { args: { platform: 'PLATFORM', listingId: 'ID', listingIds: 'ID…' }, flags: ['url', 'country', 'startDate', 'endDate', 'onlyAvailable'] },
+  reviews: { args: { platform: 'PLATFORM', listingId: 'LISTING_ID' }, flags: ['url', 'country', 'limit', 'cursor', 'language', 'minRating', 'sort'] },
+};
+
+const kebab = (name: string) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+/** The command being run: the first word after `stays` (the program takes no options before it). */
+export function commandName(argv: readonly string[] = process.argv): string | null {
+  return argv.slice(2).find((a) => !a.startsWith('-')) ?? null;
+}
+
+/** API parameter name → how the command spells it; null for commands that speak the API (`stays api`). */
+export function cliNames(command: string | null): Map<string, string> | null {
+  const spec = command === null ? undefined : CLI_PARAMS[command];
+  if (!spec) return null;
+  return new Map([...spec.flags.map((f): [string, string] => [f, kebab(f)]), ...Object.entries(spec.args ?? {})]);
+}
+
+/**
+ * A message's parameter names in CLI words: `checkOut must be after checkIn` → `--check-out must
+ * be after --check-in`. A camelCase name is unambiguous wherever it stands; a one-word name
+ * (children, country, platform) is also an English word, so it is rewritten only where a
+ * parameter stands in the catalogue's messages: first, or after a joining word (`… but platform
+ * is vrbo`, `drop country or …`, `with name or location`), never inside prose (`an ISO-4217
+ * currency code`) nor inside a format (`stays_<platform>_<id>`, `platform:listingId`).
+ */
+export function inCliWords(message: string, names: Map<string, string>): string {
+  if (names.size === 0) return message;
+  const alt = [...names.keys()].sort((a, b) => b.length - a.length).join('|');
+  const re = new RegExp(`(?<![\\w<{/.:$-])(${alt})(?![\\w>}-]|:\\S)`, 'g');
+  return message.replace(re, (name: string, _n: string, at: number) => {
+    if (/[A-Z]/.test(name)) return names.get(name)!;
+    if (at === 0) return names.get(name)!;
+    if (name === 'id') return name;
+    const before = message.slice(0, at);
+    return /(?:\b(?:but|and|or|with|for|pass|drop|of|[Gg]ive)|,|\() ?$/.test(before) && !/\b(?:the|a|an) $/i.test(before) ? names.get(name)! : name;
+  });
 }
 
 function describe(e: unknown): Printable {
   if (e instanceof StaysApiError) {
     const envelope = e.toJSON() as unknown as Printable['envelope'];
+    const names = cliNames(commandName());
     const details = [`${e.type}/${e.code}`];
     if (e.jobId) details.push(`job: ${e.jobId}`);
-    if (e.param) details.push(`param: ${e.param}`);
+    if (e.param) details.push(`param: ${names?.get(e.param) ?? e.param}`);
     if (e.requestId) details.push(`requestId: ${e.requestId}`);
     if (e.docUrl) details.push(`docs: ${e.docUrl}`);
-    return { envelope, exitCode: exitCodeFor(e.type, e.code, { jobFailed: e.jobId !== null }), details };
+    const human = e.param !== null && names ? inCliWords(e.message, names) : e.message;
+    return { envelope, exitCode: exitCodeFor(e.type, e.code, { jobFailed: e.jobId !== null }), details, human };
+  }
+  // Ctrl-C at a prompt (@inquirer/prompts, told apart by name so this module does not load it):
+  // the user knows; exit 130 like Ctrl-C anywhere else.
+  if (e instanceof Error && e.name === 'ExitPromptError') {
+    return { envelope: { error: { type: 'interrupted', code: 'interrupted', message: 'interrupted' } }, exitCode: EXIT.interrupted, details: [], silent: true };
+  }
+  // A request `stays api` gave up on after --timeout (raw.ts), told apart by name.
+  if (e instanceof Error && e.name === 'RequestTimeout') {
+    return { envelope: { error: { type: 'timeout', code: 'request_timeout', message: e.message } }, exitCode: EXIT.waitTimeout, details: [] };
   }
   if (e instanceof StaysWaitTimeoutError) {
     return { envelope: { error: { type: 'wait_timeout', code: 'wait_timeout', message: e.message, jobId: e.jobId, status: e.lastStatus } }, exitCode: EXIT.waitTimeout, details: [] };
@@ -56,11 +129,13 @@ function describe(e: unknown): Printable {
 /** Prints the failure and returns the exit code. */
 export async function reportError(e: unknown, term: Term, json: boolean): Promise<number> {
   const p = describe(e);
+  // Silent (Ctrl-C at a prompt): nothing to add; the prompt has ended its own line.
+  if (p.silent) return p.exitCode;
   if (json) {
     process.stderr.write(`${JSON.stringify(p.envelope)}\n`);
   } else {
     const c = await chalkAt(term.errColor);
-    process.stderr.write(`${c.red('error:')} ${String(p.envelope.error.message)}\n`);
+    process.stderr.write(`${c.red('error:')} ${p.human ?? String(p.envelope.error.message)}\n`);
     if (p.details.length) process.stderr.write(`${c.dim(`  ${p.details.join('\n  ')}`)}\n`);
   }
   if (process.env.STAYS_DEBUG === '1' && e instanceof Error && p.exitCode === EXIT.internal && e.stack) process.stderr.write(`${e.stack}\n`);

@@ -3,6 +3,7 @@
 // several fields are the functions below, called by each operation in spec order.
 import type { z } from 'zod';
 import { type ErrorCode, ServiceError } from './errors.js';
+import { ALL_PLATFORMS, ENABLED_PLATFORMS } from './platforms.js';
 
 /** Raw input as it arrives: query values (string | string[]) or a JSON body's values. */
 export type RawInput = Record<string, unknown>;
@@ -88,10 +89,21 @@ export function checkJsonBounds(value: unknown, param = 'body'): void {
   }
 }
 
-function describeIssue(param: string, issue: z.core.$ZodIssue, input: unknown): string {
+/**
+ * The values a message offers for an enum: for platforms only the enabled ones (D12), since the
+ * others are accepted but never searched, so naming them would suggest values that cannot be used.
+ */
+function offered(values: readonly unknown[]): string {
+  const isPlatformEnum = values.length === ALL_PLATFORMS.length && ALL_PLATFORMS.every((p) => values.includes(p));
+  return (isPlatformEnum ? ENABLED_PLATFORMS : values).map(String).join(', ');
+}
+
+function describeIssue(param: string, issue: z.core.$ZodIssue, input: unknown, item: boolean): string {
   switch (issue.code) {
     case 'invalid_value':
-      return `${param} must be one of ${issue.values.map(String).join(', ')} (got ${preview(input)}).`;
+      // A list item: name the item, as the list's raw value ("hotel,flat") is not what failed.
+      if (item) return `${param} ${preview(input)} is not one of ${offered(issue.values)}.`;
+      return `${param} must be one of ${offered(issue.values)} (got ${preview(input)}).`;
     case 'too_small':
       return `${param} must be ${issue.inclusive === false ? 'greater than' : 'at least'} ${String(issue.minimum)}${got(input)}.`;
     case 'too_big':
@@ -138,11 +150,14 @@ function valueAt(raw: RawInput, path: PropertyKey[]): unknown {
 }
 
 export function parseParams<S extends z.ZodType>(schema: S, raw: RawInput): z.infer<S> {
-  const result = schema.safeParse(raw);
+  // reportInput: a list item's value as the schema saw it (a comma list is split in preprocess,
+  // so the raw input has no element at the issue's path).
+  const result = schema.safeParse(raw, { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const param = String(issue.path[0] ?? '');
-  const input = valueAt(raw, issue.path);
+  const item = issue.path.length > 1;
+  const input = item && issue.input !== undefined ? issue.input : valueAt(raw, issue.path);
   if (input === undefined && issue.path.length === 1) {
     throw new ServiceError('missing_parameter', `${param} is required.`, { param });
   }
@@ -151,7 +166,7 @@ export function parseParams<S extends z.ZodType>(schema: S, raw: RawInput): z.in
   }
   const code = FIELD_CODES[param]?.[issue.code] ?? 'invalid_parameter';
   // A list item's own failure reports the item; the param is still the list's name.
-  throw new ServiceError(code, describeIssue(param, issue, input), { param: param || null });
+  throw new ServiceError(code, describeIssue(param, issue, input, item), { param: param || null });
 }
 
 // ---- Rules across fields -------------------------------------------------------------------
