@@ -1,21 +1,24 @@
 // `stays api PATH`: a raw authenticated request, like `gh api`. Prints the response body as the
 // service sent it (-i adds the status line and headers); no waiting on jobs, no reformatting.
+// -o json (the default) or jsonl (one data row a line); --json FIELDS and --jq select as in the
+// other commands; --timeout bounds the request.
 import type { Command } from 'commander';
 import { type GlobalOpts, withGlobals } from './_lib/options.js';
 
-// `--input FILE` and the shared `--no-input` share one key: a string, false, or unset.
 interface ApiOpts extends Omit<GlobalOpts, 'input'> {
   method?: string;
   field: string[];
   rawField: string[];
   header: string[];
-  input?: string | boolean;
   include?: boolean;
 }
 
 const collect = (v: string, acc: string[]) => [...acc, v];
 
 export function defineApi(program: Command): void {
+  // `--input FILE` (the body) and the shared `--no-input` (never wait for typing) are one key to
+  // commander, so whichever came last would undo the other: each is read from its own event.
+  const given: { file?: string; noInput: boolean } = { noInput: false };
   const cmd = program
     .command('api')
     .description('Make an authenticated request to the API and print the response body')
@@ -26,19 +29,37 @@ export function defineApi(program: Command): void {
     .option('-H, --header <name:value>', 'extra request header (repeatable)', collect, [])
     .option('--input <file>', 'request body from a file, or - for stdin (parameters then go to the query)')
     .option('-i, --include', 'print the HTTP status line and response headers before the body');
-  withGlobals(cmd, { wait: false })
+  withGlobals(cmd, { wait: false });
+  // The shared flags' words are about jobs and prompts; here they bound the one request and stdin.
+  for (const o of cmd.options) {
+    if (o.long === '--timeout') o.description = 'bound for the request, e.g. 30s, 5m (default 5m); past it, exit 8';
+    if (o.long === '--no-input') o.description = 'never wait for typed input: refuse --input - from a terminal';
+    if (o.long === '--output') {
+      o.description = 'json (the body as sent; the default) or jsonl (one data row a line)';
+      // Any other format gets raw.ts's explanation instead of commander's list of choices.
+      o.argChoices = undefined;
+      o.parseArg = undefined;
+    }
+  }
+  cmd
     .addHelpText('after', `
 Examples:
   stays api /v1/account
   stays api search -f location=Lisbon -f limit=2 -i
   stays api /v1/search -X POST -F limit=2 -f location=Porto
+  stays api search -f location=Lisbon -f limit=2 -o jsonl
   echo '{"location":"Porto"}' | stays api /v1/search --input -`)
     .action(async (path: string, opts: ApiOpts) => {
-      const [{ execute }, { buildRequest, printResponse }] = await Promise.all([import('./_lib/run.js'), import('./_lib/raw.js')]);
-      await execute({ ...opts, input: opts.input === false ? false : undefined }, async (ctx) => {
-        const call = await buildRequest(path, opts);
-        const res = await ctx.client.raw(call);
-        await printResponse(res, ctx, opts.include === true);
+      const [{ execute }, { buildRequest, printResponse, rawFormat, sendRaw }] = await Promise.all([import('./_lib/run.js'), import('./_lib/raw.js')]);
+      // -o is checked by rawFormat inside (its refusal is then reported like any other error).
+      const output = opts.output === 'json' || opts.output === 'jsonl' ? opts.output : undefined;
+      await execute({ ...opts, output, input: given.noInput ? false : undefined }, async (ctx) => {
+        const format = rawFormat(opts.output);
+        const call = await buildRequest(path, { ...opts, input: given.file }, { term: ctx.term, noInput: given.noInput });
+        const res = await sendRaw(ctx, call);
+        await printResponse(res, ctx, { include: opts.include === true, format });
       });
     });
+  cmd.on('option:input', (file: string) => (given.file = file));
+  cmd.on('option:no-input', () => (given.noInput = true));
 }
