@@ -133,13 +133,21 @@ describe('search', () => {
     }
   });
 
-  it('a lat,lng location becomes a "Near" city with rows around the point', () => {
+  it('a lat,lng location reads as the city it is in, with rows around the point', () => {
     const rows = w.searchPlatform('airbnb', '38.72,-9.14', { currency: 'USD', rooms: 1 });
     for (const r of rows) {
-      expect(r.location.city).toBe('Near 38.72,-9.14');
+      expect(r.location.city).toBe('Lisbon');
       expect(r.location.country).toBe('PT');
       expect(Math.abs(r.location.lat! - 38.72)).toBeLessThan(0.05);
     }
+    // Far from every known city: the point in words; no name quotes raw coordinates.
+    for (const p of ENABLED_PLATFORMS) {
+      for (const r of w.searchPlatform(p, '0,-140', { currency: 'USD', rooms: 1 })) {
+        expect(r.location.city).toBe('near 0.00, -140.00');
+        expect(r.name).not.toMatch(/\d\.\d\d|near 0/i);
+      }
+    }
+    for (const r of w.searchPlatform('vrbo', '38.72,-9.14', { currency: 'USD', rooms: 1 })) expect(r.name).not.toMatch(/\d\.\d\d/);
   });
 
   it('dated rows carry a price; a booking price covers every room', () => {

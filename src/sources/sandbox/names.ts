@@ -137,7 +137,8 @@ export function vrboTitle(r: Rng, home: HomeFacts, place: Place): string {
   return r.weighted<() => string>([
     [() => `${adj} ${size} ${noun}${feat ? ` with ${titleCase(feat)}` : ''}`, 3],
     [() => `${r.pick(WORDS)} ${noun} | ${feat ? titleCase(feat) : `${size}`} | Near ${titleCase(r.pick(place.hoods))}`, 2],
-    [() => `${adj} ${noun} in ${place.city}`, 1],
+    // A point far from every city has no town to be in (addressCity null): its area, then.
+    [() => `${adj} ${noun} in ${place.addressCity ?? r.pick(place.hoods)}`, 1],
   ])();
 }
 

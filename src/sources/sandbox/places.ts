@@ -150,6 +150,9 @@ function fromCity(c: City): Place {
   return { city: c.name, local: c.local, region: c.region, country: c.country, lat: c.lat, lng: c.lng, lang: c.lang, hoods: c.hoods, radiusKm: 5, addressCity: c.name };
 }
 
+/** A coordinate to two decimals, without a "-0.00". */
+const coord = (x: number) => (Math.abs(x) < 0.005 ? 0 : x).toFixed(2);
+
 const COORDS = /^(-?\d{1,2}(?:\.\d+)?)\s*,\s*(-?\d{1,3}(?:\.\d+)?)$/;
 
 const US_STATES = new Set(
@@ -173,8 +176,9 @@ export function resolvePlace(location: string): Place {
       // Hotels near a point are named after the nearest big city; addresses only within its reach.
       const inCountry = near !== null && best < 250;
       const close = near !== null && best < 60;
+      // The place reads like one: the city within its reach, else the point itself in words.
       return {
-        city: `Near ${lat.toFixed(2)},${lng.toFixed(2)}`, local: inCountry ? near!.local : 'Grand', region: close ? near!.region : null,
+        city: close ? near!.name : `near ${coord(lat)}, ${coord(lng)}`, local: inCountry ? near!.local : 'Grand', region: close ? near!.region : null,
         country: inCountry ? near!.country : null, lat, lng, lang: inCountry ? near!.lang : 'en',
         hoods: near !== null && best < 15 ? near.hoods : GENERIC_HOODS, radiusKm: 3, addressCity: close ? near!.name : null,
       };
