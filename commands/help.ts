@@ -1,23 +1,66 @@
-// `stays help [COMMAND…]` and the help topics that are not commands (`stays help exit-codes`).
+// `stays help [COMMAND…]` and the help topics that are not commands (`stays help exit-codes`,
+// `stays help sandbox`).
 import type { Command } from 'commander';
+
+const TOPICS = ['exit-codes', 'sandbox'] as const;
+
+/** The sandbox's triggers, from the table the sandbox itself throws from (src/sources/sandbox/magic.ts). */
+async function sandboxHelp(): Promise<string> {
+  const { sandboxTriggers } = await import('../src/sources/sandbox/magic.js');
+  const triggers = sandboxTriggers();
+  const groups: [string, (typeof triggers)[number]['input'], string][] = [
+    ['Search locations', 'location', 'any case'],
+    ['Listing ids', 'listingId', 'the last path segment: booking us/404 acts as 404'],
+    ['Google-mode comparison names and locations', 'name or location', 'any case; a --google-hotel-id acts as a listing id'],
+  ];
+  const answer = (t: (typeof triggers)[number]) => `${t.status}${t.code ? ` ${t.code}` : ''}`;
+  const width = (f: (t: (typeof triggers)[number]) => string) => Math.max(...triggers.map((t) => f(t).length));
+  const [wv, wa] = [width((t) => t.value), width(answer)];
+  const lines = [
+    'The sandbox: stay_test_ keys (and the local key of in-process mode) get generated, deterministic',
+    'data for free, never from a platform. These inputs give the errors a live call can give, so',
+    'scripts and CI can test their error paths (docs/sandbox.md has the details):',
+  ];
+  for (const [title, input, note] of groups) {
+    const rows = triggers.filter((t) => t.input === input);
+    // The operations most rows work on go with the group; a row that differs says so.
+    const usual = rows[0]!.operations;
+    lines.push('', `${title}, on ${usual} (${note}):`);
+    for (const t of rows) lines.push(`  ${t.value.padEnd(wv)}  ${answer(t).padEnd(wa)}  ${t.effect}${t.operations === usual ? '' : ` (only on ${t.operations})`}`);
+  }
+  lines.push(
+    '',
+    'Any other well-formed listing id has a listing. Sandbox error messages start with "Sandbox trigger:".',
+    '',
+    'Examples:',
+    '  stays listing airbnb 404            # exit 3, listing_not_found',
+    '  stays search partial                # rows from three platforms, a partial notice on stderr',
+    '  stays search partial --fail-on-partial; echo $?   # 7',
+  );
+  return `${lines.join('\n')}\n`;
+}
 
 export function defineHelp(program: Command): void {
   program.helpCommand(false);
   program
     .command('help')
-    .description('Help for a command, or a topic: exit-codes')
-    .argument('[topic...]', 'a command (e.g. search, jobs wait) or exit-codes')
+    .description(`Help for a command, or a topic: ${TOPICS.join(', ')}`)
+    .argument('[topic...]', `a command (e.g. search, jobs wait) or a topic: ${TOPICS.join(', ')}`)
     .action(async (topic: string[]) => {
       if (topic[0] === 'exit-codes') {
         const { EXIT_DOC } = await import('./_lib/io.js');
         process.stdout.write(`Exit codes of stays (the same for every command):\n\n${EXIT_DOC.map(([code, what]) => `  ${String(code).padStart(3)}  ${what}`).join('\n')}\n`);
         return;
       }
+      if (topic[0] === 'sandbox') {
+        process.stdout.write(await sandboxHelp());
+        return;
+      }
       let cmd: Command = program;
       for (const name of topic) {
         const next = cmd.commands.find((c) => c.name() === name || c.aliases().includes(name));
         if (!next) {
-          process.stderr.write(`stays help: no command or topic ${JSON.stringify(topic.join(' '))}; try stays help exit-codes\n`);
+          process.stderr.write(`stays help: no command or topic ${JSON.stringify(topic.join(' '))}; topics: ${TOPICS.join(', ')}\n`);
           process.exitCode = 2;
           return;
         }

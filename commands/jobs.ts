@@ -1,9 +1,32 @@
-// `stays jobs get|wait JOB_ID`: look at or wait for a 202 job (GET /v1/jobs/{jobId}).
+// `stays jobs list`, `stays jobs get|wait JOB_ID`: the key's jobs (GET /v1/jobs), or one 202 job
+// looked at or waited for (GET /v1/jobs/{jobId}).
 import type { Command } from 'commander';
-import { type GlobalOpts, withGlobals } from './_lib/options.js';
+import { type GlobalOpts, pick, withGlobals } from './_lib/options.js';
 
 export function defineJobs(program: Command): void {
   const jobs = program.command('jobs').description('Async jobs started by a 202 answer');
+
+  const list = jobs
+    .command('list')
+    .description('Your jobs of the last 24 hours, newest first: id, status, operation, age, credits (free)')
+    .option('--status <status>', 'only jobs in this status: pending, running, completed, failed')
+    .option('--limit <n>', 'jobs per page, 1-100 (default 20)')
+    .option('--cursor <cursor>', 'the next page: meta.pagination.nextCursor of the previous one')
+    .option('--all', 'walk every page');
+  withGlobals(list, { wait: false })
+    .addHelpText('after', `
+Jobs are listed for the key in use: its account's, in its environment (sandbox calls never start
+jobs; live calls that fetch from a platform do). Columns (tsv, csv): job_id, status, operation,
+platforms, created_at, finished_at, credits_charged, error_code.
+
+Examples:
+  stays jobs list
+  stays jobs list --status failed --json jobId,error
+  stays jobs list --all -o csv > jobs.csv`)
+    .action(async (opts: GlobalOpts & Record<string, unknown>) => {
+      const [{ execute }, { operations }, { listJobs }] = await Promise.all([import('./_lib/run.js'), import('../src/client/operations.js'), import('./jobs-list.js')]);
+      await execute(opts, (ctx) => listJobs(ctx, operations.jobs(pick(opts, ['status', 'limit', 'cursor'])), opts.all === true));
+    });
 
   withGlobals(jobs.command('get').description('Show a job once: pending, running, completed (with result) or failed').argument('<jobId>', 'job_… id'), { wait: false })
     .addHelpText('after', '\nExample:\n  stays jobs get job_01J8ZK4R2ABCDEF0123456789A --json')

@@ -4,6 +4,7 @@ import pkg from '../package.json' with { type: 'json' };
 import { defineAccount } from './account.js';
 import { defineAdmin } from './admin.js';
 import { defineApi } from './api.js';
+import { defineAuth } from './auth.js';
 import { defineAvailability } from './availability.js';
 import { defineCompare } from './compare.js';
 import { defineCompletion } from './completion.js';
@@ -40,6 +41,7 @@ Examples:
   defineAvailability(program);
   defineReviews(program);
   defineAccount(program);
+  defineAuth(program);
   defineJobs(program);
   defineApi(program);
   defineConfig(program);

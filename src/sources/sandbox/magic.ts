@@ -1,8 +1,9 @@
 // Sandbox triggers (D21): magic search locations and magic listing ids that reproduce every error a
 // live call can give, so CI smoke tests can exercise error paths with a sandbox key.
-// The table is documented for users in docs/sandbox.md.
+// The table is documented for users in docs/sandbox.md; sandboxTriggers() below describes it from
+// these very tables for `stays help sandbox`.
 import type { EnabledPlatform } from '../../core/platforms.js';
-import { type ErrorCode, ServiceError } from '../../core/errors.js';
+import { type ErrorCode, ServiceError, errorInfo } from '../../core/errors.js';
 
 export type MagicId = '404' | '409' | '410' | '411' | '502' | '503' | '504';
 
@@ -57,10 +58,14 @@ export function locationTrigger(location: string): string {
  * Throws for a failing search location; returns true when the location is `empty` (no rows).
  * `partial` fails only the google leg, so a default four-platform search has exactly one failed leg.
  */
+const EMPTY = 'empty';
+const PARTIAL = 'partial';
+const SINGLE = 'single';
+
 export function assertSearch(platform: EnabledPlatform, location: string): boolean {
   const key = locationTrigger(location);
-  if (key === 'empty') return true;
-  if (key === 'partial' && platform === PARTIAL_FAILING_PLATFORM) {
+  if (key === EMPTY) return true;
+  if (key === PARTIAL && platform === PARTIAL_FAILING_PLATFORM) {
     throw new ServiceError('all_actors_failed', `Sandbox trigger: location "partial" fails the ${platform} leg (all_actors_failed).`);
   }
   const f = Object.hasOwn(LOCATION_FAILURES, key) ? LOCATION_FAILURES[key] : undefined;
@@ -74,5 +79,67 @@ export function assertCompare(text: string | undefined): 'empty' | 'single' | nu
   const key = locationTrigger(text);
   const f = Object.hasOwn(LOCATION_FAILURES, key) ? LOCATION_FAILURES[key] : undefined;
   if (f) throw new ServiceError(f.code, `Sandbox trigger: "${key}" ${f.what} (${f.code}).`);
-  return key === 'empty' || key === 'single' ? key : null;
+  return key === EMPTY || key === SINGLE ? key : null;
+}
+
+/** One documented trigger: what to send, where, and what comes back. */
+export interface SandboxTrigger {
+  /** The parameter that carries it. */
+  input: 'location' | 'listingId' | 'name or location';
+  value: string;
+  /** The operations it works on. */
+  operations: string;
+  /** What the call answers. */
+  effect: string;
+  /** The error code it gives (of the call, or of one platform leg when the call still answers 200), or null. */
+  code: ErrorCode | null;
+  /** The HTTP status of the answer. */
+  status: number;
+}
+
+/**
+ * Every trigger, described from the tables above (so `stays help sandbox` cannot drift from what
+ * the sandbox does). Search locations and comparison names match case-insensitively after trimming;
+ * a listing id matches by its last path segment (booking `us/404` as airbnb `404`).
+ */
+export function sandboxTriggers(): SandboxTrigger[] {
+  const status = (code: ErrorCode) => errorInfo(code).status;
+  const listingOps = 'listing, price, price-compare, availability, reviews';
+  return [
+    { input: 'location', value: EMPTY, operations: 'search', effect: 'every platform returns no rows (data [])', code: null, status: 200 },
+    {
+      input: 'location',
+      value: PARTIAL,
+      operations: 'search',
+      effect: `the ${PARTIAL_FAILING_PLATFORM} leg fails, the others answer (meta.partial true)`,
+      code: 'all_actors_failed',
+      status: 200,
+    },
+    ...Object.entries(LOCATION_FAILURES).map(([value, f]) => ({
+      input: 'location' as const,
+      value,
+      operations: 'search',
+      effect: `every platform leg ${f.what.replace(/ on every platform$/, '')} (${f.code}), so the search fails`,
+      code: 'upstream_degraded' as const,
+      status: status('upstream_degraded'),
+    })),
+    ...(Object.entries(MAGIC_IDS) as [MagicId, (typeof MAGIC_IDS)[MagicId]][]).map(([value, m]) => ({
+      input: 'listingId' as const,
+      value,
+      operations: m.priceOnly ? 'price, price-compare' : listingOps,
+      effect: `the listing ${m.what}`,
+      code: m.code,
+      status: status(m.code),
+    })),
+    { input: 'name or location', value: SINGLE, operations: 'price-compare', effect: 'exactly one offer: the lowest', code: null, status: 200 },
+    { input: 'name or location', value: EMPTY, operations: 'price-compare', effect: 'no offers (min and median null)', code: null, status: 200 },
+    ...Object.entries(LOCATION_FAILURES).map(([value, f]) => ({
+      input: 'name or location' as const,
+      value,
+      operations: 'price-compare',
+      effect: `the comparison ${f.what.replace(/ on every platform$/, '')}`,
+      code: f.code,
+      status: status(f.code),
+    })),
+  ];
 }

@@ -1,0 +1,45 @@
+// `stays help sandbox` (issue 9, item 16): the sandbox's triggers printed from the table the
+// sandbox throws from, and each one doing what the help says against the in-process sandbox.
+import { describe, expect, it } from 'vitest';
+import { sandboxTriggers } from '../../src/sources/sandbox/magic.js';
+import { day } from '../helpers/stays.js';
+import { freshSandbox, json, stays } from './helpers.js';
+
+/** The error envelope: the last line of stderr (the first run also says it made a local key). */
+const errorOf = (stderr: string) => JSON.parse(stderr.trim().split('\n').at(-1)!) as { error: { code: string } };
+
+describe('stays help sandbox', () => {
+  it('lists every trigger of the sandbox with its status and code; stays help names the topic', async () => {
+    const r = await stays(['help', 'sandbox'], {});
+    expect(r.code, r.stderr).toBe(0);
+    for (const t of sandboxTriggers()) {
+      const line = new RegExp(`^  ${t.value} +${t.status}${t.code ? ` ${t.code}` : ''} +${t.effect.replace(/[()[\]]/g, '\\$&')}`, 'm');
+      expect(r.stdout).toMatch(line);
+    }
+    expect(r.stdout).toMatch(/^Listing ids, on listing, price, price-compare, availability, reviews/m);
+    const top = await stays(['--help'], {});
+    expect(top.stdout).toMatch(/help \[topic\.\.\.\] +Help for a command, or a topic: exit-codes, sandbox/);
+    const unknown = await stays(['help', 'sandboxes'], {});
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/topics: exit-codes, sandbox/);
+  });
+
+  it('what it says holds: a listing id and a search location, in process', async () => {
+    const box = freshSandbox();
+    const byValue = (input: string, value: string) => sandboxTriggers().find((t) => t.input === input && t.value === value)!;
+    const notFound = byValue('listingId', '404');
+    const listing = await stays(['listing', 'airbnb', '404', '--json'], box.env);
+    expect(listing.code).toBe(3);
+    expect(errorOf(listing.stderr)).toMatchObject({ error: { code: notFound.code } });
+    const priceOnly = byValue('listingId', '411');
+    expect((await stays(['listing', 'vrbo', '411', '--json'], box.env)).code).toBe(0);
+    const price = await stays(['price', 'vrbo', '411', '--check-in', day(30), '--check-out', day(32), '--json'], box.env);
+    expect(errorOf(price.stderr)).toMatchObject({ error: { code: priceOnly.code } });
+    const partial = await stays(['search', 'partial', '--json'], box.env);
+    expect(json<{ meta: { partial: boolean; platformResults: { status: string; error?: { code: string } }[] } }>(partial).meta).toMatchObject({ partial: true });
+    const failed = json<{ meta: { platformResults: { status: string; error?: { code: string } }[] } }>(partial).meta.platformResults.filter((p) => p.status === 'failed');
+    expect(failed.map((p) => p.error?.code)).toEqual([byValue('location', 'partial').code]);
+    const fail = await stays(['search', 'fail', '--json'], box.env);
+    expect(errorOf(fail.stderr)).toMatchObject({ error: { code: byValue('location', 'fail').code } });
+  });
+});
