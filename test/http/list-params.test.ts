@@ -53,6 +53,12 @@ describe('list parameters over HTTP', () => {
     expect(ok.status).toBe(200);
   });
 
+  it('compare --listings: an unknown platform is named and only usable platforms are offered', async () => {
+    const e = await error('/v1/price-compare?listings=airbnbb:1,booking:pt/casa-azul&checkIn=2027-03-01&checkOut=2027-03-04');
+    expect(e.message).toContain(`unknown platform "airbnbb"; use one of ${ENABLED}.`);
+    expect(e.message).not.toMatch(/expedia|hotels|tripadvisor/);
+  });
+
   it('a JSON body list names its bad item too', async () => {
     const e = await error('/v1/search', {
       method: 'POST',

@@ -3,7 +3,7 @@ import { requireLiveUnlocked } from '../auth.js';
 import type { RequestContext, Services } from '../context.js';
 import { isSandbox } from '../context.js';
 import { ServiceError } from '../errors.js';
-import { ALL_PLATFORMS, type EnabledPlatform, type Platform, isEnabled } from '../platforms.js';
+import { ALL_PLATFORMS, ENABLED_PLATFORMS, type EnabledPlatform, type Platform, isEnabled } from '../platforms.js';
 import type { Meta, Pagination, PlatformResult, Warning } from '../schemas/resources.js';
 
 export function buildMeta(
@@ -65,7 +65,8 @@ export function requireEnabled<P extends EnabledPlatform>(platform: Platform, al
 export function parsePlatform(value: string, param: string): Platform {
   const v = value.trim().toLowerCase();
   if (!(ALL_PLATFORMS as readonly string[]).includes(v)) {
-    throw new ServiceError('invalid_parameter', `${param}: unknown platform ${JSON.stringify(value)}; use one of ${ALL_PLATFORMS.join(', ')}.`, { param });
+    // Name only what can be used: the enum's other values (expedia, hotels, tripadvisor) are refused later as not enabled.
+    throw new ServiceError('invalid_parameter', `${param}: unknown platform ${JSON.stringify(value)}; use one of ${ENABLED_PLATFORMS.join(', ')}.`, { param });
   }
   return v as Platform;
 }
