@@ -91,7 +91,7 @@ async function gather(ctx: Ctx, opts: GlobalOpts): Promise<{ status: AuthStatus;
   }
   status.authenticated = true;
   if (status.key) status.key = { ...status.key, env: acct.key.env, id: ids.key };
-  status.account = { id: ids.account, plan: acct.plan, credits: acct.credits, rateLimit: acct.rateLimit };
+  status.account = { id: ids.account ?? acct.id ?? null, plan: acct.plan, credits: acct.credits, rateLimit: acct.rateLimit };
   return { status, error: null };
 }
 

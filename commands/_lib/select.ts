@@ -23,7 +23,7 @@ export const PRICE_FIELDS = ['platform', 'listingId', 'currency', 'nightlyPrice'
 export const PRICE_COMPARE_FIELDS = ['property', 'checkIn', 'checkOut', 'currency', 'min', 'median', 'offers', 'source'] as const;
 export const AVAILABILITY_FIELDS = ['platform', 'listingId', 'dates'] as const;
 export const REVIEW_FIELDS = ['platform', 'listingId', 'reviewId', 'rating', 'ratingScale', 'title', 'text', 'author', 'date', 'tripType', 'language', 'ownerResponse', 'liked', 'disliked'] as const;
-export const ACCOUNT_FIELDS = ['plan', 'key', 'credits', 'rateLimit'] as const;
+export const ACCOUNT_FIELDS = ['id', 'plan', 'key', 'credits', 'rateLimit'] as const;
 
 /**
  * What `data` holds per command: rows (an array of one resource) or one object. A command not

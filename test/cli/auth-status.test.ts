@@ -98,8 +98,8 @@ describe('remote', () => {
       configFile: join(box.configDir, 'config.json'),
       configFileExists: false,
       key: { prefix: `${a.liveKey.slice(0, 14)}…`, env: 'live', from: 'flag', id: null },
-      // GET /v1/account does not report the account id.
-      account: { id: null, plan: { code: 'pro', name: 'Pro', status: 'active' }, credits: { balance: 1234, available: 1234, held: 0, expiringSoon: 0 }, rateLimit: { requestsPerMinute: 300 } },
+      // GET /v1/account reports the account id (beyond the spec's table; a peer that does not leaves it null).
+      account: { id: a.id, plan: { code: 'pro', name: 'Pro', status: 'active' }, credits: { balance: 1234, available: 1234, held: 0, expiringSoon: 0 }, rateLimit: { requestsPerMinute: 300 } },
       authenticated: true,
     });
     expect(flag.stdout + flag.stderr).not.toContain(a.liveKey);
@@ -115,7 +115,7 @@ describe('remote', () => {
     expect(human.stdout).toMatch(/^Profile: +prod$/m);
     expect(human.stdout).toMatch(new RegExp(`^Config: +${join(box.configDir, 'config.json')}$`, 'm'));
     expect(human.stdout).toMatch(new RegExp(`^Key: +${a.liveKey.slice(0, 14)}… \\(live, from the config\\)$`, 'm'));
-    expect(human.stdout).toMatch(/^Account: +\(the server does not report account ids\)$/m);
+    expect(human.stdout).toMatch(new RegExp(`^Account: +${a.id}$`, 'm'));
     expect(human.stdout).toMatch(/^Plan: +Pro \(pro, active\)$/m);
     expect(human.stdout).toMatch(/^Credits: +1,234 available \(1,234 balance, 0 held\)$/m);
     expect(human.stdout).toMatch(/^Rate limit: +300 requests per minute$/m);

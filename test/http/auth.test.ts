@@ -118,6 +118,7 @@ describe('GET /v1/account', () => {
     expect(Object.keys(body)).toEqual(['data']);
     const acct = AccountSchema.parse(body.data);
     expect(acct).toEqual({
+      id: expect.stringMatching(/^acct_/),
       plan: { code: 'pro', name: 'Pro', status: 'active' },
       key: { env: 'live' },
       credits: { balance: 500, available: 500, held: 0, expiringSoon: 0 },

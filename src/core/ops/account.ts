@@ -16,6 +16,7 @@ export async function account(services: Services, ctx: RequestContext): Promise<
   const credits = await services.store.getCredits(ctx.account.id);
   return {
     data: {
+      id: ctx.account.id,
       plan: { code: ctx.account.planCode, name: ctx.account.planName, status: ctx.account.planStatus },
       key: { env: ctx.key.env },
       credits: creditsView(credits),

@@ -157,6 +157,7 @@ export const CreditsSchema = z.object({
 });
 
 export const AccountSchema = z.object({
+  id: z.string().describe('The account id (acct_…), as `stays admin` names it. Beyond the spec\'s table, for `stays auth status`; clients of the spec ignore it.'),
   plan: z.object({ code: z.enum(PLAN_CODES), name: z.string(), status: z.enum(PLAN_STATUSES) }),
   key: z.object({ env: z.enum(['live', 'sandbox']) }),
   credits: CreditsSchema,
