@@ -60,7 +60,8 @@ function debugLine(e: RequestEvent): string {
 function parseFields(list: string): string[] {
   const fields = list.split(',').map((f) => f.trim()).filter(Boolean);
   if (fields.length === 0 || fields.some((f) => !/^[A-Za-z_][\w.]*$/.test(f))) {
-    throw new UsageError(`--json takes a comma list of field names, e.g. --json name,platform,guestRating (got ${JSON.stringify(list)}).`, 'json');
+    // Commander gives --json the next word when it has none: often an argument (a booking slug).
+    throw new UsageError(`--json takes a comma list of field names, e.g. --json name,platform,guestRating (got ${JSON.stringify(list)}). If that was an argument, put --json after the arguments, or write --json=FIELDS.`, 'json');
   }
   return fields;
 }

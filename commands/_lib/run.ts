@@ -105,7 +105,9 @@ export async function runCall(ctx: Ctx, call: ApiCall, o: { paginates?: boolean;
     const r = await ctx.client.submit(call);
     if (r.accepted) {
       const id = r.body.data.jobId;
-      process.stdout.write(jsonText(r.body, ctx.term.outTTY));
+      // The 202 is the job, not the resource: --jq runs on it; --json FIELDS named the resource's.
+      if (ctx.jq !== null) await (await import('./select.js')).printSelected(r.body, { fields: null, jq: ctx.jq }, ctx.term);
+      else process.stdout.write(jsonText(r.body, ctx.term.outTTY));
       if (ctx.inProcess) return finishInProcess(ctx, id);
       if (ctx.format === 'table') process.stderr.write(`stays: job ${id} accepted; wait for it with: stays jobs wait ${id}\n`);
       return;

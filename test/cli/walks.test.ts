@@ -165,3 +165,17 @@ describe('--max-credits', () => {
     expect(r.code, r.stderr).toBe(0);
   });
 });
+
+describe('--jq and --json FIELDS at the edges', () => {
+  it('--no-wait: --jq runs on the 202 job envelope', async () => {
+    const r = await stays(['search', 'slow', '--base-url', fake.url, '--api-key', 'stay_live_fake', '--no-wait', '--jq', '.data.jobId'], freshSandbox().env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('job_slow\n');
+  });
+
+  it('--json swallowing an argument says to put it after the arguments', async () => {
+    const r = await stays(['reviews', 'booking', '--json', 'pt/casa-azul'], freshSandbox().env);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr).error.message).toMatch(/put --json after the arguments, or write --json=FIELDS/);
+  });
+});
