@@ -33,9 +33,24 @@ export class Notices {
   /** The notice lines, without a trailing newline each. */
   lines(): { kind: 'partial' | 'skipped' | 'warning'; text: string }[] {
     const out: { kind: 'partial' | 'skipped' | 'warning'; text: string }[] = [];
-    for (const [platform, code] of this.failed) out.push({ kind: 'partial', text: `${platform} failed (${code}); results are partial` });
-    for (const [platform, code] of this.skipped) out.push({ kind: 'skipped', text: `${platform} skipped (${code})` });
-    for (const text of this.warnings.values()) out.push({ kind: 'warning', text });
+    const said = new Set<string>();
+    // The service also warns about each failed or skipped leg ("google: …", with the leg's code):
+    // that warning's words go on the leg's own line rather than on a second line about it.
+    const detail = (platform: string, code: string) => {
+      for (const k of this.warnings.keys()) {
+        const [wcode, message] = k.split('\u0000') as [string, string];
+        if (wcode === code && message.startsWith(`${platform}: `)) {
+          said.add(k);
+          return `: ${message.slice(platform.length + 2).replace(` (${code})`, '').replace(/\.$/, '')}`;
+        }
+      }
+      return '';
+    };
+    // A skipped platform (D12) is said by its own warning when the service sent one.
+    const warned = (platform: string) => [...this.warnings.keys()].some((k) => k.split('\u0000')[1]!.startsWith(`${platform} `));
+    for (const [platform, code] of this.failed) out.push({ kind: 'partial', text: `${platform} failed (${code})${detail(platform, code)}; results are partial` });
+    for (const [platform, code] of this.skipped) if (!warned(platform)) out.push({ kind: 'skipped', text: `${platform} skipped (${code})` });
+    for (const [k, text] of this.warnings) if (!said.has(k)) out.push({ kind: 'warning', text });
     return out;
   }
 

@@ -68,9 +68,17 @@ describe('warnings and partial results on stderr, whatever the format', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).not.toMatch(/warning:|results are partial/);
       expect(r.stdout.trim().split('\n').length).toBeGreaterThanOrEqual(format === 'table' ? 6 : 6);
-      expect(r.stderr.match(/^warning: google failed \(all_actors_failed\); results are partial$/gm)).toHaveLength(1);
+      // One line for the failed leg, carrying the service's own words about it (not a second line).
+      expect(r.stderr.match(/^warning: google failed \(all_actors_failed\): .+; results are partial$/gm)).toHaveLength(1);
+      expect(r.stderr.match(/google/g)).toHaveLength(2);
     });
   }
+
+  it('a skipped platform (D12) is one warning line', async () => {
+    const r = await stays(['search', 'Lisbon', '--platforms', 'airbnb,expedia', '--limit', '1', '-o', 'jsonl'], box.env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('warning: expedia is not enabled and was skipped. (platform_not_enabled)\n');
+  });
 
   it('an ignored filter is a warning line too; --json keeps every notice in the envelope and stderr empty', async () => {
     const tsv = await stays(['search', 'Lisbon', '--limit', '2', '--price-min', '50', '-o', 'tsv'], box.env);
