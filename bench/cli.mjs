@@ -1,22 +1,13 @@
 // CLI cold start (issue 4): `stays --version` and an in-process sandbox `stays search Lisbon
 // --json` on a data dir provisioned once before timing, each against `node -e 0` in the same run.
 // Runs alternate targets so machine noise spreads evenly; the figure is the median wall time.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, fmt, startStays } from './lib.mjs';
+import { BIN, fmt, median, startStays, wallMs } from './lib.mjs';
 
 const RUNS = Number(process.env.BENCH_CLI_RUNS ?? 30);
-
-function wallMs(args, env) {
-  const t = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return Number(process.hrtime.bigint() - t) / 1e6;
-}
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function benchCli() {
   const root = mkdtempSync(join(tmpdir(), 'stays-bench-cli-'));

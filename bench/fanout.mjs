@@ -2,13 +2,12 @@
 // End-to-end job time (request with Prefer: wait, so the answer arrives when the job ends) is
 // reported as a ratio to the slowest leg (target <= 1.10): legs run in parallel, not in sum.
 // Cache-hit latency is reported against GET /v1/health on the same server, same run.
-import { fmt, startStays } from './lib.mjs';
+import { fmt, median, startStays } from './lib.mjs';
 
 const RUNS = Number(process.env.BENCH_FANOUT_RUNS ?? 20);
 const LATENCY = { airbnb: 100, booking: 200, vrbo: 300, google: 400 };
 const SLOWEST = Math.max(...Object.values(LATENCY));
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p99 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))];
 
 async function timed(url, headers) {

@@ -3,22 +3,13 @@
 // and a jq filter (--jq '.data[0].name'), each against `node -e 0` and against `--json` in the same
 // run. --jq loads jq (WebAssembly) from node_modules and compiles it, then runs the filter: what
 // it costs over --json is the figure. Alternated targets, median wall time, as in bench/cli.mjs.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, fmt } from './lib.mjs';
+import { BIN, fmt, median, wallMs } from './lib.mjs';
 
 const RUNS = Number(process.env.BENCH_CLI_RUNS ?? 30);
-
-function wallMs(args, env) {
-  const t = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return Number(process.hrtime.bigint() - t) / 1e6;
-}
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function benchJq() {
   const root = mkdtempSync(join(tmpdir(), 'stays-bench-jq-'));

@@ -1,5 +1,5 @@
 // Shared benchmark plumbing: start servers as child processes, drive them with autocannon.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -38,3 +38,13 @@ export function cannon(opts) {
 }
 
 export const fmt = (n, d = 1) => Number(n).toFixed(d);
+
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Wall time of one whole process (ms); throws when it fails. */
+export function wallMs(args, env) {
+  const t = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return Number(process.hrtime.bigint() - t) / 1e6;
+}

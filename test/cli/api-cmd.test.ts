@@ -8,28 +8,9 @@ import { type Server, type Socket, createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli, tempDir } from '../helpers/stays.js';
-import { type Sandbox, freshSandbox, stays } from './helpers.js';
+import { type Sandbox, bash, freshSandbox, pathWithStays, stays } from './helpers.js';
 
-function bash(line: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const base = { ...process.env };
-  for (const k of ['STAYS_BASE_URL', 'STAYS_API_KEY', 'STAYS_PROFILE', 'STAYS_DEBUG', 'CI']) delete base[k];
-  const child = spawn('bash', ['-o', 'pipefail', '-c', line], { env: { ...base, ...env }, cwd });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  child.stdin.end();
-  return new Promise((r) => child.once('close', (code) => r({ code, stdout, stderr })));
-}
 
-/** `stays` on PATH as the built CLI, for shell lines quoted from help and README. */
-function pathWithStays(): string {
-  const bin = tempDir('stays-path-');
-  const wrapper = join(bin, 'stays');
-  writeFileSync(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-  chmodSync(wrapper, 0o755);
-  return `${bin}:${process.env.PATH}`;
-}
 
 let box: Sandbox;
 beforeAll(() => {

@@ -1,6 +1,8 @@
 // Helpers for the CLI tests: the built CLI as a child process on an isolated data dir and config
 // dir (never the real home), with the environment cleared of anything that changes its mode.
 import { spawn } from 'node:child_process';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { BIN, tempDir } from '../helpers/stays.js';
 
 export interface Run {
@@ -60,3 +62,25 @@ export const ANSI = /\x1b\[/;
 // eslint-disable-next-line no-control-regex
 export const SGR_COLOUR = /\x1b\[(3[0-9]|9[0-7]|4[0-9]|38;|1m|2m)/;
 export const SPINNER_FRAMES = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
+
+/** `stays` on PATH as the built CLI, for shell lines quoted verbatim from help and README. */
+export function pathWithStays(): string {
+  const bin = tempDir('stays-path-');
+  const wrapper = join(bin, 'stays');
+  writeFileSync(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(wrapper, 0o755);
+  return `${bin}:${process.env.PATH}`;
+}
+
+/** One shell line through bash (pipefail on), with the mode-changing variables cleared. */
+export function bash(line: string, env: NodeJS.ProcessEnv, cwd: string): Promise<Run> {
+  const base: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of CLEARED) delete base[k];
+  const child = spawn('bash', ['-o', 'pipefail', '-c', line], { env: { ...base, ...env }, cwd });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdin.end();
+  return new Promise((r) => child.once('close', (code) => r({ code, stdout, stderr })));
+}

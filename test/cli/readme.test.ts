@@ -1,12 +1,11 @@
 // README.md's "First five minutes", run verbatim: every `stays …` line of that block (and of the
 // output examples under it) through bash, with `stays` on PATH as the built CLI, on a fresh
 // machine (empty data and config directories). The install line is what `npm ci` already did.
-import { spawn } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, tempDir } from '../helpers/stays.js';
-import { freshSandbox } from './helpers.js';
+import { tempDir } from '../helpers/stays.js';
+import { bash, freshSandbox, pathWithStays } from './helpers.js';
 
 const README = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
 
@@ -19,16 +18,6 @@ function section(title: string): string[] {
   return [...body.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n')).filter((l) => l.trim() && !l.startsWith('#'));
 }
 
-function bash(line: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const base = { ...process.env };
-  for (const k of ['STAYS_BASE_URL', 'STAYS_API_KEY', 'STAYS_PROFILE', 'STAYS_DEBUG', 'CI']) delete base[k];
-  const child = spawn('bash', ['-o', 'pipefail', '-c', line], { env: { ...base, ...env }, cwd });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((r) => child.once('close', (code) => r({ code, stdout, stderr })));
-}
 
 describe('README: first five minutes, verbatim', () => {
   const lines = section('First five minutes');
@@ -39,12 +28,8 @@ describe('README: first five minutes, verbatim', () => {
 
   it('every line runs on a fresh machine and exits 0 with output', async () => {
     const box = freshSandbox();
-    const bin = tempDir('stays-path-');
-    const wrapper = join(bin, 'stays');
-    writeFileSync(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-    chmodSync(wrapper, 0o755);
     const work = tempDir('stays-work-');
-    const env = { ...box.env, PATH: `${bin}:${process.env.PATH}` };
+    const env = { ...box.env, PATH: pathWithStays() };
     for (const line of lines) {
       // The install line: `npm ci` has run; `npm install -g .` would touch the machine.
       if (line.startsWith('npm ')) continue;
