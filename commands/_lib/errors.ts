@@ -43,6 +43,8 @@ const CLI_PARAMS: Record<string, { args?: Record<string, string>; flags: string[
   compare: { flags: ['listings', 'name', 'location', 'googleHotelId', ...DATES, ...PARTY] },
   availability: { args: { platform: 'PLATFORM', listingId: 'ID', listingIds: 'ID…' }, flags: ['url', 'country', 'startDate', 'endDate', 'onlyAvailable'] },
   reviews: { args: { platform: 'PLATFORM', listingId: 'LISTING_ID' }, flags: ['url', 'country', 'limit', 'cursor', 'language', 'minRating', 'sort'] },
+  // `stays jobs list` (GET /v1/jobs); `jobs get|wait` take only a job id.
+  jobs: { flags: ['status', 'limit', 'cursor'] },
 };
 
 const kebab = (name: string) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;

@@ -131,7 +131,8 @@ describe('stays jobs list', () => {
   it('bad flags are the API\'s typed errors: exit 2, free, the envelope with --json', async () => {
     const zero = await jobs('--limit', '0');
     expect(zero.code).toBe(2);
-    expect(zero.stderr).toMatch(/limit must be at least 1/);
+    expect(zero.stderr).toMatch(/^error: --limit must be at least 1/m);
+    expect(zero.stderr).toMatch(/^  param: --limit$/m);
     const status = await jobs('--status', 'done', '--json');
     expect(status.code).toBe(2);
     expect(status.stdout).toBe('');
