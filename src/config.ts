@@ -31,6 +31,15 @@ const ConfigSchema = z.object({
   heapGrowthPercent: z.coerce.number().int().min(0).max(400),
   /** Credits one account may top up per UTC day with a live key (0: top-ups refused, D24). */
   topupMaxPerDay: z.coerce.number().int().min(0),
+  /**
+   * The server key that encrypts webhook signing secrets at rest: 32 bytes as 64 hex digits or
+   * base64. Unset: generated into the data directory (secret.key, 0600) on first use.
+   */
+  secretKey: z.string().optional(),
+  /** Multi-tenant deployments: refuse loopback, private and link-local webhook targets (SSRF). */
+  webhookDenyPrivate: z.boolean(),
+  /** How long one webhook delivery attempt may take before it counts as failed. */
+  webhookTimeoutMs: z.coerce.number().int().min(100).max(120_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -60,12 +69,16 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     memoryCacheMb: overrides.memoryCacheMb ?? env.STAYS_MEMORY_CACHE_MB ?? 64,
     heapGrowthPercent: overrides.heapGrowthPercent ?? env.STAYS_HEAP_GROWTH_PERCENT ?? 100,
     topupMaxPerDay: overrides.topupMaxPerDay ?? env.STAYS_TOPUP_MAX_PER_DAY ?? 0,
+    secretKey: overrides.secretKey ?? (env.STAYS_SECRET_KEY || undefined),
+    webhookDenyPrivate: overrides.webhookDenyPrivate ?? /^(1|true|yes)$/i.test(env.STAYS_WEBHOOK_DENY_PRIVATE ?? ''),
+    webhookTimeoutMs: overrides.webhookTimeoutMs ?? env.STAYS_WEBHOOK_TIMEOUT_MS ?? 10_000,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const names: Record<string, string> = { dataDir: 'STAYS_DATA_DIR', docsUrl: 'STAYS_DOCS_URL', logLevel: 'STAYS_LOG_LEVEL', freeTierBudget: 'STAYS_FREE_TIER_BUDGET',
       anonymousRpm: 'STAYS_ANON_RPM', upstream: 'STAYS_UPSTREAM', simLatency: 'STAYS_SIM_LATENCY_MS', simFail: 'STAYS_SIM_FAIL', sourceDeadlineMs: 'STAYS_SOURCE_DEADLINE_MS',
-      jobLeaseMs: 'STAYS_JOB_LEASE_MS', shutdownGraceMs: 'STAYS_SHUTDOWN_GRACE_MS', memoryCacheMb: 'STAYS_MEMORY_CACHE_MB', heapGrowthPercent: 'STAYS_HEAP_GROWTH_PERCENT', topupMaxPerDay: 'STAYS_TOPUP_MAX_PER_DAY' };
+      jobLeaseMs: 'STAYS_JOB_LEASE_MS', shutdownGraceMs: 'STAYS_SHUTDOWN_GRACE_MS', memoryCacheMb: 'STAYS_MEMORY_CACHE_MB', heapGrowthPercent: 'STAYS_HEAP_GROWTH_PERCENT', topupMaxPerDay: 'STAYS_TOPUP_MAX_PER_DAY',
+      secretKey: 'STAYS_SECRET_KEY', webhookDenyPrivate: 'STAYS_WEBHOOK_DENY_PRIVATE', webhookTimeoutMs: 'STAYS_WEBHOOK_TIMEOUT_MS' };
     const key = String(issue.path[0]);
     throw new ConfigError(`invalid setting ${names[key] ?? key}: ${issue.message}`);
   }

@@ -6,3 +6,4 @@ export { ServiceError, ERROR_CODES, ERROR_TYPES, type ErrorCode, type ErrorType 
 export * from './core/schemas/resources.js';
 export * from './core/schemas/params.js';
 export { createClient, StaysApiError, StaysConnectionError, StaysPaginationError, StaysWaitTimeoutError, type ClientOptions, type StaysClient } from './client/index.js';
+export { verifyWebhook, signatureHeader, SIGNATURE_HEADER, EVENT_ID_HEADER, DEFAULT_TOLERANCE_SECONDS, type VerifyOptions, type VerifyResult } from './webhooks/sign.js';

@@ -15,6 +15,7 @@ import { isErrorCode } from './core/errors.js';
 import { CLI_EXITED, SERVER_SHUTDOWN, abandonOwn, startHeartbeat } from './jobs/leases.js';
 import { JobRunner } from './jobs/runner.js';
 import { openSqliteStore } from './store/sqlite/store.js';
+import { createWebhookHub } from './webhooks/hub.js';
 
 export interface RuntimeOptions {
   config?: Partial<Config>;
@@ -60,6 +61,7 @@ export function createRuntime(opts: RuntimeOptions = {}): Runtime {
     upstream,
     // This process's instance id: the owner of every job and hold it creates.
     jobs: new JobRunner(`inst_${ids.ulid()}`),
+    webhooks: createWebhookHub({ store, clock, ids, config, onError: opts.onError }),
   };
   const heartbeat = startHeartbeat(services, opts.onError ?? (() => undefined));
   let closing: Promise<void> | undefined;

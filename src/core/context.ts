@@ -7,6 +7,7 @@ import type { Lru } from './lru.js';
 import type { Upstream } from './upstream.js';
 import type { JobRunner } from '../jobs/runner.js';
 import type { Meta } from './schemas/resources.js';
+import type { WebhookHub } from '../webhooks/hub.js';
 
 export interface Services {
   store: Store;
@@ -20,6 +21,8 @@ export interface Services {
   /** Live data sources; null when no upstream is configured (live calls get 503). */
   upstream: Upstream | null;
   jobs: JobRunner;
+  /** Webhook events: queued for the account's subscribed webhooks, delivered by the dispatcher. */
+  webhooks: WebhookHub;
 }
 
 export interface RequestContext {

@@ -49,7 +49,7 @@ function allowTable(routes: RouteDef[]): [RegExp, string][] {
   return [...methods].map(([p, m]) => {
     if (m.has('GET')) m.add('HEAD'); // Hono answers HEAD with the GET handler
     const re = new RegExp(`^${p.replace(/[.]/g, '\\.').replace(/:\w+/g, '[^/]+')}$`);
-    return [re, ['GET', 'HEAD', 'POST'].filter((x) => m.has(x)).join(', ')];
+    return [re, ['GET', 'HEAD', 'POST', 'DELETE'].filter((x) => m.has(x)).join(', ')];
   });
 }
 
@@ -111,6 +111,8 @@ export function createApp(services: Services, opts: AppOptions = {}) {
 
   for (const route of routes) {
     app.on(route.method.toUpperCase(), honoPath(route.path), async (c) => {
+      // Before authentication, so its errors and the rate limiter's take the family's envelope too.
+      c.set('family', route.family ?? 'U');
       let ctx: RequestContext;
       const address = clientAddress(c.env);
       try {

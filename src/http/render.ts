@@ -27,8 +27,15 @@ export function renderOk<T>(c: Context<Env>, r: OpResult<T>): Response {
 
 export function renderError(c: Context<Env>, err: ServiceError): Response {
   if (err.retryAfter !== undefined) c.header('Retry-After', String(err.retryAfter));
-  const body = { error: errorBody(err, c.var.requestId, c.var.services.config.docsUrl) };
+  const error = errorBody(err, c.var.requestId, c.var.services.config.docsUrl);
+  // D9: a Family S route's errors carry request_id beside the error, whatever raised them.
+  const body = c.var.family === 'S' ? { error, request_id: c.var.requestId } : { error };
   return c.json(body, err.status as 400);
+}
+
+/** Family S success: `{ data, meta?, request_id }` (meta may be omitted on single objects). */
+export function renderS(c: Context<Env>, data: unknown, meta?: Record<string, unknown>, status: 200 | 201 = 200): Response {
+  return c.json(meta === undefined ? { data, request_id: c.var.requestId } : { data, meta, request_id: c.var.requestId }, status);
 }
 
 /** A sync answer renders as { data, meta }; an accepted job as 202 with Retry-After (D17, D18). */

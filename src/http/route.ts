@@ -14,6 +14,8 @@ export type Env = {
     jsonCache: WeakMap<object, Buffer>;
     /** Whether X-RateLimit-* headers are set for this response. */
     rateSet: boolean;
+    /** The route family answering: S routes wrap errors as { error, request_id } (D9). */
+    family: 'U' | 'S';
   };
 };
 
@@ -27,8 +29,8 @@ export interface RouteDoc {
   body?: z.ZodObject;
   /** Schema of `data` on success. */
   data: z.ZodType;
-  /** `{ data, meta }` (default), or bare `{ data }` (account, top-ups) or a job poll. */
-  envelope?: 'meta' | 'bare' | 'job';
+  /** `{ data, meta }` (default), or bare `{ data }` (account, top-ups) or a job poll; Family S: `{ data, meta?, request_id }`. */
+  envelope?: 'meta' | 'bare' | 'job' | 's' | 's-list';
   /** Whether a live call may answer 202 with a job. */
   async?: boolean;
   /** Error statuses this route can answer with (besides 401 and 429, which every authed route has). */
@@ -37,7 +39,9 @@ export interface RouteDoc {
 }
 
 export interface RouteDef {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'delete';
+  /** Family U (camelCase, default) or S (snake_case, request_id in every body, D9). */
+  family?: 'U' | 'S';
   /** OpenAPI-style path, e.g. /v1/listing/{platform}/{id}. */
   path: string;
   doc: RouteDoc;

@@ -181,6 +181,72 @@ export interface CacheHit {
   storedAt: number;
 }
 
+// ---- Webhooks (issue 10): registrations, a durable outbox of deliveries, and the attempt log ----
+
+export const WEBHOOK_EVENTS = ['job.queued', 'job.running', 'job.succeeded', 'job.failed', 'stay.cached'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+export interface WebhookRow {
+  id: string;
+  accountId: string;
+  url: string;
+  events: WebhookEvent[];
+  description: string | null;
+  /** The signing secret, encrypted at rest (src/webhooks/secrets.ts); never the plain secret. */
+  secretEnc: string;
+  revokedAt: number | null;
+  createdAt: number;
+}
+
+export type NewWebhook = Omit<WebhookRow, 'revokedAt'>;
+
+/** One event for one webhook, queued until it is delivered or has used its attempts. */
+export interface NewDelivery {
+  /** The event id (evt_…): the same on every attempt, so receivers can de-duplicate. */
+  id: string;
+  webhookId: string;
+  event: WebhookEvent;
+  /** The exact JSON body that is signed and sent on every attempt. */
+  body: string;
+  createdAt: number;
+}
+
+/** A delivery claimed by one process (its lease), with what sending it needs. */
+export interface ClaimedDelivery {
+  id: string;
+  webhookId: string;
+  event: WebhookEvent;
+  body: string;
+  /** Attempts made before this one. */
+  attempts: number;
+  url: string;
+  secretEnc: string;
+}
+
+export interface DeliveryAttempt {
+  deliveryId: string;
+  owner: string;
+  /** 1, 2 or 3. */
+  attempt: number;
+  statusCode: number | null;
+  /** The first 500 bytes of the receiver's answer (or why there was none). */
+  responsePreview: string | null;
+  delivered: boolean;
+  at: number;
+  /** When to try again; null: done (delivered, or out of attempts). */
+  retryAt: number | null;
+}
+
+export interface DeliveryLogRow {
+  eventId: string;
+  event: WebhookEvent;
+  attempt: number;
+  statusCode: number | null;
+  responsePreview: string | null;
+  delivered: boolean;
+  attemptedAt: number;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   createAccount(a: NewAccount, initialCredits: number, requestId: string | null): Promise<AccountRow>;
@@ -231,6 +297,31 @@ export interface Store {
   abandon(owner: string, error: unknown, now: number, retainUntil: number): Promise<{ jobs: string[]; holds: number }>;
   /** Deletes at most `batch` finished jobs past their expiry and `batch` expired cache rows. */
   purgeExpired(now: number, batch: number): Promise<Purged>;
+  createWebhook(w: NewWebhook): Promise<WebhookRow>;
+  /** The account's webhooks (revoked ones too: the record stays for audit), newest first. */
+  listWebhooks(accountId: string): Promise<WebhookRow[]>;
+  getWebhook(id: string): Promise<WebhookRow | null>;
+  /** Soft delete: marks it revoked and cancels its queued deliveries, in one transaction. Null if not the account's. */
+  revokeWebhook(id: string, accountId: string, at: number): Promise<WebhookRow | null>;
+  /** The account's active webhooks subscribed to `event`. */
+  webhooksFor(accountId: string, event: WebhookEvent): Promise<WebhookRow[]>;
+  /** Queues deliveries, due at once. */
+  enqueueDeliveries(d: NewDelivery[]): Promise<void>;
+  /**
+   * Claims up to `limit` due deliveries (next attempt at or before `now`, unowned or with an
+   * expired lease) of active webhooks for `owner` until `leaseUntil`, in one transaction: two
+   * processes never claim the same delivery. Deliveries of revoked webhooks are cancelled.
+   */
+  claimDeliveries(owner: string, now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]>;
+  /**
+   * Records one attempt (a row of the log) and, if `owner` still holds the delivery, its next
+   * state (retry at, or done), releasing the claim; in one transaction. False if the claim was lost.
+   */
+  recordAttempt(a: DeliveryAttempt): Promise<boolean>;
+  /** When the next queued delivery is due (null: none), so a dispatcher can sleep until then. */
+  nextDeliveryAt(): Promise<number | null>;
+  /** The most recent attempts of a webhook, newest first. */
+  listDeliveries(webhookId: string, limit: number): Promise<DeliveryLogRow[]>;
   cacheGet(key: string, now: number): Promise<CacheHit | null>;
   cacheSet(key: string, value: unknown, storedAt: number, expiresAt: number): Promise<void>;
   close(): Promise<void>;

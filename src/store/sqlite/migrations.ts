@@ -128,4 +128,26 @@ export const MIGRATIONS: string[] = [
   `
   CREATE INDEX jobs_account_created ON jobs(account_id, env, created_at, id);
   `,
+  // Webhooks (issue 10): an outbox of deliveries, each an event for one webhook, claimed with a
+  // lease like a job so two processes on one data dir never send it twice; the attempt log names
+  // the event id receivers de-duplicate on.
+  `
+  CREATE TABLE webhook_outbox (
+    id TEXT PRIMARY KEY,
+    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
+    event TEXT NOT NULL,
+    body TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL DEFAULT 'pending',
+    next_attempt_at INTEGER,
+    owner TEXT,
+    lease_expires_at INTEGER,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX webhook_outbox_due ON webhook_outbox(status, next_attempt_at);
+  CREATE INDEX webhook_outbox_hook ON webhook_outbox(webhook_id, status);
+  ALTER TABLE webhook_deliveries ADD COLUMN event_id TEXT;
+  CREATE INDEX webhook_deliveries_hook ON webhook_deliveries(webhook_id, id);
+  CREATE INDEX webhooks_account ON webhooks(account_id, created_at);
+  `,
 ];

@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import type { AccountRow, CreditsRow, HoldResult, JobEnd, KeyRow, NewAccount, NewHold, NewKey, NewTopup, Store, TopupResult } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
 import { type Row, toAccount, toJob, toJobSummary, toKey, toLedger } from './rows.js';
+import { webhookStore } from './webhooks.js';
 
 // Each step reads the version inside its write transaction: processes opening a fresh data
 // directory together (a server and an admin command, parallel first runs) apply each migration once.
@@ -323,6 +324,7 @@ export function openSqliteStore(file: string): Store {
     async purgeExpired(now, batch) {
       return { jobs: q.purgeJobs.run(now, batch).changes, cache: q.purgeCache.run(now, batch).changes };
     },
+    ...webhookStore(db),
     async cacheGet(key, now) {
       const r = q.cacheGet.get(key, now) as Row | undefined;
       return r ? { value: JSON.parse(r.value as string), storedAt: r.stored_at as number } : null;

@@ -1,0 +1,132 @@
+// The webhook half of the SQLite store: registrations, the outbox of deliveries (claimed with a
+// lease, like jobs) and the attempt log. Merged into the Store by store.ts.
+import type Database from 'better-sqlite3';
+import type { ClaimedDelivery, DeliveryAttempt, DeliveryLogRow, NewDelivery, NewWebhook, Store, WebhookEvent, WebhookRow } from '../types.js';
+import type { Row } from './rows.js';
+
+type WebhookPart = Pick<
+  Store,
+  'createWebhook' | 'listWebhooks' | 'getWebhook' | 'revokeWebhook' | 'webhooksFor' | 'enqueueDeliveries' | 'claimDeliveries' | 'recordAttempt' | 'nextDeliveryAt' | 'listDeliveries'
+>;
+
+function toWebhook(r: Row): WebhookRow {
+  return {
+    id: r.id as string,
+    accountId: r.account_id as string,
+    url: r.url as string,
+    events: JSON.parse(r.events as string) as WebhookEvent[],
+    description: (r.description as string | null) ?? null,
+    secretEnc: r.secret as string,
+    revokedAt: (r.revoked_at as number | null) ?? null,
+    createdAt: r.created_at as number,
+  };
+}
+
+export function webhookStore(db: Database.Database): WebhookPart {
+  const q = {
+    insert: db.prepare(`INSERT INTO webhooks (id, account_id, url, events, description, secret, created_at) VALUES (@id, @accountId, @url, @events, @description, @secretEnc, @createdAt)`),
+    get: db.prepare(`SELECT * FROM webhooks WHERE id = ?`),
+    list: db.prepare(`SELECT * FROM webhooks WHERE account_id = ? ORDER BY created_at DESC, id DESC`),
+    active: db.prepare(`SELECT * FROM webhooks WHERE account_id = ? AND revoked_at IS NULL ORDER BY created_at, id`),
+    revoke: db.prepare(`UPDATE webhooks SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND account_id = ?`),
+    cancelQueued: db.prepare(`UPDATE webhook_outbox SET status = 'cancelled', owner = NULL, lease_expires_at = NULL WHERE webhook_id = ? AND status = 'pending'`),
+    enqueue: db.prepare(`INSERT INTO webhook_outbox (id, webhook_id, event, body, next_attempt_at, created_at) VALUES (@id, @webhookId, @event, @body, @createdAt, @createdAt)`),
+    cancelRevoked: db.prepare(
+      `UPDATE webhook_outbox SET status = 'cancelled', owner = NULL, lease_expires_at = NULL
+       WHERE status = 'pending' AND webhook_id IN (SELECT id FROM webhooks WHERE revoked_at IS NOT NULL)`,
+    ),
+    due: db.prepare(
+      `SELECT o.id, o.webhook_id, o.event, o.body, o.attempts, w.url, w.secret FROM webhook_outbox o JOIN webhooks w ON w.id = o.webhook_id
+       WHERE o.status = 'pending' AND o.next_attempt_at <= @now AND (o.owner IS NULL OR o.lease_expires_at <= @now) AND w.revoked_at IS NULL
+       ORDER BY o.next_attempt_at, o.id LIMIT @limit`,
+    ),
+    claim: db.prepare(`UPDATE webhook_outbox SET owner = ?, lease_expires_at = ? WHERE id = ?`),
+    owned: db.prepare(`SELECT webhook_id, event FROM webhook_outbox WHERE id = ? AND owner = ? AND status = 'pending'`),
+    log: db.prepare(
+      `INSERT INTO webhook_deliveries (webhook_id, event, attempt, status_code, response_preview, delivered, attempted_at, event_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    advance: db.prepare(
+      `UPDATE webhook_outbox SET attempts = ?, status = ?, next_attempt_at = ?, owner = NULL, lease_expires_at = NULL WHERE id = ?`,
+    ),
+    next: db.prepare(`SELECT MIN(next_attempt_at) FROM webhook_outbox WHERE status = 'pending'`).pluck(),
+    deliveries: db.prepare(`SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id DESC LIMIT ?`),
+  };
+
+  const revokeTx = db.transaction((id: string, accountId: string, at: number): WebhookRow | null => {
+    if (q.revoke.run(at, id, accountId).changes === 0) return null;
+    q.cancelQueued.run(id);
+    return toWebhook(q.get.get(id) as Row);
+  });
+
+  const enqueueTx = db.transaction((list: NewDelivery[]) => {
+    for (const d of list) q.enqueue.run(d);
+  });
+
+  const claimTx = db.transaction((owner: string, now: number, leaseUntil: number, limit: number): ClaimedDelivery[] => {
+    q.cancelRevoked.run();
+    const rows = q.due.all({ now, limit }) as Row[];
+    for (const r of rows) q.claim.run(owner, leaseUntil, r.id);
+    return rows.map((r) => ({
+      id: r.id as string,
+      webhookId: r.webhook_id as string,
+      event: r.event as WebhookEvent,
+      body: r.body as string,
+      attempts: r.attempts as number,
+      url: r.url as string,
+      secretEnc: r.secret as string,
+    }));
+  });
+
+  const attemptTx = db.transaction((a: DeliveryAttempt): boolean => {
+    const held = q.owned.get(a.deliveryId, a.owner) as Row | undefined;
+    if (!held) return false;
+    q.log.run(held.webhook_id, held.event, a.attempt, a.statusCode, a.responsePreview, a.delivered ? 1 : 0, a.at, a.deliveryId);
+    const status = a.delivered ? 'delivered' : a.retryAt === null ? 'failed' : 'pending';
+    q.advance.run(a.attempt, status, a.retryAt, a.deliveryId);
+    return true;
+  });
+
+  return {
+    async createWebhook(w: NewWebhook) {
+      q.insert.run({ ...w, events: JSON.stringify(w.events) });
+      return toWebhook(q.get.get(w.id) as Row);
+    },
+    async listWebhooks(accountId) {
+      return (q.list.all(accountId) as Row[]).map(toWebhook);
+    },
+    async getWebhook(id) {
+      const r = q.get.get(id) as Row | undefined;
+      return r ? toWebhook(r) : null;
+    },
+    async revokeWebhook(id, accountId, at) {
+      return revokeTx(id, accountId, at);
+    },
+    async webhooksFor(accountId, event) {
+      return (q.active.all(accountId) as Row[]).map(toWebhook).filter((w) => w.events.includes(event));
+    },
+    async enqueueDeliveries(list) {
+      if (list.length) enqueueTx(list);
+    },
+    async claimDeliveries(owner, now, leaseUntil, limit) {
+      return claimTx.immediate(owner, now, leaseUntil, limit);
+    },
+    async recordAttempt(a) {
+      return attemptTx.immediate(a);
+    },
+    async nextDeliveryAt() {
+      return (q.next.get() as number | null) ?? null;
+    },
+    async listDeliveries(webhookId, limit): Promise<DeliveryLogRow[]> {
+      return (q.deliveries.all(webhookId, limit) as Row[]).map((r) => ({
+        eventId: (r.event_id as string | null) ?? '',
+        event: r.event as WebhookEvent,
+        attempt: r.attempt as number,
+        statusCode: (r.status_code as number | null) ?? null,
+        responsePreview: (r.response_preview as string | null) ?? null,
+        delivered: r.delivered === 1,
+        attemptedAt: r.attempted_at as number,
+      }));
+    },
+  };
+}
