@@ -37,14 +37,15 @@ export function abandonOwn(s: Services, error: ReturnType<typeof failure>) {
   return s.store.abandon(s.jobs.owner, error, now, now + JOB_RETENTION_MS);
 }
 
-/** Deletes jobs past their 24 hours and expired cache rows, batch by batch, at most `maxBatches` of each. */
+/** Deletes jobs past their 24 hours, expired cache rows and old webhook deliveries, batch by batch, at most `maxBatches` of each. */
 export async function purgeExpired(s: Services, maxBatches = 20): Promise<Purged> {
-  const total: Purged = { jobs: 0, cache: 0 };
+  const total: Purged = { jobs: 0, cache: 0, webhooks: 0 };
   for (let i = 0; i < maxBatches; i++) {
     const p = await s.store.purgeExpired(s.clock.now(), PURGE_BATCH);
     total.jobs += p.jobs;
     total.cache += p.cache;
-    if (p.jobs < PURGE_BATCH && p.cache < PURGE_BATCH) break;
+    total.webhooks += p.webhooks;
+    if (p.jobs < PURGE_BATCH && p.cache < PURGE_BATCH && p.webhooks < PURGE_BATCH) break;
     // Let requests in between batches.
     await new Promise((r) => setImmediate(r));
   }

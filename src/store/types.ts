@@ -174,7 +174,12 @@ export type TopupResult = { ok: true; credits: CreditsRow } | { ok: false; used:
 export interface Purged {
   jobs: number;
   cache: number;
+  /** Finished outbox rows and attempt-log rows past WEBHOOK_LOG_RETENTION_MS. */
+  webhooks: number;
 }
+
+/** How long ended deliveries and their attempt log are kept (docs/decisions.md). */
+export const WEBHOOK_LOG_RETENTION_MS = 30 * 86_400_000;
 
 export interface CacheHit {
   value: unknown;
@@ -295,7 +300,10 @@ export interface Store {
   failExpired(error: unknown, now: number, retainUntil: number): Promise<{ jobs: string[]; holds: number }>;
   /** Shutdown: fails `owner`'s unfinished jobs with `error` and releases all of its holds, charging nothing. */
   abandon(owner: string, error: unknown, now: number, retainUntil: number): Promise<{ jobs: string[]; holds: number }>;
-  /** Deletes at most `batch` finished jobs past their expiry and `batch` expired cache rows. */
+  /**
+   * Deletes at most `batch` finished jobs past their expiry, `batch` expired cache rows, and
+   * `batch` ended webhook deliveries and log rows older than WEBHOOK_LOG_RETENTION_MS.
+   */
   purgeExpired(now: number, batch: number): Promise<Purged>;
   createWebhook(w: NewWebhook): Promise<WebhookRow>;
   /** The account's webhooks (revoked ones too: the record stays for audit), newest first. */

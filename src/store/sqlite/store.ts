@@ -4,10 +4,10 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { AccountRow, CreditsRow, HoldResult, JobEnd, KeyRow, NewAccount, NewHold, NewKey, NewTopup, Store, TopupResult } from '../types.js';
+import { type AccountRow, type CreditsRow, type HoldResult, type JobEnd, type KeyRow, type NewAccount, type NewHold, type NewKey, type NewTopup, type Store, type TopupResult, WEBHOOK_LOG_RETENTION_MS } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
 import { type Row, toAccount, toJob, toJobSummary, toKey, toLedger } from './rows.js';
-import { webhookStore } from './webhooks.js';
+import { purgeWebhookLog, webhookStore } from './webhooks.js';
 
 // Each step reads the version inside its write transaction: processes opening a fresh data
 // directory together (a server and an admin command, parallel first runs) apply each migration once.
@@ -49,6 +49,7 @@ export function openSqliteStore(file: string): Store {
   db.pragma('synchronous = NORMAL');
   migrate(db);
 
+  const purgeWebhooks = purgeWebhookLog(db);
   const q = {
     insertAccount: db.prepare(
       `INSERT INTO accounts (id, plan_code, plan_name, plan_status, email_verified, requests_per_minute, free_tier_budget, created_at)
@@ -322,7 +323,7 @@ export function openSqliteStore(file: string): Store {
       return abandonTx.immediate(owner, JSON.stringify(error), now, retainUntil);
     },
     async purgeExpired(now, batch) {
-      return { jobs: q.purgeJobs.run(now, batch).changes, cache: q.purgeCache.run(now, batch).changes };
+      return { jobs: q.purgeJobs.run(now, batch).changes, cache: q.purgeCache.run(now, batch).changes, webhooks: purgeWebhooks(now - WEBHOOK_LOG_RETENTION_MS, batch) };
     },
     ...webhookStore(db),
     async cacheGet(key, now) {

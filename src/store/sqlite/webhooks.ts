@@ -4,6 +4,13 @@ import type Database from 'better-sqlite3';
 import type { ClaimedDelivery, DeliveryAttempt, DeliveryLogRow, NewDelivery, NewWebhook, Store, WebhookEvent, WebhookRow } from '../types.js';
 import type { Row } from './rows.js';
 
+/** Ended outbox rows and attempt-log rows older than `before`, at most `batch` of each. */
+export function purgeWebhookLog(db: Database.Database) {
+  const outbox = db.prepare(`DELETE FROM webhook_outbox WHERE id IN (SELECT id FROM webhook_outbox WHERE status != 'pending' AND created_at <= ? LIMIT ?)`);
+  const log = db.prepare(`DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE attempted_at <= ? LIMIT ?)`);
+  return (before: number, batch: number) => outbox.run(before, batch).changes + log.run(before, batch).changes;
+}
+
 type WebhookPart = Pick<
   Store,
   'createWebhook' | 'listWebhooks' | 'getWebhook' | 'revokeWebhook' | 'webhooksFor' | 'enqueueDeliveries' | 'claimDeliveries' | 'recordAttempt' | 'nextDeliveryAt' | 'listDeliveries'
