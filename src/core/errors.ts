@@ -72,9 +72,11 @@ export const ERROR_CODES = {
     message: 'This top-up would pass the daily top-up cap of this account (STAYS_TOPUP_MAX_PER_DAY). Top up less, wait for the next UTC day, or ask the operator: stays admin credits grant.',
   },
   account_disabled: { type: 'permission_denied', message: 'The account is disabled.' },
+  webhook_limit_exceeded: { type: 'permission_denied', message: 'This account has the maximum number of active webhooks; delete one first.' },
 
   listing_not_found: { type: 'not_found', message: 'The listing does not exist upstream.' },
   job_not_found: { type: 'not_found', message: 'No such job.' },
+  webhook_not_found: { type: 'not_found', message: 'No such webhook.' },
   identity_mismatch: { type: 'not_found', message: 'The resolved listing differs from the requested one.' },
   no_availability: { type: 'not_found', message: 'At least one night of the stay is taken.' },
   price_not_found: { type: 'not_found', message: 'The platform did not quote this listing for these dates and party.' },

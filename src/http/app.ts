@@ -10,6 +10,7 @@ import { RateLimiter, type RateDecision } from '../core/ratelimit.js';
 import { buildOpenApi } from './openapi.js';
 import { renderError } from './render.js';
 import { type Env, type RouteDef, honoPath, requestHeader } from './route.js';
+import { FAMILY_S_ROUTES } from './routes/s/index.js';
 import { FAMILY_U_ROUTES } from './routes/u/index.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -53,6 +54,11 @@ function allowTable(routes: RouteDef[]): [RegExp, string][] {
   });
 }
 
+/** Paths of Family S routes: their errors take `{ error, request_id }` even before a handler runs (413, 405). */
+function familyS(routes: RouteDef[]): RegExp[] {
+  return routes.filter((r) => r.family === 'S').map((r) => new RegExp(`^${honoPath(r.path).replace(/[.]/g, '\\.').replace(/:\w+/g, '[^/]+')}$`));
+}
+
 function clientAddress(env: unknown): string {
   const incoming = (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
   return incoming?.socket?.remoteAddress ?? 'in-process';
@@ -62,8 +68,9 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   const app = new Hono<Env>();
   const keyLimiter = new RateLimiter(services.clock);
   const anonLimiter = new RateLimiter(services.clock);
-  const routes: RouteDef[] = FAMILY_U_ROUTES;
+  const routes: RouteDef[] = [...FAMILY_U_ROUTES, ...FAMILY_S_ROUTES];
   const allow = allowTable(routes);
+  const sPaths = familyS(routes);
   let openapi: unknown;
   const jsonCache = new WeakMap<object, Buffer>();
 
@@ -80,6 +87,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
     c.set('requestId', newRequestId(services.ids));
     c.set('services', services);
     c.set('jsonCache', jsonCache);
+    c.set('family', sPaths.some((re) => re.test(c.req.path)) ? 'S' : 'U');
     c.header('X-Request-Id', c.var.requestId);
     await next();
     opts.logger?.info(

@@ -80,7 +80,8 @@ const STATUS_TEXT: Record<number, string> = {
   401: 'Missing, malformed, unknown or revoked API key (authentication_error).',
   402: 'Available credits below the worst-case cost of the call (credit_balance_too_low).',
   403: `Permission denied (${ALL_ERROR_CODES.filter((c) => errorInfo(c).type === 'permission_denied').join(', ')}).`,
-  404: 'Not found (listing_not_found, identity_mismatch, no_availability, price_not_found, job_not_found).',
+  404: 'Not found (listing_not_found, identity_mismatch, no_availability, price_not_found, job_not_found, webhook_not_found).',
+  415: 'The body is not application/json (unsupported_media_type).',
   413: 'Body larger than 1 MiB.',
   429: 'Rate limited (rate_limit_exceeded); carries Retry-After.',
   503: 'Every upstream source failed or was blocked (no charge).',
@@ -89,7 +90,8 @@ const STATUS_TEXT: Record<number, string> = {
 
 function responses(route: RouteDef, ids: Map<z.ZodType, string>): Json {
   const d = route.doc;
-  const requestIdHeader = { 'X-Request-Id': { schema: { type: 'string' }, description: 'Equals meta.requestId / error.requestId.' } };
+  const familyS = route.family === 'S';
+  const requestIdHeader = { 'X-Request-Id': { schema: { type: 'string' }, description: familyS ? 'Equals request_id.' : 'Equals meta.requestId / error.requestId.' } };
   const rateHeaders = {
     'X-RateLimit-Limit': { schema: { type: 'integer' } },
     'X-RateLimit-Remaining': { schema: { type: 'integer' } },
@@ -102,9 +104,15 @@ function responses(route: RouteDef, ids: Map<z.ZodType, string>): Json {
       ? { type: 'object', required: ['data'], properties: { data } }
       : envelope === 'job'
         ? ref('JobResponse')
-        : { type: 'object', required: ['data', 'meta'], properties: { data, meta: ref('Meta') } };
+        : envelope === 's'
+          ? { type: 'object', required: ['data', 'request_id'], properties: { data, request_id: { type: 'string' } } }
+          : envelope === 's-list'
+            ? { type: 'object', required: ['data', 'meta', 'request_id'], properties: { data, meta: ref('ListMetaS'), request_id: { type: 'string' } } }
+            : { type: 'object', required: ['data', 'meta'], properties: { data, meta: ref('Meta') } };
+  // A create answers 201 Created.
+  const okStatus = familyS && route.method === 'post' ? 201 : 200;
   const out: Json = {
-    200: { description: 'Success.', headers: { ...requestIdHeader, ...rateHeaders }, content: { 'application/json': { schema: okSchema } } },
+    [okStatus]: { description: okStatus === 201 ? 'Created.' : 'Success.', headers: { ...requestIdHeader, ...rateHeaders }, content: { 'application/json': { schema: okSchema } } },
   };
   if (d.async) {
     out[202] = {
@@ -115,7 +123,7 @@ function responses(route: RouteDef, ids: Map<z.ZodType, string>): Json {
   }
   const statuses = [...new Set([...d.errors, ...(d.auth ? [401, 429] : []), ...(d.body ? [413] : [])])].sort();
   for (const s of statuses) {
-    out[s] = { description: STATUS_TEXT[s] ?? 'Error.', headers: requestIdHeader, content: { 'application/json': { schema: ref('ErrorEnvelope') } } };
+    out[s] = { description: STATUS_TEXT[s] ?? 'Error.', headers: requestIdHeader, content: { 'application/json': { schema: ref(familyS ? 'ErrorEnvelopeS' : 'ErrorEnvelope') } } };
   }
   return out;
 }
@@ -169,6 +177,10 @@ export function buildOpenApi(routes: RouteDef[]): Json {
       schemas: {
         ...componentSchemas(ids, 'output'),
         ...componentSchemas(new Map(routes.flatMap((r) => (r.doc.body ? [[r.doc.body, `${r.doc.operationId}Body`] as const] : []))), 'input'),
+        // D9: Family S errors carry request_id beside the error object.
+        ErrorEnvelopeS: { type: 'object', required: ['error', 'request_id'], properties: { error: ref('Error'), request_id: { type: 'string' } } },
+        // Family S list meta (spec): { count, limit, has_more, next_page_token }.
+        ListMetaS: schemaOf(z.object({ count: z.number().int(), limit: z.number().int(), has_more: z.boolean(), next_page_token: z.string().nullable() })),
         AsyncAccepted: schemaOf(z.object({ data: InProgress.extend({ status: z.literal('pending') }), meta: JobMeta })),
         JobResponse: {
           oneOf: [

@@ -1,0 +1,48 @@
+// Webhooks (spec "Webhook (Family S)", D22): the create body, the path id, and the shapes the
+// routes answer with (snake_case, Family S).
+import { z } from 'zod';
+import { WEBHOOK_EVENTS } from '../../store/types.js';
+import { list, str } from './fields.js';
+
+export const MAX_WEBHOOK_DESCRIPTION = 500;
+
+export const CreateWebhookBody = z.object({
+  url: str().describe('Where deliveries are POSTed: an http(s) URL of at most 2,048 characters, without user:password.'),
+  events: list(z.enum(WEBHOOK_EVENTS)).describe(`The events to deliver, at least one of: ${WEBHOOK_EVENTS.join(', ')}. Duplicates are ignored.`),
+  description: str(z.string().max(MAX_WEBHOOK_DESCRIPTION)).nullish().describe(`A note for yourself, at most ${MAX_WEBHOOK_DESCRIPTION} characters.`),
+});
+
+export const WebhookIdPath = z.object({
+  id: z.string().describe('wh_-prefixed webhook id.'),
+});
+
+export const WebhookSchema = z.object({
+  id: z.string().describe('wh_-prefixed id.'),
+  url: z.string(),
+  events: z.array(z.enum(WEBHOOK_EVENTS)),
+  description: z.string().nullable(),
+  active: z.boolean().describe('false once deleted (revoked): deliveries stop, the record stays for audit.'),
+  created_at: z.string().describe('ISO 8601, UTC.'),
+});
+
+export const CreatedWebhookSchema = WebhookSchema.extend({
+  signing_secret: z.string().describe('whsec_… key of the HMAC-SHA256 signature (x-service-signature). Returned only in this response.'),
+  note: z.string(),
+});
+
+export const RevokedWebhookSchema = z.object({ id: z.string(), revoked: z.literal(true) });
+
+export const DeliverySchema = z.object({
+  event_id: z.string().describe('evt_… id, the same on every attempt of one delivery (x-service-event-id).'),
+  event: z.enum(WEBHOOK_EVENTS),
+  attempt: z.number().int().describe('1, 2 or 3.'),
+  status_code: z.number().int().nullable().describe('The receiver\'s HTTP status; null when it did not answer (timeout, connection error).'),
+  response_preview: z.string().nullable().describe('The first 500 bytes of the receiver\'s answer.'),
+  delivered: z.boolean().describe('Whether this attempt got a 2xx.'),
+  attempted_at: z.string().describe('ISO 8601, UTC.'),
+});
+
+export type CreateWebhookInput = z.infer<typeof CreateWebhookBody>;
+export type Webhook = z.infer<typeof WebhookSchema>;
+export type CreatedWebhook = z.infer<typeof CreatedWebhookSchema>;
+export type Delivery = z.infer<typeof DeliverySchema>;

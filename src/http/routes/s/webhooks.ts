@@ -1,0 +1,114 @@
+// Webhook routes (Family S, spec "Webhook (Family S)", D9, D22): snake_case bodies
+// `{ data, request_id }`, errors `{ error, request_id }`. Free; stays.read scope.
+import { z } from 'zod';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+} from '../../../core/ops/webhooks.js';
+import { CreateWebhookBody, CreatedWebhookSchema, DeliverySchema, RevokedWebhookSchema, WebhookIdPath, WebhookSchema } from '../../../core/schemas/webhooks.js';
+import { assertPublicTarget } from '../../../webhooks/targets.js';
+import { renderS } from '../../render.js';
+import { type RouteDef, jsonBody } from '../../route.js';
+
+const TAGS = ['Webhooks'];
+const SCOPE = 'Needs the stays.read scope (else 403 scope_insufficient). Free (0 credits).';
+
+export const webhookCreate: RouteDef = {
+  method: 'post',
+  family: 'S',
+  path: '/v1/webhooks',
+  doc: {
+    operationId: 'createWebhook',
+    summary: 'Register a webhook',
+    description:
+      `201 with the webhook and its signing_secret, which is never shown again. Events: job.queued, job.running, job.succeeded, job.failed, stay.cached; ` +
+      `an unknown one is 400 invalid_parameter. At most 20 active webhooks per account (else 403 webhook_limit_exceeded). ${SCOPE}`,
+    tags: TAGS,
+    body: CreateWebhookBody,
+    data: CreatedWebhookSchema,
+    envelope: 's',
+    errors: [400, 403, 415],
+    auth: true,
+  },
+  handle: async (c, ctx) => {
+    const s = c.var.services;
+    const check = s.config.webhookDenyPrivate ? (url: string) => assertPublicTarget(url) : undefined;
+    return renderS(c, await createWebhook(s, ctx, await jsonBody(c), check), undefined, 201);
+  },
+};
+
+export const webhookList: RouteDef = {
+  method: 'get',
+  family: 'S',
+  path: '/v1/webhooks',
+  doc: {
+    operationId: 'listWebhooks',
+    summary: 'List your webhooks',
+    description: `The account's webhooks, newest first, revoked ones too (active false); never their secrets. ${SCOPE}`,
+    tags: TAGS,
+    data: z.array(WebhookSchema),
+    envelope: 's',
+    errors: [403],
+    auth: true,
+  },
+  handle: async (c, ctx) => renderS(c, await listWebhooks(c.var.services, ctx)),
+};
+
+const id = (c: Parameters<RouteDef['handle']>[0]) => c.req.param('id') ?? '';
+
+export const webhookGet: RouteDef = {
+  method: 'get',
+  family: 'S',
+  path: '/v1/webhooks/{id}',
+  doc: {
+    operationId: 'getWebhook',
+    summary: 'Show one webhook',
+    description: `Without its secret. Another account's id is 404 webhook_not_found. ${SCOPE}`,
+    tags: TAGS,
+    path: WebhookIdPath,
+    data: WebhookSchema,
+    envelope: 's',
+    errors: [403, 404],
+    auth: true,
+  },
+  handle: async (c, ctx) => renderS(c, await getWebhook(c.var.services, ctx, id(c))),
+};
+
+export const webhookDelete: RouteDef = {
+  method: 'delete',
+  family: 'S',
+  path: '/v1/webhooks/{id}',
+  doc: {
+    operationId: 'deleteWebhook',
+    summary: 'Delete (revoke) a webhook',
+    description: `Soft delete: queued deliveries are cancelled and none are sent any more; the record stays (active false). Deleting again answers the same. ${SCOPE}`,
+    tags: TAGS,
+    path: WebhookIdPath,
+    data: RevokedWebhookSchema,
+    envelope: 's',
+    errors: [403, 404],
+    auth: true,
+  },
+  handle: async (c, ctx) => renderS(c, await deleteWebhook(c.var.services, ctx, id(c))),
+};
+
+export const webhookDeliveries: RouteDef = {
+  method: 'get',
+  family: 'S',
+  path: '/v1/webhooks/{id}/deliveries',
+  doc: {
+    operationId: 'listWebhookDeliveries',
+    summary: 'A webhook\'s delivery attempts',
+    description: `The most recent 200 attempts, newest first: event, attempt (1-3), status_code, the first 500 bytes of the answer, delivered, attempted_at. ${SCOPE}`,
+    tags: TAGS,
+    path: WebhookIdPath,
+    data: z.array(DeliverySchema),
+    envelope: 's',
+    errors: [403, 404],
+    auth: true,
+  },
+  handle: async (c, ctx) => renderS(c, await listWebhookDeliveries(c.var.services, ctx, id(c))),
+};
