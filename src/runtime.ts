@@ -16,6 +16,8 @@ import { CLI_EXITED, SERVER_SHUTDOWN, abandonOwn, startHeartbeat } from './jobs/
 import { JobRunner } from './jobs/runner.js';
 import { openSqliteStore } from './store/sqlite/store.js';
 import { createWebhookHub } from './webhooks/hub.js';
+import { type Dispatcher, createDispatcher } from './webhooks/dispatcher.js';
+import pkg from '../package.json' with { type: 'json' };
 
 export interface RuntimeOptions {
   config?: Partial<Config>;
@@ -32,7 +34,16 @@ export interface RuntimeOptions {
 }
 
 export interface Runtime extends Services {
-  /** Stops the heartbeat, fails this process's unfinished jobs (releasing their holds), closes the store. */
+  /**
+   * This process's webhook deliveries. Started by `stays serve`; in an in-process CLI command it
+   * starts with the first event the command queues, and the transport drains it before closing.
+   */
+  dispatcher: Dispatcher;
+  /**
+   * Stops the heartbeat, fails this process's unfinished jobs (releasing their holds, queueing
+   * their job.failed events), stops the dispatcher (attempts in flight are cut off and stay
+   * claimed until their lease expires), closes the store.
+   */
   close(): Promise<void>;
 }
 
@@ -63,16 +74,31 @@ export function createRuntime(opts: RuntimeOptions = {}): Runtime {
     jobs: new JobRunner(`inst_${ids.ulid()}`),
     webhooks: createWebhookHub({ store, clock, ids, config, onError: opts.onError }),
   };
+  const dispatcher = createDispatcher({
+    store,
+    clock,
+    hub: services.webhooks,
+    owner: services.jobs.owner,
+    config,
+    userAgent: `stays-webhooks/${pkg.version}`,
+    inProcess: opts.role === 'cli',
+    onError: opts.onError,
+  });
   const heartbeat = startHeartbeat(services, opts.onError ?? (() => undefined));
   let closing: Promise<void> | undefined;
   return {
     ...services,
+    dispatcher,
     close: () =>
       (closing ??= (async () => {
         heartbeat.stop();
         try {
           await abandonOwn(services, opts.role === 'cli' ? CLI_EXITED : SERVER_SHUTDOWN);
         } finally {
+          // Events fired so far reach the outbox before the store closes; what is not delivered
+          // yet stays queued for the next process.
+          await services.webhooks.idle();
+          await dispatcher.stop(0);
           await store.close();
         }
       })()),

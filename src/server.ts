@@ -40,7 +40,7 @@ const listenError = (e: NodeJS.ErrnoException, host: string, port: number) => {
 
 export async function startServer(opts: ServeOptions = {}): Promise<RunningServer> {
   let logger: Logger | undefined = opts.logger;
-  const runtime = createRuntime({ ...opts, role: 'server', onError: (err) => logger?.error({ err }, 'lease renewal failed') });
+  const runtime = createRuntime({ ...opts, role: 'server', onError: (err) => logger?.error({ err }, 'background work failed (lease renewal or webhook events)') });
   logger ??= pino({ level: runtime.config.logLevel, base: undefined });
   try {
     return await listen(runtime, logger, opts);
@@ -87,6 +87,8 @@ async function listen(runtime: Runtime, logger: Logger, opts: ServeOptions): Pro
     unanswered.add(res);
     res.once('close', () => unanswered.delete(res));
   });
+  // Webhook deliveries: queued ones (a previous run's retries included) go out from now on.
+  runtime.dispatcher.start();
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : wanted;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -102,7 +104,11 @@ async function listen(runtime: Runtime, logger: Logger, opts: ServeOptions): Pro
     const grace = runtime.config.shutdownGraceMs;
     const running = runtime.jobs.size;
     if (running > 0) logger.info({ jobs: running, graceMs: grace }, 'waiting for running jobs');
-    const drained = await runtime.jobs.drain(grace);
+    // Delivery attempts in flight get the same grace; no new ones start. Undelivered events
+    // (those of jobs finishing now included) stay queued for the next start.
+    const deliveries = runtime.dispatcher.active;
+    if (deliveries > 0) logger.info({ deliveries, graceMs: grace }, 'waiting for webhook deliveries');
+    const [drained] = await Promise.all([runtime.jobs.drain(grace), runtime.dispatcher.stop(grace)]);
     const left = runtime.jobs.size;
     // Fails what is still running (retryable, holds released) and closes the store.
     await runtime.close();

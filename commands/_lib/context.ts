@@ -85,7 +85,8 @@ export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = p
 
   const baseUrl = opts.baseUrl ?? profile['base-url'];
   const dataDir = opts.dataDir ?? env.STAYS_DATA_DIR ?? profile['data-dir'];
-  const transport: Transport = baseUrl ? remoteTransport({ baseUrl }) : inProcessTransport({ dataDir });
+  // In-process, the command delivers its jobs' webhook events before exiting, within --timeout.
+  const transport: Transport = baseUrl ? remoteTransport({ baseUrl }) : inProcessTransport({ dataDir, deliverMs: timeoutMs });
   let apiKey = opts.apiKey ?? profile['api-key'];
   // commander fills opts.apiKey from STAYS_API_KEY too; tell the two apart for messages.
   let keySource: Ctx['keySource'] = opts.apiKey !== undefined ? (env.STAYS_API_KEY === opts.apiKey ? 'env' : 'flag') : apiKey ? 'config' : null;

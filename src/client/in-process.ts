@@ -6,12 +6,18 @@
 // Live jobs started in-process run in this process and nowhere else: closing the transport fails
 // the ones still running (retryable, holds released, nothing charged). A process that dies
 // without closing leaves leases that expire, and the next process to open the store cleans up.
+//
+// Webhook events of the jobs a command runs are delivered by the command itself: closing the
+// transport first waits (up to `deliverMs`) for them to be delivered or to use their attempts.
+// What is left stays queued in the store for the next process that opens it.
 import type { Runtime } from '../runtime.js';
 import type { Transport } from './transport.js';
 
 export interface InProcessOptions {
   /** Data directory of the embedded store (default: STAYS_DATA_DIR or the user data dir). */
   dataDir?: string;
+  /** How long closing waits for this command's webhook events to be delivered (default 30 s; the CLI passes --timeout). */
+  deliverMs?: number;
 }
 
 export interface InProcessTransport extends Transport {
@@ -67,7 +73,14 @@ export function inProcessTransport(opts: InProcessOptions = {}): InProcessTransp
       return { status: res.status, headers, body: await res.text() };
     },
     async close() {
-      if (opened) await (await opened).rt.close();
+      if (!opened) return;
+      const { rt } = await opened;
+      try {
+        // Jobs abandoned here are failed by rt.close(); their job.failed events stay queued.
+        if (rt.jobs.size === 0) await rt.dispatcher.drain(opts.deliverMs ?? 30_000);
+      } finally {
+        await rt.close();
+      }
     },
   };
 }

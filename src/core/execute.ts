@@ -5,6 +5,7 @@
 import { requireLiveUnlocked } from './auth.js';
 import { type RequestContext, type Services, isSandbox } from './context.js';
 import { ServiceError, isErrorCode } from './errors.js';
+import { type JobFacts, emitJob, emitJobFailed, emitStayCached } from './events.js';
 import { newJobId } from './ids.js';
 import { JOB_RETENTION_MS, leaseFor } from '../jobs/leases.js';
 import type { JobOutcome } from '../jobs/runner.js';
@@ -126,7 +127,9 @@ export async function execute<T>(services: Services, ctx: RequestContext, plan: 
     await services.store.settleHold(holdId, 0, { requestId: ctx.requestId, jobId: null, at: services.clock.now() });
     throw e;
   }
-  const running = services.jobs.run(jobId, () => runJob(services, ctx, plan, upstream, { jobId, holdId, hits: hits.map((h) => h?.value) }));
+  const job: JobFacts = { id: jobId, accountId: ctx.account.id, operation: plan.operation, platforms: plan.platforms, createdAt: now };
+  emitJob(services, 'job.queued', job);
+  const running = services.jobs.run(jobId, () => runJob(services, ctx, plan, upstream, { job, holdId, hits: hits.map((h) => h?.value) }));
   running.catch(() => undefined);
 
   if (opts.waitMs && opts.waitMs > 0) {
@@ -152,20 +155,25 @@ async function runSandbox<T>(services: Services, ctx: RequestContext, plan: Plan
   return { kind: 'sync', ...finish(services, ctx, plan, c, { cached: false, sandbox: true, simulated: false }) };
 }
 
-function fetchLeg(services: Services, upstream: Upstream, leg: Leg): Promise<LegOutcome> {
-  let p = services.jobs.inflight.get(leg.key);
+type Fetched = { value: unknown; expiresAt: number };
+
+function fetchLeg(services: Services, ctx: RequestContext, upstream: Upstream, leg: Leg): Promise<LegOutcome> {
+  let p = services.jobs.inflight.get(leg.key) as Promise<Fetched> | undefined;
   if (!p) {
     p = leg
       .fetch(upstream)
-      .then(async (value) => {
+      .then(async (value): Promise<Fetched> => {
         const at = services.clock.now();
         await services.store.cacheSet(leg.key, value, at, at + leg.ttlMs);
-        return value;
+        return { value, expiresAt: at + leg.ttlMs };
       })
       .finally(() => services.jobs.inflight.delete(leg.key));
     services.jobs.inflight.set(leg.key, p);
   }
-  return outcome(p, false);
+  // Every account whose live lookup this refresh answered hears of it (a shared call included).
+  const stay = leg.stay;
+  if (stay) p.then((f) => emitStayCached(services, ctx.account.id, stay, f.expiresAt), () => undefined);
+  return outcome(p.then((f) => f.value), false);
 }
 
 /**
@@ -179,28 +187,35 @@ async function lost(services: Services, jobId: string): Promise<JobOutcome> {
   return { ok: false, error: new ServiceError(code, recorded.message ?? 'This job was stopped before it finished; nothing was charged. Retry the request.') };
 }
 
-async function runJob<T>(services: Services, ctx: RequestContext, plan: Plan<T>, upstream: Upstream, j: { jobId: string; holdId: string; hits: unknown[] }): Promise<JobOutcome> {
+async function runJob<T>(services: Services, ctx: RequestContext, plan: Plan<T>, upstream: Upstream, j: { job: JobFacts; holdId: string; hits: unknown[] }): Promise<JobOutcome> {
   const { store, clock } = services;
   const owner = services.jobs.owner;
+  const jobId = j.job.id;
   const end = (e: { status: 'completed' | 'failed'; charge: number; result?: unknown; meta?: unknown; error?: unknown }) =>
-    store.finishJob({ ...e, jobId: j.jobId, owner, holdId: j.holdId, requestId: ctx.requestId, at: clock.now(), expiresAt: clock.now() + JOB_RETENTION_MS });
+    store.finishJob({ ...e, jobId, owner, holdId: j.holdId, requestId: ctx.requestId, at: clock.now(), expiresAt: clock.now() + JOB_RETENTION_MS });
   const fail = async (error: ServiceError): Promise<JobOutcome> => {
-    const ended = await end({ status: 'failed', charge: 0, error: { type: error.type, code: error.code, message: error.message, retryable: error.retryable } });
-    return ended ? { ok: false, error } : lost(services, j.jobId);
+    const shown = { type: error.type, code: error.code, message: error.message, retryable: error.retryable };
+    const ended = await end({ status: 'failed', charge: 0, error: shown });
+    if (!ended) return lost(services, jobId);
+    emitJobFailed(services, j.job, shown);
+    return { ok: false, error };
   };
   try {
-    if (!(await store.startJob(j.jobId, owner, clock.now()))) return lost(services, j.jobId);
+    if (!(await store.startJob(jobId, owner, clock.now()))) return lost(services, jobId);
+    emitJob(services, 'job.running', j.job);
     const outcomes = await Promise.all(
-      plan.legs.map((l, i) => (j.hits[i] !== undefined ? Promise.resolve<LegOutcome>({ ok: true, value: j.hits[i], cached: true }) : fetchLeg(services, upstream, l))),
+      plan.legs.map((l, i) => (j.hits[i] !== undefined ? Promise.resolve<LegOutcome>({ ok: true, value: j.hits[i], cached: true }) : fetchLeg(services, ctx, upstream, l))),
     );
     const c = plan.compose(outcomes);
     // D18 amended: a completed search or reviews job carries the pagination its synchronous call
     // would, so a client pages on (--all) without paying for the same call again.
     const r = finish(services, ctx, plan, c, { cached: false, sandbox: false, simulated: upstream.simulated });
     const ended = await end({ status: 'completed', charge: chargeOf(r.meta, plan.worstCase), result: r.data, meta: r.meta });
-    return ended ? { ok: true, data: r.data, meta: r.meta } : lost(services, j.jobId);
+    if (!ended) return lost(services, jobId);
+    emitJob(services, 'job.succeeded', j.job);
+    return { ok: true, data: r.data, meta: r.meta };
   } catch (e) {
     if (e instanceof ServiceError) return fail(e);
-    return fail(new ServiceError('internal_error', `The job failed unexpectedly; nothing was charged. Quote ${j.jobId} to support.`, { cause: e }));
+    return fail(new ServiceError('internal_error', `The job failed unexpectedly; nothing was charged. Quote ${jobId} to support.`, { cause: e }));
   }
 }

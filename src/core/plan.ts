@@ -13,6 +13,8 @@ export interface Leg {
   key: string;
   ttlMs: number;
   fetch(u: Upstream): Promise<unknown>;
+  /** A listing's own data (not a price or a search): refreshing it in the cache is a stay.cached event. */
+  stay?: { platform: Platform; id: string };
 }
 
 export type LegOutcome = { ok: true; value: unknown; cached: boolean } | { ok: false; error: ServiceError };

@@ -5,6 +5,7 @@
 // its hold; no process touches a job whose lease is current. The store makes a job's settlement
 // conditional on still owning it, so a job is never both settled and failed.
 import type { Services } from '../core/context.js';
+import { emitJobsFailed } from '../core/events.js';
 import type { Lease, Purged } from '../store/types.js';
 
 /** How long a finished job is kept (D18: 24 hours after it ends). */
@@ -25,16 +26,20 @@ export const STOPPED_OWNER = failure('The process running this job stopped befor
 export const SERVER_SHUTDOWN = failure('The server shut down before this job finished; nothing was charged. Retry the request.');
 export const CLI_EXITED = failure('The stays command that ran this job in-process exited before it finished; nothing was charged. Retry the request.');
 
-/** Fails jobs (and releases holds) whose owner stopped renewing them. */
-export function failExpired(s: Services) {
+/** Fails jobs (and releases holds) whose owner stopped renewing them; each is a job.failed event. */
+export async function failExpired(s: Services) {
   const now = s.clock.now();
-  return s.store.failExpired(STOPPED_OWNER, now, now + JOB_RETENTION_MS);
+  const r = await s.store.failExpired(STOPPED_OWNER, now, now + JOB_RETENTION_MS);
+  if (r.jobs.length > 0) await emitJobsFailed(s, r.jobs);
+  return r;
 }
 
-/** This process gives up its unfinished jobs: failed retryable, holds released, nothing charged. */
-export function abandonOwn(s: Services, error: ReturnType<typeof failure>) {
+/** This process gives up its unfinished jobs: failed retryable, holds released, nothing charged; each is a job.failed event. */
+export async function abandonOwn(s: Services, error: ReturnType<typeof failure>) {
   const now = s.clock.now();
-  return s.store.abandon(s.jobs.owner, error, now, now + JOB_RETENTION_MS);
+  const r = await s.store.abandon(s.jobs.owner, error, now, now + JOB_RETENTION_MS);
+  if (r.jobs.length > 0) await emitJobsFailed(s, r.jobs);
+  return r;
 }
 
 /** Deletes jobs past their 24 hours, expired cache rows and old webhook deliveries, batch by batch, at most `maxBatches` of each. */

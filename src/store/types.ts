@@ -319,8 +319,11 @@ export interface Store {
    * Claims up to `limit` due deliveries (next attempt at or before `now`, unowned or with an
    * expired lease) of active webhooks for `owner` until `leaseUntil`, in one transaction: two
    * processes never claim the same delivery. Deliveries of revoked webhooks are cancelled.
+   * Oldest first (due time, then the order they were queued). `onePerWebhook`: at most one per
+   * webhook, and none of a webhook one of whose deliveries is held under a current lease, so a
+   * receiver gets its events one at a time, in order, and a slow one holds a single slot.
    */
-  claimDeliveries(owner: string, now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]>;
+  claimDeliveries(owner: string, now: number, leaseUntil: number, limit: number, opts?: { onePerWebhook?: boolean }): Promise<ClaimedDelivery[]>;
   /**
    * Records one attempt (a row of the log) and, if `owner` still holds the delivery, its next
    * state (retry at, or done), releasing the claim; in one transaction. False if the claim was lost.
@@ -328,6 +331,8 @@ export interface Store {
   recordAttempt(a: DeliveryAttempt): Promise<boolean>;
   /** When the next queued delivery is due (null: none), so a dispatcher can sleep until then. */
   nextDeliveryAt(): Promise<number | null>;
+  /** Those of `ids` still queued (not yet delivered, out of attempts or cancelled). */
+  pendingDeliveries(ids: string[]): Promise<string[]>;
   /** The most recent attempts of a webhook, newest first. */
   listDeliveries(webhookId: string, limit: number): Promise<DeliveryLogRow[]>;
   cacheGet(key: string, now: number): Promise<CacheHit | null>;

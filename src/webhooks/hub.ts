@@ -2,6 +2,10 @@
 // account subscribed to it (durably, in the store's outbox) and wakes the dispatcher, which
 // delivers it (src/webhooks/dispatcher.ts). Emitting never fails the call that caused the event:
 // a store error is reported to `onError` and the call goes on.
+//
+// Emits are queued one after another, in the order they were made, so a job's events reach the
+// outbox (and each receiver) as job.queued, job.running, then job.succeeded or job.failed, even
+// when the caller fires them without waiting.
 import type { Clock } from '../core/clock.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { Store, WebhookEvent } from '../store/types.js';
@@ -12,8 +16,10 @@ export interface WebhookHub {
   emit(accountId: string, event: WebhookEvent, data: Record<string, unknown>): Promise<void>;
   /** The server key's box for signing secrets (loaded, or generated into the data dir, on first use). */
   box(): SecretBox;
-  /** Called after events are queued (the dispatcher's wake-up); one listener. */
-  onQueued(listener: (() => void) | null): void;
+  /** Called with the delivery ids after events are queued (the dispatcher's wake-up); one listener. */
+  onQueued(listener: ((deliveryIds: string[]) => void) | null): void;
+  /** Resolves once every emit made so far has been queued (or has failed and been reported). */
+  idle(): Promise<void>;
 }
 
 export interface HubDeps {
@@ -26,28 +32,35 @@ export interface HubDeps {
 
 export function createWebhookHub(d: HubDeps): WebhookHub {
   let box: SecretBox | null = null;
-  let listener: (() => void) | null = null;
+  let listener: ((deliveryIds: string[]) => void) | null = null;
+  let tail: Promise<void> = Promise.resolve();
+  const queue = async (accountId: string, event: WebhookEvent, data: Record<string, unknown>, at: number) => {
+    try {
+      const hooks = await d.store.webhooksFor(accountId, event);
+      if (hooks.length === 0) return;
+      // One event id per webhook: each receiver de-duplicates its own deliveries.
+      const list = hooks.map((w) => {
+        const id = `evt_${d.ids.ulid()}`;
+        return { id, webhookId: w.id, event, createdAt: at, body: JSON.stringify({ id, event, created_at: new Date(at).toISOString(), data }) };
+      });
+      await d.store.enqueueDeliveries(list);
+      listener?.(list.map((x) => x.id));
+    } catch (e) {
+      d.onError?.(e);
+    }
+  };
   return {
-    async emit(accountId, event, data) {
-      try {
-        const hooks = await d.store.webhooksFor(accountId, event);
-        if (hooks.length === 0) return;
-        const at = d.clock.now();
-        // One event id per webhook: each receiver de-duplicates its own deliveries.
-        await d.store.enqueueDeliveries(
-          hooks.map((w) => {
-            const id = `evt_${d.ids.ulid()}`;
-            return { id, webhookId: w.id, event, createdAt: at, body: JSON.stringify({ id, event, created_at: new Date(at).toISOString(), data }) };
-          }),
-        );
-        listener?.();
-      } catch (e) {
-        d.onError?.(e);
-      }
+    emit(accountId, event, data) {
+      // The event's time is when it happened, not when its turn in the queue came.
+      const at = d.clock.now();
+      const p = tail.then(() => queue(accountId, event, data, at));
+      tail = p;
+      return p;
     },
     box: () => (box ??= serverSecretBox(d.config)),
     onQueued(l) {
       listener = l;
     },
+    idle: () => tail,
   };
 }

@@ -29,6 +29,7 @@ export function listingPlan(services: Services, ctx: RequestContext, path: RawIn
     key: `listing:${platform}:${id}:${q.currency}`,
     ttlMs: TTL.listing,
     fetch: (u) => u.listing(platform, id, { currency: q.currency }),
+    stay: { platform, id },
   };
   const cost = listingCost(platform); // D25: with or without dates; the embedded price adds nothing
   return {

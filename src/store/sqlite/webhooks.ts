@@ -13,7 +13,7 @@ export function purgeWebhookLog(db: Database.Database) {
 
 type WebhookPart = Pick<
   Store,
-  'createWebhook' | 'listWebhooks' | 'getWebhook' | 'revokeWebhook' | 'webhooksFor' | 'enqueueDeliveries' | 'claimDeliveries' | 'recordAttempt' | 'nextDeliveryAt' | 'listDeliveries'
+  'createWebhook' | 'listWebhooks' | 'getWebhook' | 'revokeWebhook' | 'webhooksFor' | 'enqueueDeliveries' | 'claimDeliveries' | 'recordAttempt' | 'nextDeliveryAt' | 'pendingDeliveries' | 'listDeliveries'
 >;
 
 function toWebhook(r: Row): WebhookRow {
@@ -45,8 +45,19 @@ export function webhookStore(db: Database.Database): WebhookPart {
     due: db.prepare(
       `SELECT o.id, o.webhook_id, o.event, o.body, o.attempts, w.url, w.secret FROM webhook_outbox o JOIN webhooks w ON w.id = o.webhook_id
        WHERE o.status = 'pending' AND o.next_attempt_at <= @now AND (o.owner IS NULL OR o.lease_expires_at <= @now) AND w.revoked_at IS NULL
-       ORDER BY o.next_attempt_at, o.id LIMIT @limit`,
+       ORDER BY o.next_attempt_at, o.rowid LIMIT @limit`,
     ),
+    // The first due delivery of each webhook that has none in flight (held under a current lease).
+    dueSerial: db.prepare(
+      `SELECT id, webhook_id, event, body, attempts, url, secret FROM (
+         SELECT o.id, o.webhook_id, o.event, o.body, o.attempts, o.next_attempt_at, o.rowid AS seq, w.url, w.secret,
+                ROW_NUMBER() OVER (PARTITION BY o.webhook_id ORDER BY o.next_attempt_at, o.rowid) AS n
+         FROM webhook_outbox o JOIN webhooks w ON w.id = o.webhook_id
+         WHERE o.status = 'pending' AND o.next_attempt_at <= @now AND (o.owner IS NULL OR o.lease_expires_at <= @now) AND w.revoked_at IS NULL
+           AND NOT EXISTS (SELECT 1 FROM webhook_outbox b WHERE b.webhook_id = o.webhook_id AND b.status = 'pending' AND b.owner IS NOT NULL AND b.lease_expires_at > @now)
+       ) WHERE n = 1 ORDER BY next_attempt_at, seq LIMIT @limit`,
+    ),
+    pending: db.prepare(`SELECT id FROM webhook_outbox WHERE status = 'pending' AND id IN (SELECT value FROM json_each(?))`).pluck(),
     claim: db.prepare(`UPDATE webhook_outbox SET owner = ?, lease_expires_at = ? WHERE id = ?`),
     owned: db.prepare(`SELECT webhook_id, event FROM webhook_outbox WHERE id = ? AND owner = ? AND status = 'pending'`),
     log: db.prepare(
@@ -70,9 +81,9 @@ export function webhookStore(db: Database.Database): WebhookPart {
     for (const d of list) q.enqueue.run(d);
   });
 
-  const claimTx = db.transaction((owner: string, now: number, leaseUntil: number, limit: number): ClaimedDelivery[] => {
+  const claimTx = db.transaction((owner: string, now: number, leaseUntil: number, limit: number, serial: boolean): ClaimedDelivery[] => {
     q.cancelRevoked.run();
-    const rows = q.due.all({ now, limit }) as Row[];
+    const rows = (serial ? q.dueSerial : q.due).all({ now, limit }) as Row[];
     for (const r of rows) q.claim.run(owner, leaseUntil, r.id);
     return rows.map((r) => ({
       id: r.id as string,
@@ -115,14 +126,17 @@ export function webhookStore(db: Database.Database): WebhookPart {
     async enqueueDeliveries(list) {
       if (list.length) enqueueTx(list);
     },
-    async claimDeliveries(owner, now, leaseUntil, limit) {
-      return claimTx.immediate(owner, now, leaseUntil, limit);
+    async claimDeliveries(owner, now, leaseUntil, limit, opts) {
+      return claimTx.immediate(owner, now, leaseUntil, limit, opts?.onePerWebhook === true);
     },
     async recordAttempt(a) {
       return attemptTx.immediate(a);
     },
     async nextDeliveryAt() {
       return (q.next.get() as number | null) ?? null;
+    },
+    async pendingDeliveries(ids) {
+      return ids.length === 0 ? [] : (q.pending.all(JSON.stringify(ids)) as string[]);
     },
     async listDeliveries(webhookId, limit): Promise<DeliveryLogRow[]> {
       return (q.deliveries.all(webhookId, limit) as Row[]).map((r) => ({
