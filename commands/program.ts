@@ -16,6 +16,7 @@ import { definePrice } from './price.js';
 import { defineReviews } from './reviews.js';
 import { defineSearch } from './search.js';
 import { defineServe } from './serve.js';
+import { defineWebhooks } from './webhooks.js';
 
 export function buildProgram(): Command {
   const program = new Command('stays')
@@ -43,6 +44,7 @@ Examples:
   defineAccount(program);
   defineAuth(program);
   defineJobs(program);
+  defineWebhooks(program);
   defineApi(program);
   defineConfig(program);
   defineServe(program);

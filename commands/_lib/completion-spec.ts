@@ -48,13 +48,14 @@ function enumOf(schema: unknown): { values: readonly string[]; list: boolean } |
 
 /** Where the values come from: the API's parameter schemas and the CLI's own constants. */
 async function valueSources(): Promise<Values> {
-  const [params, { JobsListParams }, { ENABLED_PLATFORMS, REVIEW_PLATFORMS }, { PLAN_CODES, PLAN_STATUSES }, { CONFIG_KEYS }, { COMMAND_FIELDS }] = await Promise.all([
+  const [params, { JobsListParams }, { ENABLED_PLATFORMS, REVIEW_PLATFORMS }, { PLAN_CODES, PLAN_STATUSES }, { CONFIG_KEYS }, { COMMAND_FIELDS }, { WEBHOOK_EVENTS }] = await Promise.all([
     import('../../src/core/schemas/params.js'),
     import('../../src/core/schemas/jobs.js'),
     import('../../src/core/platforms.js'),
     import('../../src/core/schemas/resources.js'),
     import('./config.js'),
     import('./select.js'),
+    import('../../src/store/types.js'),
   ]);
   const byCommand = { search: [params.SearchParams], reviews: [params.ReviewsParams], price: [params.PriceParams], compare: [params.PriceCompareParams], availability: [params.AvailabilityParams], listing: [params.ListingPathParams, params.ListingParams], 'jobs list': [JobsListParams] };
   const enabled = (vs: readonly string[]) => (vs.includes('airbnb') ? vs.filter((v) => (ENABLED_PLATFORMS as readonly string[]).includes(v)) : vs);
@@ -63,6 +64,8 @@ async function valueSources(): Promise<Values> {
       'admin account create --plan': { values: PLAN_CODES },
       'admin account create --status': { values: PLAN_STATUSES },
       'admin key create --env': { values: ['live', 'sandbox'] },
+      'webhooks create --events': { values: WEBHOOK_EVENTS, list: true },
+      'webhooks listen --events': { values: WEBHOOK_EVENTS, list: true },
     },
     args: { '<platform>': ENABLED_PLATFORMS, 'reviews <platform>': REVIEW_PLATFORMS, '<key>': Object.keys(CONFIG_KEYS), '<shell>': SHELLS },
   };

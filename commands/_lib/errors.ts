@@ -45,6 +45,7 @@ const CLI_PARAMS: Record<string, { args?: Record<string, string>; flags: string[
   reviews: { args: { platform: 'PLATFORM', listingId: 'LISTING_ID' }, flags: ['url', 'country', 'limit', 'cursor', 'language', 'minRating', 'sort'] },
   // `stays jobs list` (GET /v1/jobs); `jobs get|wait` take only a job id.
   jobs: { flags: ['status', 'limit', 'cursor'] },
+  webhooks: { args: { id: 'ID' }, flags: ['url', 'events', 'description'] },
 };
 
 const kebab = (name: string) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;

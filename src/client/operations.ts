@@ -15,6 +15,11 @@ export type CompareParams = Params<PriceCompareInput>;
 export type AvailabilityParams = Params<AvailabilityInput>;
 export type ListingParams = Params<Omit<ListingInput, 'platform' | 'id'>>;
 export type JobsListParams = Params<JobsListInput>;
+export interface WebhookCreateParams {
+  url: string;
+  events: string[] | string;
+  description?: string | null;
+}
 
 const get = (path: string, query: object = {}): ApiCall => ({ method: 'GET', path, query: query as ApiCall['query'] });
 const seg = (s: string) => encodeURIComponent(s);
@@ -29,4 +34,10 @@ export const operations = {
   account: () => get('/v1/account'),
   job: (jobId: string) => get(`/v1/jobs/${seg(jobId)}`),
   jobs: (p: JobsListParams = {}) => get('/v1/jobs', p),
+  // Webhooks (Family S): `{ data, request_id }` bodies.
+  webhookCreate: (body: WebhookCreateParams): ApiCall => ({ method: 'POST', path: '/v1/webhooks', body }),
+  webhooks: () => get('/v1/webhooks'),
+  webhook: (id: string) => get(`/v1/webhooks/${seg(id)}`),
+  webhookDelete: (id: string): ApiCall => ({ method: 'DELETE', path: `/v1/webhooks/${seg(id)}` }),
+  webhookDeliveries: (id: string) => get(`/v1/webhooks/${seg(id)}/deliveries`),
 };

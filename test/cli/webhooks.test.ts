@@ -1,0 +1,153 @@
+// `stays webhooks` (issue 10), the built CLI as a child process against a real `stays serve`:
+// create prints the secret once and says so, list/get/delete/deliveries in tables, tsv and JSON,
+// typed errors in CLI words with their exit codes, and verify against signed bodies.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signatureHeader } from '../../src/webhooks/sign.js';
+import { type Stays, type TestAccount, startStays, tempDir } from '../helpers/stays.js';
+import { type Sandbox, freshSandbox, json, stays } from './helpers.js';
+
+let s: Stays;
+let a: TestAccount;
+let box: Sandbox;
+beforeAll(async () => {
+  s = await startStays();
+  a = await s.account({ rpm: 100_000 });
+  box = freshSandbox();
+});
+afterAll(async () => {
+  await s.stop();
+});
+
+const hooks = (...args: string[]) => stays(['webhooks', ...args, '--base-url', s.url, '--api-key', a.liveKey], box.env);
+
+describe('stays webhooks', () => {
+  let id: string;
+
+  it('create: the webhook, its secret once and prominently, and a warning that it will not be shown again', async () => {
+    const r = await hooks('create', '--url', 'https://example.com/hooks', '--events', 'job.succeeded,job.failed', '--description', 'ci receiver', '-o', 'table');
+    expect(r.code, r.stderr).toBe(0);
+    id = /wh_[0-9A-Z]{26}/.exec(r.stdout)![0];
+    expect(r.stdout).toMatch(/url\s+https:\/\/example\.com\/hooks/);
+    expect(r.stdout).toMatch(/events\s+job\.succeeded,job\.failed/);
+    expect(r.stdout).toMatch(/signing secret\s+whsec_[A-Za-z0-9_-]{43}/);
+    expect(r.stderr).toMatch(/will not be shown again/);
+  });
+
+  it('create --json: the API envelope with signing_secret and note; --jq picks the secret alone', async () => {
+    const r = await hooks('create', '--url', 'https://example.com/2', '--events', 'stay.cached', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const body = json<{ data: { signing_secret: string; note: string; events: string[] }; request_id: string }>(r);
+    expect(body.data.signing_secret).toMatch(/^whsec_/);
+    expect(body.data.note).toMatch(/only once/);
+    expect(body.request_id).toMatch(/^req_/);
+    const q = await hooks('create', '--url', 'https://example.com/3', '--events', 'job.queued', '--jq', '.data.signing_secret');
+    expect(q.stdout.trim()).toMatch(/^"?whsec_[A-Za-z0-9_-]{43}"?$/);
+  });
+
+  it('list: a table with ids whole, tsv piped, JSON without secrets', async () => {
+    const t = await hooks('list', '-o', 'table');
+    expect(t.code, t.stderr).toBe(0);
+    expect(t.stdout).toMatch(/ID\s+URL\s+EVENTS\s+ACTIVE/);
+    expect(t.stdout).toContain(id);
+    const tsv = await hooks('list');
+    const row = tsv.stdout.split('\n').find((l) => l.startsWith(id))!;
+    expect(row.split('\t')).toEqual([id, 'https://example.com/hooks', 'job.succeeded,job.failed', 'true', 'ci receiver', expect.stringMatching(/^\d{4}-\d\d-\d\dT/)]);
+    const j = await hooks('list', '--json');
+    expect(j.stdout).not.toContain('whsec_');
+    expect(json<{ data: { id: string }[] }>(j).data.map((w) => w.id)).toContain(id);
+  });
+
+  it('get and deliveries', async () => {
+    const g = await hooks('get', id, '-o', 'table');
+    expect(g.code, g.stderr).toBe(0);
+    expect(g.stdout).toMatch(/active\s+yes/);
+    expect(g.stdout).toMatch(/description\s+ci receiver/);
+    expect(g.stdout).not.toContain('whsec_');
+    const d = await hooks('deliveries', id, '-o', 'table');
+    expect(d.code, d.stderr).toBe(0);
+    expect(d.stderr).toMatch(/No delivery attempts yet/);
+    expect(json<{ data: unknown[] }>(await hooks('deliveries', id, '--json')).data).toEqual([]);
+  });
+
+  it('delete: revoked, the record stays with active no; again answers the same', async () => {
+    const r = await hooks('delete', id, '-o', 'table');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`Deleted webhook ${id}`));
+    expect((await hooks('get', id, '-o', 'table')).stdout).toMatch(/active\s+no/);
+    const again = await hooks('delete', id, '--json');
+    expect(again.code).toBe(0);
+    expect(json<{ data: unknown }>(again).data).toEqual({ id, revoked: true });
+  });
+
+  it('errors: in CLI words, with exit codes (2 invalid, 3 not found, 4 auth)', async () => {
+    const bad = await hooks('create', '--url', 'https://example.com', '--events', 'job.exploded');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--events "job\.exploded" is not one of/);
+    const ftp = await hooks('create', '--url', 'ftp://example.com', '--events', 'job.queued');
+    expect(ftp.code).toBe(2);
+    expect(ftp.stderr).toMatch(/--url must be an http or https URL/);
+    const missing = await hooks('create', '--events', 'job.queued');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--url/);
+    const nf = await hooks('get', 'wh_01J8ZK4R2ABCDEF0123456789A');
+    expect(nf.code).toBe(3);
+    expect(nf.stderr).toMatch(/webhook_not_found/);
+    const nfJson = await hooks('delete', 'nope', '--json');
+    expect(nfJson.code).toBe(3);
+    expect(JSON.parse(nfJson.stderr).error.code).toBe('webhook_not_found');
+    const auth = await stays(['webhooks', 'list', '--base-url', s.url, '--api-key', 'stay_live_nope'], box.env);
+    expect(auth.code).toBe(4);
+  });
+
+  it('in-process: create, list and delete on the local store', async () => {
+    const local = freshSandbox();
+    const c = await stays(['webhooks', 'create', '--url', 'http://127.0.0.1:9/x', '--events', 'job.failed', '--json'], local.env);
+    expect(c.code, c.stderr).toBe(0);
+    const wid = json<{ data: { id: string } }>(c).data.id;
+    const l = await stays(['webhooks', 'list', '--json'], local.env);
+    expect(json<{ data: { id: string }[] }>(l).data.map((w) => w.id)).toEqual([wid]);
+    expect((await stays(['webhooks', 'delete', wid], local.env)).code).toBe(0);
+  });
+});
+
+describe('stays webhooks verify', () => {
+  const dir = tempDir('stays-verify-');
+  const secretFile = join(dir, 'secret');
+  const secret = 'whsec_test_0123456789abcdef';
+  writeFileSync(secretFile, `${secret}\n`);
+  const body = JSON.stringify({ id: 'evt_1', event: 'job.succeeded', data: { jobId: 'job_1' } });
+  const verify = (header: string, input: string, ...more: string[]) => stays(['webhooks', 'verify', '--secret-file', secretFile, '--header', header, ...more], {}, { input });
+
+  it('exit 0 for a fresh signature of this body', async () => {
+    const r = await verify(signatureHeader(body, secret), body);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^valid: signed at \d{4}-/);
+  });
+
+  it('exit 1 with the reason: tampered body, wrong secret, stale, future, malformed', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const cases: [string, string, RegExp][] = [
+      [signatureHeader(body, secret), body.replace('job_1', 'job_2'), /mismatch/],
+      [signatureHeader(body, 'whsec_other'), body, /mismatch/],
+      [signatureHeader(body, secret, now - 600), body, /stale/],
+      [signatureHeader(body, secret, now + 600), body, /future/],
+      ['v1=abc', body, /malformed/],
+    ];
+    for (const [header, input, reason] of cases) {
+      const r = await verify(header, input);
+      expect(r.code, header).toBe(1);
+      expect(r.stderr).toMatch(reason);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('--tolerance widens the window; an unreadable secret file is a usage error (exit 2)', async () => {
+    const old = signatureHeader(body, secret, Math.floor(Date.now() / 1000) - 600);
+    expect((await verify(old, body, '--tolerance', '900')).code).toBe(0);
+    const r = await stays(['webhooks', 'verify', '--secret-file', join(dir, 'missing'), '--header', old], {}, { input: body });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--secret-file .* cannot be read/);
+  });
+});
