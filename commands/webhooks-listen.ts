@@ -151,7 +151,7 @@ export async function listen(opts: ListenOpts): Promise<void> {
         const time = new Date().toISOString().slice(11, 19);
         const ev = String(body.event ?? '?');
         const tint = ev.endsWith('.failed') ? out.red : ev.endsWith('.succeeded') ? out.green : ev === 'stay.cached' ? out.cyan : out.yellow;
-        process.stdout.write(`${out.dim(time)}  ${tint(ev.padEnd(13))}  ${eventId}  ${subject(body.data)}${again ? out.dim('  (again)') : ''}\n`);
+        process.stdout.write(`${out.dim(time)}  ${tint(ev)}${' '.repeat(Math.max(0, 13 - ev.length))}  ${eventId}  ${subject(body.data)}${again ? out.dim('  (again)') : ''}\n`);
       }
       if (!forward) {
         res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
