@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signatureHeader, verifyWebhook } from '../../src/webhooks/sign.js';
 import { type Receiver, startReceiver } from '../helpers/receiver.js';
 import { BIN, type Stays, type TestAccount, startStays } from '../helpers/stays.js';
-import { freshSandbox } from './helpers.js';
+import { waitForDeliveries } from '../helpers/webhooks.js';
+import { freshSandbox, stays } from './helpers.js';
 
 let s: Stays;
 let a: TestAccount;
@@ -132,6 +133,12 @@ describe('stays webhooks listen, piped', () => {
       const events = l.out().trimEnd().split('\n').map((x) => JSON.parse(x) as { event: string; data: { job_id?: string } });
       const mine = events.filter((e) => e.data.job_id === jobId).map((e) => e.event);
       expect(mine).toEqual(['job.queued', 'job.running', 'job.succeeded']);
+      // The attempt log, as `stays webhooks deliveries` shows it: each answered 200 by listen.
+      await waitForDeliveries(s, a.liveKey, l.hookId, 3);
+      const d = await stays(['webhooks', 'deliveries', l.hookId, '-o', 'table', '--base-url', s.url, '--api-key', a.liveKey], freshSandbox().env);
+      expect(d.code, d.stderr).toBe(0);
+      expect(d.stdout).toMatch(/ATTEMPTED\s+EVENT\s+EVENT ID\s+ATTEMPT\s+STATUS\s+DELIVERED/);
+      for (const e of ['job.queued', 'job.running', 'job.succeeded']) expect(d.stdout).toMatch(new RegExp(`${e.replace('.', '\\.')}\\s+evt_[0-9A-Z]{26}\\s+1\\s+200\\s+yes\\s+ok`));
     } finally {
       l.child.kill('SIGTERM');
     }
