@@ -97,7 +97,10 @@ export async function listen(opts: ListenOpts): Promise<void> {
     if (closing) return;
     closing = true;
     if (code === EXIT.interrupted) process.stderr.write('\n');
-    const bound = setTimeout(() => process.exit(code), 8_000);
+    const bound = setTimeout(() => {
+      if (hookId !== null) process.stderr.write(`stays: gave up deleting webhook ${hookId} after 8 s; delete it with: stays webhooks delete ${hookId}\n`);
+      process.exit(code);
+    }, 8_000);
     bound.unref();
     void cleanup().finally(() => process.exit(code));
   };
