@@ -54,6 +54,15 @@ describe('POST /v1/webhooks', () => {
     expect(d.note).toMatch(/only once/);
   });
 
+  it('a blank or null description is null', async () => {
+    for (const description of ['  ', null]) {
+      const r = await create(a.sandboxKey, { url: 'https://example.com/blank', events: ['job.queued'], description });
+      expect(r.status).toBe(201);
+      expect(r.body.data!.description).toBeNull();
+      await call(`/v1/webhooks/${r.body.data!.id}`, { key: a.sandboxKey, method: 'DELETE' });
+    }
+  });
+
   it('keeps the description; a comma list of events is understood; the secret is never stored in plain', async () => {
     const r = await create(a.liveKey, { url: 'http://example.org/in', events: 'job.queued,stay.cached', description: 'staging receiver' });
     expect(r.status).toBe(201);

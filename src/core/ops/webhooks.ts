@@ -45,7 +45,8 @@ export function parseCreateWebhook(raw: RawInput): CreateWebhookInput {
     throw new ServiceError('invalid_parameter', 'url must not carry a user name or password; put a token in its path or query instead.', { param: 'url' });
   }
   if (u.hostname === '') throw new ServiceError('invalid_parameter', 'url has no host.', { param: 'url' });
-  return { url: p.url, events: [...new Set(p.events)], description: p.description ?? null };
+  const description = p.description?.trim() ?? '';
+  return { url: p.url, events: [...new Set(p.events)], description: description === '' ? null : description };
 }
 
 /** Registers a webhook for the account; the only answer that carries the signing secret. */
