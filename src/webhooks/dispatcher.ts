@@ -57,11 +57,18 @@ export interface Dispatcher {
   readonly active: number;
 }
 
-const sleep = (ms: number, ref = false) =>
-  new Promise<void>((r) => {
-    const t = setTimeout(r, Math.max(0, ms));
-    if (!ref) t.unref();
-  });
+/**
+ * Waits for `p`, at most `ms`, on a ref'd timer (the process stays up meanwhile) that is cleared
+ * as soon as either ends, so nothing is left to hold the process once the wait is over.
+ */
+async function upTo(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([p, new Promise<void>((r) => (timer = setTimeout(r, Math.max(0, ms))))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export function createDispatcher(o: DispatcherOptions): Dispatcher {
   const concurrency = o.concurrency ?? 8;
@@ -207,7 +214,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       if (!o.inProcess) return true;
       const until = Date.now() + ms;
       // Events fired just before (a job's last one) are queued first.
-      await Promise.race([o.hub.idle(), sleep(ms, true)]);
+      await upTo(o.hub.idle(), ms);
       for (;;) {
         const left = await o.store.pendingDeliveries([...mine]);
         mine.clear();
@@ -218,18 +225,18 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         start();
         wake();
         // A ref'd timer: the command's process stays up while its events are being delivered.
-        await Promise.race([changed, sleep(Math.min(rest, 250), true)]);
+        await upTo(changed, Math.min(rest, 250));
       }
     },
     async stop(graceMs) {
       stopping = true;
       if (timer) clearTimeout(timer);
       timer = null;
-      if (inflight.size > 0 && graceMs > 0) await Promise.race([Promise.allSettled([...inflight.values()]), sleep(graceMs, true)]);
+      if (inflight.size > 0 && graceMs > 0) await upTo(Promise.allSettled([...inflight.values()]), graceMs);
       halt.abort(Object.assign(new Error('The webhook dispatcher stopped.'), { name: 'AbortError' }));
       await Promise.allSettled([...inflight.values()]);
       // A tick may be between its claim and its return.
-      while (ticking) await sleep(5, true);
+      while (ticking) await upTo(new Promise(() => undefined), 5);
     },
   };
 }
