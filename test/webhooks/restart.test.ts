@@ -56,6 +56,26 @@ describe('a server killed with deliveries pending', () => {
     ]);
   }, 40_000);
 
+  it('a job left running by the killed server is failed by the next one, which sends its job.failed', async () => {
+    const dir = tempDir();
+    const r = await receiver();
+    const s1 = await startStays({ ...ENV, STAYS_SIM_LATENCY_MS: '20000' }, dir);
+    cleanup.push(async () => (s1.child.exitCode === null && s1.child.signalCode === null ? s1.stop('SIGKILL', { keepData: true }) : null));
+    const a = await s1.account({ credits: 10_000, rpm: 100_000 });
+    await createHook(s1, a.liveKey, r.url, ['job.running', 'job.failed']);
+    const res = await s1.req('/v1/search?location=Ghent&limit=2', { key: a.liveKey });
+    expect(res.status).toBe(202);
+    const jobId = ((await res.json()) as { data: { jobId: string } }).data.jobId;
+    await r.waitFor(1);
+    await s1.stop('SIGKILL', { keepData: true });
+    const s2 = await server(dir);
+    const got = await r.waitFor(2, 20_000);
+    expect(got.map((g) => g.body.event)).toEqual(['job.running', 'job.failed']);
+    const job = await pollJob(s2, a.liveKey, jobId);
+    expect(got[1]!.body.data).toMatchObject({ job_id: jobId, status: 'failed', error: job.data.error });
+    expect(job.data.error).toMatchObject({ retryable: true });
+  }, 40_000);
+
   it('during an attempt: the claim outlives the dead server by its lease, then the next server sends it again', async () => {
     const dir = tempDir();
     // The first request hangs until the server is dead; the next one is answered.
