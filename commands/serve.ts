@@ -19,7 +19,8 @@ Environment (src/config.ts; the flags above win):
                              vrbo=all_actors_failed,booking=actor_timeout
   STAYS_SOURCE_DEADLINE_MS   deadline of one upstream call (default 120000)
   STAYS_LOG_LEVEL            fatal, error, warn, info (default), debug, trace or silent
-  STAYS_SHUTDOWN_GRACE_MS    time running jobs get to finish on SIGTERM/SIGINT (default 10000)
+  STAYS_SHUTDOWN_GRACE_MS    time running jobs get to finish on SIGTERM/SIGINT (default 10000);
+                             webhook deliveries in flight get it too
   STAYS_JOB_LEASE_MS         a job whose process stops renewing its lease this long is failed (default 30000)
   STAYS_FREE_TIER_BUDGET     free-tier credit budget (default 300)
   STAYS_ANON_RPM             requests per minute without a valid key, per address (default 600)
@@ -27,6 +28,10 @@ Environment (src/config.ts; the flags above win):
   STAYS_MEMORY_CACHE_MB      what the in-memory caches may hold (default 64)
   STAYS_HEAP_GROWTH_PERCENT  V8 heap growth past its live size before a full collection (default 100)
   STAYS_DOCS_URL             base of every error's docUrl
+  STAYS_WEBHOOK_TIMEOUT_MS   time one webhook delivery attempt may take (default 10000)
+  STAYS_WEBHOOK_DENY_PRIVATE 1: refuse loopback, private and link-local webhook targets (multi-tenant)
+  STAYS_SECRET_KEY           key sealing webhook signing secrets, 32 bytes in hex or base64
+                             (default: generated into the data directory as secret.key)
 
 Examples:
   stays serve
