@@ -71,3 +71,18 @@ export async function startReceiver(answer: (n: number, r: Received) => Answer =
       }),
   };
 }
+
+/** The receivers a test file starts, closed together in its afterAll. */
+export function receiverPool() {
+  const started: Receiver[] = [];
+  return {
+    async start(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
+      const r = await startReceiver(...args);
+      started.push(r);
+      return r;
+    },
+    async closeAll(): Promise<void> {
+      for (const r of started.splice(0)) await r.close();
+    },
+  };
+}

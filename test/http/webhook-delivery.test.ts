@@ -4,27 +4,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../src/webhooks/sign.js';
 import { pollJob } from '../helpers/jobs.js';
-import { type Receiver, startReceiver } from '../helpers/receiver.js';
+import { receiverPool } from '../helpers/receiver.js';
 import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
 import { createHook, deliveries, waitForDeliveries } from '../helpers/webhooks.js';
 
 let s: Stays;
 let a: TestAccount;
-const receivers: Receiver[] = [];
+const pool = receiverPool();
 beforeAll(async () => {
   s = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '300', STAYS_SIM_FAIL: '' });
   a = await s.account({ credits: 100_000, rpm: 100_000 });
 });
 afterAll(async () => {
   await s.stop();
-  for (const r of receivers) await r.close();
+  await pool.closeAll();
 });
 
-const receiver = async (...args: Parameters<typeof startReceiver>) => {
-  const r = await startReceiver(...args);
-  receivers.push(r);
-  return r;
-};
+const receiver = pool.start;
 
 describe('webhook deliveries from stays serve', () => {
   it("a live job's lifecycle: job.queued → job.running → job.succeeded, signed, with the event id in header and body", async () => {
