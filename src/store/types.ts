@@ -305,7 +305,11 @@ export interface Store {
    * `batch` ended webhook deliveries and log rows older than WEBHOOK_LOG_RETENTION_MS.
    */
   purgeExpired(now: number, batch: number): Promise<Purged>;
-  createWebhook(w: NewWebhook): Promise<WebhookRow>;
+  /**
+   * Registers a webhook unless the account already has `maxActive` active ones (then null),
+   * counted and written in one transaction so concurrent creations cannot pass the cap together.
+   */
+  createWebhook(w: NewWebhook, maxActive?: number): Promise<WebhookRow | null>;
   /** The account's webhooks (revoked ones too: the record stays for audit), newest first. */
   listWebhooks(accountId: string): Promise<WebhookRow[]>;
   getWebhook(id: string): Promise<WebhookRow | null>;

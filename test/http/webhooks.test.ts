@@ -192,6 +192,15 @@ describe('limits, scopes, auth and rate limits', () => {
     expect((await create(acct.liveKey, { url: 'https://example.com/21', events: ['job.queued'] })).status).toBe(201);
   });
 
+  it('the cap holds under concurrent creations: 25 at once, exactly 20 created', async () => {
+    const acct = await s.account({ rpm: 100_000 });
+    const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => create(acct.liveKey, { url: `https://example.com/c${i}`, events: ['job.queued'] })));
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(20);
+    for (const r of answers.filter((x) => x.status !== 201)) expectTyped(r, 403, 'webhook_limit_exceeded', null);
+    const listed = await call('/v1/webhooks', { key: acct.liveKey });
+    expect((listed.body.data as unknown[]).length).toBe(20);
+  });
+
   it('a key without stays.read gets 403 scope_insufficient in the Family S envelope', async () => {
     const acct = await s.account({ scopes: 'account.read' });
     expectTyped(await call('/v1/webhooks', { key: acct.liveKey }), 403, 'scope_insufficient');

@@ -60,11 +60,8 @@ export async function createWebhook(
   requireScope(ctx, 'stays.read');
   const input = parseCreateWebhook(raw);
   await checkTarget?.(input.url);
-  const active = (await services.store.listWebhooks(ctx.account.id)).filter((w) => w.revokedAt === null).length;
-  if (active >= MAX_ACTIVE_WEBHOOKS) {
-    throw new ServiceError('webhook_limit_exceeded', `This account already has ${active} active webhooks, the most it may have (${MAX_ACTIVE_WEBHOOKS}); delete one first (DELETE /v1/webhooks/{id}).`);
-  }
   const secret = `whsec_${services.ids.bytes(32).toString('base64url')}`;
+  // The cap is checked in the store's transaction: concurrent creations cannot pass it together.
   const row = await services.store.createWebhook({
     id: `wh_${services.ids.ulid()}`,
     accountId: ctx.account.id,
@@ -73,7 +70,10 @@ export async function createWebhook(
     description: input.description ?? null,
     secretEnc: services.webhooks.box().seal(secret),
     createdAt: services.clock.now(),
-  });
+  }, MAX_ACTIVE_WEBHOOKS);
+  if (!row) {
+    throw new ServiceError('webhook_limit_exceeded', `This account already has ${MAX_ACTIVE_WEBHOOKS} active webhooks, the most it may have; delete one first (DELETE /v1/webhooks/{id}).`);
+  }
   return { ...webhookView(row), signing_secret: secret, note: SECRET_NOTE };
 }
 

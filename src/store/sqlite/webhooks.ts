@@ -71,6 +71,13 @@ export function webhookStore(db: Database.Database): WebhookPart {
     deliveries: db.prepare(`SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id DESC LIMIT ?`),
   };
 
+  const countActive = db.prepare(`SELECT COUNT(*) FROM webhooks WHERE account_id = ? AND revoked_at IS NULL`).pluck();
+  const createTx = db.transaction((w: NewWebhook, maxActive: number): WebhookRow | null => {
+    if ((countActive.get(w.accountId) as number) >= maxActive) return null;
+    q.insert.run({ ...w, events: JSON.stringify(w.events) });
+    return toWebhook(q.get.get(w.id) as Row);
+  });
+
   const revokeTx = db.transaction((id: string, accountId: string, at: number): WebhookRow | null => {
     if (q.revoke.run(at, id, accountId).changes === 0) return null;
     q.cancelQueued.run(id);
@@ -106,9 +113,8 @@ export function webhookStore(db: Database.Database): WebhookPart {
   });
 
   return {
-    async createWebhook(w: NewWebhook) {
-      q.insert.run({ ...w, events: JSON.stringify(w.events) });
-      return toWebhook(q.get.get(w.id) as Row);
+    async createWebhook(w: NewWebhook, maxActive = Number.POSITIVE_INFINITY) {
+      return createTx.immediate(w, maxActive);
     },
     async listWebhooks(accountId) {
       return (q.list.all(accountId) as Row[]).map(toWebhook);
