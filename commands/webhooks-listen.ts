@@ -1,7 +1,8 @@
 // `stays webhooks listen`: a receiver on 127.0.0.1 that registers a webhook pointing at itself
 // (through the API, in-process or remote), verifies each delivery's signature, prints each event
 // (a line on a terminal; one JSON line per event when piped or with --json), optionally forwards
-// the raw body and its headers, and deletes its webhook on exit: Ctrl-C exits 130, SIGTERM 0.
+// the raw body and its headers, and deletes its webhook on exit: Ctrl-C exits 130, SIGTERM 0,
+// SIGHUP (the terminal closed) 129.
 // It runs its own signal handling (not execute()'s), since the webhook must be deleted first.
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -58,6 +59,12 @@ function readBody(req: IncomingMessage): Promise<Buffer | null> {
   });
 }
 
+/**
+ * Whether a line has room for the event id (32 characters) beside the job id, status and
+ * operation: not on an 80-column terminal, where it would wrap every line. --json keeps every id.
+ */
+const wide = () => !process.stdout.isTTY || (process.stdout.columns ?? 80) >= 110;
+
 /** What an event is about, for the one-line view: the job, the listing, else nothing. */
 function subject(data: Record<string, unknown> | undefined): string {
   if (!data) return '';
@@ -106,6 +113,8 @@ export async function listen(opts: ListenOpts): Promise<void> {
   };
   process.on('SIGINT', () => stop(EXIT.interrupted));
   process.on('SIGTERM', () => stop(EXIT.ok));
+  // The terminal closed (a tmux window killed, an ssh session dropped): still delete the webhook.
+  process.on('SIGHUP', () => stop(EXIT.hangup));
 
   try {
     const port = parsePort(opts.port);
@@ -154,7 +163,7 @@ export async function listen(opts: ListenOpts): Promise<void> {
         const time = new Date().toISOString().slice(11, 19);
         const ev = String(body.event ?? '?');
         const tint = ev.endsWith('.failed') ? out.red : ev.endsWith('.succeeded') ? out.green : ev === 'stay.cached' ? out.cyan : out.yellow;
-        process.stdout.write(`${out.dim(time)}  ${tint(ev)}${' '.repeat(Math.max(0, 13 - ev.length))}  ${eventId}  ${subject(body.data)}${again ? out.dim('  (again)') : ''}\n`);
+        process.stdout.write(`${out.dim(time)}  ${tint(ev)}${' '.repeat(Math.max(0, 13 - ev.length))}  ${wide() ? `${eventId}  ` : ''}${subject(body.data)}${again ? out.dim('  (again)') : ''}\n`);
       }
       if (!forward) {
         res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
@@ -200,7 +209,7 @@ export async function listen(opts: ListenOpts): Promise<void> {
         (forward ? `Forwarding verified deliveries to ${forward.href}.\n` : '') +
         'Ctrl-C to stop; the webhook is deleted on exit.\n',
     );
-    if (!asJson && c.term.outTTY) process.stdout.write(`${out.bold('TIME      EVENT          EVENT ID')}${out.bold('                        SUBJECT')}\n`);
+    if (!asJson && c.term.outTTY) process.stdout.write(`${out.bold(`TIME      EVENT          ${wide() ? 'EVENT ID                        ' : ''}SUBJECT`)}\n`);
     // Runs until a signal: the server keeps the process alive.
   } catch (e) {
     const code = await reportError(e, ctx?.term ?? makeTerm(opts), ctx?.jsonErrors ?? opts.json !== undefined);

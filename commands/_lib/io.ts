@@ -12,6 +12,8 @@ export const EXIT = {
   rateLimited: 6,
   upstream: 7,
   waitTimeout: 8,
+  /** 128 + SIGHUP: the terminal went away (`stays webhooks listen` still cleans up). */
+  hangup: 129,
   interrupted: 130,
 } as const;
 
@@ -48,6 +50,7 @@ export const EXIT_DOC: [number, string][] = [
   [EXIT.rateLimited, 'rate_limited after retries'],
   [EXIT.upstream, 'upstream_unavailable, upstream_timeout, a failed job, or partial results with --fail-on-partial'],
   [EXIT.waitTimeout, 'the wait timed out (--timeout) with the job still running'],
+  [EXIT.hangup, 'the terminal closed (SIGHUP) while stays webhooks listen ran; its webhook is deleted'],
   [EXIT.interrupted, 'interrupted (Ctrl-C)'],
 ];
 

@@ -105,6 +105,14 @@ describe('stays webhooks listen, piped', () => {
     expect(await hookActive(l.hookId)).toBe(false);
   });
 
+  it('deletes its webhook when its terminal goes away (SIGHUP, exit 129)', async () => {
+    const l = await listenPiped([]);
+    expect(await hookActive(l.hookId)).toBe(true);
+    l.child.kill('SIGHUP');
+    expect(await l.exit).toBe(129);
+    expect(await hookActive(l.hookId)).toBe(false);
+  });
+
   it('--forward-to: the raw body and signature headers reach the target, whose status is passed back', async () => {
     let n = 0;
     const target: Receiver = await startReceiver(() => ({ status: ++n === 1 ? 200 : 503 }));
