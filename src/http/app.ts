@@ -37,6 +37,9 @@ function clientGone(env: unknown, err: unknown): boolean {
   return incoming.destroyed === true || incoming.socket?.destroyed === true || (incoming.errored ?? null) !== null || code === 'ECONNRESET' || code === 'ECONNABORTED';
 }
 
+/** A Hono path (`/v1/webhooks/:id`) as a regular expression matching the request paths it serves. */
+const pathPattern = (p: string) => new RegExp(`^${p.replace(/[.]/g, '\\.').replace(/:\w+/g, '[^/]+')}$`);
+
 /** `Allow` for each path the app serves: a path it knows with another method is a 405 (RFC 9110 §15.5.6). */
 function allowTable(routes: RouteDef[]): [RegExp, string][] {
   const methods = new Map<string, Set<string>>([
@@ -49,14 +52,13 @@ function allowTable(routes: RouteDef[]): [RegExp, string][] {
   }
   return [...methods].map(([p, m]) => {
     if (m.has('GET')) m.add('HEAD'); // Hono answers HEAD with the GET handler
-    const re = new RegExp(`^${p.replace(/[.]/g, '\\.').replace(/:\w+/g, '[^/]+')}$`);
-    return [re, ['GET', 'HEAD', 'POST', 'DELETE'].filter((x) => m.has(x)).join(', ')];
+    return [pathPattern(p), ['GET', 'HEAD', 'POST', 'DELETE'].filter((x) => m.has(x)).join(', ')];
   });
 }
 
 /** Paths of Family S routes: their errors take `{ error, request_id }` even before a handler runs (413, 405). */
 function familyS(routes: RouteDef[]): RegExp[] {
-  return routes.filter((r) => r.family === 'S').map((r) => new RegExp(`^${honoPath(r.path).replace(/[.]/g, '\\.').replace(/:\w+/g, '[^/]+')}$`));
+  return routes.filter((r) => r.family === 'S').map((r) => pathPattern(honoPath(r.path)));
 }
 
 function clientAddress(env: unknown): string {
@@ -87,6 +89,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
     c.set('requestId', newRequestId(services.ids));
     c.set('services', services);
     c.set('jsonCache', jsonCache);
+    // Before the body limit, authentication and the route, so every error on an S path takes its envelope.
     c.set('family', sPaths.some((re) => re.test(c.req.path)) ? 'S' : 'U');
     c.header('X-Request-Id', c.var.requestId);
     await next();
@@ -119,8 +122,6 @@ export function createApp(services: Services, opts: AppOptions = {}) {
 
   for (const route of routes) {
     app.on(route.method.toUpperCase(), honoPath(route.path), async (c) => {
-      // Before authentication, so its errors and the rate limiter's take the family's envelope too.
-      c.set('family', route.family ?? 'U');
       let ctx: RequestContext;
       const address = clientAddress(c.env);
       try {
