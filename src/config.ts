@@ -40,6 +40,11 @@ const ConfigSchema = z.object({
   webhookDenyPrivate: z.boolean(),
   /** How long one webhook delivery attempt may take before it counts as failed. */
   webhookTimeoutMs: z.coerce.number().int().min(100).max(120_000),
+  /**
+   * How long a synchronous Family S call (lookups, batch, search up to 240 rows, presets) waits
+   * for a live job before it answers 202 with the job instead (nothing is lost or charged twice).
+   */
+  sSyncWaitMs: z.coerce.number().int().min(0).max(300_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -72,13 +77,15 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     secretKey: overrides.secretKey ?? (env.STAYS_SECRET_KEY || undefined),
     webhookDenyPrivate: overrides.webhookDenyPrivate ?? /^(1|true|yes)$/i.test(env.STAYS_WEBHOOK_DENY_PRIVATE ?? ''),
     webhookTimeoutMs: overrides.webhookTimeoutMs ?? env.STAYS_WEBHOOK_TIMEOUT_MS ?? 10_000,
+    sSyncWaitMs: overrides.sSyncWaitMs ?? env.STAYS_S_SYNC_WAIT_MS ?? 60_000,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const names: Record<string, string> = { dataDir: 'STAYS_DATA_DIR', docsUrl: 'STAYS_DOCS_URL', logLevel: 'STAYS_LOG_LEVEL', freeTierBudget: 'STAYS_FREE_TIER_BUDGET',
       anonymousRpm: 'STAYS_ANON_RPM', upstream: 'STAYS_UPSTREAM', simLatency: 'STAYS_SIM_LATENCY_MS', simFail: 'STAYS_SIM_FAIL', sourceDeadlineMs: 'STAYS_SOURCE_DEADLINE_MS',
       jobLeaseMs: 'STAYS_JOB_LEASE_MS', shutdownGraceMs: 'STAYS_SHUTDOWN_GRACE_MS', memoryCacheMb: 'STAYS_MEMORY_CACHE_MB', heapGrowthPercent: 'STAYS_HEAP_GROWTH_PERCENT', topupMaxPerDay: 'STAYS_TOPUP_MAX_PER_DAY',
-      secretKey: 'STAYS_SECRET_KEY', webhookDenyPrivate: 'STAYS_WEBHOOK_DENY_PRIVATE', webhookTimeoutMs: 'STAYS_WEBHOOK_TIMEOUT_MS' };
+      secretKey: 'STAYS_SECRET_KEY', webhookDenyPrivate: 'STAYS_WEBHOOK_DENY_PRIVATE', webhookTimeoutMs: 'STAYS_WEBHOOK_TIMEOUT_MS',
+      sSyncWaitMs: 'STAYS_S_SYNC_WAIT_MS' };
     const key = String(issue.path[0]);
     throw new ConfigError(`invalid setting ${names[key] ?? key}: ${issue.message}`);
   }

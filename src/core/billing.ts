@@ -31,3 +31,10 @@ export const listingCost = (platform: Platform) => (platform === 'vrbo' ? 15 : 3
 export function availabilityCost(platform: Platform, days: number): number {
   return Math.max(platform === 'vrbo' ? 12 : 5, Math.ceil(days / 2));
 }
+
+/**
+ * D26 Family S: a lookup (by id or url) or a sub-resource costs 1; batch, search and presets 1 per
+ * returned row; with-details 2 per returned row (1 search + 1 detail); missing rows 0.
+ */
+export const STAY_LOOKUP_COST = 1;
+export const stayRowsCost = (rows: number, withDetails = false) => Math.max(0, rows) * (withDetails ? 2 : 1);

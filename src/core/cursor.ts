@@ -16,9 +16,9 @@ export function encodeCursor(state: CursorState, fp: string): string {
   return Buffer.from(JSON.stringify({ v: 1, f: fp, o: state.o }), 'utf8').toString('base64url');
 }
 
-export function decodeCursor(cursor: string | undefined, fp: string): CursorState | null {
+export function decodeCursor(cursor: string | undefined, fp: string, as: { param: string; from: string } = { param: 'cursor', from: 'meta.pagination.nextCursor' }): CursorState | null {
   if (cursor === undefined) return null;
-  const bad = (why: string) => new ServiceError('invalid_cursor', `The cursor ${why}; pass meta.pagination.nextCursor from the previous page unchanged.`, { param: 'cursor' });
+  const bad = (why: string) => new ServiceError('invalid_cursor', `The ${as.param} ${why}; pass ${as.from} from the previous page unchanged.`, { param: as.param });
   if (!/^[A-Za-z0-9_\-+/]+={0,2}$/.test(cursor) || cursor.length > 4096) throw bad('is not base64');
   let parsed: unknown;
   try {

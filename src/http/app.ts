@@ -123,6 +123,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   for (const route of routes) {
     app.on(route.method.toUpperCase(), honoPath(route.path), async (c) => {
       let ctx: RequestContext;
+      if (route.familyFor) c.set('family', await route.familyFor(c));
       const address = clientAddress(c.env);
       try {
         const who = await authenticate(services, requestHeader(c, 'authorization'));

@@ -19,6 +19,7 @@ import {
   WarningSchema,
 } from '../core/schemas/resources.js';
 import { JobSummarySchema } from '../core/schemas/jobs.js';
+import { SSearchBody, StaySchema } from '../core/schemas/stays.js';
 import type { RouteDef } from './route.js';
 
 type Json = Record<string, unknown>;
@@ -28,8 +29,10 @@ const NAMED: [z.ZodType, string][] = [
   [PriceCompareSchema, 'PriceCompare'], [AccountSchema, 'Account'], [MetaSchema, 'Meta'], [ErrorSchema, 'Error'],
   [PlatformResultSchema, 'PlatformResult'], [WarningSchema, 'Warning'], [PaginationSchema, 'Pagination'],
   [PlatformFailureErrorSchema, 'PlatformFailureError'], [PlatformSchema, 'Platform'], [ErrorEnvelopeSchema, 'ErrorEnvelope'],
-  [JobSummarySchema, 'JobSummary'],
+  [JobSummarySchema, 'JobSummary'], [StaySchema, 'Stay'],
 ];
+
+const NAMED_BODIES: [z.ZodType, string][] = [[SSearchBody, 'StaySearchRequest']];
 
 /** Parameters stay inline: they are small and read best in place. */
 function schemaOf(s: z.ZodType, io: 'input' | 'output' = 'output'): Json {
@@ -110,7 +113,7 @@ function responses(route: RouteDef, ids: Map<z.ZodType, string>): Json {
             ? { type: 'object', required: ['data', 'meta', 'request_id'], properties: { data, meta: ref('ListMetaS'), request_id: { type: 'string' } } }
             : { type: 'object', required: ['data', 'meta'], properties: { data, meta: ref('Meta') } };
   // A create answers 201 Created.
-  const okStatus = familyS && route.method === 'post' ? 201 : 200;
+  const okStatus = d.created ? 201 : 200;
   const out: Json = {
     [okStatus]: { description: okStatus === 201 ? 'Created.' : 'Success.', headers: { ...requestIdHeader, ...rateHeaders }, content: { 'application/json': { schema: okSchema } } },
   };
@@ -139,6 +142,9 @@ const InProgress = z.object({
 export function buildOpenApi(routes: RouteDef[]): Json {
   const ids = new Map<z.ZodType, string>(NAMED);
   for (const r of routes) if (!ids.has(r.doc.data)) ids.set(r.doc.data, `${r.doc.operationId}Data`);
+  // A body several routes share (the S SearchRequest) is one component, named by its first route.
+  const bodies = new Map<z.ZodType, string>(NAMED_BODIES);
+  for (const r of routes) if (r.doc.body && !bodies.has(r.doc.body)) bodies.set(r.doc.body, `${r.doc.operationId}Body`);
   const paths: Json = {};
   for (const r of routes) {
     const d = r.doc;
@@ -150,7 +156,7 @@ export function buildOpenApi(routes: RouteDef[]): Json {
       parameters: [...parameters(d.path, 'path'), ...parameters(d.query, 'query')],
       responses: responses(r, ids),
     };
-    if (d.body) op.requestBody = { required: true, content: { 'application/json': { schema: ref(`${d.operationId}Body`) } } };
+    if (d.body) op.requestBody = { required: true, content: { 'application/json': { schema: ref(bodies.get(d.body)!) } } };
     if (!d.auth) op.security = [];
     paths[r.path] = { ...(paths[r.path] as Json | undefined), [r.method]: op };
   }
@@ -176,7 +182,7 @@ export function buildOpenApi(routes: RouteDef[]): Json {
       },
       schemas: {
         ...componentSchemas(ids, 'output'),
-        ...componentSchemas(new Map(routes.flatMap((r) => (r.doc.body ? [[r.doc.body, `${r.doc.operationId}Body`] as const] : []))), 'input'),
+        ...componentSchemas(bodies, 'input'),
         // D9: Family S errors carry request_id beside the error object.
         ErrorEnvelopeS: { type: 'object', required: ['error', 'request_id'], properties: { error: ref('Error'), request_id: { type: 'string' } } },
         // Family S list meta (spec): { count, limit, has_more, next_page_token }.

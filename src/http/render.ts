@@ -2,6 +2,7 @@
 import type { Context } from 'hono';
 import type { OpResult } from '../core/context.js';
 import type { ExecResult } from '../core/execute.js';
+import type { Meta } from '../core/schemas/resources.js';
 import { type ServiceError, errorBody } from '../core/errors.js';
 import type { Env } from './route.js';
 
@@ -43,4 +44,33 @@ export function renderExec<T>(c: Context<Env>, r: ExecResult<T>): Response {
   if (r.kind === 'sync') return renderOk(c, r);
   c.header('Retry-After', String(r.retryAfter));
   return c.json(r.body, 202);
+}
+
+/** Family S meta of a single object (the spec allows omitting it; it carries what a client reconciles credits with). */
+export function objectMetaS(meta: Meta): Record<string, unknown> {
+  return {
+    credits_charged: meta.creditsCharged,
+    environment: meta.environment,
+    cached: meta.cached,
+    warnings: meta.warnings.map((w) => ({ code: w.code, message: w.message })),
+  };
+}
+
+/** Family S list meta: `{ count, limit, has_more, next_page_token }` first, as the spec orders them. */
+export function listMetaS(count: number, meta: Meta): Record<string, unknown> {
+  const p = meta.pagination;
+  return { count, limit: p?.limit ?? count, has_more: p?.hasMore ?? false, next_page_token: p?.nextCursor ?? null, ...objectMetaS(meta) };
+}
+
+/**
+ * A Family S answer from the shared executor: sync results through `shape` (data and S meta), an
+ * accepted job as 202 with D18's job shape plus request_id (D10).
+ */
+export function renderExecS<T>(c: Context<Env>, r: ExecResult<T>, shape: (data: T, meta: Meta) => { data: unknown; meta: Record<string, unknown> }): Response {
+  if (r.kind === 'accepted') {
+    c.header('Retry-After', String(r.retryAfter));
+    return c.json({ ...r.body, request_id: c.var.requestId }, 202);
+  }
+  const s = shape(r.data, r.meta);
+  return renderS(c, s.data, s.meta);
 }

@@ -31,6 +31,8 @@ export interface RouteDoc {
   data: z.ZodType;
   /** `{ data, meta }` (default), or bare `{ data }` (account, top-ups) or a job poll; Family S: `{ data, meta?, request_id }`. */
   envelope?: 'meta' | 'bare' | 'job' | 's' | 's-list';
+  /** A POST that makes a resource: answers 201 Created. */
+  created?: boolean;
   /** Whether a live call may answer 202 with a job. */
   async?: boolean;
   /** Error statuses this route can answer with (besides 401 and 429, which every authed route has). */
@@ -45,6 +47,8 @@ export interface RouteDef {
   /** OpenAPI-style path, e.g. /v1/listing/{platform}/{id}. */
   path: string;
   doc: RouteDoc;
+  /** A route both families share (POST /v1/search, D8): the family of this request, decided before authentication. */
+  familyFor?(c: Context<Env>): Promise<'U' | 'S'>;
   handle(c: Context<Env>, ctx: RequestContext): Promise<Response>;
 }
 

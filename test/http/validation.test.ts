@@ -162,8 +162,13 @@ describe('POST /v1/search validation', () => {
     await expectError(await post(body), 400, code, param);
   });
 
-  it('a pure stay-centric body is a typed 501 until Family S lands', async () => {
-    await expectError(await post({ location: 'Lisbon', maxItems: 10 }), 501, 'not_implemented', 'maxItems');
+  it('a pure stay-centric body is a Family S search (D8): { data, meta, request_id }', async () => {
+    const res = await post({ location: 'Lisbon', maxItems: 3 });
+    const body = (await res.json()) as { data: { id: string }[]; meta: { count: number }; request_id: string };
+    expect(res.status).toBe(200);
+    expect(body.data).toHaveLength(3);
+    expect(body.meta.count).toBe(3);
+    expect(body.request_id).toBe(res.headers.get('x-request-id'));
   });
 });
 

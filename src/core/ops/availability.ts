@@ -15,6 +15,16 @@ import { okResult, requireEnabled } from './common.js';
 /** Listings per call: airbnb 1, vrbo 12 (spec Limits); booking and google as vrbo (docs/decisions.md). */
 const BATCH_MAX: Record<EnabledPlatform, number> = { airbnb: 1, vrbo: 12, booking: 12, google: 12 };
 
+/** One listing's calendar for a window: shared with the Family S lookups and their cache. */
+export function availabilityLeg(platform: EnabledPlatform, id: string, startDate: string, endDate: string): Leg {
+  return {
+    platform,
+    key: `availability:${platform}:${id}:${startDate}:${endDate}`,
+    ttlMs: TTL.availability,
+    fetch: (u) => u.availability(platform, id, startDate, endDate),
+  };
+}
+
 export function availabilityPlan(services: Services, ctx: RequestContext, raw: RawInput): Plan<Availability[]> {
   requireScope(ctx, 'stays.read');
   const q = parseParams(AvailabilityParams, raw);
@@ -36,12 +46,7 @@ export function availabilityPlan(services: Services, ctx: RequestContext, raw: R
   });
   const days = daysBetween(q.startDate, q.endDate);
   const each = availabilityCost(platform, days);
-  const legs: Leg[] = ids.map((id) => ({
-    platform,
-    key: `availability:${platform}:${id}:${q.startDate}:${q.endDate}`,
-    ttlMs: TTL.availability,
-    fetch: (u) => u.availability(platform, id, q.startDate, q.endDate),
-  }));
+  const legs: Leg[] = ids.map((id) => availabilityLeg(platform, id, q.startDate, q.endDate));
   return {
     operation: 'availability',
     platforms: [platform],

@@ -6,12 +6,23 @@ import { utcToday } from '../clock.js';
 import type { RequestContext, Services } from '../context.js';
 import { parseListingId } from '../listing-ref.js';
 import { type Leg, type Plan, TTL } from '../plan.js';
-import { SINGLE_LISTING_PLATFORMS } from '../platforms.js';
+import { type EnabledPlatform, SINGLE_LISTING_PLATFORMS } from '../platforms.js';
 import { ListingParams, ListingPathParams } from '../schemas/params.js';
 import type { Price, Property } from '../schemas/resources.js';
 import { type RawInput, checkChildAges, checkStay, parseParams } from '../validate.js';
 import { okResult, requireEnabled } from './common.js';
 import { priceLeg } from './price.js';
+
+/** A listing's body (no price, no identity; D20): shared with the Family S lookups and their cache. */
+export function listingBodyLeg(platform: EnabledPlatform, id: string, currency: string): Leg {
+  return {
+    platform,
+    key: `listing:${platform}:${id}:${currency}`,
+    ttlMs: TTL.listing,
+    fetch: (u) => u.listing(platform, id, { currency }),
+    stay: { platform, id },
+  };
+}
 
 export function listingPlan(services: Services, ctx: RequestContext, path: RawInput, raw: RawInput): Plan<Property> {
   requireScope(ctx, 'stays.read');
@@ -24,13 +35,7 @@ export function listingPlan(services: Services, ctx: RequestContext, path: RawIn
   const stay = q.checkIn && q.checkOut
     ? { checkIn: q.checkIn, checkOut: q.checkOut, adults: q.adults, children: q.children, childAges, currency: q.currency }
     : undefined;
-  const body: Leg = {
-    platform,
-    key: `listing:${platform}:${id}:${q.currency}`,
-    ttlMs: TTL.listing,
-    fetch: (u) => u.listing(platform, id, { currency: q.currency }),
-    stay: { platform, id },
-  };
+  const body = listingBodyLeg(platform, id, q.currency);
   const cost = listingCost(platform); // D25: with or without dates; the embedded price adds nothing
   return {
     operation: 'listing',

@@ -2,11 +2,11 @@
 import { requireScope } from '../auth.js';
 import { reviewsCost } from '../billing.js';
 import type { RequestContext, Services } from '../context.js';
-import { type Plan, TTL } from '../plan.js';
+import { type Leg, type Plan, TTL } from '../plan.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../cursor.js';
 import { ServiceError } from '../errors.js';
 import { parseListingId, parseListingUrl, splitStaysId } from '../listing-ref.js';
-import { REVIEW_PLATFORMS } from '../platforms.js';
+import { type EnabledPlatform, REVIEW_PLATFORMS } from '../platforms.js';
 import { ReviewsParams } from '../schemas/params.js';
 import type { Review } from '../schemas/resources.js';
 import { type RawInput, exactlyOne, parseParams } from '../validate.js';
@@ -17,6 +17,11 @@ const SORTS: Record<string, (a: Review, b: Review) => number> = {
   rating_desc: (a, b) => b.rating - a.rating || (a.date < b.date ? 1 : -1),
   rating_asc: (a, b) => a.rating - b.rating || (a.date < b.date ? 1 : -1),
 };
+
+/** Every review of one listing: shared with the Family S lookups and their cache. */
+export function reviewsLeg(platform: EnabledPlatform, id: string): Leg {
+  return { platform, key: `reviews:${platform}:${id}`, ttlMs: TTL.reviews, fetch: (u) => u.reviews(platform, id) };
+}
 
 export function reviewsPlan(_services: Services, ctx: RequestContext, raw: RawInput): Plan<Review[]> {
   requireScope(ctx, 'stays.read');
@@ -37,7 +42,7 @@ export function reviewsPlan(_services: Services, ctx: RequestContext, raw: RawIn
     platforms: [platform],
     currency: 'USD',
     worstCase: reviewsCost(platform, q.limit),
-    legs: [{ platform, key: `reviews:${platform}:${id}`, ttlMs: TTL.reviews, fetch: (u) => u.reviews(platform, id) }],
+    legs: [reviewsLeg(platform, id)],
     compose: ([o]) => {
       if (!o!.ok) throw o!.error;
       const all = (o!.value as Review[])

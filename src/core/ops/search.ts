@@ -10,6 +10,7 @@ import { SearchParams, type SearchInput } from '../schemas/params.js';
 import type { PlatformResult, Property, Warning } from '../schemas/resources.js';
 import { type RawInput, checkChildAges, checkPriceRange, checkStay, parseParams } from '../validate.js';
 import { type Composed, type Leg, type LegOutcome, type Plan, TTL } from '../plan.js';
+import type { StayQuery } from '../upstream.js';
 import { failedResult, okResult } from './common.js';
 
 export interface ResolvedPlatforms {
@@ -91,6 +92,16 @@ export interface SearchPlan {
   memoKey: string;
 }
 
+/** One platform's full candidate set for a place: shared by both search forms (and their cache). */
+export function searchLeg(platform: EnabledPlatform, location: string, o: { currency: string; rooms: number; stay: StayQuery | undefined }): Leg {
+  return {
+    platform,
+    key: `search:${platform}:${JSON.stringify([location, o.currency, o.rooms, o.stay ?? null])}`,
+    ttlMs: TTL.search,
+    fetch: (u) => u.searchPlatform(platform, location, { currency: o.currency, rooms: o.rooms, stay: o.stay }),
+  };
+}
+
 /** One leg per platform fetches its full candidate set; compose filters, sorts and pages it. */
 export function searchPlan(services: Services, ctx: RequestContext, raw: RawInput): SearchPlan {
   requireScope(ctx, 'stays.read');
@@ -101,12 +112,7 @@ export function searchPlan(services: Services, ctx: RequestContext, raw: RawInpu
   const stay = q.checkIn && q.checkOut
     ? { checkIn: q.checkIn, checkOut: q.checkOut, adults: q.adults, children: q.children, childAges: q.childAges, currency: q.currency }
     : undefined;
-  const legs: Leg[] = q.resolved.legs.map((platform) => ({
-    platform,
-    key: `search:${platform}:${JSON.stringify([q.location, q.currency, q.rooms, stay ?? null])}`,
-    ttlMs: TTL.search,
-    fetch: (u) => u.searchPlatform(platform, q.location, { currency: q.currency, rooms: q.rooms, stay }),
-  }));
+  const legs: Leg[] = q.resolved.legs.map((platform) => searchLeg(platform, q.location, { currency: q.currency, rooms: q.rooms, stay }));
   return {
     memoKey: `search|${q.location}|${fp}|${q.cursor ?? ''}`,
     plan: {

@@ -30,6 +30,7 @@ export const webhookCreate: RouteDef = {
     body: CreateWebhookBody,
     data: CreatedWebhookSchema,
     envelope: 's',
+    created: true,
     errors: [400, 403, 415],
     auth: true,
   },

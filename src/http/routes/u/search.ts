@@ -4,7 +4,9 @@ import { execute } from '../../../core/execute.js';
 import { searchPlan } from '../../../core/ops/search.js';
 import { SearchParams } from '../../../core/schemas/params.js';
 import { PropertySchema } from '../../../core/schemas/resources.js';
-import { normalizeInput } from '../../../core/validate.js';
+import { type RawInput, normalizeInput } from '../../../core/validate.js';
+import { FAMILY_S_SEARCH_KEYS, FAMILY_U_ONLY_SEARCH_KEYS } from '../../../core/ops/stay-search.js';
+import { runSSearch } from '../s/search.js';
 import { type RouteDef, jsonBody, preferWaitMs, queryInput } from '../../route.js';
 import { renderExec } from '../../render.js';
 
@@ -28,23 +30,32 @@ export const searchGet: RouteDef = {
   },
 };
 
-/** D8: keys only Family S has. */
-const FAMILY_S_KEYS = ['locationQueries', 'searchUrls', 'maxItems', 'nextPageToken', 'fields', 'infants', 'pets', 'locale', 'minBeds', 'minBathrooms'];
-const FAMILY_U_ONLY_KEYS = ['platforms', 'platform', 'limit', 'cursor', 'sort', 'rooms', 'childAges', 'propertyType', 'amenities', 'minGuestRating'];
+/** D8: the body's keys choose the family; a body that has keys only Family S has is an S search. */
+function sKeyOf(body: RawInput): string | undefined {
+  return FAMILY_S_SEARCH_KEYS.find((k) => k in body);
+}
 
 export const searchPost: RouteDef = {
   method: 'post',
   path: '/v1/search',
   doc: { ...doc, operationId: 'searchPost', summary: 'Search properties (JSON body form of GET /v1/search)', body: SearchParams },
+  // Known before authentication, so an S body's every error (401, 429 included) takes the S envelope (D9).
+  familyFor: async (c) => {
+    try {
+      return sKeyOf(await jsonBody(c)) !== undefined ? 'S' : 'U';
+    } catch {
+      return 'U';
+    }
+  },
   handle: async (c, ctx) => {
     const body = await jsonBody(c);
-    const sKey = FAMILY_S_KEYS.find((k) => k in body);
+    const sKey = sKeyOf(body);
     if (sKey !== undefined) {
-      const uKey = FAMILY_U_ONLY_KEYS.find((k) => k in body);
+      const uKey = FAMILY_U_ONLY_SEARCH_KEYS.find((k) => k in body);
       if (uKey !== undefined) {
         throw new ServiceError('mutually_exclusive_params', `The body mixes ${uKey} (unified search) with ${sKey} (stay search); use one form.`, { param: sKey });
       }
-      throw new ServiceError('not_implemented', `The stay-centric search form (${sKey}) is not available on this server yet; use the unified parameters.`, { param: sKey });
+      return runSSearch(c, ctx, body, 'search');
     }
     const { plan, memoKey } = searchPlan(c.var.services, ctx, normalizeInput(body));
     return renderExec(c, await execute(c.var.services, ctx, plan, { memoKey, waitMs: preferWaitMs(c) }));

@@ -1,0 +1,167 @@
+// Family S lookups: GET /v1/stays/{id}, by-url, the eight sub-resources and POST /v1/stays/batch.
+// The same legs (listing body, calendar, reviews), cache, holds and jobs as Family U; only the
+// shape (core/stays/shape.ts) and the price (D26) differ. Stays are airbnb listings.
+import { requireScope } from '../auth.js';
+import { STAY_LOOKUP_COST, stayRowsCost } from '../billing.js';
+import { utcToday } from '../clock.js';
+import type { RequestContext, Services } from '../context.js';
+import { ServiceError, isUpstreamFailure } from '../errors.js';
+import { parseListingId, parseListingUrl } from '../listing-ref.js';
+import type { Leg, LegOutcome, Plan } from '../plan.js';
+import type { Availability, Property, Review, Warning } from '../schemas/resources.js';
+import { BatchBody, MAX_BATCH_ENTRIES, type Stay, type StayPart, StayByUrlParams, StayPathParams } from '../schemas/stays.js';
+import { stayPart, toStay } from '../stays/shape.js';
+import { type RawInput, parseParams, preview } from '../validate.js';
+import { availabilityLeg } from './availability.js';
+import { failedResult, okResult } from './common.js';
+import { listingBodyLeg } from './listing.js';
+import { reviewsLeg } from './reviews.js';
+
+const P = 'airbnb';
+/** A lookup's calendar: today and the next 29 nights (docs/decisions.md). */
+export const LOOKUP_CALENDAR_DAYS = 30;
+
+function calendarWindow(services: Services): { start: string; end: string } {
+  const start = utcToday(services.clock);
+  const end = new Date(Date.parse(`${start}T00:00:00Z`) + LOOKUP_CALENDAR_DAYS * 86_400_000).toISOString().slice(0, 10);
+  return { start, end };
+}
+
+/** The legs of one full lookup: body, calendar, reviews (in that order). */
+function lookupLegs(services: Services, id: string): Leg[] {
+  const w = calendarWindow(services);
+  return [listingBodyLeg(P, id, 'USD'), availabilityLeg(P, id, w.start, w.end), reviewsLeg(P, id)];
+}
+
+type Warn = Omit<Warning, 'docUrl'>;
+
+/** A lookup from its three outcomes; the body's failure is the answer, the others degrade to empty with a warning. */
+function stayFrom(id: string, [body, cal, rev]: LegOutcome[], warnings: Warn[]): Stay {
+  if (!body!.ok) throw body!.error;
+  const soft = <T>(o: LegOutcome | undefined, what: string): T | null => {
+    if (!o || o.ok) return o ? (o.value as T) : null;
+    warnings.push({ code: `${what}_unavailable`, message: `${id}: the ${what} could not be fetched (${o.error.code}); it is empty.`, platform: P });
+    return null;
+  };
+  return toStay(body!.value as Property, { detail: true, availability: soft<Availability>(cal, 'availability'), reviews: soft<Review[]>(rev, 'reviews') });
+}
+
+const allCached = (os: LegOutcome[]) => os.every((o) => o.ok && o.cached);
+
+export function stayIdFrom(raw: RawInput, byUrl: boolean): string {
+  if (byUrl) return parseListingUrl(P, parseParams(StayByUrlParams, raw).url, { param: 'url' });
+  return parseListingId(P, parseParams(StayPathParams, raw).id, { param: 'id' });
+}
+
+/** GET /v1/stays/{id} and /v1/stays/by-url: a whole Stay, 1 credit (D26). */
+export function stayPlan(services: Services, ctx: RequestContext, raw: RawInput, opts: { byUrl?: boolean } = {}): Plan<Stay> {
+  requireScope(ctx, 'stays.read');
+  const id = stayIdFrom(raw, opts.byUrl === true);
+  return {
+    operation: 'stay',
+    platforms: [P],
+    currency: 'USD',
+    worstCase: STAY_LOOKUP_COST,
+    legs: lookupLegs(services, id),
+    compose: (outcomes) => {
+      const warnings: Warn[] = [];
+      const data = stayFrom(id, outcomes, warnings);
+      return { data, platformResults: [okResult(P, 1, STAY_LOOKUP_COST, allCached(outcomes))], warnings };
+    },
+  };
+}
+
+/** GET /v1/stays/{id}/{part}: only the legs the part needs; 1 credit (D26). */
+export function stayPartPlan(services: Services, ctx: RequestContext, raw: RawInput, part: StayPart): Plan<Record<string, unknown>> {
+  requireScope(ctx, 'stays.read');
+  const id = stayIdFrom(raw, false);
+  const [body, cal, rev] = lookupLegs(services, id);
+  // The calendar alone answers /availability; /reviews needs the body for reviews_count.
+  const legs = part === 'availability' ? [cal!] : part === 'reviews' ? [body!, rev!] : [body!];
+  return {
+    operation: 'stay',
+    platforms: [P],
+    currency: 'USD',
+    worstCase: STAY_LOOKUP_COST,
+    legs,
+    compose: (outcomes) => {
+      const warnings: Warn[] = [];
+      let data: Record<string, unknown>;
+      if (part === 'availability') {
+        const o = outcomes[0]!;
+        if (!o.ok) throw o.error;
+        const days = (o.value as Availability).dates;
+        data = { id, availability: days.map((d) => ({ date: d.date, available: d.bookable ?? d.available, min_nights: d.minNights, price: null })) };
+      } else {
+        const full = part === 'reviews' ? [outcomes[0]!, undefined, outcomes[1]!] : [outcomes[0]!];
+        data = stayPart(stayFrom(id, full as LegOutcome[], warnings), part);
+      }
+      return { data, platformResults: [okResult(P, 1, STAY_LOOKUP_COST, allCached(outcomes))], warnings };
+    },
+  };
+}
+
+export interface BatchResult {
+  stays: Stay[];
+  requested: number;
+  missing: number;
+}
+
+/** One batch entry: `{ id }` or `{ url }`, exactly one, else invalid_parameter naming `entries[i]`. */
+function entryId(e: unknown, i: number): string {
+  const param = `entries[${i}]`;
+  if (e === null || typeof e !== 'object' || Array.isArray(e)) {
+    throw new ServiceError('invalid_parameter', `${param} must be an object { id } or { url } (got ${preview(e)}).`, { param });
+  }
+  const o = e as Record<string, unknown>;
+  const keys = Object.keys(o);
+  const forms = keys.filter((k) => k === 'id' || k === 'url');
+  const other = keys.find((k) => k !== 'id' && k !== 'url');
+  if (other !== undefined) {
+    const why = other === 'address' ? 'address lookups are not supported' : `unknown key ${preview(other)}`;
+    throw new ServiceError('invalid_parameter', `${param}: ${why}; give exactly one of id or url.`, { param });
+  }
+  if (forms.length !== 1) throw new ServiceError('invalid_parameter', `${param} must have exactly one of id or url (it has ${forms.length === 0 ? 'neither' : 'both'}).`, { param });
+  const v = o[forms[0]!];
+  if (typeof v !== 'string' || v.trim() === '') throw new ServiceError('invalid_parameter', `${param}.${forms[0]} must be a non-empty string (got ${preview(v)}).`, { param });
+  return forms[0] === 'url' ? parseListingUrl(P, v, { param }) : parseListingId(P, v, { param });
+}
+
+/** POST /v1/stays/batch: 1–50 entries; an entry the upstream cannot resolve is left out and counted in missing (D26: not billed). */
+export function batchPlan(services: Services, ctx: RequestContext, raw: RawInput): Plan<BatchResult> {
+  requireScope(ctx, 'stays.read');
+  const { entries } = parseParams(BatchBody, raw);
+  if (entries.length === 0) throw new ServiceError('invalid_parameter', 'entries is empty; give 1 to 50 entries, each { id } or { url }.', { param: 'entries' });
+  if (entries.length > MAX_BATCH_ENTRIES) {
+    throw new ServiceError('invalid_parameter', `entries has ${entries.length} items; a batch takes at most ${MAX_BATCH_ENTRIES}.`, { param: 'entries' });
+  }
+  const ids = entries.map(entryId);
+  const legs = ids.flatMap((id) => lookupLegs(services, id));
+  return {
+    operation: 'stay_batch',
+    platforms: [P],
+    currency: 'USD',
+    worstCase: stayRowsCost(ids.length),
+    legs,
+    compose: (outcomes) => {
+      const warnings: Warn[] = [];
+      const stays: Stay[] = [];
+      const failures: ServiceError[] = [];
+      ids.forEach((id, i) => {
+        const own = outcomes.slice(i * 3, i * 3 + 3);
+        const body = own[0]!;
+        if (!body.ok) {
+          failures.push(body.error);
+          warnings.push({ code: body.error.code, message: `entries[${i}] (${id}): ${body.error.message}`, platform: P });
+          return;
+        }
+        stays.push(stayFrom(id, own, warnings));
+      });
+      // Nothing resolved and nothing was simply absent: the upstream failed, and that is the answer.
+      if (stays.length === 0 && failures.length > 0 && failures.every(isUpstreamFailure)) throw failures[0]!;
+      const results = [okResult(P, stays.length, stayRowsCost(stays.length), allCached(outcomes))];
+      if (failures.some(isUpstreamFailure)) results.push(failedResult(P, failures.find(isUpstreamFailure)!));
+      return { data: { stays, requested: ids.length, missing: ids.length - stays.length }, platformResults: results, warnings };
+    },
+  };
+}

@@ -1,0 +1,60 @@
+// The Family S search forms (D8, D10): POST /v1/search with an S body (dispatched from the shared
+// route), /v1/search/with-details and the presets /v1/listings/{superhost,luxury,instant-book}.
+// maxItems up to 240 and the presets are synchronous (a live job is waited for up to
+// STAYS_S_SYNC_WAIT_MS); 241–250 go async: 202 with a job unless cached or Prefer: wait answers.
+import type { Context } from 'hono';
+import { z } from 'zod';
+import type { RequestContext } from '../../../core/context.js';
+import { execute } from '../../../core/execute.js';
+import { type SSearchKind, sSearchPlan } from '../../../core/ops/stay-search.js';
+import { SSearchBody, StaySchema } from '../../../core/schemas/stays.js';
+import type { RawInput } from '../../../core/validate.js';
+import { listMetaS, renderExecS } from '../../render.js';
+import { type Env, type RouteDef, jsonBody, preferWaitMs } from '../../route.js';
+import { sSyncWaitMs } from './stays.js';
+
+/** Runs one S search form over a parsed body. */
+export async function runSSearch(c: Context<Env>, ctx: RequestContext, body: RawInput, kind: SSearchKind): Promise<Response> {
+  const s = c.var.services;
+  const { plan, memoKey, async, metaWarning } = sSearchPlan(s, ctx, body, kind);
+  const waitMs = async ? preferWaitMs(c) : sSyncWaitMs(c);
+  return renderExecS(c, await execute(s, ctx, plan, { memoKey, waitMs }), (data: unknown[], meta) => ({
+    data,
+    meta: { ...listMetaS(data.length, meta), ...(metaWarning ? { warning: metaWarning } : {}) },
+  }));
+}
+
+const BILLING: Record<SSearchKind, string> = {
+  search: '1 credit per returned row (D26).',
+  'with-details': '2 credits per returned row: 1 search + 1 detail (D26).',
+  superhost: 'Keeps only rows whose host is a superhost, so count may be below maxItems. 1 credit per returned row.',
+  luxury: 'priceMin is pinned to 300 per night, or the caller\'s value if higher. 1 credit per returned row.',
+  'instant-book': 'Rows are not filtered; meta.warning is "experimental". 1 credit per returned row.',
+};
+
+function searchRoute(kind: Exclude<SSearchKind, 'search'>, path: string, summary: string): RouteDef {
+  const preset = kind !== 'with-details';
+  return {
+    method: 'post',
+    family: 'S',
+    path,
+    doc: {
+      operationId: kind === 'with-details' ? 'searchWithDetails' : `listings${kind.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`,
+      summary,
+      description: `${preset ? 'Body as SearchRequest; maxItems defaults to 50 and is capped at 50 (with a warning); always synchronous. ' : 'Body as SearchRequest; each row enriched like a stay lookup (description, amenities, availability, reviews). '}${BILLING[kind]}`,
+      tags: ['Stays'],
+      body: SSearchBody,
+      data: z.array(StaySchema),
+      envelope: 's-list',
+      async: !preset,
+      errors: [400, 402, 403, 415, 503, 504],
+      auth: true,
+    },
+    handle: async (c, ctx) => runSSearch(c, ctx, await jsonBody(c), kind),
+  };
+}
+
+export const searchWithDetails = searchRoute('with-details', '/v1/search/with-details', 'Search stays, each row enriched like a lookup');
+export const listingsSuperhost = searchRoute('superhost', '/v1/listings/superhost', 'Preset: stays of superhosts');
+export const listingsLuxury = searchRoute('luxury', '/v1/listings/luxury', 'Preset: stays from 300 per night');
+export const listingsInstantBook = searchRoute('instant-book', '/v1/listings/instant-book', 'Preset: instant-book stays (experimental)');

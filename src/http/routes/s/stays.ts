@@ -1,0 +1,144 @@
+// Stay lookups (Family S): GET /v1/stays/{id}, /by-url, /by-address (501, D9), the eight
+// sub-resources and POST /v1/stays/batch. One credit per lookup or returned row (D26). The spec
+// calls them synchronous: a live lookup waits for its job up to STAYS_S_SYNC_WAIT_MS, then answers
+// 202 with the job rather than lose it.
+import { z } from 'zod';
+import { ServiceError } from '../../../core/errors.js';
+import { execute } from '../../../core/execute.js';
+import { type BatchResult, batchPlan, stayPartPlan, stayPlan } from '../../../core/ops/stays.js';
+import { BatchBody, STAY_PARTS, type StayPart, StayByUrlParams, StayPartSchemas, StayPathParams, StaySchema } from '../../../core/schemas/stays.js';
+import { objectMetaS, renderExecS } from '../../render.js';
+import { type Env, type RouteDef, jsonBody, preferWaitMs, queryInput } from '../../route.js';
+import type { Context } from 'hono';
+
+const TAGS = ['Stays'];
+const COST = '1 credit (D26; sandbox keys 0). Live: answered when the upstream answers, or 202 with a job past STAYS_S_SYNC_WAIT_MS.';
+
+/** S calls are synchronous: wait for a live job up to the configured bound (a shorter Prefer: wait wins). */
+export function sSyncWaitMs(c: Context<Env>): number {
+  const prefer = preferWaitMs(c);
+  const bound = c.var.services.config.sSyncWaitMs;
+  return prefer > 0 ? Math.min(prefer, bound) : bound;
+}
+
+const one = <T>(data: T, meta: Parameters<typeof objectMetaS>[0]) => ({ data, meta: objectMetaS(meta) });
+
+export const stayGet: RouteDef = {
+  method: 'get',
+  family: 'S',
+  path: '/v1/stays/{id}',
+  doc: {
+    operationId: 'getStay',
+    summary: 'A stay by airbnb listing id',
+    description: `The whole Stay: pricing all null (spec rule 1), the next 30 days of availability, the most recent reviews. ${COST}`,
+    tags: TAGS,
+    path: StayPathParams,
+    data: StaySchema,
+    envelope: 's',
+    async: true,
+    errors: [400, 402, 403, 404, 503, 504],
+    auth: true,
+  },
+  handle: async (c, ctx) => {
+    const s = c.var.services;
+    const plan = stayPlan(s, ctx, { id: c.req.param('id') });
+    return renderExecS(c, await execute(s, ctx, plan, { waitMs: sSyncWaitMs(c) }), one);
+  },
+};
+
+export const stayByUrl: RouteDef = {
+  method: 'get',
+  family: 'S',
+  path: '/v1/stays/by-url',
+  doc: {
+    operationId: 'getStayByUrl',
+    summary: 'A stay by airbnb room URL',
+    description: `An airbnb room URL (https://www.airbnb.com/rooms/<id>); anything else is 400 invalid_listing_url. ${COST}`,
+    tags: TAGS,
+    query: StayByUrlParams,
+    data: StaySchema,
+    envelope: 's',
+    async: true,
+    errors: [400, 402, 403, 404, 503, 504],
+    auth: true,
+  },
+  handle: async (c, ctx) => {
+    const s = c.var.services;
+    const plan = stayPlan(s, ctx, queryInput(c), { byUrl: true });
+    return renderExecS(c, await execute(s, ctx, plan, { waitMs: sSyncWaitMs(c) }), one);
+  },
+};
+
+export const stayByAddress: RouteDef = {
+  method: 'get',
+  family: 'S',
+  path: '/v1/stays/by-address',
+  doc: {
+    operationId: 'getStayByAddress',
+    summary: 'A stay by street address (not implemented)',
+    description: 'Always 501 not_implemented (D9); free.',
+    tags: TAGS,
+    data: StaySchema,
+    envelope: 's',
+    errors: [501],
+    auth: true,
+  },
+  handle: async () => {
+    throw new ServiceError('not_implemented', 'Looking a stay up by address is not available yet; use GET /v1/stays/{id} or /v1/stays/by-url. Nothing was charged.');
+  },
+};
+
+function partRoute(part: StayPart): RouteDef {
+  return {
+    method: 'get',
+    family: 'S',
+    path: `/v1/stays/{id}/${part}`,
+    doc: {
+      operationId: `getStay${part[0]!.toUpperCase()}${part.slice(1)}`,
+      summary: `A stay's ${part}`,
+      description: `${part === 'pricing' ? 'Always null fields (spec rule 1): prices come from the dated search path. ' : ''}${COST}`,
+      tags: TAGS,
+      path: StayPathParams,
+      data: StayPartSchemas[part],
+      envelope: 's',
+      async: true,
+      errors: [400, 402, 403, 404, 503, 504],
+      auth: true,
+    },
+    handle: async (c, ctx) => {
+      const s = c.var.services;
+      const plan = stayPartPlan(s, ctx, { id: c.req.param('id') }, part);
+      return renderExecS(c, await execute(s, ctx, plan, { waitMs: sSyncWaitMs(c) }), one);
+    },
+  };
+}
+
+export const stayPartRoutes: RouteDef[] = STAY_PARTS.map(partRoute);
+
+export const stayBatch: RouteDef = {
+  method: 'post',
+  family: 'S',
+  path: '/v1/stays/batch',
+  doc: {
+    operationId: 'batchStays',
+    summary: 'Up to 50 stays in one call',
+    description:
+      'Body { entries: [{ id } or { url }] }, 1 to 50 entries, each exactly one of id or url (else 400 invalid_parameter naming entries[i]). ' +
+      'An entry the upstream cannot resolve is left out of data and counted in meta.missing; the call is still 200. 1 credit per returned row (D26).',
+    tags: TAGS,
+    body: BatchBody,
+    data: z.array(StaySchema),
+    envelope: 's',
+    async: true,
+    errors: [400, 402, 403, 415, 503, 504],
+    auth: true,
+  },
+  handle: async (c, ctx) => {
+    const s = c.var.services;
+    const plan = batchPlan(s, ctx, await jsonBody(c));
+    return renderExecS(c, await execute(s, ctx, plan, { waitMs: sSyncWaitMs(c) }), (d: BatchResult, meta) => ({
+      data: d.stays,
+      meta: { count: d.stays.length, requested: d.requested, missing: d.missing, ...objectMetaS(meta) },
+    }));
+  },
+};
