@@ -19,7 +19,7 @@ import {
   WarningSchema,
 } from '../core/schemas/resources.js';
 import { JobSummarySchema } from '../core/schemas/jobs.js';
-import { SSearchBody, StaySchema } from '../core/schemas/stays.js';
+import { BatchMetaSSchema, ListMetaSSchema, ObjectMetaSSchema, SSearchBody, StayListSchema, StaySchema } from '../core/schemas/stays.js';
 import type { RouteDef } from './route.js';
 
 type Json = Record<string, unknown>;
@@ -29,7 +29,7 @@ const NAMED: [z.ZodType, string][] = [
   [PriceCompareSchema, 'PriceCompare'], [AccountSchema, 'Account'], [MetaSchema, 'Meta'], [ErrorSchema, 'Error'],
   [PlatformResultSchema, 'PlatformResult'], [WarningSchema, 'Warning'], [PaginationSchema, 'Pagination'],
   [PlatformFailureErrorSchema, 'PlatformFailureError'], [PlatformSchema, 'Platform'], [ErrorEnvelopeSchema, 'ErrorEnvelope'],
-  [JobSummarySchema, 'JobSummary'], [StaySchema, 'Stay'],
+  [JobSummarySchema, 'JobSummary'], [StaySchema, 'Stay'], [StayListSchema, 'StayList'],
 ];
 
 const NAMED_BODIES: [z.ZodType, string][] = [[SSearchBody, 'StaySearchRequest']];
@@ -108,25 +108,30 @@ function responses(route: RouteDef, ids: Map<z.ZodType, string>): Json {
       : envelope === 'job'
         ? ref('JobResponse')
         : envelope === 's'
-          ? { type: 'object', required: ['data', 'request_id'], properties: { data, request_id: { type: 'string' } } }
-          : envelope === 's-list'
-            ? { type: 'object', required: ['data', 'meta', 'request_id'], properties: { data, meta: ref('ListMetaS'), request_id: { type: 'string' } } }
+          ? { type: 'object', required: ['data', 'request_id'], properties: { data, meta: ref('ObjectMetaS'), request_id: { type: 'string' } } }
+          : envelope === 's-list' || envelope === 's-batch'
+            ? { type: 'object', required: ['data', 'meta', 'request_id'], properties: { data, meta: ref(envelope === 's-list' ? 'ListMetaS' : 'BatchMetaS'), request_id: { type: 'string' } } }
             : { type: 'object', required: ['data', 'meta'], properties: { data, meta: ref('Meta') } };
+  // POST /v1/search serves both families (D8): the body's keys choose.
+  const okBody = d.alsoS
+    ? { anyOf: [okSchema, { type: 'object', required: ['data', 'meta', 'request_id'], properties: { data: ref(ids.get(d.alsoS.data)!), meta: ref('ListMetaS'), request_id: { type: 'string' } } }] }
+    : okSchema;
   // A create answers 201 Created.
   const okStatus = d.created ? 201 : 200;
   const out: Json = {
-    [okStatus]: { description: okStatus === 201 ? 'Created.' : 'Success.', headers: { ...requestIdHeader, ...rateHeaders }, content: { 'application/json': { schema: okSchema } } },
+    [okStatus]: { description: okStatus === 201 ? 'Created.' : 'Success.', headers: { ...requestIdHeader, ...rateHeaders }, content: { 'application/json': { schema: okBody } } },
   };
   if (d.async) {
     out[202] = {
       description: 'Accepted: a live call that must fetch upstream became a job; poll data.pollUrl.',
       headers: { ...requestIdHeader, 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait before polling.' } },
-      content: { 'application/json': { schema: ref('AsyncAccepted') } },
+      content: { 'application/json': { schema: d.alsoS ? { anyOf: [ref('AsyncAccepted'), ref('AsyncAcceptedS')] } : ref(familyS ? 'AsyncAcceptedS' : 'AsyncAccepted') } },
     };
   }
   const statuses = [...new Set([...d.errors, ...(d.auth ? [401, 429] : []), ...(d.body ? [413] : [])])].sort();
   for (const s of statuses) {
-    out[s] = { description: STATUS_TEXT[s] ?? 'Error.', headers: requestIdHeader, content: { 'application/json': { schema: ref(familyS ? 'ErrorEnvelopeS' : 'ErrorEnvelope') } } };
+    const errorSchema = d.alsoS ? { anyOf: [ref('ErrorEnvelope'), ref('ErrorEnvelopeS')] } : ref(familyS ? 'ErrorEnvelopeS' : 'ErrorEnvelope');
+    out[s] = { description: STATUS_TEXT[s] ?? 'Error.', headers: requestIdHeader, content: { 'application/json': { schema: errorSchema } } };
   }
   return out;
 }
@@ -142,9 +147,11 @@ const InProgress = z.object({
 export function buildOpenApi(routes: RouteDef[]): Json {
   const ids = new Map<z.ZodType, string>(NAMED);
   for (const r of routes) if (!ids.has(r.doc.data)) ids.set(r.doc.data, `${r.doc.operationId}Data`);
+  for (const r of routes) if (r.doc.alsoS && !ids.has(r.doc.alsoS.data)) ids.set(r.doc.alsoS.data, `${r.doc.operationId}DataS`);
   // A body several routes share (the S SearchRequest) is one component, named by its first route.
   const bodies = new Map<z.ZodType, string>(NAMED_BODIES);
   for (const r of routes) if (r.doc.body && !bodies.has(r.doc.body)) bodies.set(r.doc.body, `${r.doc.operationId}Body`);
+  for (const r of routes) if (r.doc.alsoS && !bodies.has(r.doc.alsoS.body)) bodies.set(r.doc.alsoS.body, `${r.doc.operationId}BodyS`);
   const paths: Json = {};
   for (const r of routes) {
     const d = r.doc;
@@ -156,7 +163,10 @@ export function buildOpenApi(routes: RouteDef[]): Json {
       parameters: [...parameters(d.path, 'path'), ...parameters(d.query, 'query')],
       responses: responses(r, ids),
     };
-    if (d.body) op.requestBody = { required: true, content: { 'application/json': { schema: ref(bodies.get(d.body)!) } } };
+    if (d.body) {
+      const schema = d.alsoS ? { anyOf: [ref(bodies.get(d.body)!), ref(bodies.get(d.alsoS.body)!)] } : ref(bodies.get(d.body)!);
+      op.requestBody = { required: true, content: { 'application/json': { schema } } };
+    }
     if (!d.auth) op.security = [];
     paths[r.path] = { ...(paths[r.path] as Json | undefined), [r.method]: op };
   }
@@ -174,6 +184,14 @@ export function buildOpenApi(routes: RouteDef[]): Json {
       description: `Accommodation data across booking platforms in one unified schema. Errors: ${Object.keys(ERROR_TYPES).join(', ')}.`,
     },
     servers: [{ url: '/' }],
+    tags: [
+      { name: 'Data', description: 'Family U: unified platform routes, camelCase fields, `{ data, meta }`.' },
+      { name: 'Stays', description: 'Family S: stay-centric routes (airbnb stays), snake_case fields, `{ data, meta, request_id }`; errors `{ error, request_id }` (D9). POST /v1/search takes either family\'s body (D8).' },
+      { name: 'Webhooks', description: 'Family S: signed deliveries of job and stay events.' },
+      { name: 'Account', description: 'Plan, credits and top-ups.' },
+      { name: 'Jobs', description: 'Async jobs of live calls (D17, D18).' },
+      { name: 'Service', description: 'Health and this document.' },
+    ],
     security: [{ bearerAuth: [] }],
     paths,
     components: {
@@ -185,9 +203,13 @@ export function buildOpenApi(routes: RouteDef[]): Json {
         ...componentSchemas(bodies, 'input'),
         // D9: Family S errors carry request_id beside the error object.
         ErrorEnvelopeS: { type: 'object', required: ['error', 'request_id'], properties: { error: ref('Error'), request_id: { type: 'string' } } },
-        // Family S list meta (spec): { count, limit, has_more, next_page_token }.
-        ListMetaS: schemaOf(z.object({ count: z.number().int(), limit: z.number().int(), has_more: z.boolean(), next_page_token: z.string().nullable() })),
+        // Family S metas: the spec's list meta { count, limit, has_more, next_page_token }, plus credits_charged.
+        ListMetaS: schemaOf(ListMetaSSchema),
+        ObjectMetaS: schemaOf(ObjectMetaSSchema),
+        BatchMetaS: schemaOf(BatchMetaSSchema),
         AsyncAccepted: schemaOf(z.object({ data: InProgress.extend({ status: z.literal('pending') }), meta: JobMeta })),
+        // D10: an async S search answers D18's job shape plus request_id.
+        AsyncAcceptedS: schemaOf(z.object({ data: InProgress.extend({ status: z.literal('pending') }), meta: JobMeta, request_id: z.string() })),
         JobResponse: {
           oneOf: [
             schemaOf(z.object({ data: InProgress, meta: JobMeta })),

@@ -3,8 +3,9 @@
 // up here (update with `npx vitest run -u test/http/openapi-snapshot.test.ts` and review it).
 import { expect, it } from 'vitest';
 import { buildOpenApi } from '../../src/http/openapi.js';
+import { FAMILY_S_ROUTES } from '../../src/http/routes/s/index.js';
 import { FAMILY_U_ROUTES } from '../../src/http/routes/u/index.js';
 
-it('the OpenAPI document matches the reviewed snapshot', async () => {
-  await expect(`${JSON.stringify(buildOpenApi(FAMILY_U_ROUTES), null, 2)}\n`).toMatchFileSnapshot('./__snapshots__/openapi.json');
+it('the OpenAPI document of both families matches the reviewed snapshot', async () => {
+  await expect(`${JSON.stringify(buildOpenApi([...FAMILY_U_ROUTES, ...FAMILY_S_ROUTES]), null, 2)}\n`).toMatchFileSnapshot('./__snapshots__/openapi.json');
 });

@@ -220,7 +220,7 @@ export function sSearchPlan(services: Services, ctx: RequestContext, raw: RawInp
     async: !isPreset(kind) && maxItems > S_SYNC_MAX_ITEMS,
     ...(kind === 'instant-book' ? { metaWarning: 'experimental' } : {}),
     plan: {
-      operation: kind === 'search' ? 'stay_search' : `stay_${kind.replace('-', '_')}`,
+      operation: kind === 'search' ? 'stay-search' : kind === 'with-details' ? 'stay-search-with-details' : `listings-${kind}`,
       platforms: [P],
       currency: q.currency,
       worstCase: stayRowsCost(maxItems, details),

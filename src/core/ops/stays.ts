@@ -138,7 +138,7 @@ export function batchPlan(services: Services, ctx: RequestContext, raw: RawInput
   const ids = entries.map(entryId);
   const legs = ids.flatMap((id) => lookupLegs(services, id));
   return {
-    operation: 'stay_batch',
+    operation: 'stay-batch',
     platforms: [P],
     currency: 'USD',
     worstCase: stayRowsCost(ids.length),

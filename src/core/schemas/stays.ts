@@ -156,3 +156,6 @@ export const BatchMetaSSchema = ObjectMetaSSchema.extend({
   requested: z.number().int(),
   missing: z.number().int().describe('Entries the upstream could not resolve: left out of data, not billed.'),
 });
+
+/** Rows of an S search, a preset or a batch (one named component in the OpenAPI document). */
+export const StayListSchema = z.array(StaySchema);

@@ -3,11 +3,10 @@
 // maxItems up to 240 and the presets are synchronous (a live job is waited for up to
 // STAYS_S_SYNC_WAIT_MS); 241–250 go async: 202 with a job unless cached or Prefer: wait answers.
 import type { Context } from 'hono';
-import { z } from 'zod';
 import type { RequestContext } from '../../../core/context.js';
 import { execute } from '../../../core/execute.js';
 import { type SSearchKind, sSearchPlan } from '../../../core/ops/stay-search.js';
-import { SSearchBody, StaySchema } from '../../../core/schemas/stays.js';
+import { SSearchBody, StayListSchema } from '../../../core/schemas/stays.js';
 import type { RawInput } from '../../../core/validate.js';
 import { listMetaS, renderExecS } from '../../render.js';
 import { type Env, type RouteDef, jsonBody, preferWaitMs } from '../../route.js';
@@ -44,7 +43,7 @@ function searchRoute(kind: Exclude<SSearchKind, 'search'>, path: string, summary
       description: `${preset ? 'Body as SearchRequest; maxItems defaults to 50 and is capped at 50 (with a warning); always synchronous. ' : 'Body as SearchRequest; each row enriched like a stay lookup (description, amenities, availability, reviews). '}${BILLING[kind]}`,
       tags: ['Stays'],
       body: SSearchBody,
-      data: z.array(StaySchema),
+      data: StayListSchema,
       envelope: 's-list',
       async: !preset,
       errors: [400, 402, 403, 415, 503, 504],

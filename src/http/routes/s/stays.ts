@@ -2,11 +2,10 @@
 // sub-resources and POST /v1/stays/batch. One credit per lookup or returned row (D26). The spec
 // calls them synchronous: a live lookup waits for its job up to STAYS_S_SYNC_WAIT_MS, then answers
 // 202 with the job rather than lose it.
-import { z } from 'zod';
 import { ServiceError } from '../../../core/errors.js';
 import { execute } from '../../../core/execute.js';
 import { type BatchResult, batchPlan, stayPartPlan, stayPlan } from '../../../core/ops/stays.js';
-import { BatchBody, STAY_PARTS, type StayPart, StayByUrlParams, StayPartSchemas, StayPathParams, StaySchema } from '../../../core/schemas/stays.js';
+import { BatchBody, STAY_PARTS, type StayPart, StayByUrlParams, StayListSchema, StayPartSchemas, StayPathParams, StaySchema } from '../../../core/schemas/stays.js';
 import { objectMetaS, renderExecS } from '../../render.js';
 import { type Env, type RouteDef, jsonBody, preferWaitMs, queryInput } from '../../route.js';
 import type { Context } from 'hono';
@@ -127,8 +126,8 @@ export const stayBatch: RouteDef = {
       'An entry the upstream cannot resolve is left out of data and counted in meta.missing; the call is still 200. 1 credit per returned row (D26).',
     tags: TAGS,
     body: BatchBody,
-    data: z.array(StaySchema),
-    envelope: 's',
+    data: StayListSchema,
+    envelope: 's-batch',
     async: true,
     errors: [400, 402, 403, 415, 503, 504],
     auth: true,

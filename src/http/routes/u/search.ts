@@ -4,6 +4,7 @@ import { execute } from '../../../core/execute.js';
 import { searchPlan } from '../../../core/ops/search.js';
 import { SearchParams } from '../../../core/schemas/params.js';
 import { PropertySchema } from '../../../core/schemas/resources.js';
+import { SSearchBody, StayListSchema } from '../../../core/schemas/stays.js';
 import { type RawInput, normalizeInput } from '../../../core/validate.js';
 import { FAMILY_S_SEARCH_KEYS, FAMILY_U_ONLY_SEARCH_KEYS } from '../../../core/ops/stay-search.js';
 import { runSSearch } from '../s/search.js';
@@ -38,7 +39,14 @@ function sKeyOf(body: RawInput): string | undefined {
 export const searchPost: RouteDef = {
   method: 'post',
   path: '/v1/search',
-  doc: { ...doc, operationId: 'searchPost', summary: 'Search properties (JSON body form of GET /v1/search)', body: SearchParams },
+  doc: {
+    ...doc,
+    operationId: 'searchPost',
+    summary: 'Search: the JSON body form of GET /v1/search, or a Family S SearchRequest',
+    description: `${doc.description} A body with any key only Family S has (${FAMILY_S_SEARCH_KEYS.join(', ')}) is a Family S search (D8): Stay rows, { data, meta, request_id }, 1 credit per returned row; mixing it with a Family U-only key is 400 mutually_exclusive_params.`,
+    body: SearchParams,
+    alsoS: { body: SSearchBody, data: StayListSchema },
+  },
   // Known before authentication, so an S body's every error (401, 429 included) takes the S envelope (D9).
   familyFor: async (c) => {
     try {
