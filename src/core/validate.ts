@@ -11,6 +11,7 @@ export type RawInput = Record<string, unknown>;
 /** Which invalid_request code a field's failures map to, by zod issue code. */
 const FIELD_CODES: Record<string, Partial<Record<string, ErrorCode>>> = {
   limit: { too_small: 'limit_out_of_range', too_big: 'limit_out_of_range' },
+  maxItems: { too_small: 'limit_out_of_range' },
   sort: { invalid_value: 'invalid_sort' },
   propertyType: { invalid_value: 'invalid_property_type' },
   amenities: { invalid_value: 'invalid_amenity' },

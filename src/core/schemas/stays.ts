@@ -112,10 +112,13 @@ export const S_MAX_ITEMS = 250;
 export const PRESET_MAX_ITEMS = 50;
 export const S_DEFAULT_MAX_ITEMS = 50;
 
+/** A list of free-text values; one value alone is a list of one (never split on commas: places have them). */
+const strings = () => z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(str(z.string().min(1))).min(1).max(10));
+
 export const SSearchBody = z.object({
   location: str(z.string().min(1)).optional().describe('Free text; exactly one of location, locationQueries or searchUrls.'),
-  locationQueries: z.array(str(z.string().min(1))).min(1).max(10).optional().describe('Several places in one call (at most 10); rows are interleaved.'),
-  searchUrls: z.array(str(z.string().min(1))).min(1).max(10).optional().describe('airbnb search-results URLs (not room URLs), at most 10.'),
+  locationQueries: strings().optional().describe('Several places in one call (at most 10); rows are interleaved.'),
+  searchUrls: strings().optional().describe('airbnb search-results URLs (not room URLs), at most 10.'),
   checkIn: date().optional().describe('YYYY-MM-DD; with both dates omitted, a 2-night stay starting 14 days from today (UTC).'),
   checkOut: date().optional().describe('YYYY-MM-DD, after checkIn.'),
   adults: int(z.number().min(1).max(MAX_ADULTS)).default(2).describe('Adults, >= 1. Default 2.'),
