@@ -85,10 +85,11 @@ export function defineAdmin(program: Command): void {
     .requiredOption('--account <id>', 'account id (acct_…)')
     .requiredOption('--env <env>', 'live or sandbox')
     .option('--scopes <list>', 'comma-separated scopes: stays.read,account.read,billing.write (default: stays.read,account.read; billing.write allows top-ups)')
-    .action(async (o: Common & { account: string; env: string; scopes?: string }) => {
+    .option('--prefix <prefix>', 'live keys: stay_live (default) or sk_live, the prefix of the stay-centric clients (D14)')
+    .action(async (o: Common & { account: string; env: string; scopes?: string; prefix?: string }) => {
       const { createKey } = await import('../src/core/admin.js');
       const scopes = o.scopes?.split(',').map((s) => s.trim()).filter(Boolean);
-      await run(o, (rt) => createKey(rt, { accountId: o.account, env: o.env, scopes }), (r) => `Created key ${r.id} (${r.env}). Store it now, it is not shown again:\n${r.key}`);
+      await run(o, (rt) => createKey(rt, { accountId: o.account, env: o.env, scopes, prefix: o.prefix }), (r) => `Created key ${r.id} (${r.env}). Store it now, it is not shown again:\n${r.key}`);
     });
   common(key.command('revoke'))
     .description('Revoke an API key')

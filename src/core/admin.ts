@@ -58,13 +58,15 @@ export async function createAccount(s: Services, input: CreateAccountInput) {
   };
 }
 
-export async function createKey(s: Services, input: { accountId: string; env: string; scopes?: string[] }) {
+export async function createKey(s: Services, input: { accountId: string; env: string; scopes?: string[]; prefix?: string | undefined }) {
   const env: KeyEnv = oneOf(input.env, ['live', 'sandbox'] as const, 'env');
+  // D14: sk_live_ is a live prefix too (the stay-centric clients' samples use it).
+  const prefix = input.prefix === undefined ? undefined : oneOf(input.prefix.replace(/_$/, ''), env === 'live' ? (['stay_live', 'sk_live'] as const) : (['stay_test'] as const), 'prefix');
   const scopes: Scope[] = (input.scopes ?? [...DEFAULT_SCOPES]).map((x) => oneOf(x, SCOPES, 'scopes'));
   if (!(await s.store.getAccount(input.accountId))) {
     throw new ServiceError('invalid_parameter', `No account ${input.accountId}.`, { param: 'account' });
   }
-  const key = newApiKey(s.ids, env);
+  const key = newApiKey(s.ids, env, prefix === 'sk_live' ? 'sk_live_' : undefined);
   const row = await s.store.createKey({
     id: newKeyId(s.ids),
     accountId: input.accountId,

@@ -63,13 +63,13 @@ export const newKeyId = (ids: IdGenerator) => `key_${ids.ulid().toLowerCase()}`;
 
 export type KeyEnv = 'live' | 'sandbox';
 
-/** A new secret API key: stay_live_… or stay_test_… followed by 32 base62 characters. */
-export function newApiKey(ids: IdGenerator, env: KeyEnv): string {
+/** A new secret API key: stay_live_… (or sk_live_…) or stay_test_… followed by 32 base62 characters. */
+export function newApiKey(ids: IdGenerator, env: KeyEnv, livePrefix: 'sk_live_' | undefined = undefined): string {
   const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
   const bytes = ids.bytes(32);
   let body = '';
   for (const b of bytes) body += alphabet[b % 62];
-  return `${env === 'live' ? 'stay_live_' : 'stay_test_'}${body}`;
+  return `${env === 'live' ? (livePrefix ?? 'stay_live_') : 'stay_test_'}${body}`;
 }
 
 /** Keys are stored only as SHA-256 hashes (D14). */
