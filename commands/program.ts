@@ -16,6 +16,7 @@ import { definePrice } from './price.js';
 import { defineReviews } from './reviews.js';
 import { defineSearch } from './search.js';
 import { defineServe } from './serve.js';
+import { defineStay } from './stay.js';
 import { defineWebhooks } from './webhooks.js';
 
 export function buildProgram(): Command {
@@ -37,6 +38,7 @@ Examples:
   program.hook('preSubcommand', (_, sub) => void sub.exitOverride());
   defineSearch(program);
   defineListing(program);
+  defineStay(program);
   definePrice(program);
   defineCompare(program);
   defineAvailability(program);

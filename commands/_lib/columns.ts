@@ -9,7 +9,10 @@ export type Row = Record<string, unknown>;
 export type Datum = string | number | boolean | null | undefined;
 
 /** The shapes of `data` the CLI knows how to print (see view.ts). */
-export type Kind = 'property' | 'price' | 'offer' | 'day' | 'review' | 'account' | 'job';
+export type Kind = 'property' | 'price' | 'offer' | 'day' | 'review' | 'account' | 'job' | StayKind;
+
+/** Family S (snake_case data): a stay, and the rows or fields of each of its parts (stays stay get --part). */
+export type StayKind = 'stay' | 'stay_photo' | 'stay_review' | 'stay_amenity' | 'stay_day' | 'stay_host' | 'stay_pricing' | 'stay_location' | 'stay_rating';
 
 export interface DataColumn {
   /** The CSV header, snake_case. */
@@ -23,6 +26,9 @@ const str = (v: unknown) => (typeof v === 'string' ? v : null);
 const bool = (v: unknown) => (typeof v === 'boolean' ? v : null);
 const list = (v: unknown) => (Array.isArray(v) ? v.join(',') : null);
 const count = (v: unknown) => (Array.isArray(v) ? v.length : null);
+
+const items = (v: unknown) => (Array.isArray(v) ? v.flatMap((g) => (Array.isArray(o(g).items) ? (o(g).items as unknown[]) : [])).join(',') : null);
+const breakdown = (v: unknown) => (Array.isArray(v) ? v.map((b) => `${String(o(b).label)} ${String(o(b).amount)}`).join(',') : null);
 
 const col = (key: string, value: (r: Row) => Datum): DataColumn => ({ key, value });
 
@@ -125,6 +131,78 @@ export const DATA_COLUMNS: Record<Kind, DataColumn[]> = {
     col('expiring_soon', (r) => num(o(r.credits).expiringSoon)),
     col('requests_per_minute', (r) => num(o(r.rateLimit).requestsPerMinute)),
   ],
+  // Family S: a stay (search rows, batch rows, stays stay get), snake_case as the API writes it.
+  stay: [
+    col('id', (r) => str(r.id)),
+    col('title', (r) => str(r.title)),
+    col('property_type', (r) => str(r.property_type)),
+    col('room_type', (r) => str(r.room_type)),
+    col('person_capacity', (r) => num(r.person_capacity)),
+    col('star_rating', (r) => num(r.star_rating)),
+    col('reviews_count', (r) => num(r.reviews_count)),
+    col('price', (r) => num(o(r.pricing).price)),
+    col('currency', (r) => str(o(r.pricing).currency)),
+    col('rate_type', (r) => str(o(r.pricing).rate_type)),
+    col('city', (r) => str(o(r.location).city)),
+    col('country', (r) => str(o(r.location).country)),
+    col('address', (r) => str(o(r.location).address)),
+    col('latitude', (r) => num(o(r.location).latitude)),
+    col('longitude', (r) => num(o(r.location).longitude)),
+    col('host_id', (r) => str(o(r.host).id)),
+    col('host_name', (r) => str(o(r.host).name)),
+    col('is_superhost', (r) => bool(o(r.host).is_superhost)),
+    col('photo_count', (r) => count(r.photos)),
+    col('amenities', (r) => items(r.amenities)),
+    col('url', (r) => str(r.url)),
+  ],
+  // The parts: rows carry the stay's id as stay_id.
+  stay_photo: [col('stay_id', (r) => str(r.stay_id)), col('url', (r) => str(r.url)), col('caption', (r) => str(r.caption))],
+  stay_review: [
+    col('stay_id', (r) => str(r.stay_id)),
+    col('review_id', (r) => str(r.id)),
+    col('created_at', (r) => str(r.created_at)),
+    col('rating', (r) => num(r.rating)),
+    col('author_name', (r) => str(r.author_name)),
+    col('text', (r) => str(r.text)),
+  ],
+  stay_amenity: [col('stay_id', (r) => str(r.stay_id)), col('category', (r) => str(r.category)), col('items', (r) => list(r.items))],
+  stay_day: [
+    col('stay_id', (r) => str(r.stay_id)),
+    col('date', (r) => str(r.date)),
+    col('available', (r) => bool(r.available)),
+    col('min_nights', (r) => num(r.min_nights)),
+    col('price', (r) => num(r.price)),
+  ],
+  stay_host: [
+    col('stay_id', (r) => str(r.id)),
+    col('host_id', (r) => str(o(r.host).id)),
+    col('name', (r) => str(o(r.host).name)),
+    col('is_superhost', (r) => bool(o(r.host).is_superhost)),
+    col('rating', (r) => num(o(r.host).rating)),
+    col('profile_url', (r) => str(o(r.host).profile_url)),
+    col('profile_image_url', (r) => str(o(r.host).profile_image_url)),
+  ],
+  stay_pricing: [
+    col('stay_id', (r) => str(r.id)),
+    col('price', (r) => num(o(r.pricing).price)),
+    col('currency', (r) => str(o(r.pricing).currency)),
+    col('rate_type', (r) => str(o(r.pricing).rate_type)),
+    col('breakdown', (r) => breakdown(o(r.pricing).breakdown)),
+  ],
+  stay_location: [
+    col('stay_id', (r) => str(r.id)),
+    col('latitude', (r) => num(o(r.location).latitude)),
+    col('longitude', (r) => num(o(r.location).longitude)),
+    col('address', (r) => str(o(r.location).address)),
+    col('city', (r) => str(o(r.location).city)),
+    col('country', (r) => str(o(r.location).country)),
+  ],
+  stay_rating: [
+    col('stay_id', (r) => str(r.id)),
+    col('star_rating', (r) => num(r.star_rating)),
+    col('reviews_count', (r) => num(r.reviews_count)),
+    ...(['accuracy', 'cleanliness', 'communication', 'location', 'value', 'check_in', 'guest_satisfaction'] as const).map((k) => col(k, (r) => num(o(r.rating_breakdown)[k]))),
+  ],
   job: [
     col('job_id', (r) => str(r.jobId)),
     col('status', (r) => str(r.status)),
@@ -141,7 +219,13 @@ const NOTES: Partial<Record<Kind, string>> = {
   offer: 'Prices are in the currency column; platform, listing_id, nightly_price, nights and the fees are direct mode (--listings) only.',
   day: 'A rule the platform does not state is an empty cell, never a guess.',
   review: 'rating is on the scale in rating_scale; line breaks in texts become spaces.',
+  stay: 'price is nightly, in the currency column, on dated search rows only; amenities is a comma list. With --fields, the columns are the paths asked for instead, in that order.',
+  stay_review: 'line breaks in texts become spaces.',
+  stay_pricing: 'breakdown is a comma list of "label amount".',
 };
+
+/** The columns of stays stay get --part PART, by part. */
+export const STAY_PART_KINDS = { photos: 'stay_photo', reviews: 'stay_review', host: 'stay_host', amenities: 'stay_amenity', availability: 'stay_day', pricing: 'stay_pricing', location: 'stay_location', rating: 'stay_rating' } as const satisfies Record<string, StayKind>;
 
 /** Words wrapped at `width` columns, each line indented. */
 function wrap(words: string[], indent: string, width: number): string[] {
@@ -160,6 +244,12 @@ function wrap(words: string[], indent: string, width: number): string[] {
 }
 
 const RULES = 'Numbers are plain (1234.5: no grouping, no currency), booleans true/false, unknown values empty; tsv has no header row.';
+
+/** The columns of every part of a stay, one line each, for `stays stay get --help`. */
+export function stayPartColumnsHelp(): string {
+  const lines = Object.entries(STAY_PART_KINDS).flatMap(([part, kind]) => wrap(`--part ${part}: ${DATA_COLUMNS[kind].map((c) => c.key).join(', ')}`.split(' '), '  ', 80));
+  return ['', 'With --part, the columns are the part\'s (csv adds a header row of these names):', ...lines].join('\n');
+}
 
 /** The "Columns" section of a command's --help: the tsv/csv columns in order, and their units. */
 export function columnsHelp(kind: Kind): string {

@@ -22,6 +22,8 @@ export interface Ctx {
   fields: string[] | null;
   /** --jq EXPR: the JSON output filtered by a jq expression. */
   jq: string | null;
+  /** Family S --fields: the rows are projections; tables, tsv and csv print these paths as columns. */
+  projection: string[] | null;
   /** --fail-on-partial or STAYS_FAIL_ON_PARTIAL=1: exit 7 after printing when a platform leg failed. */
   failOnPartial: boolean;
   /** --max-credits N. */
@@ -111,6 +113,7 @@ export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = p
     format,
     fields,
     jq: opts.jq ?? null,
+    projection: null,
     failOnPartial: opts.failOnPartial === true || /^(1|true|yes)$/i.test(env.STAYS_FAIL_ON_PARTIAL ?? ''),
     maxCredits: parseMaxCredits(opts.maxCredits),
     keyEnv: /^(stay|sk)_test_/.test(apiKey ?? '') ? 'sandbox' : 'live',

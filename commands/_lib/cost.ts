@@ -5,7 +5,7 @@
 // --max-credits, a terminal still asks before a live --all walk or a batch passes 100 credits.
 // Sandbox keys are free and never guarded.
 import type { ApiCall } from '../../src/client/http.js';
-import { PRICE_COST, GOOGLE_COMPARE_COST, availabilityCost, listingCost, reviewsCost, searchWorstCase } from '../../src/core/billing.js';
+import { PRICE_COST, GOOGLE_COMPARE_COST, STAY_LOOKUP_COST, availabilityCost, listingCost, reviewsCost, searchWorstCase, stayRowsCost } from '../../src/core/billing.js';
 import { DEFAULT_SEARCH_PLATFORMS, type Platform, isPlatform } from '../../src/core/platforms.js';
 import type { Ctx } from './context.js';
 import { EXIT } from './io.js';
@@ -22,10 +22,26 @@ const int = (v: unknown, fallback: number) => {
 const platformOf = (v: unknown): Platform | null => (isPlatform(str(v)) ? (str(v) as Platform) : null);
 const DAY_MS = 86_400_000;
 
+// Family S page sizes (src/core/schemas/stays.ts: S_DEFAULT_MAX_ITEMS, S_MAX_ITEMS, PRESET_MAX_ITEMS),
+// copied so the guard does not load zod; test/cli/stays-cost.test.ts compares them.
+export const S_PAGE = { default: 50, max: 250, preset: 50 } as const;
+
+/** Family S worst cases (D26): rows × 1 per page (× 2 with details), batch entries × 1, a lookup 1. */
+function stayWorstCase(call: ApiCall, path: string): number | null {
+  const b = (call.body ?? {}) as Record<string, unknown>;
+  if (call.method === 'POST' && path === '/stays/batch') return stayRowsCost(Array.isArray(b.entries) ? b.entries.length : 0);
+  if (call.method === 'GET' && path.startsWith('/stays/')) return STAY_LOOKUP_COST;
+  const preset = path.startsWith('/listings/');
+  if (call.method !== 'POST' || !(path === '/search' || path === '/search/with-details' || preset)) return null;
+  const cap = preset ? S_PAGE.preset : S_PAGE.max;
+  return stayRowsCost(Math.min(int(b.maxItems, S_PAGE.default), cap), path === '/search/with-details');
+}
+
 /** The worst case of one call (credits), or null when it is free or not a billable route. */
 export function worstCase(call: ApiCall): number | null {
   const q = call.query ?? {};
   const path = call.path.replace(/^\/v1/, '');
+  if (call.method === 'POST' || path.startsWith('/stays/')) return stayWorstCase(call, path);
   if (path === '/search') {
     const asked = list(q.platforms ?? q.platform).filter(isPlatform) as Platform[];
     return searchWorstCase(asked.length ? asked : [...DEFAULT_SEARCH_PLATFORMS], Math.min(int(q.limit, 10), 40));
@@ -51,7 +67,7 @@ export function worstCase(call: ApiCall): number | null {
 /** A call that fetches several listings at once: the terminal's default cap applies to it. */
 function isBatch(call: ApiCall): boolean {
   const q = call.query ?? {};
-  return (call.path.endsWith('/availability') && list(q.listingIds).length > 1) || (call.path.endsWith('/price-compare') && list(q.listings).length > 0);
+  return (call.path.endsWith('/availability') && list(q.listingIds).length > 1) || (call.path.endsWith('/price-compare') && list(q.listings).length > 0) || call.path.endsWith('/stays/batch');
 }
 
 /** Refused by the cost guard: exit 5, nothing more on stdout. */
@@ -96,7 +112,7 @@ export function costGuard(ctx: Ctx, call: ApiCall, o: { all: boolean }): CostGua
         }
         throw new CostRefused(`Stopped: ${what.charAt(0).toLowerCase()}${what.slice(1)}; not confirmed.`);
       }
-      throw new CostRefused(`Refused: ${what.charAt(0).toLowerCase()}${what.slice(1)}, which would pass ${flag}. Raise --max-credits, or narrow the call (--limit, --platforms).`);
+      throw new CostRefused(`Refused: ${what.charAt(0).toLowerCase()}${what.slice(1)}, which would pass ${flag}. Raise --max-credits, or narrow the call (${call.method === 'POST' ? '--max-items, fewer entries' : '--limit, --platforms'}).`);
     },
   };
 }

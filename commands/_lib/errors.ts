@@ -27,6 +27,8 @@ interface Printable {
 
 const PARTY = ['adults', 'children', 'childAges', 'currency'];
 const DATES = ['checkIn', 'checkOut'];
+/** The Family S search body's keys that are flags (search --family s, listings). */
+const S_SEARCH = ['adults', 'children', 'infants', 'pets', 'currency', 'locale', 'priceMin', 'priceMax', 'minBeds', 'minBedrooms', 'minBathrooms', 'locationQueries', 'searchUrls', 'maxItems', 'nextPageToken', 'fields'];
 
 /**
  * Per command: the API parameters it takes as positional arguments (as usage spells them) and as
@@ -36,7 +38,7 @@ const DATES = ['checkIn', 'checkOut'];
 const CLI_PARAMS: Record<string, { args?: Record<string, string>; flags: string[] }> = {
   search: {
     args: { location: 'LOCATION' },
-    flags: [...DATES, ...PARTY, 'rooms', 'propertyType', 'amenities', 'minBedrooms', 'priceMin', 'priceMax', 'minGuestRating', 'platforms', 'platform', 'limit', 'cursor', 'sort'],
+    flags: [...new Set([...DATES, ...PARTY, 'rooms', 'propertyType', 'amenities', 'minBedrooms', 'priceMin', 'priceMax', 'minGuestRating', 'platforms', 'platform', 'limit', 'cursor', 'sort', ...S_SEARCH])],
   },
   listing: { args: { platform: 'PLATFORM', id: 'ID' }, flags: ['country', ...DATES, ...PARTY] },
   price: { args: { platform: 'PLATFORM', listingId: 'LISTING_ID' }, flags: ['country', ...DATES, ...PARTY] },
@@ -46,6 +48,9 @@ const CLI_PARAMS: Record<string, { args?: Record<string, string>; flags: string[
   // `stays jobs list` (GET /v1/jobs); `jobs get|wait` take only a job id.
   jobs: { flags: ['status', 'limit', 'cursor'] },
   webhooks: { args: { id: 'ID' }, flags: ['url', 'events', 'description'] },
+  // Family S: `stays stay get|batch` and the S form of search (camelCase body keys) and listings.
+  stay: { args: { id: 'ID', url: 'URL' }, flags: ['part', 'file'] },
+  listings: { args: { location: 'LOCATION' }, flags: [...DATES, ...S_SEARCH] },
 };
 
 const kebab = (name: string) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;

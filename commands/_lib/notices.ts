@@ -9,6 +9,11 @@ export interface NoticeMeta {
   partial?: boolean;
   platformResults?: { platform: string; status: string; error?: { code?: string; message?: string } | null }[];
   warnings?: { code: string; message: string }[];
+  /** Family S: instant-book's "experimental". */
+  warning?: string;
+  /** Family S batches: entries asked for, and those the upstream could not resolve. */
+  requested?: number;
+  missing?: number;
 }
 
 /** Notices gathered over one result or every page of an --all walk, each said once. */
@@ -16,6 +21,8 @@ export class Notices {
   private readonly failed = new Map<string, string>();
   private readonly skipped = new Map<string, string>();
   private readonly warnings = new Map<string, string>();
+  private missing = 0;
+  private requested = 0;
 
   add(meta: NoticeMeta | undefined): void {
     for (const r of meta?.platformResults ?? []) {
@@ -24,6 +31,11 @@ export class Notices {
     }
     if (meta?.partial && this.failed.size === 0) this.failed.set('a platform', 'error');
     for (const w of meta?.warnings ?? []) this.warnings.set(`${w.code}\u0000${w.message}`, `${w.message} (${w.code})`);
+    if (typeof meta?.warning === 'string') this.warnings.set(`${meta.warning}\u0000`, `results are ${meta.warning}`);
+    if (typeof meta?.missing === 'number') {
+      this.missing += meta.missing;
+      this.requested += meta.requested ?? 0;
+    }
   }
 
   get partial(): boolean {
@@ -31,8 +43,8 @@ export class Notices {
   }
 
   /** The notice lines, without a trailing newline each. */
-  lines(): { kind: 'partial' | 'skipped' | 'warning'; text: string }[] {
-    const out: { kind: 'partial' | 'skipped' | 'warning'; text: string }[] = [];
+  lines(): { kind: 'partial' | 'skipped' | 'warning' | 'missing'; text: string }[] {
+    const out: { kind: 'partial' | 'skipped' | 'warning' | 'missing'; text: string }[] = [];
     const said = new Set<string>();
     // The service also warns about each failed or skipped leg ("google: …", with the leg's code):
     // that warning's words go on the leg's own line rather than on a second line about it.
@@ -51,6 +63,7 @@ export class Notices {
     for (const [platform, code] of this.failed) out.push({ kind: 'partial', text: `${platform} failed (${code})${detail(platform, code)}; results are partial` });
     for (const [platform, code] of this.skipped) if (!warned(platform)) out.push({ kind: 'skipped', text: `${platform} skipped (${code})` });
     for (const [k, text] of this.warnings) if (!said.has(k)) out.push({ kind: 'warning', text });
+    if (this.missing > 0) out.push({ kind: 'missing', text: `${this.missing} of ${this.requested} entries could not be resolved` });
     return out;
   }
 
@@ -61,7 +74,7 @@ export class Notices {
   async print(term: Term, o: { quiet: boolean; failOnPartial: boolean }): Promise<void> {
     if (!o.quiet) {
       const c = await chalkAt(term.errColor);
-      for (const l of this.lines()) process.stderr.write(`${c.yellow('warning:')} ${l.text}\n`);
+      for (const l of this.lines()) process.stderr.write(l.kind === 'missing' ? `stays: ${l.text}\n` : `${c.yellow('warning:')} ${l.text}\n`);
     }
     if (o.failOnPartial && this.partial) {
       if (!o.quiet) process.stderr.write(`stays: exiting ${EXIT.upstream} because results are partial (--fail-on-partial)\n`);

@@ -52,8 +52,8 @@ async function table(view: View, term: Term): Promise<string> {
   return view.single ? renderFields(view, tableWidth(term), bold) : renderTable(view, tableWidth(term), bold);
 }
 
-/** Prints a result envelope in the chosen format. */
-export async function printResult(envelope: { data: unknown }, format: Format, term: Term): Promise<void> {
+/** Prints a result envelope in the chosen format; `paths`: Family S --fields, the columns to print. */
+export async function printResult(envelope: { data: unknown }, format: Format, term: Term, paths: string[] | null = null): Promise<void> {
   switch (format) {
     case 'json':
       return void out(jsonText(envelope, term.outTTY));
@@ -61,9 +61,9 @@ export async function printResult(envelope: { data: unknown }, format: Format, t
       return void out(jsonLines(envelope.data));
     case 'tsv':
     case 'csv':
-      return void out(rowLines(viewOf(envelope.data), format, true));
+      return void out(rowLines(viewOf(envelope.data, paths), format, true));
     case 'table': {
-      const view = viewOf(envelope.data);
+      const view = viewOf(envelope.data, paths);
       if (view.rows.length === 0) return void process.stderr.write('No results.\n');
       return void out(await table(view, term));
     }
@@ -78,6 +78,11 @@ interface MetaLike {
   pagination?: { hasMore?: boolean; nextCursor?: string | null } | null;
   platformResults?: { platform: string; status: string; error?: { code: string } }[];
   warnings?: { code: string; message: string }[];
+  // Family S (snake_case).
+  credits_charged?: number;
+  environment?: string;
+  has_more?: boolean;
+  next_page_token?: string | null;
 }
 
 interface Compared {
@@ -104,8 +109,10 @@ export async function printFooter(envelope: { data: unknown; meta?: MetaLike }, 
   const d = envelope.data as Compared | null;
   if (d && typeof d === 'object' && Array.isArray(d.offers)) parts.push(comparedLine(d));
   if (m) {
-    parts.push(`${m.creditsCharged ?? 0} credits charged${m.sandbox ? ' (sandbox)' : ''}`, m.cached ? 'cached' : 'not cached');
+    const sandbox = m.sandbox ?? m.environment === 'test';
+    parts.push(`${m.creditsCharged ?? m.credits_charged ?? 0} credits charged${sandbox ? ' (sandbox)' : ''}`, m.cached ? 'cached' : 'not cached');
     if (paginates && m.pagination) parts.push(m.pagination.hasMore ? `more pages: --cursor ${m.pagination.nextCursor} (or --all)` : 'last page');
+    else if (paginates && 'next_page_token' in m) parts.push(m.next_page_token ? `more pages: --next-page-token ${m.next_page_token} (or --all)` : 'last page');
   }
   if (parts.length) process.stderr.write(`${c.dim(parts.join(' · '))}\n`);
   // Partial legs and warnings are printed for every format by notices.ts.

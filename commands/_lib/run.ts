@@ -3,6 +3,7 @@
 // 130 and says how to pick the job up again.
 import type { ApiCall } from '../../src/client/http.js';
 import type { Envelope } from '../../src/client/types.js';
+import { creditsOf, nextPageOf, withCredits } from '../../src/client/meta.js';
 import { StaysApiError, StaysWaitTimeoutError } from '../../src/client/errors.js';
 import { type Ctx, createContext } from './context.js';
 import { type CostGuard, costGuard } from './cost.js';
@@ -88,7 +89,7 @@ export async function show(ctx: Ctx, envelope: { data: unknown; meta?: unknown }
     const { printSelected } = await import('./select.js');
     await printSelected(envelope, { fields: ctx.fields, jq: ctx.jq }, ctx.term);
   } else {
-    await printResult(envelope, ctx.format, ctx.term);
+    await printResult(envelope, ctx.format, ctx.term, ctx.projection);
     if (ctx.format === 'table') await printFooter(envelope as Parameters<typeof printFooter>[0], ctx.term, paginates);
   }
   const notices = new Notices();
@@ -153,14 +154,14 @@ async function walkPages(ctx: Ctx, call: ApiCall, guard: CostGuard | null): Prom
     await guard?.before(0, 1);
     for await (const got of ctx.client.pages<unknown>(call)) {
       ctx.ui.stop();
-      credits += got.meta?.creditsCharged ?? 0;
+      credits += creditsOf(got.meta);
       last = got;
       notices.add(got.meta as NoticeMeta);
       if (streaming && ctx.format === 'jsonl') process.stdout.write(jsonLines(got.data));
-      else if (streaming) process.stdout.write(rowLines(viewOf(got.data), ctx.format as 'tsv' | 'csv', page === 1));
+      else if (streaming) process.stdout.write(rowLines(viewOf(got.data, ctx.projection), ctx.format as 'tsv' | 'csv', page === 1));
       else rows.push(...got.data);
       page++;
-      if (got.meta?.pagination?.hasMore) await guard?.before(credits, page);
+      if (nextPageOf(got.meta)?.hasMore) await guard?.before(credits, page);
     }
   } catch (e) {
     if (last === undefined) throw e;
@@ -168,12 +169,12 @@ async function walkPages(ctx: Ctx, call: ApiCall, guard: CostGuard | null): Prom
   }
   ctx.ui.stop();
   if (last && !streaming) {
-    const envelope = { data: rows, meta: { ...last.meta, creditsCharged: credits } };
+    const envelope = { data: rows, meta: withCredits(last.meta, credits) };
     if (ctx.fields !== null || ctx.jq !== null) {
       const { printSelected } = await import('./select.js');
       await printSelected(envelope, { fields: ctx.fields, jq: ctx.jq }, ctx.term);
     } else {
-      await printResult(envelope, ctx.format, ctx.term);
+      await printResult(envelope, ctx.format, ctx.term, ctx.projection);
       if (ctx.format === 'table') await printFooter(envelope as Parameters<typeof printFooter>[0], ctx.term, true);
     }
   } else if (last && stopped === null && ctx.term.errTTY) {

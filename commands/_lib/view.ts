@@ -3,6 +3,8 @@
 // (columns.ts), the table columns (with what a narrow terminal may shrink or drop first, table.ts)
 // and, for a single resource, the fields of its vertical key/value view.
 import { DATA_COLUMNS, type DataColumn, type Datum, type Kind, type Row } from './columns.js';
+import { grouped, money, rating } from './numbers.js';
+import { STAY_FIELDS, STAY_TABLES, projectedView, stayViewOf } from './view-stays.js';
 
 export interface TableColumn {
   header: string;
@@ -42,21 +44,7 @@ const plain = (v: unknown) => (typeof v === 'number' ? String(v) : null);
 const yes = (v: unknown) => (typeof v === 'boolean' ? (v ? 'yes' : 'no') : null);
 const plural = (n: number, one: string, many = `${one}s`) => `${grouped(n, 0)} ${n === 1 ? one : many}`;
 
-/** 1234.5 → "1,234.50" (two decimals): thousands grouping for people, never in tsv/csv. */
-export function grouped(n: number, decimals: number): string {
-  // By hand, not Intl.NumberFormat: its first use loads ICU data, some 10 ms of a table's start.
-  const [whole = '', part] = n.toFixed(decimals).split('.');
-  const withCommas = whole.replace(/\B(?=(\d{3})+$)/g, ',');
-  return part === undefined ? withCommas : `${withCommas}.${part}`;
-}
-
-// ISO-4217 currencies without minor units that stays may be asked for.
-const NO_CENTS = new Set(['JPY', 'KRW', 'VND', 'CLP', 'ISK', 'PYG', 'UGX', 'XOF', 'XAF']);
-export const money = (amount: unknown, currency: unknown): string | null =>
-  typeof amount === 'number' ? `${grouped(amount, NO_CENTS.has(String(currency)) ? 0 : 2)}${typeof currency === 'string' ? ` ${currency}` : ''}` : null;
-/** One decimal on every scale: 5.0/5, 9.3/10. */
-export const rating = (value: unknown, scale: unknown): string | null =>
-  typeof value === 'number' ? `${value.toFixed(1)}${typeof scale === 'number' ? `/${scale}` : ''}` : null;
+export { grouped, money, rating } from './numbers.js';
 const count = (v: unknown) => (typeof v === 'number' ? grouped(v, 0) : null);
 
 const PROPERTY: TableColumn[] = [
@@ -211,7 +199,7 @@ const JOB: TableColumn[] = [
 
 const fieldsOf = (cols: TableColumn[]): Field[] => cols.map((c) => ({ label: c.header, text: c.text, wrap: c.id ? 'none' : 'words' }));
 
-const TABLES: Record<Kind, TableColumn[]> = { property: PROPERTY, price: PRICE, offer: OFFER, day: DAY, review: REVIEW, account: ACCOUNT, job: JOB };
+const TABLES: Record<Kind, TableColumn[]> = { property: PROPERTY, price: PRICE, offer: OFFER, day: DAY, review: REVIEW, account: ACCOUNT, job: JOB, ...STAY_TABLES };
 const FIELDS: Record<Kind, Field[]> = {
   property: LISTING,
   price: PRICE_FIELDS,
@@ -229,6 +217,7 @@ const FIELDS: Record<Kind, Field[]> = {
     { label: 'RATE LIMIT', text: (r) => { const n = o(r.rateLimit).requestsPerMinute; return typeof n === 'number' ? `${grouped(n, 0)} requests a minute` : null; } },
   ],
   job: [...fieldsOf(JOB), { label: 'POLL URL', text: (r) => str(r.pollUrl), wrap: 'none' }],
+  ...STAY_FIELDS,
 };
 
 function kindOf(sample: Row): Kind | null {
@@ -260,8 +249,12 @@ function genericView(rows: Row[], single: boolean): View {
 
 const viewFor = (kind: Kind, rows: Row[], single: boolean): View => ({ kind, rows, single, data: DATA_COLUMNS[kind], table: TABLES[kind], fields: FIELDS[kind] });
 
-/** Rows and columns for any `data` the API returns. */
-export function viewOf(data: unknown): View {
+/**
+ * Rows and columns for any `data` the API returns; with `paths` (Family S --fields), the rows are
+ * projections and the columns those paths.
+ */
+export function viewOf(data: unknown, paths: string[] | null = null): View {
+  if (paths !== null) return projectedView(data, paths);
   if (Array.isArray(data)) {
     const rows = data as Row[];
     // Availability: one row per listing-day, flattened, as analysts read calendars.
@@ -269,13 +262,13 @@ export function viewOf(data: unknown): View {
       return viewFor('day', rows.flatMap((a) => (a.dates as Row[]).map((d) => ({ platform: a.platform, listingId: a.listingId, ...d }))), false);
     }
     const kind = rows[0] ? kindOf(rows[0]) : 'property';
-    return kind ? viewFor(kind, rows, false) : genericView(rows, false);
+    return kind ? viewFor(kind, rows, false) : (stayViewOf(rows) ?? genericView(rows, false));
   }
   const row = o(data);
   // A comparison is read as its offers; property, min and median go to the footer.
   if (Array.isArray(row.offers)) return viewFor('offer', row.offers as Row[], false);
   const kind = kindOf(row);
-  return kind ? viewFor(kind, [row], true) : genericView([row], true);
+  return kind ? viewFor(kind, [row], true) : (stayViewOf(row) ?? genericView([row], true));
 }
 
 /** A tsv/csv cell: numbers as JavaScript writes them (255.62), booleans true/false, unknown empty. */

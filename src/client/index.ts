@@ -2,18 +2,21 @@
 // in-process transport. It waits on 202 jobs, retries at the edge and turns error envelopes into
 // StaysApiError. `import { createClient } from 'stays'`.
 import type { Account, Availability, Price, PriceCompare, Property, Review } from '../core/schemas/resources.js';
+import type { Stay } from '../core/schemas/stays.js';
 import { StaysApiError, StaysPaginationError } from './errors.js';
 import { type ApiCall, createSender, parseJson, retryAfterMs, toApiError } from './http.js';
 import { type InProcessOptions, inProcessTransport } from './in-process.js';
-import { type AvailabilityParams, type CompareParams, type ListingParams, type PriceParams, type ReviewsParams, type SearchParams, operations } from './operations.js';
+import { nextPageOf } from './meta.js';
+import { type AvailabilityParams, type CompareParams, type ListingParams, type PriceParams, type ReviewsParams, type SearchParams, type StayBatchEntry, type StayPreset, type StaySearchBody, operations } from './operations.js';
 import { type Transport, remoteTransport } from './transport.js';
-import type { BareEnvelope, Envelope, JobEnvelope, RawResponse, RequestEvent, RetryEvent, WaitEvent } from './types.js';
+import type { BareEnvelope, Envelope, JobEnvelope, RawResponse, RequestEvent, RetryEvent, StayEnvelope, WaitEvent } from './types.js';
 import { isJobEnvelope, settleJob, waitForJob } from './wait.js';
 
 export { StaysApiError, StaysConnectionError, StaysPaginationError, StaysWaitTimeoutError, isStaysApiError } from './errors.js';
 export { inProcessTransport, type InProcessTransport } from './in-process.js';
 export { remoteTransport, serviceRoot, type Transport, type TransportRequest } from './transport.js';
-export { operations } from './operations.js';
+export { operations, STAY_PRESETS, isStayUrl } from './operations.js';
+export { creditsOf, nextPageOf } from './meta.js';
 export type { ApiCall } from './http.js';
 export type * from './types.js';
 export type * from './operations.js';
@@ -97,18 +100,22 @@ export function createClient(opts: ClientOptions = {}) {
    * yielded: the walk never ends short without saying so.
    */
   async function* pages<T>(call: ApiCall, o: CallOptions = {}): AsyncGenerator<Envelope<T[]>> {
-    let cursor = typeof call.query?.cursor === 'string' ? call.query.cursor : null;
+    // Family S (a POST body): the same body again with nextPageToken; Family U: the query's cursor.
+    const body = call.method === 'POST' && call.body !== null && typeof call.body === 'object' ? (call.body as Record<string, unknown>) : null;
+    const start = body ? body.nextPageToken : call.query?.cursor;
+    let cursor = typeof start === 'string' ? start : null;
     let n = 0;
     for (;;) {
       const asked = cursor;
-      const page: Envelope<T[]> = await run<T[]>(asked === null ? call : { ...call, query: { ...call.query, cursor: asked } }, o);
+      const next: ApiCall = asked === null ? call : body ? { ...call, body: { ...body, nextPageToken: asked } } : { ...call, query: { ...call.query, cursor: asked } };
+      const page: Envelope<T[]> = await run<T[]>(next, o);
       n++;
       yield page;
-      const p = page.meta?.pagination;
+      const p = nextPageOf(page.meta);
       if (!p) throw new StaysPaginationError(n, asked);
       if (!p.hasMore) return;
-      if (!p.nextCursor) throw new StaysPaginationError(n, asked);
-      cursor = p.nextCursor;
+      if (!p.next) throw new StaysPaginationError(n, asked);
+      cursor = p.next;
     }
   }
 
@@ -127,6 +134,14 @@ export function createClient(opts: ClientOptions = {}) {
     availability: (p: AvailabilityParams, o?: CallOptions) => run<Availability[]>(operations.availability(p), o),
     reviews: (p: ReviewsParams, o?: CallOptions) => run<Review[]>(operations.reviews(p), o),
     reviewsPages: (p: ReviewsParams, o?: CallOptions) => pages<Review>(operations.reviews(p), o),
+    // Stays (Family S): snake_case data, `{ data, meta, request_id }`.
+    stay: (idOrUrl: string, o?: CallOptions) => run<Stay>(operations.stay(idOrUrl), o) as unknown as Promise<StayEnvelope<Stay>>,
+    stayPart: <P = Record<string, unknown>>(idOrUrl: string, part: string, o?: CallOptions) => run<P>(operations.stay(idOrUrl, part), o) as unknown as Promise<StayEnvelope<P>>,
+    stayBatch: (entries: StayBatchEntry[], o?: CallOptions) => run<Stay[]>(operations.stayBatch(entries), o) as unknown as Promise<StayEnvelope<Stay[]>>,
+    staySearch: (body: StaySearchBody, o?: CallOptions) => run<Stay[]>(operations.staySearch(body), o) as unknown as Promise<StayEnvelope<Stay[]>>,
+    staySearchPages: (body: StaySearchBody, o?: CallOptions) => pages<Stay>(operations.staySearch(body), o) as unknown as AsyncGenerator<StayEnvelope<Stay[]>>,
+    staySearchWithDetails: (body: StaySearchBody, o?: CallOptions) => run<Stay[]>(operations.staySearchWithDetails(body), o) as unknown as Promise<StayEnvelope<Stay[]>>,
+    stayListings: (preset: StayPreset, body: StaySearchBody, o?: CallOptions) => run<Stay[]>(operations.stayListings(preset, body), o) as unknown as Promise<StayEnvelope<Stay[]>>,
     account: async (o?: CallOptions) => (await run<Account>(operations.account(), o)) as unknown as BareEnvelope<Account>,
     /** One poll of a job: its current envelope (a failed job is returned, not thrown). */
     job: async (jobId: string, o?: CallOptions): Promise<JobEnvelope> => {

@@ -2,6 +2,7 @@
 // The typed client methods and the CLI commands build their requests here, so the two never drift.
 import type { AvailabilityInput, ListingInput, PriceCompareInput, PriceInput, ReviewsInput, SearchInput } from '../core/schemas/params.js';
 import type { JobsListInput } from '../core/schemas/jobs.js';
+import type { SSearchInput, StayPart } from '../core/schemas/stays.js';
 import type { ApiCall } from './http.js';
 import type { QueryValue } from './types.js';
 
@@ -21,8 +22,20 @@ export interface WebhookCreateParams {
   description?: string | null;
 }
 
+/** Family S search body (POST /v1/search and its forms): camelCase keys, every field optional. */
+export type StaySearchBody = Params<Omit<SSearchInput, 'locationQueries' | 'searchUrls'>> & { locationQueries?: string[]; searchUrls?: string[] };
+/** One entry of POST /v1/stays/batch: an airbnb id or a room URL. */
+export type StayBatchEntry = { id: string } | { url: string };
+/** The presets of /v1/listings/{preset}. */
+export const STAY_PRESETS = ['superhost', 'luxury', 'instant-book'] as const;
+export type StayPreset = (typeof STAY_PRESETS)[number];
+
+/** A room URL (not an id): http(s)://… */
+export const isStayUrl = (s: string) => /^https?:\/\//i.test(s.trim());
+
 const get = (path: string, query: object = {}): ApiCall => ({ method: 'GET', path, query: query as ApiCall['query'] });
 const seg = (s: string) => encodeURIComponent(s);
+const post = (path: string, body: unknown): ApiCall => ({ method: 'POST', path, body });
 
 export const operations = {
   search: (p: SearchParams) => get('/v1/search', p),
@@ -40,4 +53,13 @@ export const operations = {
   webhook: (id: string) => get(`/v1/webhooks/${seg(id)}`),
   webhookDelete: (id: string): ApiCall => ({ method: 'DELETE', path: `/v1/webhooks/${seg(id)}` }),
   webhookDeliveries: (id: string) => get(`/v1/webhooks/${seg(id)}/deliveries`),
+  // Stays (Family S): `{ data, meta, request_id }` bodies, snake_case data.
+  /** GET /v1/stays/{id}, or /v1/stays/by-url for a room URL; with a part, /v1/stays/{id|url}/{part}. */
+  stay: (idOrUrl: string, part?: StayPart | string): ApiCall =>
+    part !== undefined ? get(`/v1/stays/${seg(idOrUrl)}/${seg(part)}`) : isStayUrl(idOrUrl) ? get('/v1/stays/by-url', { url: idOrUrl }) : get(`/v1/stays/${seg(idOrUrl)}`),
+  stayBatch: (entries: StayBatchEntry[]) => post('/v1/stays/batch', { entries }),
+  /** POST /v1/search with a Family S body (D8); page by resending it with nextPageToken. */
+  staySearch: (body: StaySearchBody) => post('/v1/search', body),
+  staySearchWithDetails: (body: StaySearchBody) => post('/v1/search/with-details', body),
+  stayListings: (preset: StayPreset | string, body: StaySearchBody) => post(`/v1/listings/${seg(preset)}`, body),
 };

@@ -84,3 +84,27 @@ export interface WaitEvent {
   status: JobStatus;
   elapsedMs: number;
 }
+
+/** Family S meta (snake_case): lists, single objects and batches; a page that ran as a job carries Family U meta instead. */
+export interface StayMeta {
+  count?: number;
+  limit?: number;
+  has_more?: boolean;
+  next_page_token?: string | null;
+  credits_charged?: number;
+  environment?: 'live' | 'test';
+  cached?: boolean;
+  warnings?: { code: string; message: string }[];
+  /** instant-book: "experimental". */
+  warning?: string;
+  /** Batches. */
+  requested?: number;
+  missing?: number;
+}
+
+/** A Family S success: `{ data, meta, request_id }`. */
+export interface StayEnvelope<T> {
+  data: T;
+  meta: StayMeta;
+  request_id?: string;
+}

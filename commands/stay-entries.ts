@@ -1,0 +1,59 @@
+// `stays stay batch --file F|-`: the entries of POST /v1/stays/batch from a JSON object
+// `{ entries: […] }`, a JSON array of entries (or of bare ids and URLs), or one id or URL a line
+// (blank lines and # comments ignored). Checked before any request: more than 50 is a usage error.
+import { readFileSync } from 'node:fs';
+import { type StayBatchEntry, isStayUrl } from '../src/client/operations.js';
+import { UsageError } from './_lib/errors.js';
+import type { Term } from './_lib/term.js';
+
+/** POST /v1/stays/batch takes at most this many entries (src/core/schemas/stays.ts MAX_BATCH_ENTRIES). */
+export const MAX_BATCH_ENTRIES = 50;
+
+const entryOf = (s: string): StayBatchEntry => (isStayUrl(s) ? { url: s.trim() } : { id: s.trim() });
+
+/** One entry as written in a JSON file: `{id}`, `{url}`, or a bare id or URL (string or number). */
+function jsonEntry(v: unknown, at: number): StayBatchEntry {
+  if (typeof v === 'string' && v.trim() !== '') return entryOf(v);
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return { id: String(v) };
+  // Objects pass through as written: the service says what is wrong with one ({id, url} both, neither…).
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) return v as StayBatchEntry;
+  throw new UsageError(`--file: entry ${at + 1} is ${JSON.stringify(v)}; each entry is {"id": "…"}, {"url": "…"}, or an id or URL string.`, 'file');
+}
+
+export function parseEntries(text: string): StayBatchEntry[] {
+  const trimmed = text.trim();
+  let entries: StayBatchEntry[];
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(trimmed);
+    } catch (e) {
+      throw new UsageError(`--file looks like JSON but does not parse: ${(e as Error).message}`, 'file');
+    }
+    const list = Array.isArray(doc) ? doc : (doc as { entries?: unknown }).entries;
+    if (!Array.isArray(list)) throw new UsageError('--file: a JSON object needs an "entries" array, e.g. {"entries": [{"id": "12345"}]}.', 'file');
+    entries = list.map(jsonEntry);
+  } else {
+    entries = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#')).map(entryOf);
+  }
+  if (entries.length === 0) throw new UsageError('--file holds no entries: give one id or room URL a line, or a JSON array of {"id"} / {"url"} entries.', 'file');
+  if (entries.length > MAX_BATCH_ENTRIES) {
+    throw new UsageError(`--file holds ${entries.length} entries; a batch takes at most ${MAX_BATCH_ENTRIES}. Split the file (e.g. split -l ${MAX_BATCH_ENTRIES}) and run one batch per part.`, 'file');
+  }
+  return entries;
+}
+
+/** The text of --file: a path, or - for stdin. */
+export async function readEntriesFile(file: string, term: Pick<Term, 'inTTY'>): Promise<string> {
+  if (file !== '-') {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (e) {
+      throw new UsageError(`--file ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}.`, 'file');
+    }
+  }
+  if (term.inTTY) throw new UsageError('--file - reads the entries on stdin: stays stay batch --file - < entries.txt', 'file');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

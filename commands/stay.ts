@@ -1,0 +1,71 @@
+// `stays stay get ID|URL [--part PART]` and `stays stay batch --file F|-`: Family S lookups
+// (GET /v1/stays/{id}, /v1/stays/by-url, /v1/stays/{id}/{part}, POST /v1/stays/batch).
+import { type Command, Option } from 'commander';
+import { type GlobalOpts, withCost, withGlobals } from './_lib/options.js';
+import { STAY_PART_KINDS, columnsHelp, stayPartColumnsHelp } from './_lib/columns.js';
+
+const PARTS = Object.keys(STAY_PART_KINDS);
+
+export function defineStay(program: Command): void {
+  const stay = program.command('stay').description('Airbnb stays (Family S): one by id or room URL, a part of one, or a batch of up to 50');
+
+  withGlobals(
+    withCost(
+      stay
+        .command('get')
+        .description('One stay by airbnb id or room URL; with --part, only that part of it')
+        .argument('[id]', 'an airbnb listing id, a stays_airbnb_<id> id, or a room URL')
+        .addOption(new Option('--part <part>', 'only this part of the stay').choices(PARTS)),
+    ),
+  )
+    .addHelpText('after', `
+Examples:
+  stays stay get 12345678
+  stays stay get https://www.airbnb.com/rooms/12345678
+  stays stay get 12345678 --part reviews -o csv
+  stays stay get 12345678 --json --jq '.data.amenities[].items[]'
+
+A table shows the stay's fields one a line; a part with a list (photos, reviews, amenities,
+availability) is a table of its items, the others are fields one a line. A lookup costs 1
+credit on a live key (D26).
+${columnsHelp('stay')}
+${stayPartColumnsHelp()}`)
+    .action(async (id: string | undefined, opts: GlobalOpts & { part?: string }) => {
+      const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
+      await execute(opts, async (ctx) => {
+        const i = await ask(ctx.term, id, { name: 'ID', message: 'Stay id or room URL?', usage: 'stays stay get ID|URL [--part PART]' });
+        await runCall(ctx, operations.stay(i, opts.part));
+      });
+    });
+
+  withGlobals(
+    withCost(
+      stay
+        .command('batch')
+        .description('Up to 50 stays in one call, from a file of ids and room URLs')
+        .requiredOption('--file <file>', 'entries: one id or room URL a line, a JSON array, or {"entries": […]}; - for stdin'),
+    ),
+  )
+    .addHelpText('after', `
+The file holds one airbnb id or room URL a line (blank lines and # comments are ignored; a line
+starting with http is a URL), or JSON: an array of {"id": "…"} / {"url": "…"} entries (bare
+strings too), or {"entries": […]} as POST /v1/stays/batch takes it. At most 50 entries: more is
+a usage error (exit 2) before any request; split the file and run one batch per part.
+
+Entries that cannot be resolved are left out of the rows and not billed: a warning line names
+each, and "N of M entries could not be resolved" follows on stderr (bare --json: in meta).
+Each resolved entry costs 1 credit on a live key (D26).
+
+Examples:
+  stays stay batch --file ids.txt
+  printf '12345678\\nhttps://www.airbnb.com/rooms/87654321\\n' | stays stay batch --file - -o csv
+  stays stay batch --file entries.json --json --jq '.meta.missing'
+${columnsHelp('stay')}`)
+    .action(async (opts: GlobalOpts & { file: string }) => {
+      const [{ execute, runCall }, { parseEntries, readEntriesFile }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./stay-entries.js'), import('../src/client/operations.js')]);
+      await execute(opts, async (ctx) => {
+        const entries = parseEntries(await readEntriesFile(opts.file, ctx.term));
+        await runCall(ctx, operations.stayBatch(entries));
+      });
+    });
+}
