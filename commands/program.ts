@@ -12,6 +12,7 @@ import { defineConfig } from './config.js';
 import { defineHelp } from './help.js';
 import { defineJobs } from './jobs.js';
 import { defineListing } from './listing.js';
+import { defineListings } from './listings.js';
 import { definePrice } from './price.js';
 import { defineReviews } from './reviews.js';
 import { defineSearch } from './search.js';
@@ -39,6 +40,7 @@ Examples:
   defineSearch(program);
   defineListing(program);
   defineStay(program);
+  defineListings(program);
   definePrice(program);
   defineCompare(program);
   defineAvailability(program);

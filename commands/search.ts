@@ -1,14 +1,16 @@
-// `stays search [LOCATION]`: properties across platforms (GET /v1/search).
-import type { Command } from 'commander';
+// `stays search [LOCATION]`: properties across platforms (GET /v1/search), or airbnb stays in the
+// Family S form (POST /v1/search, /v1/search/with-details) with --family s or any S-only flag.
+import { type Command, Option } from 'commander';
 import { DATE_KEYS, type GlobalOpts, PARTY_KEYS, pick, withDates, withCost, withGlobals, withParty } from './_lib/options.js';
 import { columnsHelp } from './_lib/columns.js';
+import { withStayFlags } from './_lib/stay-search.js';
 
 const KEYS = [...DATE_KEYS, ...PARTY_KEYS, 'rooms', 'propertyType', 'amenities', 'minBedrooms', 'priceMin', 'priceMax', 'minGuestRating', 'platforms', 'platform', 'limit', 'cursor', 'sort'] as const;
 
 export function defineSearch(program: Command): void {
   const cmd = program
     .command('search')
-    .description('Search properties across platforms (limit applies per platform)')
+    .description('Search properties across platforms (limit applies per platform); --family s: airbnb stays')
     .argument('[location]', 'place name or a lat,lng pair')
     // An unquoted `stays search New York` arrives as two arguments: say what to type instead of
     // commander's "too many arguments".
@@ -30,7 +32,9 @@ export function defineSearch(program: Command): void {
     .option('--limit <n>', 'results per platform, 1-40 (default 10)')
     .option('--cursor <cursor>', 'the next page: meta.pagination.nextCursor of the previous one')
     .option('--sort <sort>', 'recommended, price_asc, price_desc, rating_desc')
-    .option('--all', 'walk every page');
+    .option('--all', 'walk every page')
+    .addOption(new Option('--family <family>', 'u: properties across platforms (default); s: airbnb stays (POST /v1/search); any S: flag selects s').choices(['u', 's']));
+  withStayFlags(cmd).option('--with-details', 'S: each row enriched like stays stay get (POST /v1/search/with-details; 2 credits a row)');
   withGlobals(withCost(cmd))
     .addHelpText('after', `
 Examples:
@@ -42,10 +46,31 @@ Examples:
 A table fits the terminal: it cuts names and leaves out the least useful
 columns, never a listing id. NIGHTLY comes first: --sort price_asc and
 price_desc order by the nightly price.
-${columnsHelp('property')}`)
+${columnsHelp('property')}
+
+The Family S form (--family s, or any flag marked S:) searches airbnb stays with a JSON body
+(POST /v1/search): LOCATION or --location-queries or --search-urls; the dates, --adults,
+--children, --price-min/--price-max, --min-bedrooms and --currency apply to both forms; the
+others marked S: only to it, and --platforms, --platform, --limit, --cursor, --sort, --rooms,
+--child-ages, --property-type, --amenities and --min-guest-rating only to the U form (mixing
+them is a usage error, exit 2). --all resends the body with each next_page_token.
+  stays search Lisbon --family s --max-items 20
+  stays search --location-queries Lisbon,Porto --fields id,title,pricing.price -o csv
+  stays search Lisbon --with-details --max-items 5 --json
+${columnsHelp('stay')}`)
     .action(async (location: string | undefined, opts: GlobalOpts & Record<string, unknown>) => {
       const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
+      const [{ familyOf }, { UsageError }] = await Promise.all([import('./_lib/family.js'), import('./_lib/errors.js')]);
       await execute(opts, async (ctx) => {
+        const form = familyOf(opts);
+        if ('error' in form) throw new UsageError(form.error, 'family');
+        if (form.family === 's') {
+          const { placesGiven, runStaySearch, stayBody } = await import('./_lib/stay-search.js');
+          const where = placesGiven(opts) ? location : await ask(ctx.term, location, { name: 'LOCATION', message: 'Where?', usage: 'stays search LOCATION --family s [flags]' });
+          const body = stayBody(where, opts);
+          await runStaySearch(ctx, opts.withDetails === true ? operations.staySearchWithDetails(body) : operations.staySearch(body), opts);
+          return;
+        }
         const where = await ask(ctx.term, location, { name: 'LOCATION', message: 'Where?', usage: 'stays search LOCATION [flags]' });
         await runCall(ctx, operations.search({ ...pick(opts, KEYS), location: where }), { paginates: true, all: opts.all === true });
       });

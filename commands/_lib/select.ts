@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import type { Jq } from 'jq-wasm';
 import { UsageError } from './errors.js';
+import { isSFormArgv } from './family.js';
 import { jsonText } from './io.js';
 import type { Term } from './term.js';
 
@@ -89,7 +90,8 @@ async function swallowedHint(argv: string[]): Promise<string | null> {
 export async function checkSelection(fields: string[] | null, jq: string | null, argv: string[] = process.argv): Promise<void> {
   if (fields !== null) {
     const command = commandOf(argv);
-    const known = COMMAND_FIELDS[command];
+    // The Family S form of search has stays, not properties: their fields are checked on the answer.
+    const known = command === 'search' && isSFormArgv(argv) ? undefined : COMMAND_FIELDS[command];
     const unknown = known ? fields.filter((f) => !known.fields.includes(f)) : [];
     if (known && unknown.length > 0) throw unknownFieldsError(unknown, known.fields, command, known.rows, await swallowedHint(argv));
   }
