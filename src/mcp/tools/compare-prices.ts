@@ -1,0 +1,35 @@
+// compare_prices: GET /v1/price-compare.
+import { operations } from '../../client/operations.js';
+import type { Envelope } from '../../client/types.js';
+import { PriceCompareParams } from '../../core/schemas/params.js';
+import type { PriceCompare } from '../../core/schemas/resources.js';
+import { queryOf, runOperation } from '../run.js';
+import { creditsText, money, plural, platformsText, tailLines } from '../text.js';
+import type { ToolDef } from '../tool.js';
+
+const SHOWN = 8;
+
+export function summarizeCompare(env: Envelope<PriceCompare>): string {
+  const c = env.data;
+  const offers = [...c.offers].sort((a, b) => a.totalPrice - b.totalPrice);
+  const lines = [
+    `${c.property}, ${c.checkIn} to ${c.checkOut}: ${plural(offers.length, 'offer')}, min ${money(c.min, c.currency)}, median ${money(c.median, c.currency)} (total price); ${creditsText(env.meta)}.`,
+  ];
+  lines.push(
+    ...offers.slice(0, SHOWN).map((o) => `- ${o.ota}${o.platform && o.listingId ? ` (${o.platform} ${o.listingId})` : ''}: ${money(o.totalPrice, o.currency)}${o.nightlyPrice !== undefined ? `, ${money(o.nightlyPrice, o.currency)}/night` : ''} ${o.url}`),
+  );
+  if (offers.length > SHOWN) lines.push(`… and ${offers.length - SHOWN} more offers in the structured result.`);
+  if (env.meta.partial) lines.push(`Platforms: ${platformsText(env.meta)}.`);
+  lines.push(...tailLines(env.meta, 'compare_prices'));
+  return lines.join('\n');
+}
+
+export const comparePrices: ToolDef = {
+  name: 'compare_prices',
+  title: 'Compare prices',
+  description:
+    'Compare one property across sellers and platforms for given dates, with computed min and median total price. ' +
+    'Either Google mode (name and location, or googleHotelId; 30 credits) or direct mode (listings: 2 to 6 platform:listingId pairs; 3 credits per successful leg). Sandbox keys are free.',
+  params: PriceCompareParams,
+  run: (ctx, args) => runOperation<PriceCompare>(ctx, { tool: 'compare_prices', call: operations.compare(queryOf(args)), summarize: summarizeCompare }),
+};

@@ -1,0 +1,39 @@
+// get_job: GET /v1/jobs/{jobId}, for a call that outlived its tool's wait. It waits up to the same
+// bound for the job to end, so an agent calls it once or twice rather than in a tight loop.
+import type { JobEnvelope } from '../../client/types.js';
+import { JobPathParams } from '../../core/schemas/params.js';
+import { parseParams } from '../../core/validate.js';
+import { settleJob } from '../../client/wait.js';
+import { errorResult, okResult } from '../results.js';
+import { awaitJob, pendingResult, pollJob } from '../run.js';
+import { creditsText, platformsText, plural } from '../text.js';
+import type { ToolDef } from '../tool.js';
+
+export function summarizeJob(job: JobEnvelope): string {
+  const { jobId, result } = job.data;
+  const size = Array.isArray(result) ? plural(result.length, 'row') : 'one object';
+  const platforms = platformsText(job.meta);
+  return `Job ${jobId} completed: ${size} in data.result${platforms ? ` (${platforms})` : ''}; ${creditsText(job.meta)}.`;
+}
+
+export const getJob: ToolDef = {
+  name: 'get_job',
+  title: 'Get job',
+  description:
+    'Status and result of an async job: a live call that was still running when its tool answered returns a jobId; this waits for it (up to the server\'s bound) and returns data.result when completed or data.error when failed. Polling costs 0 credits.',
+  params: JobPathParams,
+  run: async (ctx, args) => {
+    const started = Date.now();
+    try {
+      const { jobId } = parseParams(JobPathParams, args);
+      const first = await pollJob(ctx, jobId);
+      const job = await awaitJob(ctx, first.body, first.retryAfterMs, started + ctx.waitMs);
+      if (job.data.status === 'pending' || job.data.status === 'running') return pendingResult(job, Date.now() - started, 'get_job');
+      // A failed job (a poll answered with HTTP 200) is a tool error like any other: its error, with the job id.
+      settleJob(job);
+      return okResult(summarizeJob(job), job);
+    } catch (e) {
+      return errorResult(e);
+    }
+  },
+};

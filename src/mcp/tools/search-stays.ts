@@ -1,0 +1,41 @@
+// search_stays: GET /v1/search.
+import { operations } from '../../client/operations.js';
+import type { Envelope } from '../../client/types.js';
+import { SearchParams } from '../../core/schemas/params.js';
+import type { Property } from '../../core/schemas/resources.js';
+import { queryOf, runOperation } from '../run.js';
+import { clip, creditsText, money, platformsText, plural, rating, tailLines } from '../text.js';
+import type { Args, ToolDef } from '../tool.js';
+
+const SHOWN = 10;
+
+function row(p: Property, i: number): string {
+  const bits = [`${p.platform} ${p.platformListingId}`, p.propertyType];
+  const r = rating(p.guestRating, p.ratingScale);
+  if (r) bits.push(`${r}${p.reviewCount !== null ? ` (${plural(p.reviewCount, 'review')})` : ''}`);
+  if (p.bedrooms !== null) bits.push(plural(p.bedrooms, 'bedroom'));
+  if (p.price) bits.push(`${money(p.price.nightlyPrice, p.price.currency)}/night`);
+  return `${i + 1}. ${clip(p.name, 70)}: ${bits.join(', ')}`;
+}
+
+export function summarizeSearch(env: Envelope<Property[]>, args: Args): string {
+  const rows = env.data;
+  const where = typeof args.location === 'string' ? ` in ${args.location}` : '';
+  const lines = [`${plural(rows.length, 'property', 'properties')}${where} (${platformsText(env.meta)}); ${creditsText(env.meta)}.`];
+  lines.push(...rows.slice(0, SHOWN).map(row));
+  if (rows.length > SHOWN) lines.push(`… and ${rows.length - SHOWN} more in the structured result.`);
+  if (rows.length > 0) lines.push('Use platform and platformListingId with get_listing, get_price, check_availability or get_reviews.');
+  lines.push(...tailLines(env.meta, 'search_stays', true));
+  return lines.join('\n');
+}
+
+export const searchStays: ToolDef = {
+  name: 'search_stays',
+  title: 'Search stays',
+  description:
+    'Search stays across platforms (airbnb, booking, vrbo, google) by location, dates, occupancy and filters. ' +
+    'Results are merged across platforms; limit applies per platform; page with the cursor from meta.pagination.nextCursor. ' +
+    'Live keys pay credits per result per platform (airbnb 2, booking 1, vrbo 1, min 5; google 15 per page); sandbox keys are free.',
+  params: SearchParams,
+  run: (ctx, args) => runOperation<Property[]>(ctx, { tool: 'search_stays', call: operations.search(queryOf(args)), summarize: (env) => summarizeSearch(env, args) }),
+};
