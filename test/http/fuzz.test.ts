@@ -2,7 +2,9 @@
 // 500, every error is a typed Error with creditsCharged 0, and nothing is ever charged.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorEnvelopeSchema } from '../../src/core/schemas/resources.js';
+import { ErrorEnvelopeSchema, ErrorSchema } from '../../src/core/schemas/resources.js';
+import { STAY_PARTS } from '../../src/core/schemas/stays.js';
+import { FAMILY_S_SEARCH_KEYS } from '../../src/core/ops/stay-search.js';
 import { type Stays, type TestAccount, day, startStays } from '../helpers/stays.js';
 
 let s: Stays;
@@ -46,6 +48,33 @@ async function check(res: Response, where: string): Promise<void> {
     if (res.status >= 500) expect(UPSTREAM_CODES.has(parsed.data!.error.code), `${where}: ${text.slice(0, 300)}`).toBe(true);
   } else {
     expect((body as { meta?: { creditsCharged?: number } }).meta?.creditsCharged ?? 0).toBe(0);
+  }
+}
+
+/**
+ * A Family S answer: never a 500; 5xx only the documented 501 of by-address and the typed upstream
+ * failures (sandbox triggers, or no upstream for a live key); every error `{ error, request_id }`
+ * with the shared Error object, creditsCharged 0 and request_id equal to X-Request-Id (D9, D11).
+ */
+async function checkS(res: Response, where: string, o: { byAddress?: boolean } = {}): Promise<void> {
+  const text = await res.text();
+  expect(res.status, `${where} → ${text.slice(0, 300)}`).not.toBe(500);
+  let body: { error?: unknown; request_id?: unknown; meta?: { credits_charged?: number } } = {};
+  expect(() => (body = JSON.parse(text) as typeof body), `${where}: not JSON: ${text.slice(0, 200)}`).not.toThrow();
+  const requestId = res.headers.get('x-request-id');
+  if (res.status >= 400) {
+    expect(Object.keys(body).sort(), `${where}: ${text.slice(0, 300)}`).toEqual(['error', 'request_id']);
+    const parsed = ErrorSchema.safeParse(body.error);
+    expect(parsed.success, `${where}: ${text.slice(0, 300)}`).toBe(true);
+    expect(parsed.data!.creditsCharged).toBe(0);
+    expect(parsed.data!.requestId).toBe(requestId);
+    expect(body.request_id).toBe(requestId);
+    if (res.status === 501) expect(o.byAddress && parsed.data!.code === 'not_implemented', `${where}: ${text.slice(0, 300)}`).toBe(true);
+    else if (res.status >= 500) expect(UPSTREAM_CODES.has(parsed.data!.code) && parsed.data!.code !== 'not_implemented', `${where}: ${text.slice(0, 300)}`).toBe(true);
+    if (o.byAddress) expect(res.status === 501 || res.status === 401 || res.status === 429 || res.status === 403, `${where}: ${text.slice(0, 300)}`).toBe(true);
+  } else {
+    expect(body.request_id, where).toBe(requestId);
+    expect(body.meta?.credits_charged ?? 0).toBe(0);
   }
 }
 
@@ -93,6 +122,60 @@ describe('hostile input', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('random ids, sub-resources and queries on every Family S GET route', async () => {
+    const idArb = fc.oneof(hostile, fc.constantFrom('12345', 'stays_airbnb_12345', 'stays_vrbo_1', 'stays_', 'by-url', 'by-address', 'batch', '502', '503', '504'))
+      // An empty, '.' or '..' segment makes a path no route serves (fetch normalises the dots).
+      .map((id) => encodeURIComponent(id.replace(/[\uD800-\uDFFF]/gu, '\uFFFD')))
+      .filter((seg) => !/^(?:\.|%2e){0,2}$/i.test(seg));
+    const pathArb = fc.oneof(
+      idArb.map((seg) => `/v1/stays/${seg}`),
+      fc.tuple(idArb, fc.constantFrom(...STAY_PARTS)).map(([seg, part]) => `/v1/stays/${seg}/${part}`),
+      fc.constant('/v1/stays/by-url'),
+      fc.constant('/v1/stays/by-address'),
+    );
+    await fc.assert(
+      fc.asyncProperty(pathArb, fc.array(fc.tuple(fc.constantFrom('url', 'id', 'address', 'fields', 'url[]', '__proto__'), hostile), { maxLength: 4 }), fc.boolean(), async (base, entries, live) => {
+        const path = entries.length ? `${base}?${query(entries)}` : base;
+        const res = await s.req(path, { key: live ? a.liveKey : a.sandboxKey });
+        await checkS(res, path, { byAddress: base === '/v1/stays/by-address' });
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('random JSON bodies on every Family S POST route', async () => {
+    const S_KEYS = ['location', 'locationQueries', 'searchUrls', 'checkIn', 'checkOut', 'adults', 'children', 'infants', 'pets', 'priceMin', 'priceMax', 'minBeds', 'minBedrooms',
+      'minBathrooms', 'currency', 'locale', 'maxItems', 'nextPageToken', 'fields', 'limit', 'platforms', '__proto__'];
+    const entry = fc.oneof(jsonValue, fc.dictionary(fc.constantFrom('id', 'url', 'address', 'x'), hostile, { maxKeys: 3 }), fc.record({ id: hostile }), fc.record({ url: hostile }));
+    const batchBody = fc.oneof(
+      fc.record({ entries: fc.array(entry, { maxLength: 60 }) }),
+      fc.dictionary(fc.constantFrom('entries', 'id', 'url'), jsonValue, { maxKeys: 3 }),
+    );
+    const searchBody = fc.dictionary(fc.constantFrom(...S_KEYS), fc.oneof(jsonValue, fc.integer({ min: -5, max: 400 }), fc.array(hostile, { minLength: 1, maxLength: 3 })), { maxKeys: 8 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('/v1/stays/batch', '/v1/search', '/v1/search/with-details', '/v1/listings/superhost', '/v1/listings/luxury', '/v1/listings/instant-book'),
+        fc.oneof(batchBody.map((o) => JSON.stringify(o)), searchBody.map((o) => JSON.stringify(o)), fc.string(), fc.json()),
+        fc.boolean(),
+        async (route, body, live) => {
+          const res = await s.req(route, { method: 'POST', key: live ? a.liveKey : a.sandboxKey, body, headers: { 'content-type': 'application/json' } });
+          const where = `${route} ${body.slice(0, 200)}`;
+          if (route !== '/v1/search') return checkS(res, where);
+          // D8: POST /v1/search is Family S only when the body has a key only Family S has.
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(body);
+          } catch {
+            parsed = null;
+          }
+          const isS = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && FAMILY_S_SEARCH_KEYS.some((k) => k in parsed);
+          return isS ? checkS(res, where) : check(res, where);
+        },
+      ),
+      { numRuns: 400 },
     );
   });
 
