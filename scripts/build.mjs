@@ -35,10 +35,14 @@ const zodEnglishOnly = {
 // default export is used exports that.
 const VENDOR = { '@inquirer/prompts': '', conf: '.default', ora: '.default', undici: '', pino: '', '@hono/node-server': '' };
 const vendorFile = (name) => `./vendor/${name.replace(/^@/, '').replace(/\//g, '-')}.cjs`;
+// Our own modules that are vendor files, for dependencies used through several subpaths: the MCP
+// SDK (with ajv and its own zod, ~0.8 MB) is only for `stays mcp` and /mcp, through src/mcp/sdk.ts.
+const LOCAL_VENDOR = { 'mcp-sdk': 'src/mcp/sdk.ts' };
 const toVendor = {
   name: 'vendor',
   setup(b) {
     b.onResolve({ filter: new RegExp(`^(${Object.keys(VENDOR).map((v) => v.replace('/', '\\/')).join('|')})$`) }, (args) => ({ path: vendorFile(args.path), external: true }));
+    b.onResolve({ filter: /^\.\/sdk\.js$/ }, (args) => (/[\\/]src[\\/]mcp$/.test(dirname(args.importer)) ? { path: vendorFile('mcp-sdk'), external: true } : undefined));
   },
 };
 
@@ -71,13 +75,16 @@ await build({ ...common, ...cjs, entryPoints: { cli: 'commands/main.ts' }, outfi
 for (const [name, member] of Object.entries(VENDOR)) {
   await build({ ...common, ...cjs, stdin: { contents: `module.exports = require(${JSON.stringify(name)})${member};`, resolveDir: '.' }, outfile: join('dist', vendorFile(name)) });
 }
+for (const [name, entry] of Object.entries(LOCAL_VENDOR)) {
+  await build({ ...common, ...cjs, entryPoints: [entry], outfile: join('dist', vendorFile(name)) });
+}
 
 // The code cache of bin/stays is keyed by this digest of the bundle and its vendor files, written
 // into the bundle's first line: V8 itself only checks a cache against the source's length.
 const cli = 'dist/cli.cjs';
 const body = readFileSync(cli, 'utf8');
 const hash = createHash('sha256').update(body);
-for (const name of Object.keys(VENDOR)) hash.update(readFileSync(join('dist', vendorFile(name))));
+for (const name of [...Object.keys(VENDOR), ...Object.keys(LOCAL_VENDOR)]) hash.update(readFileSync(join('dist', vendorFile(name))));
 const digest = hash.digest('hex').slice(0, 16);
 writeFileSync(cli, `// stays-build ${digest}\n${body}`);
 // One line more at the top: shift the source map to match.
