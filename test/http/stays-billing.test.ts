@@ -96,6 +96,34 @@ describe('what each Family S call costs (D26)', () => {
     await charged(r, n);
   });
 
+  it('identical live lookups at once share one upstream job (D19) and each is billed 1', async () => {
+    const before = await credits(s, a.liveKey);
+    const rs = await Promise.all(Array.from({ length: 6 }, () => get('/v1/stays/37001')));
+    const datas = [];
+    for (const r of rs) datas.push((await charged(r, 1)).data);
+    for (const d of datas) expect(d).toEqual(datas[0]);
+    expect((await credits(s, a.liveKey)).balance).toBe(before.balance - 6);
+  });
+
+  it('a repeated search is a cache hit that bills again (cached true)', async () => {
+    const body = { location: 'Braga', maxItems: 5 };
+    const first = await charged(await post('/v1/search', body), 5);
+    const again = await charged(await post('/v1/search', body), 5);
+    expect(again.data).toEqual(first.data);
+    expect(again.meta.cached).toBe(true);
+  });
+
+  it('one place of several failing: 200 with the others rows, a warning, only returned rows billed', async () => {
+    const r = await post('/v1/search', { locationQueries: ['Faro', 'fail'], maxItems: 10 });
+    const { data, meta } = expectSOk<{ location: { city: string } }[]>(r);
+    expect(data).toHaveLength(10);
+    expect(data.every((x) => x.location.city === 'Faro')).toBe(true);
+    expect((meta.warnings as { code: string }[]).map((w) => w.code)).toContain('all_actors_failed');
+    await charged(r, 10);
+    // Every place failing is the call failing, free.
+    expectSError(await post('/v1/search', { locationQueries: ['fail', 'blocked'], maxItems: 10 }), 503, 'upstream_degraded');
+  });
+
   it('errors cost 0: validation, magic ids, a bad batch', async () => {
     const before = await credits(s, a.liveKey);
     expectSError(await get('/v1/stays/abc'), 400, 'invalid_parameter', 'id');

@@ -145,6 +145,23 @@ describe('413, 405, 415', () => {
 });
 
 describe('X-Request-Id on every Family S answer (D11)', () => {
+  it('every answer, success or error, carries X-RateLimit-Limit/Remaining/Reset (D23)', async () => {
+    const rs = [
+      await sCall(s, '/v1/stays/1', { key: a.sandboxKey }),
+      await sCall(s, '/v1/stays/404', { key: a.sandboxKey }),
+      await sCall(s, '/v1/stays/by-address', { key: a.sandboxKey }),
+      await sCall(s, '/v1/stays/1'),
+      await sCall(s, '/v1/stays/batch', { key: a.sandboxKey, json: { entries: [] } }),
+      await sCall(s, '/v1/search', { key: a.sandboxKey, json: S_BODY }),
+    ];
+    for (const r of rs) {
+      expect(r.headers.get('x-ratelimit-limit'), r.text.slice(0, 100)).toMatch(/^\d+$/);
+      expect(r.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+      expect(r.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
+    }
+  });
+
+
   it('200s carry request_id equal to X-Request-Id, unique per request', async () => {
     const ids = new Set<string>();
     for (const [method, path, json] of CALLS.filter(([, p]) => !p.includes('by-address'))) {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STAY_PARTS, StayPartSchemas } from '../../src/core/schemas/stays.js';
 import { credits, expectSError, expectSOk, expectStay, sCall } from '../helpers/s.js';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
+import { type Stays, type TestAccount, day, startStays } from '../helpers/stays.js';
 
 let s: Stays;
 let a: TestAccount;
@@ -64,7 +64,14 @@ describe('GET /v1/stays/{id}', () => {
     // A lookup carries a description and the calendar.
     expect(typeof st.description).toBe('string');
     expect(st.availability.length).toBeGreaterThan(0);
-    for (const d of st.availability) expect(d.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    // The calendar: today (UTC) and the next days, consecutive, no price (pricing is the search path's).
+    // (the server's today may be a day behind ours if midnight UTC falls between the two)
+    const start = st.availability[0]!.date;
+    expect([day(0), day(-1)]).toContain(start);
+    st.availability.forEach((d, i) => {
+      expect(d.date).toBe(new Date(Date.parse(`${start}T00:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10));
+      expect(d.price).toBeNull();
+    });
     expect(Number.isInteger(st.reviews_count)).toBe(true);
     // Sandbox is free (D6).
     expect(meta).toMatchObject({ credits_charged: 0, environment: 'test' });

@@ -356,6 +356,13 @@ describe('filters', () => {
     expect(meta.warnings.map((w) => w.code)).toContain('filter_ignored');
   });
 
+  it('infants do not count towards capacity; children do', async () => {
+    const withInfants = list(await search({ ...body, infants: 5 })).rows;
+    expect(withInfants.map((r) => r.id)).toEqual(all.map((r) => r.id));
+    const withChildren = list(await search({ ...body, adults: 2, children: 3 })).rows;
+    for (const r of withChildren) if (r.person_capacity !== null) expect(r.person_capacity).toBeGreaterThanOrEqual(5);
+  });
+
   it('adults above a stay\'s capacity leave it out', async () => {
     const rows = list(await search({ ...body, adults: 6 })).rows;
     for (const r of rows) if (r.person_capacity !== null) expect(r.person_capacity).toBeGreaterThanOrEqual(6);
@@ -427,6 +434,19 @@ describe('presets (D10: maxItems default 50, capped at 50, always sync)', () => 
       expect(rows.length).toBeGreaterThan(0);
       for (const r of rows) expect(r.pricing.price!).toBeGreaterThanOrEqual(Math.max(300, priceMin ?? 0));
     }
+  });
+
+  it('presets page by next_page_token like the search', async () => {
+    const body = { locationQueries: PLACES, maxItems: 20 };
+    const p1 = list(await post('/v1/listings/superhost', body));
+    expect(p1.meta.has_more).toBe(true);
+    const p2 = list(await post('/v1/listings/superhost', { ...body, nextPageToken: p1.meta.next_page_token }));
+    expect(p2.rows.length).toBeGreaterThan(0);
+    expect(p2.rows.every((r) => r.host.is_superhost)).toBe(true);
+    const ids = new Set(p1.rows.map((r) => r.id));
+    expect(p2.rows.some((r) => ids.has(r.id))).toBe(false);
+    // A superhost token is not a luxury token.
+    expectSError(await post('/v1/listings/luxury', { ...body, nextPageToken: p1.meta.next_page_token }), 400, 'invalid_cursor', 'nextPageToken');
   });
 
   it('luxury with priceMax below the floor → 400 invalid_price_range', async () => {
