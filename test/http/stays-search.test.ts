@@ -64,6 +64,14 @@ describe('D8: the body selects the family', () => {
     expect(body.meta.requestId).toBe(res.headers.get('x-request-id'));
   });
 
+  // BUG: S bodies treat null as absent, but the family is chosen by `key in body`, so a U body with
+  // an S-only key set to null is refused as a mix instead of being a U search.
+  it.fails('a U body with an S-only key set to null is still a U search (null is absent)', async () => {
+    const res = await s.req('/v1/search', { method: 'POST', key: a.sandboxKey, body: JSON.stringify({ location: 'Lisbon', limit: 2, pets: null }), headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { meta: { requestId: string } }).meta.requestId).toBe(res.headers.get('x-request-id'));
+  });
+
   it.each([
     ['limit', 'maxItems', { location: 'Lisbon', limit: 3, maxItems: 3 }],
     ['platforms', 'pets', { location: 'Lisbon', platforms: ['airbnb'], pets: 1 }],
@@ -105,6 +113,14 @@ describe('the place: location xor locationQueries xor searchUrls', () => {
     ['an ftp URL', 'ftp://www.airbnb.com/s/Lisbon/homes'],
   ])('searchUrls with %s → 400 invalid_parameter, param searchUrls[i]', async (_w, u) => {
     expectSError(await search({ searchUrls: ['https://www.airbnb.com/s/Porto/homes', u], maxItems: 3 }), 400, 'invalid_parameter', 'searchUrls[1]');
+  });
+
+  // BUG: a place given twice (or in another case or spacing) is searched twice, so the same stay
+  // appears several times in one page, and a live key pays for each copy.
+  it.fails('a place repeated in locationQueries does not repeat stays: every id at most once', async () => {
+    const { rows } = list(await search({ locationQueries: ['Lisbon', 'lisbon', ' LISBON '], maxItems: 30 }));
+    const ids = rows.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('locationQueries interleaves the places; location.city comes from the query (rule 5)', async () => {
@@ -252,6 +268,24 @@ describe('maxItems (D10)', () => {
     expect(next.rows.length).toBeGreaterThan(0);
     const firstIds = new Set((result as { id: string }[]).map((x) => x.id));
     expect(next.rows.some((x) => firstIds.has(x.id))).toBe(false);
+  });
+
+  it('above 250 with a live key: clamped to 250, so async; the job carries the max_items_clamped warning', async () => {
+    const r = await search({ locationQueries: ['Pula', 'Split', 'Zadar', 'Rijeka', 'Osijek', 'Dubrovnik'], maxItems: 1000 }, a.liveKey);
+    expect(r.status, r.text.slice(0, 200)).toBe(202);
+    expect((r.body as { request_id?: string }).request_id).toBe(r.headers.get('x-request-id'));
+    const job = await pollJob(s, a.liveKey, (r.body.data as { jobId: string }).jobId);
+    expect(job.data.status).toBe('completed');
+    expect((job.data.result as unknown[]).length).toBe(250);
+    expect(job.meta.warnings!.map((w) => w.code)).toContain('max_items_clamped');
+    expect(job.meta.creditsCharged).toBe(250);
+  });
+
+  it('241–250 live with Prefer: wait=N answers 200 in the S envelope when the job finishes in time (D17)', async () => {
+    const r = await post('/v1/search', { locationQueries: ['Graz', 'Linz', 'Salzburg', 'Innsbruck', 'Villach', 'Bregenz'], maxItems: 245 }, a.liveKey, { prefer: 'wait=20' });
+    const { rows, meta } = list(r);
+    expect(rows).toHaveLength(245);
+    expect(meta).toMatchObject({ environment: 'live', credits_charged: 245, limit: 245 });
   });
 
   it('241–250 with a sandbox key is answered at once (sandbox is always sync)', async () => {
