@@ -1,0 +1,56 @@
+// Starting `stays mcp` as an agent would (a child process on stdio) and connecting the official
+// SDK client to it. The built CLI runs it once the program registers the command; until then the
+// sources do, through stdio-entry.ts (the same defineMcp, under tsx).
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { BIN } from '../helpers/stays.js';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+const ENTRY = resolve(import.meta.dirname, 'stdio-entry.ts');
+
+let builtHasMcp: boolean | undefined;
+/** Whether the built CLI has the command (`stays mcp --help` answers). */
+function builtCli(): boolean {
+  builtHasMcp ??= spawnSync(process.execPath, [BIN, 'mcp', '--help'], { encoding: 'utf8' }).stdout.includes('MCP tools over stdio');
+  return builtHasMcp;
+}
+
+/** How to start `stays mcp ARGS`: the built CLI, else the sources under tsx. */
+export function mcpCommand(args: string[]): { command: string; args: string[] } {
+  return builtCli() ? { command: process.execPath, args: [BIN, 'mcp', ...args] } : { command: process.execPath, args: ['--import', 'tsx', ENTRY, 'mcp', ...args] };
+}
+
+export interface McpProcess {
+  client: Client;
+  /** What the server wrote to stderr so far. */
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/** The child's environment: no inherited STAYS_ settings (key, base URL, profile), then `env`. */
+export function childEnv(env: Record<string, string>): Record<string, string> {
+  const base = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && !/^STAYS_/.test(e[0])));
+  return { ...base, ...env };
+}
+
+export async function startMcp(args: string[], env: Record<string, string>): Promise<McpProcess> {
+  const { command, args: argv } = mcpCommand(args);
+  const transport = new StdioClientTransport({ command, args: argv, cwd: ROOT, env: childEnv(env), stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const client = new Client({ name: 'stays-test', version: '0.0.0' });
+  try {
+    await client.connect(transport);
+  } catch (e) {
+    throw new Error(`stays mcp did not start: ${(e as Error).message}\n${stderr}`);
+  }
+  return { client, stderr: () => stderr, close: () => client.close() };
+}
+
+/** The text of a tool result's first content block. */
+export function textOf(result: object): string {
+  const first = ((result as { content?: unknown }).content as { type: string; text?: string }[] | undefined)?.[0];
+  return first?.type === 'text' ? (first.text ?? '') : '';
+}
