@@ -4,7 +4,7 @@
 // do not read structuredContent). Errors are tool errors (isError) carrying the REST error
 // envelope: type, code, message, param, requestId.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { StaysApiError, StaysConnectionError, StaysWaitTimeoutError } from '../client/errors.js';
+import { StaysApiError, StaysConnectionError } from '../client/errors.js';
 import type { ApiErrorBody } from '../client/types.js';
 import { isServiceError } from '../core/errors.js';
 
@@ -35,7 +35,6 @@ export function errorBodyOf(e: unknown): ToolErrorBody {
   // A path parameter refused before any request (no request, so no requestId).
   if (isServiceError(e)) return { type: e.type, code: e.code, message: e.message, param: e.param, requestId: undefined, retryable: e.retryable };
   if (e instanceof StaysConnectionError) return { type: 'connection_error', code: 'service_unreachable', message: e.message, param: null, requestId: undefined, retryable: true };
-  if (e instanceof StaysWaitTimeoutError) return { type: 'upstream_timeout', code: 'wait_timeout', message: e.message, param: null, requestId: undefined, retryable: true, jobId: e.jobId };
   if ((e as Error)?.name === 'AbortError') return { type: 'cancelled', code: 'cancelled', message: 'The tool call was cancelled.', param: null, requestId: undefined, retryable: true };
   return { type: 'internal_error', code: 'internal_error', message: (e as Error)?.message ?? String(e), param: null, requestId: undefined, retryable: false };
 }
