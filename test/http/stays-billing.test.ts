@@ -130,12 +130,26 @@ describe('what each Family S call costs (D26)', () => {
     expectSError(await get('/v1/stays/404'), 404, 'listing_not_found');
     expectSError(await get('/v1/stays/409/photos'), 404, 'identity_mismatch');
     expectSError(await get('/v1/stays/503'), 503, 'all_actors_failed');
+    expectSError(await get('/v1/stays/504'), 504, 'actor_timeout');
+    expectSError(await get('/v1/stays/502/availability'), 503, 'actor_blocked');
     expectSError(await post('/v1/stays/batch', { entries: [{ id: '1', url: 'x' }] }), 400, 'invalid_parameter', 'entries[0]');
     expectSError(await post('/v1/stays/batch', { entries: [{ id: '503' }] }), 503, 'all_actors_failed');
     expectSError(await post('/v1/search', { location: 'Lisbon', maxItems: 5, fields: 'nope' }), 400, 'invalid_parameter', 'fields');
     expectSError(await post('/v1/search', { location: 'fail', maxItems: 5 }), 503, 'all_actors_failed');
     expectSError(await post('/v1/listings/luxury', { location: 'Lisbon', priceMax: 10 }), 400, 'invalid_price_range');
     expect(await credits(s, a.liveKey)).toEqual(before);
+  });
+
+  // BUG: HEAD runs the GET handler, so a live HEAD is a billed lookup whose credits_charged the
+  // client never sees (no body): the sum of credits_charged returned no longer equals the balance
+  // change (D5). The check costs nothing when it passes, so it does not disturb the sum below.
+  it.fails('HEAD /v1/stays/{id} with a live key charges nothing (its answer has no body to report a charge in)', async () => {
+    const before = await credits(s, a.liveKey);
+    const res = await s.req('/v1/stays/38001', { key: a.liveKey, method: 'HEAD' });
+    expect(res.status).toBe(200);
+    const after = await credits(s, a.liveKey);
+    total += before.balance - after.balance; // keep the reconciliation below exact either way
+    expect(after.balance).toBe(before.balance);
   });
 
   it('the sandbox key never moves the balance, whatever it calls', async () => {

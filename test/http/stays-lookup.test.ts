@@ -103,9 +103,14 @@ describe('GET /v1/stays/{id}', () => {
   it.each([
     ['404', 404, 'listing_not_found'],
     ['409', 404, 'identity_mismatch'],
+    ['502', 503, 'actor_blocked'],
+    ['503', 503, 'all_actors_failed'],
+    ['504', 504, 'actor_timeout'],
   ])('sandbox magic id %s → %i %s as { error, request_id }', async (id, status, code) => {
     const e = expectSError(await get(`/v1/stays/${id}`), status, code);
-    expect(e.type).toBe('not_found');
+    expect(e.type).toBe(status === 404 ? 'not_found' : status === 503 ? 'upstream_unavailable' : 'upstream_timeout');
+    expect(e.retryable).toBe(status !== 404);
+    expectSError(await get(`/v1/stays/stays_airbnb_${id}/host`), status, code);
   });
 
   it('every lookup of the sandbox key left the balance alone', async () => {
