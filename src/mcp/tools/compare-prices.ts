@@ -9,6 +9,11 @@ import type { ToolDef } from '../tool.js';
 
 const SHOWN = 8;
 
+type Offer = PriceCompare['offers'][number];
+
+/** Google mode names the seller; direct mode the listing (its seller is the platform itself). */
+const seller = (o: Offer) => (o.platform && o.listingId ? `${o.ota === o.platform ? '' : `${o.ota}, `}${o.platform} ${o.listingId}` : o.ota);
+
 export function summarizeCompare(env: Envelope<PriceCompare>): string {
   const c = env.data;
   const offers = [...c.offers].sort((a, b) => a.totalPrice - b.totalPrice);
@@ -16,7 +21,7 @@ export function summarizeCompare(env: Envelope<PriceCompare>): string {
     `${c.property}, ${c.checkIn} to ${c.checkOut}: ${plural(offers.length, 'offer')}, min ${money(c.min, c.currency)}, median ${money(c.median, c.currency)} (total price); ${creditsText(env.meta)}.`,
   ];
   lines.push(
-    ...offers.slice(0, SHOWN).map((o) => `- ${o.ota}${o.platform && o.listingId ? ` (${o.platform} ${o.listingId})` : ''}: ${money(o.totalPrice, o.currency)}${o.nightlyPrice !== undefined ? `, ${money(o.nightlyPrice, o.currency)}/night` : ''} ${o.url}`),
+    ...offers.slice(0, SHOWN).map((o) => `- ${seller(o)}: ${money(o.totalPrice, o.currency)}${o.nightlyPrice !== undefined ? `, ${money(o.nightlyPrice, o.currency)}/night` : ''} ${o.url}`),
   );
   if (offers.length > SHOWN) lines.push(`… and ${offers.length - SHOWN} more offers in the structured result.`);
   if (env.meta.partial) lines.push(`Platforms: ${platformsText(env.meta)}.`);
