@@ -34,6 +34,8 @@ Examples:
   stays search Lisbon
   stays compare --name "Hotel Aurora" --location Lisbon --check-in 2027-03-01 --check-out 2027-03-04
   stays search Lisbon --json | jq '.data[] | {name, platform}'
+  stays search Lisbon --family s --max-items 20        # airbnb stays (Family S)
+  stays stay get https://www.airbnb.com/rooms/12345678
   STAYS_BASE_URL=http://127.0.0.1:8787 STAYS_API_KEY=stay_test_… stays account`);
   // Subcommands exit through main() too, so usage errors get exit code 2 everywhere.
   program.hook('preSubcommand', (_, sub) => void sub.exitOverride());

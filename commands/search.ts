@@ -10,7 +10,7 @@ const KEYS = [...DATE_KEYS, ...PARTY_KEYS, 'rooms', 'propertyType', 'amenities',
 export function defineSearch(program: Command): void {
   const cmd = program
     .command('search')
-    .description('Search properties across platforms (limit applies per platform); --family s: airbnb stays')
+    .description('Search properties across platforms (limit applies per platform), or airbnb stays (--family s)')
     .argument('[location]', 'place name or a lat,lng pair')
     // An unquoted `stays search New York` arrives as two arguments: say what to type instead of
     // commander's "too many arguments".
@@ -54,6 +54,8 @@ The Family S form (--family s, or any flag marked S:) searches airbnb stays with
 others marked S: only to it, and --platforms, --platform, --limit, --cursor, --sort, --rooms,
 --child-ages, --property-type, --amenities and --min-guest-rating only to the U form (mixing
 them is a usage error, exit 2). --all resends the body with each next_page_token.
+
+Examples (Family S):
   stays search Lisbon --family s --max-items 20
   stays search --location-queries Lisbon,Porto --fields id,title,pricing.price -o csv
   stays search Lisbon --with-details --max-items 5 --json
@@ -65,9 +67,12 @@ ${columnsHelp('stay')}`)
         const form = familyOf(opts);
         if ('error' in form) throw new UsageError(form.error, 'family');
         if (form.family === 's') {
-          const { placesGiven, runStaySearch, stayBody } = await import('./_lib/stay-search.js');
+          const [{ S_BODY_KEYS, placesGiven, runStaySearch, stayBody }, { S_PAGE }] = await Promise.all([import('./_lib/stay-search.js'), import('./_lib/cost.js')]);
           const where = placesGiven(opts) ? location : await ask(ctx.term, location, { name: 'LOCATION', message: 'Where?', usage: 'stays search LOCATION --family s [flags]' });
           const body = stayBody(where, opts);
+          // POST /v1/search is Family S only when the body has an S-only key (D8): --family s
+          // alone states the default page size, which changes nothing else.
+          if (!Object.keys(body).some((k) => S_BODY_KEYS.includes(k))) body.maxItems = S_PAGE.default;
           await runStaySearch(ctx, opts.withDetails === true ? operations.staySearchWithDetails(body) : operations.staySearch(body), opts);
           return;
         }

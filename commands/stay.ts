@@ -7,7 +7,7 @@ import { STAY_PART_KINDS, columnsHelp, stayPartColumnsHelp } from './_lib/column
 const PARTS = Object.keys(STAY_PART_KINDS);
 
 export function defineStay(program: Command): void {
-  const stay = program.command('stay').description('Airbnb stays (Family S): one by id or room URL, a part of one, or a batch of up to 50');
+  const stay = program.command('stay').description('Airbnb stays (Family S): get one by id or room URL (or a part of it), batch up to 50');
 
   withGlobals(
     withCost(

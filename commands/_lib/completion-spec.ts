@@ -48,7 +48,7 @@ function enumOf(schema: unknown): { values: readonly string[]; list: boolean } |
 
 /** Where the values come from: the API's parameter schemas and the CLI's own constants. */
 async function valueSources(): Promise<Values> {
-  const [params, { JobsListParams }, { ENABLED_PLATFORMS, REVIEW_PLATFORMS }, { PLAN_CODES, PLAN_STATUSES }, { CONFIG_KEYS }, { COMMAND_FIELDS }, { WEBHOOK_EVENTS }] = await Promise.all([
+  const [params, { JobsListParams }, { ENABLED_PLATFORMS, REVIEW_PLATFORMS }, { PLAN_CODES, PLAN_STATUSES }, { CONFIG_KEYS }, { COMMAND_FIELDS }, { WEBHOOK_EVENTS }, { STAY_FIELD_PATHS }] = await Promise.all([
     import('../../src/core/schemas/params.js'),
     import('../../src/core/schemas/jobs.js'),
     import('../../src/core/platforms.js'),
@@ -56,6 +56,7 @@ async function valueSources(): Promise<Values> {
     import('./config.js'),
     import('./select.js'),
     import('../../src/store/types.js'),
+    import('../../src/core/stays/fields.js'),
   ]);
   const byCommand = { search: [params.SearchParams], reviews: [params.ReviewsParams], price: [params.PriceParams], compare: [params.PriceCompareParams], availability: [params.AvailabilityParams], listing: [params.ListingPathParams, params.ListingParams], 'jobs list': [JobsListParams] };
   const enabled = (vs: readonly string[]) => (vs.includes('airbnb') ? vs.filter((v) => (ENABLED_PLATFORMS as readonly string[]).includes(v)) : vs);
@@ -66,6 +67,8 @@ async function valueSources(): Promise<Values> {
       'admin key create --env': { values: ['live', 'sandbox'] },
       'webhooks create --events': { values: WEBHOOK_EVENTS, list: true },
       'webhooks listen --events': { values: WEBHOOK_EVENTS, list: true },
+      // Family S projections (search --family s, listings PRESET): the Stay's dotted paths.
+      '--fields': { values: [...STAY_FIELD_PATHS], list: true },
     },
     args: { '<platform>': ENABLED_PLATFORMS, 'reviews <platform>': REVIEW_PLATFORMS, '<key>': Object.keys(CONFIG_KEYS), '<shell>': SHELLS },
   };

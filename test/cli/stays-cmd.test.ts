@@ -1,0 +1,135 @@
+// `stays stay get|batch` (Family S lookups), the built CLI as a child process, in-process on a
+// fresh sandbox: output shapes, the missing-entries notice, usage errors before any request, and a
+// service error's exit code.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/stays.js';
+import { type Sandbox, freshSandbox, json, stays } from './helpers.js';
+
+let box: Sandbox;
+const dir = tempDir('stays-stay-');
+const T = { timeoutMs: 60_000 };
+beforeAll(async () => {
+  box = freshSandbox();
+  // The first command provisions the local sandbox key; the others then start alike.
+  const r = await stays(['account', '-o', 'json'], box.env, T);
+  expect(r.code, r.stderr).toBe(0);
+}, 90_000);
+
+interface Stay {
+  id: string;
+  url: string;
+  title: string;
+  reviews: unknown[];
+}
+
+describe('stays stay get', () => {
+  it('by id: the Stay envelope with --json; fields one a line as a table', async () => {
+    const r = await stays(['stay', 'get', '12345', '--json'], box.env, T);
+    expect(r.code, r.stderr).toBe(0);
+    const body = json<{ data: Stay; meta: { credits_charged: number; environment: string }; request_id: string }>(r);
+    expect(body.data.id).toBe('12345');
+    expect(body.meta).toMatchObject({ credits_charged: 0, environment: 'test' });
+    expect(body.request_id).toMatch(/^req_/);
+
+    const t = await stays(['stay', 'get', '12345', '-o', 'table'], { ...box.env, COLUMNS: '80' }, T);
+    expect(t.code, t.stderr).toBe(0);
+    expect(t.stdout).toMatch(/^TITLE\s+\S/m);
+    expect(t.stdout).toMatch(/^ID\s+12345$/m);
+    expect(t.stdout).toMatch(/^URL\s+https:\/\/www\.airbnb\.com\/rooms\/12345$/m);
+    expect(t.stderr).toMatch(/0 credits charged \(sandbox\)/);
+  }, 90_000);
+
+  it('by room URL (GET /v1/stays/by-url): one csv row under the declared header', async () => {
+    const r = await stays(['stay', 'get', 'https://www.airbnb.com/rooms/777', '-o', 'csv'], box.env, T);
+    expect(r.code, r.stderr).toBe(0);
+    const [header, row, ...rest] = r.stdout.trim().split('\n');
+    expect(header).toBe('id,title,property_type,room_type,person_capacity,star_rating,reviews_count,price,currency,rate_type,city,country,address,latitude,longitude,host_id,host_name,is_superhost,photo_count,amenities,url');
+    expect(row!.startsWith('777,')).toBe(true);
+    expect(row).toContain('https://www.airbnb.com/rooms/777');
+    expect(rest).toEqual([]);
+  }, 60_000);
+
+  it('--part: a list part is rows with the stay id (csv, jsonl); a single part is fields', async () => {
+    const [reviews, photos, host, full] = await Promise.all([
+      stays(['stay', 'get', '12345', '--part', 'reviews', '-o', 'csv'], box.env, T),
+      stays(['stay', 'get', '12345', '--part', 'photos', '-o', 'jsonl'], box.env, T),
+      stays(['stay', 'get', '12345', '--part', 'host', '-o', 'table'], box.env, T),
+      stays(['stay', 'get', '12345', '--json'], box.env, T),
+    ]);
+    for (const r of [reviews, photos, host, full]) expect(r.code, r.stderr).toBe(0);
+    const stay = json<{ data: Stay }>(full).data;
+    const lines = reviews.stdout.trim().split('\n');
+    expect(lines[0]).toBe('stay_id,review_id,created_at,rating,author_name,text');
+    expect(lines.length - 1).toBe(stay.reviews.length);
+    expect(lines.slice(1).every((l) => l.startsWith('12345,'))).toBe(true);
+    // jsonl prints data itself: the part's one object.
+    const part = JSON.parse(photos.stdout) as { id: string; photos: { url: string }[] };
+    expect(part.id).toBe('12345');
+    expect(part.photos.length).toBeGreaterThan(0);
+    expect(host.stdout).toMatch(/^STAY ID\s+12345$/m);
+    expect(host.stdout).toMatch(/^SUPERHOST\s+(yes|no)$/m);
+  }, 90_000);
+
+  it('a bad --part is a usage error: exit 2, nothing on stdout', async () => {
+    const r = await stays(['stay', 'get', '12345', '--part', 'bogus'], box.env, T);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/--part/);
+  }, 60_000);
+
+  it('a stay that does not exist: listing_not_found, exit 3 (not_found), nothing on stdout', async () => {
+    const r = await stays(['stay', 'get', '404'], box.env, T);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/listing_not_found/);
+    const j = await stays(['stay', 'get', '404', '--json'], box.env, T);
+    expect(j.code).toBe(3);
+    expect(j.stdout).toBe('');
+    expect((JSON.parse(j.stderr.trim().split('\n').pop()!) as { error: { code: string } }).error.code).toBe('listing_not_found');
+  }, 60_000);
+});
+
+describe('stays stay batch', () => {
+  it('from a file of lines (comments, blanks, URLs): rows of the resolved, the missing notice on stderr', async () => {
+    const file = join(dir, 'ids.txt');
+    writeFileSync(file, '# my stays\n12345\n\nhttps://www.airbnb.com/rooms/777\n  404  \n');
+    const r = await stays(['stay', 'batch', '--file', file, '-o', 'tsv'], box.env, T);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n').map((l) => l.split('\t')[0])).toEqual(['12345', '777']);
+    expect(r.stderr).toMatch(/^warning: .*404.*listing_not_found/m);
+    expect(r.stderr).toMatch(/^stays: 1 of 3 entries could not be resolved$/m);
+
+    // Bare --json: the envelope carries it all (meta.missing, meta.warnings); stderr says nothing.
+    const j = await stays(['stay', 'batch', '--file', file, '--json'], box.env, T);
+    expect(j.code, j.stderr).toBe(0);
+    const body = json<{ data: Stay[]; meta: { count: number; requested: number; missing: number; warnings: unknown[] } }>(j);
+    expect(body.meta).toMatchObject({ count: 2, requested: 3, missing: 1 });
+    expect(body.meta.warnings).toHaveLength(1);
+    expect(j.stderr).not.toMatch(/could not be resolved|warning:/);
+  }, 90_000);
+
+  it('from stdin: lines, a JSON array and an {entries} object give the same rows', async () => {
+    const lines = await stays(['stay', 'batch', '--file', '-', '-o', 'jsonl'], box.env, { ...T, input: '12345\nhttps://www.airbnb.com/rooms/777\n' });
+    const array = await stays(['stay', 'batch', '--file', '-', '-o', 'jsonl'], box.env, { ...T, input: JSON.stringify([{ id: '12345' }, { url: 'https://www.airbnb.com/rooms/777' }]) });
+    const object = await stays(['stay', 'batch', '--file', '-', '--json'], box.env, { ...T, input: JSON.stringify({ entries: [{ id: '12345' }, { url: 'https://www.airbnb.com/rooms/777' }] }) });
+    for (const r of [lines, array, object]) expect(r.code, r.stderr).toBe(0);
+    const ids = (s: string) => s.trim().split('\n').map((l) => (JSON.parse(l) as Stay).id);
+    expect(ids(lines.stdout)).toEqual(['12345', '777']);
+    expect(ids(array.stdout)).toEqual(['12345', '777']);
+    expect(json<{ data: Stay[] }>(object).data.map((s) => s.id)).toEqual(['12345', '777']);
+    expect(lines.stderr).not.toMatch(/could not be resolved/);
+  }, 90_000);
+
+  it('more than 50 entries: a usage error before any request (exit 2, nothing on stdout)', async () => {
+    const input = Array.from({ length: 51 }, (_, i) => String(1000 + i)).join('\n');
+    const r = await stays(['stay', 'batch', '--file', '-'], box.env, { ...T, input });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/51 entries; a batch takes at most 50/);
+    const missing = await stays(['stay', 'batch', '--file', join(dir, 'nope.txt')], box.env, T);
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toBe('');
+  }, 60_000);
+});
