@@ -201,6 +201,18 @@ describe('402 before any upstream work (D5), in the S envelope', () => {
     expectSError(await get('/v1/stays/by-address', none.liveKey), 501, 'not_implemented');
   });
 
+  it('a free-plan account past its free-tier budget → 403 free_tier_budget_exhausted (D7), S envelope, nothing charged', async () => {
+    const free = await s.account({ plan: 'free', credits: 1000, freeTierBudget: 5 });
+    const e = expectSError(await post('/v1/search', { location: 'Lisbon', maxItems: 10 }, free.liveKey), 403, 'free_tier_budget_exhausted');
+    expect(e.type).toBe('permission_denied');
+    // Within the budget it is served.
+    await (async () => {
+      const r = await get('/v1/stays/35101', free.liveKey);
+      expect(expectSOk(r).meta.credits_charged).toBe(1);
+    })();
+    expect(await credits(s, free.liveKey)).toMatchObject({ balance: 999, held: 0 });
+  });
+
   it('a worst case exactly equal to the balance is admitted, and charges only the rows returned', async () => {
     const exact = await s.account({ credits: 10 });
     const r = await post('/v1/search', { location: 'Lisbon', maxItems: 10, priceMin: 400 }, exact.liveKey);

@@ -85,6 +85,13 @@ describe('GET /v1/stays/{id}', () => {
     expect(viaUrl).toEqual(base);
   });
 
+  it('an id above 2^53 is echoed exactly, as a string', async () => {
+    const big = '98765432109876543210';
+    const st = expectStay(expectSOk(await get(`/v1/stays/${big}`)).data);
+    expect(st.id).toBe(big);
+    expect(st.url).toBe(`https://www.airbnb.com/rooms/${big}`);
+  });
+
   it('the sandbox is deterministic: the same lookup twice is identical data', async () => {
     const x = expectSOk(await get('/v1/stays/987654')).data;
     const y = expectSOk(await get('/v1/stays/987654')).data;

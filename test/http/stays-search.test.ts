@@ -139,6 +139,9 @@ describe('search rows: discovery fields, dated pricing', () => {
       expect(typeof r.pricing.price).toBe('number');
       expect(r.pricing).toMatchObject({ currency: 'USD', rate_type: 'nightly' });
       expect(r.pricing.breakdown![0]).toEqual({ label: '2 nights', amount: expect.any(Number) });
+      expect(r.pricing.breakdown![0]!.amount).toBeCloseTo(r.pricing.price! * 2, 1);
+      expect(r.url).toBe(`https://www.airbnb.com/rooms/${r.id}`);
+      expect(r.id).toMatch(/^[1-9]\d*$/);
       expect(r.description).toBeNull();
       expect(r.availability).toEqual([]);
       expect(r.rating_breakdown).toEqual({ accuracy: null, cleanliness: null, communication: null, location: null, value: null, check_in: null, guest_satisfaction: null });
