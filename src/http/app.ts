@@ -42,6 +42,7 @@ const pathPattern = (p: string) => new RegExp(`^${p.replace(/[.]/g, '\\.').repla
 
 /** `Allow` for each path the app serves: a path it knows with another method is a 405 (RFC 9110 §15.5.6). */
 function allowTable(routes: RouteDef[]): [RegExp, string][] {
+  const billedPaths = new Set(routes.filter(billedGet).map((r) => honoPath(r.path)));
   const methods = new Map<string, Set<string>>([
     ['/v1/health', new Set(['GET'])],
     ['/v1/openapi.json', new Set(['GET'])],
@@ -51,10 +52,16 @@ function allowTable(routes: RouteDef[]): [RegExp, string][] {
     methods.set(p, (methods.get(p) ?? new Set()).add(r.method.toUpperCase()));
   }
   return [...methods].map(([p, m]) => {
-    if (m.has('GET')) m.add('HEAD'); // Hono answers HEAD with the GET handler
+    if (m.has('GET') && !billedPaths.has(p)) m.add('HEAD'); // Hono answers HEAD with the GET handler
     return [pathPattern(p), ['GET', 'HEAD', 'POST', 'DELETE'].filter((x) => m.has(x)).join(', ')];
   });
 }
+
+/**
+ * A GET that may cost credits (it can become a job). Its HEAD is refused: an answer without a
+ * body could not report what it charged, and a free HEAD could not say what the GET would answer.
+ */
+const billedGet = (r: RouteDef) => r.method === 'get' && r.doc.async === true;
 
 /** Paths of Family S routes: their errors take `{ error, request_id }` even before a handler runs (413, 405). */
 function familyS(routes: RouteDef[]): RegExp[] {
@@ -123,6 +130,11 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   for (const route of routes) {
     app.on(route.method.toUpperCase(), honoPath(route.path), async (c) => {
       let ctx: RequestContext;
+      if (c.req.method === 'HEAD' && billedGet(route)) {
+        anonRate(c);
+        c.header('Allow', 'GET');
+        throw new ServiceError('method_not_allowed', `HEAD is not allowed on ${route.path}: a billed call needs the body that reports its charge; use GET.`);
+      }
       if (route.familyFor) c.set('family', await route.familyFor(c));
       const address = clientAddress(c.env);
       try {

@@ -54,10 +54,14 @@ describe('service basics', () => {
   it('a 405 lists the allowed methods in Allow (RFC 9110), and they are allowed', async () => {
     const cases: [string, string, string][] = [
       ['DELETE', '/v1/account', 'GET, HEAD'],
-      ['PUT', '/v1/search', 'GET, HEAD, POST'],
-      ['POST', '/v1/reviews', 'GET, HEAD'],
+      // A GET that may be billed has no HEAD (its answer must carry the charge).
+      ['PUT', '/v1/search', 'GET, POST'],
+      ['POST', '/v1/reviews', 'GET'],
       ['PATCH', '/v1/billing/topups', 'POST'],
-      ['POST', '/v1/listing/airbnb/1', 'GET, HEAD'],
+      ['POST', '/v1/listing/airbnb/1', 'GET'],
+      ['DELETE', '/v1/stays/1', 'GET'],
+      ['GET', '/v1/stays/batch', 'POST'],
+      ['DELETE', '/v1/webhooks', 'GET, HEAD, POST'],
       ['DELETE', '/v1/jobs/job_x', 'GET, HEAD'],
       ['POST', '/v1/health', 'GET, HEAD'],
       ['PUT', '/v1/openapi.json', 'GET, HEAD'],
@@ -70,6 +74,18 @@ describe('service basics', () => {
     const head = await s.req('/v1/health', { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.headers.get('x-request-id')).toMatch(REQUEST_ID_PATTERN);
+  });
+
+  it('HEAD of a GET that may be billed is 405 (Allow: GET), before authentication; free GETs keep HEAD', async () => {
+    for (const path of ['/v1/search?location=Lisbon', '/v1/listing/airbnb/1', '/v1/stays/1', '/v1/stays/1/photos']) {
+      for (const key of [a.sandboxKey, undefined]) {
+        const res = await s.req(path, { method: 'HEAD', ...(key ? { key } : {}) });
+        expect(res.status, path).toBe(405);
+        expect(res.headers.get('allow'), path).toBe('GET');
+        expect(res.headers.get('x-request-id')).toMatch(REQUEST_ID_PATTERN);
+      }
+    }
+    expect((await s.req('/v1/account', { method: 'HEAD', key: a.sandboxKey })).status).toBe(200);
   });
 
   it('malformed JSON is a typed 400 naming the body', async () => {

@@ -82,6 +82,16 @@ interface Paged {
   hasMore: boolean;
 }
 
+/**
+ * The places' candidate lists, filtered, each stay kept only in the first place that lists it:
+ * overlapping places ("Lisbon" and "lisbon, Portugal") never repeat a stay, and since the lists
+ * are fixed for a query, page offsets stay consistent across pages.
+ */
+function distinct(lists: Property[][]): Property[][] {
+  const seen = new Set<string>();
+  return lists.map((l) => l.filter((p) => !seen.has(p.platformListingId) && (seen.add(p.platformListingId), true)));
+}
+
 /** Interleaves the places' filtered rows from their offsets, up to maxItems. */
 function page(lists: Property[][], places: Place[], offsets: Record<string, number>, maxItems: number): Paged {
   const pos = lists.map((_, i) => offsets[String(i)] ?? 0);
@@ -164,7 +174,7 @@ export function sSearchPlan(services: Services, ctx: RequestContext, raw: RawInp
       notes.push({ code: o.error.code, message: `${places[i]!.query}: ${o.error.message}`, platform: P });
     });
     if (results.length === outcomes.length) throw new ServiceError('upstream_degraded', `Every place failed: ${places.map((p) => p.query).join('; ')}.`);
-    const paged = page(lists, places, offsets, maxItems);
+    const paged = page(distinct(lists), places, offsets, maxItems);
     let stays: Stay[];
     if (detailed) {
       stays = [];
@@ -203,7 +213,7 @@ export function sSearchPlan(services: Services, ctx: RequestContext, raw: RawInp
       fetch: async (u) => {
         const outcomes = await Promise.all(searchLegs.map((l) => settle(l.fetch(u))));
         const lists = outcomes.map((o) => (o.ok ? (o.value as Property[]).filter(keep) : []));
-        const ids = page(lists, places, offsets, maxItems).rows.map((r) => r.property.platformListingId);
+        const ids = page(distinct(lists), places, offsets, maxItems).rows.map((r) => r.property.platformListingId);
         const detailsOf = await Promise.all(ids.map((id) => lookup(u, id, window)));
         return { outcomes: outcomes.map(toWire), details: ids.map((id, i) => [id, detailsOf[i]!] as const) };
       },

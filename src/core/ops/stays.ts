@@ -101,11 +101,6 @@ export function stayPartPlan(services: Services, ctx: RequestContext, raw: RawIn
   };
 }
 
-export interface BatchResult {
-  stays: Stay[];
-  requested: number;
-  missing: number;
-}
 
 /** One batch entry: `{ id }` or `{ url }`, exactly one, else invalid_parameter naming `entries[i]`. */
 function entryId(e: unknown, i: number): string {
@@ -127,8 +122,11 @@ function entryId(e: unknown, i: number): string {
   return forms[0] === 'url' ? parseListingUrl(P, v, { param }) : parseListingId(P, v, { param });
 }
 
-/** POST /v1/stays/batch: 1–50 entries; an entry the upstream cannot resolve is left out and counted in missing (D26: not billed). */
-export function batchPlan(services: Services, ctx: RequestContext, raw: RawInput): Plan<BatchResult> {
+/**
+ * POST /v1/stays/batch: 1–50 entries; an entry the upstream cannot resolve is left out (D26: not
+ * billed). The data is the Stay rows, as a job's result too; missing = requested − rows.
+ */
+export function batchPlan(services: Services, ctx: RequestContext, raw: RawInput): { plan: Plan<Stay[]>; requested: number } {
   requireScope(ctx, 'stays.read');
   const { entries } = parseParams(BatchBody, raw);
   if (entries.length === 0) throw new ServiceError('invalid_parameter', 'entries is empty; give 1 to 50 entries, each { id } or { url }.', { param: 'entries' });
@@ -137,7 +135,7 @@ export function batchPlan(services: Services, ctx: RequestContext, raw: RawInput
   }
   const ids = entries.map(entryId);
   const legs = ids.flatMap((id) => lookupLegs(services, id));
-  return {
+  return { requested: ids.length, plan: {
     operation: 'stay-batch',
     platforms: [P],
     currency: 'USD',
@@ -161,7 +159,7 @@ export function batchPlan(services: Services, ctx: RequestContext, raw: RawInput
       if (stays.length === 0 && failures.length > 0 && failures.every(isUpstreamFailure)) throw failures[0]!;
       const results = [okResult(P, stays.length, stayRowsCost(stays.length), allCached(outcomes))];
       if (failures.some(isUpstreamFailure)) results.push(failedResult(P, failures.find(isUpstreamFailure)!));
-      return { data: { stays, requested: ids.length, missing: ids.length - stays.length }, platformResults: results, warnings };
+      return { data: stays, platformResults: results, warnings };
     },
-  };
+  } };
 }

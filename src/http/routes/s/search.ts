@@ -5,19 +5,19 @@
 import type { Context } from 'hono';
 import type { RequestContext } from '../../../core/context.js';
 import { execute } from '../../../core/execute.js';
-import { type SSearchKind, sSearchPlan } from '../../../core/ops/stay-search.js';
+import { type SSearchKind, isPreset, sSearchPlan } from '../../../core/ops/stay-search.js';
 import { SSearchBody, StayListSchema } from '../../../core/schemas/stays.js';
 import { type RawInput, normalizeInput } from '../../../core/validate.js';
 import { listMetaS, renderExecS } from '../../render.js';
 import { type Env, type RouteDef, jsonBody, preferWaitMs } from '../../route.js';
-import { sSyncWaitMs } from './stays.js';
+import { alwaysSyncWaitMs, sSyncWaitMs } from './stays.js';
 
 /** Runs one S search form over a parsed body. */
 export async function runSSearch(c: Context<Env>, ctx: RequestContext, body: RawInput, kind: SSearchKind): Promise<Response> {
   const s = c.var.services;
   // As Family U bodies: null and blank values are absent, so a resent body with `nextPageToken: null` is page one.
   const { plan, memoKey, async, metaWarning } = sSearchPlan(s, ctx, normalizeInput(body), kind);
-  const waitMs = async ? preferWaitMs(c) : sSyncWaitMs(c);
+  const waitMs = async ? preferWaitMs(c) : isPreset(kind) ? alwaysSyncWaitMs(c) : sSyncWaitMs(c);
   return renderExecS(c, await execute(s, ctx, plan, { memoKey, waitMs }), (data: unknown[], meta) => ({
     data,
     meta: { ...listMetaS(data.length, meta), ...(metaWarning ? { warning: metaWarning } : {}) },

@@ -4,14 +4,22 @@
 // 202 with the job rather than lose it.
 import { ServiceError } from '../../../core/errors.js';
 import { execute } from '../../../core/execute.js';
-import { type BatchResult, batchPlan, stayPartPlan, stayPlan } from '../../../core/ops/stays.js';
-import { BatchBody, STAY_PARTS, type StayPart, StayByUrlParams, StayListSchema, StayPartSchemas, StayPathParams, StaySchema } from '../../../core/schemas/stays.js';
+import { batchPlan, stayPartPlan, stayPlan } from '../../../core/ops/stays.js';
+import { BatchBody, STAY_PARTS, type Stay, type StayPart, StayByUrlParams, StayListSchema, StayPartSchemas, StayPathParams, StaySchema } from '../../../core/schemas/stays.js';
 import { objectMetaS, renderExecS } from '../../render.js';
 import { type Env, type RouteDef, jsonBody, preferWaitMs, queryInput } from '../../route.js';
 import type { Context } from 'hono';
 
 const TAGS = ['Stays'];
 const COST = '1 credit (D26; sandbox keys 0). Live: answered when the upstream answers, or 202 with a job past STAYS_S_SYNC_WAIT_MS.';
+
+/**
+ * Presets are always synchronous (D10): they wait for their job to end, which the source deadline
+ * bounds; the margin covers settling. Only a job that outlives even that answers 202.
+ */
+export function alwaysSyncWaitMs(c: Context<Env>): number {
+  return c.var.services.config.sourceDeadlineMs + 30_000;
+}
 
 /** S calls are synchronous: wait for a live job up to the configured bound (a shorter Prefer: wait wins). */
 export function sSyncWaitMs(c: Context<Env>): number {
@@ -40,6 +48,11 @@ export const stayGet: RouteDef = {
   },
   handle: async (c, ctx) => {
     const s = c.var.services;
+    // /v1/stays/batch is a POST route; a GET of it is not a lookup of a stay called "batch".
+    if (c.req.param('id') === 'batch') {
+      c.header('Allow', 'POST');
+      throw new ServiceError('method_not_allowed', 'GET is not allowed on /v1/stays/batch; use POST with { entries }.');
+    }
     const plan = stayPlan(s, ctx, { id: c.req.param('id') });
     return renderExecS(c, await execute(s, ctx, plan, { waitMs: sSyncWaitMs(c) }), one);
   },
@@ -134,10 +147,10 @@ export const stayBatch: RouteDef = {
   },
   handle: async (c, ctx) => {
     const s = c.var.services;
-    const plan = batchPlan(s, ctx, await jsonBody(c));
-    return renderExecS(c, await execute(s, ctx, plan, { waitMs: sSyncWaitMs(c) }), (d: BatchResult, meta) => ({
-      data: d.stays,
-      meta: { count: d.stays.length, requested: d.requested, missing: d.missing, ...objectMetaS(meta) },
+    const { plan, requested } = batchPlan(s, ctx, await jsonBody(c));
+    return renderExecS(c, await execute(s, ctx, plan, { waitMs: sSyncWaitMs(c) }), (stays: Stay[], meta) => ({
+      data: stays,
+      meta: { count: stays.length, requested, missing: requested - stays.length, ...objectMetaS(meta) },
     }));
   },
 };

@@ -33,7 +33,9 @@ export const searchGet: RouteDef = {
 
 /** D8: the body's keys choose the family; a body that has keys only Family S has is an S search. */
 function sKeyOf(body: RawInput): string | undefined {
-  return FAMILY_S_SEARCH_KEYS.find((k) => k in body);
+  // Null and blank values are absent here as everywhere (normalizeInput): `"pets": null` is no S key.
+  const given = normalizeInput(body);
+  return FAMILY_S_SEARCH_KEYS.find((k) => k in given);
 }
 
 export const searchPost: RouteDef = {
@@ -59,7 +61,8 @@ export const searchPost: RouteDef = {
     const body = await jsonBody(c);
     const sKey = sKeyOf(body);
     if (sKey !== undefined) {
-      const uKey = FAMILY_U_ONLY_SEARCH_KEYS.find((k) => k in body);
+      const given = normalizeInput(body);
+      const uKey = FAMILY_U_ONLY_SEARCH_KEYS.find((k) => k in given);
       if (uKey !== undefined) {
         throw new ServiceError('mutually_exclusive_params', `The body mixes ${uKey} (unified search) with ${sKey} (stay search); use one form.`, { param: sKey });
       }
