@@ -41,6 +41,12 @@ Examples:
         if (waitMs > 600_000) throw new UsageError(`--timeout must be at most 10m (got ${opts.timeout}): agents give up on a tool call long before.`, 'timeout');
         // The same mode and key resolution as every data command; nothing prompts, nothing prints to stdout.
         const ctx = await createContext({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, dataDir: opts.dataDir, profile: opts.profile, debug: opts.debug, timeout: opts.timeout, input: false, color: false, output: 'json' });
+        if (!ctx.inProcess && ctx.keySource === null) {
+          await ctx.close();
+          process.stderr.write(`stays mcp: no API key for ${ctx.base}: every tool call would be refused. Set STAYS_API_KEY in the agent's MCP server settings (its "env"), or pass --api-key, or stays config set api-key KEY.\n`);
+          process.exitCode = EXIT.auth;
+          return;
+        }
         const { runStdio } = await import('../src/mcp/stdio.js');
         process.stderr.write(`stays mcp: serving 7 tools over stdio (${ctx.inProcess ? 'in-process' : ctx.base}; ${ctx.keySource === 'local' ? 'the local sandbox key' : `a ${ctx.keyEnv} key`})\n`);
         await runStdio({ client: ctx.client, waitMs });
@@ -48,8 +54,9 @@ Examples:
       } catch (e) {
         process.stderr.write(`stays mcp: ${(e as Error).message}\n`);
         process.exitCode = e instanceof UsageError ? EXIT.usage : EXIT.internal;
+      } finally {
+        // Nothing should be left running; if a dependency keeps a handle open, do not hang the agent.
+        setTimeout(() => process.exit(), 2000).unref();
       }
-      // Nothing should be left running; if a dependency keeps a handle open, do not hang the agent.
-      setTimeout(() => process.exit(), 2000).unref();
     });
 }

@@ -1,9 +1,10 @@
 // `stays mcp --base-url` against a real `stays serve` with a live key and the simulated upstream:
 // live calls become jobs, the tools wait for them, and what the account is charged is exactly
 // the credits the tools report (the same billing as REST, because it is REST).
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
-import { type McpProcess, startMcp, textOf } from './helpers.js';
+import { type McpProcess, ROOT, childEnv, mcpCommand, startMcp, textOf } from './helpers.js';
 
 interface Envelope {
   data: unknown[];
@@ -73,6 +74,15 @@ describe('stays mcp against a server (live key, simulated upstream)', () => {
     expect(done!.meta.creditsCharged).toBeGreaterThan(0);
     const after = await balance();
     expect(before.balance - after.balance).toBe(done!.meta.creditsCharged);
+  });
+
+  it('without a key for the server, it does not start (exit 4) and says how to set one', () => {
+    const { command, args } = mcpCommand(['--base-url', s.url]);
+    const r = spawnSync(command, args, { cwd: ROOT, env: childEnv({ STAYS_CONFIG_DIR: `${s.dataDir}/mcp-config` }), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
+    expect(r.status).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`stays mcp: no API key for ${s.url}`);
+    expect(r.stderr).toContain('STAYS_API_KEY');
   });
 
   it('a refused key is a tool error with the API\'s authentication error', async () => {
