@@ -115,10 +115,11 @@ describe('413, 405, 415', () => {
   });
 
   it.each([
-    ['DELETE', '/v1/stays/12345', 'GET, HEAD'],
-    ['POST', '/v1/stays/12345', 'GET, HEAD'],
-    ['DELETE', '/v1/stays/12345/photos', 'GET, HEAD'],
-    ['PUT', '/v1/stays/by-url', 'GET, HEAD'],
+    // A billed GET has no HEAD (its answer could not report the charge); the free by-address keeps it.
+    ['DELETE', '/v1/stays/12345', 'GET'],
+    ['POST', '/v1/stays/12345', 'GET'],
+    ['DELETE', '/v1/stays/12345/photos', 'GET'],
+    ['PUT', '/v1/stays/by-url', 'GET'],
     ['DELETE', '/v1/stays/by-address', 'GET, HEAD'],
     ['DELETE', '/v1/stays/batch', 'POST'],
     ['GET', '/v1/search/with-details', 'POST'],
@@ -130,6 +131,19 @@ describe('413, 405, 415', () => {
       expectSError(r, 405, 'method_not_allowed');
       expect(r.headers.get('allow')).toBe(allow);
     }
+  });
+
+  it('GET /v1/stays/batch → 405 Allow: POST (not a lookup of a stay called "batch"), S envelope', async () => {
+    const r = await sCall(s, '/v1/stays/batch', { key: a.sandboxKey });
+    expectSError(r, 405, 'method_not_allowed');
+    expect(r.headers.get('allow')).toBe('POST');
+  });
+
+  it.each(['/v1/stays/12345', '/v1/stays/12345/photos', `/v1/stays/by-url?url=${encodeURIComponent('https://www.airbnb.com/rooms/1')}`])('HEAD %s (a billed GET) → 405 Allow: GET, with X-Request-Id', async (path) => {
+    const res = await s.req(path, { method: 'HEAD', key: a.sandboxKey });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET');
+    expect(res.headers.get('x-request-id')).toMatch(/^req_/);
   });
 
   it.each(['/v1/stays/batch', '/v1/search/with-details', '/v1/listings/superhost', '/v1/listings/luxury', '/v1/listings/instant-book'])('POST %s with a non-JSON content type → 415 unsupported_media_type as { error, request_id }', async (path) => {
