@@ -98,6 +98,24 @@ describe('GET /v1/stays/{id}', () => {
     expect(x).toEqual(y);
   });
 
+  it('D21: another server (another data directory) gives byte-identical sandbox data', async () => {
+    const t = await startStays();
+    try {
+      const b = await t.account();
+      for (const path of [`/v1/stays/${ID}`, `/v1/stays/${ID}/reviews`]) {
+        const here = await get(path);
+        const there = await sCall(t, path, { key: b.sandboxKey });
+        expect(JSON.stringify(there.body.data)).toBe(JSON.stringify(here.body.data));
+      }
+      const body = { locationQueries: ['Lisbon', 'Kyoto'], maxItems: 30 };
+      const here = await sCall(s, '/v1/search', { key: a.sandboxKey, json: body });
+      const there = await sCall(t, '/v1/search', { key: b.sandboxKey, json: body });
+      expect(JSON.stringify(there.body.data)).toBe(JSON.stringify(here.body.data));
+    } finally {
+      await t.stop();
+    }
+  });
+
   it.each([
     ['stays_vrbo_1', 'invalid_parameter', 'id'],
     ['abc', 'invalid_parameter', 'id'],

@@ -104,7 +104,24 @@ describe('the place: location xor locationQueries xor searchUrls', () => {
     expect(viaUrl.every((r) => r.location.city === 'Lisbon')).toBe(true);
   });
 
+  it('other airbnb hosts and query strings are understood', async () => {
+    const viaLoc = list(await search({ location: 'Lisbon', maxItems: 5 })).rows.map((r) => r.id);
+    for (const u of ['https://www.airbnb.pt/s/Lisbon/homes?adults=2', 'https://fr.airbnb.ca/s/Lisbon/homes', 'https://www.airbnb.com/s/Lisbon']) {
+      expect(list(await search({ searchUrls: [u], maxItems: 5 })).rows.map((r) => r.id), u).toEqual(viaLoc);
+    }
+  });
+
+  // BUG: in /s/homes?query=Lisbon the path segment "homes" is taken as the place (a search of a
+  // place called "homes"); the query parameter the code falls back to is never read. And
+  // /s/homes alone, which names no place, is not refused.
+  it.fails('the /s/homes?query=<place> form searches the query; /s/homes alone names no place', async () => {
+    const viaLoc = list(await search({ location: 'Lisbon', maxItems: 5 })).rows.map((r) => r.id);
+    expect(list(await search({ searchUrls: ['https://www.airbnb.com/s/homes?query=Lisbon'], maxItems: 5 })).rows.map((r) => r.id)).toEqual(viaLoc);
+    expectSError(await search({ searchUrls: ['https://www.airbnb.com/s/homes'], maxItems: 5 }), 400, 'invalid_parameter', 'searchUrls[0]');
+  });
+
   it.each([
+    ['an airbnb URL naming no place', 'https://www.airbnb.com/'],
     ['a room URL', 'https://www.airbnb.com/rooms/12345'],
     ['another site', 'https://www.vrbo.com/search?destination=Lisbon'],
     ['booking', 'https://www.booking.com/searchresults.html?ss=Lisbon'],
