@@ -46,7 +46,6 @@ Examples:
 A table fits the terminal: it cuts names and leaves out the least useful
 columns, never a listing id. NIGHTLY comes first: --sort price_asc and
 price_desc order by the nightly price.
-${columnsHelp('property')}
 
 The Family S form (--family s, or any flag marked S:) searches airbnb stays with a JSON body
 (POST /v1/search): LOCATION or --location-queries or --search-urls; the dates, --adults,
@@ -59,6 +58,7 @@ Examples (Family S):
   stays search Lisbon --family s --max-items 20
   stays search --location-queries Lisbon,Porto --fields id,title,pricing.price -o csv
   stays search Lisbon --with-details --max-items 5 --json
+${columnsHelp('property')}
 ${columnsHelp('stay')}`)
     .action(async (location: string | undefined, opts: GlobalOpts & Record<string, unknown>) => {
       const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
