@@ -113,6 +113,15 @@ describe('stays search, Family S form', () => {
     expect(env.meta.next_page_token).toBeNull();
   }, 120_000);
 
+  it('a table fits COLUMNS and never cuts an id', async () => {
+    const ids = json<{ data: Stay[] }>(await stays(['search', 'Lisbon', '--max-items', '6', '--json'], box.env, T)).data.map((x) => x.id);
+    const r = await stays(['search', 'Lisbon', '--max-items', '6', '-o', 'table'], { ...box.env, COLUMNS: '60' }, T);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    for (const l of lines) expect([...new Intl.Segmenter().segment(l)].length).toBeLessThanOrEqual(60);
+    expect(lines.slice(1).map((l) => l.split(/\s+/).pop())).toEqual(ids);
+  }, 60_000);
+
   it('--with-details posts to /v1/search/with-details: rows carry a description', async () => {
     const r = await stays(['search', 'Lisbon', '--with-details', '--max-items', '2', '--json'], box.env, T);
     expect(r.code, r.stderr).toBe(0);
