@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelopeSchema, ErrorSchema } from '../../src/core/schemas/resources.js';
 import { STAY_PARTS } from '../../src/core/schemas/stays.js';
 import { FAMILY_S_SEARCH_KEYS } from '../../src/core/ops/stay-search.js';
+import { normalizeInput } from '../../src/core/validate.js';
+import { pollJob } from '../helpers/jobs.js';
 import { type Stays, type TestAccount, day, startStays } from '../helpers/stays.js';
 
 let s: Stays;
@@ -56,7 +58,7 @@ async function check(res: Response, where: string): Promise<void> {
  * failures (sandbox triggers, or no upstream for a live key); every error `{ error, request_id }`
  * with the shared Error object, creditsCharged 0 and request_id equal to X-Request-Id (D9, D11).
  */
-async function checkS(res: Response, where: string, o: { byAddress?: boolean } = {}): Promise<void> {
+async function checkS(res: Response, where: string, o: { byAddress?: boolean; billed?: boolean } = {}): Promise<void> {
   const text = await res.text();
   expect(res.status, `${where} → ${text.slice(0, 300)}`).not.toBe(500);
   let body: { error?: unknown; request_id?: unknown; meta?: { credits_charged?: number } } = {};
@@ -74,7 +76,7 @@ async function checkS(res: Response, where: string, o: { byAddress?: boolean } =
     if (o.byAddress) expect(res.status === 501 || res.status === 401 || res.status === 429 || res.status === 403, `${where}: ${text.slice(0, 300)}`).toBe(true);
   } else {
     expect(body.request_id, where).toBe(requestId);
-    expect(body.meta?.credits_charged ?? 0).toBe(0);
+    if (!o.billed) expect(body.meta?.credits_charged ?? 0).toBe(0);
   }
 }
 
@@ -171,7 +173,8 @@ describe('hostile input', () => {
           } catch {
             parsed = null;
           }
-          const isS = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && FAMILY_S_SEARCH_KEYS.some((k) => k in parsed);
+          // Null and blank values are absent (normalizeInput), so they select nothing.
+          const isS = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && FAMILY_S_SEARCH_KEYS.some((k) => k in normalizeInput(parsed as Record<string, unknown>));
           return isS ? checkS(res, where) : check(res, where);
         },
       ),
@@ -183,4 +186,72 @@ describe('hostile input', () => {
     const acct = (await (await s.req('/v1/account', { key: a.liveKey })).json()) as { data: { credits: { balance: number; held: number } } };
     expect(acct.data.credits).toMatchObject({ balance: 100, held: 0 });
   });
+});
+
+describe('random Family S calls with a live key on the simulated upstream', () => {
+  let live: Stays;
+  let b: TestAccount;
+  const START = 1_000_000;
+  beforeAll(async () => {
+    live = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '0', STAYS_SIM_FAIL: '' });
+    b = await live.account({ rpm: 1_000_000, credits: START });
+  });
+  afterAll(async () => {
+    await live.stop();
+  });
+
+  const PLACE = fc.constantFrom('Lisbon', 'Porto', 'lisbon', 'Kyoto', 'fail', 'empty', 'partial', 'blocked', 'x');
+  const ID = fc.oneof(fc.constantFrom('404', '409', '502', '503', '504', 'abc', 'stays_airbnb_77'), fc.integer({ min: 1, max: 999_999 }).map(String));
+  const searchBody = fc.record(
+    {
+      location: PLACE,
+      locationQueries: fc.array(PLACE, { minLength: 1, maxLength: 4 }),
+      maxItems: fc.oneof(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 0, max: 300 })),
+      pets: fc.integer({ min: 0, max: 2 }),
+      priceMin: fc.integer({ min: 0, max: 500 }),
+      priceMax: fc.integer({ min: 0, max: 900 }),
+      minBedrooms: fc.integer({ min: 0, max: 4 }),
+      fields: fc.constantFrom('id', 'id,pricing.price', 'title,host', 'nope'),
+      adults: fc.integer({ min: 1, max: 8 }),
+    },
+    { requiredKeys: [] },
+  );
+  const call = fc.oneof(
+    fc.tuple(fc.constant('GET'), fc.oneof(ID.map((id) => `/v1/stays/${id}`), fc.tuple(ID, fc.constantFrom(...STAY_PARTS)).map(([id, p]) => `/v1/stays/${id}/${p}`)), fc.constant(undefined as unknown)),
+    fc.tuple(fc.constant('POST'), fc.constant('/v1/stays/batch'), fc.array(fc.oneof(ID.map((id) => ({ id })), ID.map((id) => ({ url: `https://www.airbnb.com/rooms/${id}` }))), { minLength: 0, maxLength: 8 }).map((entries) => ({ entries }) as unknown)),
+    fc.tuple(fc.constant('POST'), fc.constantFrom('/v1/search', '/v1/search/with-details', '/v1/listings/superhost', '/v1/listings/luxury', '/v1/listings/instant-book'), searchBody.map((x) => x as unknown)),
+  );
+
+  it('every answer is typed, every error free, and the credits_charged returned sum to the balance change exactly', async () => {
+    let total = 0;
+    await fc.assert(
+      fc.asyncProperty(call, async ([method, path, json]) => {
+        const res = await live.req(path, method === 'POST' ? { method, key: b.liveKey, body: JSON.stringify(json), headers: { 'content-type': 'application/json' } } : { key: b.liveKey });
+        const where = `${method} ${path} ${JSON.stringify(json ?? null).slice(0, 200)}`;
+        if (res.status === 202) {
+          const accepted = (await res.json()) as { data: { jobId: string }; request_id: string };
+          expect(accepted.request_id, where).toBe(res.headers.get('x-request-id'));
+          const job = await pollJob(live, b.liveKey, accepted.data.jobId, 30_000);
+          total += job.data.status === 'completed' ? job.meta.creditsCharged : 0;
+          if (job.data.status === 'failed') expect(job.meta.creditsCharged).toBe(0);
+          return;
+        }
+        const copy = res.clone();
+        await checkS(res, where, { billed: true });
+        if (res.status === 200) {
+          const body = (await copy.json()) as { meta: { credits_charged: number; count?: number }; data: unknown };
+          total += body.meta.credits_charged;
+          // D26: 1 per row (with-details 2), whatever the filters left.
+          if (Array.isArray(body.data)) expect(body.meta.credits_charged, where).toBe(body.data.length * (path === '/v1/search/with-details' ? 2 : 1));
+          else expect(body.meta.credits_charged, where).toBe(1);
+        } else {
+          await copy.text();
+        }
+      }),
+      { numRuns: 150 },
+    );
+    const acct = (await (await live.req('/v1/account', { key: b.liveKey })).json()) as { data: { credits: { balance: number; held: number } } };
+    expect(acct.data.credits.held).toBe(0);
+    expect(START - acct.data.credits.balance).toBe(total);
+  }, 120_000);
 });
