@@ -19,7 +19,7 @@ export function defineListings(program: Command): void {
       .description(description)
       .argument('[location]', 'place name (or give --location-queries or --search-urls)')
       .option('--all', 'walk every page (resends the body with each next_page_token)');
-    withStayFlags(withStaySharedFlags(cmd));
+    withStayFlags(withStaySharedFlags(cmd), '');
     withGlobals(withCost(cmd))
       .addHelpText('after', `
 Same body as stays search --family s; --max-items is at most 50 here (more is clamped, with a

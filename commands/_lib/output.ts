@@ -101,8 +101,12 @@ function comparedLine(d: Compared): string {
   return `${d.property ?? 'compared'}: ${min}, median ${money(d.median, d.currency) ?? '-'}`;
 }
 
-/** The stderr footer under a table: credits, cache, more pages. */
-export async function printFooter(envelope: { data: unknown; meta?: MetaLike }, term: Term, paginates: boolean): Promise<void> {
+/**
+ * The stderr footer under a table: credits, cache, more pages. `paginates: 'token'`: a Family S
+ * body call, whose next page is asked for with --next-page-token, even when the page ran as a job
+ * and came back with Family U meta.
+ */
+export async function printFooter(envelope: { data: unknown; meta?: MetaLike }, term: Term, paginates: boolean | 'token'): Promise<void> {
   const m = envelope.meta;
   const c = await chalkAt(term.errColor);
   const parts: string[] = [];
@@ -111,7 +115,8 @@ export async function printFooter(envelope: { data: unknown; meta?: MetaLike }, 
   if (m) {
     const sandbox = m.sandbox ?? m.environment === 'test';
     parts.push(`${m.creditsCharged ?? m.credits_charged ?? 0} credits charged${sandbox ? ' (sandbox)' : ''}`, m.cached ? 'cached' : 'not cached');
-    if (paginates && m.pagination) parts.push(m.pagination.hasMore ? `more pages: --cursor ${m.pagination.nextCursor} (or --all)` : 'last page');
+    const flag = paginates === 'token' ? '--next-page-token' : '--cursor';
+    if (paginates && m.pagination) parts.push(m.pagination.hasMore ? `more pages: ${flag} ${m.pagination.nextCursor} (or --all)` : 'last page');
     else if (paginates && 'next_page_token' in m) parts.push(m.next_page_token ? `more pages: --next-page-token ${m.next_page_token} (or --all)` : 'last page');
   }
   if (parts.length) process.stderr.write(`${c.dim(parts.join(' · '))}\n`);

@@ -83,7 +83,7 @@ function explainAuth(e: unknown, ctx: Ctx): unknown {
 const wholeEnvelope = (ctx: Ctx) => ctx.format === 'json' && ctx.fields === null && ctx.jq === null;
 
 /** Prints one result: the data on stdout, the footer (tables) and the notices on stderr. */
-export async function show(ctx: Ctx, envelope: { data: unknown; meta?: unknown }, paginates = false): Promise<void> {
+export async function show(ctx: Ctx, envelope: { data: unknown; meta?: unknown }, paginates: boolean | 'token' = false): Promise<void> {
   ctx.ui.stop();
   if (ctx.fields !== null || ctx.jq !== null) {
     const { printSelected } = await import('./select.js');
@@ -101,6 +101,8 @@ export async function show(ctx: Ctx, envelope: { data: unknown; meta?: unknown }
 export async function runCall(ctx: Ctx, call: ApiCall, o: { paginates?: boolean; all?: boolean } = {}): Promise<void> {
   const guard = costGuard(ctx, call, { all: o.all === true });
   if (o.all) return walkPages(ctx, call, guard);
+  // A Family S search (a POST body) pages with --next-page-token.
+  const paginates = o.paginates === true && call.method === 'POST' ? 'token' : o.paginates;
   await guard?.before(0, 1);
   if (!ctx.wait) {
     const r = await ctx.client.submit(call);
@@ -113,10 +115,10 @@ export async function runCall(ctx: Ctx, call: ApiCall, o: { paginates?: boolean;
       if (ctx.format === 'table') process.stderr.write(`stays: job ${id} accepted; wait for it with: stays jobs wait ${id}\n`);
       return;
     }
-    return show(ctx, r.body, o.paginates);
+    return show(ctx, r.body, paginates);
   }
   const envelope = await ctx.client.run(call);
-  await show(ctx, envelope, o.paginates);
+  await show(ctx, envelope, paginates);
 }
 
 /**

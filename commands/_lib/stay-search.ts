@@ -7,19 +7,20 @@ import type { ApiCall } from '../../src/client/http.js';
 import type { StaySearchBody } from '../../src/client/operations.js';
 import type { Ctx } from './context.js';
 
-/** The S-only flags (search gets them beside its own; listings take them all). */
-export function withStayFlags(cmd: Command): Command {
-  return cmd
-    .option('--location-queries <list>', 'S: several places in one call, comma-separated (at most 10; rows interleave)')
-    .option('--search-urls <list>', 'S: airbnb search-results URLs, comma-separated (at most 10)')
-    .option('--max-items <n>', 'S: rows per page (default 50; up to 240 at once, 241-250 as a job; listings: at most 50)')
-    .option('--fields <paths>', 'S: only these dotted Stay paths, e.g. id,title,pricing.price (tables and csv show these columns)')
-    .option('--infants <n>', 'S: infants (default 0)')
-    .option('--pets <n>', 'S: pets; above 0 keeps only pet-friendly stays')
-    .option('--locale <code>', 'S: language, e.g. en or en-US (echoed)')
-    .option('--min-beds <n>', 'S: minimum beds (accepted, ignored with a warning)')
-    .option('--min-bathrooms <n>', 'S: minimum bathrooms')
-    .option('--next-page-token <token>', 'S: the next page: meta.next_page_token of the previous one (same flags otherwise)');
+/** The S-only flags (search gets them beside its own, marked "S:"; listings take them all, unmarked). */
+export function withStayFlags(cmd: Command, mark = 'S: '): Command {
+  const opt = (flags: string, help: string) => cmd.option(flags, `${mark}${help}`);
+  opt('--location-queries <list>', 'several places in one call, comma-separated (at most 10; rows interleave)');
+  opt('--search-urls <list>', 'airbnb search-results URLs, comma-separated (at most 10)');
+  opt('--max-items <n>', 'rows per page (default 50; up to 240 at once, 241-250 as a job; listings: at most 50)');
+  opt('--fields <paths>', 'only these dotted Stay paths, e.g. id,title,pricing.price (tables and csv show these columns)');
+  opt('--infants <n>', 'infants (default 0)');
+  opt('--pets <n>', 'pets; above 0 keeps only pet-friendly stays');
+  opt('--locale <code>', 'language, e.g. en or en-US (echoed)');
+  opt('--min-beds <n>', 'minimum beds (accepted, ignored with a warning)');
+  opt('--min-bathrooms <n>', 'minimum bathrooms');
+  opt('--next-page-token <token>', 'the next page: meta.next_page_token of the previous one (same flags otherwise)');
+  return cmd;
 }
 
 /** The shared flags listings take (search has its own of these). */
