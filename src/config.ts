@@ -41,8 +41,9 @@ const ConfigSchema = z.object({
   /** How long one webhook delivery attempt may take before it counts as failed. */
   webhookTimeoutMs: z.coerce.number().int().min(100).max(120_000),
   /**
-   * How long a synchronous Family S call (lookups, batch, search up to 240 rows, presets) waits
-   * for a live job before it answers 202 with the job instead (nothing is lost or charged twice).
+   * How long a Family S lookup or sub-resource waits for its live job before it answers 202 with
+   * the job instead (nothing is lost or charged twice). Batch, presets and searches up to 240 rows
+   * always wait for their job to end.
    */
   sSyncWaitMs: z.coerce.number().int().min(0).max(300_000),
 });

@@ -164,6 +164,7 @@ function fetchLeg(services: Services, ctx: RequestContext, upstream: Upstream, l
       .fetch(upstream)
       .then(async (value): Promise<Fetched> => {
         const at = services.clock.now();
+        if (leg.cacheable?.(value) === false) return { value, expiresAt: at };
         await services.store.cacheSet(leg.key, value, at, at + leg.ttlMs);
         return { value, expiresAt: at + leg.ttlMs };
       })

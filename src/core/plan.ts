@@ -13,6 +13,8 @@ export interface Leg {
   key: string;
   ttlMs: number;
   fetch(u: Upstream): Promise<unknown>;
+  /** Whether a fetched value may be cached (default: always). A composite leg holding a failure must not outlive it. */
+  cacheable?(value: unknown): boolean;
   /** A listing's own data (not a price or a search): refreshing it in the cache is a stay.cached event. */
   stay?: { platform: Platform; id: string };
 }

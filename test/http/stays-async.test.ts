@@ -1,7 +1,8 @@
-// Family S calls whose live job outlasts the synchronous wait (D10, D17, D18): a lookup, a
-// sub-resource, a batch or a search past STAYS_S_SYNC_WAIT_MS answers 202 with the job shape plus
-// request_id, and the completed job's result is exactly what the synchronous call's data would
-// have been (the same call again, now a cache hit, gives it). Presets are always synchronous.
+// Family S calls and jobs (D10, D17, D18): a lookup or sub-resource past STAYS_S_SYNC_WAIT_MS,
+// and any S search of 241–250 rows, answer 202 with the job shape plus request_id, and the
+// completed job's result is exactly what the synchronous call's data would have been (the same
+// call again, now a cache hit, gives it). Batch, presets and searches up to 240 rows are always
+// synchronous.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_ID_PATTERN } from '../../src/core/schemas/resources.js';
 import { pollJob } from '../helpers/jobs.js';
@@ -74,16 +75,15 @@ describe('past the synchronous wait: 202, then a job whose result is the synchro
     expect(r.charged).toBe(484);
   });
 
-  // BUG (D10: "values up to 240 run synchronously"): past STAYS_S_SYNC_WAIT_MS (or a shorter
-  // Prefer: wait) an S search of at most 240 rows answers 202, as presets did before aeec6dd.
-  it.fails.each([['/v1/search'], ['/v1/search/with-details']])('%s with maxItems <= 240 answers synchronously even past the wait', async (path) => {
+  // D10: "values up to 240 run synchronously", whatever STAYS_S_SYNC_WAIT_MS or Prefer: wait say.
+  it.each([['/v1/search'], ['/v1/search/with-details']])('%s with maxItems <= 240 answers synchronously even past the wait', async (path) => {
     const r = await call(path, { location: `Sines ${path.length}`, maxItems: 4 });
     if (r.status === 202) await pollJob(s, a.liveKey, expectAccepted(r).data.jobId); // leave no job running
     expect(r.status, r.text.slice(0, 200)).toBe(200);
   });
 
-  // BUG (spec: batch is "synchronous"): past the wait a batch answers 202 with a job.
-  it.fails('POST /v1/stays/batch answers synchronously even past the wait', async () => {
+  // The spec calls batch synchronous: it waits for its job to end.
+  it('POST /v1/stays/batch answers synchronously even past the wait', async () => {
     const r = await call('/v1/stays/batch', { entries: [{ id: '41007' }, { id: '41008' }] });
     if (r.status === 202) await pollJob(s, a.liveKey, expectAccepted(r).data.jobId); // leave no job running
     expect(r.status, r.text.slice(0, 200)).toBe(200);

@@ -111,10 +111,9 @@ describe('the place: location xor locationQueries xor searchUrls', () => {
     }
   });
 
-  // BUG: in /s/homes?query=Lisbon the path segment "homes" is taken as the place (a search of a
-  // place called "homes"); the query parameter the code falls back to is never read. And
-  // /s/homes alone, which names no place, is not refused.
-  it.fails('the /s/homes?query=<place> form searches the query; /s/homes alone names no place', async () => {
+  // In /s/homes?query=Lisbon the place is the query ("homes" is a category), and /s/homes alone
+  // names no place.
+  it('the /s/homes?query=<place> form searches the query; /s/homes alone names no place', async () => {
     const viaLoc = list(await search({ location: 'Lisbon', maxItems: 5 })).rows.map((r) => r.id);
     expect(list(await search({ searchUrls: ['https://www.airbnb.com/s/homes?query=Lisbon'], maxItems: 5 })).rows.map((r) => r.id)).toEqual(viaLoc);
     expectSError(await search({ searchUrls: ['https://www.airbnb.com/s/homes'], maxItems: 5 }), 400, 'invalid_parameter', 'searchUrls[0]');

@@ -36,6 +36,8 @@ interface Place {
   city: string | null;
 }
 
+const SEARCH_CATEGORIES = new Set(['homes', 'experiences', 'services', 'all', 'stays', 'online-experiences']);
+
 /** An airbnb search-results URL (`/s/Lisbon--Portugal/homes`) → the place it searches. */
 function placeOfSearchUrl(url: string, i: number): Place {
   const param = `searchUrls[${i}]`;
@@ -52,8 +54,17 @@ function placeOfSearchUrl(url: string, i: number): Place {
   if (/^\/rooms\//.test(u.pathname)) {
     throw new ServiceError('invalid_parameter', `${param} is a room URL, not a search-results URL; look a room up with GET /v1/stays/by-url.`, { param });
   }
+  // `/s/Lisbon--Portugal/homes` names the place in the path; `/s/homes?query=Lisbon` in the query
+  // (which wins when both are there); `homes`, `experiences`… are categories, not places.
   const m = /^\/s\/([^/]+)(?:\/|$)/.exec(u.pathname);
-  const slug = m ? decodeURIComponent(m[1]!).replace(/--/g, ', ').replace(/-/g, ' ').trim() : u.searchParams.get('query')?.trim();
+  let seg: string | undefined;
+  try {
+    seg = m ? decodeURIComponent(m[1]!) : undefined;
+  } catch {
+    throw new ServiceError('invalid_parameter', `${param} has a malformed place in its path.`, { param });
+  }
+  const fromPath = seg && !SEARCH_CATEGORIES.has(seg.toLowerCase()) ? seg.replace(/--/g, ', ').replace(/-/g, ' ').trim() : undefined;
+  const slug = u.searchParams.get('query')?.trim() || fromPath;
   if (!slug) throw new ServiceError('invalid_parameter', `${param} names no place; airbnb search URLs look like https://www.airbnb.com/s/Lisbon--Portugal/homes.`, { param });
   return { query: slug, city: slug.split(',')[0]!.trim() || null };
 }
@@ -210,8 +221,16 @@ export function sSearchPlan(services: Services, ctx: RequestContext, raw: RawInp
       platform: P,
       key: `s-details:${fp}:${JSON.stringify(offsets)}`,
       ttlMs: TTL.search,
+      // A failed place or lookup is answered (with a warning) but not cached: the next call retries it.
+      cacheable: (v) => {
+        const d = v as { outcomes: WireOutcome[]; details: (readonly [string, Detail])[] };
+        return d.outcomes.every((o) => o.ok) && d.details.every(([, x]) => x.ok);
+      },
       fetch: async (u) => {
         const outcomes = await Promise.all(searchLegs.map((l) => settle(l.fetch(u))));
+        // Every place failed: the leg fails (and nothing is cached), as a plain search's would.
+        const firstFailure = outcomes.find((o) => !o.ok);
+        if (firstFailure && !firstFailure.ok && outcomes.every((o) => !o.ok)) throw firstFailure.error;
         const lists = outcomes.map((o) => (o.ok ? (o.value as Property[]).filter(keep) : []));
         const ids = page(distinct(lists), places, offsets, maxItems).rows.map((r) => r.property.platformListingId);
         const detailsOf = await Promise.all(ids.map((id) => lookup(u, id, window)));

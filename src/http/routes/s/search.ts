@@ -1,23 +1,23 @@
 // The Family S search forms (D8, D10): POST /v1/search with an S body (dispatched from the shared
 // route), /v1/search/with-details and the presets /v1/listings/{superhost,luxury,instant-book}.
-// maxItems up to 240 and the presets are synchronous (a live job is waited for up to
-// STAYS_S_SYNC_WAIT_MS); 241–250 go async: 202 with a job unless cached or Prefer: wait answers.
+// maxItems up to 240 and the presets are synchronous (a live job is waited for until it ends);
+// 241–250 go async: 202 with a job unless cached or Prefer: wait answers.
 import type { Context } from 'hono';
 import type { RequestContext } from '../../../core/context.js';
 import { execute } from '../../../core/execute.js';
-import { type SSearchKind, isPreset, sSearchPlan } from '../../../core/ops/stay-search.js';
+import { type SSearchKind, sSearchPlan } from '../../../core/ops/stay-search.js';
 import { SSearchBody, StayListSchema } from '../../../core/schemas/stays.js';
 import { type RawInput, normalizeInput } from '../../../core/validate.js';
 import { listMetaS, renderExecS } from '../../render.js';
 import { type Env, type RouteDef, jsonBody, preferWaitMs } from '../../route.js';
-import { alwaysSyncWaitMs, sSyncWaitMs } from './stays.js';
+import { alwaysSyncWaitMs } from './stays.js';
 
 /** Runs one S search form over a parsed body. */
 export async function runSSearch(c: Context<Env>, ctx: RequestContext, body: RawInput, kind: SSearchKind): Promise<Response> {
   const s = c.var.services;
   // As Family U bodies: null and blank values are absent, so a resent body with `nextPageToken: null` is page one.
   const { plan, memoKey, async, metaWarning } = sSearchPlan(s, ctx, normalizeInput(body), kind);
-  const waitMs = async ? preferWaitMs(c) : isPreset(kind) ? alwaysSyncWaitMs(c) : sSyncWaitMs(c);
+  const waitMs = async ? preferWaitMs(c) : alwaysSyncWaitMs(c);
   return renderExecS(c, await execute(s, ctx, plan, { memoKey, waitMs }), (data: unknown[], meta) => ({
     data,
     meta: { ...listMetaS(data.length, meta), ...(metaWarning ? { warning: metaWarning } : {}) },

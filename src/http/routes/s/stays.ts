@@ -1,7 +1,7 @@
 // Stay lookups (Family S): GET /v1/stays/{id}, /by-url, /by-address (501, D9), the eight
 // sub-resources and POST /v1/stays/batch. One credit per lookup or returned row (D26). The spec
-// calls them synchronous: a live lookup waits for its job up to STAYS_S_SYNC_WAIT_MS, then answers
-// 202 with the job rather than lose it.
+// calls batch synchronous: it waits for its job to end. A live lookup waits for its job up to
+// STAYS_S_SYNC_WAIT_MS, then answers 202 with the job rather than lose it.
 import { ServiceError } from '../../../core/errors.js';
 import { execute } from '../../../core/execute.js';
 import { batchPlan, stayPartPlan, stayPlan } from '../../../core/ops/stays.js';
@@ -14,14 +14,15 @@ const TAGS = ['Stays'];
 const COST = '1 credit (D26; sandbox keys 0). Live: answered when the upstream answers, or 202 with a job past STAYS_S_SYNC_WAIT_MS.';
 
 /**
- * Presets are always synchronous (D10): they wait for their job to end, which the source deadline
- * bounds; the margin covers settling. Only a job that outlives even that answers 202.
+ * Batch, presets and S searches up to 240 rows are synchronous (spec, D10): they wait for their
+ * job to end, which the source deadline bounds; the margin covers settling. Only a job that
+ * outlives even that answers 202.
  */
 export function alwaysSyncWaitMs(c: Context<Env>): number {
   return c.var.services.config.sourceDeadlineMs + 30_000;
 }
 
-/** S calls are synchronous: wait for a live job up to the configured bound (a shorter Prefer: wait wins). */
+/** Lookups and sub-resources wait for a live job up to STAYS_S_SYNC_WAIT_MS (a shorter Prefer: wait wins), then answer 202. */
 export function sSyncWaitMs(c: Context<Env>): number {
   const prefer = preferWaitMs(c);
   const bound = c.var.services.config.sSyncWaitMs;
@@ -148,7 +149,7 @@ export const stayBatch: RouteDef = {
   handle: async (c, ctx) => {
     const s = c.var.services;
     const { plan, requested } = batchPlan(s, ctx, await jsonBody(c));
-    return renderExecS(c, await execute(s, ctx, plan, { waitMs: sSyncWaitMs(c) }), (stays: Stay[], meta) => ({
+    return renderExecS(c, await execute(s, ctx, plan, { waitMs: alwaysSyncWaitMs(c) }), (stays: Stay[], meta) => ({
       data: stays,
       meta: { count: stays.length, requested, missing: requested - stays.length, ...objectMetaS(meta) },
     }));
