@@ -12,6 +12,7 @@ import { defineConfig } from './config.js';
 import { defineHelp } from './help.js';
 import { defineJobs } from './jobs.js';
 import { defineListing } from './listing.js';
+import { defineMcp } from './mcp.js';
 import { defineListings } from './listings.js';
 import { definePrice } from './price.js';
 import { defineReviews } from './reviews.js';
@@ -52,6 +53,7 @@ Examples:
   defineJobs(program);
   defineWebhooks(program);
   defineApi(program);
+  defineMcp(program);
   defineConfig(program);
   defineServe(program);
   defineAdmin(program);

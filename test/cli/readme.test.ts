@@ -41,3 +41,20 @@ describe('README: first five minutes, verbatim', () => {
     }
   }, 120_000);
 });
+
+describe('README: stays, batches and presets (Family S), verbatim', () => {
+  const lines = section('Stays, batches and presets (Family S)');
+
+  it('every line runs on a fresh machine and exits 0 with output, warnings aside', async () => {
+    expect(lines.filter((l) => /(^|\| )stays (stay|search|listings) /.test(l)).length).toBeGreaterThanOrEqual(6);
+    const box = freshSandbox();
+    const work = tempDir('stays-work-');
+    const env = { ...box.env, PATH: pathWithStays() };
+    for (const line of lines) {
+      const r = await bash(line, env, work);
+      expect(r.code, `${line}\n${r.stderr}`).toBe(0);
+      expect(r.stderr, line).not.toMatch(/error:|unexpected/i);
+      expect(r.stdout.trim().length, line).toBeGreaterThan(0);
+    }
+  }, 120_000);
+});

@@ -1,25 +1,15 @@
-// Starting `stays mcp` as an agent would (a child process on stdio) and connecting the official
-// SDK client to it. The built CLI runs it once the program registers the command; until then the
-// sources do, through stdio-entry.ts (the same defineMcp, under tsx).
-import { spawnSync } from 'node:child_process';
+// Starting `stays mcp` as an agent would: the built CLI as a child process on stdio, with the
+// official SDK client connected to it.
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { BIN } from '../helpers/stays.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
-const ENTRY = resolve(import.meta.dirname, 'stdio-entry.ts');
 
-let builtHasMcp: boolean | undefined;
-/** Whether the built CLI has the command (`stays mcp --help` answers). */
-function builtCli(): boolean {
-  builtHasMcp ??= spawnSync(process.execPath, [BIN, 'mcp', '--help'], { encoding: 'utf8' }).stdout.includes('MCP tools over stdio');
-  return builtHasMcp;
-}
-
-/** How to start `stays mcp ARGS`: the built CLI, else the sources under tsx. */
+/** How to start `stays mcp ARGS`: the built CLI. */
 export function mcpCommand(args: string[]): { command: string; args: string[] } {
-  return builtCli() ? { command: process.execPath, args: [BIN, 'mcp', ...args] } : { command: process.execPath, args: ['--import', 'tsx', ENTRY, 'mcp', ...args] };
+  return { command: process.execPath, args: [BIN, 'mcp', ...args] };
 }
 
 export interface McpProcess {
