@@ -31,22 +31,16 @@ export function sSyncWaitMs(c: Context<Env>): number {
 
 const one = <T>(data: T, meta: Parameters<typeof objectMetaS>[0]) => ({ data, meta: objectMetaS(meta) });
 
+/** The doc of a billed lookup: a whole Stay or one part, by path id or query. */
+function lookupDoc(operationId: string, summary: string, description: string, data: RouteDef['doc']['data'], input: Pick<RouteDef['doc'], 'path' | 'query'>): RouteDef['doc'] {
+  return { operationId, summary, description: `${description}${COST}`, tags: TAGS, ...input, data, envelope: 's', async: true, errors: [400, 402, 403, 404, 503, 504], auth: true };
+}
+
 export const stayGet: RouteDef = {
   method: 'get',
   family: 'S',
   path: '/v1/stays/{id}',
-  doc: {
-    operationId: 'getStay',
-    summary: 'A stay by airbnb listing id',
-    description: `The whole Stay: pricing all null (spec rule 1), the next 30 days of availability, the most recent reviews. ${COST}`,
-    tags: TAGS,
-    path: StayPathParams,
-    data: StaySchema,
-    envelope: 's',
-    async: true,
-    errors: [400, 402, 403, 404, 503, 504],
-    auth: true,
-  },
+  doc: lookupDoc('getStay', 'A stay by airbnb listing id', 'The whole Stay: pricing all null (spec rule 1), the next 30 days of availability, the most recent reviews. ', StaySchema, { path: StayPathParams }),
   handle: async (c, ctx) => {
     const s = c.var.services;
     // /v1/stays/batch is a POST route; a GET of it is not a lookup of a stay called "batch".
@@ -63,18 +57,7 @@ export const stayByUrl: RouteDef = {
   method: 'get',
   family: 'S',
   path: '/v1/stays/by-url',
-  doc: {
-    operationId: 'getStayByUrl',
-    summary: 'A stay by airbnb room URL',
-    description: `An airbnb room URL (https://www.airbnb.com/rooms/<id>); anything else is 400 invalid_listing_url. ${COST}`,
-    tags: TAGS,
-    query: StayByUrlParams,
-    data: StaySchema,
-    envelope: 's',
-    async: true,
-    errors: [400, 402, 403, 404, 503, 504],
-    auth: true,
-  },
+  doc: lookupDoc('getStayByUrl', 'A stay by airbnb room URL', 'An airbnb room URL (https://www.airbnb.com/rooms/<id>); anything else is 400 invalid_listing_url. ', StaySchema, { query: StayByUrlParams }),
   handle: async (c, ctx) => {
     const s = c.var.services;
     const plan = stayPlan(s, ctx, queryInput(c), { byUrl: true });
@@ -102,22 +85,12 @@ export const stayByAddress: RouteDef = {
 };
 
 function partRoute(part: StayPart): RouteDef {
+  const pricing = part === 'pricing' ? 'Always null fields (spec rule 1): prices come from the dated search path. ' : '';
   return {
     method: 'get',
     family: 'S',
     path: `/v1/stays/{id}/${part}`,
-    doc: {
-      operationId: `getStay${part[0]!.toUpperCase()}${part.slice(1)}`,
-      summary: `A stay's ${part}`,
-      description: `${part === 'pricing' ? 'Always null fields (spec rule 1): prices come from the dated search path. ' : ''}${COST}`,
-      tags: TAGS,
-      path: StayPathParams,
-      data: StayPartSchemas[part],
-      envelope: 's',
-      async: true,
-      errors: [400, 402, 403, 404, 503, 504],
-      auth: true,
-    },
+    doc: lookupDoc(`getStay${part[0]!.toUpperCase()}${part.slice(1)}`, `A stay's ${part}`, pricing, StayPartSchemas[part], { path: StayPathParams }),
     handle: async (c, ctx) => {
       const s = c.var.services;
       const plan = stayPartPlan(s, ctx, { id: c.req.param('id') }, part);
