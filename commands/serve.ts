@@ -7,6 +7,7 @@ export function defineServe(program: Command): void {
     .description('Run the /v1 API service (embedded SQLite store)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', '8787')
+    .option('--mcp-port <port>', 'also serve the MCP tool server (/mcp) and its OAuth endpoints on this port')
     .option('--data-dir <dir>', 'data directory (default: STAYS_DATA_DIR or the user data dir)')
     .addHelpText('after', `
 Environment (src/config.ts; the flags above win):
@@ -32,20 +33,29 @@ Environment (src/config.ts; the flags above win):
   STAYS_WEBHOOK_DENY_PRIVATE 1: refuse loopback, private and link-local webhook targets (multi-tenant)
   STAYS_SECRET_KEY           key sealing webhook signing secrets, 32 bytes in hex or base64
                              (default: generated into the data directory as secret.key)
+  STAYS_PUBLIC_URL           the public URL clients reach this server at (https://host): the OAuth
+                             issuer and metadata URLs of /mcp (default: each request's origin)
+  STAYS_OAUTH_ACCESS_TTL_S   lifetime of an OAuth access token for /mcp in seconds (default 3600)
 
 Examples:
   stays serve
   stays serve --port 9000 --data-dir ./data
   STAYS_UPSTREAM=simulated STAYS_SIM_LATENCY_MS=500 stays serve
+  STAYS_PUBLIC_URL=https://stays.example.com stays serve --mcp-port 8788
   curl -H "Authorization: Bearer $KEY" http://127.0.0.1:8787/v1/account`)
-    .action(async (opts: { host: string; port: string; dataDir?: string }) => {
-      const port = Number(opts.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) {
-        process.stderr.write(`stays serve: --port must be an integer from 0 to 65535 (got ${opts.port})\n`);
-        process.exit(2);
-      }
+    .action(async (opts: { host: string; port: string; mcpPort?: string; dataDir?: string }) => {
+      const portOf = (flag: string, value: string) => {
+        const n = Number(value);
+        if (!Number.isInteger(n) || n < 0 || n > 65535) {
+          process.stderr.write(`stays serve: ${flag} must be an integer from 0 to 65535 (got ${value})\n`);
+          process.exit(2);
+        }
+        return n;
+      };
+      const port = portOf('--port', opts.port);
+      const mcpPort = opts.mcpPort === undefined ? undefined : portOf('--mcp-port', opts.mcpPort);
       const [{ startServer }, v8] = await Promise.all([import('../src/server.js'), import('node:v8')]);
-      const server = await startServer({ host: opts.host, port, config: opts.dataDir ? { dataDir: opts.dataDir } : {} });
+      const server = await startServer({ host: opts.host, port, mcpPort, config: opts.dataDir ? { dataDir: opts.dataDir } : {} });
       // V8 lets the heap grow to about four times what is live before a full collection; with
       // caches churning under load that is most of the process's memory (docs/benchmarks.md,
       // memory). A server process bounds it; read by the heap controller at each collection.
@@ -74,5 +84,6 @@ Examples:
       process.once('SIGINT', () => stop('SIGINT'));
       // Announced only once the handlers are in place, so a supervisor may signal at once.
       process.stderr.write(`stays: listening on ${server.url} (data: ${server.runtime.config.dataDir})\n`);
+      if (server.mcpUrl) process.stderr.write(`stays: MCP tool server on ${server.mcpUrl}/mcp\n`);
     });
 }

@@ -46,6 +46,19 @@ const ConfigSchema = z.object({
    * always wait for their job to end.
    */
   sSyncWaitMs: z.coerce.number().int().min(0).max(300_000),
+  /**
+   * The public origin (and optional path prefix) clients reach the server at, e.g.
+   * https://stays.example.com: the OAuth issuer and every URL of its metadata. Unset: the origin
+   * of each request (right for loopback; behind a proxy, set it).
+   */
+  publicUrl: z
+    .string()
+    .url()
+    .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL')
+    .transform((u) => u.replace(/\/+$/, ''))
+    .optional(),
+  /** Lifetime of an OAuth access token for the MCP server, in seconds (refresh tokens: 30 days). */
+  oauthAccessTtlS: z.coerce.number().int().min(1).max(86_400),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -79,6 +92,8 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     webhookDenyPrivate: overrides.webhookDenyPrivate ?? /^(1|true|yes)$/i.test(env.STAYS_WEBHOOK_DENY_PRIVATE ?? ''),
     webhookTimeoutMs: overrides.webhookTimeoutMs ?? env.STAYS_WEBHOOK_TIMEOUT_MS ?? 10_000,
     sSyncWaitMs: overrides.sSyncWaitMs ?? env.STAYS_S_SYNC_WAIT_MS ?? 60_000,
+    publicUrl: overrides.publicUrl ?? (env.STAYS_PUBLIC_URL || undefined),
+    oauthAccessTtlS: overrides.oauthAccessTtlS ?? env.STAYS_OAUTH_ACCESS_TTL_S ?? 3600,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -86,7 +101,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
       anonymousRpm: 'STAYS_ANON_RPM', upstream: 'STAYS_UPSTREAM', simLatency: 'STAYS_SIM_LATENCY_MS', simFail: 'STAYS_SIM_FAIL', sourceDeadlineMs: 'STAYS_SOURCE_DEADLINE_MS',
       jobLeaseMs: 'STAYS_JOB_LEASE_MS', shutdownGraceMs: 'STAYS_SHUTDOWN_GRACE_MS', memoryCacheMb: 'STAYS_MEMORY_CACHE_MB', heapGrowthPercent: 'STAYS_HEAP_GROWTH_PERCENT', topupMaxPerDay: 'STAYS_TOPUP_MAX_PER_DAY',
       secretKey: 'STAYS_SECRET_KEY', webhookDenyPrivate: 'STAYS_WEBHOOK_DENY_PRIVATE', webhookTimeoutMs: 'STAYS_WEBHOOK_TIMEOUT_MS',
-      sSyncWaitMs: 'STAYS_S_SYNC_WAIT_MS' };
+      sSyncWaitMs: 'STAYS_S_SYNC_WAIT_MS', publicUrl: 'STAYS_PUBLIC_URL', oauthAccessTtlS: 'STAYS_OAUTH_ACCESS_TTL_S' };
     const key = String(issue.path[0]);
     throw new ConfigError(`invalid setting ${names[key] ?? key}: ${issue.message}`);
   }

@@ -6,6 +6,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { type ServerType, serve } from '@hono/node-server';
 import pino, { type Logger } from 'pino';
 import { ConfigError } from './config.js';
+import { ServiceError, errorBody } from './core/errors.js';
 import { newRequestId } from './core/ids.js';
 import { createApp } from './http/app.js';
 import { installClientErrorHandler } from './http/client-error.js';
@@ -15,12 +16,16 @@ import { type Runtime, createRuntime, type RuntimeOptions } from './runtime.js';
 export interface ServeOptions extends RuntimeOptions {
   host?: string;
   port?: number;
+  /** A second port serving only the MCP tool server and its OAuth endpoints (`--mcp-port`). */
+  mcpPort?: number;
   logger?: Logger;
 }
 
 export interface RunningServer {
   url: string;
   port: number;
+  /** The second address's root when `mcpPort` was given (its tool server at `${mcpUrl}/mcp`). */
+  mcpUrl?: string;
   runtime: Runtime;
   /**
    * Graceful shutdown: stop accepting, answer `Prefer: wait` callers with their job's 202 at once,
@@ -70,36 +75,50 @@ async function listen(runtime: Runtime, logger: Logger, opts: ServeOptions): Pro
   const host = opts.host ?? '127.0.0.1';
   const wanted = opts.port ?? 8787;
   let closing = false;
-  const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: host, port: wanted }, () => resolve(s));
-    s.once('error', (e: NodeJS.ErrnoException) => reject(listenError(e, host, wanted)));
-  }).catch((e) => {
+  const listenOn = (fetch: typeof app.fetch, port: number) =>
+    new Promise<ServerType>((resolve, reject) => {
+      const s = serve({ fetch, hostname: host, port }, () => resolve(s));
+      s.once('error', (e: NodeJS.ErrnoException) => reject(listenError(e, host, port)));
+    });
+  const servers: ServerType[] = [];
+  try {
+    servers.push(await listenOn(app.fetch, wanted));
+    if (opts.mcpPort !== undefined) servers.push(await listenOn(mcpOnly(app.fetch, runtime), opts.mcpPort));
+  } catch (e) {
     sweeper.stop();
+    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
     throw e;
-  });
-  // Malformed HTTP that never reaches the app still gets the JSON envelope (after serve(): it wraps its listeners).
-  installClientErrorHandler(server as Server, { logger, newRequestId: () => newRequestId(runtime.ids), docsUrl: runtime.config.docsUrl });
+  }
   // During a shutdown every answer closes its connection, so keep-alive clients move on: those
   // already in progress when it starts, and any that still arrives on an open connection.
   const unanswered = new Set<ServerResponse>();
-  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
-    if (closing) res.setHeader('Connection', 'close');
-    unanswered.add(res);
-    res.once('close', () => unanswered.delete(res));
-  });
+  for (const server of servers) {
+    // Malformed HTTP that never reaches the app still gets the JSON envelope (after serve(): it wraps its listeners).
+    installClientErrorHandler(server as Server, { logger, newRequestId: () => newRequestId(runtime.ids), docsUrl: runtime.config.docsUrl });
+    server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
+      if (closing) res.setHeader('Connection', 'close');
+      unanswered.add(res);
+      res.once('close', () => unanswered.delete(res));
+    });
+  }
   // Webhook deliveries: queued ones (a previous run's retries included) go out from now on.
   runtime.dispatcher.start();
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : wanted;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const portOf = (s: ServerType, fallback: number) => {
+    const addr = s.address();
+    return typeof addr === 'object' && addr ? addr.port : fallback;
+  };
+  const urlOf = (p: number) => `http://${host.includes(':') ? `[${host}]` : host}:${p}`;
+  const port = portOf(servers[0]!, wanted);
+  const url = urlOf(port);
+  const mcpUrl = servers[1] ? urlOf(portOf(servers[1], opts.mcpPort!)) : undefined;
 
   let shutdown: Promise<{ abandoned: number }> | undefined;
   const close = async (): Promise<{ abandoned: number }> => {
     closing = true;
     for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
     sweeper.stop();
-    const stopped = new Promise<void>((r) => server.close(() => r()));
-    (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+    const stopped = Promise.all(servers.map((server) => new Promise<void>((r) => server.close(() => r()))));
+    for (const server of servers) (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
     runtime.jobs.stopWaiting();
     const grace = runtime.config.shutdownGraceMs;
     const running = runtime.jobs.size;
@@ -116,9 +135,22 @@ async function listen(runtime: Runtime, logger: Logger, opts: ServeOptions): Pro
     // Answers in flight have had the grace period; a connection still open now (a client that never
     // finishes its request) is cut.
     await Promise.race([stopped, new Promise((r) => setTimeout(r, 1_000).unref())]);
-    (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+    for (const server of servers) (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
     await stopped;
     return { abandoned: drained ? 0 : left };
   };
-  return { url, port, runtime, close: () => (shutdown ??= close()) };
+  return { url, port, ...(mcpUrl ? { mcpUrl } : {}), runtime, close: () => (shutdown ??= close()) };
+}
+
+/** What the MCP address serves: the tool server, its OAuth endpoints and their metadata; nothing of /v1. */
+const MCP_ONLY = /^\/(mcp|oauth\/|\.well-known\/oauth-)/;
+
+function mcpOnly(fetch: (req: Request, env?: unknown) => Response | Promise<Response>, runtime: Runtime) {
+  return (req: Request, env?: unknown) => {
+    const path = new URL(req.url).pathname;
+    if (MCP_ONLY.test(path)) return fetch(req, env);
+    const requestId = newRequestId(runtime.ids);
+    const err = new ServiceError('route_not_found', 'This address serves only the MCP tool server (/mcp) and its OAuth endpoints; the /v1 API is on the main port.');
+    return new Response(JSON.stringify({ error: errorBody(err, requestId, runtime.config.docsUrl) }), { status: 404, headers: { 'content-type': 'application/json', 'x-request-id': requestId } });
+  };
 }

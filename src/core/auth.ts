@@ -25,6 +25,14 @@ export async function authenticate(services: Services, header: string | undefine
   return { key: found.key, account: found.account };
 }
 
+/**
+ * The rate-limit bucket of a caller: its key for REST, and one per account (per user) for calls
+ * made with OAuth access tokens, so an agent and the account's scripts do not starve each other.
+ */
+export function rateBucket(ctx: Omit<RequestContext, 'requestId'>): string {
+  return ctx.key.oauth ? `oauth:${ctx.account.id}` : ctx.key.id;
+}
+
 export function requireScope(ctx: RequestContext, scope: Scope): void {
   if (!ctx.key.scopes.includes(scope)) {
     throw new ServiceError('scope_insufficient', `This API key lacks the ${scope} scope.`, { param: null });

@@ -2,11 +2,12 @@
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
-import { authenticate, requireActiveAccount } from '../core/auth.js';
+import { authenticate, rateBucket, requireActiveAccount } from '../core/auth.js';
 import type { RequestContext, Services } from '../core/context.js';
 import { ServiceError, isServiceError } from '../core/errors.js';
 import { newRequestId } from '../core/ids.js';
 import { RateLimiter, type RateDecision } from '../core/ratelimit.js';
+import { mountMcp } from '../mcp/mount.js';
 import { buildOpenApi } from './openapi.js';
 import { renderError } from './render.js';
 import { type Env, type RouteDef, honoPath, requestHeader } from './route.js';
@@ -127,6 +128,14 @@ export function createApp(services: Services, opts: AppOptions = {}) {
     return c.json(openapi as object, 200);
   });
 
+  // The MCP tool server (Streamable HTTP); its tools call this app in-process with the caller's credential.
+  const anonymous = (c: Context<Env>) => {
+    const d = anonLimiter.take(clientAddress(c.env), services.config.anonymousRpm);
+    setRateHeaders(c, d);
+    return d;
+  };
+  mountMcp(app, { fetch: (r) => app.fetch(r), anonymous });
+
   for (const route of routes) {
     app.on(route.method.toUpperCase(), honoPath(route.path), async (c) => {
       let ctx: RequestContext;
@@ -146,7 +155,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
         if (!d.allowed) throw new ServiceError('rate_limit_exceeded', `Too many unauthenticated requests; retry in ${d.retryAfter} s.`, { retryAfter: d.retryAfter });
         throw e;
       }
-      const d = keyLimiter.take(ctx.key.id, ctx.account.requestsPerMinute);
+      const d = keyLimiter.take(rateBucket(ctx), ctx.account.requestsPerMinute);
       setRateHeaders(c, d);
       if (!d.allowed) {
         throw new ServiceError('rate_limit_exceeded', `Rate limit of ${d.limit} requests per minute exceeded; retry in ${d.retryAfter} s.`, { retryAfter: d.retryAfter });

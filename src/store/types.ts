@@ -33,6 +33,11 @@ export interface KeyRow {
   hash: string;
   revoked: boolean;
   createdAt: number;
+  /**
+   * Set only when the caller is an OAuth access token acting for this key (its scopes then are
+   * the token's): never a stored property of the key.
+   */
+  oauth?: { clientId: string; grantId: string; expiresAt: number };
 }
 
 export interface CreditsRow {

@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { BIN } from '../helpers/stays.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -43,4 +44,11 @@ export async function startMcp(args: string[], env: Record<string, string>): Pro
 export function textOf(result: object): string {
   const first = ((result as { content?: unknown }).content as { type: string; text?: string }[] | undefined)?.[0];
   return first?.type === 'text' ? (first.text ?? '') : '';
+}
+
+/** The SDK client over Streamable HTTP at `url`, sending `bearer` (an API key or an OAuth access token). */
+export async function httpClient(url: string, bearer: string): Promise<Client> {
+  const client = new Client({ name: 'stays-test', version: '0.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }));
+  return client;
 }
