@@ -5,6 +5,24 @@ import { ServiceError } from './errors.js';
 import { constantTimeEqualHex, hashKey, keyEnvOf } from './ids.js';
 import type { Scope } from './plans.js';
 
+/** OAuth access tokens (src/oauth): `stays_at_` and 43 base64url characters. */
+export const ACCESS_TOKEN_PREFIX = 'stays_at_';
+
+/**
+ * An OAuth access token acts for the API key the user signed in with: its account and
+ * environment, with the token's scopes (never more than the key's).
+ */
+async function authenticateAccessToken(services: Services, token: string): Promise<Omit<RequestContext, 'requestId'>> {
+  const hash = hashKey(token);
+  const found = await services.store.findOAuthAccess(hash);
+  if (!found || !constantTimeEqualHex(found.hash, hash)) throw new ServiceError('invalid_api_key', 'The OAuth access token is unknown or revoked.');
+  if (found.expiresAt <= services.clock.now()) throw new ServiceError('invalid_api_key', 'The OAuth access token has expired: refresh it.');
+  if (found.key.revoked) throw new ServiceError('revoked_api_key', 'The API key this OAuth access token was granted with has been revoked.');
+  const granted = found.scope.split(' ');
+  const key = { ...found.key, scopes: found.key.scopes.filter((s) => granted.includes(s)), oauth: { clientId: found.clientId, grantId: found.grantId, expiresAt: found.expiresAt } };
+  return { key, account: found.account };
+}
+
 /** Resolves the Authorization header to the key and its account, or throws a typed 401. */
 export async function authenticate(services: Services, header: string | undefined | null): Promise<Omit<RequestContext, 'requestId'>> {
   if (header === undefined || header === null || header.trim() === '') {
@@ -13,6 +31,7 @@ export async function authenticate(services: Services, header: string | undefine
   const m = /^Bearer[ \t]+(\S+)\s*$/i.exec(header.trim());
   if (!m) throw new ServiceError('invalid_api_key', 'The Authorization header must be "Bearer <API key>".');
   const key = m[1]!;
+  if (key.startsWith(ACCESS_TOKEN_PREFIX)) return authenticateAccessToken(services, key);
   const env = keyEnvOf(key);
   if (env === null) throw new ServiceError('invalid_api_key', 'The API key is malformed: keys start with stay_test_ or stay_live_.');
   const hash = hashKey(key);

@@ -8,6 +8,7 @@ import { ServiceError, isServiceError } from '../core/errors.js';
 import { newRequestId } from '../core/ids.js';
 import { RateLimiter, type RateDecision } from '../core/ratelimit.js';
 import { mountMcp } from '../mcp/mount.js';
+import { mountOAuth } from '../oauth/routes.js';
 import { buildOpenApi } from './openapi.js';
 import { renderError } from './render.js';
 import { type Env, type RouteDef, honoPath, requestHeader } from './route.js';
@@ -135,6 +136,8 @@ export function createApp(services: Services, opts: AppOptions = {}) {
     return d;
   };
   mountMcp(app, { fetch: (r) => app.fetch(r), anonymous });
+  // Its OAuth 2.1 authorization server (discovery, registration, the consent page, tokens).
+  mountOAuth(app, { anonymous });
 
   for (const route of routes) {
     app.on(route.method.toUpperCase(), honoPath(route.path), async (c) => {

@@ -150,4 +150,46 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX webhook_deliveries_hook ON webhook_deliveries(webhook_id, id);
   CREATE INDEX webhooks_account ON webhooks(account_id, created_at);
   `,
+  // OAuth 2.1 for the MCP tool server (issue 12): registered public clients, one-time codes,
+  // grants (a token family: every access and refresh token issued from one code) and tokens.
+  // Codes and tokens are kept only as SHA-256 hashes.
+  `
+  CREATE TABLE oauth_clients (
+    id TEXT PRIMARY KEY,
+    name TEXT,
+    redirect_uris TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE TABLE oauth_grants (
+    id TEXT PRIMARY KEY,
+    client_id TEXT NOT NULL REFERENCES oauth_clients(id),
+    key_id TEXT NOT NULL REFERENCES api_keys(id),
+    scope TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    revoked_at INTEGER
+  );
+  CREATE TABLE oauth_codes (
+    hash TEXT PRIMARY KEY,
+    client_id TEXT NOT NULL REFERENCES oauth_clients(id),
+    redirect_uri TEXT NOT NULL,
+    challenge TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    key_id TEXT NOT NULL REFERENCES api_keys(id),
+    expires_at INTEGER NOT NULL,
+    used_at INTEGER,
+    grant_id TEXT,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX oauth_codes_expiry ON oauth_codes(expires_at);
+  CREATE TABLE oauth_tokens (
+    hash TEXT PRIMARY KEY,
+    grant_id TEXT NOT NULL REFERENCES oauth_grants(id),
+    kind TEXT NOT NULL CHECK (kind IN ('access', 'refresh')),
+    expires_at INTEGER NOT NULL,
+    used_at INTEGER,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX oauth_tokens_grant ON oauth_tokens(grant_id);
+  CREATE INDEX oauth_tokens_expiry ON oauth_tokens(expires_at);
+  `,
 ];

@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { type AccountRow, type CreditsRow, type HoldResult, type JobEnd, type KeyRow, type NewAccount, type NewHold, type NewKey, type NewTopup, type Store, type TopupResult, WEBHOOK_LOG_RETENTION_MS } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
 import { type Row, toAccount, toJob, toJobSummary, toKey, toLedger } from './rows.js';
+import { oauthStore, purgeOAuth } from './oauth.js';
 import { purgeWebhookLog, webhookStore } from './webhooks.js';
 
 // Each step reads the version inside its write transaction: processes opening a fresh data
@@ -50,6 +51,7 @@ export function openSqliteStore(file: string): Store {
   migrate(db);
 
   const purgeWebhooks = purgeWebhookLog(db);
+  const purgeOAuthRows = purgeOAuth(db);
   const q = {
     insertAccount: db.prepare(
       `INSERT INTO accounts (id, plan_code, plan_name, plan_status, email_verified, requests_per_minute, free_tier_budget, created_at)
@@ -323,9 +325,12 @@ export function openSqliteStore(file: string): Store {
       return abandonTx.immediate(owner, JSON.stringify(error), now, retainUntil);
     },
     async purgeExpired(now, batch) {
+      // Expired OAuth codes and tokens go in the same sweep (not counted: nobody reports them).
+      purgeOAuthRows(now, batch);
       return { jobs: q.purgeJobs.run(now, batch).changes, cache: q.purgeCache.run(now, batch).changes, webhooks: purgeWebhooks(now - WEBHOOK_LOG_RETENTION_MS, batch) };
     },
     ...webhookStore(db),
+    ...oauthStore(db),
     async cacheGet(key, now) {
       const r = q.cacheGet.get(key, now) as Row | undefined;
       return r ? { value: JSON.parse(r.value as string), storedAt: r.stored_at as number } : null;

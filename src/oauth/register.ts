@@ -1,0 +1,74 @@
+// RFC 7591 dynamic client registration: public clients only (no secret; PKCE protects the code).
+// A redirect URI must be https, or http on a loopback address (a desktop agent's local listener,
+// RFC 8252 §7.3), without a fragment.
+import type { IdGenerator } from '../core/ids.js';
+import type { OAuthClientRow } from '../store/types.js';
+import { SCOPE } from './urls.js';
+import { newClientId } from './tokens.js';
+
+export class OAuthError extends Error {
+  constructor(
+    readonly error: string,
+    readonly description: string,
+    readonly status = 400,
+  ) {
+    super(description);
+  }
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+export function redirectUriProblem(uri: string): string | null {
+  if (uri.length > 2000) return 'is longer than 2000 characters';
+  let u: URL;
+  try {
+    u = new URL(uri);
+  } catch {
+    return 'is not an absolute URL';
+  }
+  if (u.hash !== '' || uri.includes('#')) return 'has a fragment';
+  if (u.username !== '' || u.password !== '') return 'carries credentials';
+  if (u.protocol === 'https:') return null;
+  if (u.protocol === 'http:' && LOOPBACK.has(u.hostname)) return null;
+  return 'must be https, or http on a loopback address (127.0.0.1, [::1], localhost)';
+}
+
+/** Validates a registration request and makes the client (not yet stored). */
+export function clientFromRegistration(body: unknown, ids: IdGenerator, now: number): OAuthClientRow {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new OAuthError('invalid_client_metadata', 'The body must be a JSON object.');
+  const b = body as Record<string, unknown>;
+  const uris = b.redirect_uris;
+  if (!Array.isArray(uris) || uris.length === 0) throw new OAuthError('invalid_redirect_uri', 'redirect_uris is required: a non-empty array of URLs.');
+  if (uris.length > 10) throw new OAuthError('invalid_redirect_uri', 'At most 10 redirect_uris.');
+  for (const [i, u] of uris.entries()) {
+    if (typeof u !== 'string') throw new OAuthError('invalid_redirect_uri', `redirect_uris[${i}] must be a string.`);
+    const problem = redirectUriProblem(u);
+    if (problem) throw new OAuthError('invalid_redirect_uri', `redirect_uris[${i}] ${problem}.`);
+  }
+  const name = b.client_name;
+  if (name !== undefined && (typeof name !== 'string' || name.length > 200)) throw new OAuthError('invalid_client_metadata', 'client_name must be a string of at most 200 characters.');
+  const grants = b.grant_types;
+  if (grants !== undefined && (!Array.isArray(grants) || grants.some((g) => g !== 'authorization_code' && g !== 'refresh_token'))) {
+    throw new OAuthError('invalid_client_metadata', 'grant_types may hold only authorization_code and refresh_token.');
+  }
+  const types = b.response_types;
+  if (types !== undefined && (!Array.isArray(types) || types.some((t) => t !== 'code'))) throw new OAuthError('invalid_client_metadata', 'response_types may hold only code.');
+  if (b.scope !== undefined && (typeof b.scope !== 'string' || b.scope.split(' ').some((s) => s !== '' && s !== SCOPE))) {
+    throw new OAuthError('invalid_client_metadata', `The only scope is ${SCOPE}.`);
+  }
+  return { id: newClientId(ids), name: typeof name === 'string' && name.trim() !== '' ? name.trim() : null, redirectUris: uris as string[], createdAt: now };
+}
+
+/** The registration response: what was registered, as RFC 7591 §3.2.1 answers it. */
+export function registrationResponse(c: OAuthClientRow) {
+  return {
+    client_id: c.id,
+    client_id_issued_at: Math.floor(c.createdAt / 1000),
+    ...(c.name !== null ? { client_name: c.name } : {}),
+    redirect_uris: c.redirectUris,
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+    scope: SCOPE,
+  };
+}
