@@ -1,175 +1,26 @@
-// The OAuth 2.1 authorization server of the MCP tool server, mounted on the HTTP app: discovery
-// (RFC 8414, RFC 9728), dynamic registration (RFC 7591), the consent page where the user signs
-// in with an API key, and the token endpoint. Self-hosted: no external identity provider. Every
-// endpoint takes a token of the caller's per-address bucket, so codes and keys cannot be guessed
-// at speed. Not part of the /v1 OpenAPI document.
+// The OAuth 2.1 authorization server of the MCP tool server, mounted on the HTTP app. Only the
+// paths live here: the endpoints (handlers.ts, with the consent page) load on first use, so the
+// in-process CLI, which builds the same app, never compiles them. Not part of the /v1 OpenAPI
+// document: a protocol with its own RFCs, not the data API.
 import type { Context, Hono } from 'hono';
-import { getCookie, setCookie } from 'hono/cookie';
-import { authenticate } from '../core/auth.js';
-import { ServiceError, isServiceError } from '../core/errors.js';
-import { hashKey, keyEnvOf } from '../core/ids.js';
 import type { RateDecision } from '../core/ratelimit.js';
 import type { Env } from '../http/route.js';
-import { dataDirKey, parseSecretKey } from '../webhooks/secrets.js';
-import { type AuthRequest, CsrfGuard, PageError, RedirectError, parseAuthRequest, redirectTo } from './authorize.js';
-import { authorizationServerMetadata, protectedResourceMetadata } from './metadata.js';
-import { consentPage, errorPage } from './page.js';
-import { OAuthError, clientFromRegistration, registrationResponse } from './register.js';
-import { CODE_TTL_MS, PREFIX, newSecret } from './tokens.js';
-import { token } from './token.js';
-import { SCOPE, publicBase } from './urls.js';
+import type { OAuthHandlers } from './handlers.js';
 
 export interface OAuthMountOptions {
+  /** Takes a token of the caller's per-address bucket, setting the rate headers. */
   anonymous: (c: Context<Env>) => RateDecision;
 }
 
-const CSRF_COOKIE = 'stays_oauth_csrf';
-/** No script, no external asset, no framing; `form-action` is left open: the form's answer redirects to the client. */
-const PAGE_HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
-  'Cache-Control': 'no-store',
-  'X-Content-Type-Options': 'nosniff',
-};
-
-function oauthJson(c: Context<Env>, body: object, status: number): Response {
-  c.header('Cache-Control', 'no-store');
-  c.header('Pragma', 'no-cache');
-  return c.json(body, status as 200);
-}
-
-const oauthError = (c: Context<Env>, e: OAuthError) => oauthJson(c, { error: e.error, error_description: e.description }, e.status);
-
-function html(c: Context<Env>, body: string, status: number): Response {
-  for (const [k, v] of Object.entries(PAGE_HEADERS)) c.header(k, v);
-  return c.html(body, status as 200);
-}
-
-async function formOf(c: Context<Env>): Promise<URLSearchParams> {
-  const type = c.req.header('content-type') ?? '';
-  if (!/^application\/x-www-form-urlencoded\b/i.test(type)) throw new OAuthError('invalid_request', 'The body must be application/x-www-form-urlencoded.');
-  return new URLSearchParams(await c.req.text());
-}
-
 export function mountOAuth(app: Hono<Env>, opts: OAuthMountOptions): void {
-  let guard: CsrfGuard | undefined;
-  const csrf = (c: Context<Env>) => {
-    const { config } = c.var.services;
-    return (guard ??= new CsrfGuard(config.secretKey ? parseSecretKey(config.secretKey) : dataDirKey(config.dataDir)));
-  };
-  const limited = (c: Context<Env>) => {
-    const d = opts.anonymous(c);
-    if (!d.allowed) throw new ServiceError('rate_limit_exceeded', `Too many requests from this address; retry in ${d.retryAfter} s.`, { retryAfter: d.retryAfter });
-  };
-
-  const asMetadata = (c: Context<Env>) => {
-    limited(c);
-    return c.json(protectedResourceMetadata(publicBase(c), c.var.services.config.docsUrl), 200);
-  };
-  app.get('/.well-known/oauth-protected-resource', asMetadata);
-  app.get('/.well-known/oauth-protected-resource/mcp', asMetadata);
-  app.get('/.well-known/oauth-authorization-server', (c) => {
-    limited(c);
-    return c.json(authorizationServerMetadata(publicBase(c), c.var.services.config.docsUrl), 200);
-  });
-
-  app.post('/oauth/register', async (c) => {
-    limited(c);
-    const s = c.var.services;
-    try {
-      let body: unknown;
-      try {
-        body = JSON.parse(await c.req.text());
-      } catch {
-        throw new OAuthError('invalid_client_metadata', 'The body must be JSON.');
-      }
-      const client = await s.store.createOAuthClient(clientFromRegistration(body, s.ids, s.clock.now()));
-      return oauthJson(c, registrationResponse(client), 201);
-    } catch (e) {
-      if (e instanceof OAuthError) return oauthError(c, e);
-      throw e;
-    }
-  });
-
-  app.post('/oauth/token', async (c) => {
-    limited(c);
-    try {
-      return oauthJson(c, await token(c.var.services, await formOf(c)), 200);
-    } catch (e) {
-      if (e instanceof OAuthError) return oauthError(c, e);
-      throw e;
-    }
-  });
-
-  /** The consent page for a valid request, with a fresh nonce cookie. */
-  const showConsent = (c: Context<Env>, r: AuthRequest, error: string | null, status: number) => {
-    const s = c.var.services;
-    const base = publicBase(c);
-    const nonce = s.ids.bytes(16).toString('base64url');
-    setCookie(c, CSRF_COOKIE, nonce, { path: '/oauth', httpOnly: true, sameSite: 'Strict', secure: base.startsWith('https:'), maxAge: 600 });
-    return html(c, consentPage(r, csrf(c).token(nonce, s.clock.now(), r), error, `${base}/oauth/authorize`), status);
-  };
-
-  const authorizeFailed = (c: Context<Env>, e: unknown) => {
-    if (e instanceof PageError) return html(c, errorPage(e.message), 400);
-    if (e instanceof RedirectError) {
-      return c.redirect(redirectTo(e.redirectUri, { error: e.error, error_description: e.description, state: e.state, iss: publicBase(c) }), 303);
-    }
-    if (isServiceError(e)) return html(c, errorPage(e.message), e.status);
-    throw e;
-  };
-
-  app.get('/oauth/authorize', async (c) => {
-    try {
-      limited(c);
-      const r = await parseAuthRequest(new URL(c.req.url).searchParams, (id) => c.var.services.store.getOAuthClient(id));
-      return showConsent(c, r, null, 200);
-    } catch (e) {
-      return authorizeFailed(c, e);
-    }
-  });
-
-  app.post('/oauth/authorize', async (c) => {
-    const s = c.var.services;
-    try {
-      limited(c);
-      let form: URLSearchParams;
-      try {
-        form = await formOf(c);
-      } catch {
-        throw new PageError('The form must be posted as application/x-www-form-urlencoded.');
-      }
-      const r = await parseAuthRequest(form, (id) => s.store.getOAuthClient(id));
-      if (!csrf(c).check(getCookie(c, CSRF_COOKIE), form.get('csrf'), s.clock.now(), r)) {
-        return showConsent(c, r, 'This form expired or was not sent from this page; paste the key again.', 403);
-      }
-      const iss = publicBase(c);
-      if (form.get('decision') === 'deny') {
-        return c.redirect(redirectTo(r.redirectUri, { error: 'access_denied', error_description: 'The user declined.', state: r.state, iss }), 303);
-      }
-      const key = (form.get('api_key') ?? '').trim();
-      if (key === '') return showConsent(c, r, 'Paste an API key of your account.', 400);
-      if (keyEnvOf(key) === null) return showConsent(c, r, 'That is not an API key: keys start with stay_test_ or stay_live_.', 400);
-      let who;
-      try {
-        who = await authenticate(s, `Bearer ${key}`);
-      } catch (e) {
-        if (isServiceError(e)) return showConsent(c, r, e.message, 401);
-        throw e;
-      }
-      if (who.account.disabled) return showConsent(c, r, 'The account of this key is disabled.', 403);
-      if (!who.key.scopes.includes(SCOPE)) {
-        return c.redirect(redirectTo(r.redirectUri, { error: 'invalid_scope', error_description: `The API key the user signed in with lacks the ${SCOPE} scope.`, state: r.state, iss }), 303);
-      }
-      const code = newSecret(s.ids, PREFIX.code);
-      const now = s.clock.now();
-      await s.store.createOAuthCode({ hash: hashKey(code), clientId: r.client.id, redirectUri: r.redirectUri, challenge: r.challenge, scope: r.scope, keyId: who.key.id, expiresAt: now + CODE_TTL_MS, createdAt: now });
-      setCookie(c, CSRF_COOKIE, '', { path: '/oauth', httpOnly: true, sameSite: 'Strict', maxAge: 0 });
-      c.header('Cache-Control', 'no-store');
-      return c.redirect(redirectTo(r.redirectUri, { code, state: r.state, iss }), 303);
-    } catch (e) {
-      return authorizeFailed(c, e);
-    }
-  });
+  let loaded: Promise<OAuthHandlers> | undefined;
+  const handlers = () => (loaded ??= import('./handlers.js').then((m) => m.createOAuthHandlers(opts)));
+  const to = (name: keyof OAuthHandlers) => async (c: Context<Env>) => (await handlers())[name](c);
+  app.get('/.well-known/oauth-protected-resource', to('resourceMetadata'));
+  app.get('/.well-known/oauth-protected-resource/mcp', to('resourceMetadata'));
+  app.get('/.well-known/oauth-authorization-server', to('serverMetadata'));
+  app.post('/oauth/register', to('register'));
+  app.post('/oauth/token', to('token'));
+  app.get('/oauth/authorize', to('authorizeGet'));
+  app.post('/oauth/authorize', to('authorizePost'));
 }
