@@ -9,6 +9,7 @@ import { ServiceError, isServiceError } from '../core/errors.js';
 import type { RateDecision } from '../core/ratelimit.js';
 import { renderError } from '../http/render.js';
 import { type Env, requestHeader } from '../http/route.js';
+import { allowCrossOrigin } from '../oauth/cors.js';
 import { MCP_PATH, SCOPE, publicBase, resourceMetadataUrl } from '../oauth/urls.js';
 
 export interface McpMountOptions {
@@ -28,6 +29,7 @@ function challenge(c: Context<Env>, params: Record<string, string>): string {
 
 export function mountMcp(app: Hono<Env>, opts: McpMountOptions): void {
   let loaded: Promise<typeof import('./http.js')> | undefined;
+  allowCrossOrigin(app, [MCP_PATH]);
   app.on(['GET', 'POST', 'DELETE'], MCP_PATH, async (c) => {
     const header = requestHeader(c, 'authorization');
     let who;

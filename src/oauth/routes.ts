@@ -5,6 +5,7 @@
 import type { Context, Hono } from 'hono';
 import type { RateDecision } from '../core/ratelimit.js';
 import type { Env } from '../http/route.js';
+import { allowCrossOrigin } from './cors.js';
 import type { OAuthHandlers } from './handlers.js';
 
 export interface OAuthMountOptions {
@@ -16,6 +17,7 @@ export function mountOAuth(app: Hono<Env>, opts: OAuthMountOptions): void {
   let loaded: Promise<OAuthHandlers> | undefined;
   const handlers = () => (loaded ??= import('./handlers.js').then((m) => m.createOAuthHandlers(opts)));
   const to = (name: keyof OAuthHandlers) => async (c: Context<Env>) => (await handlers())[name](c);
+  allowCrossOrigin(app, ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server', '/oauth/register', '/oauth/token']);
   app.get('/.well-known/oauth-protected-resource', to('resourceMetadata'));
   app.get('/.well-known/oauth-protected-resource/mcp', to('resourceMetadata'));
   app.get('/.well-known/oauth-authorization-server', to('serverMetadata'));

@@ -101,11 +101,11 @@ export async function signIn(s: Stays, apiKey: string): Promise<Tokens & { clien
   return { clientId, ...(await exchange(s, clientId, code, verifier)) };
 }
 
-/** One JSON-RPC request to /mcp with plain fetch; the message from its SSE (or JSON) answer. */
+/** One JSON-RPC request to /mcp with plain fetch (no Authorization when `bearer` is empty); the message from its SSE (or JSON) answer. */
 export async function rpc(s: Stays, bearer: string, method: string, params: object = {}): Promise<{ status: number; headers: Headers; message: { result?: Record<string, unknown>; error?: unknown } | null; text: string }> {
   const res = await fetch(`${s.url}/mcp`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+    headers: { ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   const text = await res.text();
