@@ -1,6 +1,9 @@
 // The acceptance flow of issue 12 over real HTTP against `stays serve`: discovery → registration
 // → authorize with PKCE (the consent page, signed in with a sandbox key) → token → tools/list →
 // tools/call search_stays; then the same token with the official SDK client over Streamable HTTP.
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
 import { httpClient } from '../mcp/helpers.js';
@@ -111,6 +114,21 @@ describe('OAuth 2.1 + PKCE for /mcp, end to end', () => {
     const again = await signIn(s, small.sandboxKey);
     expect(await limit(again.access_token)).toBe(3);
     expect(await limit(small.sandboxKey)).toBe(2);
+  });
+
+  it('codes and tokens are stored only as hashes', async () => {
+    const clientId = await newClient(s);
+    const { verifier, challenge } = pkce();
+    const code = await authorize(s, clientId, acct.sandboxKey, challenge);
+    const tokens = await exchange(s, clientId, code, verifier);
+    const files = readdirSync(s.dataDir).filter((f) => f.startsWith('stays.db'));
+    expect(files).toContain('stays.db');
+    const stored = Buffer.concat(files.map((f) => readFileSync(join(s.dataDir, f))));
+    for (const secret of [code, tokens.access_token, tokens.refresh_token]) {
+      expect(stored.includes(Buffer.from(secret))).toBe(false);
+      expect(stored.includes(Buffer.from(secret.slice(9)))).toBe(false);
+      expect(stored.includes(Buffer.from(createHash('sha256').update(secret).digest('hex')))).toBe(true);
+    }
   });
 
   it('a client is registered once and may run the flow several times', async () => {
