@@ -30,6 +30,9 @@ Against a server, with a key:
   { "mcpServers": { "stays": { "command": "stays", "args": ["mcp"],
       "env": { "STAYS_BASE_URL": "http://127.0.0.1:8787", "STAYS_API_KEY": "stay_live_…" } } } }
 
+Remote agents connect over HTTP instead: stays serve offers the same tools at /mcp (Streamable
+HTTP), signing in with OAuth 2.1 + PKCE or an API key as the bearer; see stays serve --help.
+
 Examples:
   stays mcp
   stays mcp --base-url http://127.0.0.1:8787 --api-key stay_test_…
