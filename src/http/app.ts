@@ -66,6 +66,9 @@ function allowTable(routes: RouteDef[]): [RegExp, string][] {
 const billedGet = (r: RouteDef) => r.method === 'get' && r.doc.async === true;
 
 /** Paths of Family S routes: their errors take `{ error, request_id }` even before a handler runs (413, 405). */
+/** Paths only Family S has: an unknown path under them (a 404) takes the S envelope too. */
+const S_PREFIX = /^\/v1\/(?:stays|listings|webhooks)(?:\/|$)/;
+
 function familyS(routes: RouteDef[]): RegExp[] {
   return routes.filter((r) => r.family === 'S').map((r) => pathPattern(honoPath(r.path)));
 }
@@ -99,7 +102,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
     c.set('services', services);
     c.set('jsonCache', jsonCache);
     // Before the body limit, authentication and the route, so every error on an S path takes its envelope.
-    c.set('family', sPaths.some((re) => re.test(c.req.path)) ? 'S' : 'U');
+    c.set('family', sPaths.some((re) => re.test(c.req.path)) || S_PREFIX.test(c.req.path) ? 'S' : 'U');
     c.header('X-Request-Id', c.var.requestId);
     await next();
     opts.logger?.info(

@@ -146,6 +146,10 @@ describe('413, 405, 415', () => {
     expect(res.headers.get('x-request-id')).toMatch(/^req_/);
   });
 
+  it.each(['/v1/stays/12345/', '/v1/stays//photos', '/v1/stays/12345/nope', '/v1/listings/cheap', '/v1/webhooks/wh_1/nope'])('an unknown path under a Family S prefix (%s) → 404 route_not_found in the S envelope', async (path) => {
+    expectSError(await sCall(s, path, { key: a.sandboxKey }), 404, 'route_not_found');
+  });
+
   it.each(['/v1/stays/batch', '/v1/search/with-details', '/v1/listings/superhost', '/v1/listings/luxury', '/v1/listings/instant-book'])('POST %s with a non-JSON content type → 415 unsupported_media_type as { error, request_id }', async (path) => {
     const r = await sCall(s, path, { method: 'POST', key: a.sandboxKey, body: 'entries=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expectSError(r, 415, 'unsupported_media_type');
