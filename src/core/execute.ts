@@ -24,13 +24,30 @@ export type ExecResult<T> =
       retryAfter: number;
     };
 
-async function outcome(p: Promise<unknown>, cached: boolean): Promise<LegOutcome> {
+async function outcome(p: Promise<unknown>, cached: boolean, source?: () => string | undefined): Promise<LegOutcome> {
   try {
-    return { ok: true, value: await p, cached };
+    const value = await p;
+    const s = source?.();
+    return s === undefined ? { ok: true, value, cached } : { ok: true, value, cached, source: s };
   } catch (e) {
     if (e instanceof ServiceError) return { ok: false, error: e };
     throw e;
   }
+}
+
+/** Names on each platform's result the sources that served its fetched legs (operators see which actor answered). */
+function withSources<T>(plan: Plan<T>, outcomes: readonly LegOutcome[], c: Composed<T>): Composed<T> {
+  const by = new Map<string, Set<string>>();
+  plan.legs.forEach((l, i) => {
+    const o = outcomes[i];
+    if (o?.ok && o.source) by.set(l.platform, (by.get(l.platform) ?? new Set()).add(o.source));
+  });
+  if (by.size === 0) return c;
+  const platformResults = c.platformResults.map((r) => {
+    const s = r.status === 'ok' && r.source === undefined ? by.get(r.platform) : undefined;
+    return s ? { ...r, source: [...s].join(',') } : r;
+  });
+  return { ...c, platformResults };
 }
 
 function finish<T>(services: Services, ctx: RequestContext, plan: Plan<T>, c: Composed<T>, opts: { cached: boolean; sandbox: boolean; simulated: boolean }): { data: T; meta: Meta } {
@@ -148,25 +165,30 @@ async function runSandbox<T>(services: Services, ctx: RequestContext, plan: Plan
   // Sandbox answers are a pure function of the request (D21): composed pages are memoised.
   let c = memoKey === undefined ? undefined : (services.sandboxPages.get(memoKey) as Composed<T> | undefined);
   if (!c) {
-    const outcomes = await Promise.all(plan.legs.map((l) => outcome(l.fetch(services.sandboxUpstream), false)));
-    c = plan.compose(outcomes);
+    const name = services.sandboxUpstream.name;
+    const outcomes = await Promise.all(plan.legs.map((l) => outcome(l.fetch(services.sandboxUpstream), false, () => name)));
+    c = withSources(plan, outcomes, plan.compose(outcomes));
     if (memoKey !== undefined) services.sandboxPages.set(memoKey, c);
   }
   return { kind: 'sync', ...finish(services, ctx, plan, c, { cached: false, sandbox: true, simulated: false }) };
 }
 
-type Fetched = { value: unknown; expiresAt: number };
+type Fetched = { value: unknown; expiresAt: number; source: string };
 
 function fetchLeg(services: Services, ctx: RequestContext, upstream: Upstream, leg: Leg): Promise<LegOutcome> {
   let p = services.jobs.inflight.get(leg.key) as Promise<Fetched> | undefined;
   if (!p) {
+    // The sources that answered this leg's calls, as the upstream reports them (a chain names the actor).
+    const served = new Set<string>();
+    const u = upstream.observe ? upstream.observe((r) => r.ok && served.add(r.source)) : upstream;
     p = leg
-      .fetch(upstream)
+      .fetch(u)
       .then(async (value): Promise<Fetched> => {
         const at = services.clock.now();
-        if (leg.cacheable?.(value) === false) return { value, expiresAt: at };
+        const source = served.size > 0 ? [...served].join(',') : upstream.name;
+        if (leg.cacheable?.(value) === false) return { value, expiresAt: at, source };
         await services.store.cacheSet(leg.key, value, at, at + leg.ttlMs);
-        return { value, expiresAt: at + leg.ttlMs };
+        return { value, expiresAt: at + leg.ttlMs, source };
       })
       .finally(() => services.jobs.inflight.delete(leg.key));
     services.jobs.inflight.set(leg.key, p);
@@ -174,7 +196,8 @@ function fetchLeg(services: Services, ctx: RequestContext, upstream: Upstream, l
   // Every account whose live lookup this refresh answered hears of it (a shared call included).
   const stay = leg.stay;
   if (stay) p.then((f) => emitStayCached(services, ctx.account.id, stay, f.expiresAt), () => undefined);
-  return outcome(p.then((f) => f.value), false);
+  let source: string | undefined;
+  return outcome(p.then((f) => ((source = f.source), f.value)), false, () => source);
 }
 
 /**
@@ -207,7 +230,7 @@ async function runJob<T>(services: Services, ctx: RequestContext, plan: Plan<T>,
     const outcomes = await Promise.all(
       plan.legs.map((l, i) => (j.hits[i] !== undefined ? Promise.resolve<LegOutcome>({ ok: true, value: j.hits[i], cached: true }) : fetchLeg(services, ctx, upstream, l))),
     );
-    const c = plan.compose(outcomes);
+    const c = withSources(plan, outcomes, plan.compose(outcomes));
     // D18 amended: a completed search or reviews job carries the pagination its synchronous call
     // would, so a client pages on (--all) without paying for the same call again.
     const r = finish(services, ctx, plan, c, { cached: false, sandbox: false, simulated: upstream.simulated });

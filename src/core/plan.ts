@@ -19,7 +19,8 @@ export interface Leg {
   stay?: { platform: Platform; id: string };
 }
 
-export type LegOutcome = { ok: true; value: unknown; cached: boolean } | { ok: false; error: ServiceError };
+/** `source` names who served a fetched leg (the upstream's report, else its name); cached legs have none. */
+export type LegOutcome = { ok: true; value: unknown; cached: boolean; source?: string } | { ok: false; error: ServiceError };
 
 export interface Composed<T> {
   data: T;

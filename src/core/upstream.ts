@@ -8,6 +8,26 @@ import type { GoogleCompareQuery, StayQuery } from '../sources/sandbox/types.js'
 
 export type { GoogleCompareQuery, StayQuery };
 
+/** What a call asks of a platform: one actor (or chain of actors) serves each. */
+export type Need = 'search' | 'listing' | 'price' | 'availability' | 'reviews' | 'compare';
+export const NEEDS: readonly Need[] = ['search', 'listing', 'price', 'availability', 'reviews', 'compare'];
+
+/** Who served (or failed) one call: for the leg's meta (`source`) and the operator's log. */
+export interface SourceReport {
+  platform: EnabledPlatform;
+  need: Need;
+  /** The source's name: an actor id (`owner~name`), "sandbox", "simulated". */
+  source: string;
+  ok: boolean;
+  /** The error code of a failed call. */
+  code?: string;
+  ms: number;
+  /** What the platform charged for the run, when it says (async runs; null for sync runs). */
+  costUsd?: number | null;
+  runId?: string | null;
+  items?: number;
+}
+
 export interface Upstream {
   /** A name for logs and warnings (e.g. "sandbox", "simulated"). */
   readonly name: string;
@@ -21,4 +41,10 @@ export interface Upstream {
   availability(platform: EnabledPlatform, id: string, startDate: string, endDate: string): Promise<Availability>;
   reviews(platform: EnabledPlatform, id: string): Promise<Review[]>;
   compareGoogle(query: GoogleCompareQuery, stay: StayQuery): Promise<{ property: string; offers: Offer[] }>;
+  /** Whether this source answers a need on a platform (default: every need); chains skip it otherwise. */
+  serves?(platform: EnabledPlatform, need: Need): boolean;
+  /** Overrides the chain's deadline for a call to this source (an actor's own timeout). */
+  readonly deadlineMs?: number;
+  /** A view of this source whose calls are also reported to `report` (who served, how long, cost). */
+  observe?(report: (r: SourceReport) => void): Upstream;
 }

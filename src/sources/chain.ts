@@ -1,10 +1,13 @@
 // Per platform, an ordered chain of sources (primary, then fallbacks), each call bounded by a
 // deadline. A definitive answer (not found, identity mismatch…) ends the chain; an upstream
 // failure moves to the next source. When every source fails, the failures decide the code:
-// all timed out → actor_timeout, all blocked → actor_blocked, else all_actors_failed.
+// all timed out → actor_timeout, all blocked → actor_blocked, all refused to start (429/402) →
+// upstream_unavailable, else all_actors_failed.
+// A source may serve only some needs (an actor per need, src/sources/apify/); each call goes
+// through the sources that serve its need, in their order.
 import { ServiceError, isUpstreamFailure } from '../core/errors.js';
 import type { EnabledPlatform } from '../core/platforms.js';
-import type { Upstream } from '../core/upstream.js';
+import type { Need, SourceReport, Upstream } from '../core/upstream.js';
 
 type Chains = Record<EnabledPlatform, Upstream[]>;
 
@@ -16,12 +19,24 @@ function withDeadline<T>(p: Promise<T>, ms: number, platform: string, source: st
   return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
 }
 
-async function runChain<T>(platform: EnabledPlatform, sources: Upstream[], deadlineMs: number, call: (u: Upstream) => Promise<T>): Promise<T> {
+async function runChain<T>(
+  platform: EnabledPlatform, need: Need, all: Upstream[], deadlineMs: number, report: ((r: SourceReport) => void) | undefined,
+  call: (u: Upstream) => Promise<T>,
+): Promise<T> {
+  const sources = all.filter((s) => s.serves?.(platform, need) ?? true);
+  if (sources.length === 0) throw new ServiceError('upstream_unavailable', `${platform}: no source is configured for ${need} on this server.`);
   const failures: ServiceError[] = [];
   for (const source of sources) {
+    const started = Date.now();
+    // What the source itself tells of the call (a run id, its cost), folded into one report.
+    let detail: Partial<SourceReport> = {};
+    const view = report && source.observe ? source.observe((r) => (detail = r)) : source;
     try {
-      return await withDeadline(call(source), deadlineMs, platform, source.name);
+      const value = await withDeadline(call(view), source.deadlineMs ?? deadlineMs, platform, source.name);
+      report?.({ platform, need, source: source.name, ms: Date.now() - started, ...detail, ok: true });
+      return value;
     } catch (e) {
+      if (e instanceof ServiceError) report?.({ platform, need, source: source.name, ms: Date.now() - started, ...detail, ok: false, code: e.code });
       if (!isUpstreamFailure(e)) throw e;
       failures.push(e);
     }
@@ -31,21 +46,29 @@ async function runChain<T>(platform: EnabledPlatform, sources: Upstream[], deadl
   const detail = failures.map((f) => f.message).join(' ');
   if (codes.size === 1 && codes.has('actor_timeout')) throw new ServiceError('actor_timeout', `${platform}: every source timed out. ${detail}`);
   if (codes.size === 1 && codes.has('actor_blocked')) throw new ServiceError('actor_blocked', `${platform}: every source was blocked. ${detail}`);
+  // The platform refused every start (429 rate limit, 402 memory or concurrency): retry later.
+  if (codes.size === 1 && codes.has('upstream_unavailable')) throw new ServiceError('upstream_unavailable', `${platform}: every source is unavailable for now. ${detail}`);
   throw new ServiceError('all_actors_failed', `${platform}: every source failed. ${detail}`);
 }
 
-export function chainUpstream(chains: Chains, deadlineMs: number): Upstream {
+export function chainUpstream(chains: Chains, deadlineMs: number, report?: (r: SourceReport) => void): Upstream {
   const first = Object.values(chains)[0]?.[0];
-  const run = <T>(p: EnabledPlatform, call: (u: Upstream) => Promise<T>) => runChain(p, chains[p], deadlineMs, call);
+  const run = <T>(p: EnabledPlatform, need: Need, call: (u: Upstream) => Promise<T>) => runChain(p, need, chains[p], deadlineMs, report, call);
   return {
     name: first?.name ?? 'chain',
     simulated: Object.values(chains).some((c) => c.some((u) => u.simulated)),
     estimateSeconds: (p) => chains[p][0]?.estimateSeconds(p) ?? 0,
-    searchPlatform: (p, location, o) => run(p, (u) => u.searchPlatform(p, location, o)),
-    listing: (p, id, o) => run(p, (u) => u.listing(p, id, o)),
-    price: (p, id, stay) => run(p, (u) => u.price(p, id, stay)),
-    availability: (p, id, s, e) => run(p, (u) => u.availability(p, id, s, e)),
-    reviews: (p, id) => run(p, (u) => u.reviews(p, id)),
-    compareGoogle: (q, stay) => run('google', (u) => u.compareGoogle(q, stay)),
+    searchPlatform: (p, location, o) => run(p, 'search', (u) => u.searchPlatform(p, location, o)),
+    listing: (p, id, o) => run(p, 'listing', (u) => u.listing(p, id, o)),
+    price: (p, id, stay) => run(p, 'price', (u) => u.price(p, id, stay)),
+    availability: (p, id, s, e) => run(p, 'availability', (u) => u.availability(p, id, s, e)),
+    reviews: (p, id) => run(p, 'reviews', (u) => u.reviews(p, id)),
+    compareGoogle: (q, stay) => run('google', 'compare', (u) => u.compareGoogle(q, stay)),
+    // A view whose calls also go to `r` (the executor names the source of each leg with it).
+    observe: (r) =>
+      chainUpstream(chains, deadlineMs, (x) => {
+        report?.(x);
+        r(x);
+      }),
   };
 }

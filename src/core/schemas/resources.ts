@@ -199,6 +199,10 @@ export const PlatformResultSchema = z.object({
   cached: z.boolean(),
   count: z.number().int().min(0),
   error: PlatformFailureErrorSchema.optional(),
+  source: z
+    .string()
+    .optional()
+    .describe('Which source served this platform\'s data: an actor id (owner~name), "sandbox" or "simulated"; several joined by commas. Absent when every leg came from the cache or failed.'),
 });
 
 export const WarningSchema = z.object({
