@@ -33,7 +33,8 @@ const zodEnglishOnly = {
 // The value is what the file exports: CommonJS importers in Node's mode (ours: stays is a
 // "type": "module" package) see module.exports as the default export, so an ESM package whose
 // default export is used exports that.
-const VENDOR = { '@inquirer/prompts': '', conf: '.default', ora: '.default', undici: '', pino: '', '@hono/node-server': '' };
+// apify-client (axios, proxy-agent…, ~1.5 MB bundled) only with STAYS_UPSTREAM=apify and `stays doctor`.
+const VENDOR = { '@inquirer/prompts': '', conf: '.default', ora: '.default', undici: '', pino: '', '@hono/node-server': '', 'apify-client': '' };
 const vendorFile = (name) => `./vendor/${name.replace(/^@/, '').replace(/\//g, '-')}.cjs`;
 // Our own modules that are vendor files, for dependencies used through several subpaths: the MCP
 // SDK (with ajv and its own zod, ~0.8 MB) is only for `stays mcp` and /mcp, through src/mcp/sdk.ts.
@@ -64,7 +65,7 @@ await build({
   outdir: 'dist',
   splitting: true,
   format: 'esm',
-  external: ['better-sqlite3', 'undici'],
+  external: ['better-sqlite3', 'undici', 'apify-client'],
   // Bundled CommonJS dependencies call require(); ESM output needs one.
   banner: { js: "import { createRequire as __staysCreateRequire } from 'node:module'; const require = __staysCreateRequire(import.meta.url);" },
   chunkNames: 'chunks/[name]-[hash]',

@@ -10,8 +10,8 @@ const ConfigSchema = z.object({
   freeTierBudget: z.coerce.number().int().min(0),
   /** Requests per minute for callers without a valid key, per client address. */
   anonymousRpm: z.coerce.number().int().min(1),
-  /** Where live data comes from: none (live calls get 503) or the simulated upstream. */
-  upstream: z.enum(['none', 'simulated']),
+  /** Where live data comes from: none (live calls get 503), the simulated upstream, or the scraping platform's actors (apify). */
+  upstream: z.enum(['none', 'simulated', 'apify']),
   /** STAYS_SIM_LATENCY_MS: `2000` or `airbnb=3000,booking=500`. */
   simLatency: z.string().optional(),
   /** STAYS_SIM_FAIL: `vrbo=all_actors_failed,booking=actor_timeout`. */
@@ -59,6 +59,17 @@ const ConfigSchema = z.object({
     .optional(),
   /** Lifetime of an OAuth access token for the MCP server, in seconds (refresh tokens: 30 days). */
   oauthAccessTtlS: z.coerce.number().int().min(1).max(86_400),
+  /** STAYS_APIFY_TOKEN: the scraping platform's API token (STAYS_UPSTREAM=apify). Never logged. */
+  apifyToken: z.string().min(1).optional(),
+  /** STAYS_APIFY_BASE_URL: the platform's API root, without /v2 (tests point it at a local fake). */
+  apifyBaseUrl: z
+    .string()
+    .url()
+    .transform((u) => u.replace(/\/+$/, '').replace(/\/v2$/, '')),
+  /** STAYS_ACTORS: JSON (or a JSON file's path) of platform → need → actor ids, over the defaults (src/sources/apify/actors.ts). */
+  actors: z.string().optional(),
+  /** STAYS_APIFY_RETRIES: the client's retries of a 429, 5xx or network error before a source fails. */
+  apifyRetries: z.coerce.number().int().min(0).max(8),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -94,6 +105,10 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     sSyncWaitMs: overrides.sSyncWaitMs ?? env.STAYS_S_SYNC_WAIT_MS ?? 60_000,
     publicUrl: overrides.publicUrl ?? (env.STAYS_PUBLIC_URL || undefined),
     oauthAccessTtlS: overrides.oauthAccessTtlS ?? env.STAYS_OAUTH_ACCESS_TTL_S ?? 3600,
+    apifyToken: overrides.apifyToken ?? (env.STAYS_APIFY_TOKEN || undefined),
+    apifyBaseUrl: overrides.apifyBaseUrl ?? (env.STAYS_APIFY_BASE_URL || 'https://api.apify.com'),
+    actors: overrides.actors ?? (env.STAYS_ACTORS || undefined),
+    apifyRetries: overrides.apifyRetries ?? env.STAYS_APIFY_RETRIES ?? 2,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -101,7 +116,8 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
       anonymousRpm: 'STAYS_ANON_RPM', upstream: 'STAYS_UPSTREAM', simLatency: 'STAYS_SIM_LATENCY_MS', simFail: 'STAYS_SIM_FAIL', sourceDeadlineMs: 'STAYS_SOURCE_DEADLINE_MS',
       jobLeaseMs: 'STAYS_JOB_LEASE_MS', shutdownGraceMs: 'STAYS_SHUTDOWN_GRACE_MS', memoryCacheMb: 'STAYS_MEMORY_CACHE_MB', heapGrowthPercent: 'STAYS_HEAP_GROWTH_PERCENT', topupMaxPerDay: 'STAYS_TOPUP_MAX_PER_DAY',
       secretKey: 'STAYS_SECRET_KEY', webhookDenyPrivate: 'STAYS_WEBHOOK_DENY_PRIVATE', webhookTimeoutMs: 'STAYS_WEBHOOK_TIMEOUT_MS',
-      sSyncWaitMs: 'STAYS_S_SYNC_WAIT_MS', publicUrl: 'STAYS_PUBLIC_URL', oauthAccessTtlS: 'STAYS_OAUTH_ACCESS_TTL_S' };
+      sSyncWaitMs: 'STAYS_S_SYNC_WAIT_MS', publicUrl: 'STAYS_PUBLIC_URL', oauthAccessTtlS: 'STAYS_OAUTH_ACCESS_TTL_S',
+      apifyToken: 'STAYS_APIFY_TOKEN', apifyBaseUrl: 'STAYS_APIFY_BASE_URL', actors: 'STAYS_ACTORS', apifyRetries: 'STAYS_APIFY_RETRIES' };
     const key = String(issue.path[0]);
     throw new ConfigError(`invalid setting ${names[key] ?? key}: ${issue.message}`);
   }

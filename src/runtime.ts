@@ -1,6 +1,6 @@
 // The composition root: builds the services once from the configuration, for `serve`, `admin`,
 // the in-process transport and tests. No other module constructs infrastructure.
-import { type Config, databaseFile, loadConfig } from './config.js';
+import { type Config, ConfigError, databaseFile, loadConfig } from './config.js';
 import { type Clock, systemClock } from './core/clock.js';
 import type { Services } from './core/context.js';
 import { type IdGenerator, systemIds } from './core/ids.js';
@@ -10,7 +10,9 @@ import type { SandboxWorld } from './sources/sandbox/types.js';
 import { sandboxUpstream } from './sources/sandbox/upstream.js';
 import { parseFailures, parseLatency, simulatedUpstream } from './sources/simulated.js';
 import { chainUpstream } from './sources/chain.js';
-import type { Upstream } from './core/upstream.js';
+import type { SourceReport, Upstream } from './core/upstream.js';
+import { resolveActors } from './sources/apify/actors.js';
+import { apifyUpstream } from './sources/apify/index.js';
 import { isErrorCode } from './core/errors.js';
 import { CLI_EXITED, SERVER_SHUTDOWN, abandonOwn, startHeartbeat } from './jobs/leases.js';
 import { JobRunner } from './jobs/runner.js';
@@ -47,10 +49,31 @@ export interface Runtime extends Services {
   close(): Promise<void>;
 }
 
-function liveUpstream(config: Config, world: SandboxWorld): Upstream | null {
+function liveUpstream(config: Config, world: SandboxWorld, log: ((r: SourceReport) => void) | undefined): Upstream | null {
   if (config.upstream === 'none') return null;
+  if (config.upstream === 'apify') {
+    if (!config.apifyToken) throw new ConfigError('STAYS_UPSTREAM=apify needs STAYS_APIFY_TOKEN (the scraping platform\'s API token).');
+    const actors = resolveActors(config.actors);
+    return apifyUpstream({ token: config.apifyToken, baseUrl: config.apifyBaseUrl, maxRetries: config.apifyRetries, actors, log }, config.sourceDeadlineMs);
+  }
   const sim = simulatedUpstream(world, { latencyMs: parseLatency(config.simLatency), fail: parseFailures(config.simFail, isErrorCode) });
   return chainUpstream({ airbnb: [sim], booking: [sim], vrbo: [sim], google: [sim] }, config.sourceDeadlineMs);
+}
+
+/**
+ * The server's log of each actor run (cost and latency per source), as structured fields on
+ * stdout beside the request log; pino loads with the first line. In-process CLI commands log
+ * nothing (their stdout is data).
+ */
+function sourceLog(config: Config): (r: SourceReport) => void {
+  let logger: Promise<{ info(o: object, msg: string): void; warn(o: object, msg: string): void }> | undefined;
+  return (r) => {
+    logger ??= import('pino').then((m) => {
+      const pino = (m as unknown as { default?: typeof m }).default ?? m;
+      return (pino as unknown as (o: object) => { info(o: object, msg: string): void; warn(o: object, msg: string): void })({ level: config.logLevel, base: undefined });
+    });
+    void logger.then((l) => (r.ok ? l.info({ upstream: r }, 'upstream source served') : l.warn({ upstream: r }, 'upstream source failed')), () => undefined);
+  };
 }
 
 export function createRuntime(opts: RuntimeOptions = {}): Runtime {
@@ -60,7 +83,7 @@ export function createRuntime(opts: RuntimeOptions = {}): Runtime {
   // STAYS_MEMORY_CACHE_MB, shared by the two in-memory caches, half each (docs/decisions.md).
   const cacheBytes = config.memoryCacheMb * 1024 * 1024;
   const world = createSandboxWorld({ memoBytes: cacheBytes / 2 });
-  const upstream = liveUpstream(config, world);
+  const upstream = liveUpstream(config, world, opts.role === 'server' ? sourceLog(config) : undefined);
   const store = openSqliteStore(databaseFile(config.dataDir));
   const services: Services = {
     config,

@@ -8,7 +8,7 @@ import type { AirbnbCalendarDay, AirbnbListingItem, AirbnbPriceLine, AirbnbRevie
 import { propertyAmenities } from './amenities.js';
 import {
   type CalendarContext, calendarOf, type ListingBody, type PriceContext, type ReviewContext, type SearchContext,
-  bool, count, countryCode, httpUrl, idFrom, isoDate, language, listingBody, nightsOf, nonNeg, num,
+  bool, count, countryCode, currencyOf, httpUrl, idFrom, isoDate, language, listingBody, nightsOf, nonNeg, num,
   positiveInt, priceOf, propertyTypeOf, ratingOn, str, unusable,
 } from './common.js';
 import { parseMoney, round2 } from './money.js';
@@ -104,7 +104,7 @@ function lineKind(key: string, line: AirbnbPriceLine): Line {
 /** The quote of a dated run, in the requested currency (the text carries only a symbol). */
 export function normalizePrice(raw: AirbnbListingItem, ctx: PriceContext): Price | null {
   const p = raw.price;
-  if (!p) return null;
+  if (!p) return raw.pricing ? legacyPrice(raw, ctx) : null;
   const id = idFrom(P, [raw.id, raw.url]);
   const nights = nightsOf(isoDate(raw.checkIn) ?? ctx.stay.checkIn, isoDate(raw.checkOut) ?? ctx.stay.checkOut);
   const lines: Partial<Record<Line, number>> = {};
@@ -124,6 +124,23 @@ export function normalizePrice(raw: AirbnbListingItem, ctx: PriceContext): Price
   if (nightly === null && total !== null) nightly = round2(total / nights);
   if (total === null && nightly !== null) total = round2(nightly * nights + (fees.cleaning ?? 0) + (fees.service ?? 0) + (fees.taxes ?? 0));
   return priceOf(P, id, ctx.stay, { currency: ctx.stay.currency, nightlyPrice: nightly, totalPrice: total, fees, nights });
+}
+
+/**
+ * Legacy builds' pricing.rate: a number (micros when isMicrosAccuracy) with its ISO currency,
+ * nightly unless rateType says total; no fee split.
+ */
+function legacyPrice(raw: AirbnbListingItem, ctx: PriceContext): Price | null {
+  const rate = raw.pricing?.rate;
+  let amount = num(rate?.amount) ?? parseMoney(rate?.amountFormatted);
+  if (amount === null) return null;
+  if (rate?.isMicrosAccuracy === true) amount = round2(amount / 1_000_000);
+  const id = idFrom(P, [raw.id, raw.url]);
+  const nights = nightsOf(ctx.stay.checkIn, ctx.stay.checkOut);
+  const isTotal = /total/i.test(raw.pricing?.rateType ?? '');
+  const nightly = isTotal ? round2(amount / nights) : amount;
+  const total = isTotal ? amount : round2(amount * nights);
+  return priceOf(P, id, ctx.stay, { currency: currencyOf(rate?.currency, ctx.stay.currency), nightlyPrice: nightly, totalPrice: total, fees: { cleaning: null, service: null, taxes: null }, nights });
 }
 
 /** Calendar days in either spelling; what a day does not state stays null. Days without a date or availability are skipped. */

@@ -102,6 +102,10 @@ export interface AirbnbListingItem {
   locale?: string;
   language?: string;
   price?: AirbnbPrice | null;
+  /** Legacy builds (≤ 0.0.66): a numeric rate with its ISO currency. */
+  pricing?: { rate?: { amount?: number | null; amountFormatted?: string; currency?: string; isMicrosAccuracy?: boolean }; rateType?: string } | null;
+  /** Legacy builds: the calendar_months days (see AirbnbCalendarDay). */
+  calendar?: AirbnbCalendarDay[];
 }
 
 export interface AirbnbReviewItem {
