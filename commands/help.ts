@@ -1,8 +1,8 @@
 // `stays help [COMMAND…]` and the help topics that are not commands (`stays help exit-codes`,
-// `stays help sandbox`).
+// `stays help sandbox`, `stays help errors [CODE]`).
 import type { Command } from 'commander';
 
-const TOPICS = ['exit-codes', 'sandbox'] as const;
+const TOPICS = ['exit-codes', 'sandbox', 'errors'] as const;
 
 /** The sandbox's triggers, from the table the sandbox itself throws from (src/sources/sandbox/magic.ts). */
 async function sandboxHelp(): Promise<string> {
@@ -54,6 +54,19 @@ export function defineHelp(program: Command): void {
       }
       if (topic[0] === 'sandbox') {
         process.stdout.write(await sandboxHelp());
+        return;
+      }
+      if (topic[0] === 'errors') {
+        // The same text as the server's /docs/errors pages, from the same module.
+        const [{ errorText, errorsListText, suggestCodes }, { ALL_ERROR_CODES, isErrorCode }] = await Promise.all([import('../src/core/error-docs.js'), import('../src/core/errors.js')]);
+        const code = topic[1];
+        if (code === undefined) process.stdout.write(errorsListText());
+        else if (isErrorCode(code)) process.stdout.write(errorText(code));
+        else {
+          const near = suggestCodes(code, ALL_ERROR_CODES);
+          process.stderr.write(`stays help errors: no error code ${JSON.stringify(code)}${near.length ? `; did you mean ${near.join(', ')}?` : ''} (stays help errors lists them)\n`);
+          process.exitCode = 2;
+        }
         return;
       }
       let cmd: Command = program;

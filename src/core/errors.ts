@@ -161,6 +161,16 @@ export interface ErrorBody {
   docUrl: string;
 }
 
+/**
+ * The page documenting a code: `<base>/errors/<code>` under a docs site (a server's own /docs, or
+ * STAYS_DOCS_URL); under the documentation shipped with the package (a file: URL, in-process)
+ * one Markdown file per kind with an anchor per code, `<base>/errors.md#<code>`.
+ */
+export function docPageUrl(docsUrl: string, kind: 'errors' | 'warnings', code: string): string {
+  const base = docsUrl.replace(/\/+$/, '');
+  return base.startsWith('file:') ? `${base}/${kind}.md#${code}` : `${base}/${kind}/${code}`;
+}
+
 export function errorBody(err: ServiceError, requestId: string, docsUrl: string): ErrorBody {
   return {
     type: err.type,
@@ -170,6 +180,6 @@ export function errorBody(err: ServiceError, requestId: string, docsUrl: string)
     requestId,
     creditsCharged: 0,
     retryable: err.retryable,
-    docUrl: `${docsUrl.replace(/\/+$/, '')}/errors/${err.code}`,
+    docUrl: docPageUrl(docsUrl, 'errors', err.code),
   };
 }
