@@ -56,6 +56,8 @@ export function checkInput(schema: JsonSchema, input: Record<string, unknown>): 
     if (!fits) problems.push(`${k} is ${want} in its schema, we send ${t}`);
     else if (p.enum && !p.enum.includes(v)) problems.push(`${k} must be one of ${p.enum.map((e) => JSON.stringify(e)).join(', ')}`);
   }
+  // An actor that knows none of what we send would run on its own defaults: not our question.
+  if (Object.keys(props).length > 0 && notes.length > 0 && notes.length === Object.keys(input).length) problems.push(`its schema knows none of our fields (${notes.join(', ')})`);
   return { problems, notes };
 }
 

@@ -67,5 +67,6 @@ describe('stays doctor', () => {
       problems: ['needs a, which we do not send', 'b is integer in its schema, we send string', 'c must be one of "x"'],
       notes: ['d'],
     });
+    expect(checkInput({ properties: { x: { type: 'string' } } }, { a: 1 }).problems).toEqual(['its schema knows none of our fields (a)']);
   });
 });
