@@ -12,7 +12,7 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -93,6 +93,12 @@ const mapFile = `${cli}.map`;
 const map = JSON.parse(readFileSync(mapFile, 'utf8'));
 map.mappings = `;${map.mappings}`;
 writeFileSync(mapFile, JSON.stringify(map));
+
+// The error and warning reference the package ships (generated from src/core/error-docs.ts, checked
+// by test/docs): in-process answers' docUrls point into dist/docs. The /docs renderer's files are
+// not copied: `stays serve` reads them from the installed swagger-ui-dist on first request.
+mkdirSync('dist/docs', { recursive: true });
+for (const f of ['errors.md', 'warnings.md']) copyFileSync(join('docs', f), join('dist/docs', f));
 
 // Type declarations of the library (`import { createClient } from 'stays'`), from the sources.
 const tsc = spawnSync(process.execPath, [fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url)), '-p', 'tsconfig.build.json'], { stdio: 'inherit' });

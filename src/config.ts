@@ -1,10 +1,13 @@
 // The only reader of process.env. Everything configurable is validated here once.
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import envPaths from 'env-paths';
 import { z } from 'zod';
 
 const ConfigSchema = z.object({
   dataDir: z.string().min(1),
+  /** Base of every docUrl: STAYS_DOCS_URL, else the documentation shipped with the package (a file: URL). */
   docsUrl: z.string().url(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
   freeTierBudget: z.coerce.number().int().min(0),
@@ -70,6 +73,11 @@ const ConfigSchema = z.object({
   actors: z.string().optional(),
   /** STAYS_APIFY_RETRIES: the client's retries of a 429, 5xx or network error before a source fails. */
   apifyRetries: z.coerce.number().int().min(0).max(8),
+  /**
+   * Whether STAYS_DOCS_URL was set. Unset, `stays serve` points docUrls at its own /docs (the
+   * public URL, else the request's origin) and in-process answers at the shipped docs.
+   */
+  docsUrlFixed: z.boolean(),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -86,7 +94,7 @@ export function defaultDataDir(): string {
 export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = ConfigSchema.safeParse({
     dataDir: overrides.dataDir ?? env.STAYS_DATA_DIR ?? defaultDataDir(),
-    docsUrl: overrides.docsUrl ?? env.STAYS_DOCS_URL ?? 'https://stays.dev/docs',
+    docsUrl: overrides.docsUrl ?? (env.STAYS_DOCS_URL || shippedDocsUrl()),
     logLevel: overrides.logLevel ?? env.STAYS_LOG_LEVEL ?? 'info',
     freeTierBudget: overrides.freeTierBudget ?? env.STAYS_FREE_TIER_BUDGET ?? 300,
     anonymousRpm: overrides.anonymousRpm ?? env.STAYS_ANON_RPM ?? 600,
@@ -109,6 +117,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     apifyBaseUrl: overrides.apifyBaseUrl ?? (env.STAYS_APIFY_BASE_URL || 'https://api.apify.com'),
     actors: overrides.actors ?? (env.STAYS_ACTORS || undefined),
     apifyRetries: overrides.apifyRetries ?? env.STAYS_APIFY_RETRIES ?? 2,
+    docsUrlFixed: overrides.docsUrlFixed ?? Boolean(overrides.docsUrl ?? env.STAYS_DOCS_URL),
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -128,3 +137,13 @@ export const databaseFile = (dataDir: string) => join(dataDir, 'stays.db');
 
 /** Whether the process runs in CI (for the CLI's non-interactive defaults). */
 export const isCI = (env: NodeJS.ProcessEnv = process.env) => Boolean(env.CI && env.CI !== 'false' && env.CI !== '0');
+
+/**
+ * The error and warning reference shipped with the package (errors.md, warnings.md), as a file:
+ * URL: dist/docs beside the built bundle, or docs/ of a source checkout.
+ */
+export function shippedDocsUrl(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const dir = [join(here, 'docs'), join(here, '..', 'docs'), join(here, '..', '..', 'docs')].find((d) => existsSync(join(d, 'errors.md'))) ?? join(here, '..', 'docs');
+  return pathToFileURL(dir).href;
+}

@@ -71,7 +71,7 @@ async function listen(runtime: Runtime, logger: Logger, opts: ServeOptions): Pro
     },
   });
 
-  const app = createApp(runtime, { logger });
+  const app = createApp(runtime, { logger, ownDocs: true });
   const host = opts.host ?? '127.0.0.1';
   const wanted = opts.port ?? 8787;
   let closing = false;
@@ -92,9 +92,18 @@ async function listen(runtime: Runtime, logger: Logger, opts: ServeOptions): Pro
   // During a shutdown every answer closes its connection, so keep-alive clients move on: those
   // already in progress when it starts, and any that still arrives on an open connection.
   const unanswered = new Set<ServerResponse>();
+  const portOf = (s: ServerType, fallback: number) => {
+    const addr = s.address();
+    return typeof addr === 'object' && addr ? addr.port : fallback;
+  };
+  const urlOf = (p: number) => `http://${host.includes(':') ? `[${host}]` : host}:${p}`;
+  const port = portOf(servers[0]!, wanted);
+  const url = urlOf(port);
+  // Answers without a request the app saw point at the main address's /docs (or STAYS_DOCS_URL).
+  const docsUrl = runtime.config.docsUrlFixed ? runtime.config.docsUrl : `${runtime.config.publicUrl ?? url}/docs`;
   for (const server of servers) {
     // Malformed HTTP that never reaches the app still gets the JSON envelope (after serve(): it wraps its listeners).
-    installClientErrorHandler(server as Server, { logger, newRequestId: () => newRequestId(runtime.ids), docsUrl: runtime.config.docsUrl });
+    installClientErrorHandler(server as Server, { logger, newRequestId: () => newRequestId(runtime.ids), docsUrl });
     server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
       if (closing) res.setHeader('Connection', 'close');
       unanswered.add(res);
@@ -103,13 +112,6 @@ async function listen(runtime: Runtime, logger: Logger, opts: ServeOptions): Pro
   }
   // Webhook deliveries: queued ones (a previous run's retries included) go out from now on.
   runtime.dispatcher.start();
-  const portOf = (s: ServerType, fallback: number) => {
-    const addr = s.address();
-    return typeof addr === 'object' && addr ? addr.port : fallback;
-  };
-  const urlOf = (p: number) => `http://${host.includes(':') ? `[${host}]` : host}:${p}`;
-  const port = portOf(servers[0]!, wanted);
-  const url = urlOf(port);
   const mcpUrl = servers[1] ? urlOf(portOf(servers[1], opts.mcpPort!)) : undefined;
 
   let shutdown: Promise<{ abandoned: number }> | undefined;
@@ -142,8 +144,11 @@ async function listen(runtime: Runtime, logger: Logger, opts: ServeOptions): Pro
   return { url, port, ...(mcpUrl ? { mcpUrl } : {}), runtime, close: () => (shutdown ??= close()) };
 }
 
-/** What the MCP address serves: the tool server, its OAuth endpoints and their metadata; nothing of /v1. */
-const MCP_ONLY = /^\/(mcp|oauth\/|\.well-known\/oauth-)/;
+/**
+ * What the MCP address serves: the tool server, its OAuth endpoints and their metadata, and the
+ * documentation its answers' docUrls and metadata name; nothing of /v1.
+ */
+const MCP_ONLY = /^\/(mcp|docs(\/|$)|oauth\/|\.well-known\/oauth-)/;
 
 function mcpOnly(fetch: (req: Request, env?: unknown) => Response | Promise<Response>, runtime: Runtime) {
   return (req: Request, env?: unknown) => {
@@ -151,6 +156,8 @@ function mcpOnly(fetch: (req: Request, env?: unknown) => Response | Promise<Resp
     if (MCP_ONLY.test(path)) return fetch(req, env);
     const requestId = newRequestId(runtime.ids);
     const err = new ServiceError('route_not_found', 'This address serves only the MCP tool server (/mcp) and its OAuth endpoints; the /v1 API is on the main port.');
-    return new Response(JSON.stringify({ error: errorBody(err, requestId, runtime.config.docsUrl) }), { status: 404, headers: { 'content-type': 'application/json', 'x-request-id': requestId } });
+    const { config } = runtime;
+    const docs = config.docsUrlFixed ? config.docsUrl : `${config.publicUrl ?? new URL(req.url).origin}/docs`;
+    return new Response(JSON.stringify({ error: errorBody(err, requestId, docs) }), { status: 404, headers: { 'content-type': 'application/json', 'x-request-id': requestId } });
   };
 }

@@ -9,6 +9,7 @@ import { newRequestId } from '../core/ids.js';
 import { RateLimiter, type RateDecision } from '../core/ratelimit.js';
 import { mountMcp } from '../mcp/mount.js';
 import { mountOAuth } from '../oauth/routes.js';
+import { mountDocs } from './docs/routes.js';
 import { buildOpenApi } from './openapi.js';
 import { renderError } from './render.js';
 import { type Env, type RouteDef, honoPath, requestHeader } from './route.js';
@@ -19,6 +20,12 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface AppOptions {
   logger?: Logger;
+  /**
+   * docUrls point at this app's own /docs pages (`stays serve`), at its public URL or the
+   * request's origin. Unset (in-process): at the documentation shipped with the package.
+   * STAYS_DOCS_URL overrides both.
+   */
+  ownDocs?: boolean;
 }
 
 function setRateHeaders(c: Context<Env>, d: RateDecision): void {
@@ -101,6 +108,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
     c.set('requestId', newRequestId(services.ids));
     c.set('services', services);
     c.set('jsonCache', jsonCache);
+    c.set('ownDocs', opts.ownDocs === true);
     // Before the body limit, authentication and the route, so every error on an S path takes its envelope.
     c.set('family', sPaths.some((re) => re.test(c.req.path)) || S_PREFIX.test(c.req.path) ? 'S' : 'U');
     c.header('X-Request-Id', c.var.requestId);
@@ -141,6 +149,8 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   mountMcp(app, { fetch: (r) => app.fetch(r), anonymous });
   // Its OAuth 2.1 authorization server (discovery, registration, the consent page, tokens).
   mountOAuth(app, { anonymous });
+  // The API reference and the error and warning pages every docUrl names.
+  mountDocs(app, { anonymous });
 
   for (const route of routes) {
     app.on(route.method.toUpperCase(), honoPath(route.path), async (c) => {

@@ -4,6 +4,7 @@ import type { OpResult } from '../core/context.js';
 import type { ExecResult } from '../core/execute.js';
 import type { Meta } from '../core/schemas/resources.js';
 import { type ServiceError, errorBody } from '../core/errors.js';
+import { docsBase, withWarningDocs } from './docs/base.js';
 import type { Env } from './route.js';
 
 const OPEN = Buffer.from('{"data":');
@@ -22,13 +23,13 @@ export function renderOk<T>(c: Context<Env>, r: OpResult<T>): Response {
     dataBytes = Buffer.from(JSON.stringify(data));
     if (reusable) c.var.jsonCache.set(data, dataBytes);
   }
-  const body = Buffer.concat([OPEN, dataBytes, MID, Buffer.from(JSON.stringify(r.meta)), CLOSE]);
+  const body = Buffer.concat([OPEN, dataBytes, MID, Buffer.from(JSON.stringify(withWarningDocs(c, r.meta))), CLOSE]);
   return c.body(body, 200, { 'Content-Type': 'application/json' });
 }
 
 export function renderError(c: Context<Env>, err: ServiceError): Response {
   if (err.retryAfter !== undefined) c.header('Retry-After', String(err.retryAfter));
-  const error = errorBody(err, c.var.requestId, c.var.services.config.docsUrl);
+  const error = errorBody(err, c.var.requestId, docsBase(c));
   // D9: a Family S route's errors carry request_id beside the error, whatever raised them.
   const body = c.var.family === 'S' ? { error, request_id: c.var.requestId } : { error };
   return c.json(body, err.status as 400);

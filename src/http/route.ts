@@ -16,6 +16,10 @@ export type Env = {
     rateSet: boolean;
     /** The route family answering: S routes wrap errors as { error, request_id } (D9). */
     family: 'U' | 'S';
+    /** Whether docUrls point at this app's own /docs (`stays serve`), unless STAYS_DOCS_URL is set. */
+    ownDocs: boolean;
+    /** This request's docs base, once computed (src/http/docs/base.ts). */
+    docsBase: string | undefined;
   };
 };
 

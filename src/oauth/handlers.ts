@@ -17,6 +17,7 @@ import { OAuthError, clientFromRegistration, registrationResponse } from './regi
 import { CODE_TTL_MS, PREFIX, newSecret } from './tokens.js';
 import { token as issueTokens } from './token.js';
 import type { OAuthMountOptions } from './routes.js';
+import { docsBase } from '../http/docs/base.js';
 import { SCOPE, publicBase } from './urls.js';
 
 const CSRF_COOKIE = 'stays_oauth_csrf';
@@ -72,11 +73,11 @@ export function createOAuthHandlers(opts: OAuthMountOptions): OAuthHandlers {
 
   const resourceMetadata: Handler = async (c) => {
     limited(c);
-    return c.json(protectedResourceMetadata(publicBase(c), c.var.services.config.docsUrl), 200);
+    return c.json(protectedResourceMetadata(publicBase(c), docsBase(c)), 200);
   };
   const serverMetadata: Handler = async (c) => {
     limited(c);
-    return c.json(authorizationServerMetadata(publicBase(c), c.var.services.config.docsUrl), 200);
+    return c.json(authorizationServerMetadata(publicBase(c), docsBase(c)), 200);
   };
 
   const register: Handler = async (c) => {

@@ -90,7 +90,7 @@ describe('exit codes', () => {
     const lines = r.stderr.trim().split('\n');
     expect(lines[0]).toMatch(/^error: /);
     expect(lines[1]).toMatch(/invalid_request\/limit_out_of_range/);
-    expect(r.stderr).toMatch(/param: --limit[\s\S]*requestId: req_\w+[\s\S]*docs: https:\/\/\S+\/errors\/limit_out_of_range/);
+    expect(r.stderr).toMatch(/param: --limit[\s\S]*requestId: req_\w+[\s\S]*docs: https?:\/\/\S+\/errors\/limit_out_of_range/);
   });
 
   it('with --json the error envelope is one line on stderr and stdout stays empty', async () => {

@@ -2,7 +2,7 @@
 import { requireLiveUnlocked } from '../auth.js';
 import type { RequestContext, Services } from '../context.js';
 import { isSandbox } from '../context.js';
-import { ServiceError } from '../errors.js';
+import { ServiceError, docPageUrl } from '../errors.js';
 import { ALL_PLATFORMS, ENABLED_PLATFORMS, type EnabledPlatform, type Platform, isEnabled } from '../platforms.js';
 import type { Meta, Pagination, PlatformResult, Warning } from '../schemas/resources.js';
 
@@ -30,7 +30,7 @@ export function buildMeta(
     currency: m.currency,
     pagination: m.pagination ?? null,
     platformResults,
-    warnings: (m.warnings ?? []).map((w) => ({ ...w, docUrl: `${services.config.docsUrl.replace(/\/+$/, '')}/warnings/${w.code}` })),
+    warnings: (m.warnings ?? []).map((w) => ({ ...w, docUrl: docPageUrl(services.config.docsUrl, 'warnings', w.code) })),
   };
 }
 

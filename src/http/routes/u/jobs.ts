@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { getJob } from '../../../core/ops/jobs.js';
 import { JobPathParams } from '../../../core/schemas/params.js';
+import type { Meta } from '../../../core/schemas/resources.js';
+import { withWarningDocs } from '../../docs/base.js';
 import type { RouteDef } from '../../route.js';
 
 export const jobGet: RouteDef = {
@@ -20,6 +22,8 @@ export const jobGet: RouteDef = {
   handle: async (c, ctx) => {
     const view = await getJob(c.var.services, ctx, c.req.param('jobId') ?? '');
     if (view.retryAfter !== undefined) c.header('Retry-After', String(view.retryAfter));
-    return c.json(view.body, 200);
+    // A completed job's meta was built in the background: its warnings' docUrls are this request's.
+    const meta = (view.body as { meta?: Meta }).meta;
+    return c.json(meta?.warnings?.length ? { ...view.body, meta: withWarningDocs(c, meta) } : view.body, 200);
   },
 };
