@@ -20,6 +20,7 @@ import {
 } from '../core/schemas/resources.js';
 import { JobSummarySchema } from '../core/schemas/jobs.js';
 import { BatchMetaSSchema, ListMetaSSchema, ObjectMetaSSchema, SSearchBody, StayListSchema, StaySchema } from '../core/schemas/stays.js';
+import { webhooksOpenApi } from './docs/webhook-events.js';
 import type { RouteDef } from './route.js';
 
 type Json = Record<string, unknown>;
@@ -194,6 +195,8 @@ export function buildOpenApi(routes: RouteDef[]): Json {
     ],
     security: [{ bearerAuth: [] }],
     paths,
+    // What receivers get POSTed (OpenAPI 3.1): the reference at /docs lists the events too.
+    webhooks: webhooksOpenApi(),
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'stay_test_ keys: deterministic sandbox, 0 credits. stay_live_ / sk_live_: live.' },

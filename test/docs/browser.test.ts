@@ -70,6 +70,8 @@ describe.skipIf(!haveChromium)('/docs in a browser (system Chromium)', () => {
     const normalized = paths.map((p) => p.replace(/\u200b/g, '').trim());
     expect(normalized.length).toBeGreaterThan(20);
     expect(normalized).toEqual(expect.arrayContaining(['/v1/search', '/v1/stays/{id}']));
+    // The webhook events (OpenAPI 3.1 webhooks) are listed too.
+    expect(normalized).toEqual(expect.arrayContaining(['job.queued', 'stay.cached']));
     await page.screenshot({ path: join(ARTIFACTS, 'docs-reference.png'), fullPage: false });
 
     const search = page.locator('.opblock', { has: page.locator('.opblock-summary-path', { hasText: /^\/v1\/search$/ }) }).first();
