@@ -85,6 +85,23 @@ describe.skipIf(!haveChromium)('/docs in a browser (system Chromium)', () => {
     await page.close();
   });
 
+  it('the try-it console sends its request to this server', async (t) => {
+    if (unusable) t.skip(unusable);
+    const page = await context.newPage();
+    await page.goto(`${s.url}/docs`, { waitUntil: 'load', timeout: 20_000 });
+    const health = page.locator('.opblock', { has: page.locator('.opblock-summary-path', { hasText: /^\/v1\/health$/ }) }).first();
+    await health.waitFor({ state: 'visible', timeout: 20_000 });
+    await health.locator('.opblock-summary').first().click();
+    await health.locator('.try-out__btn').click();
+    const sent = page.waitForRequest((r) => r.url().endsWith('/v1/health'), { timeout: 10_000 });
+    await health.locator('.execute').click();
+    expect((await sent).url()).toBe(`${s.url}/v1/health`);
+    await health.locator('.live-responses-table tbody .response-col_status').first().waitFor({ state: 'visible', timeout: 10_000 });
+    expect(await health.locator('.live-responses-table tbody .response-col_status').first().innerText()).toMatch(/200/);
+    await health.screenshot({ path: join(ARTIFACTS, 'docs-try-it.png') });
+    await page.close();
+  });
+
   it('opens the page a real error\'s docUrl names, light and dark', async (t) => {
     if (unusable) t.skip(unusable);
     const res = await s.req('/v1/listing/airbnb/404', { key: a.sandboxKey });
