@@ -6,16 +6,21 @@ const profileOption = () => new Option('--profile <name>', 'config profile').env
 export function defineConfig(program: Command): void {
   const config = program
     .command('config')
-    .description('Settings: base-url, api-key, data-dir, output, timeout (per profile)')
+    .description('Settings: base-url, api-key, data-dir, output, timeout, upstream… (per profile)')
     .addHelpText('after', `
 Keys:
-  base-url   service root for remote mode, e.g. http://127.0.0.1:8787
-  api-key    API key (stay_test_… or stay_live_…)
-  data-dir   data directory for in-process mode
-  output     default output: table, tsv, json, jsonl or csv
-  timeout    default wait bound for jobs, e.g. 300s or 5m
+  base-url        service root for remote mode, e.g. http://127.0.0.1:8787
+  api-key         API key (stay_test_… or stay_live_…)
+  data-dir        data directory for in-process mode
+  output          default output: table, tsv, json, jsonl or csv
+  timeout         default wait bound for jobs, e.g. 300s or 5m
+  upstream        in-process live data: none, simulated or apify
+  apify-token     the scraping platform's API token (shown redacted)
+  apify-base-url  the platform's API root
+  actors          platform → need → actor ids: JSON, or a JSON file's path
 
-Precedence: flag, then environment (STAYS_BASE_URL, STAYS_API_KEY, STAYS_DATA_DIR), then config.
+Precedence: flag, then environment (STAYS_BASE_URL, STAYS_API_KEY, STAYS_DATA_DIR, STAYS_UPSTREAM,
+STAYS_APIFY_TOKEN, STAYS_APIFY_BASE_URL, STAYS_ACTORS), then config.
 The file lives in the user config dir (or STAYS_CONFIG_DIR).`);
 
   config

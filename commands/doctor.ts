@@ -11,20 +11,24 @@ export function defineDoctor(program: Command): void {
     .option('--json', 'print one JSON object')
     .addHelpText('after', `
 Reads the same settings as stays serve: STAYS_UPSTREAM (none, simulated, apify), STAYS_APIFY_TOKEN,
-STAYS_APIFY_BASE_URL and STAYS_ACTORS (platform → need → actor ids, primary first).
+STAYS_APIFY_BASE_URL and STAYS_ACTORS (platform → need → actor ids, primary first), or the
+profile's upstream, apify-token, apify-base-url and actors (stays config set …).
 Only reads the platform's API (the token's user, each actor and its build's input schema).
 
 Examples:
   STAYS_UPSTREAM=apify STAYS_APIFY_TOKEN=apify_api_… stays doctor
   stays doctor --json | jq '.rows[] | select(.status != "ok")'`)
     .action(async (o: { json?: boolean }) => {
-      const [{ ConfigError, loadConfig }, { doctor, doctorText }, { EXIT, jsonText }] = await Promise.all([
+      const [{ ConfigError, loadConfig }, { doctor, doctorText }, { EXIT, jsonText }, { readProfile, runtimeSettings }] = await Promise.all([
         import('../src/config.js'),
         import('../src/sources/apify/doctor.js'),
         import('./_lib/io.js'),
+        import('./_lib/config.js'),
       ]);
       try {
-        const report = await doctor(loadConfig());
+        // The settings of the CLI's profile (stays config set upstream apify …) under the environment's.
+        const profile = readProfile(process.env.STAYS_PROFILE || 'default');
+        const report = await doctor(loadConfig(runtimeSettings(profile) as Parameters<typeof loadConfig>[0]));
         process.stdout.write(o.json ? jsonText(report, process.stdout.isTTY === true) : doctorText(report));
         if (report.token && !report.token.ok) process.exitCode = EXIT.auth;
         else if (!report.ok) process.exitCode = EXIT.upstream;

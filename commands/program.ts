@@ -9,6 +9,7 @@ import { defineAvailability } from './availability.js';
 import { defineCompare } from './compare.js';
 import { defineCompletion } from './completion.js';
 import { defineConfig } from './config.js';
+import { defineDoctor } from './doctor.js';
 import { defineHelp } from './help.js';
 import { defineJobs } from './jobs.js';
 import { defineListing } from './listing.js';
@@ -56,6 +57,7 @@ Examples:
   defineMcp(program);
   defineConfig(program);
   defineServe(program);
+  defineDoctor(program);
   defineAdmin(program);
   defineHelp(program);
   defineCompletion(program);

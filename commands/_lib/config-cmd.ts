@@ -17,6 +17,8 @@ export function checkKey(key: string): ConfigKey {
 export function checkValue(key: ConfigKey, value: string): string {
   if (key === 'output' && !(FORMATS as readonly string[]).includes(value)) throw new UsageError(`output must be one of ${FORMATS.join(', ')}.`);
   if (key === 'timeout') parseDuration(value);
+  if (key === 'upstream' && !['none', 'simulated', 'apify'].includes(value)) throw new UsageError('upstream must be one of none, simulated, apify.', key);
+  if (key === 'apify-base-url' && !/^https?:\/\/[^\s/]+/.test(value)) throw new UsageError('apify-base-url must be an http(s) URL, e.g. https://api.apify.com.', key);
   if (key === 'base-url') {
     try {
       serviceRoot(value);
@@ -33,7 +35,7 @@ export function listProfile(profile: string, json: boolean): void {
   const shown: Record<string, string> = {};
   for (const k of Object.keys(CONFIG_KEYS) as ConfigKey[]) {
     const v = p[k];
-    if (v !== undefined) shown[k] = k === 'api-key' ? redact(v) : v;
+    if (v !== undefined) shown[k] = k === 'api-key' || k === 'apify-token' ? redact(v) : v;
   }
   if (json) return void process.stdout.write(jsonText(shown, process.stdout.isTTY === true));
   // A named profile shows what it inherits from the default profile, marked as such.

@@ -12,7 +12,32 @@ export const CONFIG_KEYS = {
   'data-dir': 'data directory for in-process mode',
   output: 'default output: table, tsv, json, jsonl or csv',
   timeout: 'default wait bound for jobs, e.g. 300s or 5m',
+  upstream: 'in-process live data: none, simulated or apify (as STAYS_UPSTREAM)',
+  'apify-token': 'the scraping platform\'s API token for upstream apify (as STAYS_APIFY_TOKEN; a secret)',
+  'apify-base-url': 'the platform\'s API root (as STAYS_APIFY_BASE_URL)',
+  actors: 'platform → need → actor ids, JSON or a JSON file\'s path (as STAYS_ACTORS)',
 } as const;
+
+/** Settings a profile may hold for the in-process runtime, and the variable each stands for. */
+const RUNTIME_KEYS = [
+  ['upstream', 'STAYS_UPSTREAM', 'upstream'],
+  ['apify-token', 'STAYS_APIFY_TOKEN', 'apifyToken'],
+  ['apify-base-url', 'STAYS_APIFY_BASE_URL', 'apifyBaseUrl'],
+  ['actors', 'STAYS_ACTORS', 'actors'],
+] as const;
+
+/**
+ * The profile's upstream settings as runtime config overrides, for in-process commands and
+ * `stays doctor`. The environment wins over the profile, as it does for every setting.
+ */
+export function runtimeSettings(profile: Profile, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, variable, field] of RUNTIME_KEYS) {
+    const v = profile[key];
+    if (v !== undefined && !env[variable]) out[field] = v;
+  }
+  return out;
+}
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;
 

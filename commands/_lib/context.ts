@@ -7,7 +7,8 @@ import { type StaysClient, createClient } from '../../src/client/index.js';
 import { type InProcessTransport, inProcessTransport } from '../../src/client/in-process.js';
 import { type Transport, remoteTransport } from '../../src/client/transport.js';
 import type { RequestEvent } from '../../src/client/types.js';
-import { readProfile } from './config.js';
+import type { Config } from '../../src/config.js';
+import { readProfile, runtimeSettings } from './config.js';
 import { UsageError } from './errors.js';
 import { localKey } from './local-key.js';
 import { type GlobalOpts, parseDuration } from './options.js';
@@ -88,7 +89,9 @@ export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = p
   const baseUrl = opts.baseUrl ?? profile['base-url'];
   const dataDir = opts.dataDir ?? env.STAYS_DATA_DIR ?? profile['data-dir'];
   // In-process, the command delivers its jobs' webhook events before exiting, within --timeout.
-  const transport: Transport = baseUrl ? remoteTransport({ baseUrl }) : inProcessTransport({ dataDir, deliverMs: timeoutMs });
+  const transport: Transport = baseUrl
+    ? remoteTransport({ baseUrl })
+    : inProcessTransport({ dataDir, deliverMs: timeoutMs, config: runtimeSettings(profile, env) as Partial<Config> });
   let apiKey = opts.apiKey ?? profile['api-key'];
   // commander fills opts.apiKey from STAYS_API_KEY too; tell the two apart for messages.
   let keySource: Ctx['keySource'] = opts.apiKey !== undefined ? (env.STAYS_API_KEY === opts.apiKey ? 'env' : 'flag') : apiKey ? 'config' : null;

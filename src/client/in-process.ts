@@ -10,6 +10,7 @@
 // Webhook events of the jobs a command runs are delivered by the command itself: closing the
 // transport first waits (up to `deliverMs`) for them to be delivered or to use their attempts.
 // What is left stays queued in the store for the next process that opens it.
+import type { Config } from '../config.js';
 import type { Runtime } from '../runtime.js';
 import type { Transport } from './transport.js';
 
@@ -18,6 +19,8 @@ export interface InProcessOptions {
   dataDir?: string;
   /** How long closing waits for this command's webhook events to be delivered (default 30 s; the CLI passes --timeout). */
   deliverMs?: number;
+  /** Runtime settings over the environment's (the CLI's profile: upstream, apify token, actors). */
+  config?: Partial<Config>;
 }
 
 export interface InProcessTransport extends Transport {
@@ -41,7 +44,7 @@ export function inProcessTransport(opts: InProcessOptions = {}): InProcessTransp
         import('../http/app.js'),
         import('../jobs/leases.js'),
       ]);
-      const rt = createRuntime({ config: opts.dataDir ? { dataDir: opts.dataDir } : {}, role: 'cli' });
+      const rt = createRuntime({ config: { ...opts.config, ...(opts.dataDir ? { dataDir: opts.dataDir } : {}) }, role: 'cli' });
       try {
         // Jobs and holds left by a process that died (expired leases) are failed and released.
         await failExpired(rt);

@@ -3,7 +3,7 @@
 import { expect, it } from 'vitest';
 import { runCli } from '../helpers/stays.js';
 
-const COMMANDS = [[], ['search'], ['listing'], ['stay'], ['stay', 'get'], ['stay', 'batch'], ['listings'], ['listings', 'superhost'], ['price'], ['compare'], ['availability'], ['reviews'], ['account'], ['auth'], ['jobs'], ['webhooks'], ['webhooks', 'create'], ['webhooks', 'verify'], ['webhooks', 'listen'], ['api'], ['mcp'], ['config'], ['serve'], ['admin']];
+const COMMANDS = [[], ['search'], ['listing'], ['stay'], ['stay', 'get'], ['stay', 'batch'], ['listings'], ['listings', 'superhost'], ['price'], ['compare'], ['availability'], ['reviews'], ['account'], ['auth'], ['jobs'], ['webhooks'], ['webhooks', 'create'], ['webhooks', 'verify'], ['webhooks', 'listen'], ['api'], ['mcp'], ['config'], ['serve'], ['doctor'], ['admin']];
 
 it('stays --help and each command\'s --help match the reviewed snapshot', async () => {
   const pages: string[] = [];
