@@ -12,8 +12,12 @@ export function defineServe(program: Command): void {
     .addHelpText('after', `
 Environment (src/config.ts; the flags above win):
   STAYS_DATA_DIR             data directory, like --data-dir
-  STAYS_UPSTREAM             where live keys get data: none (default; live calls answer 503) or
-                             simulated (the sandbox world with latency and failures, below)
+  STAYS_UPSTREAM             where live keys get data: none (default; live calls answer 503),
+                             simulated (the sandbox world with latency and failures, below) or
+                             apify (the scraping platform's actors; check them with stays doctor)
+  STAYS_APIFY_TOKEN          apify: the platform's API token (never logged)
+  STAYS_ACTORS               apify: platform → need → actor ids over the defaults (JSON or a file)
+  STAYS_APIFY_BASE_URL       apify: the platform's API root (default https://api.apify.com)
   STAYS_SIM_LATENCY_MS       simulated upstream: latency of each call, 2000 (default) or per
                              platform, airbnb=3000,booking=500
   STAYS_SIM_FAIL             simulated upstream: platforms that fail and how, e.g.
@@ -28,13 +32,14 @@ Environment (src/config.ts; the flags above win):
   STAYS_TOPUP_MAX_PER_DAY    live top-up credits per account per UTC day (default 0: refused)
   STAYS_MEMORY_CACHE_MB      what the in-memory caches may hold (default 64)
   STAYS_HEAP_GROWTH_PERCENT  V8 heap growth past its live size before a full collection (default 100)
-  STAYS_DOCS_URL             base of every error's docUrl
+  STAYS_DOCS_URL             base of every docUrl (default: this server's /docs)
+  STAYS_S_SYNC_WAIT_MS       how long a Family S stay lookup waits for its live job before a 202 (default 60000)
   STAYS_WEBHOOK_TIMEOUT_MS   time one webhook delivery attempt may take (default 10000)
   STAYS_WEBHOOK_DENY_PRIVATE 1: refuse loopback, private and link-local webhook targets (multi-tenant)
   STAYS_SECRET_KEY           key sealing webhook signing secrets, 32 bytes in hex or base64
                              (default: generated into the data directory as secret.key)
   STAYS_PUBLIC_URL           the public URL clients reach this server at (https://host): the OAuth
-                             issuer and metadata URLs of /mcp (default: each request's origin)
+                             issuer and metadata URLs of /mcp, and docUrls (default: each request's origin)
   STAYS_OAUTH_ACCESS_TTL_S   lifetime of an OAuth access token for /mcp in seconds (default 3600)
 
 Examples:

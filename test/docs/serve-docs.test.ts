@@ -72,6 +72,12 @@ describe('error and warning pages on stays serve', () => {
     for (const code of Object.keys(WARNING_DOCS)) expect(warnings).toContain(`href="/docs/warnings/${code}"`);
     expect(await (await s.req('/docs/errors/identity_mismatch')).text()).toMatch(/<td><code>listingId<\/code><\/td><td><code>409<\/code><\/td>/);
     expect(await (await s.req('/docs/errors/upstream_degraded')).text()).toMatch(/<td><code>location<\/code><\/td><td><code>fail<\/code><\/td>/);
+    // A trailing slash leads to the list (fetch follows the 308).
+    for (const list of ['errors', 'warnings']) {
+      const res = await s.req(`/docs/${list}/`);
+      expect(res.status).toBe(200);
+      expect(res.url).toMatch(new RegExp(`/docs/${list}$`));
+    }
   });
 
   it('an unknown code answers 404 with a page linking the list (and a near code), escaped', async () => {

@@ -141,6 +141,9 @@ export function mountDocs(app: Hono<Env>, opts: DocsMountOptions): void {
     limited(c);
     return send(c, 200, errorsIndex(docsRoot(c)));
   });
+  // A list typed with a trailing slash is the list, not an unknown page.
+  app.get('/docs/errors/', (c) => c.redirect('/docs/errors', 308));
+  app.get('/docs/warnings/', (c) => c.redirect('/docs/warnings', 308));
   app.get('/docs/errors/:code', (c) => {
     limited(c);
     const code = c.req.param('code');
