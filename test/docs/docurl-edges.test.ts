@@ -1,41 +1,17 @@
 // docUrls of answers the app does not render itself resolve too: a request refused before it
 // reached the app (431, the raw client-error path) and the MCP-only address of --mcp-port.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, tempDir } from '../helpers/stays.js';
+import { startServeWithMcpPort } from '../helpers/stays.js';
 
-let child: ChildProcess;
-let dataDir: string;
 let url: string;
 let mcpUrl: string;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  dataDir = tempDir();
-  child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--mcp-port', '0', '--data-dir', dataDir], { env: { ...process.env, STAYS_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'pipe'] });
-  [url, mcpUrl] = await new Promise<[string, string]>((resolve, reject) => {
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 20_000);
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      const a = /listening on (http:\/\/\S+)/.exec(err);
-      const b = /MCP tool server on (http:\/\/\S+)\/mcp/.exec(err);
-      if (a && b) {
-        clearTimeout(timer);
-        resolve([a[1]!, b[1]!]);
-      }
-    });
-  });
+  ({ url, mcpUrl, stop } = await startServeWithMcpPort());
 });
-afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-  }
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => stop());
 
 /** A raw request whose headers pass the server's limit: answered before the app (431). */
 function oversizedHeaders(base: string): Promise<string> {

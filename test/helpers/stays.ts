@@ -129,3 +129,35 @@ export async function startStays(env: NodeJS.ProcessEnv = {}, dataDir = tempDir(
 export function day(n: number): string {
   return new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 }
+
+/** `stays serve --port 0 --mcp-port 0` on a temp data directory: its two addresses, and a stop that removes the directory. */
+export async function startServeWithMcpPort(): Promise<{ url: string; mcpUrl: string; dataDir: string; stop(): Promise<void> }> {
+  const dataDir = tempDir();
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--mcp-port', '0', '--data-dir', dataDir], { env: { ...process.env, STAYS_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const [url, mcpUrl] = await new Promise<[string, string]>((resolveUrls, reject) => {
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 20_000);
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      const a = /listening on (http:\/\/\S+)/.exec(err);
+      const b = /MCP tool server on (http:\/\/\S+)\/mcp/.exec(err);
+      if (a && b) {
+        clearTimeout(timer);
+        resolveUrls([a[1]!, b[1]!]);
+      }
+    });
+  });
+  return {
+    url,
+    mcpUrl,
+    dataDir,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

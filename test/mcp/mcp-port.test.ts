@@ -1,42 +1,19 @@
 // `stays serve --mcp-port P`: a second address serving the tool server and its OAuth endpoints,
 // and nothing of /v1.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runCli, tempDir } from '../helpers/stays.js';
+import { runCli, startServeWithMcpPort } from '../helpers/stays.js';
 import { httpClient } from './helpers.js';
 
 describe('stays serve --mcp-port', () => {
-  let child: ChildProcess;
-  let dataDir: string;
   let url: string;
   let mcpUrl: string;
+  let dataDir: string;
+  let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    dataDir = tempDir();
-    child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--mcp-port', '0', '--data-dir', dataDir], { env: { ...process.env, STAYS_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'pipe'] });
-    [url, mcpUrl] = await new Promise<[string, string]>((resolve, reject) => {
-      let err = '';
-      const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 20_000);
-      child.stderr!.on('data', (d: Buffer) => {
-        err += d.toString();
-        const a = /listening on (http:\/\/\S+)/.exec(err);
-        const b = /MCP tool server on (http:\/\/\S+)\/mcp/.exec(err);
-        if (a && b) {
-          clearTimeout(timer);
-          resolve([a[1]!, b[1]!]);
-        }
-      });
-    });
+    ({ url, mcpUrl, dataDir, stop } = await startServeWithMcpPort());
   });
-  afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => stop());
 
   it('serves /mcp on the second port, and refuses /v1 there', async () => {
     expect(mcpUrl).not.toBe(url);
