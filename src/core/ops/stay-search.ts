@@ -25,9 +25,7 @@ export const isPreset = (k: SSearchKind) => k === 'superhost' || k === 'luxury' 
 /** The luxury preset's floor, per night in the request currency. */
 export const LUXURY_PRICE_MIN = 300;
 
-/** D8: keys only Family S has; any of them selects the S form of POST /v1/search. */
-export const FAMILY_S_SEARCH_KEYS = ['locationQueries', 'searchUrls', 'maxItems', 'nextPageToken', 'fields', 'infants', 'pets', 'locale', 'minBeds', 'minBathrooms'] as const;
-export const FAMILY_U_ONLY_SEARCH_KEYS = ['platforms', 'platform', 'limit', 'cursor', 'sort', 'rooms', 'childAges', 'propertyType', 'amenities', 'minGuestRating'] as const;
+export { FAMILY_S_SEARCH_KEYS, FAMILY_U_ONLY_SEARCH_KEYS } from '../schemas/stays.js';
 
 type Warn = Omit<Warning, 'docUrl'>;
 

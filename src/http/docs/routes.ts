@@ -12,7 +12,6 @@ import type { RateDecision } from '../../core/ratelimit.js';
 import { publicBase } from '../../oauth/urls.js';
 import type { Env } from '../route.js';
 import { esc } from './html.js';
-import { errorPage, errorsIndex, isErrorCode, unknownCodePage, warningPage, warningsIndex } from './pages.js';
 
 export interface DocsMountOptions {
   /** Takes one request from the caller's anonymous bucket and sets the X-RateLimit-* headers. */
@@ -137,24 +136,30 @@ export function mountDocs(app: Hono<Env>, opts: DocsMountOptions): void {
     return c.body(new Uint8Array(await asset(name)), 200, { 'Content-Type': type });
   });
 
-  app.get('/docs/errors', (c) => {
+  // The pages (and the catalogue's texts) load with the first page asked for.
+  const pages = () => import('./pages.js');
+  app.get('/docs/errors', async (c) => {
     limited(c);
+    const { errorsIndex } = await pages();
     return send(c, 200, errorsIndex(docsRoot(c)));
   });
   // A list typed with a trailing slash is the list, not an unknown page.
   app.get('/docs/errors/', (c) => c.redirect('/docs/errors', 308));
   app.get('/docs/warnings/', (c) => c.redirect('/docs/warnings', 308));
-  app.get('/docs/errors/:code', (c) => {
+  app.get('/docs/errors/:code', async (c) => {
     limited(c);
+    const { errorPage, isErrorCode, unknownCodePage } = await pages();
     const code = c.req.param('code');
     return isErrorCode(code) ? send(c, 200, errorPage(docsRoot(c), code)) : send(c, 404, unknownCodePage(docsRoot(c), 'errors', code));
   });
-  app.get('/docs/warnings', (c) => {
+  app.get('/docs/warnings', async (c) => {
     limited(c);
+    const { warningsIndex } = await pages();
     return send(c, 200, warningsIndex(docsRoot(c)));
   });
-  app.get('/docs/warnings/:code', (c) => {
+  app.get('/docs/warnings/:code', async (c) => {
     limited(c);
+    const { unknownCodePage, warningPage } = await pages();
     const code = c.req.param('code');
     const body = warningPage(docsRoot(c), code);
     return body === null ? send(c, 404, unknownCodePage(docsRoot(c), 'warnings', code)) : send(c, 200, body);

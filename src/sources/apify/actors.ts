@@ -73,20 +73,23 @@ export function defaultActors(): ActorTable {
   };
 }
 
-const Options = z.object({
-  timeoutSecs: z.number().int().min(1).max(86_400).optional(),
-  memoryMbytes: z.number().int().min(128).refine((n) => (n & (n - 1)) === 0, 'memoryMbytes must be a power of 2').optional(),
-  build: z.string().min(1).optional(),
-  maxTotalChargeUsd: z.number().min(0).optional(),
-  mode: z.enum(['sync', 'async']).optional(),
-}).strict();
-const ActorId = z.string().regex(/^(?:[\w.-]+[~/][\w.-]+|[A-Za-z0-9]{17})$/, 'an actor id is owner~name or a 17-character id');
-const Entry = z.union([ActorId, Options.extend({ id: ActorId }).strict()]);
-const NeedLists = z.object(Object.fromEntries(NEEDS.map((n) => [n, z.array(Entry).optional()])) as Record<Need, z.ZodOptional<z.ZodArray<typeof Entry>>>).strict();
-const File = z.object({
-  ...Object.fromEntries(ENABLED_PLATFORMS.map((p) => [p, NeedLists.optional()])) as Record<EnabledPlatform, z.ZodOptional<typeof NeedLists>>,
-  actors: z.record(ActorId, Options).optional(),
-}).strict();
+/** The STAYS_ACTORS schema, built on first use: most processes never read the setting. */
+function fileSchema() {
+  const Options = z.object({
+    timeoutSecs: z.number().int().min(1).max(86_400).optional(),
+    memoryMbytes: z.number().int().min(128).refine((n) => (n & (n - 1)) === 0, 'memoryMbytes must be a power of 2').optional(),
+    build: z.string().min(1).optional(),
+    maxTotalChargeUsd: z.number().min(0).optional(),
+    mode: z.enum(['sync', 'async']).optional(),
+  }).strict();
+  const ActorId = z.string().regex(/^(?:[\w.-]+[~/][\w.-]+|[A-Za-z0-9]{17})$/, 'an actor id is owner~name or a 17-character id');
+  const Entry = z.union([ActorId, Options.extend({ id: ActorId }).strict()]);
+  const NeedLists = z.object(Object.fromEntries(NEEDS.map((n) => [n, z.array(Entry).optional()])) as Record<Need, z.ZodOptional<z.ZodArray<typeof Entry>>>).strict();
+  return z.object({
+    ...Object.fromEntries(ENABLED_PLATFORMS.map((p) => [p, NeedLists.optional()])) as Record<EnabledPlatform, z.ZodOptional<typeof NeedLists>>,
+    actors: z.record(ActorId, Options).optional(),
+  }).strict();
+}
 
 const tilde = (id: string) => id.replace('/', '~');
 
@@ -108,7 +111,7 @@ export function resolveActors(setting: string | undefined): ActorTable {
   } catch (e) {
     throw new ConfigError(`invalid setting STAYS_ACTORS: ${(e as Error).message}`);
   }
-  const parsed = File.safeParse(json);
+  const parsed = fileSchema().safeParse(json);
   if (!parsed.success) {
     const i = parsed.error.issues[0]!;
     throw new ConfigError(`invalid setting STAYS_ACTORS at ${i.path.join('.') || '(top)'}: ${i.message}`);

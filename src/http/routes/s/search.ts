@@ -5,7 +5,7 @@
 import type { Context } from 'hono';
 import type { RequestContext } from '../../../core/context.js';
 import { execute } from '../../../core/execute.js';
-import { type SSearchKind, sSearchPlan } from '../../../core/ops/stay-search.js';
+import type { SSearchKind } from '../../../core/ops/stay-search.js';
 import { SSearchBody, StayListSchema } from '../../../core/schemas/stays.js';
 import { type RawInput, normalizeInput } from '../../../core/validate.js';
 import { listMetaS, renderExecS } from '../../render.js';
@@ -15,6 +15,8 @@ import { alwaysSyncWaitMs } from './stays.js';
 /** Runs one S search form over a parsed body. */
 export async function runSSearch(c: Context<Env>, ctx: RequestContext, body: RawInput, kind: SSearchKind): Promise<Response> {
   const s = c.var.services;
+  // The S search's operation (and its Stay paths) load with the first S search a process serves.
+  const { sSearchPlan } = await import('../../../core/ops/stay-search.js');
   // As Family U bodies: null and blank values are absent, so a resent body with `nextPageToken: null` is page one.
   const { plan, memoKey, async, metaWarning } = sSearchPlan(s, ctx, normalizeInput(body), kind);
   const waitMs = async ? preferWaitMs(c) : alwaysSyncWaitMs(c);
