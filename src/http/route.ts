@@ -16,6 +16,8 @@ export type Env = {
     rateSet: boolean;
     /** The route family answering: S routes wrap errors as { error, request_id } (D9). */
     family: 'U' | 'S';
+    /** The JSON body once parsed (POST /v1/search reads it before authentication to choose the family). */
+    body: RawInput | undefined;
     /** Whether docUrls point at this app's own /docs (`stays serve`), unless STAYS_DOCS_URL is set. */
     ownDocs: boolean;
     /** This request's docs base, once computed (src/http/docs/base.ts). */
@@ -80,6 +82,7 @@ export function queryInput(c: Context<Env>): RawInput {
 
 /** The JSON body as an object, or a typed 400. */
 export async function jsonBody(c: Context<Env>): Promise<RawInput> {
+  if (c.var.body !== undefined) return c.var.body;
   const type = c.req.header('content-type') ?? '';
   const text = await c.req.text();
   if (text.trim() === '') return {};
@@ -98,6 +101,7 @@ export async function jsonBody(c: Context<Env>): Promise<RawInput> {
   // Before any schema or message builder walks it: a body 6,000 objects deep once overflowed the
   // stack while an error message was being written.
   checkJsonBounds(body);
+  c.set('body', body as RawInput);
   return body as RawInput;
 }
 
