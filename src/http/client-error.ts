@@ -89,6 +89,11 @@ function backslashInPath(target: string): boolean {
  * which the adapter always accepts; nothing in the app reads the Host otherwise.
  */
 function requestProblem(req: IncomingMessage, canonicalOf: (host: string) => string | undefined): Refusal | undefined {
+  // PRI is the HTTP/2 connection preface: Node closes the connection right after such a request,
+  // so it must be answered here, at once, or the client gets nothing at all.
+  if (req.method === 'PRI') {
+    return { status: 405, code: 'method_not_allowed', message: 'PRI opens an HTTP/2 connection; this server speaks HTTP/1.1.', param: null, headers: { Allow: ALL_METHODS } };
+  }
   const host = req.headers.host;
   if (host === undefined || host === '') {
     if (req.httpVersion !== '1.0') return { status: 400, code: 'invalid_parameter', message: 'An HTTP/1.1 request needs a Host header.', param: 'host' };

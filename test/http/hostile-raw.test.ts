@@ -127,6 +127,10 @@ describe('malformed HTTP gets the JSON error envelope', () => {
     ['garbage request line', 400, 'invalid_parameter', 'hello there\r\n\r\n'],
     ['binary garbage', 400, 'invalid_parameter', '\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03'],
     ['HTTP/2 preface', 400, 'invalid_parameter', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'],
+    // With a version, Node's parser wants the rest of the HTTP/2 preface (a parse error); without
+    // one it passes the request on and closes the connection right after, so it is answered at once.
+    ['PRI as a method', 400, 'invalid_parameter', `PRI /v1/health HTTP/1.1\r\n${H}\r\n`],
+    ['PRI without a version (found by the property test below)', 405, 'method_not_allowed', `PRI /v1/healthHTTP/1.1\r\n${H}\r\n`],
     ['headers cut short', 400, 'invalid_parameter', `GET /v1/health HTTP/1.1\r\n${H}X-A: b`],
     ['HTTP/1.1 without Host', 400, 'invalid_parameter', 'GET /v1/health HTTP/1.1\r\n\r\n'],
     ['invalid Host', 400, 'invalid_parameter', 'GET /v1/health HTTP/1.1\r\nHost: a/b c\r\n\r\n'],
