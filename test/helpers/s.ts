@@ -1,6 +1,7 @@
 // Family S wire helpers (D9, D11): every body carries request_id equal to X-Request-Id; errors are
 // exactly `{ error, request_id }` with the shared Error object.
 import { expect } from 'vitest';
+import { expectOwnDocUrl } from './assert.js';
 import { ErrorSchema, REQUEST_ID_PATTERN } from '../../src/core/schemas/resources.js';
 import { StaySchema } from '../../src/core/schemas/stays.js';
 import type { Stays } from './stays.js';
@@ -24,6 +25,8 @@ export interface SBody {
 }
 
 export interface SResult<B = SBody> {
+  /** The URL answered (for the docUrl check). */
+  url: string;
   status: number;
   body: B;
   headers: Headers;
@@ -46,7 +49,7 @@ export async function sCall(s: Stays, path: string, init: SInit = {}): Promise<S
   } catch {
     throw new Error(`${path}: not JSON (${res.status}): ${text.slice(0, 300)}`);
   }
-  return { status: res.status, body, headers: res.headers, text };
+  return { url: res.url, status: res.status, body, headers: res.headers, text };
 }
 
 /** request_id present, well formed and equal to X-Request-Id (D11). */
@@ -66,6 +69,7 @@ export function expectSError(r: SResult, status: number, code: string, param?: s
   expect(e.code, r.text.slice(0, 500)).toBe(code);
   expect(e.creditsCharged).toBe(0);
   expect(e.docUrl).toMatch(new RegExp(`/errors/${code}$`));
+  expectOwnDocUrl(e.docUrl, r.url, code);
   expect(e.requestId).toBe(expectRequestId(r));
   if (param !== undefined) expect(e.param, r.text.slice(0, 500)).toBe(param);
   return r.body.error!;
