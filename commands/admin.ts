@@ -4,6 +4,7 @@ import { EXIT, printJson } from './_lib/io.js';
 
 interface Common {
   dataDir?: string;
+  databaseUrl?: string;
   json?: boolean;
 }
 
@@ -18,7 +19,7 @@ function intArg(name: string, min: number) {
 async function run<T extends object>(opts: Common, action: (rt: import('../src/runtime.js').Runtime) => Promise<T>, human: (r: T) => string): Promise<void> {
   const { createRuntime } = await import('../src/runtime.js');
   const { isServiceError } = await import('../src/core/errors.js');
-  const rt = createRuntime({ config: opts.dataDir ? { dataDir: opts.dataDir } : {} });
+  const rt = createRuntime({ config: { ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}) } });
   try {
     const result = await action(rt);
     if (opts.json) printJson(result);
@@ -33,7 +34,11 @@ async function run<T extends object>(opts: Common, action: (rt: import('../src/r
   }
 }
 
-const common = (c: Command) => c.option('--data-dir <dir>', 'data directory (default: STAYS_DATA_DIR or the user data dir)').option('--json', 'print one JSON object');
+const common = (c: Command) =>
+  c
+    .option('--data-dir <dir>', 'data directory (default: STAYS_DATA_DIR or the user data dir)')
+    .option('--database-url <url>', 'PostgreSQL store, postgres://… (default: STAYS_DATABASE_URL, else SQLite in the data directory)')
+    .option('--json', 'print one JSON object');
 
 export function defineAdmin(program: Command): void {
   const admin = program.command('admin').description('Operator commands: accounts, keys, credits (safe while a server runs)');

@@ -25,6 +25,11 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? EXIT.ok : EXIT.usage;
       return;
     }
+    if ((e as Error).name === 'StoreUnavailableError') {
+      process.stderr.write(`stays: ${(e as Error).message}\n`);
+      process.exitCode = EXIT.internal;
+      return;
+    }
     if ((e as Error).name === 'ConfigError') {
       process.stderr.write(`stays: ${(e as Error).message}\n`);
       process.exitCode = EXIT.usage;

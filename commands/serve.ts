@@ -4,14 +4,18 @@ import type { Command } from 'commander';
 export function defineServe(program: Command): void {
   program
     .command('serve')
-    .description('Run the /v1 API service (embedded SQLite store)')
+    .description('Run the /v1 API service (embedded SQLite store, or PostgreSQL shared by several instances)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', '8787')
     .option('--mcp-port <port>', 'also serve the MCP tool server (/mcp) and its OAuth endpoints on this port')
     .option('--data-dir <dir>', 'data directory (default: STAYS_DATA_DIR or the user data dir)')
+    .option('--database-url <url>', 'PostgreSQL shared by several instances, postgres://user@host/db (default: STAYS_DATABASE_URL, else SQLite in the data directory)')
     .addHelpText('after', `
 Environment (src/config.ts; the flags above win):
   STAYS_DATA_DIR             data directory, like --data-dir
+  STAYS_DATABASE_URL         PostgreSQL for several instances, like --database-url (docs/deploy.md);
+                             then every instance needs the same STAYS_SECRET_KEY
+  STAYS_DATABASE_POOL_MAX    connections one instance keeps to PostgreSQL at most (default 10)
   STAYS_UPSTREAM             where live keys get data: none (default; live calls answer 503),
                              simulated (the sandbox world with latency and failures, below) or
                              apify (the scraping platform's actors; check them with stays doctor)
@@ -45,10 +49,11 @@ Environment (src/config.ts; the flags above win):
 Examples:
   stays serve
   stays serve --port 9000 --data-dir ./data
+  STAYS_SECRET_KEY=$(cat secret.hex) stays serve --database-url postgres://stays@db.internal/stays
   STAYS_UPSTREAM=simulated STAYS_SIM_LATENCY_MS=500 stays serve
   STAYS_PUBLIC_URL=https://stays.example.com stays serve --mcp-port 8788
   curl -H "Authorization: Bearer $KEY" http://127.0.0.1:8787/v1/account`)
-    .action(async (opts: { host: string; port: string; mcpPort?: string; dataDir?: string }) => {
+    .action(async (opts: { host: string; port: string; mcpPort?: string; dataDir?: string; databaseUrl?: string }) => {
       const portOf = (flag: string, value: string) => {
         const n = Number(value);
         if (!Number.isInteger(n) || n < 0 || n > 65535) {
@@ -60,7 +65,7 @@ Examples:
       const port = portOf('--port', opts.port);
       const mcpPort = opts.mcpPort === undefined ? undefined : portOf('--mcp-port', opts.mcpPort);
       const [{ startServer }, v8] = await Promise.all([import('../src/server.js'), import('node:v8')]);
-      const server = await startServer({ host: opts.host, port, mcpPort, config: opts.dataDir ? { dataDir: opts.dataDir } : {} });
+      const server = await startServer({ host: opts.host, port, mcpPort, config: { ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}) } });
       // V8 lets the heap grow to about four times what is live before a full collection; with
       // caches churning under load that is most of the process's memory (docs/benchmarks.md,
       // memory). A server process bounds it; read by the heap controller at each collection.
@@ -88,7 +93,9 @@ Examples:
       process.once('SIGTERM', () => stop('SIGTERM'));
       process.once('SIGINT', () => stop('SIGINT'));
       // Announced only once the handlers are in place, so a supervisor may signal at once.
-      process.stderr.write(`stays: listening on ${server.url} (data: ${server.runtime.config.dataDir})\n`);
+      const { redactUrl } = await import('../src/store/postgres/store.js');
+      const data = server.runtime.config.databaseUrl ? `PostgreSQL ${redactUrl(server.runtime.config.databaseUrl)}` : server.runtime.config.dataDir;
+      process.stderr.write(`stays: listening on ${server.url} (data: ${data})\n`);
       if (server.mcpUrl) process.stderr.write(`stays: MCP tool server on ${server.mcpUrl}/mcp\n`);
     });
 }

@@ -33,8 +33,9 @@ const zodEnglishOnly = {
 // The value is what the file exports: CommonJS importers in Node's mode (ours: stays is a
 // "type": "module" package) see module.exports as the default export, so an ESM package whose
 // default export is used exports that.
-// apify-client (axios, proxy-agent…, ~1.5 MB bundled) only with STAYS_UPSTREAM=apify and `stays doctor`.
-const VENDOR = { '@inquirer/prompts': '', conf: '.default', ora: '.default', undici: '', pino: '', '@hono/node-server': '', 'apify-client': '' };
+// apify-client (axios, proxy-agent…, ~1.5 MB bundled) only with STAYS_UPSTREAM=apify and `stays doctor`;
+// pg (node-postgres) only with STAYS_DATABASE_URL.
+const VENDOR = { '@inquirer/prompts': '', conf: '.default', ora: '.default', undici: '', pino: '', '@hono/node-server': '', 'apify-client': '', pg: '' };
 const vendorFile = (name) => `./vendor/${name.replace(/^@/, '').replace(/\//g, '-')}.cjs`;
 // Our own modules that are vendor files, for dependencies used through several subpaths: the MCP
 // SDK (with ajv and its own zod, ~0.8 MB) is only for `stays mcp` and /mcp, through src/mcp/sdk.ts.
@@ -65,7 +66,7 @@ await build({
   outdir: 'dist',
   splitting: true,
   format: 'esm',
-  external: ['better-sqlite3', 'undici', 'apify-client'],
+  external: ['better-sqlite3', 'undici', 'apify-client', 'pg'],
   // Bundled CommonJS dependencies call require(); ESM output needs one.
   banner: { js: "import { createRequire as __staysCreateRequire } from 'node:module'; const require = __staysCreateRequire(import.meta.url);" },
   chunkNames: 'chunks/[name]-[hash]',
@@ -74,7 +75,8 @@ await build({
 await build({ ...common, ...cjs, entryPoints: { cli: 'commands/main.ts' }, outfile: 'dist/cli.cjs', external: ['better-sqlite3'], plugins: [zodEnglishOnly, toVendor] });
 
 for (const [name, member] of Object.entries(VENDOR)) {
-  await build({ ...common, ...cjs, stdin: { contents: `module.exports = require(${JSON.stringify(name)})${member};`, resolveDir: '.' }, outfile: join('dist', vendorFile(name)) });
+  // pg-native is pg's optional native driver, loaded only if asked for (never here).
+  await build({ ...common, ...cjs, stdin: { contents: `module.exports = require(${JSON.stringify(name)})${member};`, resolveDir: '.' }, outfile: join('dist', vendorFile(name)), external: ['pg-native'] });
 }
 for (const [name, entry] of Object.entries(LOCAL_VENDOR)) {
   await build({ ...common, ...cjs, entryPoints: [entry], outfile: join('dist', vendorFile(name)) });

@@ -7,6 +7,16 @@ import { z } from 'zod';
 
 const ConfigSchema = z.object({
   dataDir: z.string().min(1),
+  /**
+   * STAYS_DATABASE_URL (or --database-url): a postgres:// URL selects PostgreSQL, shared by every
+   * instance pointed at it (docs/deploy.md); unset, the SQLite file in the data directory.
+   */
+  databaseUrl: z
+    .string()
+    .refine((u) => /^postgres(ql)?:\/\/./i.test(u) && URL.canParse(u), 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  /** Connections one instance keeps open to PostgreSQL at most. */
+  databasePoolMax: z.coerce.number().int().min(1).max(1000),
   /** Base of every docUrl: STAYS_DOCS_URL, else the documentation shipped with the package (a file: URL). */
   docsUrl: z.string().url(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
@@ -94,6 +104,8 @@ export function defaultDataDir(): string {
 export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = ConfigSchema.safeParse({
     dataDir: overrides.dataDir ?? env.STAYS_DATA_DIR ?? defaultDataDir(),
+    databaseUrl: overrides.databaseUrl ?? (env.STAYS_DATABASE_URL || undefined),
+    databasePoolMax: overrides.databasePoolMax ?? env.STAYS_DATABASE_POOL_MAX ?? 10,
     docsUrl: overrides.docsUrl ?? (env.STAYS_DOCS_URL || shippedDocsUrl()),
     logLevel: overrides.logLevel ?? env.STAYS_LOG_LEVEL ?? 'info',
     freeTierBudget: overrides.freeTierBudget ?? env.STAYS_FREE_TIER_BUDGET ?? 300,
@@ -121,7 +133,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const names: Record<string, string> = { dataDir: 'STAYS_DATA_DIR', docsUrl: 'STAYS_DOCS_URL', logLevel: 'STAYS_LOG_LEVEL', freeTierBudget: 'STAYS_FREE_TIER_BUDGET',
+    const names: Record<string, string> = { dataDir: 'STAYS_DATA_DIR', databaseUrl: 'STAYS_DATABASE_URL', databasePoolMax: 'STAYS_DATABASE_POOL_MAX', docsUrl: 'STAYS_DOCS_URL', logLevel: 'STAYS_LOG_LEVEL', freeTierBudget: 'STAYS_FREE_TIER_BUDGET',
       anonymousRpm: 'STAYS_ANON_RPM', upstream: 'STAYS_UPSTREAM', simLatency: 'STAYS_SIM_LATENCY_MS', simFail: 'STAYS_SIM_FAIL', sourceDeadlineMs: 'STAYS_SOURCE_DEADLINE_MS',
       jobLeaseMs: 'STAYS_JOB_LEASE_MS', shutdownGraceMs: 'STAYS_SHUTDOWN_GRACE_MS', memoryCacheMb: 'STAYS_MEMORY_CACHE_MB', heapGrowthPercent: 'STAYS_HEAP_GROWTH_PERCENT', topupMaxPerDay: 'STAYS_TOPUP_MAX_PER_DAY',
       secretKey: 'STAYS_SECRET_KEY', webhookDenyPrivate: 'STAYS_WEBHOOK_DENY_PRIVATE', webhookTimeoutMs: 'STAYS_WEBHOOK_TIMEOUT_MS',

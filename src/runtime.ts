@@ -1,6 +1,6 @@
 // The composition root: builds the services once from the configuration, for `serve`, `admin`,
 // the in-process transport and tests. No other module constructs infrastructure.
-import { type Config, ConfigError, databaseFile, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
 import { type Clock, systemClock } from './core/clock.js';
 import type { Services } from './core/context.js';
 import { type IdGenerator, systemIds } from './core/ids.js';
@@ -16,7 +16,7 @@ import { apifyUpstream } from './sources/apify/index.js';
 import { isErrorCode } from './core/errors.js';
 import { CLI_EXITED, SERVER_SHUTDOWN, abandonOwn, startHeartbeat } from './jobs/leases.js';
 import { JobRunner } from './jobs/runner.js';
-import { openSqliteStore } from './store/sqlite/store.js';
+import { openStore } from './store/open.js';
 import { createWebhookHub } from './webhooks/hub.js';
 import { type Dispatcher, createDispatcher } from './webhooks/dispatcher.js';
 import pkg from '../package.json' with { type: 'json' };
@@ -84,7 +84,7 @@ export function createRuntime(opts: RuntimeOptions = {}): Runtime {
   const cacheBytes = config.memoryCacheMb * 1024 * 1024;
   const world = createSandboxWorld({ memoBytes: cacheBytes / 2 });
   const upstream = liveUpstream(config, world, opts.role === 'server' ? sourceLog(config) : undefined);
-  const store = openSqliteStore(databaseFile(config.dataDir));
+  const store = openStore(config);
   const services: Services = {
     config,
     clock,

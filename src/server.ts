@@ -12,6 +12,7 @@ import { createApp } from './http/app.js';
 import { installClientErrorHandler } from './http/client-error.js';
 import { failExpired, purgeExpired, startSweeper } from './jobs/leases.js';
 import { type Runtime, createRuntime, type RuntimeOptions } from './runtime.js';
+import { serverKey } from './webhooks/secrets.js';
 
 export interface ServeOptions extends RuntimeOptions {
   host?: string;
@@ -56,6 +57,11 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
 }
 
 async function listen(runtime: Runtime, logger: Logger, opts: ServeOptions): Promise<RunningServer> {
+  // Connected and migrated (PostgreSQL: under an advisory lock, whichever instance starts first),
+  // or the reason why not, before anything listens.
+  await runtime.store.ready();
+  // Several instances on one database must open each other's webhook secrets: the key is a setting.
+  if (runtime.config.databaseUrl) serverKey(runtime.config);
   // Work left by processes that died (their leases expired): fail it, retryable, charging nothing.
   // Jobs another live process owns are left alone.
   const recovered = await failExpired(runtime);

@@ -120,6 +120,10 @@ function describe(e: unknown): Printable {
   if (e instanceof Error && e.name === 'ConfigError') {
     return { envelope: { error: { type: 'invalid_request', code: 'invalid_setting', message: e.message } }, exitCode: EXIT.usage, details: [] };
   }
+  // The database (STAYS_DATABASE_URL) cannot be used: src/store/postgres/store.ts.
+  if (e instanceof Error && e.name === 'StoreUnavailableError') {
+    return { envelope: { error: { type: 'api_error', code: 'store_unavailable', message: e.message } }, exitCode: EXIT.internal, details: [] };
+  }
   if (e instanceof StaysPaginationError) {
     return { envelope: { error: { type: 'api_error', code: 'pagination_missing', message: e.message, pages: e.pages, cursor: e.lastCursor } }, exitCode: EXIT.internal, details: [] };
   }

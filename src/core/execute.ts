@@ -15,6 +15,7 @@ import type { Composed, Leg, LegOutcome, Plan } from './plan.js';
 import { isEnabled } from './platforms.js';
 import type { Meta } from './schemas/resources.js';
 import type { Upstream } from './upstream.js';
+import type { SharedState } from '../store/types.js';
 
 export type ExecResult<T> =
   | { kind: 'sync'; data: T; meta: Meta }
@@ -178,19 +179,8 @@ type Fetched = { value: unknown; expiresAt: number; source: string };
 function fetchLeg(services: Services, ctx: RequestContext, upstream: Upstream, leg: Leg): Promise<LegOutcome> {
   let p = services.jobs.inflight.get(leg.key) as Promise<Fetched> | undefined;
   if (!p) {
-    // The sources that answered this leg's calls, as the upstream reports them (a chain names the actor).
-    const served = new Set<string>();
-    const u = upstream.observe ? upstream.observe((r) => r.ok && served.add(r.source)) : upstream;
-    p = leg
-      .fetch(u)
-      .then(async (value): Promise<Fetched> => {
-        const at = services.clock.now();
-        const source = served.size > 0 ? [...served].join(',') : upstream.name;
-        if (leg.cacheable?.(value) === false) return { value, expiresAt: at, source };
-        await services.store.cacheSet(leg.key, value, at, at + leg.ttlMs);
-        return { value, expiresAt: at + leg.ttlMs, source };
-      })
-      .finally(() => services.jobs.inflight.delete(leg.key));
+    const shared = services.store.shared;
+    p = (shared ? fetchShared(services, shared, upstream, leg) : fetchOwn(services, upstream, leg)).finally(() => services.jobs.inflight.delete(leg.key));
     services.jobs.inflight.set(leg.key, p);
   }
   // Every account whose live lookup this refresh answered hears of it (a shared call included).
@@ -198,6 +188,62 @@ function fetchLeg(services: Services, ctx: RequestContext, upstream: Upstream, l
   if (stay) p.then((f) => emitStayCached(services, ctx.account.id, stay, f.expiresAt), () => undefined);
   let source: string | undefined;
   return outcome(p.then((f) => ((source = f.source), f.value)), false, () => source);
+}
+
+/** This process asks the upstream, and caches the answer. */
+function fetchOwn(services: Services, upstream: Upstream, leg: Leg): Promise<Fetched> {
+  // The sources that answered this leg's calls, as the upstream reports them (a chain names the actor).
+  const served = new Set<string>();
+  const u = upstream.observe ? upstream.observe((r) => r.ok && served.add(r.source)) : upstream;
+  return leg.fetch(u).then(async (value): Promise<Fetched> => {
+    const at = services.clock.now();
+    const source = served.size > 0 ? [...served].join(',') : upstream.name;
+    if (leg.cacheable?.(value) === false) return { value, expiresAt: at, source };
+    await services.store.cacheSet(leg.key, value, at, at + leg.ttlMs);
+    return { value, expiresAt: at + leg.ttlMs, source };
+  });
+}
+
+/**
+ * D19 across instances on a shared store: the first instance to claim the question's flight asks
+ * the upstream and records the outcome; the others wait on that flight (polling the store, at most
+ * the source deadline plus a lease) and share its answer or its failure. A flight whose owner died
+ * (its lease expired) is taken over.
+ */
+async function fetchShared(services: Services, shared: SharedState, upstream: Upstream, leg: Leg): Promise<Fetched> {
+  const id = `flt_${services.ids.ulid()}`;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const now = services.clock.now();
+    const claim = await shared.claimFlight(leg.key, id, services.jobs.owner, now + services.config.jobLeaseMs, now);
+    if (claim.leader) {
+      try {
+        const f = await fetchOwn(services, upstream, leg);
+        await shared.endFlight(leg.key, id, { value: f }, services.clock.now());
+        return f;
+      } catch (e) {
+        const error = e instanceof ServiceError ? { code: e.code, message: e.message } : { code: 'upstream_degraded', message: 'The upstream call failed.' };
+        await shared.endFlight(leg.key, id, { error }, services.clock.now()).catch(() => undefined);
+        throw e;
+      }
+    }
+    const ended = await awaitFlight(services, shared, leg.key, claim.id);
+    if (ended.state === 'done') return ended.value as Fetched;
+    if (ended.state === 'failed') {
+      const e = (ended.error ?? {}) as { code?: string; message?: string };
+      throw new ServiceError(typeof e.code === 'string' && isErrorCode(e.code) ? e.code : 'upstream_degraded', e.message ?? 'The upstream call failed.');
+    }
+    // Gone: its owner stopped renewing it. Claim it (the next turn of the loop).
+  }
+  return fetchOwn(services, upstream, leg);
+}
+
+async function awaitFlight(services: Services, shared: SharedState, key: string, id: string) {
+  const deadline = performance.now() + services.config.sourceDeadlineMs + services.config.jobLeaseMs;
+  for (let pause = 20; ; pause = Math.min(250, pause * 1.5)) {
+    const s = await shared.readFlight(key, id, services.clock.now());
+    if (s.state !== 'running' || performance.now() > deadline) return s.state === 'running' ? ({ state: 'gone' } as const) : s;
+    await new Promise((r) => setTimeout(r, pause));
+  }
 }
 
 /**

@@ -1,7 +1,9 @@
 // Per-key token buckets (spec Limits: per-plan requests per minute, per key for REST).
-// Buckets live in the process: one server owns its keys' buckets. A shared limiter for several
-// instances belongs with the PostgreSQL store.
+// With the embedded store, buckets live in the process: one server owns its keys' buckets. On a
+// shared store (PostgreSQL), a key's bucket lives in the database, so N requests per minute is N
+// across every instance (`takeShared`).
 import type { Clock } from './clock.js';
+import type { SharedState } from '../store/types.js';
 
 export interface RateDecision {
   allowed: boolean;
@@ -38,14 +40,7 @@ export class RateLimiter {
     }
     const allowed = b.tokens >= 1;
     if (allowed) b.tokens -= 1;
-    const msToFull = (capacity - b.tokens) / ratePerMs;
-    return {
-      allowed,
-      limit: capacity,
-      remaining: Math.floor(b.tokens),
-      resetAt: Math.ceil((now + msToFull) / 1000),
-      retryAfter: allowed ? 0 : Math.max(1, Math.ceil((1 - b.tokens) / ratePerMs / 1000)),
-    };
+    return decide(allowed, b.tokens, capacity, now);
   }
 
   /** Buckets that have refilled carry no state worth keeping. */
@@ -54,4 +49,25 @@ export class RateLimiter {
       if (b.tokens + (now - b.updated) * (b.capacity / 60_000) >= b.capacity) this.buckets.delete(id);
     }
   }
+}
+
+/** The headers' figures for a bucket left with `tokens` of `capacity` after this request. */
+function decide(allowed: boolean, tokens: number, capacity: number, now: number): RateDecision {
+  const ratePerMs = capacity / 60_000;
+  const msToFull = (capacity - tokens) / ratePerMs;
+  return {
+    allowed,
+    limit: capacity,
+    remaining: Math.max(0, Math.floor(tokens)),
+    resetAt: Math.ceil((now + msToFull) / 1000),
+    retryAfter: allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / ratePerMs / 1000)),
+  };
+}
+
+/** Takes a token from a bucket every instance on the shared store sees. */
+export async function takeShared(shared: SharedState, clock: Clock, id: string, perMinute: number): Promise<RateDecision> {
+  const now = clock.now();
+  const capacity = Math.max(1, Math.floor(perMinute));
+  const t = await shared.takeToken(id, capacity, now);
+  return decide(t.allowed, t.tokens, capacity, now);
 }

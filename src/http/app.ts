@@ -6,7 +6,7 @@ import { authenticate, rateBucket, requireActiveAccount } from '../core/auth.js'
 import type { RequestContext, Services } from '../core/context.js';
 import { ServiceError, isServiceError } from '../core/errors.js';
 import { newRequestId } from '../core/ids.js';
-import { RateLimiter, type RateDecision } from '../core/ratelimit.js';
+import { RateLimiter, type RateDecision, takeShared } from '../core/ratelimit.js';
 import { mountMcp } from '../mcp/mount.js';
 import { mountOAuth } from '../oauth/routes.js';
 import { mountDocs } from './docs/routes.js';
@@ -171,7 +171,8 @@ export function createApp(services: Services, opts: AppOptions = {}) {
         if (!d.allowed) throw new ServiceError('rate_limit_exceeded', `Too many unauthenticated requests; retry in ${d.retryAfter} s.`, { retryAfter: d.retryAfter });
         throw e;
       }
-      const d = keyLimiter.take(rateBucket(ctx), ctx.account.requestsPerMinute);
+      const shared = services.store.shared;
+      const d = shared ? await takeShared(shared, services.clock, rateBucket(ctx), ctx.account.requestsPerMinute) : keyLimiter.take(rateBucket(ctx), ctx.account.requestsPerMinute);
       setRateHeaders(c, d);
       if (!d.allowed) {
         throw new ServiceError('rate_limit_exceeded', `Rate limit of ${d.limit} requests per minute exceeded; retry in ${d.retryAfter} s.`, { retryAfter: d.retryAfter });

@@ -9,7 +9,7 @@ import { authenticate } from '../core/auth.js';
 import { ServiceError, isServiceError } from '../core/errors.js';
 import { hashKey, keyEnvOf } from '../core/ids.js';
 import type { Env } from '../http/route.js';
-import { dataDirKey, parseSecretKey } from '../webhooks/secrets.js';
+import { serverKey } from '../webhooks/secrets.js';
 import { type AuthRequest, CsrfGuard, PageError, RedirectError, parseAuthRequest, redirectTo } from './authorize.js';
 import { authorizationServerMetadata, protectedResourceMetadata } from './metadata.js';
 import { consentPage, errorPage } from './page.js';
@@ -64,7 +64,7 @@ export function createOAuthHandlers(opts: OAuthMountOptions): OAuthHandlers {
   let guard: CsrfGuard | undefined;
   const csrf = (c: Context<Env>) => {
     const { config } = c.var.services;
-    return (guard ??= new CsrfGuard(config.secretKey ? parseSecretKey(config.secretKey) : dataDirKey(config.dataDir)));
+    return (guard ??= new CsrfGuard(serverKey(config)));
   };
   const limited = (c: Context<Env>) => {
     const d = opts.anonymous(c);

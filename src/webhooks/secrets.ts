@@ -68,6 +68,18 @@ export function secretBox(key: Buffer): SecretBox {
 }
 
 /** The server's box: STAYS_SECRET_KEY, else the data directory's key. */
-export function serverSecretBox(config: { secretKey?: string; dataDir: string }): SecretBox {
-  return secretBox(config.secretKey ? parseSecretKey(config.secretKey) : dataDirKey(config.dataDir));
+export function serverSecretBox(config: { secretKey?: string; dataDir: string; databaseUrl?: string }): SecretBox {
+  return secretBox(serverKey(config));
+}
+
+/**
+ * STAYS_SECRET_KEY, else the data directory's key. On PostgreSQL the key must be the setting:
+ * every instance has its own data directory, and each must open the secrets any other sealed.
+ */
+export function serverKey(config: { secretKey?: string; dataDir: string; databaseUrl?: string }): Buffer {
+  if (config.secretKey) return parseSecretKey(config.secretKey);
+  if (config.databaseUrl) {
+    throw new ConfigError('STAYS_DATABASE_URL needs STAYS_SECRET_KEY: every instance on one database must share the key that seals webhook secrets (e.g. openssl rand -hex 32).');
+  }
+  return dataDirKey(config.dataDir);
 }

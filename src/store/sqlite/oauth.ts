@@ -2,7 +2,7 @@
 // families) and tokens, codes and tokens kept as SHA-256 hashes. Merged into the Store by store.ts.
 import type Database from 'better-sqlite3';
 import type { OAuthAccess, OAuthClientRow, OAuthIssued, OAuthRedeem, OAuthRotate, Store } from '../types.js';
-import { type Row, toAccount, toKey } from './rows.js';
+import { type Row, toAccount, toKey } from '../rows.js';
 
 type OAuthPart = Pick<Store, 'createOAuthClient' | 'getOAuthClient' | 'createOAuthCode' | 'redeemOAuthCode' | 'rotateOAuthRefresh' | 'findOAuthAccess'>;
 

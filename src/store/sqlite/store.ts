@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { type AccountRow, type CreditsRow, type HoldResult, type JobEnd, type KeyRow, type NewAccount, type NewHold, type NewKey, type NewTopup, type Store, type TopupResult, WEBHOOK_LOG_RETENTION_MS } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
-import { type Row, toAccount, toJob, toJobSummary, toKey, toLedger } from './rows.js';
+import { type Row, toAccount, toJob, toJobSummary, toKey, toLedger } from '../rows.js';
 import { oauthStore, purgeOAuth } from './oauth.js';
 import { purgeWebhookLog, webhookStore } from './webhooks.js';
 
@@ -238,6 +238,7 @@ export function openSqliteStore(file: string): Store {
 
   return {
     kind: 'sqlite',
+    ready: () => Promise.resolve(),
     async createAccount(a, initialCredits, requestId) {
       createAccountTx.immediate(a, initialCredits, requestId);
       authCache.clear();

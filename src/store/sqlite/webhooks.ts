@@ -2,7 +2,7 @@
 // lease, like jobs) and the attempt log. Merged into the Store by store.ts.
 import type Database from 'better-sqlite3';
 import type { ClaimedDelivery, DeliveryAttempt, DeliveryLogRow, NewDelivery, NewWebhook, Store, WebhookEvent, WebhookRow } from '../types.js';
-import type { Row } from './rows.js';
+import type { Row } from '../rows.js';
 
 /** Ended outbox rows and attempt-log rows older than `before`, at most `batch` of each. */
 export function purgeWebhookLog(db: Database.Database) {

@@ -1,0 +1,230 @@
+// PostgreSQL schema migrations, side by side with src/store/sqlite/migrations.ts: entry N here
+// makes the same tables, columns and indexes as SQLite's entry N, in PostgreSQL's dialect (BIGINT
+// for milliseconds and credits, identity columns for SQLite's AUTOINCREMENT, 0/1 integers for
+// booleans and JSON as text, so both stores share one set of row mappers: src/store/rows.ts).
+// Entries past SQLite's are for what only a shared store has (rate buckets, flights). The table
+// schema_migrations records how many have run; they run under an advisory lock (store.ts).
+// Append new entries; never edit a shipped one.
+export const PG_MIGRATIONS: string[] = [
+  `
+  CREATE TABLE accounts (
+    id TEXT PRIMARY KEY,
+    plan_code TEXT NOT NULL,
+    plan_name TEXT NOT NULL,
+    plan_status TEXT NOT NULL,
+    email_verified INTEGER NOT NULL DEFAULT 1,
+    requests_per_minute INTEGER NOT NULL,
+    free_tier_budget BIGINT NOT NULL,
+    disabled INTEGER NOT NULL DEFAULT 0,
+    created_at BIGINT NOT NULL
+  );
+
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    env TEXT NOT NULL CHECK (env IN ('live', 'sandbox')),
+    scopes TEXT NOT NULL,
+    hash TEXT NOT NULL UNIQUE,
+    prefix TEXT NOT NULL,
+    revoked_at BIGINT,
+    created_at BIGINT NOT NULL
+  );
+  CREATE INDEX api_keys_account ON api_keys(account_id);
+
+  CREATE TABLE credit_balances (
+    account_id TEXT PRIMARY KEY REFERENCES accounts(id),
+    balance BIGINT NOT NULL DEFAULT 0,
+    held BIGINT NOT NULL DEFAULT 0 CHECK (held >= 0),
+    spent BIGINT NOT NULL DEFAULT 0 CHECK (spent >= 0)
+  );
+
+  CREATE TABLE credit_ledger (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    kind TEXT NOT NULL,
+    amount BIGINT NOT NULL,
+    balance_after BIGINT NOT NULL,
+    request_id TEXT,
+    job_id TEXT,
+    note TEXT,
+    created_at BIGINT NOT NULL
+  );
+  CREATE INDEX credit_ledger_account ON credit_ledger(account_id, id);
+
+  CREATE TABLE credit_holds (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    amount BIGINT NOT NULL CHECK (amount >= 0),
+    request_id TEXT NOT NULL,
+    job_id TEXT,
+    created_at BIGINT NOT NULL
+  );
+
+  CREATE TABLE jobs (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    request_id TEXT NOT NULL,
+    operation TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'running', 'completed', 'failed')),
+    platforms TEXT NOT NULL,
+    params TEXT,
+    result TEXT,
+    meta TEXT,
+    error TEXT,
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL,
+    expires_at BIGINT
+  );
+  CREATE INDEX jobs_status ON jobs(status);
+
+  CREATE TABLE cache_entries (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    stored_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL
+  );
+  CREATE INDEX cache_entries_expiry ON cache_entries(expires_at);
+
+  CREATE TABLE webhooks (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    url TEXT NOT NULL,
+    events TEXT NOT NULL,
+    description TEXT,
+    secret TEXT NOT NULL,
+    revoked_at BIGINT,
+    created_at BIGINT NOT NULL
+  );
+
+  CREATE TABLE webhook_deliveries (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
+    event TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    status_code INTEGER,
+    response_preview TEXT,
+    delivered INTEGER NOT NULL,
+    attempted_at BIGINT NOT NULL
+  );
+  `,
+  `
+  ALTER TABLE jobs ADD COLUMN estimated_seconds INTEGER NOT NULL DEFAULT 5;
+  CREATE INDEX credit_holds_job ON credit_holds(job_id);
+  CREATE INDEX credit_ledger_request ON credit_ledger(request_id);
+  `,
+  `
+  ALTER TABLE jobs ADD COLUMN env TEXT NOT NULL DEFAULT 'live' CHECK (env IN ('live', 'sandbox'));
+  ALTER TABLE jobs ADD COLUMN owner TEXT;
+  ALTER TABLE jobs ADD COLUMN lease_expires_at BIGINT NOT NULL DEFAULT 0;
+  CREATE INDEX jobs_lease ON jobs(status, lease_expires_at);
+  CREATE INDEX jobs_owner ON jobs(owner, status);
+  CREATE INDEX jobs_expiry ON jobs(expires_at);
+  ALTER TABLE credit_holds ADD COLUMN owner TEXT;
+  ALTER TABLE credit_holds ADD COLUMN lease_expires_at BIGINT NOT NULL DEFAULT 0;
+  CREATE INDEX credit_holds_owner ON credit_holds(owner);
+  CREATE INDEX credit_holds_lease ON credit_holds(lease_expires_at);
+  ALTER TABLE credit_ledger ADD COLUMN key_id TEXT;
+  `,
+  `
+  CREATE INDEX jobs_account_created ON jobs(account_id, env, created_at, id);
+  `,
+  // SQLite orders the outbox by rowid; here \`seq\` is that order.
+  `
+  CREATE TABLE webhook_outbox (
+    id TEXT PRIMARY KEY,
+    seq BIGINT GENERATED ALWAYS AS IDENTITY,
+    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
+    event TEXT NOT NULL,
+    body TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL DEFAULT 'pending',
+    next_attempt_at BIGINT,
+    owner TEXT,
+    lease_expires_at BIGINT,
+    created_at BIGINT NOT NULL
+  );
+  CREATE INDEX webhook_outbox_due ON webhook_outbox(status, next_attempt_at);
+  CREATE INDEX webhook_outbox_hook ON webhook_outbox(webhook_id, status);
+  ALTER TABLE webhook_deliveries ADD COLUMN event_id TEXT;
+  CREATE INDEX webhook_deliveries_hook ON webhook_deliveries(webhook_id, id);
+  CREATE INDEX webhooks_account ON webhooks(account_id, created_at);
+  `,
+  `
+  CREATE TABLE oauth_clients (
+    id TEXT PRIMARY KEY,
+    name TEXT,
+    redirect_uris TEXT NOT NULL,
+    created_at BIGINT NOT NULL
+  );
+  CREATE TABLE oauth_grants (
+    id TEXT PRIMARY KEY,
+    client_id TEXT NOT NULL REFERENCES oauth_clients(id),
+    key_id TEXT NOT NULL REFERENCES api_keys(id),
+    scope TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    revoked_at BIGINT
+  );
+  CREATE TABLE oauth_codes (
+    hash TEXT PRIMARY KEY,
+    client_id TEXT NOT NULL REFERENCES oauth_clients(id),
+    redirect_uri TEXT NOT NULL,
+    challenge TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    key_id TEXT NOT NULL REFERENCES api_keys(id),
+    expires_at BIGINT NOT NULL,
+    used_at BIGINT,
+    grant_id TEXT,
+    created_at BIGINT NOT NULL
+  );
+  CREATE INDEX oauth_codes_expiry ON oauth_codes(expires_at);
+  CREATE TABLE oauth_tokens (
+    hash TEXT PRIMARY KEY,
+    grant_id TEXT NOT NULL REFERENCES oauth_grants(id),
+    kind TEXT NOT NULL CHECK (kind IN ('access', 'refresh')),
+    expires_at BIGINT NOT NULL,
+    used_at BIGINT,
+    created_at BIGINT NOT NULL
+  );
+  CREATE INDEX oauth_tokens_grant ON oauth_tokens(grant_id);
+  CREATE INDEX oauth_tokens_expiry ON oauth_tokens(expires_at);
+  `,
+  // Shared state of several instances (issue 14): rate buckets, taken in one statement by
+  // stays_take_token, and flights: an upstream call in flight that other instances wait on (D19).
+  `
+  CREATE TABLE rate_buckets (
+    id TEXT PRIMARY KEY,
+    tokens DOUBLE PRECISION NOT NULL,
+    capacity INTEGER NOT NULL,
+    updated BIGINT NOT NULL
+  );
+  CREATE INDEX rate_buckets_updated ON rate_buckets(updated);
+  CREATE FUNCTION stays_take_token(p_id TEXT, p_capacity INTEGER, p_now BIGINT, OUT o_allowed BOOLEAN, OUT o_tokens DOUBLE PRECISION) AS $$
+  DECLARE b rate_buckets%ROWTYPE;
+  BEGIN
+    INSERT INTO rate_buckets (id, tokens, capacity, updated) VALUES (p_id, p_capacity, p_capacity, p_now) ON CONFLICT (id) DO NOTHING;
+    SELECT * INTO b FROM rate_buckets WHERE id = p_id FOR UPDATE;
+    IF b.capacity <> p_capacity THEN
+      o_tokens := p_capacity;
+    ELSE
+      -- Clocks of instances differ a little: time never runs backwards for a bucket.
+      o_tokens := LEAST(p_capacity::DOUBLE PRECISION, b.tokens + GREATEST(p_now - b.updated, 0) * p_capacity / 60000.0);
+    END IF;
+    o_allowed := o_tokens >= 1;
+    IF o_allowed THEN o_tokens := o_tokens - 1; END IF;
+    UPDATE rate_buckets SET tokens = o_tokens, capacity = p_capacity, updated = GREATEST(b.updated, p_now) WHERE id = p_id;
+  END
+  $$ LANGUAGE plpgsql;
+
+  CREATE TABLE flights (
+    key TEXT PRIMARY KEY,
+    id TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    lease_expires_at BIGINT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('running', 'done', 'failed')),
+    outcome TEXT,
+    ended_at BIGINT
+  );
+  CREATE INDEX flights_owner ON flights(owner, state);
+  CREATE INDEX flights_ended ON flights(ended_at);
+  `,
+];

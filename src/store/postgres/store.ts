@@ -1,0 +1,733 @@
+// The shared store: PostgreSQL through node-postgres (`pg`) with a pool, for several `stays serve`
+// instances behind a load balancer on one database (docs/deploy.md). The same Store as SQLite
+// and the same rules (house rule 7: a credit changes only in a transaction that writes a ledger
+// row), made safe across processes by row locks rather than by SQLite's single writer:
+//
+// - Credits: a hold is one conditional UPDATE of the account's balance row (it locks the row, so
+//   concurrent holds on any instance queue on it and none overdraws); settlements delete the hold
+//   (locking it) before touching the balance. Locks are always taken job → hold → balance, and a
+//   transaction that still meets a deadlock or serialization failure is retried whole.
+// - Jobs and holds carry owner leases as in SQLite. A job ends only if its row, locked, still names
+//   its owner; expiry sweeps run under a transaction-level advisory lock, one instance at a time.
+// - Webhook deliveries are claimed with FOR UPDATE SKIP LOCKED (the one-per-webhook claim, whose
+//   condition spans rows, under an advisory lock).
+// - Migrations run at start under a session advisory lock, so instances starting together apply
+//   each one once.
+//
+// `pg` loads on first use (a vendor file of the CLI), so the embedded default never pays for it.
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import {
+  type AccountRow,
+  type ClaimedDelivery,
+  type CreditsRow,
+  type DeliveryLogRow,
+  type KeyRow,
+  type OAuthAccess,
+  type OAuthClientRow,
+  type OAuthIssued,
+  type OAuthRedeem,
+  type SharedState,
+  type Store,
+  WEBHOOK_LOG_RETENTION_MS,
+  type WebhookEvent,
+  type WebhookRow,
+} from '../types.js';
+import { type Row, toAccount, toJob, toJobSummary, toKey, toLedger } from '../rows.js';
+import { PG_MIGRATIONS } from './migrations.js';
+
+/** Why the store cannot be used (the database is unreachable, refuses us, or is newer than this build). */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+}
+
+/** Advisory lock ids (one namespace per purpose): migrations, expiry sweeps, serial delivery claims. */
+const LOCK = { migrate: 7_361_001, sweep: 7_361_002, deliveries: 7_361_003 } as const;
+
+/**
+ * How long a key looked up by authentication is reused without asking the database again: a key
+ * revoked on one instance is refused by every instance within this bound (docs/deploy.md).
+ */
+export const PG_AUTH_CACHE_MS = 1000;
+
+/** How long an ended flight's outcome is kept for the instances still waiting on it. */
+const FLIGHT_KEEP_MS = 60_000;
+/** How long past its last update a rate bucket is kept (any bucket is full again within a minute). */
+const BUCKET_KEEP_MS = 120_000;
+const CODE_KEEP_MS = 86_400_000;
+
+const RETRYABLE = new Set(['40001', '40P01']);
+
+const JOB_LIST = `id, account_id, env, request_id, operation, status, platforms, error, estimated_seconds, created_at, updated_at, expires_at, owner, lease_expires_at,
+  CASE WHEN status = 'completed' THEN COALESCE((meta::json->>'creditsCharged')::bigint, 0) ELSE 0 END AS credits_charged
+  FROM jobs WHERE account_id = $1 AND env = $2 AND ($3::text IS NULL OR status = $3) AND (expires_at IS NULL OR expires_at > $4)`;
+
+type Q = <R extends QueryResultRow = Row>(sql: string, params?: unknown[]) => Promise<R[]>;
+
+const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
+
+function toWebhook(r: Row): WebhookRow {
+  return {
+    id: r.id as string,
+    accountId: r.account_id as string,
+    url: r.url as string,
+    events: JSON.parse(r.events as string) as WebhookEvent[],
+    description: (r.description as string | null) ?? null,
+    secretEnc: r.secret as string,
+    revokedAt: (r.revoked_at as number | null) ?? null,
+    createdAt: r.created_at as number,
+  };
+}
+
+const toClient = (r: Row): OAuthClientRow => ({
+  id: r.id as string,
+  name: (r.name as string | null) ?? null,
+  redirectUris: JSON.parse(r.redirect_uris as string) as string[],
+  createdAt: r.created_at as number,
+});
+
+const toDelivery = (r: Row): ClaimedDelivery => ({
+  id: r.id as string,
+  webhookId: r.webhook_id as string,
+  event: r.event as WebhookEvent,
+  body: r.body as string,
+  attempts: r.attempts as number,
+  url: r.url as string,
+  secretEnc: r.secret as string,
+});
+
+/** The URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'the database URL';
+  }
+}
+
+async function connectPool(url: string, max: number): Promise<Pool> {
+  const m = await import('pg');
+  const pg = ((m as unknown as { default?: typeof m }).default ?? m) as typeof m;
+  const int8 = (v: string) => Number(v);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    // Milliseconds and credits are BIGINT; every value we store is a safe integer.
+    types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === 20 ? int8 : pg.types.getTypeParser(oid, format as 'text'))) as never },
+    connectionTimeoutMillis: 10_000,
+    idleTimeoutMillis: 30_000,
+    application_name: 'stays',
+  });
+  // An idle client's connection dropping (a database restart) must not crash the process; the
+  // pool replaces it and the next query reports any lasting failure.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+async function migrate(pool: Pool): Promise<void> {
+  const c = await pool.connect();
+  try {
+    await c.query('SELECT pg_advisory_lock($1)', [LOCK.migrate]);
+    try {
+      await c.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
+      const done = (await c.query<{ v: number }>('SELECT COALESCE(MAX(version), 0)::int AS v FROM schema_migrations')).rows[0]!.v;
+      if (done > PG_MIGRATIONS.length) {
+        throw new StoreUnavailableError(`The database is at schema version ${done}, newer than this build of stays knows (${PG_MIGRATIONS.length}); upgrade stays on this instance.`);
+      }
+      for (let v = done; v < PG_MIGRATIONS.length; v++) {
+        await c.query('BEGIN');
+        try {
+          await c.query(PG_MIGRATIONS[v]!);
+          await c.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [v + 1, Date.now()]);
+          await c.query('COMMIT');
+        } catch (e) {
+          await c.query('ROLLBACK').catch(() => undefined);
+          throw e;
+        }
+      }
+    } finally {
+      await c.query('SELECT pg_advisory_unlock($1)', [LOCK.migrate]).catch(() => undefined);
+    }
+  } finally {
+    c.release();
+  }
+}
+
+export interface PgStoreOptions {
+  poolMax?: number;
+}
+
+export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
+  let pool: Pool | undefined;
+  let closed = false;
+  const ready = (async () => {
+    try {
+      pool = await connectPool(url, opts.poolMax ?? 10);
+      await migrate(pool);
+    } catch (e) {
+      await pool?.end().catch(() => undefined);
+      pool = undefined;
+      if (e instanceof StoreUnavailableError) throw e;
+      const why = e instanceof Error ? e.message : String(e);
+      throw new StoreUnavailableError(`Cannot use PostgreSQL at ${redactUrl(url)}: ${why}`, { cause: e });
+    }
+  })();
+  // Nobody may be waiting yet (a command that never touches the store): never an unhandled rejection.
+  ready.catch(() => undefined);
+
+  const getPool = async (): Promise<Pool> => {
+    await ready;
+    if (closed || !pool) throw new StoreUnavailableError('The store is closed.');
+    return pool;
+  };
+
+  const query: Q = async (sql, params) => (await (await getPool()).query(sql, params as unknown[])).rows as never;
+
+  /** One transaction on one connection, retried whole on a deadlock or serialization failure. */
+  async function tx<T>(f: (q: Q, c: PoolClient) => Promise<T>): Promise<T> {
+    const p = await getPool();
+    for (let attempt = 1; ; attempt++) {
+      const c = await p.connect();
+      const q: Q = async (sql, params) => (await c.query(sql, params as unknown[])).rows as never;
+      try {
+        await c.query('BEGIN');
+        const r = await f(q, c);
+        await c.query('COMMIT');
+        return r;
+      } catch (e) {
+        await c.query('ROLLBACK').catch(() => undefined);
+        const code = (e as { code?: string }).code;
+        if (attempt < 8 && code !== undefined && RETRYABLE.has(code)) {
+          await new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 20));
+          continue;
+        }
+        throw e;
+      } finally {
+        c.release();
+      }
+    }
+  }
+
+  const creditsOf = async (q: Q, accountId: string): Promise<CreditsRow> => {
+    const r = (await q(`SELECT balance, held, spent FROM credit_balances WHERE account_id = $1`, [accountId]))[0];
+    return { balance: (r?.balance as number) ?? 0, held: (r?.held as number) ?? 0, spent: (r?.spent as number) ?? 0, expiringSoon: 0 };
+  };
+  const toCredits = (r: Row): CreditsRow => ({ balance: r.balance as number, held: r.held as number, spent: r.spent as number, expiringSoon: 0 });
+
+  const ledgerRow = (q: Q, l: { accountId: string; kind: string; amount: number; balanceAfter: number; requestId: string | null; jobId: string | null; keyId: string | null; note: string | null; at: number }) =>
+    q(
+      `INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id, job_id, key_id, note, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [l.accountId, l.kind, l.amount, l.balanceAfter, l.requestId, l.jobId, l.keyId, l.note, l.at],
+    );
+
+  const grant = async (q: Q, accountId: string, amount: number, requestId: string | null, note: string | null, at: number): Promise<CreditsRow> => {
+    const r = (await q(`UPDATE credit_balances SET balance = balance + $1 WHERE account_id = $2 RETURNING balance, held, spent`, [amount, accountId]))[0];
+    if (!r) throw new RangeError(`no account ${accountId}`);
+    await ledgerRow(q, { accountId, kind: 'grant', amount, balanceAfter: r.balance as number, requestId, jobId: null, keyId: null, note, at });
+    return toCredits(r);
+  };
+
+  /** Releases a hold and debits `charge` with its ledger row; null when the hold is gone. */
+  const settle = async (q: Q, holdId: string, charge: number, requestId: string, jobId: string | null, at: number): Promise<CreditsRow | null> => {
+    const hold = (await q(`DELETE FROM credit_holds WHERE id = $1 RETURNING account_id, amount`, [holdId]))[0];
+    if (!hold) return null;
+    const accountId = hold.account_id as string;
+    const amount = hold.amount as number;
+    if (!Number.isSafeInteger(charge) || charge < 0 || charge > amount) throw new RangeError(`charge ${charge} outside hold ${amount}`);
+    const r = (await q(`UPDATE credit_balances SET held = held - $1, balance = balance - $2, spent = spent + $2 WHERE account_id = $3 RETURNING balance, held, spent`, [amount, charge, accountId]))[0]!;
+    if (charge > 0) await ledgerRow(q, { accountId, kind: 'charge', amount: -charge, balanceAfter: r.balance as number, requestId, jobId, keyId: null, note: null, at });
+    return toCredits(r);
+  };
+
+  /** Deletes the holds and gives their amounts back to `held`, account by account in id order (no deadlocks between sweeps). */
+  const releaseHolds = async (q: Q, where: string, params: unknown[]): Promise<number> => {
+    const rows = await q(`DELETE FROM credit_holds WHERE ${where} RETURNING account_id, amount`, params);
+    const by = new Map<string, number>();
+    for (const r of rows) by.set(r.account_id as string, (by.get(r.account_id as string) ?? 0) + (r.amount as number));
+    for (const id of [...by.keys()].sort()) await q(`UPDATE credit_balances SET held = held - $1 WHERE account_id = $2`, [by.get(id), id]);
+    return rows.length;
+  };
+
+  const failJobs = async (q: Q, where: string, params: unknown[], error: string, at: number, expiresAt: number) => {
+    const n = params.length;
+    const jobs = (
+      await q(
+        `UPDATE jobs SET status = 'failed', result = NULL, meta = NULL, error = $${n + 1}, updated_at = $${n + 2}, expires_at = $${n + 3}, owner = NULL
+         WHERE status IN ('pending', 'running') AND ${where} RETURNING id`,
+        [...params, error, at, expiresAt],
+      )
+    ).map((r) => r.id as string);
+    const holds = jobs.length === 0 ? 0 : await releaseHolds(q, 'job_id = ANY($1::text[])', [jobs]);
+    return { jobs, holds };
+  };
+
+  // Authentication reads the same few keys on every request: each instance reuses a lookup for
+  // PG_AUTH_CACHE_MS (its own admin writes clear it at once).
+  const authCache = new Map<string, { at: number; found: { key: KeyRow; account: AccountRow } }>();
+
+  const shared: SharedState = {
+    async takeToken(id, perMinute, now) {
+      const r = (await query(`SELECT o_allowed, o_tokens FROM stays_take_token($1, $2, $3)`, [id, Math.max(1, Math.floor(perMinute)), now]))[0]!;
+      return { allowed: r.o_allowed as boolean, tokens: r.o_tokens as number };
+    },
+    async claimFlight(key, id, owner, leaseUntil, now) {
+      for (;;) {
+        const won = await query(
+          `INSERT INTO flights AS f (key, id, owner, lease_expires_at, state) VALUES ($1, $2, $3, $4, 'running')
+           ON CONFLICT (key) DO UPDATE SET id = excluded.id, owner = excluded.owner, lease_expires_at = excluded.lease_expires_at, state = 'running', outcome = NULL, ended_at = NULL
+           WHERE f.state <> 'running' OR f.lease_expires_at <= $5
+           RETURNING id`,
+          [key, id, owner, leaseUntil, now],
+        );
+        if (won.length === 1) return { leader: true };
+        const other = (await query(`SELECT id FROM flights WHERE key = $1 AND state = 'running' AND lease_expires_at > $2`, [key, now]))[0];
+        if (other) return { leader: false, id: other.id as string };
+        // It ended between the two statements: try again to lead.
+      }
+    },
+    async endFlight(key, id, outcome, now) {
+      const ok = 'value' in outcome;
+      await query(`UPDATE flights SET state = $3, outcome = $4, ended_at = $5 WHERE key = $1 AND id = $2`, [key, id, ok ? 'done' : 'failed', JSON.stringify(ok ? outcome.value : outcome.error), now]);
+    },
+    async readFlight(key, id, now) {
+      const r = (await query(`SELECT state, outcome, lease_expires_at FROM flights WHERE key = $1 AND id = $2`, [key, id]))[0];
+      if (!r) return { state: 'gone' };
+      if (r.state === 'running') return (r.lease_expires_at as number) > now ? { state: 'running' } : { state: 'gone' };
+      const outcome = JSON.parse(r.outcome as string) as unknown;
+      return r.state === 'done' ? { state: 'done', value: outcome } : { state: 'failed', error: outcome };
+    },
+  };
+
+  const store: Store = {
+    kind: 'postgres',
+    ready: () => ready,
+    shared,
+    async createAccount(a, initial, requestId) {
+      const row = await tx(async (q) => {
+        await q(
+          `INSERT INTO accounts (id, plan_code, plan_name, plan_status, email_verified, requests_per_minute, free_tier_budget, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [a.id, a.planCode, a.planName, a.planStatus, a.emailVerified ? 1 : 0, a.requestsPerMinute, a.freeTierBudget, a.createdAt],
+        );
+        await q(`INSERT INTO credit_balances (account_id, balance) VALUES ($1, 0)`, [a.id]);
+        if (initial > 0) await grant(q, a.id, initial, requestId, 'initial credits', a.createdAt);
+        return (await q(`SELECT * FROM accounts WHERE id = $1`, [a.id]))[0]!;
+      });
+      authCache.clear();
+      return toAccount(row);
+    },
+    async getAccount(id) {
+      const r = (await query(`SELECT * FROM accounts WHERE id = $1`, [id]))[0];
+      return r ? toAccount(r) : null;
+    },
+    async listAccounts() {
+      return (await query(`SELECT * FROM accounts ORDER BY created_at, id`)).map(toAccount);
+    },
+    async createKey(k) {
+      const r = (
+        await query(`INSERT INTO api_keys (id, account_id, env, scopes, hash, prefix, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`, [
+          k.id,
+          k.accountId,
+          k.env,
+          k.scopes.join(','),
+          k.hash,
+          k.prefix,
+          k.createdAt,
+        ])
+      )[0]!;
+      authCache.clear();
+      return toKey(r);
+    },
+    async findKeyByHash(hash) {
+      const now = Date.now();
+      const hit = authCache.get(hash);
+      if (hit && now - hit.at < PG_AUTH_CACHE_MS) return hit.found;
+      const r = (
+        await query(
+          `SELECT k.*, a.id AS a_id, a.plan_code, a.plan_name, a.plan_status, a.email_verified, a.requests_per_minute, a.free_tier_budget, a.disabled, a.created_at AS a_created_at
+           FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = $1`,
+          [hash],
+        )
+      )[0];
+      if (!r) {
+        authCache.delete(hash);
+        return null;
+      }
+      const found = { key: toKey(r), account: toAccount({ ...r, id: r.a_id, created_at: r.a_created_at }) };
+      if (authCache.size >= 10_000) authCache.clear();
+      authCache.set(hash, { at: now, found });
+      return found;
+    },
+    async listKeys(accountId) {
+      return (await query(`SELECT * FROM api_keys WHERE account_id = $1 ORDER BY created_at, id`, [accountId])).map(toKey);
+    },
+    async revokeKey(id, at) {
+      const r = (await query(`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2 RETURNING *`, [at, id]))[0];
+      authCache.clear();
+      return r ? toKey(r) : null;
+    },
+    async getCredits(accountId) {
+      return creditsOf(query, accountId);
+    },
+    async grantCredits(accountId, amount, ref, at) {
+      if (!Number.isSafeInteger(amount) || amount <= 0) throw new RangeError('credits must be a positive integer');
+      return tx((q) => grant(q, accountId, amount, ref.requestId, ref.note ?? null, at));
+    },
+    async topup(t) {
+      if (!Number.isSafeInteger(t.credits) || t.credits <= 0) throw new RangeError('credits must be a positive integer');
+      return tx(async (q) => {
+        // The balance row's lock orders concurrent top-ups of one account, so the cap holds.
+        await q(`SELECT 1 FROM credit_balances WHERE account_id = $1 FOR UPDATE`, [t.accountId]);
+        const used = (await q(`SELECT COALESCE(SUM(amount), 0)::bigint AS used FROM credit_ledger WHERE account_id = $1 AND kind = 'topup' AND created_at >= $2`, [t.accountId, t.since]))[0]!
+          .used as number;
+        if (used + t.credits > t.max) return { ok: false as const, used };
+        const r = (await q(`UPDATE credit_balances SET balance = balance + $1 WHERE account_id = $2 RETURNING balance, held, spent`, [t.credits, t.accountId]))[0]!;
+        await ledgerRow(q, { accountId: t.accountId, kind: 'topup', amount: t.credits, balanceAfter: r.balance as number, requestId: t.requestId, jobId: null, keyId: t.keyId, note: null, at: t.at });
+        return { ok: true as const, credits: toCredits(r) };
+      });
+    },
+    async ledger(accountId) {
+      return (await query(`SELECT * FROM credit_ledger WHERE account_id = $1 ORDER BY id`, [accountId])).map(toLedger);
+    },
+    async hold(h) {
+      return tx(async (q) => {
+        // One statement checks and reserves under the balance row's lock.
+        const r = (
+          await q(
+            `UPDATE credit_balances SET held = held + $2
+             WHERE account_id = $1 AND balance - held >= $2 AND ($3::bigint IS NULL OR spent + held + $2 <= $3)
+             RETURNING balance, held, spent`,
+            [h.accountId, h.amount, h.freeTierBudget],
+          )
+        )[0];
+        if (!r) {
+          const c = await creditsOf(q, h.accountId);
+          const reason = h.freeTierBudget !== null && c.spent + c.held + h.amount > h.freeTierBudget ? ('free_tier' as const) : ('balance' as const);
+          return { ok: false as const, reason, credits: c };
+        }
+        await q(`INSERT INTO credit_holds (id, account_id, amount, request_id, job_id, created_at, owner, lease_expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
+          h.id,
+          h.accountId,
+          h.amount,
+          h.requestId,
+          h.jobId,
+          h.at,
+          h.lease.owner,
+          h.lease.expiresAt,
+        ]);
+        return { ok: true as const, credits: toCredits(r) };
+      });
+    },
+    async settleHold(holdId, charge, ref) {
+      return tx((q) => settle(q, holdId, charge, ref.requestId, ref.jobId, ref.at));
+    },
+    async createJob(j) {
+      await query(
+        `INSERT INTO jobs (id, account_id, env, request_id, operation, status, platforms, estimated_seconds, created_at, updated_at, owner, lease_expires_at)
+         VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $8, $9, $10)`,
+        [j.id, j.accountId, j.env, j.requestId, j.operation, JSON.stringify(j.platforms), j.estimatedSeconds, j.createdAt, j.lease.owner, j.lease.expiresAt],
+      );
+    },
+    async startJob(id, owner, at) {
+      return (await query(`UPDATE jobs SET status = 'running', updated_at = $1 WHERE id = $2 AND owner = $3 AND status = 'pending' RETURNING id`, [at, id, owner])).length === 1;
+    },
+    async finishJob(e) {
+      return tx(async (q) => {
+        const owned = await q(`SELECT 1 FROM jobs WHERE id = $1 AND owner = $2 AND status IN ('pending', 'running') FOR UPDATE`, [e.jobId, e.owner]);
+        if (owned.length === 0) return false;
+        // The job's row is ours and locked: its hold cannot have been released by a sweep.
+        if ((await settle(q, e.holdId, e.charge, e.requestId, e.jobId, e.at)) === null) throw new Error(`job ${e.jobId} has no hold ${e.holdId}`);
+        await q(`UPDATE jobs SET status = $2, result = $3, meta = $4, error = $5, updated_at = $6, expires_at = $7, owner = NULL WHERE id = $1`, [
+          e.jobId,
+          e.status,
+          json(e.result),
+          json(e.meta),
+          json(e.error),
+          e.at,
+          e.expiresAt,
+        ]);
+        return true;
+      });
+    },
+    async getJob(id) {
+      const r = (await query(`SELECT * FROM jobs WHERE id = $1`, [id]))[0];
+      return r ? toJob(r) : null;
+    },
+    async listJobs(l) {
+      const base = [l.accountId, l.env, l.status, l.now];
+      const rows =
+        l.after === null
+          ? await query(`SELECT ${JOB_LIST} ORDER BY created_at DESC, id DESC LIMIT $5`, [...base, l.limit])
+          : await query(`SELECT ${JOB_LIST} AND (created_at, id) < ($5, $6) ORDER BY created_at DESC, id DESC LIMIT $7`, [...base, l.after.createdAt, l.after.id, l.limit]);
+      return rows.map(toJobSummary);
+    },
+    async renewLeases(owner, until) {
+      await tx(async (q) => {
+        await q(`UPDATE jobs SET lease_expires_at = $1 WHERE owner = $2 AND status IN ('pending', 'running')`, [until, owner]);
+        await q(`UPDATE credit_holds SET lease_expires_at = $1 WHERE owner = $2`, [until, owner]);
+        await q(`UPDATE flights SET lease_expires_at = $1 WHERE owner = $2 AND state = 'running'`, [until, owner]);
+      });
+    },
+    async failExpired(error, now, retainUntil) {
+      return tx(async (q) => {
+        // One sweeper at a time; the others find nothing left to do.
+        if (!(await q(`SELECT pg_try_advisory_xact_lock($1) AS ok`, [LOCK.sweep]))[0]!.ok) return { jobs: [], holds: 0 };
+        const r = await failJobs(q, 'lease_expires_at <= $1', [now], JSON.stringify(error), now, retainUntil);
+        return { jobs: r.jobs, holds: r.holds + (await releaseHolds(q, 'lease_expires_at <= $1', [now])) };
+      });
+    },
+    async abandon(owner, error, now, retainUntil) {
+      return tx(async (q) => {
+        const r = await failJobs(q, 'owner = $1', [owner], JSON.stringify(error), now, retainUntil);
+        await q(`DELETE FROM flights WHERE owner = $1 AND state = 'running'`, [owner]);
+        return { jobs: r.jobs, holds: r.holds + (await releaseHolds(q, 'owner = $1', [owner])) };
+      });
+    },
+    async purgeExpired(now, batch) {
+      return tx(async (q) => {
+        if (!(await q(`SELECT pg_try_advisory_xact_lock($1) AS ok`, [LOCK.sweep]))[0]!.ok) return { jobs: 0, cache: 0, webhooks: 0 };
+        const count = async (sql: string, params: unknown[]) => (await q(sql, params)).length;
+        const jobs = await count(
+          `DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE expires_at IS NOT NULL AND expires_at <= $1 AND status IN ('completed', 'failed') LIMIT $2) RETURNING 1`,
+          [now, batch],
+        );
+        const cache = await count(`DELETE FROM cache_entries WHERE key IN (SELECT key FROM cache_entries WHERE expires_at <= $1 LIMIT $2) RETURNING 1`, [now, batch]);
+        const before = now - WEBHOOK_LOG_RETENTION_MS;
+        const webhooks =
+          (await count(`DELETE FROM webhook_outbox WHERE id IN (SELECT id FROM webhook_outbox WHERE status <> 'pending' AND created_at <= $1 LIMIT $2) RETURNING 1`, [before, batch])) +
+          (await count(`DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE attempted_at <= $1 LIMIT $2) RETURNING 1`, [before, batch]));
+        await q(`DELETE FROM oauth_codes WHERE hash IN (SELECT hash FROM oauth_codes WHERE expires_at <= $1 LIMIT $2)`, [now - CODE_KEEP_MS, batch]);
+        await q(`DELETE FROM oauth_tokens WHERE hash IN (SELECT hash FROM oauth_tokens WHERE expires_at <= $1 LIMIT $2)`, [now, batch]);
+        await q(`DELETE FROM rate_buckets WHERE id IN (SELECT id FROM rate_buckets WHERE updated <= $1 LIMIT $2)`, [now - BUCKET_KEEP_MS, batch]);
+        await q(`DELETE FROM flights WHERE key IN (SELECT key FROM flights WHERE state <> 'running' AND ended_at <= $1 LIMIT $2)`, [now - FLIGHT_KEEP_MS, batch]);
+        return { jobs, cache, webhooks };
+      });
+    },
+
+    // ---- webhooks ----
+    async createWebhook(w, maxActive = Number.POSITIVE_INFINITY) {
+      return tx(async (q) => {
+        // The account row's lock orders concurrent creations, so the cap holds.
+        await q(`SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE`, [w.accountId]);
+        const n = (await q(`SELECT COUNT(*) AS n FROM webhooks WHERE account_id = $1 AND revoked_at IS NULL`, [w.accountId]))[0]!.n as number;
+        if (n >= maxActive) return null;
+        const r = (
+          await q(`INSERT INTO webhooks (id, account_id, url, events, description, secret, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`, [
+            w.id,
+            w.accountId,
+            w.url,
+            JSON.stringify(w.events),
+            w.description,
+            w.secretEnc,
+            w.createdAt,
+          ])
+        )[0]!;
+        return toWebhook(r);
+      });
+    },
+    async listWebhooks(accountId) {
+      return (await query(`SELECT * FROM webhooks WHERE account_id = $1 ORDER BY created_at DESC, id DESC`, [accountId])).map(toWebhook);
+    },
+    async getWebhook(id) {
+      const r = (await query(`SELECT * FROM webhooks WHERE id = $1`, [id]))[0];
+      return r ? toWebhook(r) : null;
+    },
+    async revokeWebhook(id, accountId, at) {
+      return tx(async (q) => {
+        const r = (await q(`UPDATE webhooks SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2 AND account_id = $3 RETURNING *`, [at, id, accountId]))[0];
+        if (!r) return null;
+        await q(`UPDATE webhook_outbox SET status = 'cancelled', owner = NULL, lease_expires_at = NULL WHERE webhook_id = $1 AND status = 'pending'`, [id]);
+        return toWebhook(r);
+      });
+    },
+    async webhooksFor(accountId, event) {
+      return (await query(`SELECT * FROM webhooks WHERE account_id = $1 AND revoked_at IS NULL ORDER BY created_at, id`, [accountId])).map(toWebhook).filter((w) => w.events.includes(event));
+    },
+    async enqueueDeliveries(list) {
+      if (list.length === 0) return;
+      await tx(async (q) => {
+        for (const d of list) {
+          await q(`INSERT INTO webhook_outbox (id, webhook_id, event, body, next_attempt_at, created_at) VALUES ($1, $2, $3, $4, $5, $5)`, [d.id, d.webhookId, d.event, d.body, d.createdAt]);
+        }
+      });
+    },
+    async claimDeliveries(owner, now, leaseUntil, limit, opts) {
+      return tx(async (q) => {
+        let rows: Row[];
+        if (opts?.onePerWebhook) {
+          // "None of this webhook in flight" spans rows, which SKIP LOCKED cannot see: serial
+          // claims take turns under an advisory lock (held for this short transaction only).
+          await q(`SELECT pg_advisory_xact_lock($1)`, [LOCK.deliveries]);
+          rows = await q(
+            `SELECT id, webhook_id, event, body, attempts, url, secret FROM (
+               SELECT o.id, o.webhook_id, o.event, o.body, o.attempts, o.next_attempt_at, o.seq, w.url, w.secret,
+                      ROW_NUMBER() OVER (PARTITION BY o.webhook_id ORDER BY o.next_attempt_at, o.seq) AS n
+               FROM webhook_outbox o JOIN webhooks w ON w.id = o.webhook_id
+               WHERE o.status = 'pending' AND o.next_attempt_at <= $1 AND (o.owner IS NULL OR o.lease_expires_at <= $1) AND w.revoked_at IS NULL
+                 AND NOT EXISTS (SELECT 1 FROM webhook_outbox b WHERE b.webhook_id = o.webhook_id AND b.status = 'pending' AND b.owner IS NOT NULL AND b.lease_expires_at > $1)
+             ) d WHERE n = 1 ORDER BY next_attempt_at, seq LIMIT $2`,
+            [now, limit],
+          );
+        } else {
+          rows = await q(
+            `SELECT o.id, o.webhook_id, o.event, o.body, o.attempts, w.url, w.secret FROM webhook_outbox o JOIN webhooks w ON w.id = o.webhook_id
+             WHERE o.status = 'pending' AND o.next_attempt_at <= $1 AND (o.owner IS NULL OR o.lease_expires_at <= $1) AND w.revoked_at IS NULL
+             ORDER BY o.next_attempt_at, o.seq LIMIT $2 FOR UPDATE OF o SKIP LOCKED`,
+            [now, limit],
+          );
+        }
+        await q(
+          `UPDATE webhook_outbox SET status = 'cancelled', owner = NULL, lease_expires_at = NULL
+           WHERE status = 'pending' AND webhook_id IN (SELECT id FROM webhooks WHERE revoked_at IS NOT NULL)`,
+        );
+        if (rows.length > 0) await q(`UPDATE webhook_outbox SET owner = $1, lease_expires_at = $2 WHERE id = ANY($3::text[])`, [owner, leaseUntil, rows.map((r) => r.id)]);
+        return rows.map(toDelivery);
+      });
+    },
+    async recordAttempt(a) {
+      return tx(async (q) => {
+        const held = (await q(`SELECT webhook_id, event FROM webhook_outbox WHERE id = $1 AND owner = $2 AND status = 'pending' FOR UPDATE`, [a.deliveryId, a.owner]))[0];
+        if (!held) return false;
+        await q(
+          `INSERT INTO webhook_deliveries (webhook_id, event, attempt, status_code, response_preview, delivered, attempted_at, event_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [held.webhook_id, held.event, a.attempt, a.statusCode, a.responsePreview, a.delivered ? 1 : 0, a.at, a.deliveryId],
+        );
+        const status = a.delivered ? 'delivered' : a.retryAt === null ? 'failed' : 'pending';
+        await q(`UPDATE webhook_outbox SET attempts = $1, status = $2, next_attempt_at = $3, owner = NULL, lease_expires_at = NULL WHERE id = $4`, [a.attempt, status, a.retryAt, a.deliveryId]);
+        return true;
+      });
+    },
+    async nextDeliveryAt() {
+      return ((await query(`SELECT MIN(next_attempt_at) AS t FROM webhook_outbox WHERE status = 'pending'`))[0]?.t as number | null) ?? null;
+    },
+    async pendingDeliveries(ids) {
+      if (ids.length === 0) return [];
+      return (await query(`SELECT id FROM webhook_outbox WHERE status = 'pending' AND id = ANY($1::text[])`, [ids])).map((r) => r.id as string);
+    },
+    async listDeliveries(webhookId, limit): Promise<DeliveryLogRow[]> {
+      return (await query(`SELECT * FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY id DESC LIMIT $2`, [webhookId, limit])).map((r) => ({
+        eventId: (r.event_id as string | null) ?? '',
+        event: r.event as WebhookEvent,
+        attempt: r.attempt as number,
+        statusCode: (r.status_code as number | null) ?? null,
+        responsePreview: (r.response_preview as string | null) ?? null,
+        delivered: r.delivered === 1,
+        attemptedAt: r.attempted_at as number,
+      }));
+    },
+
+    // ---- OAuth ----
+    async createOAuthClient(c) {
+      const r = (await query(`INSERT INTO oauth_clients (id, name, redirect_uris, created_at) VALUES ($1, $2, $3, $4) RETURNING *`, [c.id, c.name, JSON.stringify(c.redirectUris), c.createdAt]))[0]!;
+      return toClient(r);
+    },
+    async getOAuthClient(id) {
+      const r = (await query(`SELECT * FROM oauth_clients WHERE id = $1`, [id]))[0];
+      return r ? toClient(r) : null;
+    },
+    async createOAuthCode(c) {
+      await query(
+        `INSERT INTO oauth_codes (hash, client_id, redirect_uri, challenge, scope, key_id, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [c.hash, c.clientId, c.redirectUri, c.challenge, c.scope, c.keyId, c.expiresAt, c.createdAt],
+      );
+    },
+    async redeemOAuthCode(r: OAuthRedeem): Promise<OAuthIssued> {
+      return tx(async (q) => {
+        const code = (await q(`SELECT * FROM oauth_codes WHERE hash = $1 FOR UPDATE`, [r.codeHash]))[0];
+        if (!code) return { ok: false, reason: 'unknown' };
+        if (code.used_at !== null) {
+          if (code.grant_id !== null) await q(`UPDATE oauth_grants SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2`, [r.now, code.grant_id]);
+          return { ok: false, reason: 'reused' };
+        }
+        if ((code.expires_at as number) <= r.now) return { ok: false, reason: 'expired' };
+        if (code.client_id !== r.clientId || code.redirect_uri !== r.redirectUri) return { ok: false, reason: 'mismatch' };
+        if (!r.verify(code.challenge as string)) return { ok: false, reason: 'verifier' };
+        const key = (await q(`SELECT revoked_at FROM api_keys WHERE id = $1`, [code.key_id]))[0];
+        if (!key || key.revoked_at !== null) return { ok: false, reason: 'revoked' };
+        await q(`UPDATE oauth_codes SET used_at = $1, grant_id = $2 WHERE hash = $3`, [r.now, r.grantId, r.codeHash]);
+        await q(`INSERT INTO oauth_grants (id, client_id, key_id, scope, created_at) VALUES ($1, $2, $3, $4, $5)`, [r.grantId, r.clientId, code.key_id, code.scope, r.now]);
+        await q(`INSERT INTO oauth_tokens (hash, grant_id, kind, expires_at, created_at) VALUES ($1, $2, 'access', $3, $5), ($4, $2, 'refresh', $6, $5)`, [
+          r.access.hash,
+          r.grantId,
+          r.access.expiresAt,
+          r.refresh.hash,
+          r.now,
+          r.refresh.expiresAt,
+        ]);
+        return { ok: true, scope: code.scope as string, grantId: r.grantId };
+      });
+    },
+    async rotateOAuthRefresh(r) {
+      return tx(async (q) => {
+        const t = (
+          await q(
+            `SELECT t.expires_at, t.used_at, g.id AS grant_id, g.client_id, g.scope, g.revoked_at, k.revoked_at AS key_revoked_at
+             FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id JOIN api_keys k ON k.id = g.key_id
+             WHERE t.hash = $1 AND t.kind = 'refresh' FOR UPDATE OF t`,
+            [r.hash],
+          )
+        )[0];
+        if (!t) return { ok: false, reason: 'unknown' };
+        if (t.client_id !== r.clientId) return { ok: false, reason: 'mismatch' };
+        if (t.revoked_at !== null || t.key_revoked_at !== null) return { ok: false, reason: 'revoked' };
+        if (t.used_at !== null) {
+          await q(`UPDATE oauth_grants SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2`, [r.now, t.grant_id]);
+          return { ok: false, reason: 'reused' };
+        }
+        if ((t.expires_at as number) <= r.now) return { ok: false, reason: 'expired' };
+        await q(`UPDATE oauth_tokens SET used_at = $1 WHERE hash = $2`, [r.now, r.hash]);
+        await q(`INSERT INTO oauth_tokens (hash, grant_id, kind, expires_at, created_at) VALUES ($1, $2, 'access', $3, $5), ($4, $2, 'refresh', $6, $5)`, [
+          r.access.hash,
+          t.grant_id,
+          r.access.expiresAt,
+          r.refresh.hash,
+          r.now,
+          r.refresh.expiresAt,
+        ]);
+        return { ok: true, scope: t.scope as string, grantId: t.grant_id as string };
+      });
+    },
+    async findOAuthAccess(hash): Promise<OAuthAccess | null> {
+      const r = (
+        await query(
+          `SELECT t.expires_at AS token_expires_at, g.id AS grant_id, g.client_id AS grant_client_id, g.scope AS grant_scope, k.*
+           FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id JOIN api_keys k ON k.id = g.key_id
+           WHERE t.hash = $1 AND t.kind = 'access' AND g.revoked_at IS NULL`,
+          [hash],
+        )
+      )[0];
+      if (!r) return null;
+      const a = (await query(`SELECT * FROM accounts WHERE id = $1`, [r.account_id]))[0];
+      if (!a) return null;
+      return {
+        hash,
+        expiresAt: r.token_expires_at as number,
+        scope: r.grant_scope as string,
+        clientId: r.grant_client_id as string,
+        grantId: r.grant_id as string,
+        key: toKey(r),
+        account: toAccount(a),
+      };
+    },
+
+    // ---- cache ----
+    async cacheGet(key, now) {
+      const r = (await query(`SELECT value, stored_at FROM cache_entries WHERE key = $1 AND expires_at > $2`, [key, now]))[0];
+      return r ? { value: JSON.parse(r.value as string), storedAt: r.stored_at as number } : null;
+    },
+    async cacheSet(key, value, storedAt, expiresAt) {
+      await query(
+        `INSERT INTO cache_entries (key, value, stored_at, expires_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value, stored_at = excluded.stored_at, expires_at = excluded.expires_at`,
+        [key, JSON.stringify(value), storedAt, expiresAt],
+      );
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await ready.catch(() => undefined);
+      await pool?.end();
+    },
+  };
+  return store;
+}
