@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Account } from '../src/core/schemas/resources.js';
 import { configFile, readProfile } from './_lib/config.js';
+import { localKeyIndex } from './_lib/local-key.js';
 import { type Ctx, redact } from './_lib/context.js';
 import type { GlobalOpts } from './_lib/options.js';
 import { chalkAt } from './_lib/term.js';
@@ -63,7 +64,7 @@ async function gather(ctx: Ctx, opts: GlobalOpts): Promise<{ status: AuthStatus;
   const rt = ctx.inProcess ? await ctx.inProcess.runtime() : null;
   const dataDir = rt ? resolve(rt.config.dataDir) : null;
   const file = configFile();
-  const key = keyInUse(ctx, opts, dataDir);
+  const key = keyInUse(ctx, opts, rt ? await localKeyIndex(rt.config) : null);
   const status: AuthStatus = {
     mode: rt ? 'in-process' : 'remote',
     baseUrl: rt ? null : ctx.base,

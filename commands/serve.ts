@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 export function defineServe(program: Command): void {
   program
     .command('serve')
-    .description('Run the /v1 API service (embedded SQLite store, or PostgreSQL shared by several instances)')
+    .description('Run the /v1 API service (embedded SQLite, or PostgreSQL for several instances)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', '8787')
     .option('--mcp-port <port>', 'also serve the MCP tool server (/mcp) and its OAuth endpoints on this port')

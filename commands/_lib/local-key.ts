@@ -35,23 +35,35 @@ async function lock(path: string): Promise<boolean> {
   }
 }
 
+/**
+ * Where the local key's account lives, as the config indexes it: the absolute data directory, or
+ * on PostgreSQL (STAYS_DATABASE_URL) the database's URL without its password.
+ */
+export async function localKeyIndex(config: Runtime['config']): Promise<string> {
+  if (!config.databaseUrl) return resolve(config.dataDir);
+  const { redactUrl } = await import('../../src/store/postgres/store.js');
+  return `postgres:${redactUrl(config.databaseUrl)}`;
+}
+
 export async function localKey(t: InProcessTransport, profileName: string): Promise<string> {
   const rt = await t.runtime();
   const dir = resolve(rt.config.dataDir);
-  const existing = await savedKey(rt, profileName, dir);
+  const index = await localKeyIndex(rt.config);
+  const existing = await savedKey(rt, profileName, index);
   if (existing) return existing;
   mkdirSync(dir, { recursive: true });
   const lockPath = join(dir, '.provisioning.lock');
   const locked = await lock(lockPath);
   try {
     // Whoever held the lock before us may have provisioned already.
-    const theirs = locked ? await savedKey(rt, profileName, dir) : null;
+    const theirs = locked ? await savedKey(rt, profileName, index) : null;
     if (theirs) return theirs;
     const { createAccount, createKey } = await import('../../src/core/admin.js');
     const account = await createAccount(rt, { plan: 'free' });
     const key = await createKey(rt, { accountId: account.id, env: 'sandbox' });
-    (await openConfig()).saveLocalKey(profileName, dir, { key: key.key, keyId: key.id, accountId: account.id });
-    process.stderr.write(`stays: created a local sandbox account (${account.id}) and key for ${dir}; sandbox data is free and deterministic.\n`);
+    (await openConfig()).saveLocalKey(profileName, index, { key: key.key, keyId: key.id, accountId: account.id });
+    const where = rt.config.databaseUrl ? index.replace(/^postgres:/, 'PostgreSQL ') : dir;
+    process.stderr.write(`stays: created a local sandbox account (${account.id}) and key for ${where}; sandbox data is free and deterministic.\n`);
     return key.key;
   } finally {
     if (locked) rmSync(lockPath, { recursive: true, force: true });
