@@ -10,6 +10,8 @@ import { freshDatabase, pgAvailable } from '../helpers/pg.js';
 import { tempDir } from '../helpers/stays.js';
 
 export interface Backing {
+  /** PostgreSQL: the database's URL (for direct queries); SQLite: the file. */
+  where: string;
   /** Another store (process) on this backing database. */
   open(): Store;
   /** Closes every store opened on it and removes the database. */
@@ -22,9 +24,10 @@ export interface StoreKind {
   create(): Promise<Backing>;
 }
 
-function backing(open: () => Store, remove: () => Promise<void>): Backing {
+function backing(where: string, open: () => Store, remove: () => Promise<void>): Backing {
   const opened: Store[] = [];
   return {
+    where,
     open() {
       const s = open();
       opened.push(s);
@@ -43,6 +46,7 @@ export const sqliteKind: StoreKind = {
   async create() {
     const file = join(tempDir(), 'data', 'stays.db');
     return backing(
+      file,
       () => openSqliteStore(file),
       async () => undefined,
     );
@@ -55,6 +59,7 @@ export const pgKind: StoreKind = {
   async create() {
     const db = await freshDatabase();
     return backing(
+      db.url,
       () => openPgStore(db.url, { poolMax: 8 }),
       () => db.drop(),
     );
@@ -85,4 +90,14 @@ export const DAY = 86_400_000;
 
 export async function addAccount(store: Store, id: string, credits: number, over: Partial<Parameters<Store['createAccount']>[0]> = {}) {
   return store.createAccount({ id, planCode: 'pro', planName: 'Pro', planStatus: 'active', emailVerified: true, requestsPerMinute: 300, freeTierBudget: 300, createdAt: T0, ...over }, credits, null);
+}
+
+/** What a promise rejects with; fails the test if it resolves. */
+export async function rejection(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (e) {
+    return e;
+  }
+  throw new Error('expected a rejection, the promise resolved');
 }
