@@ -8,7 +8,8 @@
 //   (locking it) before touching the balance. Locks are always taken job → hold → balance, and a
 //   transaction that still meets a deadlock or serialization failure is retried whole.
 // - Jobs and holds carry owner leases as in SQLite. A job ends only if its row, locked, still names
-//   its owner; expiry sweeps run under a transaction-level advisory lock, one instance at a time.
+//   its owner; expiry sweeps and purges each run under a transaction-level advisory lock of their
+//   own, one instance at a time.
 // - Webhook deliveries are claimed with FOR UPDATE SKIP LOCKED (the one-per-webhook claim, whose
 //   condition spans rows, under an advisory lock).
 // - Migrations run at start under a session advisory lock, so instances starting together apply
@@ -40,8 +41,12 @@ export class StoreUnavailableError extends Error {
   override readonly name = 'StoreUnavailableError';
 }
 
-/** Advisory lock ids (one namespace per purpose): migrations, expiry sweeps, serial delivery claims. */
-const LOCK = { migrate: 7_361_001, sweep: 7_361_002, deliveries: 7_361_003 } as const;
+/**
+ * Advisory lock ids (one namespace per purpose): migrations, expiry sweeps (failExpired), serial
+ * delivery claims, purges. Sweeps and purges have a lock each: an instance purging must not make
+ * another instance's sweep of expired leases skip its work.
+ */
+const LOCK = { migrate: 7_361_001, sweep: 7_361_002, deliveries: 7_361_003, purge: 7_361_004 } as const;
 
 /**
  * How long a key looked up by authentication is reused without asking the database again: a key
@@ -485,7 +490,8 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
     },
     async purgeExpired(now, batch) {
       return tx(async (q) => {
-        if (!(await q(`SELECT pg_try_advisory_xact_lock($1) AS ok`, [LOCK.sweep]))[0]!.ok) return { jobs: 0, cache: 0, webhooks: 0 };
+        // One purger at a time; the others find nothing left to do.
+        if (!(await q(`SELECT pg_try_advisory_xact_lock($1) AS ok`, [LOCK.purge]))[0]!.ok) return { jobs: 0, cache: 0, webhooks: 0 };
         const count = async (sql: string, params: unknown[]) => (await q(sql, params)).length;
         const jobs = await count(
           `DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE expires_at IS NOT NULL AND expires_at <= $1 AND status IN ('completed', 'failed') LIMIT $2) RETURNING 1`,
