@@ -586,8 +586,16 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
           `UPDATE webhook_outbox SET status = 'cancelled', owner = NULL, lease_expires_at = NULL
            WHERE status = 'pending' AND webhook_id IN (SELECT id FROM webhooks WHERE revoked_at IS NOT NULL)`,
         );
-        if (rows.length > 0) await q(`UPDATE webhook_outbox SET owner = $1, lease_expires_at = $2 WHERE id = ANY($3::text[])`, [owner, leaseUntil, rows.map((r) => r.id)]);
-        return rows.map(toDelivery);
+        if (rows.length === 0) return [];
+        // The one-per-webhook read locks nothing: a row another transaction ended, cancelled (its
+        // webhook revoked) or claimed since then is left out here, re-checked under the row lock.
+        const claimed = await q(
+          `UPDATE webhook_outbox SET owner = $1, lease_expires_at = $2
+           WHERE id = ANY($3::text[]) AND status = 'pending' AND (owner IS NULL OR lease_expires_at <= $4) RETURNING id`,
+          [owner, leaseUntil, rows.map((r) => r.id), now],
+        );
+        const ids = new Set(claimed.map((r) => r.id as string));
+        return rows.filter((r) => ids.has(r.id as string)).map(toDelivery);
       });
     },
     async recordAttempt(a) {
