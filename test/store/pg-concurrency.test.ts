@@ -28,7 +28,8 @@ function expectChained(ledger: LedgerEntry[]) {
 
 const FAILED = { type: 'upstream_unavailable', code: 'upstream_degraded', message: 'lease expired', retryable: true };
 
-describe.skipIf(!pgKind.available)('PostgreSQL under concurrency', () => {
+// Hundreds of concurrent transactions: a generous bound for a busy machine, not a measurement.
+describe.skipIf(!pgKind.available)('PostgreSQL under concurrency', { timeout: 120_000 }, () => {
   const dbs = backings(pgKind);
   afterEach(() => dbs.cleanup());
 

@@ -9,7 +9,8 @@ import { addAccount, backings, pgKind, T0 } from './stores.js';
 
 const HOUR = 3_600_000;
 
-describe.skipIf(!pgKind.available)('PostgreSQL: caps and one-time operations across instances', () => {
+// Hundreds of concurrent transactions: a generous bound for a busy machine, not a measurement.
+describe.skipIf(!pgKind.available)('PostgreSQL: caps and one-time operations across instances', { timeout: 120_000 }, () => {
   const dbs = backings(pgKind);
   afterEach(() => dbs.cleanup());
 

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PG_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { openPgStore, StoreUnavailableError } from '../../src/store/postgres/store.js';
+import { PG_ADMIN_URL } from '../helpers/pg.js';
 import { addAccount, backings, pgKind, rejection } from './stores.js';
 
 async function sql<R extends pg.QueryResultRow>(url: string, text: string, params: unknown[] = []): Promise<R[]> {
@@ -60,6 +61,32 @@ describe('PostgreSQL unreachable', () => {
       expect(message).toContain('127.0.0.1:1');
       expect(message).not.toContain('secretpw');
       expect(await rejection(store.listAccounts())).toBeInstanceOf(StoreUnavailableError);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a malformed URL is refused the same way, without its password', async () => {
+    const store = openPgStore('postgres://u:secretpw@127.0.0.1:port/x');
+    try {
+      const e = await rejection(store.ready());
+      expect(e).toBeInstanceOf(StoreUnavailableError);
+      expect((e as Error).message).not.toContain('secretpw');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.skipIf(!pgKind.available)('a server that refuses the login is refused the same way, without the password', async () => {
+    const u = new URL(PG_ADMIN_URL);
+    u.username = 'stays_no_such_role';
+    u.password = 'secretpw';
+    const store = openPgStore(u.toString());
+    try {
+      const e = await rejection(store.ready());
+      expect(e).toBeInstanceOf(StoreUnavailableError);
+      expect((e as Error).message).toContain('stays_no_such_role');
+      expect((e as Error).message).not.toContain('secretpw');
     } finally {
       await store.close();
     }

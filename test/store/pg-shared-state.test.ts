@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SharedState, Store } from '../../src/store/types.js';
 import { backings, pgKind, T0 } from './stores.js';
 
-describe.skipIf(!pgKind.available)('PostgreSQL shared state', () => {
+// Hundreds of concurrent transactions: a generous bound for a busy machine, not a measurement.
+describe.skipIf(!pgKind.available)('PostgreSQL shared state', { timeout: 120_000 }, () => {
   const dbs = backings(pgKind);
   afterEach(() => dbs.cleanup());
 
