@@ -8,7 +8,7 @@ import { type Instance, admin, call, liveAccount, pollUntilDone, sql, startInsta
 import { type TestDatabase, freshDatabase, pgAvailable } from '../helpers/pg.js';
 import { runCli, tempDir } from '../helpers/stays.js';
 
-describe.skipIf(!(await pgAvailable()))('two instances on one database', () => {
+describe.skipIf(!(await pgAvailable()))('two instances on one database', { timeout: 180_000 }, () => {
   let db: TestDatabase;
   let a: Instance;
   let b: Instance;
@@ -70,7 +70,7 @@ describe.skipIf(!(await pgAvailable()))('two instances on one database', () => {
   });
 });
 
-describe.skipIf(!(await pgAvailable()))('the CLI on PostgreSQL', () => {
+describe.skipIf(!(await pgAvailable()))('the CLI on PostgreSQL', { timeout: 180_000 }, () => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await freshDatabase();

@@ -8,7 +8,7 @@ import { type Instance, accountShow, call, day, liveAccount, pollUntilDone, star
 import { type TestDatabase, freshDatabase, pgAvailable } from '../helpers/pg.js';
 import { actorsSetting } from '../sources/apify/helpers.js';
 
-describe.skipIf(!(await pgAvailable()))('upstream coalescing across instances (D19)', () => {
+describe.skipIf(!(await pgAvailable()))('upstream coalescing across instances (D19)', { timeout: 180_000 }, () => {
   let db: TestDatabase;
   let fake: ApifyFake;
   let a: Instance;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Instance, accountShow, call, day, liveAccount, pollUntilDone, sql, startInstance, stopAll } from '../helpers/multi.js';
 import { type TestDatabase, freshDatabase, pgAvailable } from '../helpers/pg.js';
 
-describe.skipIf(!(await pgAvailable()))('an instance killed mid-job', () => {
+describe.skipIf(!(await pgAvailable()))('an instance killed mid-job', { timeout: 180_000 }, () => {
   let db: TestDatabase;
   let a: Instance;
   let b: Instance;

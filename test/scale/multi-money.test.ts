@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Answer, type Instance, accountShow, call, day, liveAccount, pollUntilDone, sql, startInstance, stopAll } from '../helpers/multi.js';
 import { type TestDatabase, freshDatabase, pgAvailable } from '../helpers/pg.js';
 
-describe.skipIf(!(await pgAvailable()))('money and limits across two instances', () => {
+describe.skipIf(!(await pgAvailable()))('money and limits across two instances', { timeout: 180_000 }, () => {
   let db: TestDatabase;
   let a: Instance;
   let b: Instance;
