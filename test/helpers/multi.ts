@@ -15,6 +15,8 @@ export interface Instance {
   child: ChildProcess;
   /** What it wrote to stderr so far. */
   stderr(): string;
+  /** What it wrote to stdout so far (its log, at STAYS_LOG_LEVEL, warn unless set). */
+  stdout(): string;
   req(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
   /** SIGTERM, then SIGKILL after `graceMs`. */
   stop(graceMs?: number): Promise<void>;
@@ -26,14 +28,19 @@ const started = new Set<Instance>();
 export async function startInstance(name: string, databaseUrl: string, env: NodeJS.ProcessEnv = {}): Promise<Instance> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database-url', databaseUrl], {
     env: { ...process.env, STAYS_LOG_LEVEL: 'warn', STAYS_SECRET_KEY: SECRET_KEY, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    if (out.length < 4_000_000) out += d.toString();
+  });
   const inst: Instance = {
     name,
     url: '',
     child,
     stderr: () => err,
+    stdout: () => out,
     req(path, init = {}) {
       const { key, headers, ...rest } = init;
       const h = new Headers(headers);
@@ -156,3 +163,6 @@ export async function pollUntilDone(i: Instance, key: string, jobId: string, tim
 
 /** today + n days, UTC, YYYY-MM-DD. */
 export const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+
+/** The log lines at level error or fatal (pino: 50, 60) an instance wrote so far. */
+export const errorLogs = (i: Instance) => i.stdout().split('\n').filter((l) => /"level":(50|60)\b/.test(l));

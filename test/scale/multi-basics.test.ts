@@ -4,7 +4,7 @@
 // auth cache's bound, and the in-process CLI runs on PostgreSQL (and fails cleanly without it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PG_MIGRATIONS } from '../../src/store/postgres/migrations.js';
-import { type Instance, admin, call, liveAccount, pollUntilDone, sql, startInstance, stopAll } from '../helpers/multi.js';
+import { type Instance, admin, errorLogs, call, liveAccount, pollUntilDone, sql, startInstance, stopAll } from '../helpers/multi.js';
 import { type TestDatabase, freshDatabase, pgAvailable } from '../helpers/pg.js';
 import { runCli, tempDir } from '../helpers/stays.js';
 
@@ -67,6 +67,7 @@ describe.skipIf(!(await pgAvailable()))('two instances on one database', { timeo
       expect(r.status).toBe(401);
       expect(r.body.error?.type).toBe('authentication_error');
     }
+    for (const i of [a, b]) expect(errorLogs(i)).toEqual([]);
   });
 });
 

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTORS, FIXTURES, IDS } from '../fakes/apify/fixtures.js';
 import { type ApifyFake, startApifyFake } from '../fakes/apify/server.js';
-import { type Instance, accountShow, call, day, liveAccount, pollUntilDone, startInstance, stopAll } from '../helpers/multi.js';
+import { type Instance, accountShow, call, day, errorLogs, liveAccount, pollUntilDone, startInstance, stopAll } from '../helpers/multi.js';
 import { type TestDatabase, freshDatabase, pgAvailable } from '../helpers/pg.js';
 import { actorsSetting } from '../sources/apify/helpers.js';
 
@@ -22,6 +22,7 @@ describe.skipIf(!(await pgAvailable()))('upstream coalescing across instances (D
       STAYS_APIFY_BASE_URL: fake.url,
       STAYS_APIFY_RETRIES: '0',
       STAYS_ACTORS: actorsSetting(),
+      STAYS_JOB_LEASE_MS: '1500',
     };
     [a, b] = await Promise.all([startInstance('A', db.url, env), startInstance('B', db.url, env)]);
   });
@@ -58,5 +59,40 @@ describe.skipIf(!(await pgAvailable()))('upstream coalescing across instances (D
     expect(onB.body.meta!.creditsCharged).toBe(onA.body.meta!.creditsCharged);
     expect((await accountShow(db.url, x.id)).credits).toMatchObject({ balance: START - onA.body.meta!.creditsCharged, held: 0 });
     expect((await accountShow(db.url, y.id)).credits).toMatchObject({ balance: START - onB.body.meta!.creditsCharged, held: 0 });
+    for (const i of [a, b]) expect(errorLogs(i)).toEqual([]);
+  });
+
+  it('the instance leading a flight dies: once the flight\'s lease expires the waiting instance asks the upstream itself; its caller is served and billed, the dead one\'s caller is not billed', async () => {
+    const actor = ACTORS.airbnb.price!;
+    fake.script(actor, { kind: 'items', items: FIXTURES.airbnb.price!.normal, runMs: 60_000 });
+    const runs = () => fake.calls.filter((c) => c.actor === actor && c.method === 'POST').length;
+    const before = runs();
+    const START = 1000;
+    const [x, y] = await Promise.all([liveAccount(db.url, { credits: START }), liveAccount(db.url, { credits: START })]);
+    const path = `/v1/price?platform=airbnb&listingId=${IDS.airbnb}&checkIn=${day(50)}&checkOut=${day(52)}`;
+    // A leads: its job's upstream run has started (and runs a minute).
+    const onA = await call(a, x.liveKey, path);
+    expect(onA.status, JSON.stringify(onA.body)).toBe(202);
+    for (let n = 0; runs() === before; n++) {
+      if (n > 600) throw new Error('A never asked the upstream');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // B asks the same question: it waits on A's flight, then (A killed) takes it over.
+    fake.script(actor, { kind: 'items', items: FIXTURES.airbnb.price!.normal, runMs: 200 });
+    const onB = await call(b, y.liveKey, path);
+    expect(onB.status, JSON.stringify(onB.body)).toBe(202);
+    a.child.kill('SIGKILL');
+    await new Promise((r) => (a.child.exitCode !== null || a.child.signalCode !== null ? r(null) : a.child.once('exit', r)));
+
+    const jobB = await pollUntilDone(b, y.liveKey, onB.body.data!.jobId!, 60_000);
+    expect(jobB.body.data!.status, JSON.stringify(jobB.body)).toBe('completed');
+    expect(jobB.body.meta!.creditsCharged).toBeGreaterThan(0);
+    const jobA = await pollUntilDone(b, x.liveKey, onA.body.data!.jobId!, 60_000);
+    expect(jobA.body.data!.status, JSON.stringify(jobA.body)).toBe('failed');
+    expect(jobA.body.data!.error).toMatchObject({ retryable: true });
+    expect(runs()).toBe(before + 2);
+    expect((await accountShow(db.url, x.id)).credits).toMatchObject({ balance: START, held: 0 });
+    expect((await accountShow(db.url, y.id)).credits).toMatchObject({ balance: START - jobB.body.meta!.creditsCharged, held: 0 });
+    expect(errorLogs(b)).toEqual([]);
   });
 });

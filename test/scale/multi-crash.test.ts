@@ -3,7 +3,7 @@
 // (retryable, nothing charged, every hold released), while the jobs it runs itself complete and
 // are charged once; no job is both completed and failed, none charged twice.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Instance, accountShow, call, day, liveAccount, pollUntilDone, sql, startInstance, stopAll } from '../helpers/multi.js';
+import { type Instance, accountShow, call, day, errorLogs, liveAccount, pollUntilDone, sql, startInstance, stopAll } from '../helpers/multi.js';
 import { type TestDatabase, freshDatabase, pgAvailable } from '../helpers/pg.js';
 
 describe.skipIf(!(await pgAvailable()))('an instance killed mid-job', { timeout: 180_000 }, () => {
@@ -76,5 +76,6 @@ describe.skipIf(!(await pgAvailable()))('an instance killed mid-job', { timeout:
     await new Promise((r) => setTimeout(r, 1000));
     for (const id of onA) expect((await call(b, acct.liveKey, `/v1/jobs/${id}`)).body.data!.status).toBe('failed');
     for (const id of onB) expect((await call(b, acct.liveKey, `/v1/jobs/${id}`)).body.data!.status).toBe('completed');
+    expect(errorLogs(b)).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
 // typed 402 that charged nothing), and a per-key bucket of N requests per minute admits N across
 // both instances, not N per instance.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, type Instance, accountShow, call, day, liveAccount, pollUntilDone, sql, startInstance, stopAll } from '../helpers/multi.js';
+import { type Answer, type Instance, accountShow, call, day, errorLogs, liveAccount, pollUntilDone, sql, startInstance, stopAll } from '../helpers/multi.js';
 import { type TestDatabase, freshDatabase, pgAvailable } from '../helpers/pg.js';
 
 describe.skipIf(!(await pgAvailable()))('money and limits across two instances', { timeout: 180_000 }, () => {
@@ -82,6 +82,7 @@ describe.skipIf(!(await pgAvailable()))('money and limits across two instances',
     // Each job charged at most once, and no job is both completed and failed.
     const perJob = await sql<{ job_id: string; n: number }>(db.url, `SELECT job_id, COUNT(*)::int AS n FROM credit_ledger WHERE account_id = $1 AND kind = 'charge' AND job_id IS NOT NULL GROUP BY job_id HAVING COUNT(*) > 1`, [acct.id]);
     expect(perJob).toEqual([]);
+    for (const i of [a, b]) expect(errorLogs(i)).toEqual([]);
   });
 
   it('a per-key bucket of N requests per minute admits N across both instances (not 2N); the rest are 429 with Retry-After', async () => {
