@@ -4,8 +4,10 @@
 // typed 402 that charged nothing), and a per-key bucket of N requests per minute admits N across
 // both instances, not N per instance.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, type Instance, accountShow, call, day, errorLogs, liveAccount, pollUntilDone, sql, startInstance, stopAll } from '../helpers/multi.js';
+import { type Answer, type Instance, accountShow, admin, call, day, errorLogs, liveAccount, pollUntilDone, sql, startInstance, stopAll } from '../helpers/multi.js';
 import { type TestDatabase, freshDatabase, pgAvailable } from '../helpers/pg.js';
+
+const TOPUP_CAP = 1000;
 
 describe.skipIf(!(await pgAvailable()))('money and limits across two instances', { timeout: 180_000 }, () => {
   let db: TestDatabase;
@@ -13,7 +15,7 @@ describe.skipIf(!(await pgAvailable()))('money and limits across two instances',
   let b: Instance;
   beforeAll(async () => {
     db = await freshDatabase();
-    const env = { STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '30' };
+    const env = { STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '30', STAYS_TOPUP_MAX_PER_DAY: String(TOPUP_CAP) };
     [a, b] = await Promise.all([startInstance('A', db.url, env), startInstance('B', db.url, env)]);
   });
   afterAll(async () => {
@@ -102,5 +104,25 @@ describe.skipIf(!(await pgAvailable()))('money and limits across two instances',
       expect(r.body.error).toMatchObject({ type: 'rate_limited', code: 'rate_limit_exceeded' });
       expect(r.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
     }
+  });
+
+  it('concurrent live top-ups over both instances stop at the daily cap: exactly cap credits minted, the rest 403 topup_limit_exceeded', async () => {
+    const acct = await admin<{ id: string }>(db.url, 'account', 'create', '--plan', 'pro', '--credits', '50', '--rpm', '1000000');
+    const key = await admin<{ key: string }>(db.url, 'key', 'create', '--account', acct.id, '--env', 'live', '--scopes', 'stays.read,account.read,billing.write');
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, n) =>
+        call(n % 2 ? b : a, key.key, '/v1/billing/topups', { method: 'POST', body: JSON.stringify({ credits: 100 }), headers: { 'content-type': 'application/json' } }),
+      ),
+    );
+    const ok = answers.filter((r) => r.status === 200);
+    expect(ok).toHaveLength(TOPUP_CAP / 100);
+    for (const r of answers.filter((x) => x.status !== 200)) {
+      expect(r.status, JSON.stringify(r.body)).toBe(403);
+      expect(r.body.error).toMatchObject({ code: 'topup_limit_exceeded' });
+    }
+    const show = await accountShow(db.url, acct.id);
+    expect(show.credits).toMatchObject({ balance: 50 + TOPUP_CAP, held: 0 });
+    const rows = await sql<{ amount: number; balance_after: number }>(db.url, `SELECT amount::int, balance_after::int FROM credit_ledger WHERE account_id = $1 AND kind = 'topup' ORDER BY id`, [acct.id]);
+    expect(rows.map((r) => r.balance_after)).toEqual(rows.map((_, n) => 50 + 100 * (n + 1)));
   });
 });
