@@ -78,4 +78,22 @@ describe.skipIf(!(await pgAvailable()))('an instance killed mid-job', { timeout:
     for (const id of onB) expect((await call(b, acct.liveKey, `/v1/jobs/${id}`)).body.data!.status).toBe('completed');
     expect(errorLogs(b)).toEqual([]);
   });
+
+  it('SIGTERM an instance mid-job: it shuts down cleanly and its unfinished jobs read as failed (retryable, free) through the other', async () => {
+    const c = await startInstance('C', db.url, { STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '5000', STAYS_JOB_LEASE_MS: '1500', STAYS_SHUTDOWN_GRACE_MS: '300' });
+    const START = 2000;
+    const acct = await liveAccount(db.url, { credits: START });
+    const r = await call(c, acct.liveKey, '/v1/search?location=Naples&limit=2');
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    const jobId = r.body.data!.jobId!;
+    const exited = new Promise<number | null>((res) => c.child.once('exit', (code) => res(code)));
+    c.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const job = await pollUntilDone(b, acct.liveKey, jobId, 60_000);
+    expect(job.body.data!.status, JSON.stringify(job.body)).toBe('failed');
+    expect(job.body.data!.error).toMatchObject({ retryable: true, message: expect.stringContaining('shut down') });
+    expect(job.body.meta!.creditsCharged).toBe(0);
+    expect((await accountShow(db.url, acct.id)).credits).toMatchObject({ balance: START, held: 0 });
+    expect(errorLogs(c)).toEqual([]);
+  });
 });
