@@ -127,4 +127,23 @@ describe.skipIf(!(await pgAvailable()))('money and limits across two instances',
     const rows = await sql<{ amount: number; balance_after: number }>(db.url, `SELECT amount::int, balance_after::int FROM credit_ledger WHERE account_id = $1 AND kind = 'topup' ORDER BY id`, [acct.id]);
     expect(rows.map((r) => r.balance_after)).toEqual(rows.map((_, n) => 50 + 100 * (n + 1)));
   });
+
+  it('credits granted with `stays admin credits grant` are usable at once on both instances (credits are never cached)', async () => {
+    const acct = await liveAccount(db.url, { credits: 1 });
+    const path = '/v1/search?location=Viseu&limit=2';
+    for (const i of [a, b]) {
+      const r = await call(i, acct.liveKey, path);
+      expect(r.status, JSON.stringify(r.body)).toBe(402);
+      expect(r.body.error).toMatchObject({ code: 'credit_balance_too_low', creditsCharged: 0 });
+    }
+    await admin(db.url, 'credits', 'grant', '--account', acct.id, '--credits', '1000');
+    let charged = 0;
+    for (const i of [b, a]) {
+      const r = await call(i, acct.liveKey, path);
+      expect([200, 202], JSON.stringify(r.body)).toContain(r.status);
+      const done = r.status === 202 ? await pollUntilDone(i, acct.liveKey, r.body.data!.jobId!) : r;
+      charged += done.body.meta!.creditsCharged;
+    }
+    expect((await accountShow(db.url, acct.id)).credits).toMatchObject({ balance: 1001 - charged, held: 0 });
+  });
 });
