@@ -120,4 +120,16 @@ describe.skipIf(!(await pgAvailable()))('the CLI on PostgreSQL', { timeout: 180_
     expect(r.stderr).toContain('STAYS_SECRET_KEY');
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
+
+  it('`stays serve` on an unreachable database exits 1 before listening, saying so without the password', async () => {
+    const r = await runCli(['serve', '--port', '0', '--database-url', 'postgres://u:pw@127.0.0.1:1/x'], { ...dirs(), STAYS_SECRET_KEY: 'ab'.repeat(32) });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe('stays: Cannot use PostgreSQL at postgres://u:***@127.0.0.1:1/x: connect ECONNREFUSED 127.0.0.1:1');
+    expect(r.stdout + r.stderr).not.toContain('listening');
+  });
+
+  // node-postgres also takes the password from a query parameter (postgres://u@host/db?password=…),
+  // which redactUrl (src/store/postgres/store.ts) leaves in the message and in serve's "listening
+  // on … (data: …)" line. A store fix; this marks it until then.
+  it.todo('a password given as ?password= in the database URL is redacted in errors and in the listening line');
 });
