@@ -8,7 +8,8 @@
 //   (locking it) before touching the balance. Locks are always taken job → hold → balance, and a
 //   transaction that still meets a deadlock or serialization failure is retried whole.
 // - Jobs and holds carry owner leases as in SQLite. A job ends only if its row, locked, still names
-//   its owner; expiry sweeps run under a transaction-level advisory lock, one instance at a time.
+//   its owner; expiry sweeps and purges each run under a transaction-level advisory lock of their
+//   own, one instance at a time.
 // - Webhook deliveries are claimed with FOR UPDATE SKIP LOCKED (the one-per-webhook claim, whose
 //   condition spans rows, under an advisory lock).
 // - Migrations run at start under a session advisory lock, so instances starting together apply
@@ -40,8 +41,12 @@ export class StoreUnavailableError extends Error {
   override readonly name = 'StoreUnavailableError';
 }
 
-/** Advisory lock ids (one namespace per purpose): migrations, expiry sweeps, serial delivery claims. */
-const LOCK = { migrate: 7_361_001, sweep: 7_361_002, deliveries: 7_361_003 } as const;
+/**
+ * Advisory lock ids (one namespace per purpose): migrations, expiry sweeps (failExpired), serial
+ * delivery claims, purges. Sweeps and purges have a lock each: an instance purging must not make
+ * another instance's sweep of expired leases skip its work.
+ */
+const LOCK = { migrate: 7_361_001, sweep: 7_361_002, deliveries: 7_361_003, purge: 7_361_004 } as const;
 
 /**
  * How long a key looked up by authentication is reused without asking the database again: a key
@@ -485,7 +490,8 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
     },
     async purgeExpired(now, batch) {
       return tx(async (q) => {
-        if (!(await q(`SELECT pg_try_advisory_xact_lock($1) AS ok`, [LOCK.sweep]))[0]!.ok) return { jobs: 0, cache: 0, webhooks: 0 };
+        // One purger at a time; the others find nothing left to do.
+        if (!(await q(`SELECT pg_try_advisory_xact_lock($1) AS ok`, [LOCK.purge]))[0]!.ok) return { jobs: 0, cache: 0, webhooks: 0 };
         const count = async (sql: string, params: unknown[]) => (await q(sql, params)).length;
         const jobs = await count(
           `DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE expires_at IS NOT NULL AND expires_at <= $1 AND status IN ('completed', 'failed') LIMIT $2) RETURNING 1`,
@@ -580,8 +586,16 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
           `UPDATE webhook_outbox SET status = 'cancelled', owner = NULL, lease_expires_at = NULL
            WHERE status = 'pending' AND webhook_id IN (SELECT id FROM webhooks WHERE revoked_at IS NOT NULL)`,
         );
-        if (rows.length > 0) await q(`UPDATE webhook_outbox SET owner = $1, lease_expires_at = $2 WHERE id = ANY($3::text[])`, [owner, leaseUntil, rows.map((r) => r.id)]);
-        return rows.map(toDelivery);
+        if (rows.length === 0) return [];
+        // The one-per-webhook read locks nothing: a row another transaction ended, cancelled (its
+        // webhook revoked) or claimed since then is left out here, re-checked under the row lock.
+        const claimed = await q(
+          `UPDATE webhook_outbox SET owner = $1, lease_expires_at = $2
+           WHERE id = ANY($3::text[]) AND status = 'pending' AND (owner IS NULL OR lease_expires_at <= $4) RETURNING id`,
+          [owner, leaseUntil, rows.map((r) => r.id), now],
+        );
+        const ids = new Set(claimed.map((r) => r.id as string));
+        return rows.filter((r) => ids.has(r.id as string)).map(toDelivery);
       });
     },
     async recordAttempt(a) {
