@@ -34,5 +34,6 @@ describe('STAYS_DATABASE_URL', () => {
     expect(redactUrl('postgres://stays:s3cret@db:5432/stays')).toBe('postgres://stays:***@db:5432/stays');
     expect(redactUrl('postgres://db/stays')).toBe('postgres://db/stays');
     expect(redactUrl('not a url s3cret')).not.toContain('s3cret');
+    expect(redactUrl('postgres://db/stays?password=s3cret&sslmode=require')).toBe('postgres://db/stays?password=***&sslmode=require');
   });
 });

@@ -105,6 +105,8 @@ export function redactUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = '***';
+    // libpq also takes secrets as query parameters.
+    for (const k of [...u.searchParams.keys()]) if (/pass|secret|key/i.test(k)) u.searchParams.set(k, '***');
     return u.toString();
   } catch {
     return 'the database URL';
