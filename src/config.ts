@@ -17,6 +17,10 @@ const ConfigSchema = z.object({
     .optional(),
   /** Connections one instance keeps open to PostgreSQL at most. */
   databasePoolMax: z.coerce.number().int().min(1).max(1000),
+  /** Requests that may wait for one of those connections before new work is refused with 503 service_overloaded. */
+  databaseQueueMax: z.coerce.number().int().min(0).max(100_000),
+  /** How long a request waits for a database connection at most before 503 service_overloaded. */
+  databaseQueueTimeoutMs: z.coerce.number().int().min(100).max(600_000),
   /** Base of every docUrl: STAYS_DOCS_URL, else the documentation shipped with the package (a file: URL). */
   docsUrl: z.string().url(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
@@ -106,6 +110,8 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     dataDir: overrides.dataDir ?? env.STAYS_DATA_DIR ?? defaultDataDir(),
     databaseUrl: overrides.databaseUrl ?? (env.STAYS_DATABASE_URL || undefined),
     databasePoolMax: overrides.databasePoolMax ?? env.STAYS_DATABASE_POOL_MAX ?? 10,
+    databaseQueueMax: overrides.databaseQueueMax ?? env.STAYS_DATABASE_QUEUE_MAX ?? 1000,
+    databaseQueueTimeoutMs: overrides.databaseQueueTimeoutMs ?? env.STAYS_DATABASE_QUEUE_TIMEOUT_MS ?? 5_000,
     docsUrl: overrides.docsUrl ?? (env.STAYS_DOCS_URL || shippedDocsUrl()),
     logLevel: overrides.logLevel ?? env.STAYS_LOG_LEVEL ?? 'info',
     freeTierBudget: overrides.freeTierBudget ?? env.STAYS_FREE_TIER_BUDGET ?? 300,
@@ -133,7 +139,8 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const names: Record<string, string> = { dataDir: 'STAYS_DATA_DIR', databaseUrl: 'STAYS_DATABASE_URL', databasePoolMax: 'STAYS_DATABASE_POOL_MAX', docsUrl: 'STAYS_DOCS_URL', logLevel: 'STAYS_LOG_LEVEL', freeTierBudget: 'STAYS_FREE_TIER_BUDGET',
+    const names: Record<string, string> = { dataDir: 'STAYS_DATA_DIR', databaseUrl: 'STAYS_DATABASE_URL', databasePoolMax: 'STAYS_DATABASE_POOL_MAX',
+      databaseQueueMax: 'STAYS_DATABASE_QUEUE_MAX', databaseQueueTimeoutMs: 'STAYS_DATABASE_QUEUE_TIMEOUT_MS', docsUrl: 'STAYS_DOCS_URL', logLevel: 'STAYS_LOG_LEVEL', freeTierBudget: 'STAYS_FREE_TIER_BUDGET',
       anonymousRpm: 'STAYS_ANON_RPM', upstream: 'STAYS_UPSTREAM', simLatency: 'STAYS_SIM_LATENCY_MS', simFail: 'STAYS_SIM_FAIL', sourceDeadlineMs: 'STAYS_SOURCE_DEADLINE_MS',
       jobLeaseMs: 'STAYS_JOB_LEASE_MS', shutdownGraceMs: 'STAYS_SHUTDOWN_GRACE_MS', memoryCacheMb: 'STAYS_MEMORY_CACHE_MB', heapGrowthPercent: 'STAYS_HEAP_GROWTH_PERCENT', topupMaxPerDay: 'STAYS_TOPUP_MAX_PER_DAY',
       secretKey: 'STAYS_SECRET_KEY', webhookDenyPrivate: 'STAYS_WEBHOOK_DENY_PRIVATE', webhookTimeoutMs: 'STAYS_WEBHOOK_TIMEOUT_MS',

@@ -251,6 +251,14 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     fix: 'Retry later, with back-off; nothing was charged.',
     reproduce: `GET /v1/listing/airbnb/504 ${SANDBOX}`,
   },
+  database_unavailable: {
+    cause: 'The server could not use its database (PostgreSQL restarting, a dropped connection, a network fault between them). Nothing about the request was wrong, and nothing was charged for this answer.',
+    fix: 'Retry after the Retry-After header (the stays CLI and client do for GET and DELETE); the server reconnects by itself once the database is back. Operators: check the database and the network to it.',
+  },
+  service_overloaded: {
+    cause: 'Every database connection of the instance was busy and as many requests as it queues (STAYS_DATABASE_QUEUE_MAX) were already waiting, or one waited longer than STAYS_DATABASE_QUEUE_TIMEOUT_MS. Nothing was charged for this answer.',
+    fix: 'Retry after the Retry-After header, with back-off; spread bursts out. Operators: more instances, a larger pool (STAYS_DATABASE_POOL_MAX) or a larger queue (docs/deploy.md, throughput).',
+  },
   internal_error: {
     cause: 'An unexpected failure inside the service (a bug); it was logged with the requestId.',
     fix: 'Retry once; if it persists, report it quoting the requestId.',

@@ -89,6 +89,10 @@ export const ERROR_CODES = {
   upstream_degraded: { type: 'upstream_unavailable', message: 'Every upstream source failed or was blocked.' },
   upstream_unavailable: { type: 'upstream_unavailable', message: 'No upstream source is configured for live keys.' },
   actor_timeout: { type: 'upstream_timeout', message: 'The upstream work timed out without data.' },
+  // The service's own database, not a booking platform; 503 like the upstream failures, so clients
+  // that branch on type back off and retry (docs/decisions.md).
+  database_unavailable: { type: 'upstream_unavailable', message: 'The database cannot be reached right now; retry in a few seconds.' },
+  service_overloaded: { type: 'upstream_unavailable', message: 'The service is at capacity right now; retry in a few seconds.' },
 
   internal_error: { type: 'internal_error', message: 'An unexpected error occurred.' },
 } as const satisfies Record<string, CodeSpec>;
@@ -114,7 +118,7 @@ export function errorInfo(code: ErrorCode): { type: ErrorType; status: number; r
 
 export interface ServiceErrorOptions {
   param?: string | null;
-  /** Seconds, for the Retry-After header (429). */
+  /** Seconds, for the Retry-After header (429, 503). */
   retryAfter?: number;
   cause?: unknown;
 }

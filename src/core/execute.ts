@@ -15,7 +15,7 @@ import type { Composed, Leg, LegOutcome, Plan } from './plan.js';
 import { isEnabled } from './platforms.js';
 import type { Meta } from './schemas/resources.js';
 import type { Upstream } from './upstream.js';
-import type { SharedState } from '../store/types.js';
+import type { CacheHit, SharedState } from '../store/types.js';
 
 export type ExecResult<T> =
   | { kind: 'sync'; data: T; meta: Meta }
@@ -105,31 +105,24 @@ export async function execute<T>(services: Services, ctx: RequestContext, plan: 
     throw new ServiceError('credit_balance_too_low', `This call may cost up to ${plan.worstCase} credits; ${available} ${available === 1 ? 'is' : 'are'} available.`);
   }
 
+  // From here on this call settles or releases the hold on every path; while it does, the
+  // heartbeat renews the hold's lease (and only then: see release()).
+  services.jobs.holds.add(holdId);
   const now = services.clock.now();
-  const hits = await Promise.all(plan.legs.map((l) => services.store.cacheGet(l.key, now)));
-  if (hits.every((h) => h !== null)) {
-    let c: Composed<T>;
-    try {
-      c = plan.compose(hits.map((h) => ({ ok: true, value: h!.value, cached: true })));
-    } catch (e) {
-      await services.store.settleHold(holdId, 0, { requestId: ctx.requestId, jobId: null, at: services.clock.now() });
-      throw e;
-    }
-    const r = finish(services, ctx, plan, c, { cached: true, sandbox: false, simulated: upstream.simulated });
-    let charge = 0;
-    let settled: unknown;
-    try {
-      charge = chargeOf(r.meta, plan.worstCase);
-    } finally {
-      settled = await services.store.settleHold(holdId, charge, { requestId: ctx.requestId, jobId: null, at: services.clock.now() });
-    }
-    // Only if this process stalled past its lease and another one released the hold.
-    if (settled === null) throw new ServiceError('upstream_degraded', 'This call took too long and its credit hold was released; nothing was charged. Retry the request.');
-    return { kind: 'sync', ...r };
-  }
-
-  const estimatedSeconds = Math.max(1, ...plan.legs.map((l) => (isEnabled(l.platform) ? upstream.estimateSeconds(l.platform) : 1)));
+  let estimatedSeconds: number;
+  let hits: (CacheHit | null)[];
   try {
+    hits = await Promise.all(plan.legs.map((l) => services.store.cacheGet(l.key, now)));
+    if (hits.every((h) => h !== null)) {
+      const c = plan.compose(hits.map((h) => ({ ok: true, value: h!.value, cached: true })));
+      const r = finish(services, ctx, plan, c, { cached: true, sandbox: false, simulated: upstream.simulated });
+      const settled = await services.store.settleHold(holdId, chargeOf(r.meta, plan.worstCase), { requestId: ctx.requestId, jobId: null, at: services.clock.now() });
+      services.jobs.holds.delete(holdId);
+      // Only if this process stalled past its lease and another one released the hold.
+      if (settled === null) throw new ServiceError('upstream_degraded', 'This call took too long and its credit hold was released; nothing was charged. Retry the request.');
+      return { kind: 'sync', ...r };
+    }
+    estimatedSeconds = Math.max(1, ...plan.legs.map((l) => (isEnabled(l.platform) ? upstream.estimateSeconds(l.platform) : 1)));
     await services.store.createJob({
       id: jobId,
       accountId: ctx.account.id,
@@ -142,12 +135,12 @@ export async function execute<T>(services: Services, ctx: RequestContext, plan: 
       lease: leaseFor(services),
     });
   } catch (e) {
-    await services.store.settleHold(holdId, 0, { requestId: ctx.requestId, jobId: null, at: services.clock.now() });
+    await release(services, holdId, ctx.requestId);
     throw e;
   }
   const job: JobFacts = { id: jobId, accountId: ctx.account.id, operation: plan.operation, platforms: plan.platforms, createdAt: now };
   emitJob(services, 'job.queued', job);
-  const running = services.jobs.run(jobId, () => runJob(services, ctx, plan, upstream, { job, holdId, hits: hits.map((h) => h?.value) }));
+  const running = services.jobs.run(jobId, holdId, () => runJob(services, ctx, plan, upstream, { job, holdId, hits: hits.map((h) => h?.value) }));
   running.catch(() => undefined);
 
   if (opts.waitMs && opts.waitMs > 0) {
@@ -160,6 +153,16 @@ export async function execute<T>(services: Services, ctx: RequestContext, plan: 
     body: { data: { jobId, status: 'pending', pollUrl: pollUrl(jobId), estimatedSeconds }, meta: { requestId: ctx.requestId, creditsCharged: 0, platforms: plan.platforms } },
     retryAfter: Math.min(5, estimatedSeconds),
   };
+}
+
+/**
+ * Gives a hold back, charging nothing, when its call ends without a charge. If the store cannot
+ * do it now (the database is away), nobody renews the hold's lease any more, so it expires and
+ * the next sweep, on any instance, releases it.
+ */
+async function release(services: Services, holdId: string, requestId: string): Promise<void> {
+  if (!services.jobs.holds.delete(holdId)) return;
+  await services.store.settleHold(holdId, 0, { requestId, jobId: null, at: services.clock.now() }).catch(() => undefined);
 }
 
 async function runSandbox<T>(services: Services, ctx: RequestContext, plan: Plan<T>, memoKey: string | undefined): Promise<ExecResult<T>> {
@@ -199,8 +202,12 @@ function fetchOwn(services: Services, upstream: Upstream, leg: Leg): Promise<Fet
     const at = services.clock.now();
     const source = served.size > 0 ? [...served].join(',') : upstream.name;
     if (leg.cacheable?.(value) === false) return { value, expiresAt: at, source };
-    await services.store.cacheSet(leg.key, value, at, at + leg.ttlMs);
-    return { value, expiresAt: at + leg.ttlMs, source };
+    // The answer was fetched (and is paid for): a cache that cannot be written only costs a later refetch.
+    const cached = await services.store.cacheSet(leg.key, value, at, at + leg.ttlMs).then(
+      () => true,
+      () => false,
+    );
+    return { value, expiresAt: cached ? at + leg.ttlMs : at, source };
   });
 }
 
@@ -216,14 +223,19 @@ async function fetchShared(services: Services, shared: SharedState, upstream: Up
     const now = services.clock.now();
     const claim = await shared.claimFlight(leg.key, id, services.jobs.owner, now + services.config.jobLeaseMs, now);
     if (claim.leader) {
+      // Renewed while this process leads it; a flight whose end cannot be recorded expires, and
+      // whoever waits on it takes it over.
+      services.jobs.flights.add(id);
       try {
         const f = await fetchOwn(services, upstream, leg);
-        await shared.endFlight(leg.key, id, { value: f }, services.clock.now());
+        await shared.endFlight(leg.key, id, { value: f }, services.clock.now()).catch(() => undefined);
         return f;
       } catch (e) {
         const error = e instanceof ServiceError ? { code: e.code, message: e.message } : { code: 'upstream_degraded', message: 'The upstream call failed.' };
         await shared.endFlight(leg.key, id, { error }, services.clock.now()).catch(() => undefined);
         throw e;
+      } finally {
+        services.jobs.flights.delete(id);
       }
     }
     const ended = await awaitFlight(services, shared, leg.key, claim.id);
@@ -252,6 +264,8 @@ async function awaitFlight(services: Services, shared: SharedState, key: string,
  */
 async function lost(services: Services, jobId: string): Promise<JobOutcome> {
   const row = await services.store.getJob(jobId);
+  // Our own end was written after all (an earlier attempt committed, its answer lost on the way back).
+  if (row?.status === 'completed') return { ok: true, data: row.result, meta: row.meta as Meta };
   const recorded = (row?.error ?? {}) as { code?: string; message?: string };
   const code = typeof recorded.code === 'string' && isErrorCode(recorded.code) ? recorded.code : 'upstream_degraded';
   return { ok: false, error: new ServiceError(code, recorded.message ?? 'This job was stopped before it finished; nothing was charged. Retry the request.') };

@@ -161,6 +161,9 @@ export function createApp(services: Services, opts: AppOptions = {}) {
         throw new ServiceError('method_not_allowed', `HEAD is not allowed on ${route.path}: a billed call needs the body that reports its charge; use GET.`);
       }
       if (route.familyFor) c.set('family', await route.familyFor(c));
+      // Past the database's queue, a new request is refused at once (503, retryable) rather than
+      // queued into a timeout; requests already admitted finish.
+      services.store.admit?.();
       const address = clientAddress(c.env);
       try {
         const who = await authenticate(services, requestHeader(c, 'authorization'));

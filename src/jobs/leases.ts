@@ -73,15 +73,20 @@ function every(s: Services, f: () => Promise<void>): Timer {
   return { stop: () => clearInterval(timer) };
 }
 
-/** The heartbeat of every process that runs jobs: renews the leases of its jobs and holds. */
+const renewOwn = (s: Services) => s.store.renewLeases(s.jobs.owner, s.clock.now() + s.config.jobLeaseMs, s.jobs.live());
+
+/** The heartbeat of every process that runs jobs: renews the leases of the jobs, holds and flights in flight in it. */
 export function startHeartbeat(s: Services, onError: (e: unknown) => void): Timer {
-  return every(s, () => s.store.renewLeases(s.jobs.owner, s.clock.now() + s.config.jobLeaseMs).catch(onError));
+  return every(s, () => renewOwn(s).catch(onError));
 }
 
 /** A server's sweep: fails jobs whose lease expired, then deletes expired jobs and cache rows. */
 export function startSweeper(s: Services, opts: { onError(e: unknown): void; onSwept(r: { jobs: string[]; holds: number }, p: Purged): void }): Timer {
   return every(s, async () => {
     try {
+      // Own work first: after the database was away longer than a lease, this process's running
+      // jobs must not be taken for a dead process's by its own sweep.
+      await renewOwn(s);
       const r = await failExpired(s);
       opts.onSwept(r, await purgeExpired(s));
     } catch (e) {

@@ -4,6 +4,7 @@
 // the store (`owner`, with a lease the heartbeat renews: src/jobs/leases.ts).
 import type { ServiceError } from '../core/errors.js';
 import type { Meta } from '../core/schemas/resources.js';
+import type { LiveWork } from '../store/types.js';
 
 export type JobOutcome = { ok: true; data: unknown; meta: Meta } | { ok: false; error: ServiceError };
 
@@ -11,6 +12,14 @@ export class JobRunner {
   private readonly running = new Map<string, Promise<JobOutcome>>();
   /** Upstream calls in flight, by leg key (coalescing). */
   readonly inflight = new Map<string, Promise<unknown>>();
+  /**
+   * Credit holds this process will still settle or release (a call between its hold and its
+   * answer, a job's hold while the job runs), and the shared flights it leads: with the running
+   * jobs, the only work whose leases the heartbeat renews. Whatever leaves these sets unsettled (a
+   * write that failed while the database was away) expires with its lease and is released by a sweep.
+   */
+  readonly holds = new Set<string>();
+  readonly flights = new Set<string>();
   private releaseWaiters: () => void = () => undefined;
   private waitersReleased = new Promise<null>((r) => {
     this.releaseWaiters = () => r(null);
@@ -19,10 +28,20 @@ export class JobRunner {
   /** @param owner this process's instance id, which owns the jobs it runs. */
   constructor(readonly owner: string) {}
 
-  run(id: string, task: () => Promise<JobOutcome>): Promise<JobOutcome> {
-    const p = task().finally(() => this.running.delete(id));
+  /** Runs the job `id`, which owns the credit hold `holdId` until it ends. */
+  run(id: string, holdId: string, task: () => Promise<JobOutcome>): Promise<JobOutcome> {
+    this.holds.add(holdId);
+    const p = task().finally(() => {
+      this.running.delete(id);
+      this.holds.delete(holdId);
+    });
     this.running.set(id, p);
     return p;
+  }
+
+  /** What the heartbeat renews: the work in flight in this process. */
+  live(): LiveWork {
+    return { jobs: [...this.running.keys()], holds: [...this.holds], flights: [...this.flights] };
   }
 
   /** The job's outcome if it ends within `ms`, else null (also at once after stopWaiting()). */

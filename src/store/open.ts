@@ -5,7 +5,9 @@ import { openPgStore } from './postgres/store.js';
 import { openSqliteStore } from './sqlite/store.js';
 import type { Store } from './types.js';
 
-export function openStore(config: Pick<Config, 'dataDir' | 'databaseUrl' | 'databasePoolMax'>): Store {
-  if (config.databaseUrl) return openPgStore(config.databaseUrl, { poolMax: config.databasePoolMax });
+export function openStore(config: Pick<Config, 'dataDir' | 'databaseUrl' | 'databasePoolMax' | 'databaseQueueMax' | 'databaseQueueTimeoutMs'>): Store {
+  if (config.databaseUrl) {
+    return openPgStore(config.databaseUrl, { poolMax: config.databasePoolMax, queueMax: config.databaseQueueMax, queueTimeoutMs: config.databaseQueueTimeoutMs });
+  }
   return openSqliteStore(databaseFile(config.dataDir));
 }

@@ -102,6 +102,13 @@ export interface Lease {
   expiresAt: number;
 }
 
+/** The ids of a process's work in flight: jobs it runs, credit holds it will settle, flights it leads. */
+export interface LiveWork {
+  jobs: readonly string[];
+  holds: readonly string[];
+  flights: readonly string[];
+}
+
 export interface NewHold {
   id: string;
   accountId: string;
@@ -360,6 +367,12 @@ export interface Store {
    * waits for it, so only a server, which should fail before it listens, needs to call it.
    */
   ready(): Promise<void>;
+  /**
+   * Admission of a new request: throws 503 service_overloaded (database_unavailable while the
+   * database is away) when as many callers as the store queues already wait for it. Absent on
+   * SQLite, whose calls never wait for a connection.
+   */
+  admit?(): void;
   /** Present when several instances share the store (PostgreSQL). */
   readonly shared?: SharedState;
   createAccount(a: NewAccount, initialCredits: number, requestId: string | null): Promise<AccountRow>;
@@ -399,8 +412,12 @@ export interface Store {
   getJob(id: string): Promise<JobRow | null>;
   /** An account's unexpired jobs in one environment, newest first (created_at, then id, descending). */
   listJobs(q: JobListQuery): Promise<JobSummaryRow[]>;
-  /** The heartbeat: extends the lease of every unfinished job and every hold `owner` has. */
-  renewLeases(owner: string, until: number): Promise<void>;
+  /**
+   * The heartbeat: extends the leases of `owner`'s work that is actually running in its process
+   * (`live`), and nothing else: a job or hold whose process lost track of it (a write that failed
+   * while the database was away) expires and is failed or released by whichever process sweeps.
+   */
+  renewLeases(owner: string, until: number, live: LiveWork): Promise<void>;
   /**
    * Fails (with `error`) every unfinished job whose lease expired before `now`, and releases its
    * hold and every other hold whose lease expired, charging nothing. Returns the failed job ids.

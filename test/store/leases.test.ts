@@ -48,7 +48,7 @@ for (const kind of STORE_KINDS) {
       await startJob(store, 'job_a', 'inst_A', T0 + 3000);
       expect(await store.failExpired(FAILED, T0 + 2999, T0 + 86_400_000)).toEqual({ jobs: [], holds: 0 });
       // The heartbeat moves the lease on; the old expiry no longer counts.
-      await store.renewLeases('inst_A', T0 + 6000);
+      await store.renewLeases('inst_A', T0 + 6000, { jobs: ['job_a'], holds: ['hold_job_a'], flights: [] });
       expect(await store.failExpired(FAILED, T0 + 5000, T0 + 86_400_000)).toEqual({ jobs: [], holds: 0 });
       expect((await store.getCredits('acct_1')).held).toBe(40);
 
@@ -60,6 +60,25 @@ for (const kind of STORE_KINDS) {
       expect(await store.getJob('job_a')).toMatchObject({ status: 'failed' });
       expect(await store.getCredits('acct_1')).toMatchObject({ balance: 1000, held: 0 });
       expect((await store.ledger('acct_1')).filter((l) => l.kind === 'charge')).toEqual([]);
+    });
+
+    it('the heartbeat renews only the work its process names as running: a job or hold it lost track of expires and is released', async () => {
+      const { store } = await setup();
+      await startJob(store, 'job_live', 'inst_A', T0 + 3000);
+      await startJob(store, 'job_stranded', 'inst_A', T0 + 3000, 25);
+      const loose = { owner: 'inst_A', expiresAt: T0 + 3000 };
+      await store.hold({ id: 'hold_sync', accountId: 'acct_1', amount: 7, requestId: 'req_s', jobId: null, at: T0, freeTierBudget: null, lease: loose });
+      await store.hold({ id: 'hold_stranded', accountId: 'acct_1', amount: 9, requestId: 'req_x', jobId: null, at: T0, freeTierBudget: null, lease: loose });
+      await store.renewLeases('inst_A', T0 + 9000, { jobs: ['job_live'], holds: ['hold_job_live', 'hold_sync'], flights: [] });
+      expect(await store.getCredits('acct_1')).toMatchObject({ held: 40 + 25 + 7 + 9 });
+      const swept = await store.failExpired(FAILED, T0 + 3000, T0 + 86_400_000);
+      expect(swept).toEqual({ jobs: ['job_stranded'], holds: 2 });
+      expect(await store.getJob('job_stranded')).toMatchObject({ status: 'failed', error: FAILED });
+      expect(await store.getJob('job_live')).toMatchObject({ status: 'running', leaseExpiresAt: T0 + 9000 });
+      expect(await store.getCredits('acct_1')).toMatchObject({ balance: 1000, held: 40 + 7 });
+      // Nothing to renew: nothing changes.
+      await store.renewLeases('inst_A', T0 + 20_000, { jobs: [], holds: [], flights: [] });
+      expect(await store.getJob('job_live')).toMatchObject({ leaseExpiresAt: T0 + 9000 });
     });
 
     it('only the owner settles a job, once', async () => {

@@ -154,7 +154,10 @@ describe.skipIf(!pgKind.available)('PostgreSQL under concurrency', { timeout: 12
     await start(b, 'job_b1', 'inst_b');
     await a.hold({ id: 'hold_loose', accountId: 'acct_1', amount: 5, requestId: 'req_l', jobId: null, at: T0, freeTierBudget: null, lease: { owner: 'inst_a', expiresAt: T0 + 1000 } });
     // Each heartbeat runs while the other instance sweeps.
-    await Promise.all([a.renewLeases('inst_a', T0 + 5000), b.renewLeases('inst_b', T0 + 5000)]);
+    await Promise.all([
+      a.renewLeases('inst_a', T0 + 5000, { jobs: ['job_a1', 'job_a2'], holds: ['hold_job_a1', 'hold_job_a2', 'hold_loose'], flights: [] }),
+      b.renewLeases('inst_b', T0 + 5000, { jobs: ['job_b1'], holds: ['hold_job_b1'], flights: [] }),
+    ]);
     expect(await b.failExpired(FAILED, T0 + 4000, T0 + 90_000_000)).toEqual({ jobs: [], holds: 0 });
     expect(await b.getCredits('acct_1')).toMatchObject({ held: 155 });
     expect((await b.getJob('job_a1'))!.leaseExpiresAt).toBe(T0 + 5000);

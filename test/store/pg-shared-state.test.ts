@@ -85,7 +85,7 @@ describe.skipIf(!pgKind.available)('PostgreSQL shared state', { timeout: 120_000
     expect(await b.readFlight('k', 'fl_a', T0 + 999)).toEqual({ state: 'running' });
     expect(await b.readFlight('k', 'fl_a', T0 + 1000)).toEqual({ state: 'gone' });
     // The heartbeat extends a flight's lease as it does a job's.
-    await storeA.renewLeases('inst_a', T0 + 5000);
+    await storeA.renewLeases('inst_a', T0 + 5000, { jobs: [], holds: [], flights: ['fl_a'] });
     expect(await b.readFlight('k', 'fl_a', T0 + 4999)).toEqual({ state: 'running' });
     expect(await b.claimFlight('k', 'fl_b', 'inst_b', T0 + 9000, T0 + 4999)).toEqual({ leader: false, id: 'fl_a' });
     // inst_a stops renewing: after its lease, b takes over.

@@ -60,7 +60,8 @@ export const pgKind: StoreKind = {
     const db = await freshDatabase();
     return backing(
       db.url,
-      () => openPgStore(db.url, { poolMax: 8 }),
+      // The suites push hundreds of concurrent calls through one store to test its locks, not its load shedding.
+      () => openPgStore(db.url, { poolMax: 8, queueMax: 10_000, queueTimeoutMs: 60_000 }),
       () => db.drop(),
     );
   },

@@ -17,6 +17,7 @@
 //
 // `pg` loads on first use (a vendor file of the CLI), so the embedded default never pays for it.
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import { ServiceError } from '../../core/errors.js';
 import {
   type AccountRow,
   type ClaimedDelivery,
@@ -113,7 +114,7 @@ export function redactUrl(url: string): string {
   }
 }
 
-async function connectPool(url: string, max: number): Promise<Pool> {
+async function connectPool(url: string, max: number, connectTimeoutMs: number): Promise<Pool> {
   const m = await import('pg');
   const pg = ((m as unknown as { default?: typeof m }).default ?? m) as typeof m;
   const int8 = (v: string) => Number(v);
@@ -122,15 +123,45 @@ async function connectPool(url: string, max: number): Promise<Pool> {
     max,
     // Milliseconds and credits are BIGINT; every value we store is a safe integer.
     types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === 20 ? int8 : pg.types.getTypeParser(oid, format as 'text'))) as never },
-    connectionTimeoutMillis: 10_000,
+    // How long a caller waits for a connection: in the pool's queue, or for a new one to open.
+    connectionTimeoutMillis: connectTimeoutMs,
     idleTimeoutMillis: 30_000,
+    // A database that vanished without closing its sockets (a host gone, a partition) is noticed.
+    keepAlive: true,
     application_name: 'stays',
   });
   // An idle client's connection dropping (a database restart) must not crash the process; the
-  // pool replaces it and the next query reports any lasting failure.
+  // pool replaces it and the next query reports any lasting failure. Clients in use have their
+  // own listener (use()).
   pool.on('error', () => undefined);
+  // And at every other moment of a client's life (pg-pool leaves gaps, such as a client handed
+  // between callers, where a backend's termination notice finds no listener and would end the
+  // process). A query in progress still fails with the error, and use() still sees it.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
+
+const FAULT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
+
+/**
+ * Whether an error means the database cannot be reached or used right now, as opposed to a bug or
+ * a refused statement: SQLSTATE classes 08 (connection), 53 (insufficient resources), 57P0x (shut
+ * down, restarting) and 58 (system), socket errors, and node-postgres' own connection messages.
+ */
+export function isDatabaseFault(e: unknown): boolean {
+  if (!(e instanceof Error)) return false;
+  const code = (e as { code?: unknown }).code;
+  if (typeof code === 'string' && (FAULT_CODES.has(code) || /^(08|53|58)...$/.test(code) || /^57P0[1-4]$/.test(code))) return true;
+  return /Connection terminated|connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect|Connection ended unexpectedly/i.test(e.message);
+}
+
+/** How long after a fault clients are told to come back (Retry-After, seconds). */
+const FAULT_RETRY_AFTER_S = 2;
+const OVERLOAD_RETRY_AFTER_S = 1;
+
+const unavailable = (cause: unknown) => new ServiceError('database_unavailable', undefined, { retryAfter: FAULT_RETRY_AFTER_S, cause });
+const overloaded = (why: string, cause?: unknown) =>
+  new ServiceError('service_overloaded', `The service is at capacity right now (${why}); retry in a few seconds.`, { retryAfter: OVERLOAD_RETRY_AFTER_S, cause });
 
 async function migrate(pool: Pool): Promise<void> {
   const c = await pool.connect();
@@ -162,19 +193,41 @@ async function migrate(pool: Pool): Promise<void> {
 }
 
 export interface PgStoreOptions {
+  /** Connections for request traffic (STAYS_DATABASE_POOL_MAX). */
   poolMax?: number;
+  /** Callers that may wait for one of them before new work is refused with 503 service_overloaded (STAYS_DATABASE_QUEUE_MAX). */
+  queueMax?: number;
+  /** How long a caller waits for a connection at most (STAYS_DATABASE_QUEUE_TIMEOUT_MS). */
+  queueTimeoutMs?: number;
 }
+
+/**
+ * Connections of the second, small pool that the heartbeat, the expiry sweep, purges and shutdown
+ * use: lease renewal never waits behind request traffic, so a busy instance is not mistaken for a
+ * dead one.
+ */
+const BACKGROUND_POOL_MAX = 2;
+/**
+ * How long work that gives credits back or ends a job (settlements, job ends, releases) keeps
+ * retrying through a database fault before it leaves the rest to lease expiry and the sweep.
+ */
+const MUST_RETRY_MS = 10_000;
 
 export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
   let pool: Pool | undefined;
+  let bg: Pool | undefined;
   let closed = false;
+  const queueMax = opts.queueMax ?? 1000;
+  const queueTimeoutMs = opts.queueTimeoutMs ?? 5_000;
   const ready = (async () => {
     try {
-      pool = await connectPool(url, opts.poolMax ?? 10);
+      pool = await connectPool(url, opts.poolMax ?? 10, queueTimeoutMs);
+      bg = await connectPool(url, BACKGROUND_POOL_MAX, queueTimeoutMs);
       await migrate(pool);
     } catch (e) {
       await pool?.end().catch(() => undefined);
-      pool = undefined;
+      await bg?.end().catch(() => undefined);
+      pool = bg = undefined;
       if (e instanceof StoreUnavailableError) throw e;
       const why = e instanceof Error ? e.message : String(e);
       throw new StoreUnavailableError(`Cannot use PostgreSQL at ${redactUrl(url)}: ${why}`, { cause: e });
@@ -183,35 +236,98 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
   // Nobody may be waiting yet (a command that never touches the store): never an unhandled rejection.
   ready.catch(() => undefined);
 
-  const getPool = async (): Promise<Pool> => {
+  /** When a database fault was last seen, and when a statement last got an answer (epoch ms). */
+  const health = { faultAt: 0, okAt: 0 };
+  // While the database is away, callers pile up behind connections that cannot open: that is
+  // the fault showing, not load.
+  const busy = (why: string, cause?: unknown) => (health.faultAt > health.okAt ? unavailable(cause) : overloaded(why, cause));
+
+  const getPool = async (which: 'requests' | 'background'): Promise<Pool> => {
     await ready;
-    if (closed || !pool) throw new StoreUnavailableError('The store is closed.');
-    return pool;
+    const p = which === 'background' ? bg : pool;
+    if (closed || !p) throw new StoreUnavailableError('The store is closed.');
+    return p;
   };
 
-  const query: Q = async (sql, params) => (await (await getPool()).query(sql, params as unknown[])).rows as never;
+  /**
+   * Runs `f` on a connection of the pool. A database fault becomes 503 database_unavailable, a
+   * wait for a connection past STAYS_DATABASE_QUEUE_TIMEOUT_MS 503 service_overloaded. A
+   * connection that failed is destroyed, never handed out again.
+   */
+  async function use<T>(which: 'requests' | 'background', f: (c: PoolClient) => Promise<T>): Promise<T> {
+    const p = await getPool(which);
+    let c: PoolClient;
+    try {
+      c = await p.connect();
+    } catch (e) {
+      if (!isDatabaseFault(e)) throw e;
+      // Waited the whole timeout with every connection busy: load, not a fault.
+      if (/timeout exceeded/.test((e as Error).message) && p.totalCount >= (p.options.max ?? 10)) throw busy(`no database connection was free within ${queueTimeoutMs} ms`, e);
+      health.faultAt = Date.now();
+      throw unavailable(e);
+    }
+    // A connection dropping while it is checked out emits 'error' on it: without a listener that
+    // would end the process. The query in progress fails with it too, and is answered below.
+    let broken: Error | undefined;
+    const onError = (e: Error) => {
+      broken = e;
+    };
+    c.on('error', onError);
+    try {
+      const r = await f(c);
+      health.okAt = Date.now();
+      return r;
+    } catch (e) {
+      if (isDatabaseFault(e) || broken) {
+        broken ??= e as Error;
+        health.faultAt = Date.now();
+        throw unavailable(e);
+      }
+      health.okAt = Date.now();
+      throw e;
+    } finally {
+      c.removeListener('error', onError);
+      c.release(broken ?? undefined);
+    }
+  }
 
-  /** One transaction on one connection, retried whole on a deadlock or serialization failure. */
-  async function tx<T>(f: (q: Q, c: PoolClient) => Promise<T>): Promise<T> {
-    const p = await getPool();
+  const query: Q = (sql, params) => use('requests', async (c) => (await c.query(sql, params as unknown[])).rows as never);
+
+  interface TxOptions {
+    /** Ends or refunds work already admitted: retried through faults for MUST_RETRY_MS. */
+    must?: boolean;
+    /** On the background pool (heartbeat, sweeps, purges, shutdown). */
+    background?: boolean;
+  }
+
+  /**
+   * One transaction on one connection, retried whole on a deadlock or serialization failure, and
+   * (`must`) on a database fault until MUST_RETRY_MS has passed. Retrying after a fault is safe for
+   * the statements that use it: each re-checks under its row locks whether its work is still to do
+   * (a hold already settled is gone, a job already ended no longer names its owner).
+   */
+  async function tx<T>(f: (q: Q, c: PoolClient) => Promise<T>, o: TxOptions = {}): Promise<T> {
+    const started = Date.now();
     for (let attempt = 1; ; attempt++) {
-      const c = await p.connect();
-      const q: Q = async (sql, params) => (await c.query(sql, params as unknown[])).rows as never;
       try {
-        await c.query('BEGIN');
-        const r = await f(q, c);
-        await c.query('COMMIT');
-        return r;
+        return await use(o.background ? 'background' : 'requests', async (c) => {
+          const q: Q = async (sql, params) => (await c.query(sql, params as unknown[])).rows as never;
+          try {
+            await c.query('BEGIN');
+            const r = await f(q, c);
+            await c.query('COMMIT');
+            return r;
+          } catch (e) {
+            await c.query('ROLLBACK').catch(() => undefined);
+            throw e;
+          }
+        });
       } catch (e) {
-        await c.query('ROLLBACK').catch(() => undefined);
-        const code = (e as { code?: string }).code;
-        if (attempt < 8 && code !== undefined && RETRYABLE.has(code)) {
-          await new Promise((r) => setTimeout(r, 5 * attempt + Math.random() * 20));
-          continue;
-        }
-        throw e;
-      } finally {
-        c.release();
+        const code = (e as { code?: unknown }).code;
+        const conflict = typeof code === 'string' && RETRYABLE.has(code) && attempt < 8;
+        const fault = o.must === true && e instanceof ServiceError && e.code === 'database_unavailable' && Date.now() - started < MUST_RETRY_MS && !closed;
+        if (!conflict && !fault) throw e;
+        await new Promise((r) => setTimeout(r, conflict ? 5 * attempt + Math.random() * 20 : Math.min(1000, 50 * 2 ** attempt) * (0.5 + Math.random() / 2)));
       }
     }
   }
@@ -309,6 +425,11 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
   const store: Store = {
     kind: 'postgres',
     ready: () => ready,
+    admit() {
+      // New work waits at the door rather than in the pool's queue once that queue is full.
+      const waiting = pool?.waitingCount ?? 0;
+      if (waiting >= queueMax) throw busy(`${waiting} requests already wait for a database connection`);
+    },
     shared,
     async createAccount(a, initial, requestId) {
       const row = await tx(async (q) => {
@@ -426,7 +547,7 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
       });
     },
     async settleHold(holdId, charge, ref) {
-      return tx((q) => settle(q, holdId, charge, ref.requestId, ref.jobId, ref.at));
+      return tx((q) => settle(q, holdId, charge, ref.requestId, ref.jobId, ref.at), { must: true });
     },
     async createJob(j) {
       await query(
@@ -454,7 +575,7 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
           e.expiresAt,
         ]);
         return true;
-      });
+      }, { must: true });
     },
     async getJob(id) {
       const r = (await query(`SELECT * FROM jobs WHERE id = $1`, [id]))[0];
@@ -468,12 +589,16 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
           : await query(`SELECT ${JOB_LIST} AND (created_at, id) < ($5, $6) ORDER BY created_at DESC, id DESC LIMIT $7`, [...base, l.after.createdAt, l.after.id, l.limit]);
       return rows.map(toJobSummary);
     },
-    async renewLeases(owner, until) {
-      await tx(async (q) => {
-        await q(`UPDATE jobs SET lease_expires_at = $1 WHERE owner = $2 AND status IN ('pending', 'running')`, [until, owner]);
-        await q(`UPDATE credit_holds SET lease_expires_at = $1 WHERE owner = $2`, [until, owner]);
-        await q(`UPDATE flights SET lease_expires_at = $1 WHERE owner = $2 AND state = 'running'`, [until, owner]);
-      });
+    async renewLeases(owner, until, live) {
+      if (live.jobs.length + live.holds.length + live.flights.length === 0) return;
+      await tx(
+        async (q) => {
+          if (live.jobs.length > 0) await q(`UPDATE jobs SET lease_expires_at = $1 WHERE owner = $2 AND status IN ('pending', 'running') AND id = ANY($3::text[])`, [until, owner, live.jobs]);
+          if (live.holds.length > 0) await q(`UPDATE credit_holds SET lease_expires_at = $1 WHERE owner = $2 AND id = ANY($3::text[])`, [until, owner, live.holds]);
+          if (live.flights.length > 0) await q(`UPDATE flights SET lease_expires_at = $1 WHERE owner = $2 AND state = 'running' AND id = ANY($3::text[])`, [until, owner, live.flights]);
+        },
+        { background: true },
+      );
     },
     async failExpired(error, now, retainUntil) {
       return tx(async (q) => {
@@ -481,14 +606,14 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
         if (!(await q(`SELECT pg_try_advisory_xact_lock($1) AS ok`, [LOCK.sweep]))[0]!.ok) return { jobs: [], holds: 0 };
         const r = await failJobs(q, 'lease_expires_at <= $1', [now], JSON.stringify(error), now, retainUntil);
         return { jobs: r.jobs, holds: r.holds + (await releaseHolds(q, 'lease_expires_at <= $1', [now])) };
-      });
+      }, { background: true });
     },
     async abandon(owner, error, now, retainUntil) {
       return tx(async (q) => {
         const r = await failJobs(q, 'owner = $1', [owner], JSON.stringify(error), now, retainUntil);
         await q(`DELETE FROM flights WHERE owner = $1 AND state = 'running'`, [owner]);
         return { jobs: r.jobs, holds: r.holds + (await releaseHolds(q, 'owner = $1', [owner])) };
-      });
+      }, { background: true });
     },
     async purgeExpired(now, batch) {
       return tx(async (q) => {
@@ -509,7 +634,7 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
         await q(`DELETE FROM rate_buckets WHERE id IN (SELECT id FROM rate_buckets WHERE updated <= $1 LIMIT $2)`, [now - BUCKET_KEEP_MS, batch]);
         await q(`DELETE FROM flights WHERE key IN (SELECT key FROM flights WHERE state <> 'running' AND ended_at <= $1 LIMIT $2)`, [now - FLIGHT_KEEP_MS, batch]);
         return { jobs, cache, webhooks };
-      });
+      }, { background: true });
     },
 
     // ---- webhooks ----
@@ -742,7 +867,7 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
       if (closed) return;
       closed = true;
       await ready.catch(() => undefined);
-      await pool?.end();
+      await Promise.all([pool?.end(), bg?.end()]);
     },
   };
   return store;

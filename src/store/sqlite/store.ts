@@ -4,7 +4,7 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { type AccountRow, type CreditsRow, type HoldResult, type JobEnd, type KeyRow, type NewAccount, type NewHold, type NewKey, type NewTopup, type Store, type TopupResult, WEBHOOK_LOG_RETENTION_MS } from '../types.js';
+import { type AccountRow, type CreditsRow, type HoldResult, type JobEnd, type KeyRow, type LiveWork, type NewAccount, type NewHold, type NewKey, type NewTopup, type Store, type TopupResult, WEBHOOK_LOG_RETENTION_MS } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
 import { type Row, toAccount, toJob, toJobSummary, toKey, toLedger } from '../rows.js';
 import { oauthStore, purgeOAuth } from './oauth.js';
@@ -95,8 +95,8 @@ export function openSqliteStore(file: string): Store {
       `UPDATE jobs SET status = @status, result = @result, meta = @meta, error = @error, updated_at = @at, expires_at = @expiresAt, owner = NULL
        WHERE id = @id`,
     ),
-    renewJobs: db.prepare(`UPDATE jobs SET lease_expires_at = ? WHERE owner = ? AND status IN ('pending', 'running')`),
-    renewHolds: db.prepare(`UPDATE credit_holds SET lease_expires_at = ? WHERE owner = ?`),
+    renewJobs: db.prepare(`UPDATE jobs SET lease_expires_at = ? WHERE owner = ? AND status IN ('pending', 'running') AND id IN (SELECT value FROM json_each(?))`),
+    renewHolds: db.prepare(`UPDATE credit_holds SET lease_expires_at = ? WHERE owner = ? AND id IN (SELECT value FROM json_each(?))`),
     expiredJobs: db.prepare(`SELECT id FROM jobs WHERE status IN ('pending', 'running') AND lease_expires_at <= ?`).pluck(),
     expiredHolds: db.prepare(`SELECT id, account_id, amount FROM credit_holds WHERE lease_expires_at <= ?`),
     ownJobs: db.prepare(`SELECT id FROM jobs WHERE owner = ? AND status IN ('pending', 'running')`).pluck(),
@@ -181,9 +181,9 @@ export function openSqliteStore(file: string): Store {
     return { jobs, holds };
   });
 
-  const renewTx = db.transaction((owner: string, until: number) => {
-    q.renewJobs.run(until, owner);
-    q.renewHolds.run(until, owner);
+  const renewTx = db.transaction((owner: string, until: number, live: LiveWork) => {
+    q.renewJobs.run(until, owner, JSON.stringify(live.jobs));
+    q.renewHolds.run(until, owner, JSON.stringify(live.holds));
   });
 
   const topupTx = db.transaction((t: NewTopup): TopupResult => {
@@ -316,8 +316,8 @@ export function openSqliteStore(file: string): Store {
     async finishJob(end) {
       return finishTx.immediate(end);
     },
-    async renewLeases(owner, until) {
-      renewTx.immediate(owner, until);
+    async renewLeases(owner, until, live) {
+      renewTx.immediate(owner, until, live);
     },
     async failExpired(error, now, retainUntil) {
       return failExpiredTx.immediate(JSON.stringify(error), now, retainUntil);
