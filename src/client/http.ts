@@ -1,6 +1,8 @@
 // One request with retries at the edge (house rule 6): 429 and retryable 5xx are retried,
-// honouring Retry-After, with capped exponential back-off and jitter otherwise. Every exchange is
+// honouring Retry-After, with capped exponential back-off and jitter otherwise; a POST carries an
+// Idempotency-Key, the same on every attempt, so retrying it is safe. Every exchange is
 // reported to onRequest (for `--debug`) without the key.
+import { randomUUID } from 'node:crypto';
 import { StaysApiError, StaysConnectionError } from './errors.js';
 import type { Transport } from './transport.js';
 import type { ApiErrorBody, Query, RawResponse, RequestEvent, RetryEvent } from './types.js';
@@ -95,12 +97,17 @@ export function createSender(o: SenderOptions) {
   // repeats it; rate limits are real for every key and are retried.
   const sandbox = o.apiKey?.startsWith('stay_test_') ?? false;
 
-  /** The delay before the next attempt, or null when this answer is final. */
-  function nextDelay(res: RawResponse | null, call: ApiCall, attempt: number): number | null {
+  /**
+   * The delay before the next attempt, or null when this answer is final. A GET, and a POST with
+   * an Idempotency-Key (the server answers its retry with the first answer, executed once), may be
+   * retried after a failed connection, a retryable 5xx, or a 409 while its first attempt still runs.
+   */
+  function nextDelay(res: RawResponse | null, call: ApiCall, safe: boolean, attempt: number): number | null {
     if (attempt > o.maxRetries) return null;
-    if (res === null) return call.method === 'GET' ? backoffMs(attempt) : null;
+    if (res === null) return safe ? backoffMs(attempt) : null;
     if (res.status === 429) return Math.max(retryAfterMs(res.headers) ?? backoffMs(attempt), 250);
-    if (res.status >= 500 && !sandbox && call.method === 'GET' && errorRetryable(res)) return retryAfterMs(res.headers) ?? backoffMs(attempt);
+    if (res.status === 409 && call.method === 'POST' && safe && errorRetryable(res)) return Math.max(retryAfterMs(res.headers) ?? backoffMs(attempt), 250);
+    if (res.status >= 500 && !sandbox && safe && errorRetryable(res)) return retryAfterMs(res.headers) ?? backoffMs(attempt);
     return null;
   }
 
@@ -108,6 +115,11 @@ export function createSender(o: SenderOptions) {
     const path = buildPath(call.path, call.query);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': o.userAgent, ...call.headers };
     if (o.apiKey) headers.authorization = `Bearer ${o.apiKey}`;
+    // Like stripe-node: every POST carries an Idempotency-Key (the caller's, or one made here and
+    // reused on each attempt), so a retry after a lost answer cannot execute or charge twice.
+    const given = Object.keys(headers).some((k) => k.toLowerCase() === 'idempotency-key');
+    if (call.method === 'POST' && !given) headers['idempotency-key'] = `stays-retry-${randomUUID()}`;
+    const safe = call.method === 'GET' || call.method === 'POST';
     let body: string | undefined;
     if (call.body !== undefined) {
       body = typeof call.body === 'string' ? call.body : JSON.stringify(call.body);
@@ -124,12 +136,12 @@ export function createSender(o: SenderOptions) {
         failure = e;
       }
       if (o.onRequest) o.onRequest(describe(call.method, o.transport.base + path, res, performance.now() - started, attempt, failure));
-      const delay = nextDelay(res, call, attempt);
+      const delay = nextDelay(res, call, safe, attempt);
       if (delay === null || delay > MAX_RETRY_WAIT_MS || Date.now() + delay > ctl.deadline) {
         if (res) return res;
         throw failure;
       }
-      o.onRetry?.({ reason: res === null ? 'connection_failed' : res.status === 429 ? 'rate_limited' : 'server_error', status: res?.status ?? null, waitMs: Math.round(delay), attempt });
+      o.onRetry?.({ reason: res === null ? 'connection_failed' : res.status === 429 ? 'rate_limited' : res.status === 409 ? 'in_progress' : 'server_error', status: res?.status ?? null, waitMs: Math.round(delay), attempt });
       await o.sleep(delay, ctl.signal);
     }
   };

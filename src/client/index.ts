@@ -31,7 +31,7 @@ export interface ClientOptions {
   apiKey?: string;
   /** Upper bound for waiting on a job (and for retry pauses), in ms. Default 5 minutes. */
   timeoutMs?: number;
-  /** Retries of 429 and retryable 5xx answers. Default 2. */
+  /** Retries of 429 and retryable 5xx answers (and of a POST's lost answer: each POST carries an Idempotency-Key). Default 2. */
   maxRetries?: number;
   userAgent?: string;
   onRequest?: (e: RequestEvent) => void;

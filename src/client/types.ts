@@ -69,7 +69,7 @@ export interface RequestEvent {
 
 /** Reported before the client pauses to retry (for spinners and status lines). */
 export interface RetryEvent {
-  reason: 'rate_limited' | 'server_error' | 'connection_failed';
+  reason: 'rate_limited' | 'server_error' | 'connection_failed' | 'in_progress';
   /** The answer's HTTP status; null when the connection failed. */
   status: number | null;
   /** How long the client waits before the next attempt. */

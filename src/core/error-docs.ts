@@ -123,6 +123,16 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     cause: 'The client did not finish sending its request in time; the server closed the connection.',
     fix: 'Retry; if it recurs, check the network between the client and the server.',
   },
+  idempotency_key_reused: {
+    cause:
+      'A POST carried an Idempotency-Key that this account (in this environment) already used in the last 24 hours for a different request: another body, path or method. Nothing was executed or charged.',
+    fix: 'Use a new key for every distinct request (a UUID is usual); reuse a key only to retry the very same request, byte for byte.',
+    reproduce: `POST /v1/stays/batch twice with Idempotency-Key: k1 and two different bodies ${SANDBOX}`,
+  },
+  idempotency_key_in_use: {
+    cause: 'A POST carried an Idempotency-Key whose first request is still executing (on this or another instance). Nothing was executed or charged.',
+    fix: 'Retry after Retry-After seconds with the same key and body: once the first request ends, the retry gets its answer again (Idempotent-Replayed: true).',
+  },
   unsupported_media_type: {
     cause: 'A POST body was sent with a Content-Type other than application/json.',
     fix: 'Send JSON with Content-Type: application/json.',

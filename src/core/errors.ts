@@ -51,6 +51,16 @@ export const ERROR_CODES = {
   request_headers_too_large: { type: 'invalid_request', status: 431, message: 'The request line and headers are too large.' },
   request_timeout: { type: 'invalid_request', status: 408, retryable: true, message: 'The request did not arrive in time.' },
   unsupported_media_type: { type: 'invalid_request', status: 415, message: 'The request body must be application/json.' },
+  idempotency_key_reused: {
+    type: 'invalid_request',
+    message: 'This Idempotency-Key was already used with a different request (another body, path or method) in the last 24 hours; send a new key.',
+  },
+  idempotency_key_in_use: {
+    type: 'invalid_request',
+    status: 409,
+    retryable: true,
+    message: 'Another request with this Idempotency-Key is still being processed; retry after it finishes.',
+  },
   route_not_found: { type: 'not_found', message: 'No such route.' },
   method_not_allowed: { type: 'invalid_request', status: 405, message: 'Method not allowed on this route.' },
   not_implemented: { type: 'not_implemented', message: 'Not implemented yet.' },

@@ -10,6 +10,7 @@ import { RateLimiter, type RateDecision, takeShared } from '../core/ratelimit.js
 import { mountMcp } from '../mcp/mount.js';
 import { mountOAuth } from '../oauth/routes.js';
 import { mountDocs } from './docs/routes.js';
+import { withIdempotency } from './idempotency.js';
 import { buildOpenApi } from './openapi.js';
 import { renderError } from './render.js';
 import { type Env, type RouteDef, honoPath, requestHeader } from './route.js';
@@ -181,7 +182,8 @@ export function createApp(services: Services, opts: AppOptions = {}) {
         throw new ServiceError('rate_limit_exceeded', `Rate limit of ${d.limit} requests per minute exceeded; retry in ${d.retryAfter} s.`, { retryAfter: d.retryAfter });
       }
       requireActiveAccount(ctx);
-      return route.handle(c, ctx);
+      // Per account, so after authentication; before the handler, so a replay executes nothing.
+      return withIdempotency(c, ctx, () => route.handle(c, ctx), opts.logger);
     });
   }
 

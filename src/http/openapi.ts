@@ -86,11 +86,28 @@ const STATUS_TEXT: Record<number, string> = {
   403: `Permission denied (${ALL_ERROR_CODES.filter((c) => errorInfo(c).type === 'permission_denied').join(', ')}).`,
   404: 'Not found (listing_not_found, identity_mismatch, no_availability, price_not_found, job_not_found, webhook_not_found).',
   415: 'The body is not application/json (unsupported_media_type).',
+  409: 'Another request with this Idempotency-Key is still executing (idempotency_key_in_use, retryable); carries Retry-After.',
   413: 'Body larger than 1 MiB.',
   429: 'Rate limited (rate_limit_exceeded); carries Retry-After.',
   503: 'Every upstream source failed or was blocked (no charge).',
   504: 'Upstream work timed out without data (no charge).',
 };
+
+/** Every authenticated POST takes an Idempotency-Key (src/http/idempotency.ts). */
+const idempotent = (r: RouteDef) => r.method === 'post' && r.doc.auth;
+
+const idempotencyKeyParameter = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: the same key with the same request (method, path, query and body bytes) within 24 hours answers the first answer again, ' +
+    'executed and charged once (Idempotent-Replayed: true). The same key with another request: 400 idempotency_key_reused; while the first still runs: ' +
+    '409 idempotency_key_in_use (retryable). Per account and environment. Answers that say "try again" (429, 5xx) are not kept.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+};
+
+const replayedHeader = { 'Idempotent-Replayed': { schema: { const: 'true' }, description: 'Present on an answer replayed for a repeated Idempotency-Key.' } };
 
 function responses(route: RouteDef, ids: Map<z.ZodType, string>): Json {
   const d = route.doc;
@@ -119,17 +136,19 @@ function responses(route: RouteDef, ids: Map<z.ZodType, string>): Json {
     : okSchema;
   // A create answers 201 Created.
   const okStatus = d.created ? 201 : 200;
+  const idem = idempotent(route);
+  const replayed = idem ? replayedHeader : {};
   const out: Json = {
-    [okStatus]: { description: okStatus === 201 ? 'Created.' : 'Success.', headers: { ...requestIdHeader, ...rateHeaders }, content: { 'application/json': { schema: okBody } } },
+    [okStatus]: { description: okStatus === 201 ? 'Created.' : 'Success.', headers: { ...requestIdHeader, ...rateHeaders, ...replayed }, content: { 'application/json': { schema: okBody } } },
   };
   if (d.async) {
     out[202] = {
       description: 'Accepted: a live call that must fetch upstream became a job; poll data.pollUrl.',
-      headers: { ...requestIdHeader, 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait before polling.' } },
+      headers: { ...requestIdHeader, 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait before polling.' }, ...replayed },
       content: { 'application/json': { schema: d.alsoS ? { anyOf: [ref('AsyncAccepted'), ref('AsyncAcceptedS')] } : ref(familyS ? 'AsyncAcceptedS' : 'AsyncAccepted') } },
     };
   }
-  const statuses = [...new Set([...d.errors, ...(d.auth ? [401, 429] : []), ...(d.body ? [413] : [])])].sort();
+  const statuses = [...new Set([...d.errors, ...(d.auth ? [401, 429] : []), ...(d.body ? [413] : []), ...(idem ? [400, 409] : [])])].sort();
   for (const s of statuses) {
     const errorSchema = d.alsoS ? { anyOf: [ref('ErrorEnvelope'), ref('ErrorEnvelopeS')] } : ref(familyS ? 'ErrorEnvelopeS' : 'ErrorEnvelope');
     out[s] = { description: STATUS_TEXT[s] ?? 'Error.', headers: requestIdHeader, content: { 'application/json': { schema: errorSchema } } };
@@ -161,7 +180,7 @@ export function buildOpenApi(routes: RouteDef[]): Json {
       summary: d.summary,
       ...(d.description ? { description: d.description } : {}),
       tags: d.tags,
-      parameters: [...parameters(d.path, 'path'), ...parameters(d.query, 'query')],
+      parameters: [...parameters(d.path, 'path'), ...parameters(d.query, 'query'), ...(idempotent(r) ? [idempotencyKeyParameter] : [])],
       responses: responses(r, ids),
     };
     if (d.body) {

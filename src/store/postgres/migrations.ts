@@ -227,4 +227,23 @@ export const PG_MIGRATIONS: string[] = [
   CREATE INDEX flights_owner ON flights(owner, state);
   CREATE INDEX flights_ended ON flights(ended_at);
   `,
+  // Idempotency keys (issue 21): a POST's first answer, kept 24 hours for retries with the same key.
+  // One row per account, environment and key; while its request runs the row is a claim with a lease.
+  `
+  CREATE TABLE idempotency_keys (
+    account_id TEXT NOT NULL,
+    env TEXT NOT NULL,
+    key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    owner TEXT,
+    lease_expires_at BIGINT NOT NULL,
+    status INTEGER,
+    headers TEXT,
+    body TEXT,
+    created_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL
+  );
+  CREATE UNIQUE INDEX idempotency_keys_key ON idempotency_keys(account_id, env, key);
+  CREATE INDEX idempotency_keys_expiry ON idempotency_keys(expires_at);
+  `,
 ];

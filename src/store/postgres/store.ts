@@ -36,6 +36,7 @@ import {
 } from '../types.js';
 import { type Row, toAccount, toJob, toJobSummary, toKey, toLedger } from '../rows.js';
 import { PG_MIGRATIONS } from './migrations.js';
+import { idempotencyStore, purgeIdempotencySql } from './idempotency.js';
 
 /** Why the store cannot be used (the database is unreachable, refuses us, or is newer than this build). */
 export class StoreUnavailableError extends Error {
@@ -633,6 +634,7 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
         await q(`DELETE FROM oauth_tokens WHERE hash IN (SELECT hash FROM oauth_tokens WHERE expires_at <= $1 LIMIT $2)`, [now, batch]);
         await q(`DELETE FROM rate_buckets WHERE id IN (SELECT id FROM rate_buckets WHERE updated <= $1 LIMIT $2)`, [now - BUCKET_KEEP_MS, batch]);
         await q(`DELETE FROM flights WHERE key IN (SELECT key FROM flights WHERE state <> 'running' AND ended_at <= $1 LIMIT $2)`, [now - FLIGHT_KEEP_MS, batch]);
+        await q(purgeIdempotencySql, [now, batch]);
         return { jobs, cache, webhooks };
       }, { background: true });
     },
@@ -850,6 +852,8 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
         account: toAccount(a),
       };
     },
+
+    ...idempotencyStore(query),
 
     // ---- cache ----
     async cacheGet(key, now) {

@@ -192,4 +192,23 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX oauth_tokens_grant ON oauth_tokens(grant_id);
   CREATE INDEX oauth_tokens_expiry ON oauth_tokens(expires_at);
   `,
+  // Idempotency keys (issue 21): a POST's first answer, kept 24 hours for retries with the same key.
+  // One row per account, environment and key; while its request runs the row is a claim with a lease.
+  `
+  CREATE TABLE idempotency_keys (
+    account_id TEXT NOT NULL,
+    env TEXT NOT NULL,
+    key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    owner TEXT,
+    lease_expires_at INTEGER NOT NULL,
+    status INTEGER,
+    headers TEXT,
+    body TEXT,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX idempotency_keys_key ON idempotency_keys(account_id, env, key);
+  CREATE INDEX idempotency_keys_expiry ON idempotency_keys(expires_at);
+  `,
 ];

@@ -9,6 +9,7 @@ import { MIGRATIONS } from './migrations.js';
 import { type Row, toAccount, toJob, toJobSummary, toKey, toLedger } from '../rows.js';
 import { oauthStore, purgeOAuth } from './oauth.js';
 import { purgeWebhookLog, webhookStore } from './webhooks.js';
+import { idempotencyStore, purgeIdempotency } from './idempotency.js';
 
 // Each step reads the version inside its write transaction: processes opening a fresh data
 // directory together (a server and an admin command, parallel first runs) apply each migration once.
@@ -52,6 +53,7 @@ export function openSqliteStore(file: string): Store {
 
   const purgeWebhooks = purgeWebhookLog(db);
   const purgeOAuthRows = purgeOAuth(db);
+  const purgeIdempotencyKeys = purgeIdempotency(db);
   const q = {
     insertAccount: db.prepare(
       `INSERT INTO accounts (id, plan_code, plan_name, plan_status, email_verified, requests_per_minute, free_tier_budget, created_at)
@@ -326,12 +328,14 @@ export function openSqliteStore(file: string): Store {
       return abandonTx.immediate(owner, JSON.stringify(error), now, retainUntil);
     },
     async purgeExpired(now, batch) {
-      // Expired OAuth codes and tokens go in the same sweep (not counted: nobody reports them).
+      // Expired OAuth codes and tokens and idempotency keys go in the same sweep (not counted: nobody reports them).
       purgeOAuthRows(now, batch);
+      purgeIdempotencyKeys(now, batch);
       return { jobs: q.purgeJobs.run(now, batch).changes, cache: q.purgeCache.run(now, batch).changes, webhooks: purgeWebhooks(now - WEBHOOK_LOG_RETENTION_MS, batch) };
     },
     ...webhookStore(db),
     ...oauthStore(db),
+    ...idempotencyStore(db),
     async cacheGet(key, now) {
       const r = q.cacheGet.get(key, now) as Row | undefined;
       return r ? { value: JSON.parse(r.value as string), storedAt: r.stored_at as number } : null;
