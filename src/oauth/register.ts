@@ -2,6 +2,7 @@
 // A redirect URI must be https, or http on a loopback address (a desktop agent's local listener,
 // RFC 8252 §7.3), without a fragment.
 import type { IdGenerator } from '../core/ids.js';
+import { textProblem } from '../core/validate.js';
 import type { OAuthClientRow } from '../store/types.js';
 import { SCOPE } from './urls.js';
 import { newClientId } from './tokens.js';
@@ -16,10 +17,18 @@ export class OAuthError extends Error {
   }
 }
 
+/** C0 control characters and DEL (as the API's text parameters refuse them). */
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** A space or a C0/DEL control character: never part of a URI (RFC 3986), and the URL parser would silently drop some. */
+const URI_FORBIDDEN = /[\u0000-\u0020\u007f]/;
 
 export function redirectUriProblem(uri: string): string | null {
   if (uri.length > 2000) return 'is longer than 2000 characters';
+  if (URI_FORBIDDEN.test(uri)) return 'holds a space or a control character';
+  if (textProblem(uri)) return 'is not valid Unicode text';
   let u: URL;
   try {
     u = new URL(uri);
@@ -47,6 +56,10 @@ export function clientFromRegistration(body: unknown, ids: IdGenerator, now: num
   }
   const name = b.client_name;
   if (name !== undefined && (typeof name !== 'string' || name.length > 200)) throw new OAuthError('invalid_client_metadata', 'client_name must be a string of at most 200 characters.');
+  // Shown on the consent page and stored: printable text only, the same on both stores (a NUL once gave a 500 on PostgreSQL).
+  if (typeof name === 'string' && (CONTROL_CHARS.test(name) || textProblem(name) !== null)) {
+    throw new OAuthError('invalid_client_metadata', 'client_name must be printable text: no control characters, no lone UTF-16 surrogates.');
+  }
   const grants = b.grant_types;
   if (grants !== undefined && (!Array.isArray(grants) || grants.some((g) => g !== 'authorization_code' && g !== 'refresh_token'))) {
     throw new OAuthError('invalid_client_metadata', 'grant_types may hold only authorization_code and refresh_token.');
