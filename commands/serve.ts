@@ -45,6 +45,11 @@ Environment (src/config.ts; the flags above win):
   STAYS_PUBLIC_URL           the public URL clients reach this server at (https://host): the OAuth
                              issuer and metadata URLs of /mcp, and docUrls (default: each request's origin)
   STAYS_OAUTH_ACCESS_TTL_S   lifetime of an OAuth access token for /mcp in seconds (default 3600)
+  STAYS_OAUTH_REGISTER_PER_HOUR
+                             OAuth client registrations per address per hour (default 20)
+  STAYS_HEADERS_TIMEOUT_MS   a connection that sends no request headers this long gets a 408 (default 15000)
+  STAYS_MAX_CONNECTIONS_PER_ADDRESS
+                             connections one address may hold open; more are closed (default 1024, 0: no cap)
 
 Examples:
   stays serve

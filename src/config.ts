@@ -76,6 +76,12 @@ const ConfigSchema = z.object({
     .optional(),
   /** Lifetime of an OAuth access token for the MCP server, in seconds (refresh tokens: 30 days). */
   oauthAccessTtlS: z.coerce.number().int().min(1).max(86_400),
+  /** `stays serve`: how long a connection may take to send a request's headers before a 408 and close. */
+  headersTimeoutMs: z.coerce.number().int().min(100).max(300_000),
+  /** `stays serve`: connections one client address may hold open at once (0: no cap); behind a proxy, the proxy's. */
+  maxConnectionsPerAddress: z.coerce.number().int().min(0).max(1_000_000),
+  /** OAuth dynamic client registrations one address may make per hour (counted in the store, so across instances). */
+  oauthRegisterPerHour: z.coerce.number().int().min(1).max(1_000_000),
   /** STAYS_APIFY_TOKEN: the scraping platform's API token (STAYS_UPSTREAM=apify). Never logged. */
   apifyToken: z.string().min(1).optional(),
   /** STAYS_APIFY_BASE_URL: the platform's API root, without /v2 (tests point it at a local fake). */
@@ -131,6 +137,9 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     sSyncWaitMs: overrides.sSyncWaitMs ?? env.STAYS_S_SYNC_WAIT_MS ?? 60_000,
     publicUrl: overrides.publicUrl ?? (env.STAYS_PUBLIC_URL || undefined),
     oauthAccessTtlS: overrides.oauthAccessTtlS ?? env.STAYS_OAUTH_ACCESS_TTL_S ?? 3600,
+    oauthRegisterPerHour: overrides.oauthRegisterPerHour ?? env.STAYS_OAUTH_REGISTER_PER_HOUR ?? 20,
+    headersTimeoutMs: overrides.headersTimeoutMs ?? env.STAYS_HEADERS_TIMEOUT_MS ?? 15_000,
+    maxConnectionsPerAddress: overrides.maxConnectionsPerAddress ?? env.STAYS_MAX_CONNECTIONS_PER_ADDRESS ?? 1024,
     apifyToken: overrides.apifyToken ?? (env.STAYS_APIFY_TOKEN || undefined),
     apifyBaseUrl: overrides.apifyBaseUrl ?? (env.STAYS_APIFY_BASE_URL || 'https://api.apify.com'),
     actors: overrides.actors ?? (env.STAYS_ACTORS || undefined),
@@ -144,7 +153,8 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
       anonymousRpm: 'STAYS_ANON_RPM', upstream: 'STAYS_UPSTREAM', simLatency: 'STAYS_SIM_LATENCY_MS', simFail: 'STAYS_SIM_FAIL', sourceDeadlineMs: 'STAYS_SOURCE_DEADLINE_MS',
       jobLeaseMs: 'STAYS_JOB_LEASE_MS', shutdownGraceMs: 'STAYS_SHUTDOWN_GRACE_MS', memoryCacheMb: 'STAYS_MEMORY_CACHE_MB', heapGrowthPercent: 'STAYS_HEAP_GROWTH_PERCENT', topupMaxPerDay: 'STAYS_TOPUP_MAX_PER_DAY',
       secretKey: 'STAYS_SECRET_KEY', webhookDenyPrivate: 'STAYS_WEBHOOK_DENY_PRIVATE', webhookTimeoutMs: 'STAYS_WEBHOOK_TIMEOUT_MS',
-      sSyncWaitMs: 'STAYS_S_SYNC_WAIT_MS', publicUrl: 'STAYS_PUBLIC_URL', oauthAccessTtlS: 'STAYS_OAUTH_ACCESS_TTL_S',
+      sSyncWaitMs: 'STAYS_S_SYNC_WAIT_MS', publicUrl: 'STAYS_PUBLIC_URL', oauthAccessTtlS: 'STAYS_OAUTH_ACCESS_TTL_S', oauthRegisterPerHour: 'STAYS_OAUTH_REGISTER_PER_HOUR',
+      headersTimeoutMs: 'STAYS_HEADERS_TIMEOUT_MS', maxConnectionsPerAddress: 'STAYS_MAX_CONNECTIONS_PER_ADDRESS',
       apifyToken: 'STAYS_APIFY_TOKEN', apifyBaseUrl: 'STAYS_APIFY_BASE_URL', actors: 'STAYS_ACTORS', apifyRetries: 'STAYS_APIFY_RETRIES' };
     const key = String(issue.path[0]);
     throw new ConfigError(`invalid setting ${names[key] ?? key}: ${issue.message}`);

@@ -10,6 +10,7 @@ import { ServiceError, errorBody } from './core/errors.js';
 import { newRequestId } from './core/ids.js';
 import { createApp } from './http/app.js';
 import { installClientErrorHandler } from './http/client-error.js';
+import { capPerAddress, serverOptions } from './http/connections.js';
 import { failExpired, purgeExpired, startSweeper } from './jobs/leases.js';
 import { type Runtime, createRuntime, type RuntimeOptions } from './runtime.js';
 import { serverKey } from './webhooks/secrets.js';
@@ -81,9 +82,15 @@ async function listen(runtime: Runtime, logger: Logger, opts: ServeOptions): Pro
   const host = opts.host ?? '127.0.0.1';
   const wanted = opts.port ?? 8787;
   let closing = false;
+  const limits = { headersTimeoutMs: runtime.config.headersTimeoutMs, maxPerAddress: runtime.config.maxConnectionsPerAddress };
+  const cap = capPerAddress(limits.maxPerAddress, (address, refused) => {
+    // The first refusal and every thousandth: a flood must not become a flood of log lines.
+    if (refused % 1000 === 1) logger.warn({ address, refused, cap: limits.maxPerAddress }, 'closed connections past STAYS_MAX_CONNECTIONS_PER_ADDRESS');
+  });
   const listenOn = (fetch: typeof app.fetch, port: number) =>
     new Promise<ServerType>((resolve, reject) => {
-      const s = serve({ fetch, hostname: host, port }, () => resolve(s));
+      const s = serve({ fetch, hostname: host, port, serverOptions: serverOptions(limits) }, () => resolve(s));
+      cap.watch(s as Server);
       s.once('error', (e: NodeJS.ErrnoException) => reject(listenError(e, host, port)));
     });
   const servers: ServerType[] = [];

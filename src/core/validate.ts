@@ -45,6 +45,39 @@ export function normalizeInput(raw: Record<string, unknown>): RawInput {
 }
 
 /**
+ * What no stored string may hold (docs/decisions.md, issue 21): a NUL, which PostgreSQL refuses in
+ * text and jsonb (SQLite took it, so one store answered 201 and the other 500), and a lone UTF-16
+ * surrogate, which is not Unicode text (jsonb refuses its escape; a text column would silently
+ * store U+FFFD instead). One rule for every string that reaches a store, checked where requests are
+ * parsed, so both stores answer the same typed 400.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why `s` cannot be stored (a phrase after the parameter's name), or null. */
+export function textProblem(s: string): string | null {
+  if (s.includes('\u0000')) return 'must not contain control characters (it holds a NUL, U+0000)';
+  if (LONE_SURROGATE.test(s)) return 'must be valid Unicode text (it holds a lone UTF-16 surrogate)';
+  return null;
+}
+
+/** Throws invalid_parameter naming `param` when `s` cannot be stored (textProblem). */
+export function checkText(s: string, param: string): void {
+  const problem = textProblem(s);
+  if (problem) throw new ServiceError('invalid_parameter', `${param} ${problem}.`, { param });
+}
+
+/**
+ * checkText over every string of raw input (query values, a list's items): the parameter named is
+ * the top-level one. A name that itself cannot be stored is reported as `query`.
+ */
+export function checkInputText(raw: RawInput, where = 'query'): void {
+  for (const [k, v] of Object.entries(raw)) {
+    if (textProblem(k)) checkText(k, where);
+    for (const x of Array.isArray(v) ? v : [v]) if (typeof x === 'string') checkText(x, k);
+  }
+}
+
+/**
  * Bounds on a JSON body, checked before any schema sees it (docs/decisions.md). Far above what any
  * parameter set needs (at most ~25 fields, lists of 100, strings of 2,048), low enough that no
  * walk over the value, ours or a library's, can exhaust the stack or take long.
@@ -70,6 +103,7 @@ export function checkJsonBounds(value: unknown, param = 'body'): void {
     const [v, depth, field] = stack.pop()!;
     if (typeof v === 'string') {
       if (v.length > JSON_LIMITS.stringLength) fail(`holds a string longer than ${JSON_LIMITS.stringLength} characters`, field);
+      if (textProblem(v)) checkText(v, field ?? param);
       continue;
     }
     if (typeof v !== 'object' || v === null) continue;
@@ -85,6 +119,7 @@ export function checkJsonBounds(value: unknown, param = 'body'): void {
     if (count > JSON_LIMITS.values) fail(`holds more than ${JSON_LIMITS.values} values`, field);
     for (const k of keys) {
       if (k.length > JSON_LIMITS.stringLength) fail(`has a key longer than ${JSON_LIMITS.stringLength} characters`, field);
+      if (textProblem(k)) checkText(k, field ?? param);
       stack.push([(v as Record<string, unknown>)[k], depth + 1, field ?? k]);
     }
   }

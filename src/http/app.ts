@@ -149,7 +149,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   };
   mountMcp(app, { fetch: (r) => app.fetch(r), anonymous });
   // Its OAuth 2.1 authorization server (discovery, registration, the consent page, tokens).
-  mountOAuth(app, { anonymous });
+  mountOAuth(app, { anonymous, address: (c) => clientAddress(c.env) });
   // The API reference and the error and warning pages every docUrl names.
   mountDocs(app, { anonymous });
 

@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { RequestContext, Services } from '../core/context.js';
 import { ServiceError } from '../core/errors.js';
-import { type RawInput, checkJsonBounds, normalizeInput } from '../core/validate.js';
+import { type RawInput, checkInputText, checkJsonBounds, normalizeInput } from '../core/validate.js';
 
 export type Env = {
   Variables: {
@@ -77,7 +77,9 @@ export function requestHeader(c: Context<Env>, name: string): string | undefined
 }
 
 export function queryInput(c: Context<Env>): RawInput {
-  return normalizeInput(c.req.queries() ?? {});
+  const raw = normalizeInput(c.req.queries() ?? {});
+  checkInputText(raw);
+  return raw;
 }
 
 /** The JSON body as an object, or a typed 400. */

@@ -3,6 +3,7 @@
 // (an unknown client or an unregistered redirect_uri: the user sees an error page, never a
 // redirect to an unvetted address). PKCE is required, S256 only.
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { textProblem } from '../core/validate.js';
 import type { OAuthClientRow } from '../store/types.js';
 import { PKCE_RE } from './tokens.js';
 import { SCOPE } from './urls.js';
@@ -40,7 +41,8 @@ const one = (p: URLSearchParams, name: string): string | null => {
 export async function parseAuthRequest(p: URLSearchParams, getClient: (id: string) => Promise<OAuthClientRow | null>): Promise<AuthRequest> {
   const clientId = one(p, 'client_id');
   if (!clientId) throw new PageError('The request names no client (client_id is missing).');
-  const client = clientId.length <= 100 ? await getClient(clientId) : null;
+  // Text no store can hold (a NUL) is no client of ours: never sent to the store (issue 21).
+  const client = clientId.length <= 100 && textProblem(clientId) === null ? await getClient(clientId) : null;
   if (!client) throw new PageError('The application asking for access is not registered here (unknown client_id).');
   const redirectUri = one(p, 'redirect_uri');
   if (!redirectUri) throw new PageError('The request has no redirect_uri.');

@@ -21,6 +21,8 @@ import { docsBase } from '../http/docs/base.js';
 import { SCOPE, publicBase } from './urls.js';
 
 const CSRF_COOKIE = 'stays_oauth_csrf';
+/** The window of STAYS_OAUTH_REGISTER_PER_HOUR. */
+const REGISTER_WINDOW_MS = 3_600_000;
 /** No script, no external asset, no framing; `form-action` is left open: the form's answer redirects to the client. */
 const PAGE_HEADERS = {
   'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
@@ -90,7 +92,12 @@ export function createOAuthHandlers(opts: OAuthMountOptions): OAuthHandlers {
       } catch {
         throw new OAuthError('invalid_client_metadata', 'The body must be JSON.');
       }
-      const client = await s.store.createOAuthClient(clientFromRegistration(body, s.ids, s.clock.now()));
+      const now = s.clock.now();
+      const client = await s.store.createOAuthClient(clientFromRegistration(body, s.ids, now), { address: opts.address(c), max: s.config.oauthRegisterPerHour, windowMs: REGISTER_WINDOW_MS });
+      if ('retryAt' in client) {
+        const retryAfter = Math.max(1, Math.ceil((client.retryAt - now) / 1000));
+        throw new ServiceError('rate_limit_exceeded', `This address registered ${s.config.oauthRegisterPerHour} clients in the last hour, the most it may (STAYS_OAUTH_REGISTER_PER_HOUR); retry in ${retryAfter} s, or reuse a client_id you registered.`, { retryAfter });
+      }
       return oauthJson(c, registrationResponse(client), 201);
     } catch (e) {
       if (e instanceof OAuthError) return oauthError(c, e);

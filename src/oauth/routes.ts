@@ -11,6 +11,8 @@ import type { OAuthHandlers } from './handlers.js';
 export interface OAuthMountOptions {
   /** Takes a token of the caller's per-address bucket, setting the rate headers. */
   anonymous: (c: Context<Env>) => RateDecision;
+  /** The caller's address (the socket's peer; `in-process` without one): dynamic registration is bounded per address. */
+  address: (c: Context<Env>) => string;
 }
 
 export function mountOAuth(app: Hono<Env>, opts: OAuthMountOptions): void {

@@ -2,6 +2,7 @@
 // refresh tokens. Public clients: the client_id in the body identifies the client.
 import type { Services } from '../core/context.js';
 import { hashKey } from '../core/ids.js';
+import { textProblem } from '../core/validate.js';
 import type { OAuthIssued } from '../store/types.js';
 import { OAuthError } from './register.js';
 import { PKCE_RE, PREFIX, REFRESH_TTL_MS, newGrantId, newSecret, verifierMatches } from './tokens.js';
@@ -28,6 +29,8 @@ function required(form: URLSearchParams, name: string): string {
   const v = form.get(name);
   if (v === null || v === '') throw new OAuthError('invalid_request', `${name} is required.`);
   if (form.getAll(name).length > 1) throw new OAuthError('invalid_request', `${name} is repeated.`);
+  const problem = textProblem(v);
+  if (problem) throw new OAuthError('invalid_request', `${name} ${problem}.`);
   return v;
 }
 

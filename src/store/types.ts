@@ -314,6 +314,21 @@ export interface OAuthClientRow {
   createdAt: number;
 }
 
+/** Dynamic registration's bound per address: at most `max` clients from `address` within `windowMs` before the new one's createdAt. */
+export interface RegistrationLimit {
+  address: string;
+  max: number;
+  windowMs: number;
+}
+
+/** Registrations from the address are at their bound until `retryAt` (epoch ms). */
+export interface RegistrationRefused {
+  retryAt: number;
+}
+
+/** How long a client that never got a grant (nor has a code outstanding) is kept: registration is unauthenticated. */
+export const UNUSED_OAUTH_CLIENT_RETENTION_MS = 86_400_000;
+
 /** A one-time authorization code, bound to everything the token request must repeat. */
 export interface NewOAuthCode {
   /** SHA-256 of the code; the code itself is never stored. */
@@ -468,8 +483,9 @@ export interface Store {
   abandon(owner: string, error: unknown, now: number, retainUntil: number): Promise<{ jobs: string[]; holds: number }>;
   /**
    * Deletes at most `batch` finished jobs past their expiry, `batch` expired cache rows, and
-   * `batch` ended webhook deliveries and log rows older than WEBHOOK_LOG_RETENTION_MS (and, not
-   * counted, `batch` expired idempotency keys among other housekeeping rows).
+   * `batch` ended webhook deliveries and log rows older than WEBHOOK_LOG_RETENTION_MS; also expired
+   * OAuth codes and tokens, OAuth clients older than UNUSED_OAUTH_CLIENT_RETENTION_MS that never
+   * got a grant and have no code, and (not counted) `batch` expired idempotency keys.
    */
   purgeExpired(now: number, batch: number): Promise<Purged>;
   /**
@@ -506,7 +522,11 @@ export interface Store {
   pendingDeliveries(ids: string[]): Promise<string[]>;
   /** The most recent attempts of a webhook, newest first. */
   listDeliveries(webhookId: string, limit: number): Promise<DeliveryLogRow[]>;
-  createOAuthClient(c: OAuthClientRow): Promise<OAuthClientRow>;
+  /**
+   * Stores a client; with `limit`, counted and written in one transaction (shared by every
+   * instance on the store), unless `limit.address` is at its bound: then when it may retry.
+   */
+  createOAuthClient(c: OAuthClientRow, limit?: RegistrationLimit): Promise<OAuthClientRow | RegistrationRefused>;
   getOAuthClient(id: string): Promise<OAuthClientRow | null>;
   createOAuthCode(c: NewOAuthCode): Promise<void>;
   /**

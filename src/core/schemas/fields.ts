@@ -2,6 +2,7 @@
 // keys); POST bodies arrive as JSON. Each builder accepts both and yields one typed value.
 import { z } from 'zod';
 import { isCurrencyCode, languageName, regionName } from '../intl.js';
+import { textProblem } from '../validate.js';
 
 /** A single value: a one-element array (repeated key given once) collapses; more stays an array and fails. */
 function scalar(v: unknown): unknown {
@@ -13,7 +14,13 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
 /** Free text (a place, name, id, URL, cursor): at most 2,048 characters, no control characters. */
 export function str(inner: z.ZodString = z.string()) {
-  return z.preprocess(scalar, inner.max(2048).refine((s) => !CONTROL_CHARS.test(s), { message: 'must not contain control characters' }));
+  return z.preprocess(
+    scalar,
+    inner
+      .max(2048)
+      .refine((s) => !CONTROL_CHARS.test(s), { message: 'must not contain control characters' })
+      .refine((s) => textProblem(s) === null, { message: 'must be valid Unicode text (it holds a lone UTF-16 surrogate)' }),
+  );
 }
 
 export function int(inner: z.ZodNumber = z.number()) {

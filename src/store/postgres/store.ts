@@ -37,6 +37,7 @@ import {
 import { type Row, toAccount, toJob, toJobSummary, toKey, toLedger } from '../rows.js';
 import { PG_MIGRATIONS } from './migrations.js';
 import { idempotencyStore, purgeIdempotencySql } from './idempotency.js';
+import { UNUSED_OAUTH_CLIENT_RETENTION_MS } from '../types.js';
 
 /** Why the store cannot be used (the database is unreachable, refuses us, or is newer than this build). */
 export class StoreUnavailableError extends Error {
@@ -632,6 +633,12 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
           (await count(`DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE attempted_at <= $1 LIMIT $2) RETURNING 1`, [before, batch]));
         await q(`DELETE FROM oauth_codes WHERE hash IN (SELECT hash FROM oauth_codes WHERE expires_at <= $1 LIMIT $2)`, [now - CODE_KEEP_MS, batch]);
         await q(`DELETE FROM oauth_tokens WHERE hash IN (SELECT hash FROM oauth_tokens WHERE expires_at <= $1 LIMIT $2)`, [now, batch]);
+        // Registration is unauthenticated (issue 21): a client that never got a grant and has no code goes after a day.
+        await q(
+          `DELETE FROM oauth_clients WHERE id IN (SELECT c.id FROM oauth_clients c WHERE c.created_at <= $1
+             AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = c.id) AND NOT EXISTS (SELECT 1 FROM oauth_codes o WHERE o.client_id = c.id) LIMIT $2)`,
+          [now - UNUSED_OAUTH_CLIENT_RETENTION_MS, batch],
+        );
         await q(`DELETE FROM rate_buckets WHERE id IN (SELECT id FROM rate_buckets WHERE updated <= $1 LIMIT $2)`, [now - BUCKET_KEEP_MS, batch]);
         await q(`DELETE FROM flights WHERE key IN (SELECT key FROM flights WHERE state <> 'running' AND ended_at <= $1 LIMIT $2)`, [now - FLIGHT_KEEP_MS, batch]);
         await q(purgeIdempotencySql, [now, batch]);
@@ -760,9 +767,16 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
     },
 
     // ---- OAuth ----
-    async createOAuthClient(c) {
-      const r = (await query(`INSERT INTO oauth_clients (id, name, redirect_uris, created_at) VALUES ($1, $2, $3, $4) RETURNING *`, [c.id, c.name, JSON.stringify(c.redirectUris), c.createdAt]))[0]!;
-      return toClient(r);
+    async createOAuthClient(c, limit) {
+      const insert = (q: Q) => q(`INSERT INTO oauth_clients (id, name, redirect_uris, created_at, registered_from) VALUES ($1, $2, $3, $4, $5) RETURNING *`, [c.id, c.name, JSON.stringify(c.redirectUris), c.createdAt, limit?.address ?? null]);
+      if (!limit) return toClient((await insert(query))[0]!);
+      return tx(async (q) => {
+        // One registration per address at a time, over every instance: the count and the insert agree.
+        await q(`SELECT pg_advisory_xact_lock(7361005, hashtext($1))`, [limit.address]);
+        const r = (await q(`SELECT COUNT(*)::int AS n, MIN(created_at) AS oldest FROM oauth_clients WHERE registered_from = $1 AND created_at > $2`, [limit.address, c.createdAt - limit.windowMs]))[0]!;
+        if ((r.n as number) >= limit.max) return { retryAt: Number(r.oldest ?? c.createdAt) + limit.windowMs };
+        return toClient((await insert(q))[0]!);
+      });
     },
     async getOAuthClient(id) {
       const r = (await query(`SELECT * FROM oauth_clients WHERE id = $1`, [id]))[0];

@@ -211,4 +211,13 @@ export const MIGRATIONS: string[] = [
   CREATE UNIQUE INDEX idempotency_keys_key ON idempotency_keys(account_id, env, key);
   CREATE INDEX idempotency_keys_expiry ON idempotency_keys(expires_at);
   `,
+  // Issue 21 (7): dynamic registration is bounded per address (counted over registered_from and
+  // created_at) and clients never used are purged (found through their grants and codes).
+  `
+  ALTER TABLE oauth_clients ADD COLUMN registered_from TEXT;
+  CREATE INDEX oauth_clients_from ON oauth_clients(registered_from, created_at);
+  CREATE INDEX oauth_clients_created ON oauth_clients(created_at);
+  CREATE INDEX oauth_grants_client ON oauth_grants(client_id);
+  CREATE INDEX oauth_codes_client ON oauth_codes(client_id);
+  `,
 ];

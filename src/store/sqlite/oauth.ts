@@ -1,7 +1,7 @@
 // The OAuth half of the SQLite store (issue 12): clients, one-time codes, grants (token
 // families) and tokens, codes and tokens kept as SHA-256 hashes. Merged into the Store by store.ts.
 import type Database from 'better-sqlite3';
-import type { OAuthAccess, OAuthClientRow, OAuthIssued, OAuthRedeem, OAuthRotate, Store } from '../types.js';
+import { type OAuthAccess, type OAuthClientRow, type OAuthIssued, type OAuthRedeem, type OAuthRotate, type RegistrationLimit, type Store, UNUSED_OAUTH_CLIENT_RETENTION_MS } from '../types.js';
 import { type Row, toAccount, toKey } from '../rows.js';
 
 type OAuthPart = Pick<Store, 'createOAuthClient' | 'getOAuthClient' | 'createOAuthCode' | 'redeemOAuthCode' | 'rotateOAuthRefresh' | 'findOAuthAccess'>;
@@ -9,11 +9,20 @@ type OAuthPart = Pick<Store, 'createOAuthClient' | 'getOAuthClient' | 'createOAu
 /** How long past its expiry a code is kept, so that a late second use still revokes what the first got. */
 const CODE_KEEP_MS = 86_400_000;
 
-/** Expired codes (a day past expiry) and tokens, at most `batch` of each. */
+/**
+ * Expired codes (a day past expiry) and tokens, and clients past UNUSED_OAUTH_CLIENT_RETENTION_MS
+ * that never got a grant and have no code (registration is unauthenticated: issue 21), at most
+ * `batch` of each.
+ */
 export function purgeOAuth(db: Database.Database) {
   const codes = db.prepare(`DELETE FROM oauth_codes WHERE hash IN (SELECT hash FROM oauth_codes WHERE expires_at <= ? LIMIT ?)`);
   const tokens = db.prepare(`DELETE FROM oauth_tokens WHERE hash IN (SELECT hash FROM oauth_tokens WHERE expires_at <= ? LIMIT ?)`);
-  return (now: number, batch: number) => codes.run(now - CODE_KEEP_MS, batch).changes + tokens.run(now, batch).changes;
+  const clients = db.prepare(
+    `DELETE FROM oauth_clients WHERE id IN (SELECT c.id FROM oauth_clients c WHERE c.created_at <= ?
+       AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = c.id) AND NOT EXISTS (SELECT 1 FROM oauth_codes o WHERE o.client_id = c.id) LIMIT ?)`,
+  );
+  // Codes first: a client whose only code just expired away goes in the same sweep.
+  return (now: number, batch: number) => codes.run(now - CODE_KEEP_MS, batch).changes + tokens.run(now, batch).changes + clients.run(now - UNUSED_OAUTH_CLIENT_RETENTION_MS, batch).changes;
 }
 
 const toClient = (r: Row): OAuthClientRow => ({
@@ -25,7 +34,8 @@ const toClient = (r: Row): OAuthClientRow => ({
 
 export function oauthStore(db: Database.Database): OAuthPart {
   const q = {
-    insertClient: db.prepare(`INSERT INTO oauth_clients (id, name, redirect_uris, created_at) VALUES (?, ?, ?, ?)`),
+    insertClient: db.prepare(`INSERT INTO oauth_clients (id, name, redirect_uris, created_at, registered_from) VALUES (?, ?, ?, ?, ?)`),
+    registeredSince: db.prepare(`SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM oauth_clients WHERE registered_from = ? AND created_at > ?`),
     getClient: db.prepare(`SELECT * FROM oauth_clients WHERE id = ?`),
     insertCode: db.prepare(
       `INSERT INTO oauth_codes (hash, client_id, redirect_uri, challenge, scope, key_id, expires_at, created_at)
@@ -88,10 +98,18 @@ export function oauthStore(db: Database.Database): OAuthPart {
     return { ok: true, scope: t.scope as string, grantId: t.grant_id as string };
   });
 
+  const registerTx = db.transaction((c: OAuthClientRow, limit: RegistrationLimit | undefined) => {
+    if (limit) {
+      const r = q.registeredSince.get(limit.address, c.createdAt - limit.windowMs) as { n: number; oldest: number | null };
+      if (r.n >= limit.max) return { retryAt: (r.oldest ?? c.createdAt) + limit.windowMs };
+    }
+    q.insertClient.run(c.id, c.name, JSON.stringify(c.redirectUris), c.createdAt, limit?.address ?? null);
+    return toClient(q.getClient.get(c.id) as Row);
+  });
+
   return {
-    async createOAuthClient(c) {
-      q.insertClient.run(c.id, c.name, JSON.stringify(c.redirectUris), c.createdAt);
-      return toClient(q.getClient.get(c.id) as Row);
+    async createOAuthClient(c, limit) {
+      return registerTx.immediate(c, limit);
     },
     async getOAuthClient(id) {
       const r = q.getClient.get(id) as Row | undefined;

@@ -1,9 +1,10 @@
 // The embedded store: one SQLite file in WAL mode, so `stays serve` and `stays admin` can use
 // the same data directory at once. better-sqlite3 is synchronous, which makes each
 // transaction atomic within the process; busy_timeout covers the other process.
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { makePrivateDir } from '../private-dir.js';
 import { type AccountRow, type CreditsRow, type HoldResult, type JobEnd, type KeyRow, type LiveWork, type NewAccount, type NewHold, type NewKey, type NewTopup, type Store, type TopupResult, WEBHOOK_LOG_RETENTION_MS } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
 import { type Row, toAccount, toJob, toJobSummary, toKey, toLedger } from '../rows.js';
@@ -25,11 +26,12 @@ export function migrate(db: Database.Database): void {
 }
 
 /**
- * The directory 0700 and the file 0600 when we create them: the store holds key hashes, the
- * ledger and every job's result. SQLite gives the -wal and -shm files the database file's mode.
+ * The directory 0700 (an existing one tightened: src/store/private-dir.ts) and the file 0600 when
+ * we create it: the store holds key hashes, the ledger and every job's result. SQLite gives the
+ * -wal and -shm files the database file's mode.
  */
 function createPrivately(file: string): void {
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  makePrivateDir(dirname(file));
   closeSync(openSync(file, 'a', 0o600));
 }
 
