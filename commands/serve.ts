@@ -15,7 +15,9 @@ Environment (src/config.ts; the flags above win):
   STAYS_DATA_DIR             data directory, like --data-dir
   STAYS_DATABASE_URL         PostgreSQL for several instances, like --database-url (docs/deploy.md);
                              then every instance needs the same STAYS_SECRET_KEY
-  STAYS_DATABASE_POOL_MAX    connections one instance keeps to PostgreSQL at most (default 10)
+  STAYS_DATABASE_POOL_MAX    connections one instance keeps to PostgreSQL for requests (default 10)
+  STAYS_DATABASE_QUEUE_MAX   requests that may wait for one before new ones get 503 (default 1000)
+  STAYS_DATABASE_QUEUE_TIMEOUT_MS  longest wait for a connection before a 503 (default 5000)
   STAYS_UPSTREAM             where live keys get data: none (default; live calls answer 503),
                              simulated (the sandbox world with latency and failures, below) or
                              apify (the scraping platform's actors; check them with stays doctor)

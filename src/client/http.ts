@@ -92,6 +92,16 @@ function errorRetryable(res: RawResponse): boolean {
   }
 }
 
+/** The service's own trouble (its database away, its capacity reached), not a sandbox error trigger: worth another try whatever the key. */
+function serviceFault(res: RawResponse): boolean {
+  try {
+    const code = (JSON.parse(res.body) as { error?: { code?: unknown } }).error?.code;
+    return code === 'database_unavailable' || code === 'service_overloaded';
+  } catch {
+    return false;
+  }
+}
+
 export function createSender(o: SenderOptions) {
   // D21: sandbox answers are deterministic, so retrying a sandbox 5xx (an error trigger) only
   // repeats it; rate limits are real for every key and are retried.
@@ -107,7 +117,7 @@ export function createSender(o: SenderOptions) {
     if (res === null) return safe ? backoffMs(attempt) : null;
     if (res.status === 429) return Math.max(retryAfterMs(res.headers) ?? backoffMs(attempt), 250);
     if (res.status === 409 && call.method === 'POST' && safe && errorRetryable(res)) return Math.max(retryAfterMs(res.headers) ?? backoffMs(attempt), 250);
-    if (res.status >= 500 && !sandbox && safe && errorRetryable(res)) return retryAfterMs(res.headers) ?? backoffMs(attempt);
+    if (res.status >= 500 && (!sandbox || serviceFault(res)) && safe && errorRetryable(res)) return retryAfterMs(res.headers) ?? backoffMs(attempt);
     return null;
   }
 

@@ -5,7 +5,8 @@
 // is back; and afterwards nothing is held that no running job owns, with the ledger equal to the
 // sum of the charges the clients were told about.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, type Instance, accountShow, call, liveAccount, sql, startInstance, stopAll } from '../helpers/multi.js';
+import { type Answer, type Instance, accountShow, admin, call, liveAccount, sql, startInstance, stopAll } from '../helpers/multi.js';
+import { runCli } from '../helpers/stays.js';
 import { type TestDatabase, freshDatabase, pgAvailable } from '../helpers/pg.js';
 import { type TcpProxy, startTcpProxy } from '../helpers/tcp-proxy.js';
 
@@ -192,5 +193,20 @@ describe.skipIf(!(await pgAvailable()))('the database goes away under load', { t
         await sleep(200);
       }
     });
+  });
+
+  it('the CLI sits out a database outage: a remote call made while the database is away retries after Retry-After and succeeds once it is back (a sandbox key too)', async () => {
+    const acct = await liveAccount(db.url, { credits: 1000 });
+    const sandbox = (await admin<{ key: string }>(db.url, 'key', 'create', '--account', acct.id, '--env', 'sandbox')).key;
+    await proxy.cut();
+    // Back after two seconds, while the command waits to retry.
+    const back = sleep(2000).then(() => proxy.restore());
+    const r = await runCli(['search', 'Lisbon', '--json', '--debug', '--base-url', a.url, '--api-key', sandbox]);
+    await back;
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ data: expect.any(Array) });
+    // It met the outage first: a 503, then a retry that was answered.
+    expect(r.stderr).toMatch(/ 503 /);
+    expect(r.stderr).toMatch(/attempt 2|#2/);
   });
 });
