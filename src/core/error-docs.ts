@@ -157,8 +157,8 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     fix: 'Use another key of the account, or ask for a new one.',
   },
   scope_insufficient: {
-    cause: 'The key (or OAuth token) does not carry the scope this endpoint needs: billing.write for a top-up, webhooks.write for webhooks, stays.read for data.',
-    fix: 'Use a key with that scope, or create one with `stays admin key create --scopes`.',
+    cause: 'The key (or OAuth token) does not carry the scope this endpoint needs: billing.write for a top-up, webhooks.write to create or delete a webhook, stays.read for data and for reading webhooks. OAuth access tokens carry stays.read only (read-only).',
+    fix: 'Use a key with that scope, or create one with `stays admin key create --scopes`; GET /v1/openapi.json lists each operation\'s scopes under security.',
   },
   email_unverified: {
     cause: 'A live key was used before the account\'s email address was confirmed; sandbox keys still work.',

@@ -2,7 +2,7 @@
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
-import { authenticate, rateBucket, requireActiveAccount } from '../core/auth.js';
+import { authenticate, rateBucket, requireActiveAccount, requireScope } from '../core/auth.js';
 import type { RequestContext, Services } from '../core/context.js';
 import { ServiceError, isServiceError } from '../core/errors.js';
 import { newRequestId } from '../core/ids.js';
@@ -178,6 +178,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
         throw new ServiceError('rate_limit_exceeded', `Rate limit of ${d.limit} requests per minute exceeded; retry in ${d.retryAfter} s.`, { retryAfter: d.retryAfter });
       }
       requireActiveAccount(ctx);
+      for (const scope of route.scopes) requireScope(ctx, scope);
       return route.handle(c, ctx);
     });
   }
