@@ -178,7 +178,14 @@ export function createApp(services: Services, opts: AppOptions = {}) {
         throw new ServiceError('rate_limit_exceeded', `Rate limit of ${d.limit} requests per minute exceeded; retry in ${d.retryAfter} s.`, { retryAfter: d.retryAfter });
       }
       requireActiveAccount(ctx);
-      for (const scope of route.scopes) requireScope(ctx, scope);
+      const missing = route.scopes.find((x) => !ctx.key.scopes.includes(x));
+      if (missing !== undefined) {
+        // Refused before the handler reads the body: read it anyway (within the body limit), so
+        // the answer does not leave an unread body on a kept-alive connection, which the server
+        // would otherwise cut after a short drain.
+        if (c.req.method === 'POST') await c.req.text().catch(() => undefined);
+        requireScope(ctx, missing);
+      }
       return route.handle(c, ctx);
     });
   }
