@@ -26,6 +26,8 @@ export interface AppOptions {
    * STAYS_DOCS_URL overrides both.
    */
   ownDocs?: boolean;
+  /** The host `stays serve` listens on: a non-loopback one needs STAYS_PUBLIC_URL for OAuth. */
+  listenHost?: string;
 }
 
 function setRateHeaders(c: Context<Env>, d: RateDecision): void {
@@ -109,6 +111,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
     c.set('services', services);
     c.set('jsonCache', jsonCache);
     c.set('ownDocs', opts.ownDocs === true);
+    c.set('listenHost', opts.listenHost);
     // Before the body limit, authentication and the route, so every error on an S path takes its envelope.
     c.set('family', sPaths.some((re) => re.test(c.req.path)) || S_PREFIX.test(c.req.path) ? 'S' : 'U');
     c.header('X-Request-Id', c.var.requestId);

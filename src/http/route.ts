@@ -23,6 +23,8 @@ export type Env = {
     ownDocs: boolean;
     /** This request's docs base, once computed (src/http/docs/base.ts). */
     docsBase: string | undefined;
+    /** The host `stays serve` listens on (--host); undefined in-process. */
+    listenHost: string | undefined;
   };
 };
 
