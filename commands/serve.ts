@@ -45,7 +45,8 @@ Environment (src/config.ts; the flags above win):
   STAYS_SECRET_KEY           key sealing webhook signing secrets, 32 bytes in hex or base64
                              (default: generated into the data directory as secret.key)
   STAYS_PUBLIC_URL           the public URL clients reach this server at (https://host): the OAuth
-                             issuer and metadata URLs of /mcp, and docUrls (default: each request's origin)
+                             issuer and metadata URLs of /mcp, and docUrls (default: the server's own
+                             address, never the Host header); required for OAuth with a non-loopback --host
   STAYS_OAUTH_ACCESS_TTL_S   lifetime of an OAuth access token for /mcp in seconds (default 3600)
   STAYS_OAUTH_REGISTER_PER_HOUR
                              OAuth client registrations per address per hour (default 20)
@@ -100,7 +101,14 @@ Examples:
       process.once('SIGTERM', () => stop('SIGTERM'));
       process.once('SIGINT', () => stop('SIGINT'));
       // Announced only once the handlers are in place, so a supervisor may signal at once.
-      const { redactUrl } = await import('../src/store/postgres/store.js');
+      const [{ redactUrl }, { isLoopbackHost }] = await Promise.all([import('../src/store/postgres/store.js'), import('../src/oauth/urls.js')]);
+      // Before the announcement, so whoever waits for it has the warning too.
+      if (!isLoopbackHost(opts.host) && !server.runtime.config.publicUrl) {
+        process.stderr.write(
+          `stays: warning: OAuth for MCP clients is off: this server listens on ${opts.host}, reachable from other hosts, and STAYS_PUBLIC_URL is not set ` +
+            '(its OAuth endpoints answer 501 public_url_required). Set STAYS_PUBLIC_URL to the URL clients reach it at; API keys work meanwhile.\n',
+        );
+      }
       const data = server.runtime.config.databaseUrl ? `PostgreSQL ${redactUrl(server.runtime.config.databaseUrl)}` : server.runtime.config.dataDir;
       process.stderr.write(`stays: listening on ${server.url} (data: ${data})\n`);
       if (server.mcpUrl) process.stderr.write(`stays: MCP tool server on ${server.mcpUrl}/mcp\n`);

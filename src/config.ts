@@ -65,8 +65,9 @@ const ConfigSchema = z.object({
   sSyncWaitMs: z.coerce.number().int().min(0).max(300_000),
   /**
    * The public origin (and optional path prefix) clients reach the server at, e.g.
-   * https://stays.example.com: the OAuth issuer and every URL of its metadata. Unset: the origin
-   * of each request (right for loopback; behind a proxy, set it).
+   * https://stays.example.com: the OAuth issuer and every URL of its metadata, and docUrls. Unset:
+   * the server's own address, never the Host header (src/oauth/urls.ts); a server listening on a
+   * non-loopback address then serves no OAuth (public_url_required).
    */
   publicUrl: z
     .string()

@@ -13,6 +13,7 @@ import { installClientErrorHandler } from './http/client-error.js';
 import { capPerAddress, serverOptions } from './http/connections.js';
 import { failExpired, purgeExpired, startSweeper } from './jobs/leases.js';
 import { type Runtime, createRuntime, type RuntimeOptions } from './runtime.js';
+import { selfOrigin } from './oauth/urls.js';
 import { serverKey } from './webhooks/secrets.js';
 
 export interface ServeOptions extends RuntimeOptions {
@@ -78,8 +79,8 @@ async function listen(runtime: Runtime, logger: Logger, opts: ServeOptions): Pro
     },
   });
 
-  const app = createApp(runtime, { logger, ownDocs: true });
   const host = opts.host ?? '127.0.0.1';
+  const app = createApp(runtime, { logger, ownDocs: true, listenHost: host });
   const wanted = opts.port ?? 8787;
   let closing = false;
   const limits = { headersTimeoutMs: runtime.config.headersTimeoutMs, maxPerAddress: runtime.config.maxConnectionsPerAddress };
@@ -170,7 +171,8 @@ function mcpOnly(fetch: (req: Request, env?: unknown) => Response | Promise<Resp
     const requestId = newRequestId(runtime.ids);
     const err = new ServiceError('route_not_found', 'This address serves only the MCP tool server (/mcp) and its OAuth endpoints; the /v1 API is on the main port.');
     const { config } = runtime;
-    const docs = config.docsUrlFixed ? config.docsUrl : `${config.publicUrl ?? new URL(req.url).origin}/docs`;
+    const socket = (env as { incoming?: { socket?: { localAddress?: string; localPort?: number } } } | undefined)?.incoming?.socket ?? undefined;
+    const docs = config.docsUrlFixed ? config.docsUrl : `${config.publicUrl ?? selfOrigin(socket, req.headers.get('host') ?? undefined, req.url)}/docs`;
     return new Response(JSON.stringify({ error: errorBody(err, requestId, docs) }), { status: 404, headers: { 'content-type': 'application/json', 'x-request-id': requestId } });
   };
 }

@@ -52,9 +52,12 @@ export function rateBucket(ctx: Omit<RequestContext, 'requestId'>): string {
   return ctx.key.oauth ? `oauth:${ctx.account.id}` : ctx.key.id;
 }
 
-export function requireScope(ctx: RequestContext, scope: Scope): void {
+export function requireScope(ctx: Pick<RequestContext, 'key'>, scope: Scope): void {
   if (!ctx.key.scopes.includes(scope)) {
-    throw new ServiceError('scope_insufficient', `This API key lacks the ${scope} scope.`, { param: null });
+    const message = ctx.key.oauth
+      ? `This OAuth access token lacks the ${scope} scope: tokens carry stays.read only (read-only; use an API key for this call).`
+      : `This API key lacks the ${scope} scope (an operator grants it: stays admin key create --scopes).`;
+    throw new ServiceError('scope_insufficient', message, { param: null });
   }
 }
 

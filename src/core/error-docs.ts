@@ -152,6 +152,11 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     cause: 'The endpoint is declared but this server does not implement it yet.',
     fix: 'Use another endpoint, or a newer server.',
   },
+  public_url_required: {
+    cause: 'The server listens on a non-loopback address (reachable from other hosts) and STAYS_PUBLIC_URL is not set, so it cannot say where it is: its OAuth endpoints and metadata are off rather than trusting the Host header or naming one of its many addresses.',
+    fix: 'The operator sets STAYS_PUBLIC_URL to the URL clients reach the server at (https://stays.example.com) and restarts it. Until then an MCP client can send an API key as the bearer.',
+    reproduce: 'GET /.well-known/oauth-authorization-server on `stays serve --host 0.0.0.0` without STAYS_PUBLIC_URL',
+  },
   missing_api_key: {
     cause: 'The request carries no API key.',
     fix: 'Send Authorization: Bearer <key>. `stays admin key create` issues keys on a self-hosted server.',
@@ -167,8 +172,8 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     fix: 'Use another key of the account, or ask for a new one.',
   },
   scope_insufficient: {
-    cause: 'The key (or OAuth token) does not carry the scope this endpoint needs: billing.write for a top-up, webhooks.write for webhooks, stays.read for data.',
-    fix: 'Use a key with that scope, or create one with `stays admin key create --scopes`.',
+    cause: 'The key (or OAuth token) does not carry the scope this endpoint needs: billing.write for a top-up, webhooks.write to create or delete a webhook, stays.read for data and for reading webhooks. OAuth access tokens carry stays.read only (read-only).',
+    fix: 'Use a key with that scope, or create one with `stays admin key create --scopes`; GET /v1/openapi.json lists each operation\'s scopes under security.',
   },
   email_unverified: {
     cause: 'A live key was used before the account\'s email address was confirmed; sandbox keys still work.',

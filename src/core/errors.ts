@@ -64,6 +64,7 @@ export const ERROR_CODES = {
   route_not_found: { type: 'not_found', message: 'No such route.' },
   method_not_allowed: { type: 'invalid_request', status: 405, message: 'Method not allowed on this route.' },
   not_implemented: { type: 'not_implemented', message: 'Not implemented yet.' },
+  public_url_required: { type: 'not_implemented', message: 'OAuth on a server reachable from other hosts needs STAYS_PUBLIC_URL.' },
 
   missing_api_key: { type: 'authentication_error', message: 'No API key: send Authorization: Bearer <key>.' },
   invalid_api_key: { type: 'authentication_error', message: 'The API key is unknown or malformed.' },

@@ -138,7 +138,7 @@ export async function execute<T>(services: Services, ctx: RequestContext, plan: 
     await release(services, holdId, ctx.requestId);
     throw e;
   }
-  const job: JobFacts = { id: jobId, accountId: ctx.account.id, operation: plan.operation, platforms: plan.platforms, createdAt: now };
+  const job: JobFacts = { id: jobId, accountId: ctx.account.id, env: ctx.key.env, operation: plan.operation, platforms: plan.platforms, createdAt: now };
   emitJob(services, 'job.queued', job);
   const running = services.jobs.run(jobId, holdId, () => runJob(services, ctx, plan, upstream, { job, holdId, hits: hits.map((h) => h?.value) }));
   running.catch(() => undefined);
@@ -188,7 +188,7 @@ function fetchLeg(services: Services, ctx: RequestContext, upstream: Upstream, l
   }
   // Every account whose live lookup this refresh answered hears of it (a shared call included).
   const stay = leg.stay;
-  if (stay) p.then((f) => emitStayCached(services, ctx.account.id, stay, f.expiresAt), () => undefined);
+  if (stay) p.then((f) => emitStayCached(services, { accountId: ctx.account.id, env: ctx.key.env }, stay, f.expiresAt), () => undefined);
   let source: string | undefined;
   return outcome(p.then((f) => ((source = f.source), f.value)), false, () => source);
 }

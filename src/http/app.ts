@@ -2,7 +2,7 @@
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
-import { authenticate, rateBucket, requireActiveAccount } from '../core/auth.js';
+import { authenticate, rateBucket, requireActiveAccount, requireScope } from '../core/auth.js';
 import type { RequestContext, Services } from '../core/context.js';
 import { ServiceError, isServiceError } from '../core/errors.js';
 import { newRequestId } from '../core/ids.js';
@@ -27,6 +27,8 @@ export interface AppOptions {
    * STAYS_DOCS_URL overrides both.
    */
   ownDocs?: boolean;
+  /** The host `stays serve` listens on: a non-loopback one needs STAYS_PUBLIC_URL for OAuth. */
+  listenHost?: string;
 }
 
 function setRateHeaders(c: Context<Env>, d: RateDecision): void {
@@ -110,6 +112,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
     c.set('services', services);
     c.set('jsonCache', jsonCache);
     c.set('ownDocs', opts.ownDocs === true);
+    c.set('listenHost', opts.listenHost);
     // Before the body limit, authentication and the route, so every error on an S path takes its envelope.
     c.set('family', sPaths.some((re) => re.test(c.req.path)) || S_PREFIX.test(c.req.path) ? 'S' : 'U');
     c.header('X-Request-Id', c.var.requestId);
@@ -182,7 +185,15 @@ export function createApp(services: Services, opts: AppOptions = {}) {
         throw new ServiceError('rate_limit_exceeded', `Rate limit of ${d.limit} requests per minute exceeded; retry in ${d.retryAfter} s.`, { retryAfter: d.retryAfter });
       }
       requireActiveAccount(ctx);
-      // Per account, so after authentication; before the handler, so a replay executes nothing.
+      const missing = route.scopes.find((x) => !ctx.key.scopes.includes(x));
+      if (missing !== undefined) {
+        // Refused before the handler reads the body: read it anyway (within the body limit), so
+        // the answer does not leave an unread body on a kept-alive connection, which the server
+        // would otherwise cut after a short drain.
+        if (c.req.method === 'POST') await c.req.text().catch(() => undefined);
+        requireScope(ctx, missing);
+      }
+      // Per account, so after authentication and the scope check; before the handler, so a replay executes nothing.
       return withIdempotency(c, ctx, () => route.handle(c, ctx), opts.logger);
     });
   }

@@ -148,7 +148,7 @@ function responses(route: RouteDef, ids: Map<z.ZodType, string>): Json {
       content: { 'application/json': { schema: d.alsoS ? { anyOf: [ref('AsyncAccepted'), ref('AsyncAcceptedS')] } : ref(familyS ? 'AsyncAcceptedS' : 'AsyncAccepted') } },
     };
   }
-  const statuses = [...new Set([...d.errors, ...(d.auth ? [401, 429] : []), ...(d.body ? [413] : []), ...(idem ? [400, 409] : [])])].sort();
+  const statuses = [...new Set([...d.errors, ...(d.auth ? [401, 429] : []), ...(route.scopes.length > 0 ? [403] : []), ...(d.body ? [413] : []), ...(idem ? [400, 409] : [])])].sort();
   for (const s of statuses) {
     const errorSchema = d.alsoS ? { anyOf: [ref('ErrorEnvelope'), ref('ErrorEnvelopeS')] } : ref(familyS ? 'ErrorEnvelopeS' : 'ErrorEnvelope');
     out[s] = { description: STATUS_TEXT[s] ?? 'Error.', headers: requestIdHeader, content: { 'application/json': { schema: errorSchema } } };
@@ -187,7 +187,9 @@ export function buildOpenApi(routes: RouteDef[]): Json {
       const schema = d.alsoS ? { anyOf: [ref(bodies.get(d.body)!), ref(bodies.get(d.alsoS.body)!)] } : ref(bodies.get(d.body)!);
       op.requestBody = { required: true, content: { 'application/json': { schema } } };
     }
+    // OpenAPI 3.1 lets an http scheme name the roles an operation needs: here, the key's scopes.
     if (!d.auth) op.security = [];
+    else if (r.scopes.length > 0) op.security = [{ bearerAuth: [...r.scopes] }];
     paths[r.path] = { ...(paths[r.path] as Json | undefined), [r.method]: op };
   }
   paths['/v1/health'] = {
@@ -218,7 +220,14 @@ export function buildOpenApi(routes: RouteDef[]): Json {
     webhooks: webhooksOpenApi(),
     components: {
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'stay_test_ keys: deterministic sandbox, 0 credits. stay_live_ / sk_live_: live.' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'stay_test_ keys: deterministic sandbox, 0 credits. stay_live_ / sk_live_: live. An operation\'s security lists the scopes it needs ' +
+            '(else 403 scope_insufficient): stays.read (data, reading webhooks), webhooks.write (creating, deleting webhooks), billing.write (top-ups); ' +
+            'none: any valid key (its account, its jobs). OAuth access tokens (stays_at_) carry stays.read only.',
+        },
       },
       schemas: {
         ...componentSchemas(ids, 'output'),

@@ -3,6 +3,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { RequestContext, Services } from '../core/context.js';
+import type { Scope } from '../core/plans.js';
 import { ServiceError } from '../core/errors.js';
 import { type RawInput, checkInputText, checkJsonBounds, normalizeInput } from '../core/validate.js';
 
@@ -22,6 +23,8 @@ export type Env = {
     ownDocs: boolean;
     /** This request's docs base, once computed (src/http/docs/base.ts). */
     docsBase: string | undefined;
+    /** The host `stays serve` listens on (--host); undefined in-process. */
+    listenHost: string | undefined;
   };
 };
 
@@ -55,6 +58,12 @@ export interface RouteDef {
   /** OpenAPI-style path, e.g. /v1/listing/{platform}/{id}. */
   path: string;
   doc: RouteDoc;
+  /**
+   * The scopes a caller needs, all of them, checked before the handler runs (403
+   * scope_insufficient); `[]`: any valid credential of the account (its own account and jobs).
+   * Required, so no route is added without deciding (docs/decisions.md "Scopes on every route").
+   */
+  scopes: readonly Scope[];
   /** A route both families share (POST /v1/search, D8): the family of this request, decided before authentication. */
   familyFor?(c: Context<Env>): Promise<'U' | 'S'>;
   handle(c: Context<Env>, ctx: RequestContext): Promise<Response>;

@@ -7,6 +7,7 @@ import type { RateDecision } from '../core/ratelimit.js';
 import type { Env } from '../http/route.js';
 import { allowCrossOrigin } from './cors.js';
 import type { OAuthHandlers } from './handlers.js';
+import { requirePublicUrl } from './urls.js';
 
 export interface OAuthMountOptions {
   /** Takes a token of the caller's per-address bucket, setting the rate headers. */
@@ -18,7 +19,10 @@ export interface OAuthMountOptions {
 export function mountOAuth(app: Hono<Env>, opts: OAuthMountOptions): void {
   let loaded: Promise<OAuthHandlers> | undefined;
   const handlers = () => (loaded ??= import('./handlers.js').then((m) => m.createOAuthHandlers(opts)));
-  const to = (name: keyof OAuthHandlers) => async (c: Context<Env>) => (await handlers())[name](c);
+  const to = (name: keyof OAuthHandlers) => async (c: Context<Env>) => {
+    requirePublicUrl(c);
+    return (await handlers())[name](c);
+  };
   allowCrossOrigin(app, ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server', '/oauth/register', '/oauth/token']);
   app.get('/.well-known/oauth-protected-resource', to('resourceMetadata'));
   app.get('/.well-known/oauth-protected-resource/mcp', to('resourceMetadata'));

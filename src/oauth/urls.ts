@@ -1,18 +1,72 @@
-// Where the authorization server and the protected resource (/mcp) say they are: the configured
-// public URL (STAYS_PUBLIC_URL), else the origin the request came to. The second is right for a
-// server reached directly (loopback, a LAN address); behind a proxy that rewrites the host or
-// terminates TLS, the operator sets the public URL. Forwarded headers are not trusted: anyone
-// could send them and so choose the issuer a client is told about.
+// Where the authorization server, the protected resource (/mcp) and the docs say they are: the
+// configured public URL (STAYS_PUBLIC_URL), else the server's own address, never the request's
+// Host header (issue 21, item 11): anyone can send any Host, and the issuer and docUrls it would
+// choose are what clients are told to trust and follow. The server's own address is the one the
+// connection arrived at (the socket's local address and port: on a wildcard listener, the concrete
+// interface address). On a loopback connection, a Host naming a loopback name with that very port
+// (localhost:PORT, 127.0.0.1:PORT, [::1]:PORT) is kept, so a browser on localhost stays on its
+// origin. Forwarded headers are not trusted either. A server reachable from other hosts (listening
+// on a non-loopback address) serves OAuth only with STAYS_PUBLIC_URL set (requirePublicUrl).
 import type { Context } from 'hono';
+import { ServiceError } from '../core/errors.js';
 import type { Env } from '../http/route.js';
 
 export const MCP_PATH = '/mcp';
 export const SCOPE = 'stays.read';
 
+/** Whether a host (a name or an address, brackets optional) is a loopback one. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  if (h === 'localhost' || h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
+  const v4 = h.replace(/^::ffff:/, '');
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
+interface SocketLike {
+  localAddress?: string;
+  localPort?: number;
+}
+
+/**
+ * This server's origin for a request that arrived on `socket`, with the request's Host header
+ * used only when it names a loopback host at the socket's own port on a loopback connection.
+ * Without a socket (the app called in-process), the request URL's origin: no client chose it.
+ */
+export function selfOrigin(socket: SocketLike | undefined, hostHeader: string | undefined, requestUrl: string): string {
+  if (!socket?.localAddress || !socket.localPort) return new URL(requestUrl).origin;
+  const local = socket.localAddress.replace(/^::ffff:(?=\d+\.)/i, '');
+  const port = socket.localPort;
+  if (isLoopbackHost(local) && hostHeader) {
+    const m = /^(localhost|127\.0\.0\.1|\[::1\]):(\d{1,5})$/i.exec(hostHeader.trim());
+    if (m && Number(m[2]) === port) return `http://${m[1]!.toLowerCase()}:${port}`;
+  }
+  return `http://${local.includes(':') ? `[${local}]` : local}:${port}`;
+}
+
+/** The Node socket of this request, when the app runs behind `stays serve`. */
+export function socketOf(c: Context<Env>): SocketLike | undefined {
+  return (c.env as { incoming?: { socket?: SocketLike | null } } | undefined)?.incoming?.socket ?? undefined;
+}
+
 export function publicBase(c: Context<Env>): string {
   const configured = c.var.services.config.publicUrl;
   if (configured) return configured;
-  return new URL(c.req.url).origin;
+  return selfOrigin(socketOf(c), c.req.header('host'), c.req.url);
+}
+
+/**
+ * OAuth on a server other hosts can reach needs STAYS_PUBLIC_URL: its own address is not a name
+ * clients can be told to trust (a wildcard listener has many), and the Host header is not either.
+ */
+export function requirePublicUrl(c: Context<Env>): void {
+  const host = c.var.listenHost;
+  if (host === undefined || isLoopbackHost(host) || c.var.services.config.publicUrl) return;
+  throw new ServiceError(
+    'public_url_required',
+    `OAuth is off on this server: it listens on ${host}, reachable from other hosts, and STAYS_PUBLIC_URL is not set. ` +
+      'The operator sets STAYS_PUBLIC_URL to the URL clients reach it at (https://stays.example.com) and restarts it. ' +
+      'Meanwhile MCP clients can send an API key as the bearer.',
+  );
 }
 
 export const resourceMetadataUrl = (base: string) => `${base}/.well-known/oauth-protected-resource`;

@@ -206,6 +206,11 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export interface WebhookRow {
   id: string;
   accountId: string;
+  /**
+   * The environment of the key that created it (issue 21): only keys of that environment see,
+   * delete or read the deliveries of it, and only that environment's events reach it.
+   */
+  env: KeyEnv;
   url: string;
   events: WebhookEvent[];
   description: string | null;
@@ -493,13 +498,13 @@ export interface Store {
    * counted and written in one transaction so concurrent creations cannot pass the cap together.
    */
   createWebhook(w: NewWebhook, maxActive?: number): Promise<WebhookRow | null>;
-  /** The account's webhooks (revoked ones too: the record stays for audit), newest first. */
-  listWebhooks(accountId: string): Promise<WebhookRow[]>;
+  /** The account's webhooks of one environment (revoked ones too: the record stays for audit), newest first. */
+  listWebhooks(accountId: string, env: KeyEnv): Promise<WebhookRow[]>;
   getWebhook(id: string): Promise<WebhookRow | null>;
   /** Soft delete: marks it revoked and cancels its queued deliveries, in one transaction. Null if not the account's. */
   revokeWebhook(id: string, accountId: string, at: number): Promise<WebhookRow | null>;
-  /** The account's active webhooks subscribed to `event`. */
-  webhooksFor(accountId: string, event: WebhookEvent): Promise<WebhookRow[]>;
+  /** The account's active webhooks of environment `env` subscribed to `event`. */
+  webhooksFor(accountId: string, event: WebhookEvent, env: KeyEnv): Promise<WebhookRow[]>;
   /** Queues deliveries, due at once. */
   enqueueDeliveries(d: NewDelivery[]): Promise<void>;
   /**

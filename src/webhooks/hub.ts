@@ -1,5 +1,5 @@
 // Where events enter the webhook system: `emit` queues an event for every active webhook of the
-// account subscribed to it (durably, in the store's outbox) and wakes the dispatcher, which
+// account, in the event's environment (sandbox or live: separate worlds), subscribed to it (durably, in the store's outbox) and wakes the dispatcher, which
 // delivers it (src/webhooks/dispatcher.ts). Emitting never fails the call that caused the event:
 // a store error is reported to `onError` and the call goes on.
 //
@@ -7,19 +7,28 @@
 // outbox (and each receiver) as job.queued, job.running, then job.succeeded or job.failed, even
 // when the caller fires them without waiting.
 import type { Clock } from '../core/clock.js';
-import type { IdGenerator } from '../core/ids.js';
+import type { IdGenerator, KeyEnv } from '../core/ids.js';
 import type { Store, WebhookEvent } from '../store/types.js';
 import { type SecretBox, serverSecretBox } from './secrets.js';
 
 export interface WebhookHub {
-  /** Queues `event` with `data` for the account's subscribed webhooks; resolves once it is queued. */
-  emit(accountId: string, event: WebhookEvent, data: Record<string, unknown>): Promise<void>;
+  /**
+   * Queues `event` with `data` for the subscribed webhooks of the account in the environment the
+   * event happened in (a live job's events reach live webhooks only); resolves once it is queued.
+   */
+  emit(owner: EventOwner, event: WebhookEvent, data: Record<string, unknown>): Promise<void>;
   /** The server key's box for signing secrets (loaded, or generated into the data dir, on first use). */
   box(): SecretBox;
   /** Called with the delivery ids after events are queued (the dispatcher's wake-up); one listener. */
   onQueued(listener: ((deliveryIds: string[]) => void) | null): void;
   /** Resolves once every emit made so far has been queued (or has failed and been reported). */
   idle(): Promise<void>;
+}
+
+/** Whose event it is: the account, and the environment of the key whose call caused it. */
+export interface EventOwner {
+  accountId: string;
+  env: KeyEnv;
 }
 
 export interface HubDeps {
@@ -34,9 +43,9 @@ export function createWebhookHub(d: HubDeps): WebhookHub {
   let box: SecretBox | null = null;
   let listener: ((deliveryIds: string[]) => void) | null = null;
   let tail: Promise<void> = Promise.resolve();
-  const queue = async (accountId: string, event: WebhookEvent, data: Record<string, unknown>, at: number) => {
+  const queue = async (owner: EventOwner, event: WebhookEvent, data: Record<string, unknown>, at: number) => {
     try {
-      const hooks = await d.store.webhooksFor(accountId, event);
+      const hooks = await d.store.webhooksFor(owner.accountId, event, owner.env);
       if (hooks.length === 0) return;
       // One event id per webhook: each receiver de-duplicates its own deliveries.
       const list = hooks.map((w) => {
@@ -50,10 +59,10 @@ export function createWebhookHub(d: HubDeps): WebhookHub {
     }
   };
   return {
-    emit(accountId, event, data) {
+    emit(owner, event, data) {
       // The event's time is when it happened, not when its turn in the queue came.
       const at = d.clock.now();
-      const p = tail.then(() => queue(accountId, event, data, at));
+      const p = tail.then(() => queue(owner, event, data, at));
       tail = p;
       return p;
     },

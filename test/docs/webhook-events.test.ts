@@ -28,10 +28,10 @@ describe('webhook events in the OpenAPI document', () => {
     let n = 0;
     const webhooks = createWebhookHub({ store, clock: { now: () => 1_800_000_000_000 } as never, ids: { ulid: () => `01J${String(n++).padStart(23, '0')}` } as never, config: { dataDir: '/nonexistent' } });
     const s = { webhooks } as unknown as Services;
-    const job = { id: 'job_1', accountId: 'acct_1', operation: 'search', platforms: ['airbnb'], createdAt: 1_800_000_000_000 };
+    const job = { id: 'job_1', accountId: 'acct_1', env: 'live' as const, operation: 'search', platforms: ['airbnb'], createdAt: 1_800_000_000_000 };
     for (const e of ['job.queued', 'job.running', 'job.succeeded'] as const) emitJob(s, e, job);
     emitJobFailed(s, job, { type: 'upstream_timeout', code: 'actor_timeout', message: 'Timed out.', retryable: true });
-    emitStayCached(s, 'acct_1', { platform: 'airbnb', id: '12345678' }, 1_800_000_600_000);
+    emitStayCached(s, { accountId: 'acct_1', env: 'live' }, { platform: 'airbnb', id: '12345678' }, 1_800_000_600_000);
     await webhooks.idle();
     expect(bodies).toHaveLength(5);
     for (const raw of bodies) {

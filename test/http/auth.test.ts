@@ -82,10 +82,13 @@ describe('permissions', () => {
     expect((await s.req('/v1/account', { key: b.sandboxKey })).status).toBe(200);
   });
 
-  it('a new key without --scopes gets stays.read and account.read, not billing.write (D24)', async () => {
+  it('a new key without --scopes gets stays.read, account.read and webhooks.write, not billing.write (D24, issue 21)', async () => {
     const b = await s.account();
     const shown = await s.admin<{ keys: { scopes: string[] }[] }>('account', 'show', b.id);
-    expect(shown.keys.map((k) => k.scopes)).toEqual([['stays.read', 'account.read'], ['stays.read', 'account.read']]);
+    expect(shown.keys.map((k) => k.scopes)).toEqual([
+      ['stays.read', 'account.read', 'webhooks.write'],
+      ['stays.read', 'account.read', 'webhooks.write'],
+    ]);
     for (const key of [b.sandboxKey, b.liveKey]) {
       const res = await s.req('/v1/billing/topups', { method: 'POST', key, body: JSON.stringify({ credits: 10 }), headers: { 'content-type': 'application/json' } });
       const body = await expectError(res, 403, 'scope_insufficient');

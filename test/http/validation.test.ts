@@ -251,7 +251,11 @@ describe('JSON body bounds', () => {
   it.each(['sort', 'location', 'platforms', 'limit', 'childAges', 'unknownKey'])('deep nesting in %s, objects or lists', async (key) => {
     await expectError(await postRaw('/v1/search', nested(key, 6000, '[', ']')), 400, 'invalid_parameter', 'body');
     await expectError(await postRaw('/v1/search', nested(key, 100_000, '[', ']')), 400, 'invalid_parameter', 'body');
-    await expectError(await postRaw('/v1/billing/topups', `{"credits":${'['.repeat(5000)}1${']'.repeat(5000)}}`), 400, 'invalid_parameter', 'body');
+    // A key without billing.write is refused before the body matters (scope → body, docs/decisions.md).
+    await expectError(await postRaw('/v1/billing/topups', `{"credits":${'['.repeat(5000)}1${']'.repeat(5000)}}`), 403, 'scope_insufficient');
+    const billing = await s.account({ rpm: 100_000, scopes: 'stays.read,billing.write' });
+    const topup = await s.req('/v1/billing/topups', { method: 'POST', key: billing.sandboxKey, body: `{"credits":${'['.repeat(5000)}1${']'.repeat(5000)}}`, headers: { 'content-type': 'application/json' } });
+    await expectError(topup, 400, 'invalid_parameter', 'body');
   });
 
   it('the limit is 32 levels: 32 pass to field validation, 33 do not', async () => {

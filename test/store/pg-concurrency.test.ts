@@ -176,7 +176,7 @@ describe.skipIf(!pgKind.available)('PostgreSQL under concurrency', { timeout: 12
     const [a, b] = await two();
     await addAccount(a, 'acct_1', 0);
     for (let w = 0; w < 10; w++) {
-      await a.createWebhook({ id: `wh_${w}`, accountId: 'acct_1', url: `http://127.0.0.1:9/${w}`, events: ['job.succeeded'], description: null, secretEnc: 'v1.x', createdAt: T0 });
+      await a.createWebhook({ id: `wh_${w}`, accountId: 'acct_1', env: 'live' as const, url: `http://127.0.0.1:9/${w}`, events: ['job.succeeded'], description: null, secretEnc: 'v1.x', createdAt: T0 });
     }
     const all = Array.from({ length: 300 }, (_, i) => ({ id: `evt_${String(i).padStart(3, '0')}`, webhookId: `wh_${i % 10}`, event: 'job.succeeded' as const, body: '{}', createdAt: T0 + (i % 7) }));
     await a.enqueueDeliveries(all);
@@ -203,7 +203,7 @@ describe.skipIf(!pgKind.available)('PostgreSQL under concurrency', { timeout: 12
     const [a, b] = await two();
     await addAccount(a, 'acct_1', 0);
     for (let w = 0; w < 5; w++) {
-      await a.createWebhook({ id: `wh_${w}`, accountId: 'acct_1', url: `http://127.0.0.1:9/${w}`, events: ['job.succeeded'], description: null, secretEnc: 'v1.x', createdAt: T0 });
+      await a.createWebhook({ id: `wh_${w}`, accountId: 'acct_1', env: 'live' as const, url: `http://127.0.0.1:9/${w}`, events: ['job.succeeded'], description: null, secretEnc: 'v1.x', createdAt: T0 });
     }
     const all = Array.from({ length: 100 }, (_, i) => ({ id: `evt_${String(i).padStart(3, '0')}`, webhookId: `wh_${i % 5}`, event: 'job.succeeded' as const, body: '{}', createdAt: T0 }));
     await a.enqueueDeliveries(all);

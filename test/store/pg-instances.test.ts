@@ -39,11 +39,11 @@ describe.skipIf(!pgKind.available)('PostgreSQL: caps and one-time operations acr
     await addAccount(a, 'acct_1', 0);
     const made = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        (i % 2 === 0 ? a : b).createWebhook({ id: `wh_${i}`, accountId: 'acct_1', url: `http://127.0.0.1:9/${i}`, events: ['job.failed'], description: null, secretEnc: 'v1.x', createdAt: T0 + i }, 3),
+        (i % 2 === 0 ? a : b).createWebhook({ id: `wh_${i}`, accountId: 'acct_1', env: 'live' as const, url: `http://127.0.0.1:9/${i}`, events: ['job.failed'], description: null, secretEnc: 'v1.x', createdAt: T0 + i }, 3),
       ),
     );
     expect(made.filter((w) => w !== null).length).toBe(3);
-    expect((await a.listWebhooks('acct_1')).length).toBe(3);
+    expect((await a.listWebhooks('acct_1', 'live')).length).toBe(3);
   });
 
   it('an OAuth code redeemed at once on two instances: one grant, and the reuse revokes it; a refresh token rotates once', async () => {
@@ -135,7 +135,7 @@ describe.skipIf(!pgKind.available)('PostgreSQL: caps and one-time operations acr
   it('a one-per-webhook claim never hands out a delivery whose webhook another instance revoked while the claim ran', async () => {
     const { a, b, url } = await two();
     await addAccount(a, 'acct_1', 0);
-    const hook = (id: string) => ({ id, accountId: 'acct_1', url: `http://127.0.0.1:9/${id}`, events: ['job.failed' as const], description: null, secretEnc: 'v1.x', createdAt: T0 });
+    const hook = (id: string) => ({ id, accountId: 'acct_1', env: 'live' as const, url: `http://127.0.0.1:9/${id}`, events: ['job.failed' as const], description: null, secretEnc: 'v1.x', createdAt: T0 });
     await a.createWebhook(hook('wh_1'));
     await a.createWebhook(hook('wh_2'));
     await a.revokeWebhook('wh_2', 'acct_1', T0);

@@ -18,18 +18,18 @@ for (const kind of STORE_KINDS) {
       const a = db.open();
       const b = db.open(); // a second process on the same database
       for (const id of ['acct_1', 'acct_2']) await addAccount(a, id, 0);
-      const hook = await a.createWebhook({ id: 'wh_1', accountId: 'acct_1', url: 'http://127.0.0.1:9/hook', events: ['job.succeeded', 'job.failed'], description: null, secretEnc: 'v1.sealed', createdAt: T0 });
+      const hook = await a.createWebhook({ id: 'wh_1', accountId: 'acct_1', env: 'live' as const, url: 'http://127.0.0.1:9/hook', events: ['job.succeeded', 'job.failed'], description: null, secretEnc: 'v1.sealed', createdAt: T0 });
       return { a, b, hook: hook! };
     }
 
     it('registrations: subscribed and active ones only; another account sees none', async () => {
       const { a, hook } = await setup();
       expect(hook).toMatchObject({ id: 'wh_1', events: ['job.succeeded', 'job.failed'], revokedAt: null });
-      expect((await a.webhooksFor('acct_1', 'job.failed')).map((w) => w.id)).toEqual(['wh_1']);
-      expect(await a.webhooksFor('acct_1', 'job.queued')).toEqual([]);
-      expect(await a.webhooksFor('acct_2', 'job.failed')).toEqual([]);
+      expect((await a.webhooksFor('acct_1', 'job.failed', 'live')).map((w) => w.id)).toEqual(['wh_1']);
+      expect(await a.webhooksFor('acct_1', 'job.queued', 'live')).toEqual([]);
+      expect(await a.webhooksFor('acct_2', 'job.failed', 'live')).toEqual([]);
       expect(await a.revokeWebhook('wh_1', 'acct_2', T0)).toBeNull();
-      expect(await a.listWebhooks('acct_2')).toEqual([]);
+      expect(await a.listWebhooks('acct_2', 'live')).toEqual([]);
     });
 
     it('a due delivery is claimed by one process only, and again only after its lease expires', async () => {
@@ -68,12 +68,12 @@ for (const kind of STORE_KINDS) {
       await a.claimDeliveries('inst_a', T0, T0 + 30_000, 1);
       const revoked = await a.revokeWebhook('wh_1', 'acct_1', T0 + 5);
       expect(revoked).toMatchObject({ id: 'wh_1', revokedAt: T0 + 5 });
-      expect(await a.webhooksFor('acct_1', 'job.succeeded')).toEqual([]);
+      expect(await a.webhooksFor('acct_1', 'job.succeeded', 'live')).toEqual([]);
       expect(await a.claimDeliveries('inst_a', T0 + 60_000, T0 + 90_000, 10)).toEqual([]);
       expect(await a.recordAttempt({ deliveryId: 'evt_1', owner: 'inst_a', attempt: 1, statusCode: 200, responsePreview: '', delivered: true, at: T0 + 6, retryAt: null })).toBe(false);
       expect(await a.nextDeliveryAt()).toBeNull();
       // The record stays for audit.
-      expect((await a.listWebhooks('acct_1')).map((w) => w.revokedAt)).toEqual([T0 + 5]);
+      expect((await a.listWebhooks('acct_1', 'live')).map((w) => w.revokedAt)).toEqual([T0 + 5]);
     });
 
     it('purges ended deliveries and log rows past the retention, in bounded batches', async () => {
@@ -92,7 +92,7 @@ for (const kind of STORE_KINDS) {
     });
     it('onePerWebhook: one delivery per webhook at a time, in order; plain claims take many', async () => {
       const { a, b } = await setup();
-      await a.createWebhook({ id: 'wh_2', accountId: 'acct_1', url: 'http://127.0.0.1:9/two', events: ['job.succeeded'], description: 'two', secretEnc: 'v1.two', createdAt: T0 + 1 });
+      await a.createWebhook({ id: 'wh_2', accountId: 'acct_1', env: 'live' as const, url: 'http://127.0.0.1:9/two', events: ['job.succeeded'], description: 'two', secretEnc: 'v1.two', createdAt: T0 + 1 });
       await a.enqueueDeliveries([delivery('evt_1'), delivery('evt_2'), { ...delivery('evt_3'), webhookId: 'wh_2' }, delivery('evt_4')]);
       expect(await a.pendingDeliveries(['evt_1', 'evt_3', 'evt_9'])).toEqual(expect.arrayContaining(['evt_1', 'evt_3']));
       expect((await a.pendingDeliveries(['evt_1', 'evt_3', 'evt_9'])).length).toBe(2);
@@ -113,13 +113,13 @@ for (const kind of STORE_KINDS) {
 
     it('createWebhook keeps to maxActive; a revoked one frees its place; getWebhook and listWebhooks', async () => {
       const { a } = await setup();
-      const w = (id: string, at: number) => ({ id, accountId: 'acct_1', url: `http://127.0.0.1:9/${id}`, events: ['job.queued' as const], description: id, secretEnc: `v1.${id}`, createdAt: at });
+      const w = (id: string, at: number) => ({ id, accountId: 'acct_1', env: 'live' as const, url: `http://127.0.0.1:9/${id}`, events: ['job.queued' as const], description: id, secretEnc: `v1.${id}`, createdAt: at });
       expect(await a.createWebhook(w('wh_2', T0 + 1), 2)).toMatchObject({ id: 'wh_2', description: 'wh_2', secretEnc: 'v1.wh_2', revokedAt: null });
       expect(await a.createWebhook(w('wh_3', T0 + 2), 2)).toBeNull();
       expect(await a.getWebhook('wh_3')).toBeNull();
       await a.revokeWebhook('wh_1', 'acct_1', T0 + 3);
       expect(await a.createWebhook(w('wh_3', T0 + 4), 2)).not.toBeNull();
-      expect((await a.listWebhooks('acct_1')).map((x) => x.id)).toEqual(['wh_3', 'wh_2', 'wh_1']);
+      expect((await a.listWebhooks('acct_1', 'live')).map((x) => x.id)).toEqual(['wh_3', 'wh_2', 'wh_1']);
       expect(await a.getWebhook('wh_1')).toMatchObject({ revokedAt: T0 + 3, url: 'http://127.0.0.1:9/hook' });
       // Revoking twice keeps the first time.
       expect(await a.revokeWebhook('wh_1', 'acct_1', T0 + 9)).toMatchObject({ revokedAt: T0 + 3 });

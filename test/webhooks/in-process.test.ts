@@ -33,7 +33,7 @@ async function hook(url: string, events: WebhookEvent[]): Promise<{ id: string; 
   try {
     const id = `wh_${rt.ids.ulid()}`;
     const secret = `whsec_${rt.ids.bytes(32).toString('base64url')}`;
-    await rt.store.createWebhook({ id, accountId, url, events, description: null, secretEnc: rt.webhooks.box().seal(secret), createdAt: Date.now() });
+    await rt.store.createWebhook({ id, accountId, env: 'live' as const, url, events, description: null, secretEnc: rt.webhooks.box().seal(secret), createdAt: Date.now() });
     return { id, secret };
   } finally {
     await rt.close();

@@ -1,5 +1,7 @@
 // Webhooks (spec "Webhook (Family S)", D22, issue 10): register, list, show, revoke, and the
-// attempt log. Webhooks belong to the account, whichever key (sandbox or live) manages them.
+// attempt log. A webhook belongs to the account and to the environment (sandbox or live) of the
+// key that created it (issue 21): keys of the other environment do not see it (404), and it gets
+// only its own environment's events.
 // Free (0 credits). The signing secret is returned once, at creation; at rest it is sealed
 // (src/webhooks/secrets.ts) and never logged.
 import { requireScope } from '../auth.js';
@@ -9,7 +11,7 @@ import { type CreateWebhookInput, CreateWebhookBody, type CreatedWebhook, type D
 import { type RawInput, parseParams, preview } from '../validate.js';
 import { WEBHOOK_EVENTS, type WebhookRow } from '../../store/types.js';
 
-/** Active webhooks one account may have (docs/decisions.md, "Webhooks: the routes"). */
+/** Active webhooks one account may have, sandbox and live together (docs/decisions.md, "Webhooks: the routes"). */
 export const MAX_ACTIVE_WEBHOOKS = 20;
 /** The attempt log shows this many, newest first (spec Limits). */
 export const DELIVERY_LOG_LIMIT = 200;
@@ -58,6 +60,7 @@ export async function createWebhook(
   checkTarget?: (url: string) => Promise<void>,
 ): Promise<CreatedWebhook> {
   requireScope(ctx, 'stays.read');
+  requireScope(ctx, 'webhooks.write');
   const input = parseCreateWebhook(raw);
   await checkTarget?.(input.url);
   const secret = `whsec_${services.ids.bytes(32).toString('base64url')}`;
@@ -65,6 +68,7 @@ export async function createWebhook(
   const row = await services.store.createWebhook({
     id: `wh_${services.ids.ulid()}`,
     accountId: ctx.account.id,
+    env: ctx.key.env,
     url: input.url,
     events: input.events,
     description: input.description ?? null,
@@ -72,22 +76,22 @@ export async function createWebhook(
     createdAt: services.clock.now(),
   }, MAX_ACTIVE_WEBHOOKS);
   if (!row) {
-    throw new ServiceError('webhook_limit_exceeded', `This account already has ${MAX_ACTIVE_WEBHOOKS} active webhooks, the most it may have; delete one first (DELETE /v1/webhooks/{id}).`);
+    throw new ServiceError('webhook_limit_exceeded', `This account already has ${MAX_ACTIVE_WEBHOOKS} active webhooks (sandbox and live together), the most it may have; delete one first (DELETE /v1/webhooks/{id}, with a key of its environment).`);
   }
   return { ...webhookView(row), signing_secret: secret, note: SECRET_NOTE };
 }
 
 export async function listWebhooks(services: Services, ctx: RequestContext): Promise<Webhook[]> {
   requireScope(ctx, 'stays.read');
-  return (await services.store.listWebhooks(ctx.account.id)).map(webhookView);
+  return (await services.store.listWebhooks(ctx.account.id, ctx.key.env)).map(webhookView);
 }
 
-/** The account's webhook, or webhook_not_found (unknown, malformed, or another account's). */
+/** The caller's webhook, or webhook_not_found (unknown, malformed, another account's or the other environment's). */
 async function ownWebhook(services: Services, ctx: RequestContext, id: string): Promise<WebhookRow> {
   const notFound = () => new ServiceError('webhook_not_found', `No webhook ${preview(id)} on this account.`, { param: 'id' });
   if (!WEBHOOK_ID.test(id)) throw notFound();
   const w = await services.store.getWebhook(id);
-  if (!w || w.accountId !== ctx.account.id) throw notFound();
+  if (!w || w.accountId !== ctx.account.id || w.env !== ctx.key.env) throw notFound();
   return w;
 }
 
@@ -98,7 +102,7 @@ export async function getWebhook(services: Services, ctx: RequestContext, id: st
 
 /** Soft delete: deliveries stop at once, the record stays (GET shows active false). Idempotent. */
 export async function deleteWebhook(services: Services, ctx: RequestContext, id: string): Promise<{ id: string; revoked: true }> {
-  requireScope(ctx, 'stays.read');
+  requireScope(ctx, 'webhooks.write');
   await ownWebhook(services, ctx, id);
   const w = await services.store.revokeWebhook(id, ctx.account.id, services.clock.now());
   if (!w) throw new ServiceError('webhook_not_found', `No webhook ${preview(id)} on this account.`, { param: 'id' });

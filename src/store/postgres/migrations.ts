@@ -255,4 +255,14 @@ export const PG_MIGRATIONS: string[] = [
   CREATE INDEX oauth_grants_client ON oauth_grants(client_id);
   CREATE INDEX oauth_codes_client ON oauth_codes(client_id);
   `,
+  // Scopes on every route and sandbox/live webhooks (issue 21, item 5). Keys that could manage
+  // webhooks under stays.read keep that power as webhooks.write (a new default scope); OAuth tokens
+  // never carry it. Webhooks belong to the environment of the key that made them; those made
+  // before were receiving live events, so they stay live.
+  `
+  UPDATE api_keys SET scopes = scopes || ',webhooks.write'
+    WHERE (',' || scopes || ',') LIKE '%,stays.read,%' AND (',' || scopes || ',') NOT LIKE '%,webhooks.write,%';
+  ALTER TABLE webhooks ADD COLUMN env TEXT NOT NULL DEFAULT 'live' CHECK (env IN ('live', 'sandbox'));
+  CREATE INDEX webhooks_account_env ON webhooks(account_id, env, created_at);
+  `,
 ];

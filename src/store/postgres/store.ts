@@ -77,6 +77,7 @@ function toWebhook(r: Row): WebhookRow {
   return {
     id: r.id as string,
     accountId: r.account_id as string,
+    env: r.env as WebhookRow['env'],
     url: r.url as string,
     events: JSON.parse(r.events as string) as WebhookEvent[],
     description: (r.description as string | null) ?? null,
@@ -654,7 +655,7 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
         const n = (await q(`SELECT COUNT(*) AS n FROM webhooks WHERE account_id = $1 AND revoked_at IS NULL`, [w.accountId]))[0]!.n as number;
         if (n >= maxActive) return null;
         const r = (
-          await q(`INSERT INTO webhooks (id, account_id, url, events, description, secret, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`, [
+          await q(`INSERT INTO webhooks (id, account_id, url, events, description, secret, created_at, env) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`, [
             w.id,
             w.accountId,
             w.url,
@@ -662,13 +663,14 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
             w.description,
             w.secretEnc,
             w.createdAt,
+            w.env,
           ])
         )[0]!;
         return toWebhook(r);
       });
     },
-    async listWebhooks(accountId) {
-      return (await query(`SELECT * FROM webhooks WHERE account_id = $1 ORDER BY created_at DESC, id DESC`, [accountId])).map(toWebhook);
+    async listWebhooks(accountId, env) {
+      return (await query(`SELECT * FROM webhooks WHERE account_id = $1 AND env = $2 ORDER BY created_at DESC, id DESC`, [accountId, env])).map(toWebhook);
     },
     async getWebhook(id) {
       const r = (await query(`SELECT * FROM webhooks WHERE id = $1`, [id]))[0];
@@ -682,8 +684,8 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
         return toWebhook(r);
       });
     },
-    async webhooksFor(accountId, event) {
-      return (await query(`SELECT * FROM webhooks WHERE account_id = $1 AND revoked_at IS NULL ORDER BY created_at, id`, [accountId])).map(toWebhook).filter((w) => w.events.includes(event));
+    async webhooksFor(accountId, event, env) {
+      return (await query(`SELECT * FROM webhooks WHERE account_id = $1 AND env = $2 AND revoked_at IS NULL ORDER BY created_at, id`, [accountId, env])).map(toWebhook).filter((w) => w.events.includes(event));
     },
     async enqueueDeliveries(list) {
       if (list.length === 0) return;

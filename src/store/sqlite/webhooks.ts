@@ -20,6 +20,7 @@ function toWebhook(r: Row): WebhookRow {
   return {
     id: r.id as string,
     accountId: r.account_id as string,
+    env: r.env as WebhookRow['env'],
     url: r.url as string,
     events: JSON.parse(r.events as string) as WebhookEvent[],
     description: (r.description as string | null) ?? null,
@@ -31,10 +32,10 @@ function toWebhook(r: Row): WebhookRow {
 
 export function webhookStore(db: Database.Database): WebhookPart {
   const q = {
-    insert: db.prepare(`INSERT INTO webhooks (id, account_id, url, events, description, secret, created_at) VALUES (@id, @accountId, @url, @events, @description, @secretEnc, @createdAt)`),
+    insert: db.prepare(`INSERT INTO webhooks (id, account_id, env, url, events, description, secret, created_at) VALUES (@id, @accountId, @env, @url, @events, @description, @secretEnc, @createdAt)`),
     get: db.prepare(`SELECT * FROM webhooks WHERE id = ?`),
-    list: db.prepare(`SELECT * FROM webhooks WHERE account_id = ? ORDER BY created_at DESC, id DESC`),
-    active: db.prepare(`SELECT * FROM webhooks WHERE account_id = ? AND revoked_at IS NULL ORDER BY created_at, id`),
+    list: db.prepare(`SELECT * FROM webhooks WHERE account_id = ? AND env = ? ORDER BY created_at DESC, id DESC`),
+    active: db.prepare(`SELECT * FROM webhooks WHERE account_id = ? AND env = ? AND revoked_at IS NULL ORDER BY created_at, id`),
     revoke: db.prepare(`UPDATE webhooks SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND account_id = ?`),
     cancelQueued: db.prepare(`UPDATE webhook_outbox SET status = 'cancelled', owner = NULL, lease_expires_at = NULL WHERE webhook_id = ? AND status = 'pending'`),
     enqueue: db.prepare(`INSERT INTO webhook_outbox (id, webhook_id, event, body, next_attempt_at, created_at) VALUES (@id, @webhookId, @event, @body, @createdAt, @createdAt)`),
@@ -116,8 +117,8 @@ export function webhookStore(db: Database.Database): WebhookPart {
     async createWebhook(w: NewWebhook, maxActive = Number.POSITIVE_INFINITY) {
       return createTx.immediate(w, maxActive);
     },
-    async listWebhooks(accountId) {
-      return (q.list.all(accountId) as Row[]).map(toWebhook);
+    async listWebhooks(accountId, env) {
+      return (q.list.all(accountId, env) as Row[]).map(toWebhook);
     },
     async getWebhook(id) {
       const r = q.get.get(id) as Row | undefined;
@@ -126,8 +127,8 @@ export function webhookStore(db: Database.Database): WebhookPart {
     async revokeWebhook(id, accountId, at) {
       return revokeTx(id, accountId, at);
     },
-    async webhooksFor(accountId, event) {
-      return (q.active.all(accountId) as Row[]).map(toWebhook).filter((w) => w.events.includes(event));
+    async webhooksFor(accountId, event, env) {
+      return (q.active.all(accountId, env) as Row[]).map(toWebhook).filter((w) => w.events.includes(event));
     },
     async enqueueDeliveries(list) {
       if (list.length) enqueueTx(list);

@@ -38,6 +38,7 @@ function searchRoute(kind: Exclude<SSearchKind, 'search'>, path: string, summary
   const preset = kind !== 'with-details';
   return {
     method: 'post',
+    scopes: ['stays.read'],
     family: 'S',
     path,
     doc: {

@@ -38,6 +38,7 @@ function lookupDoc(operationId: string, summary: string, description: string, da
 
 export const stayGet: RouteDef = {
   method: 'get',
+  scopes: ['stays.read'],
   family: 'S',
   path: '/v1/stays/{id}',
   doc: lookupDoc('getStay', 'A stay by airbnb listing id', 'The whole Stay: pricing all null (spec rule 1), the next 30 days of availability, the most recent reviews. ', StaySchema, { path: StayPathParams }),
@@ -55,6 +56,7 @@ export const stayGet: RouteDef = {
 
 export const stayByUrl: RouteDef = {
   method: 'get',
+  scopes: ['stays.read'],
   family: 'S',
   path: '/v1/stays/by-url',
   doc: lookupDoc('getStayByUrl', 'A stay by airbnb room URL', 'An airbnb room URL (https://www.airbnb.com/rooms/<id>); anything else is 400 invalid_listing_url. ', StaySchema, { query: StayByUrlParams }),
@@ -67,6 +69,7 @@ export const stayByUrl: RouteDef = {
 
 export const stayByAddress: RouteDef = {
   method: 'get',
+  scopes: ['stays.read'],
   family: 'S',
   path: '/v1/stays/by-address',
   doc: {
@@ -88,6 +91,7 @@ function partRoute(part: StayPart): RouteDef {
   const pricing = part === 'pricing' ? 'Always null fields (spec rule 1): prices come from the dated search path. ' : '';
   return {
     method: 'get',
+    scopes: ['stays.read'],
     family: 'S',
     path: `/v1/stays/{id}/${part}`,
     doc: lookupDoc(`getStay${part[0]!.toUpperCase()}${part.slice(1)}`, `A stay's ${part}`, pricing, StayPartSchemas[part], { path: StayPathParams }),
@@ -103,6 +107,7 @@ export const stayPartRoutes: RouteDef[] = STAY_PARTS.map(partRoute);
 
 export const stayBatch: RouteDef = {
   method: 'post',
+  scopes: ['stays.read'],
   family: 'S',
   path: '/v1/stays/batch',
   doc: {

@@ -1,5 +1,7 @@
 // Webhook routes (Family S, spec "Webhook (Family S)", D9, D22): snake_case bodies
-// `{ data, request_id }`, errors `{ error, request_id }`. Free; stays.read scope.
+// `{ data, request_id }`, errors `{ error, request_id }`. Free. Reading needs stays.read; creating
+// needs webhooks.write too, deleting webhooks.write (an OAuth token, read-only, has neither write).
+// A webhook belongs to the environment (sandbox or live) of the key that created it.
 import { z } from 'zod';
 import {
   createWebhook,
@@ -14,10 +16,12 @@ import { renderS } from '../../render.js';
 import { type RouteDef, jsonBody } from '../../route.js';
 
 const TAGS = ['Webhooks'];
-const SCOPE = 'Needs the stays.read scope (else 403 scope_insufficient). Free (0 credits).';
+const READ = 'Needs the stays.read scope (else 403 scope_insufficient). Free (0 credits).';
+const WRITE = (scopes: string) => `Needs the ${scopes} scope${scopes.includes(' and ') ? 's' : ''} (else 403 scope_insufficient; an OAuth token, read-only, has no webhooks.write). Free (0 credits).`;
 
 export const webhookCreate: RouteDef = {
   method: 'post',
+  scopes: ['stays.read', 'webhooks.write'],
   family: 'S',
   path: '/v1/webhooks',
   doc: {
@@ -25,7 +29,7 @@ export const webhookCreate: RouteDef = {
     summary: 'Register a webhook',
     description:
       `201 with the webhook and its signing_secret, which is never shown again. Events: job.queued, job.running, job.succeeded, job.failed, stay.cached; ` +
-      `an unknown one is 400 invalid_parameter. At most 20 active webhooks per account (else 403 webhook_limit_exceeded). ${SCOPE}`,
+      `an unknown one is 400 invalid_parameter. The webhook belongs to the key's environment (sandbox or live): it gets that environment's events only, and only keys of that environment see it. At most 20 active webhooks per account, both environments together (else 403 webhook_limit_exceeded). ${WRITE('stays.read and webhooks.write')}`,
     tags: TAGS,
     body: CreateWebhookBody,
     data: CreatedWebhookSchema,
@@ -43,12 +47,13 @@ export const webhookCreate: RouteDef = {
 
 export const webhookList: RouteDef = {
   method: 'get',
+  scopes: ['stays.read'],
   family: 'S',
   path: '/v1/webhooks',
   doc: {
     operationId: 'listWebhooks',
     summary: 'List your webhooks',
-    description: `The account's webhooks, newest first, revoked ones too (active false); never their secrets. ${SCOPE}`,
+    description: `The account's webhooks of the key's environment (sandbox or live), newest first, revoked ones too (active false); never their secrets. ${READ}`,
     tags: TAGS,
     data: z.array(WebhookSchema),
     envelope: 's',
@@ -62,12 +67,13 @@ const id = (c: Parameters<RouteDef['handle']>[0]) => c.req.param('id') ?? '';
 
 export const webhookGet: RouteDef = {
   method: 'get',
+  scopes: ['stays.read'],
   family: 'S',
   path: '/v1/webhooks/{id}',
   doc: {
     operationId: 'getWebhook',
     summary: 'Show one webhook',
-    description: `Without its secret. Another account's id is 404 webhook_not_found. ${SCOPE}`,
+    description: `Without its secret. Another account's id, or a webhook of the other environment, is 404 webhook_not_found. ${READ}`,
     tags: TAGS,
     path: WebhookIdPath,
     data: WebhookSchema,
@@ -80,12 +86,13 @@ export const webhookGet: RouteDef = {
 
 export const webhookDelete: RouteDef = {
   method: 'delete',
+  scopes: ['webhooks.write'],
   family: 'S',
   path: '/v1/webhooks/{id}',
   doc: {
     operationId: 'deleteWebhook',
     summary: 'Delete (revoke) a webhook',
-    description: `Soft delete: queued deliveries are cancelled and none are sent any more; the record stays (active false). Deleting again answers the same. ${SCOPE}`,
+    description: `Soft delete: queued deliveries are cancelled and none are sent any more; the record stays (active false). Deleting again answers the same. ${WRITE('webhooks.write')}`,
     tags: TAGS,
     path: WebhookIdPath,
     data: RevokedWebhookSchema,
@@ -98,12 +105,13 @@ export const webhookDelete: RouteDef = {
 
 export const webhookDeliveries: RouteDef = {
   method: 'get',
+  scopes: ['stays.read'],
   family: 'S',
   path: '/v1/webhooks/{id}/deliveries',
   doc: {
     operationId: 'listWebhookDeliveries',
     summary: 'A webhook\'s delivery attempts',
-    description: `The most recent 200 attempts, newest first: event, attempt (1-3), status_code, the first 500 bytes of the answer, delivered, attempted_at. ${SCOPE}`,
+    description: `The most recent 200 attempts, newest first: event, attempt (1-3), status_code, the first 500 bytes of the answer, delivered, attempted_at. ${READ}`,
     tags: TAGS,
     path: WebhookIdPath,
     data: z.array(DeliverySchema),

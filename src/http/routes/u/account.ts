@@ -6,6 +6,7 @@ import { type RouteDef, jsonBody } from '../../route.js';
 
 export const accountGet: RouteDef = {
   method: 'get',
+  scopes: [],
   path: '/v1/account',
   doc: {
     operationId: 'account',
@@ -22,6 +23,7 @@ export const accountGet: RouteDef = {
 
 export const topupPost: RouteDef = {
   method: 'post',
+  scopes: ['billing.write'],
   path: '/v1/billing/topups',
   doc: {
     operationId: 'createTopup',

@@ -8,6 +8,7 @@ import { renderExec } from '../../render.js';
 
 export const availabilityGet: RouteDef = {
   method: 'get',
+  scopes: ['stays.read'],
   path: '/v1/availability',
   doc: {
     operationId: 'availability',

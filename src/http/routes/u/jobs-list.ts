@@ -7,6 +7,7 @@ import { type RouteDef, queryInput } from '../../route.js';
 /** Beyond the spec (docs/decisions.md, "Listing jobs"). */
 export const jobsList: RouteDef = {
   method: 'get',
+  scopes: [],
   path: '/v1/jobs',
   doc: {
     operationId: 'listJobs',

@@ -7,6 +7,7 @@ import type { RouteDef } from '../../route.js';
 
 export const jobGet: RouteDef = {
   method: 'get',
+  scopes: [],
   path: '/v1/jobs/{jobId}',
   doc: {
     operationId: 'pollJob',

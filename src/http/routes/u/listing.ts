@@ -7,6 +7,7 @@ import { renderExec } from '../../render.js';
 
 export const listingGet: RouteDef = {
   method: 'get',
+  scopes: ['stays.read'],
   path: '/v1/listing/{platform}/{id}',
   doc: {
     operationId: 'listing',

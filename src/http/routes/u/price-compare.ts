@@ -7,6 +7,7 @@ import { renderExec } from '../../render.js';
 
 export const priceCompareGet: RouteDef = {
   method: 'get',
+  scopes: ['stays.read'],
   path: '/v1/price-compare',
   doc: {
     operationId: 'priceCompare',

@@ -7,6 +7,7 @@ import { renderExec } from '../../render.js';
 
 export const priceGet: RouteDef = {
   method: 'get',
+  scopes: ['stays.read'],
   path: '/v1/price',
   doc: {
     operationId: 'price',

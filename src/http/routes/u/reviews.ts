@@ -8,6 +8,7 @@ import { renderExec } from '../../render.js';
 
 export const reviewsGet: RouteDef = {
   method: 'get',
+  scopes: ['stays.read'],
   path: '/v1/reviews',
   doc: {
     operationId: 'reviews',

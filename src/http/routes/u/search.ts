@@ -22,6 +22,7 @@ const doc = {
 
 export const searchGet: RouteDef = {
   method: 'get',
+  scopes: ['stays.read'],
   path: '/v1/search',
   doc: { ...doc, operationId: 'searchGet', query: SearchParams },
   handle: async (c, ctx) => {
@@ -39,6 +40,7 @@ function sKeyOf(body: RawInput): string | undefined {
 
 export const searchPost: RouteDef = {
   method: 'post',
+  scopes: ['stays.read'],
   path: '/v1/search',
   doc: {
     ...doc,
