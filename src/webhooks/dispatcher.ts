@@ -10,6 +10,7 @@ import type { Clock } from '../core/clock.js';
 import type { ClaimedDelivery, Store } from '../store/types.js';
 import type { WebhookHub } from './hub.js';
 import { type Resolver, type SendResult, sendOnce } from './send.js';
+import { denyPrivateTargets } from './targets.js';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from './sign.js';
 
 /** Attempts in all, and the wait after each failed one before the next (spec: 1 s, then 6 s). */
@@ -22,7 +23,7 @@ export interface DispatcherOptions {
   hub: WebhookHub;
   /** This process's instance id (services.jobs.owner): the owner of the deliveries it claims. */
   owner: string;
-  config: { webhookTimeoutMs: number; webhookDenyPrivate: boolean; jobLeaseMs: number };
+  config: { webhookTimeoutMs: number; jobLeaseMs: number } & Parameters<typeof denyPrivateTargets>[0];
   userAgent: string;
   /**
    * In-process CLI mode: start on the first event this process queues (a command that queues
@@ -75,6 +76,8 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
   const pollMs = o.pollMs ?? 1_000;
   const delays = o.retryDelaysMs ?? RETRY_DELAYS_MS;
   const timeoutMs = o.config.webhookTimeoutMs;
+  // Fixed for the process's life: its configuration and where it listens (docs/decisions.md).
+  const denyPrivate = denyPrivateTargets(o.config);
   // Long enough for one attempt (bounded by the timeout) and for recording it, with the job
   // lease as the margin; so no renewal is needed while an attempt is in flight.
   const leaseMs = timeoutMs + o.config.jobLeaseMs;
@@ -113,7 +116,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         [EVENT_ID_HEADER]: d.id,
         'user-agent': o.userAgent,
       };
-      r = await sendOnce(d.url, d.body, { headers, timeoutMs, denyPrivate: o.config.webhookDenyPrivate, signal: halt.signal, resolve: o.resolve });
+      r = await sendOnce(d.url, d.body, { headers, timeoutMs, denyPrivate, signal: halt.signal, resolve: o.resolve });
     } catch (e) {
       // Shutdown cut it off: not an attempt the receiver failed; it stays claimed (see stop).
       if (halt.signal.aborted) return;

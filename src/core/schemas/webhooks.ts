@@ -37,7 +37,7 @@ export const DeliverySchema = z.object({
   event: z.enum(WEBHOOK_EVENTS),
   attempt: z.number().int().describe('1, 2 or 3.'),
   status_code: z.number().int().nullable().describe('The receiver\'s HTTP status; null when it did not answer (timeout, connection error).'),
-  response_preview: z.string().nullable().describe('The first 500 bytes of the receiver\'s answer.'),
+  response_preview: z.string().nullable().describe('The first 500 bytes of the receiver\'s answer, or why there was none; null when the answer came from a loopback, private or link-local address (never shown).'),
   delivered: z.boolean().describe('Whether this attempt got a 2xx.'),
   attempted_at: z.string().describe('ISO 8601, UTC.'),
 });
