@@ -62,6 +62,8 @@ const ConfigSchema = z.object({
   listenHost: z.string().min(1).optional(),
   /** How long one webhook delivery attempt may take before it counts as failed. */
   webhookTimeoutMs: z.coerce.number().int().min(100).max(120_000),
+  /** Failed delivery attempts in a row after which a webhook is disabled (issue 21). */
+  webhookDisableAfter: z.coerce.number().int().min(1).max(100_000),
   /**
    * How long a Family S lookup or sub-resource waits for its live job before it answers 202 with
    * the job instead (nothing is lost or charged twice). Batch, presets and searches up to 240 rows
@@ -132,6 +134,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     webhookPrivateTargets: overrides.webhookPrivateTargets ?? privateTargets(env.STAYS_WEBHOOK_DENY_PRIVATE),
     listenHost: overrides.listenHost,
     webhookTimeoutMs: overrides.webhookTimeoutMs ?? env.STAYS_WEBHOOK_TIMEOUT_MS ?? 10_000,
+    webhookDisableAfter: overrides.webhookDisableAfter ?? env.STAYS_WEBHOOK_DISABLE_AFTER ?? 20,
     sSyncWaitMs: overrides.sSyncWaitMs ?? env.STAYS_S_SYNC_WAIT_MS ?? 60_000,
     publicUrl: overrides.publicUrl ?? (env.STAYS_PUBLIC_URL || undefined),
     oauthAccessTtlS: overrides.oauthAccessTtlS ?? env.STAYS_OAUTH_ACCESS_TTL_S ?? 3600,
@@ -146,7 +149,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     const names: Record<string, string> = { dataDir: 'STAYS_DATA_DIR', databaseUrl: 'STAYS_DATABASE_URL', databasePoolMax: 'STAYS_DATABASE_POOL_MAX', docsUrl: 'STAYS_DOCS_URL', logLevel: 'STAYS_LOG_LEVEL', freeTierBudget: 'STAYS_FREE_TIER_BUDGET',
       anonymousRpm: 'STAYS_ANON_RPM', upstream: 'STAYS_UPSTREAM', simLatency: 'STAYS_SIM_LATENCY_MS', simFail: 'STAYS_SIM_FAIL', sourceDeadlineMs: 'STAYS_SOURCE_DEADLINE_MS',
       jobLeaseMs: 'STAYS_JOB_LEASE_MS', shutdownGraceMs: 'STAYS_SHUTDOWN_GRACE_MS', memoryCacheMb: 'STAYS_MEMORY_CACHE_MB', heapGrowthPercent: 'STAYS_HEAP_GROWTH_PERCENT', topupMaxPerDay: 'STAYS_TOPUP_MAX_PER_DAY',
-      secretKey: 'STAYS_SECRET_KEY', webhookPrivateTargets: 'STAYS_WEBHOOK_DENY_PRIVATE', webhookTimeoutMs: 'STAYS_WEBHOOK_TIMEOUT_MS',
+      secretKey: 'STAYS_SECRET_KEY', webhookPrivateTargets: 'STAYS_WEBHOOK_DENY_PRIVATE', webhookTimeoutMs: 'STAYS_WEBHOOK_TIMEOUT_MS', webhookDisableAfter: 'STAYS_WEBHOOK_DISABLE_AFTER',
       sSyncWaitMs: 'STAYS_S_SYNC_WAIT_MS', publicUrl: 'STAYS_PUBLIC_URL', oauthAccessTtlS: 'STAYS_OAUTH_ACCESS_TTL_S',
       apifyToken: 'STAYS_APIFY_TOKEN', apifyBaseUrl: 'STAYS_APIFY_BASE_URL', actors: 'STAYS_ACTORS', apifyRetries: 'STAYS_APIFY_RETRIES' };
     const key = String(issue.path[0]);

@@ -227,4 +227,12 @@ export const PG_MIGRATIONS: string[] = [
   CREATE INDEX flights_owner ON flights(owner, state);
   CREATE INDEX flights_ended ON flights(ended_at);
   `,
+  // A webhook that keeps failing is slowed, then disabled (issue 21): failures in a row, the
+  // pause before its next delivery, and when and why it was disabled.
+  `
+  ALTER TABLE webhooks ADD COLUMN consecutive_failures INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE webhooks ADD COLUMN paused_until BIGINT;
+  ALTER TABLE webhooks ADD COLUMN disabled_at BIGINT;
+  ALTER TABLE webhooks ADD COLUMN disabled_reason TEXT;
+  `,
 ];

@@ -192,4 +192,12 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX oauth_tokens_grant ON oauth_tokens(grant_id);
   CREATE INDEX oauth_tokens_expiry ON oauth_tokens(expires_at);
   `,
+  // A webhook that keeps failing is slowed, then disabled (issue 21): failures in a row, the
+  // pause before its next delivery, and when and why it was disabled.
+  `
+  ALTER TABLE webhooks ADD COLUMN consecutive_failures INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE webhooks ADD COLUMN paused_until INTEGER;
+  ALTER TABLE webhooks ADD COLUMN disabled_at INTEGER;
+  ALTER TABLE webhooks ADD COLUMN disabled_reason TEXT;
+  `,
 ];
