@@ -6,8 +6,9 @@
 // `perAccount` of one account's at a time (any process), claimed round-robin across accounts, so
 // one account's failing receivers and backlog cannot hold everyone's deliveries back (issue 21).
 // A webhook failing again and again is paused longer and longer, then disabled (the store
-// counts; STAYS_WEBHOOK_DISABLE_AFTER). The API never waits on any of this. Between deliveries it sleeps until the next one is due, or until an event
-// is queued in this process; it also looks every `pollMs` for work queued by other processes.
+// counts; STAYS_WEBHOOK_DISABLE_AFTER). The API never waits on any of this. Between deliveries
+// it sleeps until the next one is due, or until an event is queued in this process; it also
+// looks every `pollMs` for work queued by other processes.
 // Its timers are unref'd: it never keeps a process alive by itself.
 import type { Clock } from '../core/clock.js';
 import type { ClaimedDelivery, Store } from '../store/types.js';
