@@ -41,7 +41,9 @@ Environment (src/config.ts; the flags above win):
   STAYS_DOCS_URL             base of every docUrl (default: this server's /docs)
   STAYS_S_SYNC_WAIT_MS       how long a Family S stay lookup waits for its live job before a 202 (default 60000)
   STAYS_WEBHOOK_TIMEOUT_MS   time one webhook delivery attempt may take (default 10000)
-  STAYS_WEBHOOK_DENY_PRIVATE 1: refuse loopback, private and link-local webhook targets (multi-tenant)
+  STAYS_WEBHOOK_DISABLE_AFTER failed delivery attempts in a row that disable a webhook (default 20)
+  STAYS_WEBHOOK_DENY_PRIVATE 1: refuse loopback, private and link-local webhook targets; 0: allow them
+                             (default: refused when --host is not loopback or STAYS_PUBLIC_URL is set)
   STAYS_SECRET_KEY           key sealing webhook signing secrets, 32 bytes in hex or base64
                              (default: generated into the data directory as secret.key)
   STAYS_PUBLIC_URL           the public URL clients reach this server at (https://host): the OAuth

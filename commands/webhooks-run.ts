@@ -69,6 +69,10 @@ const HOOK_COLS: Col<Webhook>[] = [
   { key: 'active', header: 'ACTIVE', value: (w) => w.active },
   { key: 'description', header: 'DESCRIPTION', value: (w) => w.description, drop: 1, max: 40 },
   { key: 'created_at', header: 'CREATED', value: (w) => w.created_at, drop: 3 },
+  // Issue 21, last so that tsv/csv columns before them keep their places.
+  { key: 'status', header: 'STATUS', value: (w) => w.status, drop: 4 },
+  { key: 'consecutive_failures', header: 'FAILURES', value: (w) => w.consecutive_failures, drop: 0 },
+  { key: 'disabled_reason', header: 'DISABLED BECAUSE', value: (w) => w.disabled_reason, drop: -1, max: 60 },
 ];
 
 const DELIVERY_COLS: Col<Delivery>[] = [

@@ -29,8 +29,8 @@ Examples:
       await execute(opts, (ctx) => createHook(ctx, opts));
     });
 
-  withGlobals(hooks.command('list').description('Your webhooks, newest first; deleted ones show active no (no secrets)'), { wait: false })
-    .addHelpText('after', '\nColumns (tsv, csv): id, url, events, active, description, created_at.\n\nExamples:\n  stays webhooks list\n  stays webhooks list --json id,url,active')
+  withGlobals(hooks.command('list').description('Your webhooks, newest first; deleted and disabled ones show active no (no secrets)'), { wait: false })
+    .addHelpText('after', '\nColumns (tsv, csv): id, url, events, active, description, created_at, status, consecutive_failures, disabled_reason.\n\nExamples:\n  stays webhooks list\n  stays webhooks list --json id,url,active')
     .action(async (opts: GlobalOpts) => {
       const [{ execute }, { listHooks }] = await Promise.all([import('./_lib/run.js'), import('./webhooks-run.js')]);
       await execute(opts, (ctx) => listHooks(ctx));

@@ -53,10 +53,21 @@ const ConfigSchema = z.object({
    * base64. Unset: generated into the data directory (secret.key, 0600) on first use.
    */
   secretKey: z.string().optional(),
-  /** Multi-tenant deployments: refuse loopback, private and link-local webhook targets (SSRF). */
-  webhookDenyPrivate: z.boolean(),
+  /**
+   * STAYS_WEBHOOK_DENY_PRIVATE: whether loopback, private and link-local webhook targets are
+   * refused (SSRF). auto (unset): refused whenever the server is reachable from other hosts (it
+   * listens on a non-loopback address, or publicUrl is set); deny (1): always; allow (0): never.
+   */
+  webhookPrivateTargets: z.enum(['auto', 'deny', 'allow'], { message: 'must be 1 (refuse private targets), 0 (allow them) or auto (unset: refuse them when the server is reachable from other hosts)' }),
+  /**
+   * The address `stays serve` listens on (set by the server, not from the environment): whether
+   * the server can be reached from other hosts. Unset: it listens nowhere (the in-process CLI).
+   */
+  listenHost: z.string().min(1).optional(),
   /** How long one webhook delivery attempt may take before it counts as failed. */
   webhookTimeoutMs: z.coerce.number().int().min(100).max(120_000),
+  /** Failed delivery attempts in a row after which a webhook is disabled (issue 21). */
+  webhookDisableAfter: z.coerce.number().int().min(1).max(100_000),
   /**
    * How long a Family S lookup or sub-resource waits for its live job before it answers 202 with
    * the job instead (nothing is lost or charged twice). Batch, presets and searches up to 240 rows
@@ -133,8 +144,10 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     heapGrowthPercent: overrides.heapGrowthPercent ?? env.STAYS_HEAP_GROWTH_PERCENT ?? 100,
     topupMaxPerDay: overrides.topupMaxPerDay ?? env.STAYS_TOPUP_MAX_PER_DAY ?? 0,
     secretKey: overrides.secretKey ?? (env.STAYS_SECRET_KEY || undefined),
-    webhookDenyPrivate: overrides.webhookDenyPrivate ?? /^(1|true|yes)$/i.test(env.STAYS_WEBHOOK_DENY_PRIVATE ?? ''),
+    webhookPrivateTargets: overrides.webhookPrivateTargets ?? privateTargets(env.STAYS_WEBHOOK_DENY_PRIVATE),
+    listenHost: overrides.listenHost,
     webhookTimeoutMs: overrides.webhookTimeoutMs ?? env.STAYS_WEBHOOK_TIMEOUT_MS ?? 10_000,
+    webhookDisableAfter: overrides.webhookDisableAfter ?? env.STAYS_WEBHOOK_DISABLE_AFTER ?? 20,
     sSyncWaitMs: overrides.sSyncWaitMs ?? env.STAYS_S_SYNC_WAIT_MS ?? 60_000,
     publicUrl: overrides.publicUrl ?? (env.STAYS_PUBLIC_URL || undefined),
     oauthAccessTtlS: overrides.oauthAccessTtlS ?? env.STAYS_OAUTH_ACCESS_TTL_S ?? 3600,
@@ -153,7 +166,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
       databaseQueueMax: 'STAYS_DATABASE_QUEUE_MAX', databaseQueueTimeoutMs: 'STAYS_DATABASE_QUEUE_TIMEOUT_MS', docsUrl: 'STAYS_DOCS_URL', logLevel: 'STAYS_LOG_LEVEL', freeTierBudget: 'STAYS_FREE_TIER_BUDGET',
       anonymousRpm: 'STAYS_ANON_RPM', upstream: 'STAYS_UPSTREAM', simLatency: 'STAYS_SIM_LATENCY_MS', simFail: 'STAYS_SIM_FAIL', sourceDeadlineMs: 'STAYS_SOURCE_DEADLINE_MS',
       jobLeaseMs: 'STAYS_JOB_LEASE_MS', shutdownGraceMs: 'STAYS_SHUTDOWN_GRACE_MS', memoryCacheMb: 'STAYS_MEMORY_CACHE_MB', heapGrowthPercent: 'STAYS_HEAP_GROWTH_PERCENT', topupMaxPerDay: 'STAYS_TOPUP_MAX_PER_DAY',
-      secretKey: 'STAYS_SECRET_KEY', webhookDenyPrivate: 'STAYS_WEBHOOK_DENY_PRIVATE', webhookTimeoutMs: 'STAYS_WEBHOOK_TIMEOUT_MS',
+      secretKey: 'STAYS_SECRET_KEY', webhookPrivateTargets: 'STAYS_WEBHOOK_DENY_PRIVATE', webhookTimeoutMs: 'STAYS_WEBHOOK_TIMEOUT_MS', webhookDisableAfter: 'STAYS_WEBHOOK_DISABLE_AFTER',
       sSyncWaitMs: 'STAYS_S_SYNC_WAIT_MS', publicUrl: 'STAYS_PUBLIC_URL', oauthAccessTtlS: 'STAYS_OAUTH_ACCESS_TTL_S', oauthRegisterPerHour: 'STAYS_OAUTH_REGISTER_PER_HOUR',
       headersTimeoutMs: 'STAYS_HEADERS_TIMEOUT_MS', maxConnectionsPerAddress: 'STAYS_MAX_CONNECTIONS_PER_ADDRESS',
       apifyToken: 'STAYS_APIFY_TOKEN', apifyBaseUrl: 'STAYS_APIFY_BASE_URL', actors: 'STAYS_ACTORS', apifyRetries: 'STAYS_APIFY_RETRIES' };
@@ -161,6 +174,15 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     throw new ConfigError(`invalid setting ${names[key] ?? key}: ${issue.message}`);
   }
   return parsed.data;
+}
+
+/** STAYS_WEBHOOK_DENY_PRIVATE: 1/true/yes/deny, 0/false/no/allow, or unset/auto. Anything else is kept, to be refused. */
+function privateTargets(v: string | undefined): string {
+  const t = (v ?? '').trim().toLowerCase();
+  if (t === '' || t === 'auto') return 'auto';
+  if (['1', 'true', 'yes', 'deny'].includes(t)) return 'deny';
+  if (['0', 'false', 'no', 'allow'].includes(t)) return 'allow';
+  return t;
 }
 
 export const databaseFile = (dataDir: string) => join(dataDir, 'stays.db');

@@ -48,7 +48,9 @@ const listenError = (e: NodeJS.ErrnoException, host: string, port: number) => {
 
 export async function startServer(opts: ServeOptions = {}): Promise<RunningServer> {
   let logger: Logger | undefined = opts.logger;
-  const runtime = createRuntime({ ...opts, role: 'server', onError: (err) => logger?.error({ err }, 'background work failed (lease renewal or webhook events)') });
+  // Where it listens tells the webhook layer whether other hosts can reach it (SSRF guard, src/webhooks/targets.ts).
+  const config = { ...opts.config, listenHost: opts.host ?? '127.0.0.1' };
+  const runtime = createRuntime({ ...opts, config, role: 'server', onError: (err) => logger?.error({ err }, 'background work failed (lease renewal or webhook events)') });
   logger ??= pino({ level: runtime.config.logLevel, base: undefined });
   try {
     return await listen(runtime, logger, opts);

@@ -218,9 +218,30 @@ export interface WebhookRow {
   secretEnc: string;
   revokedAt: number | null;
   createdAt: number;
+  /** Failed attempts in a row (any delivery); a delivered one resets it (issue 21). */
+  consecutiveFailures: number;
+  /** Set once it failed `disableAfter` times in a row: no deliveries any more (issue 21). */
+  disabledAt: number | null;
+  disabledReason: string | null;
 }
 
-export type NewWebhook = Omit<WebhookRow, 'revokedAt'>;
+export type NewWebhook = Omit<WebhookRow, 'revokedAt' | 'consecutiveFailures' | 'disabledAt' | 'disabledReason'>;
+
+/**
+ * A webhook that keeps failing is slowed, then disabled (issue 21, docs/decisions.md): after
+ * WEBHOOK_PAUSE_AFTER failed attempts in a row its next delivery waits webhookPauseMs(n), doubling
+ * from 1 s up to 5 min; after `disableAfter` (STAYS_WEBHOOK_DISABLE_AFTER) it is disabled and what
+ * it had queued is cancelled. A delivered attempt resets the count.
+ */
+export const WEBHOOK_PAUSE_AFTER = 3;
+export const WEBHOOK_DISABLE_AFTER = 20;
+export function webhookPauseMs(consecutiveFailures: number): number {
+  if (consecutiveFailures < WEBHOOK_PAUSE_AFTER) return 0;
+  return Math.min(1_000 * 2 ** Math.min(consecutiveFailures - WEBHOOK_PAUSE_AFTER, 20), 300_000);
+}
+/** Why a webhook was disabled, for GET /v1/webhooks. */
+export const disabledReason = (n: number, last: string | null | undefined) =>
+  `${n} delivery attempts in a row failed${last ? ` (the last: ${last})` : ''}; no more deliveries are sent. Fix the receiver, then delete this webhook and create another.`;
 
 /** One event for one webhook, queued until it is delivered or has used its attempts. */
 export interface NewDelivery {
@@ -257,6 +278,12 @@ export interface DeliveryAttempt {
   at: number;
   /** When to try again; null: done (delivered, or out of attempts). */
   retryAt: number | null;
+  /** When the attempt ended (default `at`): a failing webhook's pause counts from here. */
+  endedAt?: number;
+  /** A failure in a few words for the webhook's disabled reason ("HTTP 503", "no answer within …"). */
+  failure?: string | null;
+  /** Failed attempts in a row after which the webhook is disabled (default WEBHOOK_DISABLE_AFTER). */
+  disableAfter?: number;
 }
 
 export interface DeliveryLogRow {
@@ -503,7 +530,7 @@ export interface Store {
   getWebhook(id: string): Promise<WebhookRow | null>;
   /** Soft delete: marks it revoked and cancels its queued deliveries, in one transaction. Null if not the account's. */
   revokeWebhook(id: string, accountId: string, at: number): Promise<WebhookRow | null>;
-  /** The account's active webhooks of environment `env` subscribed to `event`. */
+  /** The account's active (neither deleted nor disabled) webhooks of environment `env` subscribed to `event`. */
   webhooksFor(accountId: string, event: WebhookEvent, env: KeyEnv): Promise<WebhookRow[]>;
   /** Queues deliveries, due at once. */
   enqueueDeliveries(d: NewDelivery[]): Promise<void>;
@@ -514,14 +541,20 @@ export interface Store {
    * Oldest first (due time, then the order they were queued). `onePerWebhook`: at most one per
    * webhook, and none of a webhook one of whose deliveries is held under a current lease, so a
    * receiver gets its events one at a time, in order, and a slow one holds a single slot.
+   * `perAccount` (with onePerWebhook; issue 21): fair across accounts: at most that many of one
+   * account's deliveries in flight (any process), and claimed round-robin: the account with the
+   * fewest in flight first, each account's oldest first. Deliveries of disabled or paused
+   * (failing, webhookPauseMs) webhooks are not claimed.
    */
-  claimDeliveries(owner: string, now: number, leaseUntil: number, limit: number, opts?: { onePerWebhook?: boolean }): Promise<ClaimedDelivery[]>;
+  claimDeliveries(owner: string, now: number, leaseUntil: number, limit: number, opts?: { onePerWebhook?: boolean; perAccount?: number }): Promise<ClaimedDelivery[]>;
   /**
    * Records one attempt (a row of the log) and, if `owner` still holds the delivery, its next
    * state (retry at, or done), releasing the claim; in one transaction. False if the claim was lost.
+   * Counts the webhook's failures in a row: past WEBHOOK_PAUSE_AFTER its next delivery waits
+   * webhookPauseMs; at `disableAfter` it is disabled and its queued deliveries cancelled.
    */
   recordAttempt(a: DeliveryAttempt): Promise<boolean>;
-  /** When the next queued delivery is due (null: none), so a dispatcher can sleep until then. */
+  /** When the next queued delivery is due, its webhook's pause included (null: none), so a dispatcher can sleep until then. */
   nextDeliveryAt(): Promise<number | null>;
   /** Those of `ids` still queued (not yet delivered, out of attempts or cancelled). */
   pendingDeliveries(ids: string[]): Promise<string[]>;

@@ -2,15 +2,24 @@
 // process's owner id and a lease (as jobs are claimed), POSTs each signed body, records every
 // attempt and schedules the retry: at once, then 1 s and 6 s after failures, 3 attempts in all
 // (spec "Events", D22). Deliveries run concurrently (at most `concurrency`), one at a time per
-// webhook so a receiver sees its events in order and a slow one holds one slot; the API never
-// waits on any of this. Between deliveries it sleeps until the next one is due, or until an event
-// is queued in this process; it also looks every `pollMs` for work queued by other processes.
+// webhook so a receiver sees its events in order and a slow one holds one slot, and at most
+// `perAccount` of one account's at a time (any process), claimed round-robin across accounts, so
+// one account's failing receivers and backlog cannot hold everyone's deliveries back (issue 21).
+// A webhook failing again and again is paused longer and longer, then disabled (the store
+// counts; STAYS_WEBHOOK_DISABLE_AFTER). The API never waits on any of this. Between deliveries
+// it sleeps until the next one is due, or until an event is queued in this process; it also
+// looks every `pollMs` for work queued by other processes.
 // Its timers are unref'd: it never keeps a process alive by itself.
 import type { Clock } from '../core/clock.js';
 import type { ClaimedDelivery, Store } from '../store/types.js';
 import type { WebhookHub } from './hub.js';
 import { type Resolver, type SendResult, sendOnce } from './send.js';
+import { denyPrivateTargets } from './targets.js';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from './sign.js';
+
+/** Deliveries in flight per process, and of one account at most (all processes together). */
+export const DELIVERY_SLOTS = 16;
+export const PER_ACCOUNT_IN_FLIGHT = 4;
 
 /** Attempts in all, and the wait after each failed one before the next (spec: 1 s, then 6 s). */
 export const MAX_ATTEMPTS = 3;
@@ -22,7 +31,7 @@ export interface DispatcherOptions {
   hub: WebhookHub;
   /** This process's instance id (services.jobs.owner): the owner of the deliveries it claims. */
   owner: string;
-  config: { webhookTimeoutMs: number; webhookDenyPrivate: boolean; jobLeaseMs: number };
+  config: { webhookTimeoutMs: number; jobLeaseMs: number; webhookDisableAfter: number } & Parameters<typeof denyPrivateTargets>[0];
   userAgent: string;
   /**
    * In-process CLI mode: start on the first event this process queues (a command that queues
@@ -30,6 +39,7 @@ export interface DispatcherOptions {
    */
   inProcess?: boolean;
   concurrency?: number;
+  perAccount?: number;
   /** Longest sleep between looks at the outbox (work queued by other processes). */
   pollMs?: number;
   retryDelaysMs?: readonly number[];
@@ -71,10 +81,13 @@ async function upTo(p: Promise<unknown>, ms: number): Promise<void> {
 }
 
 export function createDispatcher(o: DispatcherOptions): Dispatcher {
-  const concurrency = o.concurrency ?? 8;
+  const concurrency = o.concurrency ?? DELIVERY_SLOTS;
+  const perAccount = o.perAccount ?? PER_ACCOUNT_IN_FLIGHT;
   const pollMs = o.pollMs ?? 1_000;
   const delays = o.retryDelaysMs ?? RETRY_DELAYS_MS;
   const timeoutMs = o.config.webhookTimeoutMs;
+  // Fixed for the process's life: its configuration and where it listens (docs/decisions.md).
+  const denyPrivate = denyPrivateTargets(o.config);
   // Long enough for one attempt (bounded by the timeout) and for recording it, with the job
   // lease as the margin; so no renewal is needed while an attempt is in flight.
   const leaseMs = timeoutMs + o.config.jobLeaseMs;
@@ -113,7 +126,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         [EVENT_ID_HEADER]: d.id,
         'user-agent': o.userAgent,
       };
-      r = await sendOnce(d.url, d.body, { headers, timeoutMs, denyPrivate: o.config.webhookDenyPrivate, signal: halt.signal, resolve: o.resolve });
+      r = await sendOnce(d.url, d.body, { headers, timeoutMs, denyPrivate, signal: halt.signal, resolve: o.resolve });
     } catch (e) {
       // Shutdown cut it off: not an attempt the receiver failed; it stays claimed (see stop).
       if (halt.signal.aborted) return;
@@ -132,6 +145,9 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       delivered,
       at,
       retryAt: retry ? o.clock.now() + (delays[n - 1] ?? delays[delays.length - 1]!) : null,
+      endedAt: o.clock.now(),
+      failure: delivered ? null : r.kind === 'answered' ? `HTTP ${r.status}` : r.preview,
+      disableAfter: o.config.webhookDisableAfter,
     });
   }
 
@@ -158,7 +174,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         let claimed = 0;
         if (free > 0) {
           const now = o.clock.now();
-          const list = await o.store.claimDeliveries(o.owner, now, now + leaseMs, free, { onePerWebhook: true });
+          const list = await o.store.claimDeliveries(o.owner, now, now + leaseMs, free, { onePerWebhook: true, perAccount });
           if (stopping) {
             // Claimed just as the stop came: left to the lease, like any cut-off delivery.
             break;
@@ -171,7 +187,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         const now = o.clock.now();
         let wait = pollMs;
         if (next !== null && next > now) wait = Math.min(pollMs, next - now);
-        // Due but not claimable (in flight here or elsewhere, or one per webhook): a short look again.
+        // Due but not claimable (in flight here or elsewhere, one per webhook, or its account's share in flight): a short look again.
         else if (next !== null && claimed < free) wait = Math.min(pollMs, 250);
         if (!stopping && !again) {
           timer = setTimeout(wake, wait);

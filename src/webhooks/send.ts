@@ -1,8 +1,10 @@
 // One webhook delivery attempt over HTTP: POST the signed body, read the status and the first
-// 500 bytes of the answer, within a deadline. With STAYS_WEBHOOK_DENY_PRIVATE the target's host is
-// resolved here, every address checked, and the connection made to the address that was checked
-// (pinned), so a name that resolves differently a moment later (DNS rebinding) cannot reach a
-// private network.
+// 500 bytes of the answer, within a deadline. The target's host is resolved here and the
+// connection made only to the addresses that were resolved (pinned); when private targets are
+// refused (denyPrivate, src/webhooks/targets.ts) every address is checked first, so a name that
+// resolves differently a moment later (DNS rebinding) cannot reach a private network. An answer
+// that came from a private address (allowed on a loopback-only server) never has its body kept:
+// its preview is null, so the attempt log cannot be used to read an internal service.
 import { type LookupAddress, lookup as dnsLookup } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -13,8 +15,8 @@ import { isPrivateAddress } from './targets.js';
 export const PREVIEW_BYTES = 500;
 
 export type SendResult =
-  /** The receiver answered (any status). */
-  | { kind: 'answered'; status: number; preview: string }
+  /** The receiver answered (any status); preview null when it answered from a private address. */
+  | { kind: 'answered'; status: number; preview: string | null }
   /** No answer: timeout, refused, reset, no such host… (retried). */
   | { kind: 'failed'; preview: string }
   /** Not sent: the target is on a private network and this server refuses those (not retried). */
@@ -34,17 +36,16 @@ export interface SendOptions {
   resolve?: Resolver;
 }
 
-/** The target's address to connect to, or why it is refused (only with denyPrivate). */
-async function pin(host: string, resolve: Resolver): Promise<{ address: LookupAddress } | { refused: string }> {
+/** The target's addresses to connect to, or why it is refused (a private one, with denyPrivate). */
+async function pin(host: string, resolve: Resolver, denyPrivate: boolean): Promise<{ addresses: LookupAddress[] } | { refused: string }> {
   const refuse = (addr: string) => ({
-    refused: `not sent: ${host === addr ? addr : `${host} resolves to ${addr}, which`} is a loopback, private or link-local address, and this server refuses those targets (STAYS_WEBHOOK_DENY_PRIVATE=1)`,
+    refused: `not sent: ${host === addr ? addr : `${host} resolves to ${addr}, which`} is a loopback, private or link-local address, and this server refuses those targets (STAYS_WEBHOOK_DENY_PRIVATE)`,
   });
-  if (isIP(host) !== 0) return isPrivateAddress(host) ? refuse(host) : { address: { address: host, family: isIP(host) } };
-  const addresses = await resolve(host);
-  const bad = addresses.find((a) => isPrivateAddress(a.address));
+  const addresses = isIP(host) !== 0 ? [{ address: host, family: isIP(host) }] : await resolve(host);
+  const bad = denyPrivate ? addresses.find((a) => isPrivateAddress(a.address)) : undefined;
   if (bad) return refuse(bad.address);
   if (addresses.length === 0) throw Object.assign(new Error(`${host} has no address`), { code: 'ENOTFOUND' });
-  return { address: addresses[0]! };
+  return { addresses };
 }
 
 /** Why there was no answer, in a few words for the attempt log. */
@@ -65,7 +66,7 @@ function describe(e: unknown, host: string, timeoutMs: number): string {
 }
 
 /** The first PREVIEW_BYTES of the body as text (a character cut in half is dropped). */
-function previewOf(chunks: Buffer[]): string {
+export function previewOf(chunks: Buffer[]): string {
   return Buffer.concat(chunks).subarray(0, PREVIEW_BYTES).toString('utf8').replace(/\uFFFD$/, '');
 }
 
@@ -77,17 +78,16 @@ export async function sendOnce(url: string, body: string, o: SendOptions): Promi
   const deadline = AbortSignal.timeout(o.timeoutMs);
   const signal = o.signal ? AbortSignal.any([o.signal, deadline]) : deadline;
   try {
-    let lookup: ((h: string, opts: { all?: boolean }, cb: (...a: unknown[]) => void) => void) | undefined;
-    if (o.denyPrivate) {
-      const target = await Promise.race([
-        pin(host, o.resolve ?? systemResolver),
-        new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
-      ]);
-      if ('refused' in target) return { kind: 'refused', preview: target.refused };
-      const a = target.address;
-      lookup = (_h, opts, cb) => (opts.all ? cb(null, [a]) : cb(null, a.address, a.family));
-    }
-    const { status, preview } = await new Promise<{ status: number; preview: string }>((resolve, reject) => {
+    const target = await Promise.race([
+      pin(host, o.resolve ?? systemResolver, o.denyPrivate),
+      new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
+    ]);
+    if ('refused' in target) return { kind: 'refused', preview: target.refused };
+    // Only the addresses resolved (and checked) above: the connection never looks the name up again.
+    const pinned = target.addresses;
+    const lookup = (_h: string, opts: { all?: boolean }, cb: (...a: unknown[]) => void) =>
+      opts.all ? cb(null, pinned) : cb(null, pinned[0]!.address, pinned[0]!.family);
+    const { status, preview } = await new Promise<{ status: number; preview: string | null }>((resolve, reject) => {
       const send = u.protocol === 'https:' ? httpsRequest : httpRequest;
       const req = send(u, {
         method: 'POST',
@@ -103,8 +103,11 @@ export async function sendOnce(url: string, body: string, o: SendOptions): Promi
       req.once('response', (res: IncomingMessage) => {
         const chunks: Buffer[] = [];
         let size = 0;
+        // Where the answer came from; unknown counts as private.
+        const from = res.socket?.remoteAddress;
+        const hidden = from === undefined || isPrivateAddress(from);
         const done = () => {
-          resolve({ status: res.statusCode ?? 0, preview: previewOf(chunks) });
+          resolve({ status: res.statusCode ?? 0, preview: hidden ? null : previewOf(chunks) });
           res.destroy();
         };
         res.on('data', (c: Buffer) => {

@@ -141,12 +141,13 @@ describe('stays webhooks listen, piped', () => {
       const events = l.out().trimEnd().split('\n').map((x) => JSON.parse(x) as { event: string; data: { job_id?: string } });
       const mine = events.filter((e) => e.data.job_id === jobId).map((e) => e.event);
       expect(mine).toEqual(['job.queued', 'job.running', 'job.succeeded']);
-      // The attempt log, as `stays webhooks deliveries` shows it: each answered 200 by listen.
+      // The attempt log, as `stays webhooks deliveries` shows it: each answered 200 by listen; what a
+      // loopback receiver answered is never shown (issue 21), so the RESPONSE column is empty.
       await waitForDeliveries(s, a.liveKey, l.hookId, 3);
       const d = await stays(['webhooks', 'deliveries', l.hookId, '-o', 'table', '--base-url', s.url, '--api-key', a.liveKey], freshSandbox().env);
       expect(d.code, d.stderr).toBe(0);
       expect(d.stdout).toMatch(/ATTEMPTED\s+EVENT\s+EVENT ID\s+ATTEMPT\s+STATUS\s+DELIVERED/);
-      for (const e of ['job.queued', 'job.running', 'job.succeeded']) expect(d.stdout).toMatch(new RegExp(`${e.replace('.', '\\.')}\\s+evt_[0-9A-Z]{26}\\s+1\\s+200\\s+yes\\s+ok`));
+      for (const e of ['job.queued', 'job.running', 'job.succeeded']) expect(d.stdout).toMatch(new RegExp(`${e.replace('.', '\\.')}\\s+evt_[0-9A-Z]{26}\\s+1\\s+200\\s+yes *$`, 'm'));
     } finally {
       l.child.kill('SIGTERM');
     }

@@ -53,7 +53,7 @@ describe('stays webhooks', () => {
     expect(t.stdout).toContain(id);
     const tsv = await hooks('list');
     const row = tsv.stdout.split('\n').find((l) => l.startsWith(id))!;
-    expect(row.split('\t')).toEqual([id, 'https://example.com/hooks', 'job.succeeded,job.failed', 'true', 'ci receiver', expect.stringMatching(/^\d{4}-\d\d-\d\dT/)]);
+    expect(row.split('\t')).toEqual([id, 'https://example.com/hooks', 'job.succeeded,job.failed', 'true', 'ci receiver', expect.stringMatching(/^\d{4}-\d\d-\d\dT/), 'active', '0', '']);
     const j = await hooks('list', '--json');
     expect(j.stdout).not.toContain('whsec_');
     expect(json<{ data: { id: string }[] }>(j).data.map((w) => w.id)).toContain(id);

@@ -60,8 +60,9 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}) {
   }
 }
 
-export async function startStays(env: NodeJS.ProcessEnv = {}, dataDir = tempDir()): Promise<Stays> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir], {
+/** `args`: more options of `stays serve` (e.g. `--host 0.0.0.0`). */
+export async function startStays(env: NodeJS.ProcessEnv = {}, dataDir = tempDir(), args: string[] = []): Promise<Stays> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir, ...args], {
     env: { ...process.env, STAYS_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

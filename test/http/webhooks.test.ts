@@ -46,7 +46,8 @@ describe('POST /v1/webhooks', () => {
     const r = await create(a.sandboxKey, { url: 'https://example.com/hooks?t=1', events: ['job.succeeded', 'job.failed', 'job.succeeded'] });
     expect(r.status).toBe(201);
     const d = r.body.data!;
-    expect(Object.keys(d).sort()).toEqual(['active', 'created_at', 'description', 'events', 'id', 'note', 'signing_secret', 'url']);
+    expect(Object.keys(d).sort()).toEqual(['active', 'consecutive_failures', 'created_at', 'description', 'disabled_at', 'disabled_reason', 'events', 'id', 'note', 'signing_secret', 'status', 'url']);
+    expect(d).toMatchObject({ active: true, status: 'active', consecutive_failures: 0, disabled_at: null, disabled_reason: null });
     expect(d.id).toMatch(/^wh_[0-9A-Z]{26}$/);
     expect(d).toMatchObject({ url: 'https://example.com/hooks?t=1', events: ['job.succeeded', 'job.failed'], description: null, active: true });
     expect(new Date(d.created_at as string).toISOString()).toBe(d.created_at);
@@ -126,7 +127,7 @@ describe('GET, DELETE and deliveries', () => {
     expect(Object.keys(live.body).sort()).toEqual(['data', 'request_id']);
     const list = live.body.data as unknown as Record<string, unknown>[];
     expect(list[0]!.id).toBe(id);
-    for (const w of list) expect(Object.keys(w).sort()).toEqual(['active', 'created_at', 'description', 'events', 'id', 'url']);
+    for (const w of list) expect(Object.keys(w).sort()).toEqual(['active', 'consecutive_failures', 'created_at', 'description', 'disabled_at', 'disabled_reason', 'events', 'id', 'status', 'url']);
     // The POST tests above registered with the sandbox key: those are the sandbox key's only.
     const sandboxIds = (sandbox.body.data as unknown as { id: string }[]).map((w) => w.id);
     expect(sandboxIds.length).toBeGreaterThanOrEqual(2);
@@ -168,7 +169,7 @@ describe('GET, DELETE and deliveries', () => {
     const r = await call(`/v1/webhooks/${id}`, { key: a.liveKey, method: 'DELETE' });
     expect(r.status).toBe(200);
     expect(r.body.data).toEqual({ id, revoked: true });
-    expect((await call(`/v1/webhooks/${id}`, { key: a.liveKey })).body.data).toMatchObject({ id, active: false });
+    expect((await call(`/v1/webhooks/${id}`, { key: a.liveKey })).body.data).toMatchObject({ id, active: false, status: 'deleted' });
     const listed = (await call('/v1/webhooks', { key: a.liveKey })).body.data as unknown as { id: string; active: boolean }[];
     expect(listed.find((w) => w.id === id)?.active).toBe(false);
     const again = await call(`/v1/webhooks/${id}`, { key: a.liveKey, method: 'DELETE' });

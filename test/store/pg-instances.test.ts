@@ -132,7 +132,10 @@ describe.skipIf(!pgKind.available)('PostgreSQL: caps and one-time operations acr
     expect(await a.getJob('job_j')).toMatchObject({ status: 'failed' });
     expect(await a.getCredits('acct_1')).toMatchObject({ balance: 100, held: 0 });
   });
-  it('a one-per-webhook claim never hands out a delivery whose webhook another instance revoked while the claim ran', async () => {
+  it.each([
+    ['one-per-webhook', { onePerWebhook: true }],
+    ['fair (per account, issue 21)', { onePerWebhook: true, perAccount: 4 }],
+  ])('a %s claim never hands out a delivery whose webhook another instance revoked while the claim ran', async (_name, opts) => {
     const { a, b, url } = await two();
     await addAccount(a, 'acct_1', 0);
     const hook = (id: string) => ({ id, accountId: 'acct_1', env: 'live' as const, url: `http://127.0.0.1:9/${id}`, events: ['job.failed' as const], description: null, secretEnc: 'v1.x', createdAt: T0 });
@@ -152,9 +155,9 @@ describe.skipIf(!pgKind.available)('PostgreSQL: caps and one-time operations acr
       // Holding evt_y makes the claim wait mid-transaction, after it has chosen evt_x.
       await blocker.query('BEGIN');
       await blocker.query(`SELECT 1 FROM webhook_outbox WHERE id = 'evt_y' FOR UPDATE`);
-      const claim = a.claimDeliveries('inst_a', T0 + 10, T0 + 60_000, 10, { onePerWebhook: true });
+      const claim = a.claimDeliveries('inst_a', T0 + 10, T0 + 60_000, 10, opts);
       for (;;) {
-        const waiting = (await watcher.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%webhook_id IN (SELECT id FROM webhooks WHERE revoked_at IS NOT NULL)%'`)).rows;
+        const waiting = (await watcher.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%webhook_id IN (SELECT id FROM webhooks WHERE revoked_at IS NOT NULL%'`)).rows;
         if (waiting.length > 0) break;
         await new Promise((r) => setTimeout(r, 10));
       }

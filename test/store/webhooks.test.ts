@@ -124,5 +124,63 @@ for (const kind of STORE_KINDS) {
       // Revoking twice keeps the first time.
       expect(await a.revokeWebhook('wh_1', 'acct_1', T0 + 9)).toMatchObject({ revokedAt: T0 + 3 });
     });
+
+    it('fair claims (issue 21): round-robin across accounts, oldest first within each, at most perAccount in flight per account', async () => {
+      const { a, b } = await setup();
+      const hook = (id: string, accountId: string, at: number) => ({ id, accountId, env: 'live' as const, url: `http://127.0.0.1:9/${id}`, events: ['job.succeeded' as const], description: null, secretEnc: 'v1.x', createdAt: at });
+      for (let i = 2; i <= 6; i++) await a.createWebhook(hook(`wh_${i}`, 'acct_1', T0 + i));
+      await a.createWebhook(hook('wh_b1', 'acct_2', T0 + 7));
+      await a.createWebhook(hook('wh_b2', 'acct_2', T0 + 8));
+      // acct_1's backlog first (6 webhooks, 2 each), acct_2's two events last.
+      const backlog = [1, 2, 3, 4, 5, 6].flatMap((i) => [0, 1].map((k) => ({ ...delivery(`evt_a${i}${k}`, T0 + k), webhookId: `wh_${i}` })));
+      await a.enqueueDeliveries(backlog);
+      await a.enqueueDeliveries([{ ...delivery('evt_b1', T0 + 5), webhookId: 'wh_b1' }, { ...delivery('evt_b2', T0 + 5), webhookId: 'wh_b2' }]);
+      const now = T0 + 10;
+      const first = await a.claimDeliveries('inst_a', now, now + 30_000, 3, { onePerWebhook: true, perAccount: 2 });
+      // Turns: acct_1's oldest, acct_2's oldest, then acct_1's second.
+      expect(first.map((d) => d.id)).toEqual(['evt_a10', 'evt_b1', 'evt_a20']);
+      // acct_1 has 2 in flight (its share), acct_2 one: only acct_2's other webhook, whichever process asks.
+      expect((await b.claimDeliveries('inst_b', now, now + 30_000, 10, { onePerWebhook: true, perAccount: 2 })).map((d) => d.id)).toEqual(['evt_b2']);
+      expect(await b.claimDeliveries('inst_b', now, now + 30_000, 10, { onePerWebhook: true, perAccount: 2 })).toEqual([]);
+      // One of acct_1's ends: its next oldest webhook's delivery takes the freed turn.
+      expect(await a.recordAttempt({ deliveryId: 'evt_a10', owner: 'inst_a', attempt: 1, statusCode: 200, responsePreview: '', delivered: true, at: now, retryAt: null })).toBe(true);
+      expect((await b.claimDeliveries('inst_b', now + 1, now + 30_000, 10, { onePerWebhook: true, perAccount: 2 })).map((d) => d.id)).toEqual(['evt_a30']);
+    });
+
+    it('a failing webhook is paused longer and longer, then disabled with its queue cancelled; a success resets the count', async () => {
+      const { a } = await setup();
+      await a.enqueueDeliveries(['evt_1', 'evt_2', 'evt_3', 'evt_4', 'evt_5'].map((id) => delivery(id)));
+      const opts = { onePerWebhook: true, perAccount: 4 };
+      const fail = async (at: number, attempt = 1) => {
+        const [d] = await a.claimDeliveries('inst_a', at, at + 30_000, 1, opts);
+        expect(d, `claim at +${at - T0}`).toBeDefined();
+        expect(await a.recordAttempt({ deliveryId: d!.id, owner: 'inst_a', attempt, statusCode: 503, responsePreview: 'busy', delivered: false, at, retryAt: null, endedAt: at + 5, failure: 'HTTP 503', disableAfter: 5 })).toBe(true);
+        return d!.id;
+      };
+      await fail(T0);
+      await fail(T0 + 10);
+      expect(await a.getWebhook('wh_1')).toMatchObject({ consecutiveFailures: 2, disabledAt: null });
+      await fail(T0 + 20);
+      // The 3rd in a row: nothing for 1 s after it ended; the dispatcher sleeps until then.
+      expect(await a.claimDeliveries('inst_a', T0 + 1_024, T0 + 40_000, 1, opts)).toEqual([]);
+      expect(await a.nextDeliveryAt()).toBe(T0 + 1_025);
+      await fail(T0 + 1_025);
+      expect(await a.claimDeliveries('inst_a', T0 + 3_029, T0 + 40_000, 1, opts)).toEqual([]);
+      await fail(T0 + 3_030);
+      const w = await a.getWebhook('wh_1');
+      expect(w).toMatchObject({ consecutiveFailures: 5, disabledAt: T0 + 3_030 });
+      expect(w!.disabledReason).toMatch(/^5 delivery attempts in a row failed \(the last: HTTP 503\)/);
+      expect(await a.webhooksFor('acct_1', 'job.succeeded', 'live')).toEqual([]);
+      expect(await a.claimDeliveries('inst_a', T0 + 999_999, T0 + 1_999_999, 10, opts)).toEqual([]);
+      expect(await a.nextDeliveryAt()).toBeNull();
+      // Another webhook: a delivered attempt resets its count and its pause.
+      await a.createWebhook({ id: 'wh_2', accountId: 'acct_1', env: 'live', url: 'http://127.0.0.1:9/two', events: ['job.succeeded'], description: null, secretEnc: 'v1.two', createdAt: T0 });
+      await a.enqueueDeliveries(['evt_6', 'evt_7', 'evt_8', 'evt_9', 'evt_10'].map((id) => ({ ...delivery(id, T0 + 5_000), webhookId: 'wh_2' })));
+      for (const at of [T0 + 5_000, T0 + 5_001, T0 + 5_002]) await fail(at);
+      const [d] = await a.claimDeliveries('inst_a', T0 + 6_007, T0 + 40_000, 1, opts);
+      await a.recordAttempt({ deliveryId: d!.id, owner: 'inst_a', attempt: 1, statusCode: 200, responsePreview: '', delivered: true, at: T0 + 6_007, retryAt: null });
+      expect(await a.getWebhook('wh_2')).toMatchObject({ consecutiveFailures: 0, disabledAt: null });
+      expect((await a.claimDeliveries('inst_a', T0 + 6_008, T0 + 40_000, 1, opts)).map((x) => x.id)).toEqual(['evt_10']);
+    });
   });
 }

@@ -1,11 +1,11 @@
-// One delivery attempt (src/webhooks/send.ts) against a receiver on loopback: the status and the
-// first 500 bytes of the answer, a timeout, a refused connection, and the private-network guard
+// One delivery attempt (src/webhooks/send.ts) against a receiver on loopback: the status (the
+// answer's body is never kept from a private address, loopback included: issue 21), a timeout, a refused connection, and the private-network guard
 // with a resolver that answers what the test says (a name resolving to a private address among
 // public ones is refused).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PREVIEW_BYTES, sendOnce } from '../../src/webhooks/send.js';
+import { PREVIEW_BYTES, previewOf, sendOnce } from '../../src/webhooks/send.js';
 
 let port = 0;
 const seen: { host?: string; body: string }[] = [];
@@ -31,13 +31,24 @@ afterAll(async () => {
 const base = { headers: { 'x-test': '1' }, timeoutMs: 1_000, denyPrivate: false };
 
 describe('sendOnce', () => {
-  it('answers: any status, with the first 500 bytes of the body (a split character dropped)', async () => {
-    expect(await sendOnce(`http://127.0.0.1:${port}/hook`, '{"a":1}', base)).toEqual({ kind: 'answered', status: 200, preview: 'ok' });
+  it('answers: any status; from a private address (loopback here) the body is never kept (preview null)', async () => {
+    expect(await sendOnce(`http://127.0.0.1:${port}/hook`, '{"a":1}', base)).toEqual({ kind: 'answered', status: 200, preview: null });
     expect(seen.at(-1)!.body).toBe('{"a":1}');
-    expect(await sendOnce(`http://127.0.0.1:${port}/gone`, '{}', base)).toEqual({ kind: 'answered', status: 410, preview: 'gone' });
-    const big = await sendOnce(`http://127.0.0.1:${port}/big`, '{}', base);
-    expect(big.kind).toBe('answered');
-    expect(big.preview).toBe('é'.repeat(PREVIEW_BYTES / 2));
+    expect(await sendOnce(`http://127.0.0.1:${port}/gone`, '{}', base)).toEqual({ kind: 'answered', status: 410, preview: null });
+    expect(await sendOnce(`http://[::ffff:127.0.0.1]:${port}/big`, '{}', base)).toEqual({ kind: 'answered', status: 200, preview: null });
+  });
+
+  it('the preview of a public answer: its first 500 bytes (a split character dropped)', () => {
+    expect(previewOf([Buffer.from('ok')])).toBe('ok');
+    expect(previewOf([Buffer.from('é'.repeat(200)), Buffer.from('é'.repeat(200))])).toBe('é'.repeat(PREVIEW_BYTES / 2));
+    expect(previewOf([Buffer.from(`x${'é'.repeat(300)}`)])).toBe(`x${'é'.repeat((PREVIEW_BYTES - 2) / 2)}`);
+  });
+
+  it('a name is resolved once and the connection pinned to what it resolved to, private targets allowed or not', async () => {
+    const before = seen.length;
+    const r = await sendOnce(`http://hooks.example:${port}/hook`, '{}', { ...base, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
+    expect(r).toEqual({ kind: 'answered', status: 200, preview: null });
+    expect(seen.slice(before).map((x) => x.host)).toEqual([`hooks.example:${port}`]);
   });
 
   it('a receiver slower than the timeout, and one that is not there, are failures saying why', async () => {
@@ -51,7 +62,7 @@ describe('sendOnce', () => {
 
   it('denyPrivate: literal private addresses are refused without connecting', async () => {
     const before = seen.length;
-    for (const host of ['127.0.0.1', '[::1]', '10.1.2.3', '192.168.0.10', '169.254.169.254', '[fd00::1]', '[::ffff:127.0.0.1]']) {
+    for (const host of ['127.0.0.1', '[::1]', '10.1.2.3', '192.168.0.10', '169.254.169.254', '[fd00::1]', '[::ffff:127.0.0.1]', '[::7f00:1]', '[2002:7f00:1::1]', '[64:ff9b::7f00:1]']) {
       const r = await sendOnce(`http://${host}:${port}/hook`, '{}', { ...base, denyPrivate: true });
       expect(r.kind, host).toBe('refused');
       expect(r.preview).toMatch(/is a loopback, private or link-local address/);

@@ -21,7 +21,12 @@ const WEBHOOK_ID = /^wh_[0-9A-HJKMNP-TV-Z]{26}$/;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export function webhookView(w: WebhookRow): Webhook {
-  return { id: w.id, url: w.url, events: w.events, description: w.description, active: w.revokedAt === null, created_at: iso(w.createdAt) };
+  const status = w.revokedAt !== null ? 'deleted' : w.disabledAt !== null ? 'disabled' : 'active';
+  return {
+    id: w.id, url: w.url, events: w.events, description: w.description, active: status === 'active', created_at: iso(w.createdAt),
+    // A webhook that keeps failing is slowed, then disabled (issue 21).
+    status, consecutive_failures: w.consecutiveFailures, disabled_at: w.disabledAt === null ? null : iso(w.disabledAt), disabled_reason: w.disabledReason,
+  };
 }
 
 /**

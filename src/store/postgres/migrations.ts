@@ -265,4 +265,12 @@ export const PG_MIGRATIONS: string[] = [
   ALTER TABLE webhooks ADD COLUMN env TEXT NOT NULL DEFAULT 'live' CHECK (env IN ('live', 'sandbox'));
   CREATE INDEX webhooks_account_env ON webhooks(account_id, env, created_at);
   `,
+  // A webhook that keeps failing is slowed, then disabled (issue 21): failures in a row, the
+  // pause before its next delivery, and when and why it was disabled.
+  `
+  ALTER TABLE webhooks ADD COLUMN consecutive_failures INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE webhooks ADD COLUMN paused_until BIGINT;
+  ALTER TABLE webhooks ADD COLUMN disabled_at BIGINT;
+  ALTER TABLE webhooks ADD COLUMN disabled_reason TEXT;
+  `,
 ];

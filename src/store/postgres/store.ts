@@ -35,6 +35,7 @@ import {
   type WebhookRow,
 } from '../types.js';
 import { type Row, toAccount, toJob, toJobSummary, toKey, toLedger } from '../rows.js';
+import { WEBHOOK_DISABLE_AFTER, disabledReason, webhookPauseMs } from '../types.js';
 import { PG_MIGRATIONS } from './migrations.js';
 import { idempotencyStore, purgeIdempotencySql } from './idempotency.js';
 import { UNUSED_OAUTH_CLIENT_RETENTION_MS } from '../types.js';
@@ -84,6 +85,9 @@ function toWebhook(r: Row): WebhookRow {
     secretEnc: r.secret as string,
     revokedAt: (r.revoked_at as number | null) ?? null,
     createdAt: r.created_at as number,
+    consecutiveFailures: (r.consecutive_failures as number | null) ?? 0,
+    disabledAt: (r.disabled_at as number | null) ?? null,
+    disabledReason: (r.disabled_reason as string | null) ?? null,
   };
 }
 
@@ -685,7 +689,7 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
       });
     },
     async webhooksFor(accountId, event, env) {
-      return (await query(`SELECT * FROM webhooks WHERE account_id = $1 AND env = $2 AND revoked_at IS NULL ORDER BY created_at, id`, [accountId, env])).map(toWebhook).filter((w) => w.events.includes(event));
+      return (await query(`SELECT * FROM webhooks WHERE account_id = $1 AND env = $2 AND revoked_at IS NULL AND disabled_at IS NULL ORDER BY created_at, id`, [accountId, env])).map(toWebhook).filter((w) => w.events.includes(event));
     },
     async enqueueDeliveries(list) {
       if (list.length === 0) return;
@@ -698,7 +702,30 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
     async claimDeliveries(owner, now, leaseUntil, limit, opts) {
       return tx(async (q) => {
         let rows: Row[];
-        if (opts?.onePerWebhook) {
+        if (opts?.onePerWebhook && opts.perAccount !== undefined) {
+          // Fair (issue 21): as below, then each account in turn: `turn` is the account's
+          // deliveries in flight (any instance) plus the delivery's rank among the account's,
+          // oldest first; at most perAccount. Paused (failing) and disabled webhooks wait.
+          await q(`SELECT pg_advisory_xact_lock($1)`, [LOCK.deliveries]);
+          rows = await q(
+            `WITH busy AS (
+               SELECT w.account_id, COUNT(*) AS n FROM webhook_outbox b JOIN webhooks w ON w.id = b.webhook_id
+               WHERE b.status = 'pending' AND b.owner IS NOT NULL AND b.lease_expires_at > $1 GROUP BY w.account_id
+             ), heads AS (
+               SELECT o.id, o.webhook_id, o.event, o.body, o.attempts, o.next_attempt_at, o.seq, w.url, w.secret, w.account_id,
+                      ROW_NUMBER() OVER (PARTITION BY o.webhook_id ORDER BY o.next_attempt_at, o.seq) AS n
+               FROM webhook_outbox o JOIN webhooks w ON w.id = o.webhook_id
+               WHERE o.status = 'pending' AND o.next_attempt_at <= $1 AND (o.owner IS NULL OR o.lease_expires_at <= $1)
+                 AND w.revoked_at IS NULL AND w.disabled_at IS NULL AND (w.paused_until IS NULL OR w.paused_until <= $1)
+                 AND NOT EXISTS (SELECT 1 FROM webhook_outbox b WHERE b.webhook_id = o.webhook_id AND b.status = 'pending' AND b.owner IS NOT NULL AND b.lease_expires_at > $1)
+             ), ranked AS (
+               SELECT h.*, COALESCE(busy.n, 0) + ROW_NUMBER() OVER (PARTITION BY h.account_id ORDER BY h.next_attempt_at, h.seq) AS turn
+               FROM heads h LEFT JOIN busy ON busy.account_id = h.account_id WHERE h.n = 1
+             )
+             SELECT id, webhook_id, event, body, attempts, url, secret FROM ranked WHERE turn <= $3 ORDER BY turn, next_attempt_at, seq LIMIT $2`,
+            [now, limit, opts.perAccount],
+          );
+        } else if (opts?.onePerWebhook) {
           // "None of this webhook in flight" spans rows, which SKIP LOCKED cannot see: serial
           // claims take turns under an advisory lock (held for this short transaction only).
           await q(`SELECT pg_advisory_xact_lock($1)`, [LOCK.deliveries]);
@@ -722,7 +749,7 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
         }
         await q(
           `UPDATE webhook_outbox SET status = 'cancelled', owner = NULL, lease_expires_at = NULL
-           WHERE status = 'pending' AND webhook_id IN (SELECT id FROM webhooks WHERE revoked_at IS NOT NULL)`,
+           WHERE status = 'pending' AND webhook_id IN (SELECT id FROM webhooks WHERE revoked_at IS NOT NULL OR disabled_at IS NOT NULL)`,
         );
         if (rows.length === 0) return [];
         // The one-per-webhook read locks nothing: a row another transaction ended, cancelled (its
@@ -740,17 +767,37 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
       return tx(async (q) => {
         const held = (await q(`SELECT webhook_id, event FROM webhook_outbox WHERE id = $1 AND owner = $2 AND status = 'pending' FOR UPDATE`, [a.deliveryId, a.owner]))[0];
         if (!held) return false;
+        const hook = held.webhook_id as string;
         await q(
           `INSERT INTO webhook_deliveries (webhook_id, event, attempt, status_code, response_preview, delivered, attempted_at, event_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
           [held.webhook_id, held.event, a.attempt, a.statusCode, a.responsePreview, a.delivered ? 1 : 0, a.at, a.deliveryId],
         );
         const status = a.delivered ? 'delivered' : a.retryAt === null ? 'failed' : 'pending';
         await q(`UPDATE webhook_outbox SET attempts = $1, status = $2, next_attempt_at = $3, owner = NULL, lease_expires_at = NULL WHERE id = $4`, [a.attempt, status, a.retryAt, a.deliveryId]);
+        // Failures in a row (issue 21): a delivery resets them; past a few the webhook pauses; at disableAfter it is disabled.
+        if (a.delivered) {
+          await q(`UPDATE webhooks SET consecutive_failures = 0, paused_until = NULL WHERE id = $1`, [hook]);
+          return true;
+        }
+        const n = ((await q(`UPDATE webhooks SET consecutive_failures = consecutive_failures + 1 WHERE id = $1 RETURNING consecutive_failures`, [hook]))[0]!.consecutive_failures as number);
+        if (n >= (a.disableAfter ?? WEBHOOK_DISABLE_AFTER)) {
+          await q(`UPDATE webhooks SET paused_until = NULL, disabled_at = COALESCE(disabled_at, $1), disabled_reason = COALESCE(disabled_reason, $2) WHERE id = $3`, [a.at, disabledReason(n, a.failure), hook]);
+          await q(`UPDATE webhook_outbox SET status = 'cancelled', owner = NULL, lease_expires_at = NULL WHERE webhook_id = $1 AND status = 'pending'`, [hook]);
+        } else if (webhookPauseMs(n) > 0) {
+          await q(`UPDATE webhooks SET paused_until = $1 WHERE id = $2`, [(a.endedAt ?? a.at) + webhookPauseMs(n), hook]);
+        }
         return true;
       });
     },
     async nextDeliveryAt() {
-      return ((await query(`SELECT MIN(next_attempt_at) AS t FROM webhook_outbox WHERE status = 'pending'`))[0]?.t as number | null) ?? null;
+      return (
+        ((
+          await query(
+            `SELECT MIN(GREATEST(o.next_attempt_at, COALESCE(w.paused_until, 0))) AS t FROM webhook_outbox o JOIN webhooks w ON w.id = o.webhook_id
+             WHERE o.status = 'pending' AND w.revoked_at IS NULL AND w.disabled_at IS NULL`,
+          )
+        )[0]?.t as number | null) ?? null
+      );
     },
     async pendingDeliveries(ids) {
       if (ids.length === 0) return [];

@@ -230,4 +230,12 @@ export const MIGRATIONS: string[] = [
   ALTER TABLE webhooks ADD COLUMN env TEXT NOT NULL DEFAULT 'live' CHECK (env IN ('live', 'sandbox'));
   CREATE INDEX webhooks_account_env ON webhooks(account_id, env, created_at);
   `,
+  // A webhook that keeps failing is slowed, then disabled (issue 21): failures in a row, the
+  // pause before its next delivery, and when and why it was disabled.
+  `
+  ALTER TABLE webhooks ADD COLUMN consecutive_failures INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE webhooks ADD COLUMN paused_until INTEGER;
+  ALTER TABLE webhooks ADD COLUMN disabled_at INTEGER;
+  ALTER TABLE webhooks ADD COLUMN disabled_reason TEXT;
+  `,
 ];

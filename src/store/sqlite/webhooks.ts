@@ -1,7 +1,7 @@
 // The webhook half of the SQLite store: registrations, the outbox of deliveries (claimed with a
 // lease, like jobs) and the attempt log. Merged into the Store by store.ts.
 import type Database from 'better-sqlite3';
-import type { ClaimedDelivery, DeliveryAttempt, DeliveryLogRow, NewDelivery, NewWebhook, Store, WebhookEvent, WebhookRow } from '../types.js';
+import { type ClaimedDelivery, type DeliveryAttempt, type DeliveryLogRow, type NewDelivery, type NewWebhook, type Store, WEBHOOK_DISABLE_AFTER, type WebhookEvent, type WebhookRow, disabledReason, webhookPauseMs } from '../types.js';
 import type { Row } from '../rows.js';
 
 /** Ended outbox rows and attempt-log rows older than `before`, at most `batch` of each. */
@@ -27,6 +27,9 @@ function toWebhook(r: Row): WebhookRow {
     secretEnc: r.secret as string,
     revokedAt: (r.revoked_at as number | null) ?? null,
     createdAt: r.created_at as number,
+    consecutiveFailures: (r.consecutive_failures as number | null) ?? 0,
+    disabledAt: (r.disabled_at as number | null) ?? null,
+    disabledReason: (r.disabled_reason as string | null) ?? null,
   };
 }
 
@@ -35,13 +38,13 @@ export function webhookStore(db: Database.Database): WebhookPart {
     insert: db.prepare(`INSERT INTO webhooks (id, account_id, env, url, events, description, secret, created_at) VALUES (@id, @accountId, @env, @url, @events, @description, @secretEnc, @createdAt)`),
     get: db.prepare(`SELECT * FROM webhooks WHERE id = ?`),
     list: db.prepare(`SELECT * FROM webhooks WHERE account_id = ? AND env = ? ORDER BY created_at DESC, id DESC`),
-    active: db.prepare(`SELECT * FROM webhooks WHERE account_id = ? AND env = ? AND revoked_at IS NULL ORDER BY created_at, id`),
+    active: db.prepare(`SELECT * FROM webhooks WHERE account_id = ? AND env = ? AND revoked_at IS NULL AND disabled_at IS NULL ORDER BY created_at, id`),
     revoke: db.prepare(`UPDATE webhooks SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND account_id = ?`),
     cancelQueued: db.prepare(`UPDATE webhook_outbox SET status = 'cancelled', owner = NULL, lease_expires_at = NULL WHERE webhook_id = ? AND status = 'pending'`),
     enqueue: db.prepare(`INSERT INTO webhook_outbox (id, webhook_id, event, body, next_attempt_at, created_at) VALUES (@id, @webhookId, @event, @body, @createdAt, @createdAt)`),
     cancelRevoked: db.prepare(
       `UPDATE webhook_outbox SET status = 'cancelled', owner = NULL, lease_expires_at = NULL
-       WHERE status = 'pending' AND webhook_id IN (SELECT id FROM webhooks WHERE revoked_at IS NOT NULL)`,
+       WHERE status = 'pending' AND webhook_id IN (SELECT id FROM webhooks WHERE revoked_at IS NOT NULL OR disabled_at IS NOT NULL)`,
     ),
     due: db.prepare(
       `SELECT o.id, o.webhook_id, o.event, o.body, o.attempts, w.url, w.secret FROM webhook_outbox o JOIN webhooks w ON w.id = o.webhook_id
@@ -58,9 +61,32 @@ export function webhookStore(db: Database.Database): WebhookPart {
            AND NOT EXISTS (SELECT 1 FROM webhook_outbox b WHERE b.webhook_id = o.webhook_id AND b.status = 'pending' AND b.owner IS NOT NULL AND b.lease_expires_at > @now)
        ) WHERE n = 1 ORDER BY next_attempt_at, seq LIMIT @limit`,
     ),
+    // Fair (issue 21): the first due delivery of each claimable webhook (none in flight, not
+    // paused), then each account's in turn: `turn` is the account's deliveries in flight (any
+    // process) plus the delivery's rank among the account's, oldest first; at most @perAccount.
+    dueFair: db.prepare(
+      `WITH busy AS (
+         SELECT w.account_id, COUNT(*) AS n FROM webhook_outbox b JOIN webhooks w ON w.id = b.webhook_id
+         WHERE b.status = 'pending' AND b.owner IS NOT NULL AND b.lease_expires_at > @now GROUP BY w.account_id
+       ), heads AS (
+         SELECT o.id, o.webhook_id, o.event, o.body, o.attempts, o.next_attempt_at, o.rowid AS seq, w.url, w.secret, w.account_id,
+                ROW_NUMBER() OVER (PARTITION BY o.webhook_id ORDER BY o.next_attempt_at, o.rowid) AS n
+         FROM webhook_outbox o JOIN webhooks w ON w.id = o.webhook_id
+         WHERE o.status = 'pending' AND o.next_attempt_at <= @now AND (o.owner IS NULL OR o.lease_expires_at <= @now)
+           AND w.revoked_at IS NULL AND w.disabled_at IS NULL AND (w.paused_until IS NULL OR w.paused_until <= @now)
+           AND NOT EXISTS (SELECT 1 FROM webhook_outbox b WHERE b.webhook_id = o.webhook_id AND b.status = 'pending' AND b.owner IS NOT NULL AND b.lease_expires_at > @now)
+       ), ranked AS (
+         SELECT h.*, COALESCE(busy.n, 0) + ROW_NUMBER() OVER (PARTITION BY h.account_id ORDER BY h.next_attempt_at, h.seq) AS turn
+         FROM heads h LEFT JOIN busy ON busy.account_id = h.account_id WHERE h.n = 1
+       )
+       SELECT id, webhook_id, event, body, attempts, url, secret FROM ranked WHERE turn <= @perAccount ORDER BY turn, next_attempt_at, seq LIMIT @limit`,
+    ),
     pending: db.prepare(`SELECT id FROM webhook_outbox WHERE status = 'pending' AND id IN (SELECT value FROM json_each(?))`).pluck(),
     claim: db.prepare(`UPDATE webhook_outbox SET owner = ?, lease_expires_at = ? WHERE id = ?`),
-    owned: db.prepare(`SELECT webhook_id, event FROM webhook_outbox WHERE id = ? AND owner = ? AND status = 'pending'`),
+    owned: db.prepare(`SELECT o.webhook_id, o.event, w.consecutive_failures FROM webhook_outbox o JOIN webhooks w ON w.id = o.webhook_id WHERE o.id = ? AND o.owner = ? AND o.status = 'pending'`),
+    healthy: db.prepare(`UPDATE webhooks SET consecutive_failures = 0, paused_until = NULL WHERE id = ?`),
+    failing: db.prepare(`UPDATE webhooks SET consecutive_failures = ?, paused_until = ? WHERE id = ?`),
+    disable: db.prepare(`UPDATE webhooks SET consecutive_failures = ?, paused_until = NULL, disabled_at = COALESCE(disabled_at, ?), disabled_reason = COALESCE(disabled_reason, ?) WHERE id = ?`),
     log: db.prepare(
       `INSERT INTO webhook_deliveries (webhook_id, event, attempt, status_code, response_preview, delivered, attempted_at, event_id)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -68,7 +94,10 @@ export function webhookStore(db: Database.Database): WebhookPart {
     advance: db.prepare(
       `UPDATE webhook_outbox SET attempts = ?, status = ?, next_attempt_at = ?, owner = NULL, lease_expires_at = NULL WHERE id = ?`,
     ),
-    next: db.prepare(`SELECT MIN(next_attempt_at) FROM webhook_outbox WHERE status = 'pending'`).pluck(),
+    next: db.prepare(
+      `SELECT MIN(MAX(o.next_attempt_at, COALESCE(w.paused_until, 0))) FROM webhook_outbox o JOIN webhooks w ON w.id = o.webhook_id
+       WHERE o.status = 'pending' AND w.revoked_at IS NULL AND w.disabled_at IS NULL`,
+    ).pluck(),
     deliveries: db.prepare(`SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id DESC LIMIT ?`),
   };
 
@@ -89,9 +118,9 @@ export function webhookStore(db: Database.Database): WebhookPart {
     for (const d of list) q.enqueue.run(d);
   });
 
-  const claimTx = db.transaction((owner: string, now: number, leaseUntil: number, limit: number, serial: boolean): ClaimedDelivery[] => {
+  const claimTx = db.transaction((owner: string, now: number, leaseUntil: number, limit: number, serial: boolean, perAccount: number | undefined): ClaimedDelivery[] => {
     q.cancelRevoked.run();
-    const rows = (serial ? q.dueSerial : q.due).all({ now, limit }) as Row[];
+    const rows = (serial && perAccount !== undefined ? q.dueFair.all({ now, limit, perAccount }) : (serial ? q.dueSerial : q.due).all({ now, limit })) as Row[];
     for (const r of rows) q.claim.run(owner, leaseUntil, r.id);
     return rows.map((r) => ({
       id: r.id as string,
@@ -110,6 +139,18 @@ export function webhookStore(db: Database.Database): WebhookPart {
     q.log.run(held.webhook_id, held.event, a.attempt, a.statusCode, a.responsePreview, a.delivered ? 1 : 0, a.at, a.deliveryId);
     const status = a.delivered ? 'delivered' : a.retryAt === null ? 'failed' : 'pending';
     q.advance.run(a.attempt, status, a.retryAt, a.deliveryId);
+    const hook = held.webhook_id as string;
+    if (a.delivered) {
+      q.healthy.run(hook);
+      return true;
+    }
+    const n = (held.consecutive_failures as number) + 1;
+    if (n >= (a.disableAfter ?? WEBHOOK_DISABLE_AFTER)) {
+      q.disable.run(n, a.at, disabledReason(n, a.failure), hook);
+      q.cancelQueued.run(hook);
+    } else {
+      q.failing.run(n, webhookPauseMs(n) > 0 ? (a.endedAt ?? a.at) + webhookPauseMs(n) : null, hook);
+    }
     return true;
   });
 
@@ -134,7 +175,7 @@ export function webhookStore(db: Database.Database): WebhookPart {
       if (list.length) enqueueTx(list);
     },
     async claimDeliveries(owner, now, leaseUntil, limit, opts) {
-      return claimTx.immediate(owner, now, leaseUntil, limit, opts?.onePerWebhook === true);
+      return claimTx.immediate(owner, now, leaseUntil, limit, opts?.onePerWebhook === true, opts?.perAccount);
     },
     async recordAttempt(a) {
       return attemptTx.immediate(a);

@@ -11,7 +11,7 @@ import {
   listWebhooks,
 } from '../../../core/ops/webhooks.js';
 import { CreateWebhookBody, CreatedWebhookSchema, DeliverySchema, RevokedWebhookSchema, WebhookIdPath, WebhookSchema } from '../../../core/schemas/webhooks.js';
-import { assertPublicTarget } from '../../../webhooks/targets.js';
+import { assertPublicTarget, denyPrivateTargets } from '../../../webhooks/targets.js';
 import { renderS } from '../../render.js';
 import { type RouteDef, jsonBody } from '../../route.js';
 
@@ -40,7 +40,7 @@ export const webhookCreate: RouteDef = {
   },
   handle: async (c, ctx) => {
     const s = c.var.services;
-    const check = s.config.webhookDenyPrivate ? (url: string) => assertPublicTarget(url) : undefined;
+    const check = denyPrivateTargets(s.config) ? (url: string) => assertPublicTarget(url) : undefined;
     return renderS(c, await createWebhook(s, ctx, await jsonBody(c), check), undefined, 201);
   },
 };
