@@ -10,17 +10,10 @@
 import type { Context } from 'hono';
 import { ServiceError } from '../core/errors.js';
 import type { Env } from '../http/route.js';
+import { isLoopbackHost } from '../webhooks/targets.js';
 
 export const MCP_PATH = '/mcp';
 export const SCOPE = 'stays.read';
-
-/** Whether a host (a name or an address, brackets optional) is a loopback one. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
-  if (h === 'localhost' || h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
-  const v4 = h.replace(/^::ffff:/, '');
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
-}
 
 interface SocketLike {
   localAddress?: string;
