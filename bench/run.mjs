@@ -2,12 +2,13 @@
 import { benchFanout } from './fanout.mjs';
 import { benchCli } from './cli.mjs';
 import { benchJq } from './jq.mjs';
+import { benchKnee } from './knee.mjs';
 import { benchHttp } from './http.mjs';
 import { benchMemory } from './memory.mjs';
 import { benchScale } from './scale.mjs';
 
 const which = process.argv[2] ?? 'all';
-const suites = { http: benchHttp, fanout: benchFanout, cli: benchCli, jq: benchJq, memory: benchMemory, scale: benchScale };
+const suites = { http: benchHttp, fanout: benchFanout, cli: benchCli, jq: benchJq, memory: benchMemory, scale: benchScale, knee: benchKnee };
 for (const [name, fn] of Object.entries(suites)) {
   if (which !== 'all' && which !== name) continue;
   process.stdout.write(`\n## ${name}\n`);

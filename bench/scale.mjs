@@ -96,7 +96,7 @@ function cpuDelta(a, b) {
 }
 
 /** One `stays serve`, its pid, and a stop that always ends it (SIGKILL after 15 s). */
-async function serve(args, env) {
+export async function serve(args, env) {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
     env: { ...process.env, STAYS_LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -127,19 +127,19 @@ async function serve(args, env) {
 }
 
 /** `stays admin …` on a store, its JSON answer. */
-function admin(store, env, ...args) {
+export function admin(store, env, ...args) {
   return JSON.parse(execFileSync(process.execPath, [BIN, 'admin', ...args, '--json', ...store], { encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 1 << 30 }));
 }
 
 /** An enterprise account with a large balance and rpm, and a live key (and a sandbox key). */
-function provision(store, env, sandbox) {
+export function provision(store, env, sandbox) {
   const acct = admin(store, env, 'account', 'create', '--plan', 'enterprise', '--credits', '100000000', '--rpm', '1000000');
   const keys = { live: admin(store, env, 'key', 'create', '--account', acct.id, '--env', 'live').key };
   if (sandbox) keys.sandbox = admin(store, env, 'key', 'create', '--account', acct.id, '--env', 'sandbox').key;
   return { accountId: acct.id, granted: acct.credits.balance, keys };
 }
 
-async function pgAdmin(sql) {
+export async function pgAdmin(sql) {
   const c = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 5000 });
   await c.connect();
   try {
