@@ -178,7 +178,8 @@ describe('hostile input', () => {
           return isS ? checkS(res, where) : check(res, where);
         },
       ),
-      { numRuns: 400 },
+      // Found by this property: an S body refused for a lone surrogate answered in the U envelope.
+      { numRuns: 400, examples: [['/v1/search', '{"minBeds":0,"location":["\\ud800"]}', false]] },
     );
   });
 

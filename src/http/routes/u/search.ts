@@ -55,7 +55,14 @@ export const searchPost: RouteDef = {
     try {
       return sKeyOf(await jsonBody(c)) !== undefined ? 'S' : 'U';
     } catch {
-      return 'U';
+      // A body refused for what it holds (text no store can keep, too deep) is still an S body
+      // when its top-level keys say so, and its 400 takes the S envelope.
+      try {
+        const raw: unknown = JSON.parse(await c.req.text());
+        return typeof raw === 'object' && raw !== null && !Array.isArray(raw) && sKeyOf(raw as RawInput) !== undefined ? 'S' : 'U';
+      } catch {
+        return 'U';
+      }
     }
   },
   handle: async (c, ctx) => {
