@@ -57,9 +57,18 @@ else
 fi
 zpty -w z 'compadd () { local -a __a; builtin compadd -O __a "$@"; print -r -- "CA""ND: \${__a[*]}"; builtin compadd "$@" }'
 zpty -n -w z "$2"$'\\t'
+# Read until the candidates have come and the shell has been quiet for half a second, however
+# slowly it gets to them (a fixed one-second pause missed them on a busy machine).
 local out='' chunk
-sleep 1
-while zpty -r -t z chunk; do out+=$chunk; done
+integer deadline=$(( SECONDS + 12 )) quiet=0
+while (( SECONDS < deadline )); do
+  if zpty -r -t z chunk; then
+    out+=$chunk; quiet=0
+  else
+    [[ $out == *CAND:* ]] && (( ++quiet >= 10 )) && break
+    sleep 0.05
+  fi
+done
 zpty -d z
 print -r -- "$out"
 `;
