@@ -15,8 +15,17 @@ function intArg(name: string, min: number) {
   };
 }
 
-/** Runs one admin action on a runtime opened for it, printing JSON or a human line. */
-async function run<T extends object>(opts: Common, action: (rt: import('../src/runtime.js').Runtime) => Promise<T>, human: (r: T) => string): Promise<void> {
+/**
+ * Runs one admin action on a runtime opened for it, printing JSON or a human line. A write says
+ * on stderr which store it wrote to (the PostgreSQL URL without its password, or the SQLite
+ * file): an operator who forgot STAYS_DATABASE_URL sees at once that the servers will not see it.
+ */
+async function run<T extends object>(
+  opts: Common,
+  action: (rt: import('../src/runtime.js').Runtime) => Promise<T>,
+  human: (r: T) => string,
+  writes = false,
+): Promise<void> {
   const { createRuntime } = await import('../src/runtime.js');
   const { isServiceError } = await import('../src/core/errors.js');
   const rt = createRuntime({ config: { ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}) } });
@@ -24,6 +33,7 @@ async function run<T extends object>(opts: Common, action: (rt: import('../src/r
     const result = await action(rt);
     if (opts.json) printJson(result);
     else process.stdout.write(`${human(result)}\n`);
+    if (writes) process.stderr.write(`stays admin: written to ${await storeName(rt.config)}\n`);
   } catch (e) {
     if (!isServiceError(e)) throw e;
     if (opts.json) process.stderr.write(`${JSON.stringify({ error: { type: e.type, code: e.code, message: e.message, param: e.param } })}\n`);
@@ -32,6 +42,16 @@ async function run<T extends object>(opts: Common, action: (rt: import('../src/r
   } finally {
     await rt.close();
   }
+}
+
+/** The store a runtime uses, as an operator recognises it (never the password). */
+async function storeName(config: { databaseUrl?: string; dataDir: string }): Promise<string> {
+  if (config.databaseUrl) {
+    const { redactUrl } = await import('../src/store/postgres/store.js');
+    return `PostgreSQL ${redactUrl(config.databaseUrl)}`;
+  }
+  const { databaseFile } = await import('../src/config.js');
+  return `SQLite ${databaseFile(config.dataDir)}`;
 }
 
 const common = (c: Command) =>
@@ -54,7 +74,7 @@ export function defineAdmin(program: Command): void {
     .option('--email-unverified', 'mark the account email as unverified (live keys get 403 email_unverified)')
     .action(async (o: Common & { plan: string; status: string; credits: number; rpm?: number; freeTierBudget?: number; emailUnverified?: boolean }) => {
       const { createAccount } = await import('../src/core/admin.js');
-      await run(o, (rt) => createAccount(rt, { plan: o.plan, status: o.status, credits: o.credits, rpm: o.rpm, freeTierBudget: o.freeTierBudget, emailVerified: !o.emailUnverified }), (r) => `Created account ${r.id} (${r.plan.code}, ${r.plan.status}, ${r.credits.balance} credits)`);
+      await run(o, (rt) => createAccount(rt, { plan: o.plan, status: o.status, credits: o.credits, rpm: o.rpm, freeTierBudget: o.freeTierBudget, emailVerified: !o.emailUnverified }), (r) => `Created account ${r.id} (${r.plan.code}, ${r.plan.status}, ${r.credits.balance} credits)`, true);
     });
 
   common(account.command('show'))
@@ -94,14 +114,14 @@ export function defineAdmin(program: Command): void {
     .action(async (o: Common & { account: string; env: string; scopes?: string; prefix?: string }) => {
       const { createKey } = await import('../src/core/admin.js');
       const scopes = o.scopes?.split(',').map((s) => s.trim()).filter(Boolean);
-      await run(o, (rt) => createKey(rt, { accountId: o.account, env: o.env, scopes, prefix: o.prefix }), (r) => `Created key ${r.id} (${r.env}). Store it now, it is not shown again:\n${r.key}`);
+      await run(o, (rt) => createKey(rt, { accountId: o.account, env: o.env, scopes, prefix: o.prefix }), (r) => `Created key ${r.id} (${r.env}). Store it now, it is not shown again:\n${r.key}`, true);
     });
   common(key.command('revoke'))
     .description('Revoke an API key')
     .argument('<keyId>', 'key id (key_…)')
     .action(async (keyId: string, o: Common) => {
       const { revokeKey } = await import('../src/core/admin.js');
-      await run(o, (rt) => revokeKey(rt, keyId), (r) => `Revoked key ${r.id}`);
+      await run(o, (rt) => revokeKey(rt, keyId), (r) => `Revoked key ${r.id}`, true);
     });
 
   const credits = admin.command('credits').description('Manage credits');
@@ -111,6 +131,6 @@ export function defineAdmin(program: Command): void {
     .requiredOption('--credits <n>', 'credits to add', intArg('--credits', 1))
     .action(async (o: Common & { account: string; credits: number }) => {
       const { grantCredits } = await import('../src/core/admin.js');
-      await run(o, (rt) => grantCredits(rt, { accountId: o.account, credits: o.credits }), (r) => `Granted ${r.granted} credits to ${r.accountId}; balance ${r.credits.balance}`);
+      await run(o, (rt) => grantCredits(rt, { accountId: o.account, credits: o.credits }), (r) => `Granted ${r.granted} credits to ${r.accountId}; balance ${r.credits.balance}`, true);
     });
 }

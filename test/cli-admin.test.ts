@@ -26,6 +26,11 @@ describe('stays admin', () => {
 
     const revoke = await runCli(['admin', 'key', 'revoke', k.id, '--json', '--data-dir', dir]);
     expect(JSON.parse(revoke.stdout)).toMatchObject({ id: k.id, revoked: true });
+
+    // Every write says on stderr which store it wrote to (issue 22, 5); stdout stays one JSON object.
+    for (const r of [acct, key, grant, revoke]) expect(r.stderr).toBe(`stays admin: written to SQLite ${join(dir, 'stays.db')}\n`);
+    const list = await runCli(['admin', 'account', 'list', '--json', '--data-dir', dir]);
+    expect(list.stderr).toBe('');
   });
 
   it('account show and list: credits, keys without secrets, and a ledger that adds up to the balance', async () => {

@@ -137,4 +137,14 @@ describe.skipIf(!(await pgAvailable()))('the CLI on PostgreSQL', { timeout: 180_
     expect(shown).not.toMatch(/sekrit|sek2/);
     expect(shown).toContain('sslmode=require');
   });
+
+  it('stays admin says on stderr which PostgreSQL database it wrote to, without the password (issue 22, 5)', async () => {
+    const u = new URL(db.url);
+    u.password = 'hunter2-secret';
+    // The test server trusts 127.0.0.1, so a password is accepted and ignored: it must not be printed.
+    const r = await runCli(['admin', 'account', 'create', '--json', '--database-url', u.toString()]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^stays admin: written to PostgreSQL postgres:\/\/[^:@\s]+:\*\*\*@[^\s]+\/stays_t_\w+\n$/);
+    expect(r.stderr).not.toContain('hunter2');
+  });
 });
