@@ -22,6 +22,8 @@ interface CodeSpec {
   status?: number;
   /** Overrides the type's retryable flag. */
   retryable?: boolean;
+  /** Seconds for Retry-After when the thrower gives none: the service's own 503s always say when to come back. */
+  retryAfter?: number;
   /** Default message when the thrower gives none. */
   message: string;
 }
@@ -102,8 +104,8 @@ export const ERROR_CODES = {
   actor_timeout: { type: 'upstream_timeout', message: 'The upstream work timed out without data.' },
   // The service's own database, not a booking platform; 503 like the upstream failures, so clients
   // that branch on type back off and retry (docs/decisions.md).
-  database_unavailable: { type: 'upstream_unavailable', message: 'The database cannot be reached right now; retry in a few seconds.' },
-  service_overloaded: { type: 'upstream_unavailable', message: 'The service is at capacity right now; retry in a few seconds.' },
+  database_unavailable: { type: 'upstream_unavailable', retryAfter: 2, message: 'The database cannot be reached right now; retry in a few seconds.' },
+  service_overloaded: { type: 'upstream_unavailable', retryAfter: 1, message: 'The service is at capacity right now; retry in a few seconds.' },
 
   internal_error: { type: 'internal_error', message: 'An unexpected error occurred.' },
 } as const satisfies Record<string, CodeSpec>;
@@ -151,7 +153,7 @@ export class ServiceError extends Error {
     this.status = info.status;
     this.retryable = info.retryable;
     this.param = opts.param ?? null;
-    this.retryAfter = opts.retryAfter;
+    this.retryAfter = opts.retryAfter ?? (ERROR_CODES[code] as CodeSpec).retryAfter;
   }
 }
 

@@ -119,7 +119,7 @@ export async function execute<T>(services: Services, ctx: RequestContext, plan: 
       const settled = await services.store.settleHold(holdId, chargeOf(r.meta, plan.worstCase), { requestId: ctx.requestId, jobId: null, at: services.clock.now() });
       services.jobs.holds.delete(holdId);
       // Only if this process stalled past its lease and another one released the hold.
-      if (settled === null) throw new ServiceError('upstream_degraded', 'This call took too long and its credit hold was released; nothing was charged. Retry the request.');
+      if (settled === null) throw new ServiceError('upstream_degraded', 'This call took too long and its credit hold was released; nothing was charged. Retry the request.', { retryAfter: 1 });
       return { kind: 'sync', ...r };
     }
     estimatedSeconds = Math.max(1, ...plan.legs.map((l) => (isEnabled(l.platform) ? upstream.estimateSeconds(l.platform) : 1)));
