@@ -1,6 +1,6 @@
 // The `stays` CLI entry, bundled to dist/cli.cjs and run by bin/stays (which answers
 // `stays --version` itself and keeps the bundle's compiled code between runs). It builds the
-// program; each command loads its heavy modules (client, runtime, undici, conf, ora, prompts) only
+// program; each command loads its heavy modules (client, runtime, conf, ora, prompts) only
 // when it runs.
 import type { Command } from 'commander';
 import { EXIT } from './_lib/io.js';

@@ -1,8 +1,7 @@
 // Builds dist/ with esbuild: the library (ESM, dist/index.js) and the CLI (CommonJS, dist/cli.cjs,
 // run by bin/stays). Pure-JS dependencies are bundled, which spares start-up hundreds of module
-// resolutions (docs/benchmarks.md); the native SQLite binding stays external, and so does undici in
-// the library (its lazy loading broke in ESM chunks). The CLI bundles undici (a vendor file, below):
-// loading it from node_modules cost a remote command ~40 ms of compiling that the code cache saves.
+// resolutions (docs/benchmarks.md); the native SQLite binding stays external. Remote mode speaks
+// HTTP with node:http(s), so no HTTP client package is loaded at all.
 //
 // The CLI is one CommonJS file, not ESM chunks, because on Node 20 only a classic script can use a
 // V8 code cache (bin/stays keeps one per build), and compiling the bundle was the largest share of
@@ -28,14 +27,14 @@ const zodEnglishOnly = {
 };
 
 // Dependencies one command or another needs, never an in-process data command: prompts (a missing
-// argument at a terminal), conf (writing settings), ora (the spinner), undici (remote mode), and
+// argument at a terminal), conf (writing settings), ora (the spinner), and
 // the server's own. bin/stays gives them the code cache too.
 // The value is what the file exports: CommonJS importers in Node's mode (ours: stays is a
 // "type": "module" package) see module.exports as the default export, so an ESM package whose
 // default export is used exports that.
 // apify-client (axios, proxy-agent…, ~1.5 MB bundled) only with STAYS_UPSTREAM=apify and `stays doctor`;
 // pg (node-postgres) only with STAYS_DATABASE_URL.
-const VENDOR = { '@inquirer/prompts': '', conf: '.default', ora: '.default', undici: '', pino: '', '@hono/node-server': '', 'apify-client': '', pg: '' };
+const VENDOR = { '@inquirer/prompts': '', conf: '.default', ora: '.default', pino: '', '@hono/node-server': '', 'apify-client': '', pg: '' };
 const vendorFile = (name) => `./vendor/${name.replace(/^@/, '').replace(/\//g, '-')}.cjs`;
 // Our own modules that are vendor files, for dependencies used through several subpaths: the MCP
 // SDK (with ajv and its own zod, ~0.8 MB) is only for `stays mcp` and /mcp, through src/mcp/sdk.ts.
@@ -66,7 +65,7 @@ await build({
   outdir: 'dist',
   splitting: true,
   format: 'esm',
-  external: ['better-sqlite3', 'undici', 'apify-client', 'pg'],
+  external: ['better-sqlite3', 'apify-client', 'pg'],
   // Bundled CommonJS dependencies call require(); ESM output needs one.
   banner: { js: "import { createRequire as __staysCreateRequire } from 'node:module'; const require = __staysCreateRequire(import.meta.url);" },
   chunkNames: 'chunks/[name]-[hash]',

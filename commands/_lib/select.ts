@@ -116,7 +116,7 @@ let jqInstance: Promise<Jq> | undefined;
 /**
  * jq, compiled by V8's baseline compiler only: optimising jq's functions in the background would
  * delay the exit by ~60 ms for a filter that runs once (docs/benchmarks.md). The flag is set back
- * at once so other WebAssembly (undici's parser) is compiled as usual.
+ * at once so other WebAssembly is compiled as usual.
  */
 function loadJq(): Promise<Jq> {
   jqInstance ??= (async () => {

@@ -1,5 +1,5 @@
-// Transports: how one HTTP exchange reaches the API. Remote goes over the network with undici
-// (keep-alive pool, connect/header/body timeouts); in-process calls the very same Hono app through
+// Transports: how one HTTP exchange reaches the API. Remote goes over the network with node:http(s)
+// (keep-alive agent, a timeout on each silence); in-process calls the very same Hono app through
 // its fetch handler (in-process.ts). The client above them is identical, so both modes share
 // one code path and give identical output.
 import { StaysConnectionError } from './errors.js';
@@ -43,7 +43,7 @@ export function serviceRoot(baseUrl: string): URL {
   return url;
 }
 
-/** The code of a failed connection: undici puts it on the error, its cause, or (several addresses) each of an AggregateError's errors. */
+/** The code of a failed connection: on the error, its cause, or (several addresses) each of an AggregateError's errors. */
 function errorCode(e: NodeJS.ErrnoException & { errors?: unknown[] }): string | undefined {
   const nested = e.errors?.[0] as NodeJS.ErrnoException | undefined;
   return e.code ?? (e.cause as NodeJS.ErrnoException | undefined)?.code ?? nested?.code;
@@ -76,34 +76,52 @@ export function remoteTransport(opts: RemoteOptions): Transport {
   const root = serviceRoot(opts.baseUrl);
   const prefix = root.pathname === '/' ? '' : root.pathname;
   const timeout = opts.requestTimeoutMs ?? 60_000;
-  // undici costs tens of milliseconds to load; commands that never send pay nothing.
-  let agent: Promise<import('undici').Agent> | undefined;
-  const getAgent = () =>
-    (agent ??= import('undici').then(({ Agent }) => new Agent({ keepAliveTimeout: 10_000, connect: { timeout }, headersTimeout: timeout, bodyTimeout: timeout })));
+  const base = `${root.origin}${prefix}`;
+  // node:http(s), not undici: Node's own parser is native, where undici's is WebAssembly that V8
+  // compiles and optimises at every start (a remote call spent ~70 ms idle waiting for it, plus
+  // ~20 ms loading undici; docs/benchmarks.md). The agent keeps connections alive between the
+  // calls of one command (a job's polls) and is made on first send.
+  let agent: import('node:http').Agent | undefined;
+  const lib = root.protocol === 'https:' ? 'node:https' : 'node:http';
 
   return {
     kind: 'remote',
-    base: `${root.origin}${prefix}`,
-    async send(req) {
-      const a = await getAgent();
-      try {
-        const res = await a.request({
-          origin: root.origin,
-          path: prefix + req.path,
-          method: req.method as 'GET',
-          headers: req.headers,
-          body: req.body,
-          signal: req.signal,
-        });
-        const body = await res.body.text();
-        return { status: res.statusCode, headers: flattenHeaders(res.headers), body };
-      } catch (e) {
-        if (req.signal?.aborted) throw req.signal.reason ?? e;
-        throw new StaysConnectionError(unreachable(`${root.origin}${prefix}`, e as NodeJS.ErrnoException), e);
-      }
+    base,
+    send(req) {
+      const http = process.getBuiltinModule(lib) as typeof import('node:https');
+      agent ??= new http.Agent({ keepAlive: true, keepAliveMsecs: 10_000 });
+      return new Promise<RawResponse>((resolve, reject) => {
+        let settled = false;
+        const fail = (e: unknown) => {
+          if (settled) return;
+          settled = true;
+          if (req.signal?.aborted) reject(req.signal.reason ?? e);
+          else reject(e instanceof StaysConnectionError ? e : new StaysConnectionError(unreachable(base, e as NodeJS.ErrnoException), e));
+        };
+        const headers: Record<string, string> = { ...req.headers };
+        if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
+        const r = http.request(
+          { protocol: root.protocol, hostname: root.hostname, port: root.port || undefined, path: prefix + req.path, method: req.method, headers, agent, signal: req.signal },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => {
+              if (settled) return;
+              settled = true;
+              resolve({ status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), body: Buffer.concat(chunks).toString('utf8') });
+            });
+            res.on('error', fail);
+            res.on('aborted', () => fail(Object.assign(new Error('the connection closed before the whole answer came'), { code: 'ECONNRESET' })));
+          },
+        );
+        // Connect, headers and body each get `timeout` ms of silence at most (the socket's idle timer).
+        r.setTimeout(timeout, () => r.destroy(Object.assign(new Error(`no answer within ${Math.round(timeout / 1000)} s`), { code: 'ETIMEDOUT' })));
+        r.on('error', fail);
+        r.end(req.body);
+      });
     },
     async close() {
-      if (agent) await (await agent).close();
+      agent?.destroy();
     },
   };
 }
