@@ -6,7 +6,7 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/core/errors.js';
-import { openPgStore } from '../../src/store/postgres/store.js';
+import { CONNECTION_CHECK_MS, openPgStore } from '../../src/store/postgres/store.js';
 import type { Store } from '../../src/store/types.js';
 import { type TestDatabase, freshDatabase } from '../helpers/pg.js';
 import { type TcpProxy, startTcpProxy } from '../helpers/tcp-proxy.js';
@@ -69,6 +69,10 @@ describe.skipIf(!pgKind.available)('PostgreSQL store under faults and load', { t
     // While it is away: typed errors, for reads and for transactions alike.
     expectCode(await rejection(store.getCredits('acct_1')), 'database_unavailable');
     expectCode(await rejection(hold(store, 'hold_4')), 'database_unavailable');
+    // A hold is one statement: the three still wait on the lock at the server. PostgreSQL cancels
+    // a statement whose client is gone at its next connection check; the documented bound is
+    // that interval, so the lock is released only after it (twice over, for a busy machine).
+    await new Promise((r) => setTimeout(r, CONNECTION_CHECK_MS * 2.5));
     await lock.release();
     await proxy.restore();
     // Back: the pool opens new connections by itself.
@@ -86,6 +90,27 @@ describe.skipIf(!pgKind.available)('PostgreSQL store under faults and load', { t
     await proxy.cut();
     const settled = store.settleHold('hold_s', 20, { requestId: 'req_hold_s', jobId: null, at: T0 + 1 });
     await new Promise((r) => setTimeout(r, 1500));
+    await proxy.restore();
+    expect(await settled).toMatchObject({ balance: 980, held: 0, spent: 20 });
+    expect((await store.ledger('acct_1')).filter((l) => l.kind === 'charge').map((l) => l.amount)).toEqual([-20]);
+  });
+
+  it('a settlement whose answer was lost after it landed reports the charge once, not a release', async () => {
+    const db = await database();
+    const { proxy, url } = await proxied(db);
+    const store = open(url, { poolMax: 2 });
+    await addAccount(store, 'acct_1', 1000);
+    expect(await hold(store, 'hold_l', 50)).toMatchObject({ ok: true });
+    // The settlement waits on the balance row at the server; its connection drops; the row is
+    // released before the server's next connection check, so the statement may land with no one
+    // to tell (or be cancelled, if the check comes first: then the retry settles it). Either way
+    // the retry must answer the charge, once.
+    const lock = await lockBalance(db.url);
+    const settled = store.settleHold('hold_l', 20, { requestId: 'req_hold_l', jobId: null, at: T0 + 1 });
+    await new Promise((r) => setTimeout(r, 200));
+    await proxy.cut();
+    await lock.release();
+    await new Promise((r) => setTimeout(r, 300));
     await proxy.restore();
     expect(await settled).toMatchObject({ balance: 980, held: 0, spent: 20 });
     expect((await store.ledger('acct_1')).filter((l) => l.kind === 'charge').map((l) => l.amount)).toEqual([-20]);

@@ -121,6 +121,9 @@ export function redactUrl(url: string): string {
   }
 }
 
+/** How often a busy backend checks that its client is still there (client_connection_check_interval). */
+export const CONNECTION_CHECK_MS = 1000;
+
 async function connectPool(url: string, max: number, connectTimeoutMs: number): Promise<Pool> {
   const m = await import('pg');
   const pg = ((m as unknown as { default?: typeof m }).default ?? m) as typeof m;
@@ -144,7 +147,14 @@ async function connectPool(url: string, max: number, connectTimeoutMs: number): 
   // And at every other moment of a client's life (pg-pool leaves gaps, such as a client handed
   // between callers, where a backend's termination notice finds no listener and would end the
   // process). A query in progress still fails with the error, and use() still sees it.
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  // A statement whose caller is gone is cancelled within a second (PostgreSQL >= 14; ignored
+  // before): a single-statement hold or settlement waiting on a row lock when its connection
+  // dropped must not land later, long after its caller was told database_unavailable. Queued
+  // before the client's first query, so it costs no round trip of its own.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    client.query(`SET client_connection_check_interval = ${CONNECTION_CHECK_MS}`).catch(() => undefined);
+  });
   return pool;
 }
 
@@ -305,6 +315,11 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
     must?: boolean;
     /** On the background pool (heartbeat, sweeps, purges, shutdown). */
     background?: boolean;
+    /**
+     * `f` sends one statement, atomic by itself: no BEGIN/COMMIT round trips, and its row locks
+     * are held only while the statement runs, not across a round trip to this process.
+     */
+    single?: boolean;
   }
 
   /**
@@ -313,15 +328,16 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
    * the statements that use it: each re-checks under its row locks whether its work is still to do
    * (a hold already settled is gone, a job already ended no longer names its owner).
    */
-  async function tx<T>(f: (q: Q, c: PoolClient) => Promise<T>, o: TxOptions = {}): Promise<T> {
+  async function tx<T>(f: (q: Q, c: PoolClient, attempt: number) => Promise<T>, o: TxOptions = {}): Promise<T> {
     const started = Date.now();
     for (let attempt = 1; ; attempt++) {
       try {
         return await use(o.background ? 'background' : 'requests', async (c) => {
           const q: Q = async (sql, params) => (await c.query(sql, params as unknown[])).rows as never;
+          if (o.single === true) return await f(q, c, attempt);
           try {
             await c.query('BEGIN');
-            const r = await f(q, c);
+            const r = await f(q, c, attempt);
             await c.query('COMMIT');
             return r;
           } catch (e) {
@@ -359,15 +375,37 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
   };
 
   /** Releases a hold and debits `charge` with its ledger row; null when the hold is gone. */
-  const settle = async (q: Q, holdId: string, charge: number, requestId: string, jobId: string | null, at: number): Promise<CreditsRow | null> => {
-    const hold = (await q(`DELETE FROM credit_holds WHERE id = $1 RETURNING account_id, amount`, [holdId]))[0];
-    if (!hold) return null;
-    const accountId = hold.account_id as string;
-    const amount = hold.amount as number;
-    if (!Number.isSafeInteger(charge) || charge < 0 || charge > amount) throw new RangeError(`charge ${charge} outside hold ${amount}`);
-    const r = (await q(`UPDATE credit_balances SET held = held - $1, balance = balance - $2, spent = spent + $2 WHERE account_id = $3 RETURNING balance, held, spent`, [amount, charge, accountId]))[0]!;
-    if (charge > 0) await ledgerRow(q, { accountId, kind: 'charge', amount: -charge, balanceAfter: r.balance as number, requestId, jobId, keyId: null, note: null, at });
-    return toCredits(r);
+  const settle = async (q: Q, holdId: string, charge: number, requestId: string, jobId: string | null, at: number, retry = false): Promise<CreditsRow | null> => {
+    if (!Number.isSafeInteger(charge) || charge < 0) throw new RangeError(`charge ${charge} is not a credit amount`);
+    // One statement: the hold deleted, the balance debited and the ledger row written together
+    // (the hold only if it covers the charge), so the balance row is locked for one statement.
+    const r = (
+      await q(
+        `WITH h AS (DELETE FROM credit_holds WHERE id = $1 AND amount >= $2 RETURNING account_id, amount),
+         b AS (UPDATE credit_balances c SET held = c.held - h.amount, balance = c.balance - $2, spent = c.spent + $2
+               FROM h WHERE c.account_id = h.account_id RETURNING c.account_id, c.balance, c.held, c.spent),
+         l AS (INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id, job_id, key_id, note, created_at)
+               SELECT account_id, 'charge', -$2::bigint, balance, $3::text, $4::text, NULL, NULL, $5::bigint FROM b WHERE $2::bigint > 0)
+         SELECT balance, held, spent FROM b`,
+        [holdId, charge, requestId, jobId, at],
+      )
+    )[0];
+    if (r) return toCredits(r);
+    const left = (await q(`SELECT amount FROM credit_holds WHERE id = $1`, [holdId]))[0];
+    if (left) throw new RangeError(`charge ${charge} outside hold ${left.amount as number}`);
+    // A retry after a fault whose first attempt landed (its answer lost on the way back): the
+    // charge row it wrote says so, and the caller must hear "charged", not "released".
+    if (retry && charge > 0) {
+      const mine = await q(
+        `SELECT 1 FROM credit_ledger WHERE request_id = $1 AND job_id IS NOT DISTINCT FROM $2 AND kind = 'charge' AND amount = $3 AND created_at = $4 LIMIT 1`,
+        [requestId, jobId, -charge, at],
+      );
+      if (mine.length > 0) {
+        const b = (await q(`SELECT c.balance, c.held, c.spent FROM credit_balances c JOIN credit_ledger l ON l.account_id = c.account_id WHERE l.request_id = $1 LIMIT 1`, [requestId]))[0];
+        if (b) return toCredits(b);
+      }
+    }
+    return null;
   };
 
   /** Deletes the holds and gives their amounts back to `held`, account by account in id order (no deadlocks between sweeps). */
@@ -525,36 +563,31 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
       return (await query(`SELECT * FROM credit_ledger WHERE account_id = $1 ORDER BY id`, [accountId])).map(toLedger);
     },
     async hold(h) {
-      return tx(async (q) => {
-        // One statement checks and reserves under the balance row's lock.
-        const r = (
-          await q(
-            `UPDATE credit_balances SET held = held + $2
-             WHERE account_id = $1 AND balance - held >= $2 AND ($3::bigint IS NULL OR spent + held + $2 <= $3)
-             RETURNING balance, held, spent`,
-            [h.accountId, h.amount, h.freeTierBudget],
-          )
-        )[0];
-        if (!r) {
+      return tx(
+        async (q) => {
+          // One statement checks and reserves under the balance row's lock and writes the hold, so
+          // the lock is not held across a round trip.
+          const r = (
+            await q(
+              `WITH b AS (UPDATE credit_balances SET held = held + $2
+                          WHERE account_id = $1 AND balance - held >= $2 AND ($3::bigint IS NULL OR spent + held + $2 <= $3)
+                          RETURNING balance, held, spent),
+               i AS (INSERT INTO credit_holds (id, account_id, amount, request_id, job_id, created_at, owner, lease_expires_at)
+                     SELECT $4::text, $1::text, $2::bigint, $5::text, $6::text, $7::bigint, $8::text, $9::bigint FROM b)
+               SELECT balance, held, spent FROM b`,
+              [h.accountId, h.amount, h.freeTierBudget, h.id, h.requestId, h.jobId, h.at, h.lease.owner, h.lease.expiresAt],
+            )
+          )[0];
+          if (r) return { ok: true as const, credits: toCredits(r) };
           const c = await creditsOf(q, h.accountId);
           const reason = h.freeTierBudget !== null && c.spent + c.held + h.amount > h.freeTierBudget ? ('free_tier' as const) : ('balance' as const);
           return { ok: false as const, reason, credits: c };
-        }
-        await q(`INSERT INTO credit_holds (id, account_id, amount, request_id, job_id, created_at, owner, lease_expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
-          h.id,
-          h.accountId,
-          h.amount,
-          h.requestId,
-          h.jobId,
-          h.at,
-          h.lease.owner,
-          h.lease.expiresAt,
-        ]);
-        return { ok: true as const, credits: toCredits(r) };
-      });
+        },
+        { single: true },
+      );
     },
     async settleHold(holdId, charge, ref) {
-      return tx((q) => settle(q, holdId, charge, ref.requestId, ref.jobId, ref.at), { must: true });
+      return tx((q, _c, attempt) => settle(q, holdId, charge, ref.requestId, ref.jobId, ref.at, attempt > 1), { must: true, single: true });
     },
     async createJob(j) {
       await query(
@@ -568,19 +601,16 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
     },
     async finishJob(e) {
       return tx(async (q) => {
-        const owned = await q(`SELECT 1 FROM jobs WHERE id = $1 AND owner = $2 AND status IN ('pending', 'running') FOR UPDATE`, [e.jobId, e.owner]);
+        // The job's end first (its row locked, if this owner still has it), the settlement last:
+        // the account's balance row is then locked only until the COMMIT that follows.
+        const owned = await q(
+          `UPDATE jobs SET status = $3, result = $4, meta = $5, error = $6, updated_at = $7, expires_at = $8, owner = NULL
+           WHERE id = $1 AND owner = $2 AND status IN ('pending', 'running') RETURNING 1`,
+          [e.jobId, e.owner, e.status, json(e.result), json(e.meta), json(e.error), e.at, e.expiresAt],
+        );
         if (owned.length === 0) return false;
         // The job's row is ours and locked: its hold cannot have been released by a sweep.
         if ((await settle(q, e.holdId, e.charge, e.requestId, e.jobId, e.at)) === null) throw new Error(`job ${e.jobId} has no hold ${e.holdId}`);
-        await q(`UPDATE jobs SET status = $2, result = $3, meta = $4, error = $5, updated_at = $6, expires_at = $7, owner = NULL WHERE id = $1`, [
-          e.jobId,
-          e.status,
-          json(e.result),
-          json(e.meta),
-          json(e.error),
-          e.at,
-          e.expiresAt,
-        ]);
         return true;
       }, { must: true });
     },
