@@ -29,9 +29,9 @@ The file lives in the user config dir (or STAYS_CONFIG_DIR).`);
     .argument('<key>', 'setting name')
     .addOption(profileOption())
     .action(async (key: string, o: { profile: string }) => {
-      const { checkKey, guard, readProfile } = await import('./_lib/config-cmd.js');
+      const { checkKey, checkProfile, guard, readProfile } = await import('./_lib/config-cmd.js');
       await guard(() => {
-        const value = readProfile(o.profile)[checkKey(key)];
+        const value = readProfile(checkProfile(o.profile))[checkKey(key)];
         if (value !== undefined) process.stdout.write(`${value}\n`);
       });
     });
@@ -56,8 +56,8 @@ The file lives in the user config dir (or STAYS_CONFIG_DIR).`);
     .argument('<key>', 'setting name')
     .addOption(profileOption())
     .action(async (key: string, o: { profile: string }) => {
-      const { checkKey, guard, openConfig } = await import('./_lib/config-cmd.js');
-      await guard(async () => (await openConfig()).unset(o.profile, checkKey(key)));
+      const { checkKey, checkProfile, guard, openConfig } = await import('./_lib/config-cmd.js');
+      await guard(async () => (await openConfig()).unset(checkProfile(o.profile), checkKey(key)));
     });
 
   config
@@ -66,7 +66,7 @@ The file lives in the user config dir (or STAYS_CONFIG_DIR).`);
     .addOption(profileOption())
     .option('--json', 'print one JSON object')
     .action(async (o: { profile: string; json?: boolean }) => {
-      const { listProfile } = await import('./_lib/config-cmd.js');
-      listProfile(o.profile, o.json === true);
+      const { guard, listProfile } = await import('./_lib/config-cmd.js');
+      await guard(() => listProfile(o.profile, o.json === true));
     });
 }

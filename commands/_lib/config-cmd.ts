@@ -1,6 +1,6 @@
 // Validation and printing for `stays config`. A bad key or value is a usage error (exit 2).
 import { serviceRoot } from '../../src/client/transport.js';
-import { CONFIG_KEYS, type ConfigKey, isConfigKey, readOwnProfile, readProfile } from './config.js';
+import { CONFIG_KEYS, type ConfigKey, isConfigKey, readOwnProfile, readProfile, unknownProfile } from './config.js';
 import { redact } from './context.js';
 import { parseDuration } from './options.js';
 import { FORMATS } from './output.js';
@@ -12,6 +12,13 @@ export { openConfig, readProfile } from './config.js';
 export function checkKey(key: string): ConfigKey {
   if (!isConfigKey(key)) throw new UsageError(`Unknown setting ${JSON.stringify(key)}; one of ${Object.keys(CONFIG_KEYS).join(', ')}.`);
   return key;
+}
+
+/** An existing profile's name (`default` always exists); an unknown one is a usage error. */
+export function checkProfile(name: string): string {
+  const unknown = unknownProfile(name);
+  if (unknown !== null) throw new UsageError(unknown, 'profile');
+  return name;
 }
 
 export function checkValue(key: ConfigKey, value: string): string {
@@ -31,7 +38,7 @@ export function checkValue(key: ConfigKey, value: string): string {
 }
 
 export function listProfile(profile: string, json: boolean): void {
-  const p = readProfile(profile);
+  const p = readProfile(checkProfile(profile));
   const shown: Record<string, string> = {};
   for (const k of Object.keys(CONFIG_KEYS) as ConfigKey[]) {
     const v = p[k];

@@ -8,7 +8,7 @@ import { type InProcessTransport, inProcessTransport } from '../../src/client/in
 import { type Transport, remoteTransport } from '../../src/client/transport.js';
 import type { RequestEvent } from '../../src/client/types.js';
 import type { Config } from '../../src/config.js';
-import { readProfile, runtimeSettings } from './config.js';
+import { readProfile, runtimeSettings, unknownProfile } from './config.js';
 import { UsageError } from './errors.js';
 import { localKey } from './local-key.js';
 import { type GlobalOpts, parseDuration } from './options.js';
@@ -78,6 +78,8 @@ function parseMaxCredits(v: string | undefined): number | null {
 export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = process.env): Promise<Ctx> {
   const term = makeTerm({ color: opts.color, input: opts.input }, env);
   const profileName = opts.profile ?? 'default';
+  const unknown = unknownProfile(profileName, env);
+  if (unknown !== null) throw new UsageError(unknown, 'profile');
   const profile = readProfile(profileName, env);
   const fields = typeof opts.json === 'string' ? parseFields(opts.json) : null;
   if (fields !== null || opts.jq !== undefined) await (await import('./select.js')).checkSelection(fields, opts.jq ?? null);
