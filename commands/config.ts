@@ -61,6 +61,24 @@ The file lives in the user config dir (or STAYS_CONFIG_DIR).`);
     });
 
   config
+    .command('profiles')
+    .description('List the profiles, the active one marked *, with their base URL and key (redacted)')
+    .addOption(new Option('--profile <name>', 'the active profile').env('STAYS_PROFILE').default('default'))
+    .option('--json', 'print one JSON array')
+    .addHelpText('after', `
+Columns: the active marker (*), NAME, where commands go (the base URL, or in-process) and the KEY
+prefix (none when the profile stores no key). Exits 2 after the list when the active profile
+(--profile or STAYS_PROFILE) does not exist.
+
+Examples:
+  stays config profiles
+  stays config profiles --json | jq -r '.[] | select(.active) | .name'`)
+    .action(async (o: { profile: string; json?: boolean }) => {
+      const { listProfiles } = await import('./_lib/config-cmd.js');
+      listProfiles(o.profile, o.json === true);
+    });
+
+  config
     .command('list')
     .description('Print every setting of the profile, key=value (the API key redacted)')
     .addOption(profileOption())

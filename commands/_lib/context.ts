@@ -75,10 +75,11 @@ function parseMaxCredits(v: string | undefined): number | null {
   return Number(v);
 }
 
-export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = process.env): Promise<Ctx> {
+/** `newProfile`: the profile may not exist yet (`stays auth login` creates it once the key is checked). */
+export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = process.env, o: { newProfile?: boolean } = {}): Promise<Ctx> {
   const term = makeTerm({ color: opts.color, input: opts.input }, env);
   const profileName = opts.profile ?? 'default';
-  const unknown = unknownProfile(profileName, env);
+  const unknown = o.newProfile ? null : unknownProfile(profileName, env);
   if (unknown !== null) throw new UsageError(unknown, 'profile');
   const profile = readProfile(profileName, env);
   const fields = typeof opts.json === 'string' ? parseFields(opts.json) : null;
