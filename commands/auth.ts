@@ -29,7 +29,7 @@ ${EXAMPLES}`)
     .option('--with-token', 'read the key from standard input (CI, scripts)')
     .addOption(new Option('--base-url <url>', 'the server to log in to; kept in the profile (else the profile\'s, else in-process)').env('STAYS_BASE_URL'))
     .option('--data-dir <dir>', 'data directory for in-process mode')
-    .addOption(new Option('--profile <name>', 'the profile to store the key in; created if new').env('STAYS_PROFILE').default('default'))
+    .addOption(new Option('--profile <name>', 'the profile to store the key in; created if new').env('STAYS_PROFILE').argParser((v: string) => v || 'default').default('default'))
     .option('--no-input', 'never prompt (then --with-token is needed)')
     .addHelpText('after', `
 The key is checked with GET /v1/account on the server (or on the local store in-process) and stored
@@ -47,7 +47,7 @@ Examples:
   auth
     .command('logout')
     .description('Remove the stored API key of a profile (its other settings stay)')
-    .addOption(new Option('--profile <name>', 'config profile').env('STAYS_PROFILE').default('default'))
+    .addOption(new Option('--profile <name>', 'config profile').env('STAYS_PROFILE').argParser((v: string) => v || 'default').default('default'))
     .action(async (o: { profile: string }) => {
       const { logout } = await import('./auth-login.js');
       await logout(o);

@@ -1,7 +1,7 @@
 // `stays config get|set|list|unset`: the CLI's settings, per profile (--profile or STAYS_PROFILE).
 import { type Command, Option } from 'commander';
 
-const profileOption = () => new Option('--profile <name>', 'config profile').env('STAYS_PROFILE').default('default');
+const profileOption = () => new Option('--profile <name>', 'config profile').env('STAYS_PROFILE').argParser((v: string) => v || 'default').default('default');
 
 export function defineConfig(program: Command): void {
   const config = program
@@ -63,7 +63,7 @@ The file lives in the user config dir (or STAYS_CONFIG_DIR).`);
   config
     .command('profiles')
     .description('List the profiles, the active one marked *, with their base URL and key (redacted)')
-    .addOption(new Option('--profile <name>', 'the active profile').env('STAYS_PROFILE').default('default'))
+    .addOption(new Option('--profile <name>', 'the active profile').env('STAYS_PROFILE').argParser((v: string) => v || 'default').default('default'))
     .option('--json', 'print one JSON array')
     .addHelpText('after', `
 Columns: the active marker (*), NAME, where commands go (the base URL, or in-process) and the KEY

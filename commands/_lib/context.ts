@@ -80,7 +80,7 @@ function parseMaxCredits(v: string | undefined): number | null {
 /** `newProfile`: the profile may not exist yet (`stays auth login` creates it once the key is checked). */
 export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = process.env, o: { newProfile?: boolean } = {}): Promise<Ctx> {
   const term = makeTerm({ color: opts.color, input: opts.input }, env);
-  const profileName = opts.profile ?? 'default';
+  const profileName = opts.profile || 'default';
   const unknown = o.newProfile ? null : unknownProfile(profileName, env);
   if (unknown !== null) throw new UsageError(unknown, 'profile');
   const profile = readProfile(profileName, env);
