@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Account } from '../src/core/schemas/resources.js';
 import { configFile, readProfile } from './_lib/config.js';
-import { localKeyIndex } from './_lib/local-key.js';
+import { localKeyIndex, storeLabel } from './_lib/local-key.js';
 import { type Ctx, redact } from './_lib/context.js';
 import type { GlobalOpts } from './_lib/options.js';
 import { chalkAt } from './_lib/term.js';
@@ -18,8 +18,10 @@ export interface AuthStatus {
   /** Remote: the service root, and which setting gave it. */
   baseUrl: string | null;
   baseUrlFrom: 'flag' | 'env' | 'config' | null;
-  /** In-process: the data directory of the local store. */
+  /** In-process on the local SQLite store: its data directory (null on PostgreSQL). */
   dataDir: string | null;
+  /** In-process: the store the command runs on (the PostgreSQL URL without its password); null remote. */
+  store: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string } | null;
   profile: string;
   configFile: string;
   configFileExists: boolean;
@@ -60,9 +62,13 @@ const FROM: Record<Source, string> = {
 };
 const BASE_FROM = { flag: '--base-url', env: 'STAYS_BASE_URL', config: 'the config' } as const;
 
-async function gather(ctx: Ctx, opts: GlobalOpts): Promise<{ status: AuthStatus; error: unknown }> {
+async function gather(ctx: Ctx, opts: GlobalOpts): Promise<{ status: AuthStatus; error: unknown; config: { databaseUrl?: string; dataDir: string } | null }> {
   const rt = ctx.inProcess ? await ctx.inProcess.runtime() : null;
-  const dataDir = rt ? resolve(rt.config.dataDir) : null;
+  const onPostgres = rt?.config.databaseUrl !== undefined;
+  const dataDir = rt && !onPostgres ? resolve(rt.config.dataDir) : null;
+  let store: AuthStatus['store'] = null;
+  if (rt?.config.databaseUrl) store = { kind: 'postgres', url: (await import('../src/store/postgres/store.js')).redactUrl(rt.config.databaseUrl) };
+  else if (rt) store = { kind: 'sqlite', path: (await import('../src/config.js')).databaseFile(resolve(rt.config.dataDir)) };
   const file = configFile();
   const key = keyInUse(ctx, opts, rt ? await localKeyIndex(rt.config) : null);
   const status: AuthStatus = {
@@ -70,6 +76,7 @@ async function gather(ctx: Ctx, opts: GlobalOpts): Promise<{ status: AuthStatus;
     baseUrl: rt ? null : ctx.base,
     baseUrlFrom: ctx.baseSource,
     dataDir,
+    store,
     profile: ctx.profileName,
     configFile: file,
     configFileExists: existsSync(file),
@@ -81,7 +88,7 @@ async function gather(ctx: Ctx, opts: GlobalOpts): Promise<{ status: AuthStatus;
   try {
     acct = (await ctx.client.account()).data;
   } catch (e) {
-    return { status, error: e };
+    return { status, error: e, config: rt?.config ?? null };
   }
   let ids = { account: null as string | null, key: null as string | null };
   if (rt && key !== null) {
@@ -93,19 +100,19 @@ async function gather(ctx: Ctx, opts: GlobalOpts): Promise<{ status: AuthStatus;
   status.authenticated = true;
   if (status.key) status.key = { ...status.key, env: acct.key.env, id: ids.key };
   status.account = { id: ids.account ?? acct.id ?? null, plan: acct.plan, credits: acct.credits, rateLimit: acct.rateLimit };
-  return { status, error: null };
+  return { status, error: null, config: rt?.config ?? null };
 }
 
 const n = (v: number) => v.toLocaleString('en-US');
 
-async function human(ctx: Ctx, s: AuthStatus): Promise<string> {
+async function human(ctx: Ctx, s: AuthStatus, rt: { databaseUrl?: string; dataDir: string } | null): Promise<string> {
   const c = await chalkAt(ctx.term.outColor);
   const profileFlag = s.profile === 'default' ? '' : ` --profile ${s.profile}`;
   const rows: [string, string][] = [];
   if (s.mode === 'remote') {
     rows.push(['Mode', `remote: ${s.baseUrl} (base URL from ${s.baseUrlFrom ? BASE_FROM[s.baseUrlFrom] : 'the config'})`]);
   } else {
-    rows.push(['Mode', `in-process on the local store in ${s.dataDir} ${c.dim(`(no base URL set; for a server: stays config set base-url URL${profileFlag})`)}`]);
+    rows.push(['Mode', `in-process on ${await storeLabel(rt!)} ${c.dim(`(no base URL set; for a server: stays config set base-url URL${profileFlag})`)}`]);
   }
   rows.push(['Profile', s.profile]);
   rows.push(['Config', `${s.configFile}${s.configFileExists ? '' : c.dim(' (not created yet)')}`]);
@@ -122,7 +129,7 @@ async function human(ctx: Ctx, s: AuthStatus): Promise<string> {
 }
 
 export async function authStatus(ctx: Ctx, opts: GlobalOpts): Promise<void> {
-  const { status, error } = await gather(ctx, opts);
+  const { status, error, config } = await gather(ctx, opts);
   if (ctx.fields !== null || ctx.jq !== null) {
     const { printSelected } = await import('./_lib/select.js');
     // --json FIELDS picks fields of the status object; --jq alone sees the whole object.
@@ -131,7 +138,7 @@ export async function authStatus(ctx: Ctx, opts: GlobalOpts): Promise<void> {
     const { jsonText } = await import('./_lib/io.js');
     process.stdout.write(jsonText(status, ctx.format === 'json' && ctx.term.outTTY));
   } else {
-    process.stdout.write(await human(ctx, status));
+    process.stdout.write(await human(ctx, status, config));
   }
   // execute() reports it (a 401 in CLI words: which setting is missing or refused, how to set it).
   if (error !== null) throw error;

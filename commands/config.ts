@@ -1,7 +1,7 @@
 // `stays config get|set|list|unset`: the CLI's settings, per profile (--profile or STAYS_PROFILE).
 import { type Command, Option } from 'commander';
 
-const profileOption = () => new Option('--profile <name>', 'config profile').env('STAYS_PROFILE').default('default');
+const profileOption = () => new Option('--profile <name>', 'config profile').env('STAYS_PROFILE').argParser((v: string) => v || 'default').default('default');
 
 export function defineConfig(program: Command): void {
   const config = program
@@ -29,9 +29,9 @@ The file lives in the user config dir (or STAYS_CONFIG_DIR).`);
     .argument('<key>', 'setting name')
     .addOption(profileOption())
     .action(async (key: string, o: { profile: string }) => {
-      const { checkKey, guard, readProfile } = await import('./_lib/config-cmd.js');
+      const { checkKey, checkProfile, guard, readProfile } = await import('./_lib/config-cmd.js');
       await guard(() => {
-        const value = readProfile(o.profile)[checkKey(key)];
+        const value = readProfile(checkProfile(o.profile))[checkKey(key)];
         if (value !== undefined) process.stdout.write(`${value}\n`);
       });
     });
@@ -56,8 +56,26 @@ The file lives in the user config dir (or STAYS_CONFIG_DIR).`);
     .argument('<key>', 'setting name')
     .addOption(profileOption())
     .action(async (key: string, o: { profile: string }) => {
-      const { checkKey, guard, openConfig } = await import('./_lib/config-cmd.js');
-      await guard(async () => (await openConfig()).unset(o.profile, checkKey(key)));
+      const { checkKey, checkProfile, guard, openConfig } = await import('./_lib/config-cmd.js');
+      await guard(async () => (await openConfig()).unset(checkProfile(o.profile), checkKey(key)));
+    });
+
+  config
+    .command('profiles')
+    .description('List the profiles, the active one marked *, with their base URL and key (redacted)')
+    .addOption(new Option('--profile <name>', 'the active profile').env('STAYS_PROFILE').argParser((v: string) => v || 'default').default('default'))
+    .option('--json', 'print one JSON array')
+    .addHelpText('after', `
+Columns: the active marker (*), NAME, where commands go (the base URL, or in-process) and the KEY
+prefix (none when the profile stores no key). Exits 2 after the list when the active profile
+(--profile or STAYS_PROFILE) does not exist.
+
+Examples:
+  stays config profiles
+  stays config profiles --json | jq -r '.[] | select(.active) | .name'`)
+    .action(async (o: { profile: string; json?: boolean }) => {
+      const { listProfiles } = await import('./_lib/config-cmd.js');
+      listProfiles(o.profile, o.json === true);
     });
 
   config
@@ -66,7 +84,7 @@ The file lives in the user config dir (or STAYS_CONFIG_DIR).`);
     .addOption(profileOption())
     .option('--json', 'print one JSON object')
     .action(async (o: { profile: string; json?: boolean }) => {
-      const { listProfile } = await import('./_lib/config-cmd.js');
-      listProfile(o.profile, o.json === true);
+      const { guard, listProfile } = await import('./_lib/config-cmd.js');
+      await guard(() => listProfile(o.profile, o.json === true));
     });
 }

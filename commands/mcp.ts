@@ -44,9 +44,9 @@ Examples:
         if (waitMs > 600_000) throw new UsageError(`--timeout must be at most 10m (got ${opts.timeout}): agents give up on a tool call long before.`, 'timeout');
         // The same mode and key resolution as every data command; nothing prompts, nothing prints to stdout.
         const ctx = await createContext({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, dataDir: opts.dataDir, profile: opts.profile, debug: opts.debug, timeout: opts.timeout, input: false, color: false, output: 'json' });
-        if (!ctx.inProcess && ctx.keySource === null) {
+        if (ctx.keySource === null) {
           await ctx.close();
-          process.stderr.write(`stays mcp: no API key for ${ctx.base}: every tool call would be refused. Set STAYS_API_KEY in the agent's MCP server settings (its "env"), or pass --api-key, or stays config set api-key KEY.\n`);
+          process.stderr.write(`stays mcp: no API key for ${ctx.sharedStore ?? ctx.base}: every tool call would be refused. Set STAYS_API_KEY in the agent's MCP server settings (its "env"), or pass --api-key, or stays config set api-key KEY.\n`);
           process.exitCode = EXIT.auth;
           return;
         }

@@ -1,7 +1,8 @@
 // Validation and printing for `stays config`. A bad key or value is a usage error (exit 2).
 import { serviceRoot } from '../../src/client/transport.js';
-import { CONFIG_KEYS, type ConfigKey, isConfigKey, readOwnProfile, readProfile } from './config.js';
+import { CONFIG_KEYS, type ConfigKey, isConfigKey, profileNames, readOwnProfile, readProfile, unknownProfile } from './config.js';
 import { redact } from './context.js';
+import { keyPrefix } from '../auth-status.js';
 import { parseDuration } from './options.js';
 import { FORMATS } from './output.js';
 import { UsageError } from './errors.js';
@@ -12,6 +13,13 @@ export { openConfig, readProfile } from './config.js';
 export function checkKey(key: string): ConfigKey {
   if (!isConfigKey(key)) throw new UsageError(`Unknown setting ${JSON.stringify(key)}; one of ${Object.keys(CONFIG_KEYS).join(', ')}.`);
   return key;
+}
+
+/** An existing profile's name (`default` always exists); an unknown one is a usage error. */
+export function checkProfile(name: string): string {
+  const unknown = unknownProfile(name);
+  if (unknown !== null) throw new UsageError(unknown, 'profile');
+  return name;
 }
 
 export function checkValue(key: ConfigKey, value: string): string {
@@ -31,7 +39,7 @@ export function checkValue(key: ConfigKey, value: string): string {
 }
 
 export function listProfile(profile: string, json: boolean): void {
-  const p = readProfile(profile);
+  const p = readProfile(checkProfile(profile));
   const shown: Record<string, string> = {};
   for (const k of Object.keys(CONFIG_KEYS) as ConfigKey[]) {
     const v = p[k];
@@ -44,6 +52,27 @@ export function listProfile(profile: string, json: boolean): void {
   for (const [k, v] of Object.entries(shown)) {
     const inherited = own[k as ConfigKey] === undefined && fromDefault[k as ConfigKey] !== undefined;
     process.stdout.write(`${k}=${v}${inherited && process.stdout.isTTY ? '  (from the default profile)' : ''}\n`);
+  }
+}
+
+/** `stays config profiles`: every profile (the implicit default too), the active one marked. */
+export function listProfiles(active: string, json: boolean): void {
+  const rows = profileNames().map((name) => {
+    const p = readProfile(name);
+    const key = p['api-key'];
+    return { name, active: name === active, baseUrl: p['base-url'] ?? null, key: key === undefined ? null : keyPrefix(key) };
+  });
+  if (json) process.stdout.write(jsonText(rows, process.stdout.isTTY === true));
+  else {
+    // As `git branch` marks the current branch: "* name".
+    const cells = rows.map((r) => [`${r.active ? '*' : ' '} ${r.name}`, r.baseUrl ?? 'in-process', r.key ?? 'none']);
+    const widths = [0, 1].map((i) => Math.max(...cells.map((c) => c[i]!.length)));
+    for (const c of cells) process.stdout.write(`${c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!))).join('  ')}\n`);
+  }
+  const unknown = unknownProfile(active);
+  if (unknown !== null) {
+    process.stderr.write(`stays config: ${unknown}\n`);
+    process.exitCode = EXIT.usage;
   }
 }
 

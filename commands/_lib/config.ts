@@ -101,6 +101,43 @@ export function readProfile(name: string, env: NodeJS.ProcessEnv = process.env):
   return { ...inherited, ...own };
 }
 
+/** The profiles of the config file, with the implicit `default` first (it exists without a file). */
+export function profileNames(env: NodeJS.ProcessEnv = process.env): string[] {
+  let names: string[] = [];
+  try {
+    names = Object.keys((JSON.parse(readFileSync(configFile(env), 'utf8')) as ConfigFile).profiles ?? {});
+  } catch {}
+  return ['default', ...names.filter((n) => n !== 'default').sort()];
+}
+
+/** Edit distance counting a swap of two neighbours as one edit (prdo → prod). */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * Why the named profile cannot be used, or null when it can: `default` always can (a fresh
+ * machine has no config file); any other name must be in the file. A typo must not run on
+ * another account's settings or leave a profile behind; only `config set` and `auth login`
+ * create one (as the AWS CLI does).
+ */
+export function unknownProfile(name: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  if (name === 'default') return null;
+  const names = profileNames(env);
+  if (names.includes(name)) return null;
+  const near = names.map((n) => ({ n, d: distance(name.toLowerCase(), n.toLowerCase()) })).filter((x) => x.d <= Math.max(1, Math.floor(name.length / 3))).sort((a, b) => a.d - b.d);
+  const from = env.STAYS_PROFILE === name ? ' (from STAYS_PROFILE)' : '';
+  return `profile ${name}${from} not found; profiles: ${names.join(', ')}.${near.length ? ` Did you mean ${near[0]!.n}?` : ''} Create it with: stays config set KEY VALUE --profile ${name}`;
+}
+
 /** The writable store (conf, loaded on demand). */
 export async function openConfig(env: NodeJS.ProcessEnv = process.env) {
   const { default: Conf } = await import('conf');
@@ -120,6 +157,12 @@ export async function openConfig(env: NodeJS.ProcessEnv = process.env) {
     get: (name: string): Profile => profiles()[name] ?? {},
     set: (name: string, key: ConfigKey, value: string) => update(name, (p) => (p[key] = value)),
     unset: (name: string, key: ConfigKey) => update(name, (p) => delete p[key]),
+    /** Drops the stored API key; whether there was one. */
+    dropKey: (name: string): boolean => {
+      if (profiles()[name]?.['api-key'] === undefined) return false;
+      update(name, (p) => delete p['api-key']);
+      return true;
+    },
     saveLocalKey: (name: string, dataDir: string, k: LocalKey) => update(name, (p) => (p.localKeys = { ...p.localKeys, [dataDir]: k })),
   };
 }

@@ -8,9 +8,9 @@ import { type InProcessTransport, inProcessTransport } from '../../src/client/in
 import { type Transport, remoteTransport } from '../../src/client/transport.js';
 import type { RequestEvent } from '../../src/client/types.js';
 import type { Config } from '../../src/config.js';
-import { readProfile, runtimeSettings } from './config.js';
+import { readProfile, runtimeSettings, unknownProfile } from './config.js';
 import { UsageError } from './errors.js';
-import { localKey } from './local-key.js';
+import { localKey, storeLabel } from './local-key.js';
 import { type GlobalOpts, parseDuration } from './options.js';
 import { FORMATS, type Format } from './output.js';
 import { type Term, makeTerm } from './term.js';
@@ -44,6 +44,8 @@ export interface Ctx {
   timeoutMs: number;
   ui: WaitUi;
   client: StaysClient;
+  /** In-process on PostgreSQL (STAYS_DATABASE_URL): the database as a user recognises it (no password); else null. */
+  sharedStore: string | null;
   /** The in-process transport, when there is no base URL: live jobs then run in this very process. */
   inProcess: InProcessTransport | null;
   close(): Promise<void>;
@@ -75,9 +77,12 @@ function parseMaxCredits(v: string | undefined): number | null {
   return Number(v);
 }
 
-export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = process.env): Promise<Ctx> {
+/** `newProfile`: the profile may not exist yet (`stays auth login` creates it once the key is checked). */
+export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = process.env, o: { newProfile?: boolean } = {}): Promise<Ctx> {
   const term = makeTerm({ color: opts.color, input: opts.input }, env);
-  const profileName = opts.profile ?? 'default';
+  const profileName = opts.profile || 'default';
+  const unknown = o.newProfile ? null : unknownProfile(profileName, env);
+  if (unknown !== null) throw new UsageError(unknown, 'profile');
   const profile = readProfile(profileName, env);
   const fields = typeof opts.json === 'string' ? parseFields(opts.json) : null;
   if (fields !== null || opts.jq !== undefined) await (await import('./select.js')).checkSelection(fields, opts.jq ?? null);
@@ -95,11 +100,22 @@ export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = p
   let apiKey = opts.apiKey ?? profile['api-key'];
   // commander fills opts.apiKey from STAYS_API_KEY too; tell the two apart for messages.
   let keySource: Ctx['keySource'] = opts.apiKey !== undefined ? (env.STAYS_API_KEY === opts.apiKey ? 'env' : 'flag') : apiKey ? 'config' : null;
+  const databaseUrl = transport.kind === 'in-process' ? env.STAYS_DATABASE_URL || undefined : undefined;
+  const sharedStore = databaseUrl ? await storeLabel({ databaseUrl, dataDir: '' }) : null;
   if (!apiKey && transport.kind === 'in-process') {
-    apiKey = await localKey(transport as InProcessTransport, profileName);
-    keySource = 'local';
+    const local = await localKey(transport as InProcessTransport, profileName);
+    if (local !== null) {
+      apiKey = local;
+      keySource = 'local';
+    }
   }
-  if (debug) process.stderr.write(`stays debug: ${transport.kind} ${transport.base} · profile ${profileName} · key ${apiKey ? redact(apiKey) : '(none)'}\n`);
+  if (debug) {
+    // In-process, the store it runs on (the local SQLite store or the PostgreSQL database).
+    const where = transport.kind === 'in-process'
+      ? `in-process on ${sharedStore ?? (await storeLabel({ dataDir: dataDir ?? (await import('../../src/config.js')).defaultDataDir() }))}`
+      : `remote ${transport.base}`;
+    process.stderr.write(`stays debug: ${where} · profile ${profileName} · key ${apiKey ? redact(apiKey) : '(none)'}\n`);
+  }
 
   const ui = createWaitUi(term);
   const client = createClient({
@@ -129,6 +145,7 @@ export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = p
     timeoutMs,
     ui,
     client,
+    sharedStore,
     inProcess: transport.kind === 'in-process' ? (transport as InProcessTransport) : null,
     close: async () => {
       ui.stop();

@@ -45,8 +45,24 @@ export async function localKeyIndex(config: Runtime['config']): Promise<string> 
   return `postgres:${redactUrl(config.databaseUrl)}`;
 }
 
-export async function localKey(t: InProcessTransport, profileName: string): Promise<string> {
+/**
+ * The store an in-process command runs on, as a user recognises it (never the password): the
+ * local SQLite store of the data directory, or the PostgreSQL database of STAYS_DATABASE_URL.
+ */
+export async function storeLabel(config: { databaseUrl?: string; dataDir: string }): Promise<string> {
+  if (!config.databaseUrl) return `the local store in ${resolve(config.dataDir)}`;
+  const { redactUrl } = await import('../../src/store/postgres/store.js');
+  return `the PostgreSQL store ${redactUrl(config.databaseUrl)} (STAYS_DATABASE_URL)`;
+}
+
+/**
+ * The local sandbox key, made on first use; null on PostgreSQL (STAYS_DATABASE_URL): a database
+ * the servers share is no place for accounts nobody asked for (docs/decisions.md), so there the
+ * command needs a key of an existing account.
+ */
+export async function localKey(t: InProcessTransport, profileName: string): Promise<string | null> {
   const rt = await t.runtime();
+  if (rt.config.databaseUrl) return null;
   const dir = resolve(rt.config.dataDir);
   const index = await localKeyIndex(rt.config);
   const existing = await savedKey(rt, profileName, index);
@@ -62,8 +78,7 @@ export async function localKey(t: InProcessTransport, profileName: string): Prom
     const account = await createAccount(rt, { plan: 'free' });
     const key = await createKey(rt, { accountId: account.id, env: 'sandbox' });
     (await openConfig()).saveLocalKey(profileName, index, { key: key.key, keyId: key.id, accountId: account.id });
-    const where = rt.config.databaseUrl ? index.replace(/^postgres:/, 'PostgreSQL ') : dir;
-    process.stderr.write(`stays: created a local sandbox account (${account.id}) and key for ${where}; sandbox data is free and deterministic.\n`);
+    process.stderr.write(`stays: created a local sandbox account (${account.id}) and key for ${dir}; sandbox data is free and deterministic.\n`);
     return key.key;
   } finally {
     if (locked) rmSync(lockPath, { recursive: true, force: true });

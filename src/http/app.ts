@@ -1,4 +1,6 @@
 // The Hono app: one instance serves `stays serve`, the in-process CLI transport and tests.
+import pkg from '../../package.json' with { type: 'json' };
+import { upstreamReport } from '../sources/upstream-report.js';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
@@ -134,9 +136,13 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   });
   app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
 
-  app.get('/v1/health', (c) => {
+  // Liveness, the server's version and what serves each platform's live data (no secrets), for
+  // `stays doctor` against a server; computed once, the settings do not change while it runs.
+  let health: Promise<object> | undefined;
+  app.get('/v1/health', async (c) => {
     anonRate(c);
-    return c.json({ status: 'ok' }, 200);
+    health ??= upstreamReport(services.config).then((upstream) => ({ status: 'ok', version: pkg.version, upstream }));
+    return c.json(await health, 200);
   });
   app.get('/v1/openapi.json', (c) => {
     anonRate(c);

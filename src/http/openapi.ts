@@ -193,7 +193,41 @@ export function buildOpenApi(routes: RouteDef[]): Json {
     paths[r.path] = { ...(paths[r.path] as Json | undefined), [r.method]: op };
   }
   paths['/v1/health'] = {
-    get: { operationId: 'health', summary: 'Liveness', security: [], tags: ['Service'], responses: { 200: { description: 'Ready.', content: { 'application/json': { schema: { type: 'object', properties: { status: { const: 'ok' } } } } } } } },
+    get: {
+      operationId: 'health',
+      summary: 'Liveness, version and upstream',
+      description: 'Free and unauthenticated. Besides `status`, the server\'s version and what serves each platform\'s live data (no secrets), which `stays doctor` reads.',
+      security: [],
+      tags: ['Service'],
+      responses: {
+        200: {
+          description: 'Ready.',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: {
+                  status: { const: 'ok' },
+                  version: { type: 'string', description: 'The server\'s version (stays package version).' },
+                  upstream: {
+                    type: 'object',
+                    description: 'Where live keys get data.',
+                    properties: {
+                      kind: { type: 'string', enum: ['none', 'simulated', 'apify'], description: 'none: live calls answer 503; simulated: demo data; apify: the scraping platform\'s actors.' },
+                      platforms: {
+                        type: 'object',
+                        description: 'Per platform, per need (search, listing, price, availability, reviews, compare): the sources tried, primary first; empty when that need is not served.',
+                        additionalProperties: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
   };
   paths['/v1/openapi.json'] = {
     get: { operationId: 'openapi', summary: 'This document', security: [], tags: ['Service'], responses: { 200: { description: 'OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } } } },

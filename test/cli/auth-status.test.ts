@@ -12,6 +12,7 @@ interface Status {
   baseUrl: string | null;
   baseUrlFrom: string | null;
   dataDir: string | null;
+  store: { kind: string; path?: string; url?: string } | null;
   profile: string;
   configFile: string;
   configFileExists: boolean;
@@ -64,6 +65,7 @@ describe('in-process', () => {
       baseUrl: null,
       baseUrlFrom: null,
       dataDir: resolve(box.dataDir),
+      store: { kind: 'sqlite', path: join(resolve(box.dataDir), 'stays.db') },
       profile: 'default',
       configFile: join(box.configDir, 'config.json'),
       configFileExists: true,
@@ -74,6 +76,13 @@ describe('in-process', () => {
     const again = await stays(['auth', 'status', '--json'], box.env);
     expect(json<Status>(again)).toEqual(st);
     expect(who.stdout).not.toContain(local.key);
+  });
+
+  it('--debug names the store the command runs on', async () => {
+    const box = freshSandbox();
+    const r = await stays(['account', '--debug'], box.env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`stays debug: in-process on the local store in ${resolve(box.dataDir)} · profile default`);
   });
 
   it('--json FIELDS picks fields of the status', async () => {
@@ -94,6 +103,7 @@ describe('remote', () => {
       baseUrl: s.url,
       baseUrlFrom: 'flag',
       dataDir: null,
+      store: null,
       profile: 'default',
       configFile: join(box.configDir, 'config.json'),
       configFileExists: false,

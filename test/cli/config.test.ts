@@ -1,5 +1,5 @@
 // `stays config`: settings per profile in an isolated config dir, validated, secrets redacted.
-import { statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { freshSandbox, stays } from './helpers.js';
 
@@ -35,5 +35,34 @@ describe('stays config', () => {
     await stays(['config', 'set', 'output', 'jsonl'], env);
     const r = await stays(['search', 'Lisbon', '--limit', '1', '--platforms', 'vrbo'], env);
     expect(JSON.parse(r.stdout.trim())).toHaveProperty('platform', 'vrbo');
+  });
+
+  it('an unknown profile is a usage error (exit 2) with a suggestion, and nothing is written', async () => {
+    const { env, configDir, dataDir } = freshSandbox();
+    expect((await stays(['config', 'set', 'api-key', 'stay_live_abcdefabcdefabcdefabcdefabcdefab', '--profile', 'prod'], env)).code).toBe(0);
+    const before = readFileSync(`${configDir}/config.json`, 'utf8');
+    for (const [args, extra] of [
+      [['account', '--profile', 'prdo'], {}],
+      [['search', 'Lisbon', '--limit', '1'], { STAYS_PROFILE: 'prdo' }],
+      [['config', 'list', '--profile', 'prdo'], {}],
+      [['config', 'get', 'api-key', '--profile', 'prdo'], {}],
+      [['config', 'unset', 'api-key', '--profile', 'prdo'], {}],
+    ] as [string[], NodeJS.ProcessEnv][]) {
+      const r = await stays(args, { ...env, ...extra });
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('profile prdo');
+      expect(r.stderr).toContain('not found; profiles: default, prod. Did you mean prod?');
+    }
+    // No prdo profile left behind, no local account made for it.
+    expect(readFileSync(`${configDir}/config.json`, 'utf8')).toBe(before);
+    expect(existsSync(`${dataDir}/stays.db`)).toBe(false);
+    // config set creates a profile; the implicit default needs no file at all.
+    expect((await stays(['config', 'set', 'output', 'json', '--profile', 'prdo'], env)).code).toBe(0);
+    expect((await stays(['config', 'list', '--profile', 'prdo'], env)).code).toBe(0);
+    const fresh = freshSandbox();
+    const r = await stays(['search', 'Lisbon', '--limit', '1', '--platforms', 'vrbo', '-o', 'jsonl'], fresh.env);
+    expect(r.code, r.stderr).toBe(0);
+    expect((await stays(['config', 'list', '--profile', 'default'], freshSandbox().env)).code).toBe(0);
   });
 });

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, IDS } from '../fakes/apify/fixtures.js';
 import { type ApifyFake, startApifyFake } from '../fakes/apify/server.js';
-import { runCli, tempDir } from '../helpers/stays.js';
+import pkg from '../../package.json' with { type: 'json' };
+import { type Stays, type TestAccount, runCli, startStays, tempDir } from '../helpers/stays.js';
 
 let fake: ApifyFake;
 beforeAll(async () => {
@@ -82,3 +83,104 @@ describe('the upstream settings in stays config (in-process mode)', () => {
     expect(bad.stderr).toMatch(/upstream must be one of none, simulated, apify/);
   });
 });
+
+describe('stays doctor without a platform token (in-process)', () => {
+  it('prints the table it promises (each need unchecked), names the store, exits 4 as its help says', async () => {
+    const dataDir = tempDir();
+    const r = await runCli(['doctor'], { STAYS_UPSTREAM: 'apify', STAYS_APIFY_TOKEN: '', STAYS_ACTORS: '', STAYS_DATA_DIR: dataDir, STAYS_CONFIG_DIR: tempDir(), STAYS_BASE_URL: '' });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stdout).toMatch(new RegExp(`^mode: in-process on the local store in ${dataDir}$`, 'm'));
+    expect(r.stdout).toMatch(/^token: FAILED: STAYS_APIFY_TOKEN is not set/m);
+    expect(r.stdout).toMatch(/^PLATFORM\s+NEED\s+#\s+SOURCE\s+STATUS/m);
+    expect(r.stdout).toMatch(/^airbnb\s+search\s+1\s+\S+\s+unchecked\s+.*not checked: no token$/m);
+    expect(r.stdout).toMatch(/problems found: the token/);
+    const help = await runCli(['doctor', '--help']);
+    expect(help.stdout).toMatch(/4 when\s+the\s+platform\s+token\s+is\s+missing\s+or\s+refused/);
+  });
+});
+
+describe('stays doctor against a server (remote mode, issue 22 item 3)', () => {
+  let s: Stays;
+  let a: TestAccount;
+  beforeAll(async () => {
+    s = await startStays({ STAYS_UPSTREAM: 'simulated' });
+    a = await s.account();
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
+  const dirs = () => ({ STAYS_DATA_DIR: tempDir(), STAYS_CONFIG_DIR: tempDir(), STAYS_UPSTREAM: '', STAYS_APIFY_TOKEN: '', STAYS_PROFILE: '' });
+
+  interface Remote {
+    mode: string;
+    server: { reachable: boolean; version: string | null };
+    clock: { skewSeconds: number | null; ok: boolean };
+    key: { ok: boolean; env: string | null; prefix: string | null; account: string | null };
+    upstream: { kind: string; platforms: Record<string, Record<string, string[]>> } | null;
+    rows: { platform: string; need: string; source: string; status: string }[];
+    ok: boolean;
+  }
+
+  it('checks the server, its version, the key and its env, the clock and its upstream per platform: exit 0', async () => {
+    const r = await runCli(['doctor'], { ...dirs(), STAYS_BASE_URL: s.url, STAYS_API_KEY: a.liveKey });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain(`server: ${s.url}: ok, stays ${pkg.version}`);
+    expect(r.stdout).toMatch(/^clock: /m);
+    expect(r.stdout).toContain(`key: ok ${a.liveKey.slice(0, 14)}… (from STAYS_API_KEY): accepted (live), account ${a.id}`);
+    expect(r.stdout).toMatch(/^upstream: simulated$/m);
+    expect(r.stdout).toMatch(/^airbnb\s+search\s+simulated\s+builtin/m);
+    expect(r.stdout).not.toContain(a.liveKey);
+
+    const j = await runCli(['doctor', '--json'], { ...dirs(), STAYS_BASE_URL: s.url, STAYS_API_KEY: a.sandboxKey });
+    expect(j.code, j.stderr).toBe(0);
+    const report = JSON.parse(j.stdout) as Remote;
+    expect(report).toMatchObject({ mode: 'remote', server: { reachable: true, version: pkg.version }, key: { ok: true, env: 'sandbox', account: a.id }, upstream: { kind: 'simulated' }, ok: true });
+    // Same machine: the Date header (whole seconds) is within a second of ours.
+    expect(Math.abs(report.clock.skewSeconds!)).toBeLessThanOrEqual(1);
+    expect(report.upstream!.platforms.google!.compare).toEqual(['simulated']);
+    expect(report.rows.filter((x) => x.status !== 'builtin')).toEqual([]);
+  });
+
+  it('--profile: the base URL and key of the profile', async () => {
+    const env = dirs();
+    expect((await runCli(['config', 'set', 'base-url', s.url, '--profile', 'prod'], env)).code).toBe(0);
+    expect((await runCli(['config', 'set', 'api-key', a.liveKey, '--profile', 'prod'], env)).code).toBe(0);
+    const r = await runCli(['doctor', '--profile', 'prod', '--json'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ mode: 'remote', profile: 'prod', key: { ok: true, env: 'live' } });
+    const typo = await runCli(['doctor', '--profile', 'prdo'], env);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/profile prdo not found; profiles: default, prod\. Did you mean prod\?/);
+  });
+
+  it('no key: the table still prints, exit 4; a refused key: exit 4; an unreachable server: exit 1', async () => {
+    const none = await runCli(['doctor'], { ...dirs(), STAYS_BASE_URL: s.url, STAYS_API_KEY: '' });
+    expect(none.code).toBe(4);
+    expect(none.stdout).toMatch(/^key: MISSING: no API key for this server/m);
+    expect(none.stdout).toMatch(/^PLATFORM\s+NEED\s+SOURCE\s+STATUS/m);
+    expect(none.stdout).toMatch(/problems found: the key/);
+    const bogus = `stay_live_${'z'.repeat(32)}`;
+    const refused = await runCli(['doctor', '--api-key', bogus], { ...dirs(), STAYS_BASE_URL: s.url });
+    expect(refused.code).toBe(4);
+    expect(refused.stdout).toMatch(/^key: FAILED stay_live_zzzz… \(from --api-key\): refused/m);
+    expect(refused.stdout + refused.stderr).not.toContain(bogus);
+    const down = await runCli(['doctor', '--base-url', 'http://127.0.0.1:1', '--api-key', a.liveKey], dirs());
+    expect(down.code).toBe(1);
+    expect(down.stdout).toMatch(/^server: http:\/\/127\.0\.0\.1:1: FAILED: cannot be reached/m);
+  });
+
+  it('a server without an upstream: exit 7, every row not_configured', async () => {
+    const bare = await startStays();
+    try {
+      const b = await bare.account();
+      const r = await runCli(['doctor', '--json'], { ...dirs(), STAYS_BASE_URL: bare.url, STAYS_API_KEY: b.liveKey });
+      expect(r.code).toBe(7);
+      const report = JSON.parse(r.stdout) as Remote;
+      expect(report.upstream!.kind).toBe('none');
+      expect(report.rows.every((x) => x.status === 'not_configured')).toBe(true);
+    } finally {
+      await bare.stop();
+    }
+  });
+});
+

@@ -88,13 +88,32 @@ describe.skipIf(!(await pgAvailable()))('the CLI on PostgreSQL', { timeout: 180_
   });
   const dirs = () => ({ STAYS_DATA_DIR: tempDir(), STAYS_CONFIG_DIR: tempDir() });
 
-  it('in process (no server): `stays search Lisbon --json` answers from the sandbox over the database', async () => {
-    const r = await runCli(['search', 'Lisbon', '--json'], { ...dirs(), STAYS_DATABASE_URL: db.url });
-    expect(r.code, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { data: { platform: string }[] };
-    expect(out.data.length).toBeGreaterThan(0);
-    const keys = await sql<{ n: number }>(db.url, 'SELECT COUNT(*)::int AS n FROM api_keys');
-    expect(keys[0]!.n).toBeGreaterThan(0);
+  it('in process (no server) without a key: refused, exit 4, naming the database; no account is made in it (issue 22, item 4)', async () => {
+    const env = { ...dirs(), STAYS_DATABASE_URL: db.url };
+    const accounts = async () => (await sql<{ n: number }>(db.url, 'SELECT COUNT(*)::int AS n FROM accounts'))[0]!.n;
+    const where = `the PostgreSQL store ${db.url} (STAYS_DATABASE_URL)`;
+    const r = await runCli(['search', 'Lisbon', '--debug'], env);
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain(`stays debug: in-process on ${where}`);
+    expect(r.stderr).toContain(`No API key, and the command runs in-process on ${where}, where in-process commands do not create accounts`);
+    expect(r.stderr).toMatch(/stays admin key create --account ACCT/);
+    const status = await runCli(['auth', 'status'], env);
+    expect(status.code).toBe(4);
+    expect(status.stdout).toMatch(new RegExp(`^Mode: +in-process on the PostgreSQL store ${db.url.replace(/[.?*+()]/g, '\\$&')}`, 'm'));
+    expect(status.stdout).not.toContain('local store');
+    // A fresh database (the command migrated it): still no account.
+    expect(await accounts()).toBe(0);
+
+    // With the key of an account made on purpose (stays admin), it runs on the database and says so.
+    const acct = JSON.parse((await runCli(['admin', 'account', 'create', '--json'], env)).stdout) as { id: string };
+    const key = (JSON.parse((await runCli(['admin', 'key', 'create', '--account', acct.id, '--env', 'sandbox', '--json'], env)).stdout) as { key: string }).key;
+    const ok = await runCli(['search', 'Lisbon', '--json', '--api-key', key], env);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect((JSON.parse(ok.stdout) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+    const who = await runCli(['auth', 'status', '--json', '--api-key', key], env);
+    expect(who.code, who.stderr).toBe(0);
+    expect(JSON.parse(who.stdout)).toMatchObject({ mode: 'in-process', dataDir: null, store: { kind: 'postgres', url: db.url }, account: { id: acct.id } });
+    expect(await accounts()).toBe(1);
   });
 
   it('an unreachable database: a non-zero exit and a clear error without the password or a stack trace', async () => {

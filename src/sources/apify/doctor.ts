@@ -15,7 +15,7 @@ export interface DoctorRow {
   /** 1 for the primary, 2… for fallbacks. */
   rank: number;
   source: string;
-  status: 'ok' | 'warning' | 'missing' | 'input_rejected' | 'error' | 'not_configured' | 'builtin';
+  status: 'ok' | 'warning' | 'missing' | 'input_rejected' | 'error' | 'not_configured' | 'builtin' | 'unchecked';
   build: string | null;
   builtAt: string | null;
   mode: 'sync' | 'async' | null;
@@ -105,18 +105,20 @@ export async function doctor(config: Config): Promise<DoctorReport> {
     return { upstream: config.upstream, baseUrl: null, token: null, rows, ok: config.upstream !== 'none' };
   }
   const table = resolveActors(config.actors);
-  if (!config.apifyToken) {
-    return { upstream: 'apify', baseUrl: config.apifyBaseUrl, token: { ok: false, user: null, detail: 'STAYS_APIFY_TOKEN is not set' }, rows, ok: false };
-  }
-  const client = await clientFor({ token: config.apifyToken, baseUrl: config.apifyBaseUrl, maxRetries: 1 });
+  // Without a token the actors cannot be checked, but the table still says what would serve each need.
+  const client = config.apifyToken ? await clientFor({ token: config.apifyToken, baseUrl: config.apifyBaseUrl, maxRetries: 1 }) : null;
   let token: DoctorReport['token'];
-  try {
-    const me = (await client.user('me').get()) as { username?: string } | undefined;
-    token = { ok: true, user: me?.username ?? null, detail: 'accepted' };
-  } catch (e) {
-    const err = e as { statusCode?: number; type?: string };
-    token = { ok: false, user: null, detail: err.statusCode === 401 ? `refused (${err.type ?? 'invalid-token'})` : `not checked: ${String((e as Error).message ?? e).slice(0, 160)}` };
+  if (!client) token = { ok: false, user: null, detail: 'STAYS_APIFY_TOKEN is not set (or the profile\'s apify-token)' };
+  else {
+    try {
+      const me = (await client.user('me').get()) as { username?: string } | undefined;
+      token = { ok: true, user: me?.username ?? null, detail: 'accepted' };
+    } catch (e) {
+      const err = e as { statusCode?: number; type?: string };
+      token = { ok: false, user: null, detail: err.statusCode === 401 ? `refused (${err.type ?? 'invalid-token'})` : `not checked: ${String((e as Error).message ?? e).slice(0, 160)}` };
+    }
   }
+  const unchecked = client ? 'not checked: the token was refused' : 'not checked: no token';
   const facts = new Map<string, Promise<ActorFacts>>();
   for (const platform of ENABLED_PLATFORMS) for (const need of NEEDS) {
     const specs = table[platform][need];
@@ -127,9 +129,13 @@ export async function doctor(config: Config): Promise<DoctorReport> {
     }
     for (const [i, spec] of specs.entries()) {
       const key = `${spec.id}@${spec.build ?? 'latest'}`;
-      if (!facts.has(key)) facts.set(key, token.ok ? factsOf(client, spec) : Promise.resolve({ found: false, build: null, builtAt: null, schema: null, error: 'token refused' }));
-      const f = await facts.get(key)!;
       const mode = spec.mode ?? (spec.timeoutSecs <= SYNC_MAX_SECS ? 'sync' : 'async');
+      if (!token.ok || !client) {
+        rows.push({ platform, need, rank: i + 1, source: spec.id, status: 'unchecked', build: spec.build ?? null, builtAt: null, mode, detail: unchecked });
+        continue;
+      }
+      if (!facts.has(key)) facts.set(key, factsOf(client, spec));
+      const f = await facts.get(key)!;
       const base = { platform, need, rank: i + 1, source: spec.id, build: f.build, builtAt: f.builtAt, mode } as const;
       if (f.error) rows.push({ ...base, status: 'error', detail: f.error });
       else if (!f.found) rows.push({ ...base, status: 'missing', detail: 'actor not found on the platform' });
@@ -155,6 +161,6 @@ export function doctorText(r: DoctorReport): string {
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const fmt = (c: string[]) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!))).join('  ');
   if (cells.length > 0) lines.push('', fmt(head), ...cells.map(fmt));
-  lines.push('', r.ok ? 'ok: every primary source is ready' : 'problems found: see STATUS above');
+  lines.push('', r.ok ? 'ok: every primary source is ready' : r.token && !r.token.ok ? 'problems found: the token (see token: above); the actors are not checked without it' : 'problems found: see STATUS above');
   return `${lines.join('\n')}\n`;
 }
