@@ -3,7 +3,9 @@
 // A single call over the cap, or an --all walk whose next page would take it past the cap, is
 // refused with exit 5 when nobody can be asked, and asked about on a terminal. Without
 // --max-credits, a terminal still asks before a live --all walk or a batch passes 100 credits.
-// Sandbox keys are free and never guarded.
+// Sandbox keys are free and never guarded. A refusal suggests how to narrow the call with the
+// command's own flags only; after a "yes" the next question names the cap that yes set.
+// --dry-run (dry-run.ts) reports the same worst case without sending anything.
 import type { ApiCall } from '../../src/client/http.js';
 import { PRICE_COST, GOOGLE_COMPARE_COST, STAY_LOOKUP_COST, availabilityCost, listingCost, reviewsCost, searchWorstCase, stayRowsCost } from '../../src/core/billing.js';
 import { DEFAULT_SEARCH_PLATFORMS, type Platform, isPlatform } from '../../src/core/platforms.js';

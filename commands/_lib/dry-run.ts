@@ -6,6 +6,7 @@ import type { ApiCall } from '../../src/client/http.js';
 import { buildPath } from '../../src/client/http.js';
 import type { Ctx } from './context.js';
 import { capOf, worstCase } from './cost.js';
+import { UsageError } from './errors.js';
 import { jsonText } from './io.js';
 
 export interface DryRunRequest {
@@ -98,6 +99,8 @@ function planText(p: DryRunPlan): string {
 
 /** Prints the plan: JSON with --json, -o json/jsonl or --jq (run on the plan), else text. */
 export async function printDryRun(ctx: Ctx, call: ApiCall, o: { all: boolean }): Promise<void> {
+  // What the run itself would refuse before any request, the dry run refuses too (run.ts walkPages).
+  if (o.all && !ctx.wait) throw new UsageError('--all needs to wait for each page; drop --no-wait.', 'all');
   const plan = dryRunPlan(ctx, call, o);
   if (ctx.jq !== null) {
     const { printSelected } = await import('./select.js');

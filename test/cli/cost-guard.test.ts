@@ -179,5 +179,9 @@ describe('--dry-run sends nothing that costs credits', () => {
     expect(json<Plan>(r)).toMatchObject({ mode: 'in-process', keyEnv: 'sandbox', worstCaseCredits: 0, liveWorstCaseCredits: 55, cap: null });
     const text = await stays(['search', 'Lisbon', '--dry-run'], freshSandbox().env);
     expect(text.stdout).toMatch(/^Worst case: 0 credits: a sandbox key is free \(55 credits on a live key\)\.$/m);
+    // What the run would refuse before any request, the dry run refuses too.
+    const noWait = await stays(['search', 'Lisbon', '--all', '--no-wait', '--dry-run'], freshSandbox().env);
+    expect(noWait.code).toBe(2);
+    expect(noWait.stdout).toBe('');
   });
 });
