@@ -46,7 +46,7 @@ export const EXIT_DOC: [number, string][] = [
   [EXIT.usage, 'usage error (bad flag, missing argument) or invalid_request'],
   [EXIT.notFound, 'not_found (listing, job, route)'],
   [EXIT.auth, 'authentication_error or permission_denied'],
-  [EXIT.credits, 'insufficient_credits, or refused by --max-credits'],
+  [EXIT.credits, 'insufficient_credits, refused by --max-credits, or a credit question on a terminal answered no'],
   [EXIT.rateLimited, 'rate_limited after retries'],
   [EXIT.upstream, 'upstream_unavailable, upstream_timeout, a failed job, or partial results with --fail-on-partial'],
   [EXIT.waitTimeout, 'the wait timed out (--timeout) with the job still running'],

@@ -16,6 +16,7 @@ export interface GlobalOpts {
   jq?: string;
   failOnPartial?: boolean;
   maxCredits?: string;
+  dryRun?: boolean;
   color?: boolean;
   debug?: boolean;
   wait?: boolean;
@@ -42,9 +43,21 @@ export function withGlobals(cmd: Command, o: { wait?: boolean } = {}): Command {
   return cmd;
 }
 
-/** Billable commands: a cap on what one call (or an --all walk) may cost. */
+/**
+ * The billable command being run, recorded by withCost just before its action (a process runs
+ * one command): its own long flags, so the cost guard suggests only flags it has, and --dry-run.
+ */
+export const billable: { flags: string[]; dryRun: boolean } = { flags: [], dryRun: false };
+
+/** Billable commands: a cap on what one call (or an --all walk) may cost, and --dry-run. */
 export function withCost(cmd: Command): Command {
-  return cmd.option('--max-credits <n>', 'refuse (exit 5) when the worst-case cost of the call, or of an --all walk so far, would pass N credits (live keys)');
+  return cmd
+    .option('--max-credits <n>', 'refuse (exit 5) when the worst-case cost of the call, or of an --all walk so far, would pass N credits (live keys)')
+    .option('--dry-run', 'print the worst-case cost and the request it would send, send nothing, exit 0')
+    .hook('preAction', (_cmd, action) => {
+      billable.flags = action.options.flatMap((o) => (o.long ? [o.long] : []));
+      billable.dryRun = action.opts().dryRun === true;
+    });
 }
 
 export function withDates(cmd: Command, required = false): Command {

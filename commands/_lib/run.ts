@@ -10,7 +10,7 @@ import { type CostGuard, costGuard } from './cost.js';
 import { UsageError, reportError } from './errors.js';
 import { EXIT, jsonText } from './io.js';
 import { type NoticeMeta, Notices } from './notices.js';
-import type { GlobalOpts } from './options.js';
+import { type GlobalOpts, billable } from './options.js';
 import { jsonLines, printFooter, printResult, rowLines } from './output.js';
 import { makeTerm } from './term.js';
 import { viewOf } from './view.js';
@@ -101,7 +101,9 @@ export async function show(ctx: Ctx, envelope: { data: unknown; meta?: unknown }
 
 /** Sends an API call the way the flags ask (wait, --no-wait, --all) and prints the outcome. */
 export async function runCall(ctx: Ctx, call: ApiCall, o: { paginates?: boolean; all?: boolean } = {}): Promise<void> {
-  const guard = costGuard(ctx, call, { all: o.all === true });
+  // --dry-run (billable commands): the plan on stdout, nothing sent.
+  if (billable.dryRun) return (await import('./dry-run.js')).printDryRun(ctx, call, { all: o.all === true });
+  const guard = costGuard(ctx, call, { all: o.all === true, flags: billable.flags });
   if (o.all) return walkPages(ctx, call, guard);
   // A Family S search (a POST body) pages with --next-page-token.
   const paginates = o.paginates === true && call.method === 'POST' ? 'token' : o.paginates;
