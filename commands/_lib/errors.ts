@@ -12,6 +12,18 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * A --jq expression that did not compile, or stopped on an error while running: a usage error
+ * (exit 2) printed as text in every mode, even where errors are JSON envelopes (--json, -o json),
+ * since it is about the filter the user wrote, not the API's answer, and gh prints it so too.
+ */
+export class JqError extends UsageError {
+  constructor(message: string) {
+    super(message, 'jq');
+    this.name = 'JqError';
+  }
+}
+
 interface Printable {
   /** What --json prints: for an API error, the wire envelope exactly as received. */
   envelope: { error: Record<string, unknown> };
@@ -143,7 +155,7 @@ export async function reportError(e: unknown, term: Term, json: boolean): Promis
   const p = describe(e);
   // Silent (Ctrl-C at a prompt): nothing to add; the prompt has ended its own line.
   if (p.silent) return p.exitCode;
-  if (json) {
+  if (json && !(e instanceof JqError)) {
     process.stderr.write(`${JSON.stringify(p.envelope)}\n`);
   } else {
     const c = await chalkAt(term.errColor);

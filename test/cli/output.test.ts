@@ -88,3 +88,46 @@ describe('output', () => {
     expect(r.stderr.trim()).toBe('status=0');
   });
 });
+
+// Issue 22, item 14: --json and --jq print JSON; an explicit -o of another format beside them was
+// silently overruled. Refused before any request (exit 2); -o json agrees and passes.
+describe('conflicting output flags', () => {
+  const sent = (stderr: string) => /stays debug: GET /.test(stderr);
+
+  it('-o csv --jq, -o jsonl --jq: refused with exit 2, text on stderr, nothing sent, stdout empty', async () => {
+    const csv = await run('search', 'Lisbon', '--limit', '1', '-o', 'csv', '--jq', '.data', '--debug');
+    expect(csv.code).toBe(2);
+    expect(csv.stdout).toBe('');
+    expect(sent(csv.stderr)).toBe(false);
+    expect(csv.stderr).toContain("error: --jq prints what the expression outputs, so it cannot also print -o csv: drop -o csv, or let jq make the CSV: --jq '.data[] | [.id, .name] | @csv'.");
+    const jsonl = await run('search', 'Lisbon', '--limit', '1', '-o', 'jsonl', '--jq', '.data');
+    expect(jsonl.code).toBe(2);
+    expect(jsonl.stderr).toMatch(/cannot also print -o jsonl: drop -o jsonl, and give jq one value a row: --jq '\.data\[\]'/);
+  });
+
+  it('--json -o csv and --json FIELDS -o tsv: refused with exit 2 (the --json error envelope on stderr)', async () => {
+    const bare = await run('search', 'Lisbon', '--limit', '1', '--json', '-o', 'csv');
+    expect(bare.code).toBe(2);
+    expect(bare.stdout).toBe('');
+    expect(JSON.parse(bare.stderr.trim()).error).toMatchObject({ code: 'usage', param: 'output', message: '--json is -o json (the whole envelope), so it cannot also be -o csv: give one of them.' });
+    const fields = await run('search', 'Lisbon', '--limit', '1', '-o', 'tsv', '--json', 'name,platform');
+    expect(fields.code).toBe(2);
+    expect(fields.stdout).toBe('');
+    expect(JSON.parse(fields.stderr.trim()).error.message).toContain("--json name,platform prints those fields as JSON, so it cannot also print -o tsv: drop -o tsv, or let jq format them: --json name,platform --jq '.[] | [.name, .platform] | @tsv'");
+  });
+
+  it('-o json agrees with --json and --jq; a profile\'s default output is overridden, not a conflict', async () => {
+    const agree = await run('search', 'Lisbon', '--limit', '1', '--platforms', 'booking', '-o', 'json', '--json', 'platform', '--jq', '.[0].platform');
+    expect(agree.code, agree.stderr).toBe(0);
+    expect(agree.stdout).toBe('booking\n');
+    const profile = { ...box.env };
+    expect((await stays(['config', 'set', 'output', 'csv'], profile)).code).toBe(0);
+    try {
+      const r = await stays(['search', 'Lisbon', '--limit', '1', '--platforms', 'booking', '--jq', '.data[0].platform'], profile);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe('booking\n');
+    } finally {
+      await stays(['config', 'unset', 'output'], profile);
+    }
+  });
+});
