@@ -136,6 +136,10 @@ function describe(e: unknown): Printable {
   if (e instanceof Error && e.name === 'StoreUnavailableError') {
     return { envelope: { error: { type: 'api_error', code: 'store_unavailable', message: e.message } }, exitCode: EXIT.internal, details: [] };
   }
+  // `stays api --paginate` stopped before the last page (raw.ts), told apart by name.
+  if (e instanceof Error && e.name === 'PaginateStopped') {
+    return { envelope: { error: { type: 'api_error', code: 'pagination_stopped', message: e.message } }, exitCode: EXIT.internal, details: [] };
+  }
   if (e instanceof StaysPaginationError) {
     return { envelope: { error: { type: 'api_error', code: 'pagination_missing', message: e.message, pages: e.pages, cursor: e.lastCursor } }, exitCode: EXIT.internal, details: [] };
   }
