@@ -58,7 +58,20 @@ describe('output', () => {
     const r = await run('search', 'Lisbon', '--limit', '2', '--platforms', 'booking', '-o', 'table');
     expect(r.stdout).toMatch(/^NAME\s+PLATFORM\s/);
     expect(r.stdout).toMatch(/\d\.\d\/10/);
-    expect(r.stderr).toMatch(/0 credits charged \(sandbox\) · not cached · more pages: --cursor \S+ \(or --all\)/);
+    expect(r.stderr).toMatch(/^0 credits charged \(sandbox\) · not cached · more pages \(--all for every one\); the next:\n--cursor \S+\n/m);
+  });
+
+  it('the next page\'s token is on a line of its own, whole, however long (issue 22, item 18)', async () => {
+    // Four platforms: a cursor longer than an 80-column terminal; it must not share its line.
+    const r = await run('search', 'Lisbon', '--limit', '2', '-o', 'table', '--no-color');
+    expect(r.code, r.stderr).toBe(0);
+    const line = r.stderr.split('\n').find((l) => l.startsWith('--cursor '));
+    expect(line, r.stderr).toMatch(/^--cursor [A-Za-z0-9_-]+$/);
+    expect(line!.length).toBeGreaterThan(80);
+    // Copied as printed, it is the next page.
+    const next = await run('search', 'Lisbon', '--limit', '2', ...line!.split(' '), '-o', 'json');
+    expect(next.code, next.stderr).toBe(0);
+    expect(json<{ meta: { pagination: { cursor: string } } }>(next).meta.pagination.cursor).toBe(line!.slice('--cursor '.length));
   });
 
   it('--all walks every page; --cursor gives the next one', async () => {
