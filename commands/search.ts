@@ -61,8 +61,8 @@ Examples (Family S):
   stays search Lisbon --family s --max-items 20
   stays search --location-queries Lisbon,Porto --fields id,title,pricing.price -o csv
   stays search Lisbon --with-details --max-items 5 --json
-${columnsHelp('property')}
-${columnsHelp('stay')}`)
+${columnsHelp('property', { label: 'for properties (the default form)' })}
+${columnsHelp('stay', { label: 'for stays (Family S: --family s, any S: flag, --with-details)', rules: false })}`)
     .action(async (location: string | undefined, opts: GlobalOpts & Record<string, unknown>) => {
       const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
       const [{ familyOf }, { UsageError }] = await Promise.all([import('./_lib/family.js'), import('./_lib/errors.js')]);
