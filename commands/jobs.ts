@@ -30,10 +30,16 @@ ${columnListHelp(['job_id', 'status', 'operation', 'platforms', 'created_at', 'f
     });
 
   withGlobals(jobs.command('get').description('Show a job once: pending, running, completed (with result) or failed').argument('<jobId>', 'job_… id'), { wait: false })
-    .addHelpText('after', '\nExample:\n  stays jobs get job_01J8ZK4R2ABCDEF0123456789A --json')
+    .addHelpText('after', `
+A completed job is shown with its result: a table shows the job, then the result as the call that
+started it would; tsv and csv print the result's rows; --json prints the poll as returned (the
+result in data.result).
+
+Example:
+  stays jobs get job_01J8ZK4R2ABCDEF0123456789A --json`)
     .action(async (jobId: string, opts: GlobalOpts) => {
-      const { execute, show } = await import('./_lib/run.js');
-      await execute(opts, async (ctx) => show(ctx, await ctx.client.job(jobId)));
+      const [{ execute }, { showJob }] = await Promise.all([import('./_lib/run.js'), import('./_lib/job-view.js')]);
+      await execute(opts, async (ctx) => showJob(ctx, await ctx.client.job(jobId)));
     });
 
   withGlobals(jobs.command('wait').description('Wait for a job and print its result as the original call would have').argument('<jobId>', 'job_… id'), { wait: false })
