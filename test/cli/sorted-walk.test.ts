@@ -106,4 +106,14 @@ describe('--all with --sort: one order over every page', () => {
     const prices = records.map((l) => l[at]!).filter((p) => p !== '').map(Number);
     expect(prices).toEqual([...prices].sort((a, b) => b - a));
   });
+
+  it('reviews --all --sort: one platform\'s list is sorted before it is paged, so the walk streams in order as it is', async () => {
+    for (const [sort, dir] of [['rating_asc', 1], ['rating_desc', -1]] as const) {
+      const r = await stays(['reviews', 'booking', 'pt/casa-azul', '--limit', '5', '--sort', sort, '--all', '-o', 'jsonl'], box.env);
+      expect(r.code, r.stderr).toBe(0);
+      const ratings = r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { rating: number }).rating);
+      expect(ratings.length).toBeGreaterThan(5);
+      expect(ratings).toEqual([...ratings].sort((a, b) => dir * (a - b)));
+    }
+  });
 });
