@@ -11,6 +11,8 @@ interface ApiOpts extends Omit<GlobalOpts, 'input'> {
   rawField: string[];
   header: string[];
   include?: boolean;
+  paginate?: boolean;
+  slurp?: boolean;
 }
 
 const collect = (v: string, acc: string[]) => [...acc, v];
@@ -28,7 +30,9 @@ export function defineApi(program: Command): void {
     .option('-F, --field <key=value>', 'typed parameter: true, false, null and numbers become JSON values (repeatable)', collect, [])
     .option('-H, --header <name:value>', 'extra request header (repeatable)', collect, [])
     .option('--input <file>', 'request body from a file, or - for stdin (parameters then go to the query)')
-    .option('-i, --include', 'print the HTTP status line and response headers before the body');
+    .option('-i, --include', 'print the HTTP status line and response headers before the body')
+    .option('--paginate', 'request every page in turn (meta.pagination.nextCursor, or next_page_token in Family S), printing each as it comes')
+    .option('--slurp', 'with --paginate: print one JSON array of every page\'s body at the end');
   withGlobals(cmd, { wait: false });
   // The shared flags' words are about jobs and prompts; here they bound the one request and stdin.
   for (const o of cmd.options) {
@@ -48,16 +52,28 @@ Examples:
   stays api search -f location=Lisbon -f limit=2 -i
   stays api /v1/search -X POST -F limit=2 -f location=Porto
   stays api search -f location=Lisbon -f limit=2 -o jsonl
-  echo '{"location":"Porto"}' | stays api /v1/search --input -`)
+  echo '{"location":"Porto"}' | stays api /v1/search --input -
+  stays api search -f location=Porto -f limit=40 --paginate -o jsonl
+  stays api /v1/search -X POST -f location=Lisbon -F maxItems=50 --paginate --slurp --jq 'map(.data | length)'
+
+--paginate follows each page's next-page token (Family U meta.pagination.nextCursor, sent back
+as cursor; Family S meta.next_page_token, sent back as nextPageToken, in the body for a POST) and
+prints every page as it comes: each body on its own line (indented on a terminal), or with
+-o jsonl each row; --jq and --json FIELDS apply to each page. --slurp prints one array of the
+bodies instead, which --jq then filters. It does not wait for jobs: a page answered 202 stops
+the walk (exit 1) with how to go on.`)
     .action(async (path: string, opts: ApiOpts) => {
-      const [{ execute }, { buildRequest, printResponse, rawFormat, sendRaw }] = await Promise.all([import('./_lib/run.js'), import('./_lib/raw.js')]);
+      const [{ execute }, { buildRequest, checkPaginate, printPages, printResponse, rawFormat, sendRaw }] = await Promise.all([import('./_lib/run.js'), import('./_lib/raw.js')]);
       // -o is checked by rawFormat inside (its refusal is then reported like any other error).
       const output = opts.output === 'json' || opts.output === 'jsonl' ? opts.output : undefined;
       await execute({ ...opts, output, input: given.noInput ? false : undefined }, async (ctx) => {
         const format = rawFormat(opts.output);
+        const paging = { paginate: opts.paginate === true, slurp: opts.slurp === true, include: opts.include === true, format };
+        checkPaginate({ ...paging, fields: ctx.fields !== null });
         const call = await buildRequest(path, { ...opts, input: given.file }, { term: ctx.term, noInput: given.noInput });
+        if (paging.paginate) return printPages(ctx, call, paging);
         const res = await sendRaw(ctx, call);
-        await printResponse(res, ctx, { include: opts.include === true, format });
+        await printResponse(res, ctx, { include: paging.include, format });
       });
     });
   cmd.on('option:input', (file: string) => (given.file = file));

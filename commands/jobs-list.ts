@@ -124,7 +124,8 @@ export async function listJobs(ctx: Ctx, call: ApiCall, all: boolean): Promise<v
     const more = last?.meta.pagination;
     if (stopped === null && more?.hasMore && more.nextCursor) {
       const c = await chalkAt(ctx.term.errColor);
-      process.stderr.write(`${c.dim(`more jobs: --cursor ${more.nextCursor} (or --all)`)}\n`);
+      // The token on a line of its own, as under the other tables (output.ts printFooter).
+      process.stderr.write(`${c.dim('more jobs (--all for every one); the next:')}\n--cursor ${more.nextCursor}\n`);
     }
   }
   if (stopped !== null) throw stopped;

@@ -1,6 +1,7 @@
 // `stays jobs list`, `stays jobs get|wait JOB_ID`: the key's jobs (GET /v1/jobs), or one 202 job
 // looked at or waited for (GET /v1/jobs/{jobId}).
 import type { Command } from 'commander';
+import { columnListHelp } from './_lib/columns.js';
 import { type GlobalOpts, pick, withGlobals } from './_lib/options.js';
 
 export function defineJobs(program: Command): void {
@@ -16,23 +17,29 @@ export function defineJobs(program: Command): void {
   withGlobals(list, { wait: false })
     .addHelpText('after', `
 Jobs are listed for the key in use: its account's, in its environment (sandbox calls never start
-jobs; live calls that fetch from a platform do). Columns (tsv, csv): job_id, status, operation,
-platforms, created_at, finished_at, credits_charged, error_code.
+jobs; live calls that fetch from a platform do).
 
 Examples:
   stays jobs list
   stays jobs list --status failed --json jobId,error
-  stays jobs list --all -o csv > jobs.csv`)
+  stays jobs list --all -o csv > jobs.csv
+${columnListHelp(['job_id', 'status', 'operation', 'platforms', 'created_at', 'finished_at', 'credits_charged', 'error_code'], 'platforms is a comma list; credits_charged is empty until the job ends.')}`)
     .action(async (opts: GlobalOpts & Record<string, unknown>) => {
       const [{ execute }, { operations }, { listJobs }] = await Promise.all([import('./_lib/run.js'), import('../src/client/operations.js'), import('./jobs-list.js')]);
       await execute(opts, (ctx) => listJobs(ctx, operations.jobs(pick(opts, ['status', 'limit', 'cursor'])), opts.all === true));
     });
 
   withGlobals(jobs.command('get').description('Show a job once: pending, running, completed (with result) or failed').argument('<jobId>', 'job_… id'), { wait: false })
-    .addHelpText('after', '\nExample:\n  stays jobs get job_01J8ZK4R2ABCDEF0123456789A --json')
+    .addHelpText('after', `
+A completed job is shown with its result: a table shows the job, then the result as the call that
+started it would; tsv and csv print the result's rows; --json prints the poll as returned (the
+result in data.result).
+
+Example:
+  stays jobs get job_01J8ZK4R2ABCDEF0123456789A --json`)
     .action(async (jobId: string, opts: GlobalOpts) => {
-      const { execute, show } = await import('./_lib/run.js');
-      await execute(opts, async (ctx) => show(ctx, await ctx.client.job(jobId)));
+      const [{ execute }, { showJob }] = await Promise.all([import('./_lib/run.js'), import('./_lib/job-view.js')]);
+      await execute(opts, async (ctx) => showJob(ctx, await ctx.client.job(jobId)));
     });
 
   withGlobals(jobs.command('wait').description('Wait for a job and print its result as the original call would have').argument('<jobId>', 'job_… id'), { wait: false })

@@ -45,7 +45,10 @@ Examples:
 
 A table fits the terminal: it cuts names and leaves out the least useful
 columns, never a listing id. NIGHTLY comes first: --sort price_asc and
-price_desc order by the nightly price.
+price_desc order by the nightly price. --limit is per platform, so each
+page is sorted on its own: --all with --sort price_asc, price_desc or
+rating_desc collects every page, then prints all rows in one order (so
+-o jsonl prints at the end rather than page by page).
 
 The Family S form (--family s, or any flag marked S:) searches airbnb stays with a JSON body
 (POST /v1/search): LOCATION or --location-queries or --search-urls; the dates, --adults,
@@ -58,8 +61,8 @@ Examples (Family S):
   stays search Lisbon --family s --max-items 20
   stays search --location-queries Lisbon,Porto --fields id,title,pricing.price -o csv
   stays search Lisbon --with-details --max-items 5 --json
-${columnsHelp('property')}
-${columnsHelp('stay')}`)
+${columnsHelp('property', { label: 'for properties (the default form)' })}
+${columnsHelp('stay', { label: 'for stays (Family S: --family s, any S: flag, --with-details)', rules: false })}`)
     .action(async (location: string | undefined, opts: GlobalOpts & Record<string, unknown>) => {
       const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
       const [{ familyOf }, { UsageError }] = await Promise.all([import('./_lib/family.js'), import('./_lib/errors.js')]);
@@ -77,7 +80,9 @@ ${columnsHelp('stay')}`)
           return;
         }
         const where = await ask(ctx.term, location, { name: 'LOCATION', message: 'Where?', usage: 'stays search LOCATION [flags]' });
-        await runCall(ctx, operations.search({ ...pick(opts, KEYS), location: where }), { paginates: true, all: opts.all === true });
+        // --all with a sort: the pages are merged into one order (run.ts), the service's own.
+        const order = opts.all === true && typeof opts.sort === 'string' ? (await import('../src/core/search-sort.js')).searchComparator(opts.sort) : null;
+        await runCall(ctx, operations.search({ ...pick(opts, KEYS), location: where }), { paginates: true, all: opts.all === true, order });
       });
     });
 }

@@ -1,6 +1,7 @@
 // `stays webhooks create|list|get|delete|deliveries|verify|listen`: the account's webhooks
 // (Family S routes /v1/webhooks), checking a delivery's signature, and a local receiver.
 import type { Command } from 'commander';
+import { columnListHelp } from './_lib/columns.js';
 import { type GlobalOpts, withGlobals } from './_lib/options.js';
 
 const EVENTS = 'job.queued, job.running, job.succeeded, job.failed, stay.cached';
@@ -30,7 +31,7 @@ Examples:
     });
 
   withGlobals(hooks.command('list').description('Your webhooks, newest first; deleted and disabled ones show active no (no secrets)'), { wait: false })
-    .addHelpText('after', '\nColumns (tsv, csv): id, url, events, active, description, created_at, status, consecutive_failures, disabled_reason.\n\nExamples:\n  stays webhooks list\n  stays webhooks list --json id,url,active')
+    .addHelpText('after', `\nExamples:\n  stays webhooks list\n  stays webhooks list --json id,url,active\n${columnListHelp(['id', 'url', 'events', 'active', 'description', 'created_at', 'status', 'consecutive_failures', 'disabled_reason'], 'events is a comma list.')}`)
     .action(async (opts: GlobalOpts) => {
       const [{ execute }, { listHooks }] = await Promise.all([import('./_lib/run.js'), import('./webhooks-run.js')]);
       await execute(opts, (ctx) => listHooks(ctx));
@@ -51,7 +52,7 @@ Examples:
     });
 
   withGlobals(hooks.command('deliveries').description('A webhook\'s most recent 200 delivery attempts, newest first').argument('<id>', 'wh_… id'), { wait: false })
-    .addHelpText('after', '\nColumns (tsv, csv): attempted_at, event, event_id, attempt, status_code, delivered, response_preview.\n\nExample:\n  stays webhooks deliveries wh_01J8ZK4R2ABCDEF0123456789A -o csv')
+    .addHelpText('after', `\nExample:\n  stays webhooks deliveries wh_01J8ZK4R2ABCDEF0123456789A -o csv\n${columnListHelp(['attempted_at', 'event', 'event_id', 'attempt', 'status_code', 'delivered', 'response_preview'])}`)
     .action(async (id: string, opts: GlobalOpts) => {
       const [{ execute }, { listDeliveries }] = await Promise.all([import('./_lib/run.js'), import('./webhooks-run.js')]);
       await execute(opts, (ctx) => listDeliveries(ctx, id));

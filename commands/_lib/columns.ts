@@ -216,6 +216,7 @@ export const DATA_COLUMNS: Record<Kind, DataColumn[]> = {
 const NOTES: Partial<Record<Kind, string>> = {
   property: 'Prices are empty without --check-in/--check-out; guest_rating is on the scale in rating_scale; amenities is a comma list.',
   price: 'Prices and fees are in the currency column.',
+  account: 'One row: the key\'s account; balance, available, held and expiring_soon are credits.',
   offer: 'Prices are in the currency column; platform, listing_id, nightly_price, nights and the fees are direct mode (--listings) only.',
   day: 'A rule the platform does not state is an empty cell, never a guess.',
   review: 'rating is on the scale in rating_scale; line breaks in texts become spaces.',
@@ -251,9 +252,19 @@ export function stayPartColumnsHelp(): string {
   return ['', 'With --part, the columns are the part\'s (csv adds a header row of these names):', ...lines].join('\n');
 }
 
-/** The "Columns" section of a command's --help: the tsv/csv columns in order, and their units. */
-export function columnsHelp(kind: Kind): string {
-  const keys = DATA_COLUMNS[kind].map((c, i, all) => (i < all.length - 1 ? `${c.key},` : c.key));
-  const notes = [RULES, NOTES[kind] ?? ''].join(' ').trim();
-  return ['', 'Columns of -o tsv and -o csv, in order (csv adds a header row of these names):', ...wrap(keys, '  ', 80), ...wrap(notes.split(' '), '', 80)].join('\n');
+/**
+ * The "Columns" section of a command's --help: the tsv/csv columns in order, and their units.
+ * `label`: which rows these are, when the help has more than one such section (search's two
+ * forms); `rules`: the sentence on numbers and empty cells, said once per help.
+ */
+export function columnsHelp(kind: Kind, o: { label?: string; rules?: boolean } = {}): string {
+  return columnListHelp(DATA_COLUMNS[kind].map((c) => c.key), NOTES[kind] ?? '', o);
+}
+
+/** The same section for commands whose rows are printed by their own code (jobs list, webhooks list): test/cli/formats.test.ts holds each equal to the CSV header. */
+export function columnListHelp(keys: readonly string[], notes = '', o: { label?: string; rules?: boolean } = {}): string {
+  const listed = keys.map((k, i) => (i < keys.length - 1 ? `${k},` : k));
+  const text = [o.rules === false ? '' : RULES, notes].join(' ').trim();
+  const head = `Columns of -o tsv and -o csv${o.label ? ` ${o.label}` : ''}, in order (csv adds a header row of these names):`;
+  return ['', ...wrap(head.split(' '), '', 80), ...wrap(listed, '  ', 80), ...(text ? wrap(text.split(' '), '', 80) : [])].join('\n');
 }

@@ -77,8 +77,30 @@ function parseMaxCredits(v: string | undefined): number | null {
   return Number(v);
 }
 
+/**
+ * --json and --jq print JSON (or jq's strings), so an explicit -o of another format beside them
+ * asks for two outputs at once: refused (exit 2) rather than one silently winning. -o json with
+ * either agrees and passes; a profile's default output is a default, which the flags override.
+ */
+function checkOutputFlags(opts: GlobalOpts): void {
+  const o = opts.output;
+  if (o === undefined || o === 'json') return;
+  const lines = o === 'jsonl' ? ' (off a terminal each value is one line already)' : '';
+  if (opts.jq !== undefined) {
+    const how = o === 'csv' || o === 'tsv' ? `, or let jq make the ${o.toUpperCase()}: --jq '.data[] | [.id, .name] | @${o}'` : o === 'jsonl' ? `, and give jq one value a row: --jq '.data[]'${lines}` : '';
+    throw new UsageError(`--jq prints what the expression outputs, so it cannot also print -o ${o}: drop -o ${o}${how}.`, 'output');
+  }
+  if (opts.json === true) throw new UsageError(`--json is -o json (the whole envelope), so it cannot also be -o ${o}: give one of them.`, 'output');
+  if (typeof opts.json === 'string') {
+    const cells = `[${opts.json.split(',').map((f) => `.${f.trim()}`).join(', ')}] | @${o}`;
+    const how = o === 'csv' || o === 'tsv' ? `, or let jq format them: --json ${opts.json} --jq '.[] | ${cells}' (rows), '${cells}' (one object)` : o === 'jsonl' ? `, and add --jq '.[]' for one row a line` : '';
+    throw new UsageError(`--json ${opts.json} prints those fields as JSON, so it cannot also print -o ${o}: drop -o ${o}${how}.`, 'output');
+  }
+}
+
 /** `newProfile`: the profile may not exist yet (`stays auth login` creates it once the key is checked). */
 export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = process.env, o: { newProfile?: boolean } = {}): Promise<Ctx> {
+  checkOutputFlags(opts);
   const term = makeTerm({ color: opts.color, input: opts.input }, env);
   const profileName = opts.profile || 'default';
   const unknown = o.newProfile ? null : unknownProfile(profileName, env);

@@ -12,6 +12,18 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * A --jq expression that did not compile, or stopped on an error while running: a usage error
+ * (exit 2) printed as text in every mode, even where errors are JSON envelopes (--json, -o json),
+ * since it is about the filter the user wrote, not the API's answer, and gh prints it so too.
+ */
+export class JqError extends UsageError {
+  constructor(message: string) {
+    super(message, 'jq');
+    this.name = 'JqError';
+  }
+}
+
 interface Printable {
   /** What --json prints: for an API error, the wire envelope exactly as received. */
   envelope: { error: Record<string, unknown> };
@@ -124,6 +136,10 @@ function describe(e: unknown): Printable {
   if (e instanceof Error && e.name === 'StoreUnavailableError') {
     return { envelope: { error: { type: 'api_error', code: 'store_unavailable', message: e.message } }, exitCode: EXIT.internal, details: [] };
   }
+  // `stays api --paginate` stopped before the last page (raw.ts), told apart by name.
+  if (e instanceof Error && e.name === 'PaginateStopped') {
+    return { envelope: { error: { type: 'api_error', code: 'pagination_stopped', message: e.message } }, exitCode: EXIT.internal, details: [] };
+  }
   if (e instanceof StaysPaginationError) {
     return { envelope: { error: { type: 'api_error', code: 'pagination_missing', message: e.message, pages: e.pages, cursor: e.lastCursor } }, exitCode: EXIT.internal, details: [] };
   }
@@ -143,7 +159,7 @@ export async function reportError(e: unknown, term: Term, json: boolean): Promis
   const p = describe(e);
   // Silent (Ctrl-C at a prompt): nothing to add; the prompt has ended its own line.
   if (p.silent) return p.exitCode;
-  if (json) {
+  if (json && !(e instanceof JqError)) {
     process.stderr.write(`${JSON.stringify(p.envelope)}\n`);
   } else {
     const c = await chalkAt(term.errColor);

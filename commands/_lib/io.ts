@@ -42,7 +42,7 @@ export function exitCodeFor(type: ErrorType | string, _code?: ErrorCode | string
 /** The documented table: `stays help exit-codes` and the README print exactly this. */
 export const EXIT_DOC: [number, string][] = [
   [EXIT.ok, 'success (an empty result too; --no-wait with a job accepted)'],
-  [EXIT.internal, 'unexpected error, internal_error, the service could not be reached, or an --all walk got a page without pagination'],
+  [EXIT.internal, 'unexpected error, internal_error, the service could not be reached, or an --all walk got a page without pagination (stays api --paginate: a page answered 202)'],
   [EXIT.usage, 'usage error (bad flag, missing argument) or invalid_request'],
   [EXIT.notFound, 'not_found (listing, job, route)'],
   [EXIT.auth, 'authentication_error or permission_denied'],

@@ -110,15 +110,21 @@ export async function printFooter(envelope: { data: unknown; meta?: MetaLike }, 
   const m = envelope.meta;
   const c = await chalkAt(term.errColor);
   const parts: string[] = [];
+  /** The flag and token of the next page; null on the last page; undefined when the call does not page. */
+  let next: string | null | undefined;
   const d = envelope.data as Compared | null;
   if (d && typeof d === 'object' && Array.isArray(d.offers)) parts.push(comparedLine(d));
   if (m) {
     const sandbox = m.sandbox ?? m.environment === 'test';
     parts.push(`${m.creditsCharged ?? m.credits_charged ?? 0} credits charged${sandbox ? ' (sandbox)' : ''}`, m.cached ? 'cached' : 'not cached');
     const flag = paginates === 'token' ? '--next-page-token' : '--cursor';
-    if (paginates && m.pagination) parts.push(m.pagination.hasMore ? `more pages: ${flag} ${m.pagination.nextCursor} (or --all)` : 'last page');
-    else if (paginates && 'next_page_token' in m) parts.push(m.next_page_token ? `more pages: --next-page-token ${m.next_page_token} (or --all)` : 'last page');
+    if (paginates && m.pagination) next = m.pagination.hasMore ? `${flag} ${m.pagination.nextCursor}` : null;
+    else if (paginates && 'next_page_token' in m) next = m.next_page_token ? `--next-page-token ${m.next_page_token}` : null;
+    if (next !== undefined) parts.push(next === null ? 'last page' : 'more pages (--all for every one); the next:');
   }
   if (parts.length) process.stderr.write(`${c.dim(parts.join(' · '))}\n`);
+  // The token on a line of its own, never cut or wrapped by us: a terminal's triple-click (or a
+  // shell's copy of the line) takes it whole, even where the window soft-wraps it.
+  if (next) process.stderr.write(`${next}\n`);
   // Partial legs and warnings are printed for every format by notices.ts.
 }

@@ -3,9 +3,11 @@ import { readFileSync } from 'node:fs';
 import { text } from 'node:stream/consumers';
 import type { ApiCall } from '../../src/client/http.js';
 import { toApiError } from '../../src/client/http.js';
+import { nextPageOf } from '../../src/client/meta.js';
 import type { RawResponse } from '../../src/client/types.js';
 import type { Ctx } from './context.js';
 import { UsageError } from './errors.js';
+import { jsonText } from './io.js';
 import type { Term } from './term.js';
 
 /** What `stays api` prints: the body as sent (json), or its data one row a line (jsonl). */
@@ -105,16 +107,19 @@ export async function buildRequest(
   return { method, path: p, query, body, headers };
 }
 
+function parseBody(res: RawResponse): unknown {
+  try {
+    return JSON.parse(res.body) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function printResponse(res: RawResponse, ctx: Ctx, o: { include: boolean; format: RawFormat }): Promise<void> {
   if (o.include) {
     process.stdout.write(`HTTP ${res.status}\n${Object.entries(res.headers).map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n`);
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(res.body);
-  } catch {
-    parsed = undefined;
-  }
+  const parsed = parseBody(res);
   const ok = res.status < 400 && parsed !== undefined && parsed !== null && typeof parsed === 'object';
   if (ok && (ctx.fields !== null || ctx.jq !== null)) {
     const { printSelected } = await import('./select.js');
@@ -130,4 +135,81 @@ export async function printResponse(res: RawResponse, ctx: Ctx, o: { include: bo
   }
   // Like gh: the body is the output either way; the exit code says whether it was an error.
   if (res.status >= 400) throw toApiError(res, 'The service');
+}
+
+/** --paginate stopped before the last page: a page ran as a job, or the service repeated its token. Exit 1, like an --all walk that cannot go on. */
+export class PaginateStopped extends Error {
+  override readonly name = 'PaginateStopped';
+}
+
+/** --paginate and --slurp together with the other output flags: what cannot be combined (exit 2). */
+export function checkPaginate(o: { paginate: boolean; slurp: boolean; include: boolean; format: RawFormat; fields: boolean }): void {
+  if (o.slurp && !o.paginate) throw new UsageError('--slurp gathers the pages of --paginate into one array: add --paginate.', 'slurp');
+  if (!o.slurp) return;
+  if (o.include) throw new UsageError('--slurp prints one array of every page\'s body; -i would put each page\'s headers inside it: drop one of them.', 'slurp');
+  if (o.format === 'jsonl') throw new UsageError('--slurp prints one array of the pages, -o jsonl one data row a line: give one of them (-o jsonl with --paginate already prints every row of every page).', 'slurp');
+  if (o.fields) throw new UsageError("--slurp gathers whole pages, --json FIELDS picks fields of one page's data: drop --slurp (each page's fields are printed in turn), or pick with --jq, e.g. --jq '[.[].data[] | {id}]'.", 'slurp');
+}
+
+/**
+ * The call for the page after `page`, as the route pages: Family S (meta.next_page_token) with
+ * nextPageToken, Family U (meta.pagination.nextCursor) with cursor; in the JSON body when the call
+ * has one (POST /v1/search, the presets), else in the query.
+ */
+function nextCall(call: ApiCall, family: 's' | 'u', token: string): ApiCall {
+  const key = family === 's' ? 'nextPageToken' : 'cursor';
+  if (call.body === undefined) return { ...call, query: { ...call.query, [key]: [token] } };
+  let body: unknown;
+  try {
+    body = JSON.parse(String(call.body));
+  } catch {
+    body = undefined;
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new UsageError(`--paginate resends the request body with ${key} for the next page, so the body must be a JSON object.`, 'paginate');
+  }
+  return { ...call, body: JSON.stringify({ ...body, [key]: token }) };
+}
+
+/**
+ * `stays api --paginate`, as `gh api --paginate`: the request, then each next page while the page
+ * says there are more (Family U meta.pagination.nextCursor, Family S meta.next_page_token),
+ * each page printed as it comes (each body, or with -o jsonl each row; --jq and --json FIELDS
+ * apply per page). --slurp prints one JSON array of the page bodies at the end instead (--jq then
+ * filters that array). A body without pagination (a single resource) is the only page. An error
+ * page ends the walk after what came before, with the error's exit code; a 202 (a page that runs
+ * as a job, which stays api does not wait for) ends it with exit 1 and says how to go on.
+ */
+export async function printPages(ctx: Ctx, call: ApiCall, o: { include: boolean; format: RawFormat; slurp: boolean }): Promise<void> {
+  const slurped: unknown[] = [];
+  const seen = new Set<string>();
+  let next = call;
+  try {
+    for (let n = 1; ; n++) {
+      const res = await sendRaw(ctx, next);
+      const parsed = parseBody(res) as { data?: unknown; meta?: unknown } | undefined;
+      if (!o.slurp) await printResponse(res, ctx, o);
+      else if (res.status >= 400 || parsed === undefined) throw toApiError(res, 'The service');
+      else slurped.push(parsed);
+      if (res.status === 202) {
+        const job = (parsed?.data as { jobId?: string } | undefined)?.jobId ?? '';
+        throw new PaginateStopped(`Page ${n} was accepted as job ${job} (202), and stays api does not wait for jobs, so --paginate stopped there. Wait for it with: stays jobs wait ${job}; then page on from its meta. Or use the command for the route, which waits for each page (stays search … --all).`);
+      }
+      const page = nextPageOf(parsed?.meta);
+      if (page === null || !page.hasMore) return;
+      if (page.next === null || seen.has(page.next)) {
+        throw new PaginateStopped(`Page ${n} says more pages follow but ${page.next === null ? 'gives no token for the next one' : 'repeats a token already followed'}; --paginate stopped after ${n} page${n === 1 ? '' : 's'}.`);
+      }
+      seen.add(page.next);
+      next = nextCall(call, parsed?.meta && typeof parsed.meta === 'object' && 'next_page_token' in parsed.meta ? 's' : 'u', page.next);
+    }
+  } finally {
+    if (o.slurp && slurped.length > 0) await printSlurped(ctx, slurped);
+  }
+}
+
+async function printSlurped(ctx: Ctx, pages: unknown[]): Promise<void> {
+  if (ctx.jq === null) return void process.stdout.write(jsonText(pages, ctx.term.outTTY));
+  const { printSelected } = await import('./select.js');
+  await printSelected(pages as unknown as { data: unknown }, { fields: null, jq: ctx.jq }, ctx.term);
 }

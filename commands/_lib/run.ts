@@ -100,11 +100,11 @@ export async function show(ctx: Ctx, envelope: { data: unknown; meta?: unknown }
 }
 
 /** Sends an API call the way the flags ask (wait, --no-wait, --all) and prints the outcome. */
-export async function runCall(ctx: Ctx, call: ApiCall, o: { paginates?: boolean; all?: boolean } = {}): Promise<void> {
+export async function runCall(ctx: Ctx, call: ApiCall, o: { paginates?: boolean; all?: boolean; order?: RowOrder | null } = {}): Promise<void> {
   // --dry-run (billable commands): the plan on stdout, nothing sent.
   if (billable.dryRun) return (await import('./dry-run.js')).printDryRun(ctx, call, { all: o.all === true });
   const guard = costGuard(ctx, call, { all: o.all === true, flags: billable.flags });
-  if (o.all) return walkPages(ctx, call, guard);
+  if (o.all) return walkPages(ctx, call, guard, o.order ?? null);
   // A Family S search (a POST body) pages with --next-page-token.
   const paginates = o.paginates === true && call.method === 'POST' ? 'token' : o.paginates;
   await guard?.before(0, 1);
@@ -139,17 +139,24 @@ async function finishInProcess(ctx: Ctx, jobId: string): Promise<void> {
   process.exitCode = EXIT.waitTimeout;
 }
 
+/** The order of a sorted walk's rows: the service's own comparator for the sort asked for. */
+export type RowOrder = (a: any, b: any) => number;
+
 /**
  * --all: every page, each waited on when it runs as a job. Line formats (jsonl, tsv, csv, without
  * --json FIELDS or --jq) stream page by page; the others print one result whose data is every
- * page's rows and whose meta is the last page's, with creditsCharged summed over pages. Notices
+ * page's rows and whose meta is the last page's, with creditsCharged summed over pages. `order`:
+ * the pages are each sorted but not as a whole (search's limit is per platform, so page two may
+ * start below page one's last row): every page is collected, then the rows are sorted once with
+ * the service's comparator (stable: ties keep the order the pages gave them) before anything is
+ * printed, in every format. Notices
  * are gathered over all pages and printed once at the end. A page without pagination, a failed
  * page or a refusal by the cost guard stops the walk with an error after what was fetched is
  * printed: the walk never ends short in silence.
  */
-async function walkPages(ctx: Ctx, call: ApiCall, guard: CostGuard | null): Promise<void> {
+async function walkPages(ctx: Ctx, call: ApiCall, guard: CostGuard | null, order: RowOrder | null): Promise<void> {
   if (!ctx.wait) throw new UsageError('--all needs to wait for each page; drop --no-wait.', 'all');
-  const streaming = ctx.fields === null && ctx.jq === null && (ctx.format === 'jsonl' || ctx.format === 'tsv' || ctx.format === 'csv');
+  const streaming = order === null && ctx.fields === null && ctx.jq === null && (ctx.format === 'jsonl' || ctx.format === 'tsv' || ctx.format === 'csv');
   const rows: unknown[] = [];
   const notices = new Notices();
   let last: Envelope<unknown[]> | undefined;
@@ -175,6 +182,8 @@ async function walkPages(ctx: Ctx, call: ApiCall, guard: CostGuard | null): Prom
   }
   ctx.ui.stop();
   if (last && !streaming) {
+    // Array.prototype.sort is stable.
+    if (order !== null) rows.sort(order);
     const envelope = { data: rows, meta: withCredits(last.meta, credits) };
     if (ctx.fields !== null || ctx.jq !== null) {
       const { printSelected } = await import('./select.js');

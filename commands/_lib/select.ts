@@ -10,7 +10,7 @@
 import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import type { Jq } from 'jq-wasm';
-import { UsageError } from './errors.js';
+import { JqError, UsageError } from './errors.js';
 import { isSFormArgv } from './family.js';
 import { jsonText } from './io.js';
 import type { Term } from './term.js';
@@ -140,7 +140,7 @@ const jqMessage = (stderr: string, exitCode: number) => stderr.replace(/ \(at \/
  */
 function compile(jq: Jq, expr: string): void {
   const r = jq.raw('', expr);
-  if (r.exitCode === 3) throw new UsageError(`Invalid --jq expression: ${jqMessage(r.stderr, r.exitCode)}`, 'jq');
+  if (r.exitCode === 3) throw new JqError(`Invalid --jq expression: ${jqMessage(r.stderr, r.exitCode)}`);
 }
 
 /** The values `expr` outputs for `input` (one compact JSON text a line from jq -c), and jq's error if it stopped on one. */
@@ -166,5 +166,5 @@ export async function printSelected(envelope: { data: unknown }, sel: { fields: 
   process.stdout.write(out.values.map((v) => (typeof v === 'string' ? `${v}\n` : jsonText(v, term.outTTY))).join(''));
   // debug, stderr and the like: jq writes them on stderr, and so do we.
   if (out.stderr !== '') process.stderr.write(`${out.stderr}\n`);
-  if (out.error !== null) throw new UsageError(`--jq failed: ${out.error}`, 'jq');
+  if (out.error !== null) throw new JqError(`--jq failed: ${out.error}`);
 }

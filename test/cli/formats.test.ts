@@ -102,6 +102,27 @@ describe('csv and tsv', () => {
       expect(listed?.split(',').map((k) => k.trim()), name).toEqual(header);
     }
   });
+
+  // Issue 22, item 18: account, jobs list and webhooks list listed none (or only in prose), and
+  // search's second block (Family S) did not say which rows it was for.
+  it('account, jobs list and webhooks list --help list their columns, as they print them', async () => {
+    for (const words of [['account'], ['jobs', 'list'], ['webhooks', 'list']]) {
+      const csv = (await stays([...words, '-o', 'csv'], box.env)).stdout;
+      const help = (await stays([...words, '--help'], box.env)).stdout;
+      const block = help.split('Columns of -o tsv and -o csv')[1];
+      expect(block, words.join(' ')).toBeDefined();
+      const listed = block!.split('\n').slice(1).filter((l) => l.startsWith('  ')).join(' ');
+      // The header row is printed even when there are no rows (no jobs, no webhooks yet).
+      const [header] = parseCsv(csv);
+      expect(listed.split(',').map((k) => k.trim()), words.join(' ')).toEqual(header);
+    }
+  });
+
+  it('search --help labels each of its two column blocks with the rows they are for', async () => {
+    const help = (await stays(['search', '--help'], box.env)).stdout.replace(/\n(?! )/g, ' ');
+    const heads = [...help.matchAll(/Columns of -o tsv and -o csv (.*?), in order/g)].map((m) => m[1]);
+    expect(heads).toEqual(['for properties (the default form)', 'for stays (Family S: --family s, any S: flag, --with-details)']);
+  });
 });
 
 describe('a table on a pipe', () => {

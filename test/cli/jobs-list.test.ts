@@ -110,7 +110,7 @@ describe('stays jobs list', () => {
     expect(one.code, one.stderr).toBe(0);
     expect(one.stdout).toContain(ids[0]);
     expect(one.stdout).not.toContain(ids[1]);
-    const cursor = /more jobs: --cursor (\S+) \(or --all\)/.exec(one.stderr)?.[1];
+    const cursor = /^more jobs \(--all for every one\); the next:\n--cursor (\S+)$/m.exec(one.stderr)?.[1];
     expect(cursor).toBeDefined();
     const next = await jobs('--limit', '1', '--cursor', cursor!, '-o', 'tsv');
     expect(next.stdout.split('\t')[0]).toBe(ids[1]);

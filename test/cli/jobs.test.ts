@@ -106,4 +106,34 @@ describe('waiting on jobs (simulated upstream, live key)', () => {
     expect(waited.code, waited.stderr).toBe(0);
     expect(json<{ data: unknown[] }>(waited).data).toHaveLength(8);
   });
+
+  // Issue 22, item 18: a table or CSV of a completed job showed its id and status, never its result.
+  it('jobs get of a completed job: the table shows the job and its result; csv is the result rows', async () => {
+    const live = (...args: string[]) => stays([...args, '--base-url', sim.url, '--api-key', a.liveKey], box.env, { timeoutMs: 60_000 });
+    const r = await live('search', 'Cordoba', '--limit', '2', '--platforms', 'airbnb,booking', '--no-wait');
+    const jobId = json<{ data: { jobId: string } }>(r).data.jobId;
+    const waited = await live('jobs', 'wait', jobId, '-o', 'csv');
+    expect(waited.code, waited.stderr).toBe(0);
+
+    const csv = await live('jobs', 'get', jobId, '-o', 'csv');
+    expect(csv.code, csv.stderr).toBe(0);
+    // The rows the call printed, as jobs wait prints them; stderr says they are the job's result.
+    expect(csv.stdout).toBe(waited.stdout);
+    expect(csv.stdout.split('\n')[0]).toMatch(/^name,platform,listing_id,id,/);
+    expect(csv.stderr).toContain(`stays: job ${jobId} completed; below are its result's rows (the job's own fields: --json)`);
+
+    const table = await live('jobs', 'get', jobId, '-o', 'table', '--no-color');
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(new RegExp(`^JOB ID +${jobId}\nSTATUS +completed\n\nNAME +PLATFORM`));
+    const rows = await live('jobs', 'wait', jobId, '-o', 'jsonl');
+    const ids = rows.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { platformListingId: string }).platformListingId);
+    expect(ids).toHaveLength(4);
+    for (const id of ids) expect(table.stdout).toContain(id);
+    expect(table.stderr).toMatch(/credits charged/);
+
+    // JSON stays the poll as returned.
+    const polled = json<{ data: { jobId: string; status: string; result: unknown[] } }>(await live('jobs', 'get', jobId, '--json'));
+    expect(polled.data).toMatchObject({ jobId, status: 'completed' });
+    expect(polled.data.result).toHaveLength(4);
+  });
 });

@@ -58,7 +58,20 @@ describe('output', () => {
     const r = await run('search', 'Lisbon', '--limit', '2', '--platforms', 'booking', '-o', 'table');
     expect(r.stdout).toMatch(/^NAME\s+PLATFORM\s/);
     expect(r.stdout).toMatch(/\d\.\d\/10/);
-    expect(r.stderr).toMatch(/0 credits charged \(sandbox\) · not cached · more pages: --cursor \S+ \(or --all\)/);
+    expect(r.stderr).toMatch(/^0 credits charged \(sandbox\) · not cached · more pages \(--all for every one\); the next:\n--cursor \S+\n/m);
+  });
+
+  it('the next page\'s token is on a line of its own, whole, however long (issue 22, item 18)', async () => {
+    // Four platforms: a cursor longer than an 80-column terminal; it must not share its line.
+    const r = await run('search', 'Lisbon', '--limit', '2', '-o', 'table', '--no-color');
+    expect(r.code, r.stderr).toBe(0);
+    const line = r.stderr.split('\n').find((l) => l.startsWith('--cursor '));
+    expect(line, r.stderr).toMatch(/^--cursor [A-Za-z0-9_-]+$/);
+    expect(line!.length).toBeGreaterThan(80);
+    // Copied as printed, it is the next page.
+    const next = await run('search', 'Lisbon', '--limit', '2', ...line!.split(' '), '-o', 'json');
+    expect(next.code, next.stderr).toBe(0);
+    expect(json<{ meta: { pagination: { cursor: string } } }>(next).meta.pagination.cursor).toBe(line!.slice('--cursor '.length));
   });
 
   it('--all walks every page; --cursor gives the next one', async () => {
@@ -86,5 +99,48 @@ describe('output', () => {
     const r = await sh('bash', ['-c', cmd], { env: { ...process.env, ...box.env } });
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
     expect(r.stderr.trim()).toBe('status=0');
+  });
+});
+
+// Issue 22, item 14: --json and --jq print JSON; an explicit -o of another format beside them was
+// silently overruled. Refused before any request (exit 2); -o json agrees and passes.
+describe('conflicting output flags', () => {
+  const sent = (stderr: string) => /stays debug: GET /.test(stderr);
+
+  it('-o csv --jq, -o jsonl --jq: refused with exit 2, text on stderr, nothing sent, stdout empty', async () => {
+    const csv = await run('search', 'Lisbon', '--limit', '1', '-o', 'csv', '--jq', '.data', '--debug');
+    expect(csv.code).toBe(2);
+    expect(csv.stdout).toBe('');
+    expect(sent(csv.stderr)).toBe(false);
+    expect(csv.stderr).toContain("error: --jq prints what the expression outputs, so it cannot also print -o csv: drop -o csv, or let jq make the CSV: --jq '.data[] | [.id, .name] | @csv'.");
+    const jsonl = await run('search', 'Lisbon', '--limit', '1', '-o', 'jsonl', '--jq', '.data');
+    expect(jsonl.code).toBe(2);
+    expect(jsonl.stderr).toMatch(/cannot also print -o jsonl: drop -o jsonl, and give jq one value a row: --jq '\.data\[\]'/);
+  });
+
+  it('--json -o csv and --json FIELDS -o tsv: refused with exit 2 (the --json error envelope on stderr)', async () => {
+    const bare = await run('search', 'Lisbon', '--limit', '1', '--json', '-o', 'csv');
+    expect(bare.code).toBe(2);
+    expect(bare.stdout).toBe('');
+    expect(JSON.parse(bare.stderr.trim()).error).toMatchObject({ code: 'usage', param: 'output', message: '--json is -o json (the whole envelope), so it cannot also be -o csv: give one of them.' });
+    const fields = await run('search', 'Lisbon', '--limit', '1', '-o', 'tsv', '--json', 'name,platform');
+    expect(fields.code).toBe(2);
+    expect(fields.stdout).toBe('');
+    expect(JSON.parse(fields.stderr.trim()).error.message).toContain("--json name,platform prints those fields as JSON, so it cannot also print -o tsv: drop -o tsv, or let jq format them: --json name,platform --jq '.[] | [.name, .platform] | @tsv'");
+  });
+
+  it('-o json agrees with --json and --jq; a profile\'s default output is overridden, not a conflict', async () => {
+    const agree = await run('search', 'Lisbon', '--limit', '1', '--platforms', 'booking', '-o', 'json', '--json', 'platform', '--jq', '.[0].platform');
+    expect(agree.code, agree.stderr).toBe(0);
+    expect(agree.stdout).toBe('booking\n');
+    const profile = { ...box.env };
+    expect((await stays(['config', 'set', 'output', 'csv'], profile)).code).toBe(0);
+    try {
+      const r = await stays(['search', 'Lisbon', '--limit', '1', '--platforms', 'booking', '--jq', '.data[0].platform'], profile);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe('booking\n');
+    } finally {
+      await stays(['config', 'unset', 'output'], profile);
+    }
   });
 });

@@ -157,7 +157,21 @@ describe('--jq EXPR', () => {
     expect(r.stderr).toContain('jq: 1 compile error');
     const undef = await run('search', 'Lisbon', '--jq', '.data | nosuchfn', '--json', 'name');
     expect(undef.code).toBe(2);
-    expect(errorOf(undef)).toMatchObject({ param: 'jq', message: expect.stringContaining('nosuchfn/0 is not defined') });
+    // Text even beside --json (issue 22, item 14): a jq error is about the filter, not the API's answer.
+    expect(undef.stderr).toMatch(/^error: Invalid --jq expression: jq: error: nosuchfn\/0 is not defined/);
+  });
+
+  it('a syntax error and a runtime error are reported the same way: text on stderr, exit 2, whatever the mode', async () => {
+    for (const mode of [[], ['--json', 'name'], ['-o', 'json']]) {
+      const syntax = await run('search', 'Lisbon', '--limit', '1', ...mode, '--jq', '.data[');
+      const runtime = await run('search', 'Lisbon', '--limit', '1', ...mode, '--jq', 'error("boom")');
+      for (const [r, message] of [[syntax, 'Invalid --jq expression: jq: error: syntax error'], [runtime, '--jq failed: jq: error: boom']] as const) {
+        expect(r.code, `${mode.join(' ')} ${r.stderr}`).toBe(2);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toMatch(new RegExp(`^error: ${message.replace(/[[\]().]/g, '\\$&')}`, 'm'));
+        expect(r.stderr).not.toMatch(/^\{"error"/m);
+      }
+    }
   });
 
   it('a runtime error prints the values before it, then jq\'s message, exit 2', async () => {

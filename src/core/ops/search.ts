@@ -12,6 +12,7 @@ import { type RawInput, checkChildAges, checkPriceRange, checkStay, parseParams 
 import { type Composed, type Leg, type LegOutcome, type Plan, TTL } from '../plan.js';
 import type { StayQuery } from '../upstream.js';
 import { failedResult, okResult } from './common.js';
+import { SEARCH_COMPARATORS } from '../search-sort.js';
 
 export interface ResolvedPlatforms {
   legs: EnabledPlatform[];
@@ -50,20 +51,6 @@ function matches(p: Property, q: SearchInput, guests: number): boolean {
   return true;
 }
 
-type Comparator = (a: Property, b: Property) => number;
-const byPrice = (dir: 1 | -1): Comparator => (a, b) => {
-  // Rows without a price sort last in either direction.
-  if (!a.price || !b.price) return (a.price ? 0 : 1) - (b.price ? 0 : 1);
-  return dir * (a.price.nightlyPrice - b.price.nightlyPrice);
-};
-// Ratings compare across platforms on a common 0..1 footing; the rows keep their native scale.
-const byRating: Comparator = (a, b) => (b.guestRating ?? 0) / (b.ratingScale || 1) - (a.guestRating ?? 0) / (a.ratingScale || 1);
-const COMPARATORS: Record<Exclude<SearchInput['sort'], 'recommended'>, Comparator> = {
-  price_asc: byPrice(1),
-  price_desc: byPrice(-1),
-  rating_desc: byRating,
-};
-
 /** D16: recommended is round-robin in platforms[] order; other sorts merge the page. */
 function mergePage(pages: Property[][], sort: SearchInput['sort']): Property[] {
   if (sort === 'recommended') {
@@ -72,7 +59,7 @@ function mergePage(pages: Property[][], sort: SearchInput['sort']): Property[] {
     for (let i = 0; i < longest; i++) for (const page of pages) if (page[i]) out.push(page[i]!);
     return out;
   }
-  return pages.flat().sort(COMPARATORS[sort]);
+  return pages.flat().sort(SEARCH_COMPARATORS[sort]);
 }
 
 export function parseSearch(raw: RawInput, today: string): SearchInput & { childAges: number[]; resolved: ResolvedPlatforms } {
@@ -128,7 +115,7 @@ export function searchPlan(services: Services, ctx: RequestContext, raw: RawInpu
 
 function composePage(q: ParsedSearch, fp: string, offsets: Record<string, number>, outcomes: LegOutcome[], dated: boolean): Composed<Property[]> {
   const guests = q.adults + q.children;
-  const comparator = q.sort === 'recommended' ? null : COMPARATORS[q.sort];
+  const comparator = q.sort === 'recommended' ? null : SEARCH_COMPARATORS[q.sort];
   const results: PlatformResult[] = [];
   const pages: Property[][] = [];
   const nextOffsets: Record<string, number> = {};
