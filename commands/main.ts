@@ -25,6 +25,13 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? EXIT.ok : EXIT.usage;
       return;
     }
+    const full = (globalThis as { __staysFullBundle?: () => void }).__staysFullBundle;
+    if ((e as Error).name === 'NeedsFullBundle' && full !== undefined) {
+      // Run by bin/stays from the remote bundle, this command needs the service: nothing was sent
+      // or printed yet, so the full bundle runs it from the start.
+      full();
+      return;
+    }
     if ((e as Error).name === 'StoreUnavailableError') {
       process.stderr.write(`stays: ${(e as Error).message}\n`);
       process.exitCode = EXIT.internal;

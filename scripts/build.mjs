@@ -81,19 +81,59 @@ for (const [name, entry] of Object.entries(LOCAL_VENDOR)) {
   await build({ ...common, ...cjs, entryPoints: [entry], outfile: join('dist', vendorFile(name)) });
 }
 
+// The remote bundle (commands/_lib/mode.ts says when bin/stays runs it): the same program without
+// the service. Each module below becomes a stub that throws if it is ever loaded. The in-process
+// transport's stub throws when a transport is made, which the context does only when there is no
+// base URL, before anything is sent: the error says the full bundle is needed, and bin/stays runs
+// dist/cli.cjs instead. Any other stub loaded
+// is a bug the remote tests find: a command in REMOTE_COMMANDS reached the service.
+const SERVICE_ONLY = [
+  'src/client/in-process.ts',
+  'src/runtime.ts',
+  'src/server.ts',
+  'src/config.ts',
+  'src/http/app.ts',
+  'src/store/open.ts',
+  'src/store/postgres/store.ts',
+  'src/core/admin.ts',
+  'src/core/auth.ts',
+  'src/core/error-docs.ts',
+  'src/mcp/stdio.ts',
+  'src/sources/sandbox/magic.ts',
+  'src/sources/apify/doctor.ts',
+  'commands/_lib/completion-spec.ts',
+];
+const root = fileURLToPath(new URL('..', import.meta.url));
+const serviceStubs = {
+  name: 'service-stubs',
+  setup(b) {
+    b.onLoad({ filter: /\.ts$/ }, (args) => {
+      const rel = args.path.slice(root.length).replace(/\\/g, '/');
+      if (!SERVICE_ONLY.includes(rel)) return undefined;
+      const error = `Object.assign(new Error(${JSON.stringify(`stays: internal: ${rel} is not in the remote bundle`)}), { name: 'NeedsFullBundle' })`;
+      // Imported statically by the client: loading it is harmless, making the transport is not.
+      if (rel === 'src/client/in-process.ts') return { loader: 'js', contents: `export function inProcessTransport() { throw ${error}; }` };
+      return { loader: 'js', contents: `throw ${error.replace("'NeedsFullBundle'", "'Error'")};` };
+    });
+  },
+};
+await build({ ...common, ...cjs, entryPoints: { 'cli-remote': 'commands/main.ts' }, outfile: 'dist/cli-remote.cjs', external: ['better-sqlite3'], plugins: [zodEnglishOnly, toVendor, serviceStubs] });
+await build({ ...common, ...cjs, entryPoints: ['commands/_lib/mode.ts'], outfile: 'dist/mode.cjs', sourcemap: false });
+
 // The code cache of bin/stays is keyed by this digest of the bundle and its vendor files, written
 // into the bundle's first line: V8 itself only checks a cache against the source's length.
-const cli = 'dist/cli.cjs';
-const body = readFileSync(cli, 'utf8');
-const hash = createHash('sha256').update(body);
+const bundles = ['dist/cli.cjs', 'dist/cli-remote.cjs'];
+const hash = createHash('sha256');
+for (const f of bundles) hash.update(readFileSync(f));
 for (const name of [...Object.keys(VENDOR), ...Object.keys(LOCAL_VENDOR)]) hash.update(readFileSync(join('dist', vendorFile(name))));
 const digest = hash.digest('hex').slice(0, 16);
-writeFileSync(cli, `// stays-build ${digest}\n${body}`);
-// One line more at the top: shift the source map to match.
-const mapFile = `${cli}.map`;
-const map = JSON.parse(readFileSync(mapFile, 'utf8'));
-map.mappings = `;${map.mappings}`;
-writeFileSync(mapFile, JSON.stringify(map));
+for (const f of bundles) {
+  writeFileSync(f, `// stays-build ${digest}\n${readFileSync(f, 'utf8')}`);
+  // One line more at the top: shift the source map to match.
+  const map = JSON.parse(readFileSync(`${f}.map`, 'utf8'));
+  map.mappings = `;${map.mappings}`;
+  writeFileSync(`${f}.map`, JSON.stringify(map));
+}
 
 // The error and warning reference the package ships (generated from src/core/error-docs.ts, checked
 // by test/docs): in-process answers' docUrls point into dist/docs. The /docs renderer's files are

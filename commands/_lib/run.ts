@@ -35,10 +35,17 @@ export async function execute(opts: GlobalOpts, body: (ctx: Ctx) => Promise<void
   };
   // `on`, not `once`: a second Ctrl-C during the exit must not fall back to the default handler.
   process.on('SIGINT', onSigint);
+  // The remote bundle found this command needs the service (no base URL after all): nothing was
+  // sent, and the full bundle runs it from the start (bin/stays, main.ts).
+  let needsFull: unknown;
   try {
     ctx = await createContext(opts);
     await body(ctx);
   } catch (caught) {
+    if ((caught as Error | null)?.name === 'NeedsFullBundle' && ctx === undefined) {
+      needsFull = caught;
+      return;
+    }
     let e = caught;
     ctx?.ui.stop();
     if (e instanceof StaysWaitTimeoutError && ctx?.inProcess) {
@@ -49,6 +56,7 @@ export async function execute(opts: GlobalOpts, body: (ctx: Ctx) => Promise<void
     process.exitCode = await reportError(e, ctx?.term ?? makeTerm(opts), ctx?.jsonErrors ?? opts.json !== undefined);
   } finally {
     process.off('SIGINT', onSigint);
+    if (needsFull !== undefined) throw needsFull;
     // Jobs this command ran and gave up on were failed by close(); their upstream calls need not finish.
     const abandoned = (ctx?.inProcess?.runningJobs().length ?? 0) > 0;
     await ctx?.close();

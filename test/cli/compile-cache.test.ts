@@ -81,19 +81,34 @@ describe.runIf(ownCache)('the compile cache of bin/stays (Node 20)', () => {
     expect(files.map((f) => statSync(join(dir, f)).mtimeMs)).toEqual(before);
   });
 
-  it("a remote call loads no vendor file: its HTTP is Node's own", async () => {
+  it("a remote call runs the bundle without the service and loads no vendor file: its HTTP is Node's own", async () => {
     const peer = await startPeerFake();
     try {
       const dir = join(tempDir('stays-v8-'), 'cache');
       const env = { ...box.env, NODE_COMPILE_CACHE: dir, STAYS_BASE_URL: peer.url, STAYS_API_KEY: 'stay_live_peer' };
       const first = await stays(['account', '--json'], env);
       expect(first.code).toBe(0);
-      expect(caches(dir).map((f) => f.replace(/^cli-[0-9a-f]+-v[\d.]+-\w+-/, ''))).toEqual(['account.v8']);
+      expect(caches(dir).map((f) => f.replace(/^cli-[0-9a-f]+-v[\d.]+-\w+-/, ''))).toEqual(['remote-account.v8']);
       const second = await stays(['account', '--json'], env);
       expect(json(second).data).toEqual(json(first).data);
+      // STAYS_BUNDLE=full: the whole bundle, the same answer.
+      const full = await stays(['account', '--json'], { ...env, STAYS_BUNDLE: 'full' });
+      expect(json(full).data).toEqual(json(first).data);
+      expect(caches(dir).map((f) => f.replace(/^cli-[0-9a-f]+-v[\d.]+-\w+-/, '')).sort()).toEqual(['account.v8', 'remote-account.v8']);
     } finally {
       await peer.close();
     }
+  });
+
+  it('a command the remote bundle started that turns out to run in-process is handed to the full bundle before anything is sent', async () => {
+    const dir = join(tempDir('stays-v8-'), 'cache');
+    const env = { ...box.env, NODE_COMPILE_CACHE: dir };
+    const usual = await stays(['search', 'Porto', '--limit', '2', '--json'], env);
+    const handed = await stays(['search', 'Porto', '--limit', '2', '--json'], { ...env, STAYS_BUNDLE: 'remote' });
+    expect(handed.code).toBe(0);
+    expect(handed.stderr).toBe(usual.stderr);
+    expect(json(handed).data).toEqual(json(usual).data);
+    expect(caches(dir).map((f) => f.replace(/^cli-[0-9a-f]+-v[\d.]+-\w+-/, '')).sort()).toEqual(['remote-search.v8', 'search.v8']);
   });
 
   it('a corrupt cache is rejected by V8 and replaced; the command is unaffected', async () => {
