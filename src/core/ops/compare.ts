@@ -24,6 +24,21 @@ function minMedian(offers: Offer[], currency: string): { min: number | null; med
   return { min: totals[0]!, median: Math.round(median * 100) / 100 };
 }
 
+/**
+ * Offers compare on the total, in both modes: cheapest first (a source may list them otherwise).
+ * Offers quoted in another currency than asked cannot be compared and follow, cheapest first
+ * among themselves. Equal totals keep the order they came in (direct mode: the order given).
+ */
+function byTotal(offers: Offer[], currency: string): Offer[] {
+  const rank = (o: Offer) => (o.currency === currency ? 0 : 1);
+  return offers.map((o, i) => ({ o, i })).sort((a, b) => rank(a.o) - rank(b.o) || a.o.totalPrice - b.o.totalPrice || a.i - b.i).map((x) => x.o);
+}
+
+/** Direct mode compares several listings: the title names them all (in the order given), not the first. */
+function directTitle(pairs: { platform: string; id: string }[]): string {
+  return pairs.map((p) => `${p.platform}:${p.id}`).join(' vs ');
+}
+
 /** "platform:listingId", split on the first colon so a full URL works as the id. */
 function parsePair(pair: string): { platform: EnabledPlatform; id: string } {
   const at = pair.indexOf(':');
@@ -73,7 +88,7 @@ export function priceComparePlan(services: Services, ctx: RequestContext, raw: R
         if (!o!.ok) throw o!.error;
         const g = o!.value as { property: string; offers: Offer[] };
         return {
-          data: { property: g.property, ...base, ...minMedian(g.offers, q.currency), offers: g.offers, source: 'google_aggregator' },
+          data: { property: g.property, ...base, ...minMedian(g.offers, q.currency), offers: byTotal(g.offers, q.currency), source: 'google_aggregator' },
           platformResults: [okResult('google', g.offers.length, GOOGLE_COMPARE_COST, o!.cached)],
           warnings: [],
         };
@@ -109,7 +124,7 @@ export function priceComparePlan(services: Services, ctx: RequestContext, raw: R
         throw new ServiceError('upstream_degraded', `Every leg failed: ${errors.map((e) => e.code).join(', ')}.`);
       }
       return {
-        data: { property: `${offers[0]!.platform}:${offers[0]!.listingId}`, ...base, ...minMedian(offers, q.currency), offers, source: 'direct_fanout' },
+        data: { property: directTitle(pairs), ...base, ...minMedian(offers, q.currency), offers: byTotal(offers, q.currency), source: 'direct_fanout' },
         platformResults: results,
         warnings,
       };
