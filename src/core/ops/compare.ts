@@ -6,7 +6,7 @@ import type { RequestContext, Services } from '../context.js';
 import { type Plan, TTL } from '../plan.js';
 import { priceLeg } from './price.js';
 import { ServiceError } from '../errors.js';
-import { parseListingId } from '../listing-ref.js';
+import { inferListingRef, parseListingId } from '../listing-ref.js';
 import { type EnabledPlatform, SINGLE_LISTING_PLATFORMS } from '../platforms.js';
 import { PriceCompareParams } from '../schemas/params.js';
 import type { Offer, PlatformResult, Price, PriceCompare, Warning } from '../schemas/resources.js';
@@ -39,11 +39,16 @@ function directTitle(pairs: { platform: string; id: string }[]): string {
   return pairs.map((p) => `${p.platform}:${p.id}`).join(' vs ');
 }
 
-/** "platform:listingId", split on the first colon so a full URL works as the id. */
+/**
+ * "platform:listingId", split on the first colon so a full URL works as the id; a listing URL or a
+ * stays_ id alone names its platform itself.
+ */
 function parsePair(pair: string): { platform: EnabledPlatform; id: string } {
+  const ref = inferListingRef(pair, { param: 'listings' });
+  if (ref) return { platform: requireEnabled(ref.platform, SINGLE_LISTING_PLATFORMS, 'price'), id: ref.id };
   const at = pair.indexOf(':');
   if (at <= 0 || at === pair.length - 1) {
-    throw new ServiceError('invalid_parameter', `listings entries are platform:listingId pairs (got ${JSON.stringify(pair.slice(0, 80))}).`, { param: 'listings' });
+    throw new ServiceError('invalid_parameter', `listings entries are platform:listingId pairs or listing URLs (got ${JSON.stringify(pair.slice(0, 80))}).`, { param: 'listings' });
   }
   const platform = requireEnabled(parsePlatform(pair.slice(0, at), 'listings'), SINGLE_LISTING_PLATFORMS, 'price');
   return { platform, id: parseListingId(platform, pair.slice(at + 1), { param: 'listings' }) };

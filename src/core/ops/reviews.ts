@@ -5,7 +5,7 @@ import type { RequestContext, Services } from '../context.js';
 import { type Leg, type Plan, TTL } from '../plan.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../cursor.js';
 import { ServiceError } from '../errors.js';
-import { parseListingId, parseListingUrl, splitStaysId } from '../listing-ref.js';
+import { parseListingId, parseListingUrl, platformOf } from '../listing-ref.js';
 import { type EnabledPlatform, REVIEW_PLATFORMS } from '../platforms.js';
 import { ReviewsParams } from '../schemas/params.js';
 import type { Review } from '../schemas/resources.js';
@@ -27,10 +27,10 @@ export function reviewsPlan(_services: Services, ctx: RequestContext, raw: RawIn
   requireScope(ctx, 'stays.read');
   const q = parseParams(ReviewsParams, raw);
   const form = exactlyOne(q, ['listingId', 'url'], 'listing');
-  // The platform may come from a stays_<platform>_<id> listingId.
-  const derived = q.listingId !== undefined ? splitStaysId(q.listingId)?.platform : undefined;
+  // The platform may come from the listing itself: a stays_<platform>_<id> listingId or a listing URL.
+  const derived = platformOf(form === 'url' ? q.url : q.listingId) ?? undefined;
   const asked = q.platform ?? derived;
-  if (asked === undefined) throw new ServiceError('missing_parameter', 'platform is required (or pass a stays_<platform>_<id> listingId).', { param: 'platform' });
+  if (asked === undefined) throw new ServiceError('missing_parameter', 'platform is required (or pass a listing URL or a stays_<platform>_<id> listingId).', { param: 'platform' });
   const platform = requireEnabled(asked, REVIEW_PLATFORMS, 'reviews');
   const id = form === 'url'
     ? parseListingUrl(platform, q.url!, { param: 'url' })

@@ -67,7 +67,7 @@ export const PriceParams = z.object({
 });
 
 export const PriceCompareParams = z.object({
-  listings: list(str()).optional().describe('Direct mode: 2 to 6 platform:listingId pairs, split on the first colon.'),
+  listings: list(str()).optional().describe('Direct mode: 2 to 6 platform:listingId pairs, split on the first colon, or listing URLs (their site names the platform).'),
   name: str().optional().describe('Google mode: property name.'),
   googleHotelId: str().optional().describe('Google mode: Google hotel id; exclusive with name/location.'),
   location: str().optional().describe('Google mode: place or lat,lng.'),
