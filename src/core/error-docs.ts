@@ -292,6 +292,11 @@ export const WARNING_DOCS = {
     fix: 'Add checkIn and checkOut to filter by price, or drop the price filter.',
     reproduce: `GET /v1/search?location=Lisbon&priceMin=50 ${SANDBOX}`,
   },
+  rating_out_of_scale: {
+    cause: 'A rating filter (minGuestRating, minRating) is above a platform\'s rating scale: ratings keep each platform\'s own scale (5 for airbnb, vrbo and google, 10 for booking), so nothing on that platform can match.',
+    fix: 'Give the minimum on that platform\'s scale (ratingScale in each row), or search that platform alone with its own minimum.',
+    reproduce: `GET /v1/search?location=Lisbon&platforms=airbnb,booking&minGuestRating=8 ${SANDBOX}`,
+  },
   price_unavailable: {
     cause: 'A listing was asked for with dates, but no price could be quoted for them; the listing is returned with price null.',
     fix: 'Call /v1/price for the reason (the error code in the message), or try other dates.',

@@ -10,7 +10,7 @@ import { type EnabledPlatform, REVIEW_PLATFORMS } from '../platforms.js';
 import { ReviewsParams } from '../schemas/params.js';
 import type { Review } from '../schemas/resources.js';
 import { type RawInput, exactlyOne, parseParams } from '../validate.js';
-import { okResult, requireEnabled } from './common.js';
+import { okResult, ratingScaleWarnings, requireEnabled } from './common.js';
 
 const SORTS: Record<string, (a: Review, b: Review) => number> = {
   recent: (a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0),
@@ -53,7 +53,7 @@ export function reviewsPlan(_services: Services, ctx: RequestContext, raw: RawIn
       return {
         data: page,
         platformResults: [okResult(platform, page.length, reviewsCost(platform, page.length), o!.cached)],
-        warnings: [],
+        warnings: ratingScaleWarnings('minRating', q.minRating, [platform], 'review'),
         pagination: { limit: q.limit, cursor: q.cursor ?? null, nextCursor: hasMore ? encodeCursor({ o: { _: offset + page.length } }, fp) : null, hasMore },
       };
     },
