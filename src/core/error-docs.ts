@@ -97,7 +97,7 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     reproduce: `GET /v1/search?location=Lisbon&platform=airbnb&platforms=vrbo ${SANDBOX}`,
   },
   platform_not_enabled: {
-    cause: 'The platform is not served by this endpoint (reviews on some platforms) or not enabled on this service at all (expedia, hotels, tripadvisor).',
+    cause: 'The platform is not served by this endpoint (reviews on some platforms), not by this server\'s upstream (booking and google calendars when live data comes from the scraping platform: its actors return no calendar days), or not enabled on this service at all (expedia, hotels, tripadvisor).',
     fix: 'Use one of the platforms the message lists.',
     reproduce: `GET /v1/listing/expedia/123 ${SANDBOX}`,
   },

@@ -88,7 +88,7 @@ export function priceComparePlan(services: Services, ctx: RequestContext, raw: R
       platforms: ['google'],
       currency: q.currency,
       worstCase: GOOGLE_COMPARE_COST,
-      legs: [{ platform: 'google', key: `compare:google:${JSON.stringify([query, stay])}`, ttlMs: TTL.compare, fetch: (u) => u.compareGoogle(query, stay) }],
+      legs: [{ platform: 'google', key: `compare:google:${JSON.stringify([query, stay])}`, ttlMs: TTL.compare, need: 'compare', fetch: (u) => u.compareGoogle(query, stay) }],
       compose: ([o]) => {
         if (!o!.ok) throw o!.error;
         const g = o!.value as { property: string; offers: Offer[] };

@@ -20,7 +20,7 @@ const SORTS: Record<string, (a: Review, b: Review) => number> = {
 
 /** Every review of one listing: shared with the Family S lookups and their cache. */
 export function reviewsLeg(platform: EnabledPlatform, id: string): Leg {
-  return { platform, key: `reviews:${platform}:${id}`, ttlMs: TTL.reviews, fetch: (u) => u.reviews(platform, id) };
+  return { platform, key: `reviews:${platform}:${id}`, ttlMs: TTL.reviews, need: 'reviews', fetch: (u) => u.reviews(platform, id) };
 }
 
 export function reviewsPlan(_services: Services, ctx: RequestContext, raw: RawInput): Plan<Review[]> {

@@ -78,7 +78,7 @@ export const PriceCompareParams = z.object({
 });
 
 export const AvailabilityParams = z.object({
-  platform: platform().describe('vrbo, booking, airbnb or google; one platform.'),
+  platform: platform().describe('vrbo, booking, airbnb or google; one platform. A server whose upstream has no calendar source for the platform (booking and google on the scraping platform) refuses it with platform_not_enabled, free.'),
   listingId: str().optional().describe('One listing id (one identification form).'),
   listingIds: list(str()).optional().describe('Batch of ids: airbnb 1, vrbo at most 12.'),
   url: str().optional().describe('Full listing URL (one identification form).'),
