@@ -98,6 +98,7 @@ export function searchLeg(platform: EnabledPlatform, location: string, o: { curr
     platform,
     key: `search:${platform}:${JSON.stringify([location, o.currency, o.rooms, o.stay ?? null])}`,
     ttlMs: TTL.search,
+    need: 'search',
     fetch: (u) => u.searchPlatform(platform, location, { currency: o.currency, rooms: o.rooms, stay: o.stay }),
   };
 }

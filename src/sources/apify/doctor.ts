@@ -122,7 +122,7 @@ export async function doctor(config: Config): Promise<DoctorReport> {
     const specs = table[platform][need];
     if (specs.length === 0) {
       if ((need === 'compare' && platform !== 'google') || (need === 'reviews' && platform === 'google')) continue;
-      rows.push({ platform, need, rank: 1, source: '-', status: 'not_configured', build: null, builtAt: null, mode: null, detail: `calls refused up front (400 platform_not_enabled, free): ${unservedWhy(platform, need)}` });
+      rows.push({ platform, need, rank: 1, source: '-', status: 'not_configured', build: null, builtAt: null, mode: null, detail: `not served: ${unservedWhy(platform, need)}; a call that needs only this is refused up front (400 platform_not_enabled, free)` });
       continue;
     }
     for (const [i, spec] of specs.entries()) {
