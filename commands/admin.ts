@@ -28,7 +28,7 @@ async function run<T extends object>(
 ): Promise<void> {
   const { createRuntime } = await import('../src/runtime.js');
   const { isServiceError } = await import('../src/core/errors.js');
-  const rt = createRuntime({ config: { ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}) } });
+  const rt = createRuntime({ config: { ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}) }, flags: { dataDir: '--data-dir', databaseUrl: '--database-url' } });
   try {
     const result = await action(rt);
     if (opts.json) printJson(result);

@@ -7,7 +7,7 @@ export function defineAvailability(program: Command): void {
   const cmd = program
     .command('availability')
     .description('Day-by-day availability of one or more listings of one platform')
-    .argument('[platform]', PLATFORMS.join(', '))
+    .argument('[platform]', `${PLATFORMS.join(', ')}; may be left out before a listing URL`)
     .argument('[ids...]', 'listing ids (airbnb: 1, others: up to 12)')
     .option('--url <url>', 'full listing URL instead of ids')
     .option('--country <cc>', 'ISO-3166 alpha-2; a bare booking slug needs it')
@@ -24,8 +24,10 @@ ${columnsHelp('day')}`)
       const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
       const usage = 'stays availability PLATFORM ID… --start-date D --end-date D';
       await execute(opts, async (ctx) => {
+        const { platformFromRef } = await import('./_lib/listing-arg.js');
+        let list: string[];
+        [platform, list] = platformFromRef(platform, ids, opts.url);
         const p = await ask(ctx.term, platform, { name: 'PLATFORM', message: 'Platform?', choices: PLATFORMS, usage });
-        let list = ids;
         if (list.length === 0 && opts.url === undefined) list = [await ask(ctx.term, undefined, { name: 'ID', message: 'Listing id?', usage })];
         const startDate = await ask(ctx.term, opts.startDate as string | undefined, { name: '--start-date', message: 'Start date (YYYY-MM-DD)?', usage });
         const endDate = await ask(ctx.term, opts.endDate as string | undefined, { name: '--end-date', message: 'End date (YYYY-MM-DD)?', after: startDate, usage });

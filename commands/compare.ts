@@ -8,7 +8,7 @@ export function defineCompare(program: Command): void {
   const cmd = program
     .command('compare')
     .description('Compare one property\'s price across sellers (compare on total price)')
-    .option('--listings <list>', 'direct mode: 2 to 6 platform:listingId pairs, e.g. airbnb:123,booking:fr/slug')
+    .option('--listings <list>', 'direct mode: 2 to 6 platform:listingId pairs or listing URLs, e.g. airbnb:123,booking:fr/slug')
     .option('--name <name>', 'google mode: property name')
     .option('--location <place>', 'google mode: place or lat,lng')
     .option('--google-hotel-id <id>', 'google mode: Google hotel id (instead of --name/--location)');

@@ -7,7 +7,7 @@ export function definePrice(program: Command): void {
   const cmd = program
     .command('price')
     .description('Live price for one listing and one stay (needs --check-in and --check-out)')
-    .argument('[platform]', PLATFORMS.join(', '))
+    .argument('[platform]', `${PLATFORMS.join(', ')}; may be left out before a listing URL`)
     .argument('[listingId]', 'platform-native id, a stays_ id, or a listing URL')
     .option('--country <cc>', 'ISO-3166 alpha-2; a bare booking slug needs it');
   withParty(withDates(cmd, true));
@@ -20,6 +20,8 @@ ${columnsHelp('price')}`)
     .action(async (platform: string | undefined, listingId: string | undefined, opts: GlobalOpts & Record<string, unknown>) => {
       const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
       await execute(opts, async (ctx) => {
+        const { platformFromRef } = await import('./_lib/listing-arg.js');
+        [platform, [listingId]] = platformFromRef(platform, listingId === undefined ? [] : [listingId]);
         const p = await ask(ctx.term, platform, { name: 'PLATFORM', message: 'Platform?', choices: PLATFORMS, usage: 'stays price PLATFORM LISTING_ID --check-in D --check-out D' });
         const id = await ask(ctx.term, listingId, { name: 'LISTING_ID', message: 'Listing id?', usage: 'stays price PLATFORM LISTING_ID --check-in D --check-out D' });
         const checkIn = await ask(ctx.term, opts.checkIn as string | undefined, { name: '--check-in', message: 'Check-in (YYYY-MM-DD)?', usage: 'stays price PLATFORM LISTING_ID --check-in D --check-out D' });

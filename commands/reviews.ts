@@ -9,7 +9,7 @@ export function defineReviews(program: Command): void {
   const cmd = program
     .command('reviews')
     .description('Reviews of one listing, newest first by default')
-    .argument('[platform]', 'airbnb, booking or vrbo')
+    .argument('[platform]', 'airbnb, booking or vrbo; may be left out before a listing URL')
     .argument('[listingId]', 'platform-native id, a stays_ id, or a listing URL')
     .option('--url <url>', 'full listing URL instead of PLATFORM LISTING_ID')
     .option('--country <cc>', 'ISO-3166 alpha-2; a bare booking slug needs it')
@@ -28,14 +28,16 @@ ${columnsHelp('review')}`)
     .action(async (platform: string | undefined, listingId: string | undefined, opts: GlobalOpts & Record<string, unknown>) => {
       const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
       await execute(opts, async (ctx) => {
+        const { platformOf } = await import('../src/core/listing-ref.js');
         let p = platform;
         let id = listingId;
-        // A URL or a stays_<platform>_<id> id says which platform it is; the service derives it.
-        if (opts.url === undefined && !(p?.startsWith('stays_') && id === undefined)) {
+        // A listing URL (--url or in place of PLATFORM) or a stays_<platform>_<id> id says which
+        // platform it is; the service derives it.
+        if (p !== undefined && id === undefined && !['airbnb', 'booking', 'vrbo', 'google'].includes(p) && platformOf(p) !== null) {
+          [p, id] = [undefined, p];
+        } else if (opts.url === undefined) {
           p = await ask(ctx.term, p, { name: 'PLATFORM', message: 'Platform?', choices: ['airbnb', 'booking', 'vrbo'], usage: 'stays reviews PLATFORM LISTING_ID' });
           id = await ask(ctx.term, id, { name: 'LISTING_ID', message: 'Listing id?', usage: 'stays reviews PLATFORM LISTING_ID' });
-        } else if (p?.startsWith('stays_')) {
-          [p, id] = [undefined, p];
         }
         await runCall(ctx, operations.reviews({ ...pick(opts, KEYS), platform: p, listingId: id }), { paginates: true, all: opts.all === true });
       });

@@ -75,7 +75,7 @@ Examples:
       const port = portOf('--port', opts.port);
       const mcpPort = opts.mcpPort === undefined ? undefined : portOf('--mcp-port', opts.mcpPort);
       const [{ startServer }, v8] = await Promise.all([import('../src/server.js'), import('node:v8')]);
-      const server = await startServer({ host: opts.host, port, mcpPort, config: { ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}) } });
+      const server = await startServer({ host: opts.host, port, mcpPort, config: { ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}) }, flags: { dataDir: '--data-dir', databaseUrl: '--database-url' } });
       // V8 lets the heap grow to about four times what is live before a full collection; with
       // caches churning under load that is most of the process's memory (docs/benchmarks.md,
       // memory). A server process bounds it; read by the heap controller at each collection.

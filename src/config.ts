@@ -14,6 +14,7 @@ const ConfigSchema = z.object({
   databaseUrl: z
     .string()
     .refine((u) => /^postgres(ql)?:\/\/./i.test(u) && URL.canParse(u), 'must be a postgres:// or postgresql:// URL')
+    .refine(sslmodeKnown, 'sslmode must be one of disable, allow, prefer, require, verify-ca, verify-full (libpq\'s values; docs/deploy.md)')
     .optional(),
   /** Connections one instance keeps open to PostgreSQL at most. */
   databasePoolMax: z.coerce.number().int().min(1).max(1000),
@@ -123,7 +124,18 @@ export function defaultDataDir(): string {
   return envPaths('stays', { suffix: '' }).data;
 }
 
-export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessEnv = process.env): Config {
+/** libpq's sslmode values (src/store/postgres/ssl.ts maps them), and the pg driver's no-verify. */
+function sslmodeKnown(url: string): boolean {
+  if (!URL.canParse(url)) return true;
+  const mode = new URL(url).searchParams.get('sslmode');
+  return mode === null || ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify'].includes(mode);
+}
+
+/**
+ * `flags` names the command-line option an override came from (`{ databaseUrl: '--database-url' }`),
+ * so an invalid value is reported under the name the user typed, not the environment variable's.
+ */
+export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessEnv = process.env, flags: Partial<Record<keyof Config, string>> = {}): Config {
   const parsed = ConfigSchema.safeParse({
     dataDir: overrides.dataDir ?? env.STAYS_DATA_DIR ?? defaultDataDir(),
     databaseUrl: overrides.databaseUrl ?? (env.STAYS_DATABASE_URL || undefined),
@@ -171,7 +183,8 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
       headersTimeoutMs: 'STAYS_HEADERS_TIMEOUT_MS', maxConnectionsPerAddress: 'STAYS_MAX_CONNECTIONS_PER_ADDRESS',
       apifyToken: 'STAYS_APIFY_TOKEN', apifyBaseUrl: 'STAYS_APIFY_BASE_URL', actors: 'STAYS_ACTORS', apifyRetries: 'STAYS_APIFY_RETRIES' };
     const key = String(issue.path[0]);
-    throw new ConfigError(`invalid setting ${names[key] ?? key}: ${issue.message}`);
+    const flag = overrides[key as keyof Config] !== undefined ? flags[key as keyof Config] : undefined;
+    throw new ConfigError(`invalid ${flag ? `option ${flag}` : `setting ${names[key] ?? key}`}: ${issue.message}`);
   }
   return parsed.data;
 }

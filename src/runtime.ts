@@ -31,6 +31,8 @@ export interface RuntimeOptions {
    * in-process CLI command (exited). Either way they fail retryable and their holds are released.
    */
   role?: 'server' | 'cli';
+  /** The command-line option each config override came from, for messages (loadConfig). */
+  flags?: Partial<Record<keyof Config, string>>;
   /** Called when the heartbeat cannot renew this process's leases. */
   onError?(e: unknown): void;
 }
@@ -77,7 +79,7 @@ function sourceLog(config: Config): (r: SourceReport) => void {
 }
 
 export function createRuntime(opts: RuntimeOptions = {}): Runtime {
-  const config = loadConfig(opts.config, opts.env);
+  const config = loadConfig(opts.config, opts.env, opts.flags);
   const clock = opts.clock ?? systemClock;
   const ids = opts.ids ?? systemIds(() => clock.now());
   // STAYS_MEMORY_CACHE_MB, shared by the two in-memory caches, half each (docs/decisions.md).

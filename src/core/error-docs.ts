@@ -97,7 +97,7 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     reproduce: `GET /v1/search?location=Lisbon&platform=airbnb&platforms=vrbo ${SANDBOX}`,
   },
   platform_not_enabled: {
-    cause: 'The platform is not served by this endpoint (reviews on some platforms) or not enabled on this service at all (expedia, hotels, tripadvisor).',
+    cause: 'The platform is not served by this endpoint (reviews on some platforms), not by this server\'s upstream (booking and google calendars when live data comes from the scraping platform: its actors return no calendar days), or not enabled on this service at all (expedia, hotels, tripadvisor).',
     fix: 'Use one of the platforms the message lists.',
     reproduce: `GET /v1/listing/expedia/123 ${SANDBOX}`,
   },
@@ -291,6 +291,11 @@ export const WARNING_DOCS = {
     cause: 'priceMin or priceMax was sent on a search without checkIn and checkOut; prices exist only for dated stays, so the filter was ignored.',
     fix: 'Add checkIn and checkOut to filter by price, or drop the price filter.',
     reproduce: `GET /v1/search?location=Lisbon&priceMin=50 ${SANDBOX}`,
+  },
+  rating_out_of_scale: {
+    cause: 'A rating filter (minGuestRating, minRating) is above a platform\'s rating scale: ratings keep each platform\'s own scale (5 for airbnb, vrbo and google, 10 for booking), so nothing on that platform can match.',
+    fix: 'Give the minimum on that platform\'s scale (ratingScale in each row), or search that platform alone with its own minimum.',
+    reproduce: `GET /v1/search?location=Lisbon&platforms=airbnb,booking&minGuestRating=8 ${SANDBOX}`,
   },
   price_unavailable: {
     cause: 'A listing was asked for with dates, but no price could be quoted for them; the listing is returned with price null.',

@@ -78,11 +78,24 @@ function chargeOf(meta: Meta, worstCase: number): number {
   return meta.creditsCharged;
 }
 
+/**
+ * A call that asks only what this server's upstream cannot do at all (booking calendars on the
+ * scraping platform: no actor returns them) is refused before any hold or source run: free, not
+ * retryable (nothing changes on a retry), and saying why. D12: an unsupported platform is
+ * platform_not_enabled.
+ */
+function refuseUnsupported<T>(plan: Plan<T>, upstream: Upstream): void {
+  if (!upstream.unsupported || plan.legs.length === 0) return;
+  const reasons = plan.legs.map((l) => (l.need && isEnabled(l.platform) ? upstream.unsupported!(l.platform, l.need) : null));
+  if (reasons.every((r) => r !== null)) throw new ServiceError('platform_not_enabled', reasons[0]!, { param: 'platform' });
+}
+
 export async function execute<T>(services: Services, ctx: RequestContext, plan: Plan<T>, opts: { waitMs?: number; memoKey?: string } = {}): Promise<ExecResult<T>> {
   if (isSandbox(ctx)) return runSandbox(services, ctx, plan, opts.memoKey);
   requireLiveUnlocked(ctx);
   const upstream = services.upstream;
   if (upstream === null) return refuseWithoutUpstream(services, ctx, plan.worstCase);
+  refuseUnsupported(plan, upstream);
 
   const jobId = newJobId(services.ids);
   const holdId = `hold_${services.ids.ulid()}`;

@@ -236,6 +236,35 @@ export function parseListingId(platform: Platform, input: string, opts: { countr
   return agreeCountry(platform, id, country);
 }
 
+/**
+ * The platform a listing reference names by itself: a listing URL (with or without its scheme) by
+ * its host, a stays_<platform>_<id> id by its prefix. Null for anything else, such as a bare native
+ * id, which needs its platform said. Only which platform: the id is still read by parseListingId
+ * (or parseListingUrl) for that platform, so a URL on the platform's site that names no listing is
+ * refused there, with the platform's own help.
+ */
+export function platformOf(input: unknown): Platform | null {
+  if (typeof input !== 'string') return null;
+  const s = input.trim();
+  if (s === '' || s.length > MAX_INPUT) return null;
+  const ref = splitStaysId(s);
+  if (ref) return ref.platform;
+  for (const platform of ['airbnb', 'vrbo', 'booking', 'google'] as const) {
+    const url = asUrl(s, RULES[platform]);
+    if (url !== null && url !== 'bad') return platform;
+  }
+  return null;
+}
+
+/**
+ * A listing named without its platform (`stays listing https://www.airbnb.com/rooms/1`): the
+ * platform from platformOf and the canonical id for it; null when the input names no platform.
+ */
+export function inferListingRef(input: string, opts: { country?: string | undefined; param: string }): ListingRef | null {
+  const platform = platformOf(input);
+  return platform === null ? null : { platform, id: parseListingId(platform, input, opts) };
+}
+
 /** A `url` parameter: must be a recognisable listing URL of the platform, else invalid_listing_url. */
 export function parseListingUrl(platform: Platform, url: string, opts: { param: string }): string {
   const rule = ruleFor(platform);

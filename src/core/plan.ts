@@ -5,7 +5,7 @@
 import type { ServiceError } from './errors.js';
 import type { Platform } from './platforms.js';
 import type { Pagination, PlatformResult, Warning } from './schemas/resources.js';
-import type { Upstream } from './upstream.js';
+import type { Need, Upstream } from './upstream.js';
 
 export interface Leg {
   platform: Platform;
@@ -13,6 +13,8 @@ export interface Leg {
   key: string;
   ttlMs: number;
   fetch(u: Upstream): Promise<unknown>;
+  /** What the leg asks of its platform, for the upstream's capabilities (Upstream.unsupported). */
+  need?: Need;
   /** Whether a fetched value may be cached (default: always). A composite leg holding a failure must not outlive it. */
   cacheable?(value: unknown): boolean;
   /** A listing's own data (not a price or a search): refreshing it in the cache is a stay.cached event. */

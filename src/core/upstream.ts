@@ -41,6 +41,12 @@ export interface Upstream {
   availability(platform: EnabledPlatform, id: string, startDate: string, endDate: string): Promise<Availability>;
   reviews(platform: EnabledPlatform, id: string): Promise<Review[]>;
   compareGoogle(query: GoogleCompareQuery, stay: StayQuery): Promise<{ property: string; offers: Offer[] }>;
+  /**
+   * Why this upstream cannot serve a need on a platform at all (no source for it: booking
+   * calendars on the scraping platform), or null when it can. A call that needs only such things
+   * is refused before any hold or source run (src/core/execute.ts). Absent: every need is served.
+   */
+  unsupported?(platform: EnabledPlatform, need: Need): string | null;
   /** Whether this source answers a need on a platform (default: every need); chains skip it otherwise. */
   serves?(platform: EnabledPlatform, need: Need): boolean;
   /** Overrides the chain's deadline for a call to this source (an actor's own timeout). */

@@ -19,12 +19,16 @@ function withDeadline<T>(p: Promise<T>, ms: number, platform: string, source: st
   return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
 }
 
+/** Why a chain has no source for a need: the upstream's own reason (an actor table's), else this. */
+export type WhyUnserved = (platform: EnabledPlatform, need: Need) => string | null | undefined;
+const noSource = (platform: EnabledPlatform, need: Need) => `${platform}: no source is configured for ${need} on this server.`;
+
 async function runChain<T>(
   platform: EnabledPlatform, need: Need, all: Upstream[], deadlineMs: number, report: ((r: SourceReport) => void) | undefined,
   call: (u: Upstream) => Promise<T>,
 ): Promise<T> {
   const sources = all.filter((s) => s.serves?.(platform, need) ?? true);
-  if (sources.length === 0) throw new ServiceError('upstream_unavailable', `${platform}: no source is configured for ${need} on this server.`);
+  if (sources.length === 0) throw new ServiceError('upstream_unavailable', noSource(platform, need));
   const failures: ServiceError[] = [];
   for (const source of sources) {
     const started = Date.now();
@@ -51,11 +55,12 @@ async function runChain<T>(
   throw new ServiceError('all_actors_failed', `${platform}: every source failed. ${detail}`);
 }
 
-export function chainUpstream(chains: Chains, deadlineMs: number, report?: (r: SourceReport) => void): Upstream {
+export function chainUpstream(chains: Chains, deadlineMs: number, report?: (r: SourceReport) => void, why?: WhyUnserved): Upstream {
   const first = Object.values(chains)[0]?.[0];
   const run = <T>(p: EnabledPlatform, need: Need, call: (u: Upstream) => Promise<T>) => runChain(p, need, chains[p], deadlineMs, report, call);
   return {
     name: first?.name ?? 'chain',
+    unsupported: (p, need) => (chains[p].some((s) => s.serves?.(p, need) ?? true) ? null : (why?.(p, need) ?? noSource(p, need))),
     simulated: Object.values(chains).some((c) => c.some((u) => u.simulated)),
     estimateSeconds: (p) => chains[p][0]?.estimateSeconds(p) ?? 0,
     searchPlatform: (p, location, o) => run(p, 'search', (u) => u.searchPlatform(p, location, o)),
@@ -69,6 +74,6 @@ export function chainUpstream(chains: Chains, deadlineMs: number, report?: (r: S
       chainUpstream(chains, deadlineMs, (x) => {
         report?.(x);
         r(x);
-      }),
+      }, why),
   };
 }

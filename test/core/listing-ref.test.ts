@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ServiceError } from '../../src/core/errors.js';
-import { listingUrl, parseListingId, parseListingUrl, splitStaysId, staysId } from '../../src/core/listing-ref.js';
+import { inferListingRef, listingUrl, parseListingId, parseListingUrl, platformOf, splitStaysId, staysId } from '../../src/core/listing-ref.js';
 import { ALL_PLATFORMS, type Platform } from '../../src/core/platforms.js';
 import { caught } from '../helpers/caught.js';
 
@@ -292,5 +292,33 @@ describe('robustness', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('platformOf / inferListingRef (issue 22, item 15)', () => {
+  it.each<[string, Platform | null]>([
+    ['https://www.airbnb.com/rooms/12345678', 'airbnb'],
+    ['www.airbnb.co.uk/rooms/12345678?adults=2', 'airbnb'],
+    ['https://www.vrbo.com/4886746', 'vrbo'],
+    ['https://www.booking.com/hotel/pt/casa-azul.en-gb.html', 'booking'],
+    ['https://www.google.com/travel/hotels/entity/ChcIqOT1nq2Lz7qHARoKL2cvMXRjejZ3cBAB', 'google'],
+    ['stays_booking_pt/casa-azul', 'booking'],
+    // A URL on the platform's site that names no listing still names the platform (parseListingId refuses it).
+    ['https://www.airbnb.com/s/Lisbon/homes', 'airbnb'],
+    ['https://example.com/rooms/12345678', null],
+    ['https://airbnb.com.evil.example/rooms/1', null],
+    ['12345678', null],
+    ['pt/casa-azul', null],
+    ['ChIJ_a-b:c.d', null],
+    ['airbnb:12345678', null],
+    ['', null],
+  ])('%s → %s', (input, platform) => {
+    expect(platformOf(input)).toBe(platform);
+  });
+
+  it('infers the canonical id for the platform, and refuses a site URL that names no listing', () => {
+    expect(inferListingRef('https://www.booking.com/hotel/pt/casa-azul.en-gb.html?x=1', { param: 'listings' })).toEqual({ platform: 'booking', id: 'pt/casa-azul' });
+    expect(inferListingRef('12345678', { param: 'listings' })).toBeNull();
+    expect(caught(() => inferListingRef('https://www.airbnb.com/s/Lisbon/homes', { param: 'listings' }))).toMatchObject({ code: 'invalid_parameter', param: 'listings' });
   });
 });

@@ -185,7 +185,10 @@ describe('sandbox routes', () => {
 
     const d = await expectOk(await get(`/v1/price-compare?listings=airbnb:12345678,booking:pt/casa-azul,vrbo:4886746&${stay}`));
     const dc = PriceCompareSchema.parse(d.data);
-    expect(dc.offers.map((o) => o.platform)).toEqual(['airbnb', 'booking', 'vrbo']);
+    // Cheapest total first, not in the order given (issue 22, item 10).
+    expect(dc.offers.map((o) => o.platform).sort()).toEqual(['airbnb', 'booking', 'vrbo']);
+    expect(dc.offers.map((o) => o.totalPrice)).toEqual(dc.offers.map((o) => o.totalPrice).sort((a, b) => a - b));
+    expect(dc.property).toBe('airbnb:12345678 vs booking:pt/casa-azul vs vrbo:4886746');
     expect(dc.source).toBe('direct_fanout');
     expect(d.meta.platformResults.map((r) => r.status)).toEqual(['ok', 'ok', 'ok']);
   });

@@ -21,6 +21,7 @@ export function availabilityLeg(platform: EnabledPlatform, id: string, startDate
     platform,
     key: `availability:${platform}:${id}:${startDate}:${endDate}`,
     ttlMs: TTL.availability,
+    need: 'availability',
     fetch: (u) => u.availability(platform, id, startDate, endDate),
   };
 }

@@ -3,8 +3,24 @@ import { requireLiveUnlocked } from '../auth.js';
 import type { RequestContext, Services } from '../context.js';
 import { isSandbox } from '../context.js';
 import { ServiceError, docPageUrl } from '../errors.js';
-import { ALL_PLATFORMS, ENABLED_PLATFORMS, type EnabledPlatform, type Platform, isEnabled } from '../platforms.js';
+import { ALL_PLATFORMS, ENABLED_PLATFORMS, type EnabledPlatform, type Platform, RATING_SCALE, isEnabled } from '../platforms.js';
 import type { Meta, Pagination, PlatformResult, Warning } from '../schemas/resources.js';
+
+/**
+ * A rating filter above a platform's native scale (ratings are never rescaled) matches nothing
+ * there: one warning per such platform, so an empty answer says why (issue 22, item 17).
+ */
+export function ratingScaleWarnings(param: string, value: number | undefined, platforms: readonly Platform[], what: string): Omit<Warning, 'docUrl'>[] {
+  if (value === undefined) return [];
+  const scales = ENABLED_PLATFORMS.map((p) => `${p} ${RATING_SCALE[p]}`).join(', ');
+  return platforms
+    .filter((p) => value > RATING_SCALE[p])
+    .map((platform) => ({
+      code: 'rating_out_of_scale',
+      platform,
+      message: `${param} ${value} is above ${platform}'s rating scale (0 to ${RATING_SCALE[platform]}), so no ${platform} ${what} can match. Ratings keep each platform's own scale (${scales}).`,
+    }));
+}
 
 export function buildMeta(
   services: Services,

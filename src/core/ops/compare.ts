@@ -6,7 +6,7 @@ import type { RequestContext, Services } from '../context.js';
 import { type Plan, TTL } from '../plan.js';
 import { priceLeg } from './price.js';
 import { ServiceError } from '../errors.js';
-import { parseListingId } from '../listing-ref.js';
+import { inferListingRef, parseListingId } from '../listing-ref.js';
 import { type EnabledPlatform, SINGLE_LISTING_PLATFORMS } from '../platforms.js';
 import { PriceCompareParams } from '../schemas/params.js';
 import type { Offer, PlatformResult, Price, PriceCompare, Warning } from '../schemas/resources.js';
@@ -24,11 +24,31 @@ function minMedian(offers: Offer[], currency: string): { min: number | null; med
   return { min: totals[0]!, median: Math.round(median * 100) / 100 };
 }
 
-/** "platform:listingId", split on the first colon so a full URL works as the id. */
+/**
+ * Offers compare on the total, in both modes: cheapest first (a source may list them otherwise).
+ * Offers quoted in another currency than asked cannot be compared and follow, cheapest first
+ * among themselves. Equal totals keep the order they came in (direct mode: the order given).
+ */
+function byTotal(offers: Offer[], currency: string): Offer[] {
+  const rank = (o: Offer) => (o.currency === currency ? 0 : 1);
+  return offers.map((o, i) => ({ o, i })).sort((a, b) => rank(a.o) - rank(b.o) || a.o.totalPrice - b.o.totalPrice || a.i - b.i).map((x) => x.o);
+}
+
+/** Direct mode compares several listings: the title names them all (in the order given), not the first. */
+function directTitle(pairs: { platform: string; id: string }[]): string {
+  return pairs.map((p) => `${p.platform}:${p.id}`).join(' vs ');
+}
+
+/**
+ * "platform:listingId", split on the first colon so a full URL works as the id; a listing URL or a
+ * stays_ id alone names its platform itself.
+ */
 function parsePair(pair: string): { platform: EnabledPlatform; id: string } {
+  const ref = inferListingRef(pair, { param: 'listings' });
+  if (ref) return { platform: requireEnabled(ref.platform, SINGLE_LISTING_PLATFORMS, 'price'), id: ref.id };
   const at = pair.indexOf(':');
   if (at <= 0 || at === pair.length - 1) {
-    throw new ServiceError('invalid_parameter', `listings entries are platform:listingId pairs (got ${JSON.stringify(pair.slice(0, 80))}).`, { param: 'listings' });
+    throw new ServiceError('invalid_parameter', `listings entries are platform:listingId pairs or listing URLs (got ${JSON.stringify(pair.slice(0, 80))}).`, { param: 'listings' });
   }
   const platform = requireEnabled(parsePlatform(pair.slice(0, at), 'listings'), SINGLE_LISTING_PLATFORMS, 'price');
   return { platform, id: parseListingId(platform, pair.slice(at + 1), { param: 'listings' }) };
@@ -68,12 +88,12 @@ export function priceComparePlan(services: Services, ctx: RequestContext, raw: R
       platforms: ['google'],
       currency: q.currency,
       worstCase: GOOGLE_COMPARE_COST,
-      legs: [{ platform: 'google', key: `compare:google:${JSON.stringify([query, stay])}`, ttlMs: TTL.compare, fetch: (u) => u.compareGoogle(query, stay) }],
+      legs: [{ platform: 'google', key: `compare:google:${JSON.stringify([query, stay])}`, ttlMs: TTL.compare, need: 'compare', fetch: (u) => u.compareGoogle(query, stay) }],
       compose: ([o]) => {
         if (!o!.ok) throw o!.error;
         const g = o!.value as { property: string; offers: Offer[] };
         return {
-          data: { property: g.property, ...base, ...minMedian(g.offers, q.currency), offers: g.offers, source: 'google_aggregator' },
+          data: { property: g.property, ...base, ...minMedian(g.offers, q.currency), offers: byTotal(g.offers, q.currency), source: 'google_aggregator' },
           platformResults: [okResult('google', g.offers.length, GOOGLE_COMPARE_COST, o!.cached)],
           warnings: [],
         };
@@ -109,7 +129,7 @@ export function priceComparePlan(services: Services, ctx: RequestContext, raw: R
         throw new ServiceError('upstream_degraded', `Every leg failed: ${errors.map((e) => e.code).join(', ')}.`);
       }
       return {
-        data: { property: `${offers[0]!.platform}:${offers[0]!.listingId}`, ...base, ...minMedian(offers, q.currency), offers, source: 'direct_fanout' },
+        data: { property: directTitle(pairs), ...base, ...minMedian(offers, q.currency), offers: byTotal(offers, q.currency), source: 'direct_fanout' },
         platformResults: results,
         warnings,
       };

@@ -19,6 +19,7 @@ export function listingBodyLeg(platform: EnabledPlatform, id: string, currency: 
     platform,
     key: `listing:${platform}:${id}:${currency}`,
     ttlMs: TTL.listing,
+    need: 'listing',
     fetch: (u) => u.listing(platform, id, { currency }),
     stay: { platform, id },
   };

@@ -18,6 +18,7 @@ export function priceLeg(platform: EnabledPlatform, id: string, stay: StayQuery)
     platform,
     key: `price:${platform}:${id}:${JSON.stringify(stay)}`,
     ttlMs: TTL.price,
+    need: 'price',
     fetch: (u) => u.price(platform, id, stay),
   };
 }

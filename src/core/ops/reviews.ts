@@ -5,12 +5,12 @@ import type { RequestContext, Services } from '../context.js';
 import { type Leg, type Plan, TTL } from '../plan.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../cursor.js';
 import { ServiceError } from '../errors.js';
-import { parseListingId, parseListingUrl, splitStaysId } from '../listing-ref.js';
+import { parseListingId, parseListingUrl, platformOf } from '../listing-ref.js';
 import { type EnabledPlatform, REVIEW_PLATFORMS } from '../platforms.js';
 import { ReviewsParams } from '../schemas/params.js';
 import type { Review } from '../schemas/resources.js';
 import { type RawInput, exactlyOne, parseParams } from '../validate.js';
-import { okResult, requireEnabled } from './common.js';
+import { okResult, ratingScaleWarnings, requireEnabled } from './common.js';
 
 const SORTS: Record<string, (a: Review, b: Review) => number> = {
   recent: (a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0),
@@ -20,17 +20,17 @@ const SORTS: Record<string, (a: Review, b: Review) => number> = {
 
 /** Every review of one listing: shared with the Family S lookups and their cache. */
 export function reviewsLeg(platform: EnabledPlatform, id: string): Leg {
-  return { platform, key: `reviews:${platform}:${id}`, ttlMs: TTL.reviews, fetch: (u) => u.reviews(platform, id) };
+  return { platform, key: `reviews:${platform}:${id}`, ttlMs: TTL.reviews, need: 'reviews', fetch: (u) => u.reviews(platform, id) };
 }
 
 export function reviewsPlan(_services: Services, ctx: RequestContext, raw: RawInput): Plan<Review[]> {
   requireScope(ctx, 'stays.read');
   const q = parseParams(ReviewsParams, raw);
   const form = exactlyOne(q, ['listingId', 'url'], 'listing');
-  // The platform may come from a stays_<platform>_<id> listingId.
-  const derived = q.listingId !== undefined ? splitStaysId(q.listingId)?.platform : undefined;
+  // The platform may come from the listing itself: a stays_<platform>_<id> listingId or a listing URL.
+  const derived = platformOf(form === 'url' ? q.url : q.listingId) ?? undefined;
   const asked = q.platform ?? derived;
-  if (asked === undefined) throw new ServiceError('missing_parameter', 'platform is required (or pass a stays_<platform>_<id> listingId).', { param: 'platform' });
+  if (asked === undefined) throw new ServiceError('missing_parameter', 'platform is required (or pass a listing URL or a stays_<platform>_<id> listingId).', { param: 'platform' });
   const platform = requireEnabled(asked, REVIEW_PLATFORMS, 'reviews');
   const id = form === 'url'
     ? parseListingUrl(platform, q.url!, { param: 'url' })
@@ -53,7 +53,7 @@ export function reviewsPlan(_services: Services, ctx: RequestContext, raw: RawIn
       return {
         data: page,
         platformResults: [okResult(platform, page.length, reviewsCost(platform, page.length), o!.cached)],
-        warnings: [],
+        warnings: ratingScaleWarnings('minRating', q.minRating, [platform], 'review'),
         pagination: { limit: q.limit, cursor: q.cursor ?? null, nextCursor: hasMore ? encodeCursor({ o: { _: offset + page.length } }, fp) : null, hasMore },
       };
     },

@@ -11,7 +11,7 @@ import type { PlatformResult, Property, Warning } from '../schemas/resources.js'
 import { type RawInput, checkChildAges, checkPriceRange, checkStay, parseParams } from '../validate.js';
 import { type Composed, type Leg, type LegOutcome, type Plan, TTL } from '../plan.js';
 import type { StayQuery } from '../upstream.js';
-import { failedResult, okResult } from './common.js';
+import { failedResult, okResult, ratingScaleWarnings } from './common.js';
 import { SEARCH_COMPARATORS } from '../search-sort.js';
 
 export interface ResolvedPlatforms {
@@ -85,6 +85,7 @@ export function searchLeg(platform: EnabledPlatform, location: string, o: { curr
     platform,
     key: `search:${platform}:${JSON.stringify([location, o.currency, o.rooms, o.stay ?? null])}`,
     ttlMs: TTL.search,
+    need: 'search',
     fetch: (u) => u.searchPlatform(platform, location, { currency: o.currency, rooms: o.rooms, stay: o.stay }),
   };
 }
@@ -148,6 +149,7 @@ function composePage(q: ParsedSearch, fp: string, offsets: Record<string, number
     results.push({ platform, status: 'skipped', reason: 'not_enabled', message: `${platform} is not enabled on this service.`, creditsCharged: 0, cached: false, count: 0 });
     warnings.push({ code: 'platform_not_enabled', message: `${platform} is not enabled and was skipped.`, platform });
   }
+  warnings.push(...ratingScaleWarnings('minGuestRating', q.minGuestRating, q.resolved.legs, 'listing'));
   if (!dated && (q.priceMin !== undefined || q.priceMax !== undefined)) {
     warnings.push({ code: 'price_filter_needs_dates', message: 'priceMin and priceMax apply only to dated searches (checkIn and checkOut); they were ignored.' });
   }

@@ -67,7 +67,7 @@ export const PriceParams = z.object({
 });
 
 export const PriceCompareParams = z.object({
-  listings: list(str()).optional().describe('Direct mode: 2 to 6 platform:listingId pairs, split on the first colon.'),
+  listings: list(str()).optional().describe('Direct mode: 2 to 6 platform:listingId pairs, split on the first colon, or listing URLs (their site names the platform).'),
   name: str().optional().describe('Google mode: property name.'),
   googleHotelId: str().optional().describe('Google mode: Google hotel id; exclusive with name/location.'),
   location: str().optional().describe('Google mode: place or lat,lng.'),
@@ -78,7 +78,7 @@ export const PriceCompareParams = z.object({
 });
 
 export const AvailabilityParams = z.object({
-  platform: platform().describe('vrbo, booking, airbnb or google; one platform.'),
+  platform: platform().describe('vrbo, booking, airbnb or google; one platform. A server whose upstream has no calendar source for the platform (booking and google on the scraping platform) refuses it with platform_not_enabled, free.'),
   listingId: str().optional().describe('One listing id (one identification form).'),
   listingIds: list(str()).optional().describe('Batch of ids: airbnb 1, vrbo at most 12.'),
   url: str().optional().describe('Full listing URL (one identification form).'),

@@ -118,13 +118,13 @@ export const OfferSchema = z.object({
 
 export const PriceCompareSchema = z
   .object({
-    property: z.string().min(1),
+    property: z.string().min(1).describe('Google mode: the hotel\'s name. Direct mode: the listings compared, as platform:id pairs joined by " vs ", in the order given.'),
     checkIn: DateString,
     checkOut: DateString,
     currency: Currency,
     min: Money.nullable(),
     median: Money.nullable(),
-    offers: z.array(OfferSchema),
+    offers: z.array(OfferSchema).describe('Cheapest total first; offers in another currency than asked follow.'),
     source: z.enum(['google_aggregator', 'direct_fanout']).optional(),
   })
   .describe('One property compared across sellers; compare on totalPrice.');

@@ -73,6 +73,37 @@ export function defaultActors(): ActorTable {
   };
 }
 
+/**
+ * What the documented actors cannot do, and why: the reason a call for that need is refused up
+ * front (400 platform_not_enabled, free, no run) when no actor is configured for it, and why
+ * STAYS_ACTORS may not name those actors for it (their rows hold no calendar days).
+ */
+const CANNOT: Partial<Record<EnabledPlatform, Partial<Record<Need, { actors: string[]; why: string }>>>> = {
+  booking: {
+    availability: {
+      actors: ['voyager~booking-scraper'],
+      why: 'the documented booking actor (voyager~booking-scraper) answers with a hotel and its rooms priced for one stay, not with calendar days',
+    },
+  },
+  google: {
+    availability: {
+      actors: ['martin.forejt~google-hotels-scraper'],
+      why: 'the documented Google Hotels actor (martin.forejt~google-hotels-scraper) answers with prices for one stay, not with calendar days',
+    },
+  },
+};
+
+/** Why no actor serves a need on a platform, in a phrase (doctor's detail). */
+export function unservedWhy(platform: EnabledPlatform, need: Need): string {
+  return CANNOT[platform]?.[need]?.why ?? 'no actor is configured for it (STAYS_ACTORS)';
+}
+
+/** Why this server cannot serve a need on a platform when no actor is configured for it. */
+export function unservedReason(platform: EnabledPlatform, need: Need): string {
+  const hint = need === 'availability' ? ` To check dates on ${platform}, ask for a price for the stay (stays price, GET /v1/price), or configure an actor that returns calendar days under STAYS_ACTORS ${platform}.availability.` : ` Configure an actor for it under STAYS_ACTORS ${platform}.${need}.`;
+  return `${platform} ${need} is not available on this server's upstream (the scraping platform): ${unservedWhy(platform, need)}.${hint}`;
+}
+
 /** The STAYS_ACTORS schema, built on first use: most processes never read the setting. */
 function fileSchema() {
   const Options = z.object({
@@ -123,6 +154,12 @@ export function resolveActors(setting: string | undefined): ActorTable {
       const list = platforms[p]?.[need];
       if (list) table[p][need] = list.map((e) => (typeof e === 'string' ? A(tilde(e)) : { ...A(tilde(e.id)), ...stripUndefined(e), id: tilde(e.id) }));
     }
+  }
+  // An actor documented not to answer a need cannot serve it, first or as a fallback.
+  for (const p of ENABLED_PLATFORMS) for (const need of NEEDS) {
+    const known = CANNOT[p]?.[need];
+    const bad = known && table[p][need].find((s) => known.actors.includes(s.id));
+    if (bad) throw new ConfigError(`invalid setting STAYS_ACTORS at ${p}.${need}: ${bad.id} cannot serve ${need}: ${known.why}.`);
   }
   // Per-actor options apply wherever the actor is listed, defaults included.
   for (const p of ENABLED_PLATFORMS) for (const need of NEEDS) table[p][need] = table[p][need].map((s) => (opts[s.id] ? { ...s, ...stripUndefined(opts[s.id]!) } : s));

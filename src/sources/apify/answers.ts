@@ -133,7 +133,9 @@ export function availabilityAnswer(c: Ctx, items: unknown[], id: string, startDa
     const cal = row.calendar ?? row.availabilityCalendar;
     const list = Array.isArray(cal) ? cal : Array.isArray((cal as { days?: unknown } | null)?.days) ? (cal as { days: unknown[] }).days : [];
     days = splitRows(list).data.filter((d) => typeof d.date === 'string');
-    if (days.length === 0) throw new ServiceError('actor_blocked', `${c.platform}: actor ${c.actor} returned listing ${id} without calendar days.`);
+    // The actor answered (nothing blocked it) with no calendar: it does not return one, which a
+    // retry will not change. Not actor_blocked: that blames the platform.
+    if (days.length === 0) throw new ServiceError('all_actors_failed', `${c.platform}: actor ${c.actor} returned listing ${id} without calendar days; it does not answer with a calendar (configure one that does under STAYS_ACTORS ${c.platform}.availability).`);
   }
   return N[c.platform].normalizeCalendar(days as never, { listingId: id, startDate, endDate });
 }

@@ -5,7 +5,7 @@
 import type { Config } from '../../config.js';
 import { ENABLED_PLATFORMS, type EnabledPlatform } from '../../core/platforms.js';
 import { NEEDS, type Need } from '../../core/upstream.js';
-import { type ActorSpec, SYNC_MAX_SECS, resolveActors } from './actors.js';
+import { type ActorSpec, SYNC_MAX_SECS, resolveActors, unservedWhy } from './actors.js';
 import { inputFor, sampleAsk } from './inputs.js';
 import { clientFor } from './run.js';
 
@@ -124,7 +124,7 @@ export async function doctor(config: Config): Promise<DoctorReport> {
     const specs = table[platform][need];
     if (specs.length === 0) {
       if ((need === 'compare' && platform !== 'google') || (need === 'reviews' && platform === 'google')) continue;
-      rows.push({ platform, need, rank: 1, source: '-', status: 'not_configured', build: null, builtAt: null, mode: null, detail: 'no actor configured (STAYS_ACTORS): these calls answer upstream_unavailable' });
+      rows.push({ platform, need, rank: 1, source: '-', status: 'not_configured', build: null, builtAt: null, mode: null, detail: `not served: ${unservedWhy(platform, need)}; a call that needs only this is refused up front (400 platform_not_enabled, free)` });
       continue;
     }
     for (const [i, spec] of specs.entries()) {

@@ -6,7 +6,7 @@ import { ServiceError } from '../../core/errors.js';
 import { ENABLED_PLATFORMS, type EnabledPlatform } from '../../core/platforms.js';
 import { NEEDS, type Need, type SourceReport, type Upstream } from '../../core/upstream.js';
 import { chainUpstream } from '../chain.js';
-import type { ActorSpec, ActorTable } from './actors.js';
+import { type ActorSpec, type ActorTable, unservedReason } from './actors.js';
 import * as answer from './answers.js';
 import { type Ask, inputFor } from './inputs.js';
 import { type ClientOptions, type RunResult, runActor } from './run.js';
@@ -61,6 +61,6 @@ export function apifyUpstream(o: ApifyOptions, deadlineMs: number): Upstream {
   const chains = Object.fromEntries(
     ENABLED_PLATFORMS.map((p) => [p, NEEDS.flatMap((need) => o.actors[p][need].map((spec) => actorSource(p, need, spec, o, o.log)))]),
   ) as Record<EnabledPlatform, Upstream[]>;
-  const chain = chainUpstream(chains, deadlineMs);
+  const chain = chainUpstream(chains, deadlineMs, undefined, (p, need) => unservedReason(p, need));
   return { ...chain, name: 'apify' };
 }

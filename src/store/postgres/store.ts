@@ -38,6 +38,7 @@ import { type Row, toAccount, toJob, toJobSummary, toKey, toLedger } from '../ro
 import { WEBHOOK_DISABLE_AFTER, disabledReason, webhookPauseMs } from '../types.js';
 import { PG_MIGRATIONS } from './migrations.js';
 import { idempotencyStore, purgeIdempotencySql } from './idempotency.js';
+import { libpqCompatUrl } from './ssl.js';
 import { UNUSED_OAUTH_CLIENT_RETENTION_MS } from '../types.js';
 
 /** Why the store cannot be used (the database is unreachable, refuses us, or is newer than this build). */
@@ -129,7 +130,8 @@ async function connectPool(url: string, max: number, connectTimeoutMs: number): 
   const pg = ((m as unknown as { default?: typeof m }).default ?? m) as typeof m;
   const int8 = (v: string) => Number(v);
   const pool = new pg.Pool({
-    connectionString: url,
+    // sslmode as libpq reads it (ssl.ts), without the driver's deprecation warning.
+    connectionString: libpqCompatUrl(url),
     max,
     // Milliseconds and credits are BIGINT; every value we store is a safe integer.
     types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === 20 ? int8 : pg.types.getTypeParser(oid, format as 'text'))) as never },

@@ -31,7 +31,8 @@ describe('stays doctor', () => {
     expect(row(r, 'booking', 'search')).toMatchObject({ status: 'input_rejected', detail: expect.stringMatching(/needs proxyConfig/) });
     expect(row(r, 'vrbo', 'listing')).toMatchObject({ status: 'warning', build: '4.0.1' });
     expect(row(r, 'airbnb', 'reviews')).toMatchObject({ source: 'tri_angle~airbnb-reviews-scraper', status: 'missing' });
-    expect(row(r, 'booking', 'availability')).toMatchObject({ status: 'not_configured' });
+    // The capability as calls see it (issue 22, item 7): refused up front, and why.
+    expect(row(r, 'booking', 'availability')).toMatchObject({ status: 'not_configured', detail: expect.stringMatching(/not with calendar days.*refused up front \(400 platform_not_enabled, free\)/) });
     expect(row(r, 'google', 'compare')).toMatchObject({ source: 'martin.forejt~google-hotels-scraper' });
     expect(r.ok).toBe(false);
     expect(fake.calls.slice(before).every((c) => c.method === 'GET')).toBe(true);
