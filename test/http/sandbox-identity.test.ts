@@ -60,3 +60,26 @@ describe('one id, one property (sandbox and simulated upstream)', () => {
     }
   });
 });
+
+// Issue 22, item 16: the simulated upstream answers live keys; its trigger errors must not claim to
+// be the sandbox's.
+describe('simulated upstream messages', () => {
+  it('a trigger id on a live key says "Simulated upstream", never "Sandbox"; the sandbox key still says sandbox', async () => {
+    const live = await callLive(s, a.liveKey, '/v1/listing/airbnb/404');
+    const err = live.job ? live.job.data.error! : (live.body as unknown as { error: { code: string; message: string } }).error;
+    expect(err.code).toBe('listing_not_found');
+    expect(err.message).toMatch(/^Simulated upstream: /);
+    expect(err.message).not.toMatch(/sandbox/i);
+    const sandbox = (await (await s.req('/v1/listing/airbnb/404', { key: a.sandboxKey })).json()) as { error: { message: string } };
+    expect(sandbox.error.message).toMatch(/^Sandbox trigger: /);
+  });
+
+  it('a failing search location on a live key says the same', async () => {
+    const live = await callLive(s, a.liveKey, '/v1/search?location=partial&limit=1');
+    const warnings = (live.job ? live.job.meta.warnings : (live.body as { meta: { warnings?: { code: string; message?: string }[] } }).meta.warnings) ?? [];
+    const text = JSON.stringify(live.body);
+    expect(warnings.length).toBeGreaterThan(0);
+    expect(text).toMatch(/Simulated upstream/);
+    expect(text).not.toMatch(/Sandbox trigger/);
+  });
+});
