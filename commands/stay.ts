@@ -52,8 +52,10 @@ starting with http is a URL), or JSON: an array of {"id": "…"} / {"url": "…"
 strings too), or {"entries": […]} as POST /v1/stays/batch takes it. At most 50 entries: more is
 a usage error (exit 2) before any request; split the file and run one batch per part.
 
-Entries that cannot be resolved are left out of the rows and not billed: a warning line names
-each, and "N of M entries could not be resolved" follows on stderr (bare --json: in meta).
+A line that is not an id or room URL is named by its line number on stderr and skipped; the
+other lines are looked up, then the command exits 2. Entries that cannot be resolved are left
+out of the rows and not billed: a warning line names each by its line, and "N of M entries
+could not be resolved" follows on stderr (bare --json: in meta); --fail-on-partial then exits 7.
 Each resolved entry costs 1 credit on a live key (D26).
 
 Examples:
@@ -62,10 +64,21 @@ Examples:
   stays stay batch --file entries.json --json --jq '.meta.missing'
 ${columnsHelp('stay')}`)
     .action(async (opts: GlobalOpts & { file: string }) => {
-      const [{ execute, runCall }, { parseEntries, readEntriesFile }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./stay-entries.js'), import('../src/client/operations.js')]);
+      const [{ execute, runCall }, { checkEntries, parseEntries, readEntriesFile, relabelEntries }, { operations }, { UsageError }, { EXIT }] = await Promise.all([
+        import('./_lib/run.js'), import('./stay-entries.js'), import('../src/client/operations.js'), import('./_lib/errors.js'), import('./_lib/io.js'),
+      ]);
       await execute(opts, async (ctx) => {
-        const entries = parseEntries(await readEntriesFile(opts.file, ctx.term));
-        await runCall(ctx, operations.stayBatch(entries));
+        const { good, bad } = checkEntries(parseEntries(await readEntriesFile(opts.file, ctx.term)));
+        // A line the service would refuse is said by its number and left out; the others run.
+        if (good.length === 0) throw new UsageError(`--file: no entry can be looked up: ${bad.join('; ')}`, 'file');
+        for (const b of bad) process.stderr.write(`stays: ${b.replace(/\.$/, '')}; skipped\n`);
+        await runCall(ctx, operations.stayBatch(good.map((e) => e.entry)), {
+          notices: (meta) => meta && { ...meta, warnings: meta.warnings?.map((w) => ({ ...w, message: relabelEntries(w.message, good) })) },
+        });
+        if (bad.length > 0) {
+          process.stderr.write(`stays: exiting ${EXIT.usage} because ${bad.length} line${bad.length === 1 ? '' : 's'} of --file could not be read as entries\n`);
+          process.exitCode = EXIT.usage;
+        }
       });
     });
 }

@@ -122,6 +122,34 @@ describe('stays stay batch', () => {
     expect(lines.stderr).not.toMatch(/could not be resolved/);
   }, 90_000);
 
+  // Issue 22, item 12: lines are named 1-based; a bad line is skipped, the others run.
+  it('a malformed line is named by its 1-based line number and skipped; the good lines run, then exit 2', async () => {
+    const r = await stays(['stay', 'batch', '--file', '-', '-o', 'tsv'], box.env, { ...T, input: '# ids\n12345\n\nnot-an-id\n777\n' });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout.trim().split('\n').map((l) => l.split('\t')[0])).toEqual(['12345', '777']);
+    expect(r.stderr).toMatch(/^stays: line 4: .*"not-an-id"; skipped$/m);
+    expect(r.stderr).not.toMatch(/entries\[/);
+    // Every line bad: nothing to send, a usage error naming them.
+    const none = await stays(['stay', 'batch', '--file', '-'], box.env, { ...T, input: '12345x\n\nabc\n' });
+    expect(none.code).toBe(2);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toMatch(/line 1: .*12345x.*line 3: .*abc/);
+  }, 90_000);
+
+  it('a missing entry is named by its line, its code said once; --fail-on-partial exits 7 for it', async () => {
+    const input = '12345\n\n404\n';
+    const r = await stays(['stay', 'batch', '--file', '-', '-o', 'tsv'], box.env, { ...T, input });
+    expect(r.code, r.stderr).toBe(0);
+    const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning:'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^warning: line 3 \(404\): .*$/);
+    expect(warnings[0]!.split('listing_not_found')).toHaveLength(2); // the code once
+    const strict = await stays(['stay', 'batch', '--file', '-', '-o', 'tsv', '--fail-on-partial'], box.env, { ...T, input });
+    expect(strict.code).toBe(7);
+    expect(strict.stdout.trim().split('\n')).toHaveLength(1);
+    expect(strict.stderr).toMatch(/exiting 7 because 1 of 2 entries could not be resolved \(--fail-on-partial\)/);
+  }, 90_000);
+
   it('more than 50 entries: a usage error before any request (exit 2, nothing on stdout)', async () => {
     const input = Array.from({ length: 51 }, (_, i) => String(1000 + i)).join('\n');
     const r = await stays(['stay', 'batch', '--file', '-'], box.env, { ...T, input });

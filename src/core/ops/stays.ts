@@ -102,8 +102,11 @@ export function stayPartPlan(services: Services, ctx: RequestContext, raw: RawIn
 }
 
 
-/** One batch entry: `{ id }` or `{ url }`, exactly one, else invalid_parameter naming `entries[i]`. */
-function entryId(e: unknown, i: number): string {
+/**
+ * One batch entry: `{ id }` or `{ url }`, exactly one, else invalid_parameter naming `entries[i]`.
+ * Exported for `stays stay batch`, which checks each line of its file before sending.
+ */
+export function batchEntryId(e: unknown, i: number): string {
   const param = `entries[${i}]`;
   if (e === null || typeof e !== 'object' || Array.isArray(e)) {
     throw new ServiceError('invalid_parameter', `${param} must be an object { id } or { url } (got ${preview(e)}).`, { param });
@@ -133,7 +136,7 @@ export function batchPlan(services: Services, ctx: RequestContext, raw: RawInput
   if (entries.length > MAX_BATCH_ENTRIES) {
     throw new ServiceError('invalid_parameter', `entries has ${entries.length} items; a batch takes at most ${MAX_BATCH_ENTRIES}.`, { param: 'entries' });
   }
-  const ids = entries.map(entryId);
+  const ids = entries.map(batchEntryId);
   const legs = ids.flatMap((id) => lookupLegs(services, id));
   return { requested: ids.length, plan: {
     operation: 'stay-batch',
