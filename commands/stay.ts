@@ -18,23 +18,37 @@ export function defineStay(program: Command): void {
         .addOption(new Option('--part <part>', 'only this part of the stay').choices(PARTS)),
     ),
   )
+    .option('--check-in <date>', 'YYYY-MM-DD: quote pricing for this stay (the whole stay or --part pricing)')
+    .option('--check-out <date>', 'YYYY-MM-DD, after --check-in')
+    .option('--adults <n>', 'adults (default 2)')
+    .option('--children <n>', 'children (default 0); needs --child-ages')
+    .option('--child-ages <list>', 'one age (0-17) per child, comma-separated')
+    .option('--currency <code>', 'ISO-4217 currency of the quote (default USD)')
     .addHelpText('after', `
 Examples:
   stays stay get 12345678
   stays stay get https://www.airbnb.com/rooms/12345678
   stays stay get 12345678 --part reviews -o csv
   stays stay get 12345678 --json --jq '.data.amenities[].items[]'
+  stays stay get 12345678 --part pricing --check-in 2027-03-01 --check-out 2027-03-04
 
 A table shows the stay's fields one a line; a part with a list (photos, reviews, amenities,
 availability) is a table of its items, the others are fields one a line. A lookup costs 1
-credit on a live key (D26).
+credit on a live key (D26). Pricing is null without dates (spec rule 1); with --check-in and
+--check-out it is the quote of that stay, at no extra cost.
 ${columnsHelp('stay')}
 ${stayPartColumnsHelp()}`)
-    .action(async (id: string | undefined, opts: GlobalOpts & { part?: string }) => {
-      const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
+    .action(async (id: string | undefined, opts: GlobalOpts & Record<string, unknown> & { part?: string }) => {
+      const [{ execute, runCall }, { ask }, { operations }, { pick, DATE_KEYS, PARTY_KEYS }, { UsageError }] = await Promise.all([
+        import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js'), import('./_lib/options.js'), import('./_lib/errors.js'),
+      ]);
       await execute(opts, async (ctx) => {
+        const stay = pick(opts, [...DATE_KEYS, ...PARTY_KEYS]);
+        if (Object.keys(stay).length > 0 && opts.part !== undefined && opts.part !== 'pricing') {
+          throw new UsageError(`--part ${opts.part} does not depend on a stay; dates and party go with the whole stay or --part pricing.`, 'check-in');
+        }
         const i = await ask(ctx.term, id, { name: 'ID', message: 'Stay id or room URL?', usage: 'stays stay get ID|URL [--part PART]' });
-        await runCall(ctx, operations.stay(i, opts.part));
+        await runCall(ctx, operations.stay(i, opts.part, stay));
       });
     });
 

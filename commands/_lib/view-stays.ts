@@ -96,7 +96,7 @@ const fields: Partial<Record<StayKind, Field[]>> = {
   ],
   stay_pricing: [
     { label: 'STAY ID', text: (r) => str(r.id), wrap: 'none' },
-    { label: 'PRICE', text: (r) => price(o(r.pricing)) ?? 'not known without dates (search with --check-in/--check-out)' },
+    { label: 'PRICE', text: (r) => price(o(r.pricing)) ?? 'not known without dates (stays stay get ID --part pricing --check-in D --check-out D)' },
     { label: 'BREAKDOWN', text: (r) => { const b = o(r.pricing).breakdown; return Array.isArray(b) && b.length ? b.map((x) => `${String(o(x).label)} ${money(o(x).amount, o(r.pricing).currency)}`).join(', ') : null; }, wrap: 'list' },
   ],
   stay_location: [

@@ -91,6 +91,33 @@ describe('stays stay get', () => {
   }, 60_000);
 });
 
+// Issue 22, item 13: stay get takes the dates its pricing needs; default dates are named.
+describe('dates on stay lookups and S searches', () => {
+  it('stay get --part pricing --check-in/--check-out prints the quote; without dates it says how to get one', async () => {
+    const dated = await stays(['stay', 'get', '12345678', '--part', 'pricing', '--check-in', '2027-03-01', '--check-out', '2027-03-04', '--currency', 'EUR', '--json'], box.env, T);
+    expect(dated.code, dated.stderr).toBe(0);
+    const p = json<{ data: { pricing: { price: number; currency: string } } }>(dated).data.pricing;
+    expect(p.price).toBeGreaterThan(0);
+    expect(p.currency).toBe('EUR');
+    const table = await stays(['stay', 'get', '12345678', '--part', 'pricing', '--check-in', '2027-03-01', '--check-out', '2027-03-04', '--currency', 'EUR', '-o', 'table'], { ...box.env, COLUMNS: '100' }, T);
+    expect(table.stdout).toMatch(new RegExp(`^PRICE\\s+${p.price.toFixed(2).replace('.', '\\.')} EUR`, 'm'));
+    const undated = await stays(['stay', 'get', '12345678', '--part', 'pricing', '-o', 'table'], { ...box.env, COLUMNS: '100' }, T);
+    expect(undated.stdout).toMatch(/--check-in D --check-out D/);
+    const wrong = await stays(['stay', 'get', '12345678', '--part', 'photos', '--check-in', '2027-03-01', '--check-out', '2027-03-04'], box.env, T);
+    expect(wrong.code).toBe(2);
+  }, 90_000);
+
+  it('an S search without dates names the default dates in the footer and meta', async () => {
+    const r = await stays(['search', 'Lisbon', '--family', 's', '--max-items', '2', '-o', 'table'], { ...box.env, COLUMNS: '120' }, T);
+    expect(r.code, r.stderr).toBe(0);
+    const j = json<{ meta: { default_dates: { check_in: string; check_out: string } } }>(await stays(['search', 'Lisbon', '--family', 's', '--max-items', '2', '--json'], box.env, T));
+    const { check_in, check_out } = j.meta.default_dates;
+    expect(r.stderr).toContain(`prices for ${check_in} to ${check_out} (default dates`);
+    const dated = await stays(['search', 'Lisbon', '--family', 's', '--max-items', '2', '--check-in', check_in, '--check-out', check_out, '-o', 'table'], { ...box.env, COLUMNS: '120' }, T);
+    expect(dated.stderr).not.toMatch(/default dates/);
+  }, 90_000);
+});
+
 describe('stays stay batch', () => {
   it('from a file of lines (comments, blanks, URLs): rows of the resolved, the missing notice on stderr', async () => {
     const file = join(dir, 'ids.txt');
