@@ -186,3 +186,21 @@ describe('stays listing is the listing, as fields', () => {
     expect(price.lines.find((l) => l.startsWith('TOTAL '))).toBeTruthy();
   });
 });
+
+// Issue 22, item 18: one rating format in every table, and a guest rating is not called stars.
+describe('ratings read alike in Family U and Family S tables', () => {
+  it('the same airbnb listing rates "x.y/5" in a U search, an S search, a stay lookup and its rating part', async () => {
+    const u = await onTty(['search', 'Lisbon', '--platforms', 'airbnb', '--limit', '3'], box.env, 200);
+    const sRows = await onTty(['search', 'Lisbon', '--family', 's', '--max-items', '3'], box.env, 200);
+    const uCells = column(u.lines, 'RATING');
+    const sCells = column(sRows.lines, 'RATING');
+    expect(uCells.length).toBe(3);
+    for (const cell of [...uCells, ...sCells]) expect(cell).toMatch(/^\d\.\d\/5$/);
+    // The same rows (the S search is airbnb), the same cells.
+    expect(sCells).toEqual(uCells);
+    const id = u.lines[1]!.trim().split(/\s+/).pop()!;
+    const part = await onTty(['stay', 'get', id, '--part', 'rating'], box.env, 120);
+    expect(part.lines.some((l) => /^STARS\b/.test(l))).toBe(false);
+    expect(part.lines.find((l) => l.startsWith('RATING '))).toMatch(new RegExp(`^RATING\\s+${uCells[0]!.replace('.', '\\.')}$`));
+  });
+});
