@@ -20,13 +20,14 @@ export interface FileEntry {
   at: string;
 }
 
-/** One entry as written in a JSON file: `{id}`, `{url}`, or a bare id or URL (string or number). */
-function jsonEntry(v: unknown, at: number): StayBatchEntry {
+/**
+ * One entry as written in a JSON file: `{id}`, `{url}`, or a bare id or URL (string or number).
+ * Anything else passes as written: checkEntries names what is wrong with it, by its number.
+ */
+function jsonEntry(v: unknown): StayBatchEntry {
   if (typeof v === 'string' && v.trim() !== '') return entryOf(v);
   if (typeof v === 'number' && Number.isSafeInteger(v)) return { id: String(v) };
-  // Objects pass through as written: checkEntries says what is wrong with one ({id, url} both, neither…).
-  if (v !== null && typeof v === 'object' && !Array.isArray(v)) return v as StayBatchEntry;
-  throw new UsageError(`--file: entry ${at + 1} is ${JSON.stringify(v)}; each entry is {"id": "…"}, {"url": "…"}, or an id or URL string.`, 'file');
+  return v as StayBatchEntry;
 }
 
 /**
@@ -66,7 +67,7 @@ export function parseEntries(text: string): FileEntry[] {
     }
     const list = Array.isArray(doc) ? doc : (doc as { entries?: unknown }).entries;
     if (!Array.isArray(list)) throw new UsageError('--file: a JSON object needs an "entries" array, e.g. {"entries": [{"id": "12345"}]}.', 'file');
-    entries = list.map((v, i) => ({ entry: jsonEntry(v, i), at: `entry ${i + 1}` }));
+    entries = list.map((v, i) => ({ entry: jsonEntry(v), at: `entry ${i + 1}` }));
   } else {
     entries = text.split(/\r?\n/).flatMap((raw, i) => {
       const l = raw.trim();

@@ -90,7 +90,7 @@ ${columnsHelp('stay')}`)
           notices: (meta) => meta && { ...meta, warnings: meta.warnings?.map((w) => ({ ...w, message: relabelEntries(w.message, good) })) },
         });
         if (bad.length > 0) {
-          process.stderr.write(`stays: exiting ${EXIT.usage} because ${bad.length} line${bad.length === 1 ? '' : 's'} of --file could not be read as entries\n`);
+          process.stderr.write(`stays: exiting ${EXIT.usage} because ${bad.length} ${bad.length === 1 ? 'entry' : 'entries'} of --file could not be read as an id or room URL\n`);
           process.exitCode = EXIT.usage;
         }
       });

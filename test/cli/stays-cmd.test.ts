@@ -156,6 +156,12 @@ describe('stays stay batch', () => {
     expect(r.stdout.trim().split('\n').map((l) => l.split('\t')[0])).toEqual(['12345', '777']);
     expect(r.stderr).toMatch(/^stays: line 4: .*"not-an-id"; skipped$/m);
     expect(r.stderr).not.toMatch(/entries\[/);
+    // A JSON file: entries are numbered 1-based the same way.
+    const j = await stays(['stay', 'batch', '--file', '-', '-o', 'tsv'], box.env, { ...T, input: JSON.stringify(['12345', true, { id: '1', url: 'https://www.airbnb.com/rooms/1' }]) });
+    expect(j.code).toBe(2);
+    expect(j.stdout.trim().split('\t')[0]).toBe('12345');
+    expect(j.stderr).toMatch(/^stays: entry 2: .*true.*; skipped$/m);
+    expect(j.stderr).toMatch(/^stays: entry 3: .*both.*; skipped$/m);
     // Every line bad: nothing to send, a usage error naming them.
     const none = await stays(['stay', 'batch', '--file', '-'], box.env, { ...T, input: '12345x\n\nabc\n' });
     expect(none.code).toBe(2);
