@@ -1,8 +1,11 @@
 // `stays stay batch --file F|-`: the entries of POST /v1/stays/batch from a JSON object
 // `{ entries: […] }`, a JSON array of entries (or of bare ids and URLs), or one id or URL a line
-// (blank lines and # comments ignored). Checked before any request: more than 50 is a usage error.
+// (blank lines and # comments ignored). Checked before any request: more than 50 is a usage error;
+// a line the service would refuse is reported by its 1-based number and left out, the others run.
 import { readFileSync } from 'node:fs';
 import { type StayBatchEntry, isStayUrl } from '../src/client/operations.js';
+import { ServiceError } from '../src/core/errors.js';
+import { batchEntryId } from '../src/core/ops/stays.js';
 import { UsageError } from './_lib/errors.js';
 import type { Term } from './_lib/term.js';
 
@@ -11,18 +14,50 @@ export const MAX_BATCH_ENTRIES = 50;
 
 const entryOf = (s: string): StayBatchEntry => (isStayUrl(s) ? { url: s.trim() } : { id: s.trim() });
 
-/** One entry as written in a JSON file: `{id}`, `{url}`, or a bare id or URL (string or number). */
-function jsonEntry(v: unknown, at: number): StayBatchEntry {
-  if (typeof v === 'string' && v.trim() !== '') return entryOf(v);
-  if (typeof v === 'number' && Number.isSafeInteger(v)) return { id: String(v) };
-  // Objects pass through as written: the service says what is wrong with one ({id, url} both, neither…).
-  if (v !== null && typeof v === 'object' && !Array.isArray(v)) return v as StayBatchEntry;
-  throw new UsageError(`--file: entry ${at + 1} is ${JSON.stringify(v)}; each entry is {"id": "…"}, {"url": "…"}, or an id or URL string.`, 'file');
+/** An entry of the file and where it is written: `line 3` (1-based), or `entry 3` of a JSON list. */
+export interface FileEntry {
+  entry: StayBatchEntry;
+  at: string;
 }
 
-export function parseEntries(text: string): StayBatchEntry[] {
+/**
+ * One entry as written in a JSON file: `{id}`, `{url}`, or a bare id or URL (string or number).
+ * Anything else passes as written: checkEntries names what is wrong with it, by its number.
+ */
+function jsonEntry(v: unknown): StayBatchEntry {
+  if (typeof v === 'string' && v.trim() !== '') return entryOf(v);
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return { id: String(v) };
+  return v as StayBatchEntry;
+}
+
+/**
+ * The entries the service takes and the others, each refusal naming its line (issue 22, item 12):
+ * the same check the service makes (batchEntryId), before any request, so one bad line does not
+ * refuse the whole batch.
+ */
+export function checkEntries(entries: FileEntry[]): { good: FileEntry[]; bad: string[] } {
+  const good: FileEntry[] = [];
+  const bad: string[] = [];
+  entries.forEach((e, i) => {
+    try {
+      batchEntryId(e.entry, i);
+      good.push(e);
+    } catch (err) {
+      if (!(err instanceof ServiceError)) throw err;
+      bad.push(`${e.at}: ${err.message.replaceAll(`entries[${i}]`, 'the entry')}`);
+    }
+  });
+  return { good, bad };
+}
+
+/** The service's `entries[i]` of the entries sent, as the file's line: `line 4 (404): …`. */
+export function relabelEntries(text: string, sent: FileEntry[]): string {
+  return text.replace(/\bentries\[(\d+)\]/g, (m, i: string) => sent[Number(i)]?.at ?? m);
+}
+
+export function parseEntries(text: string): FileEntry[] {
   const trimmed = text.trim();
-  let entries: StayBatchEntry[];
+  let entries: FileEntry[];
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     let doc: unknown;
     try {
@@ -32,9 +67,12 @@ export function parseEntries(text: string): StayBatchEntry[] {
     }
     const list = Array.isArray(doc) ? doc : (doc as { entries?: unknown }).entries;
     if (!Array.isArray(list)) throw new UsageError('--file: a JSON object needs an "entries" array, e.g. {"entries": [{"id": "12345"}]}.', 'file');
-    entries = list.map(jsonEntry);
+    entries = list.map((v, i) => ({ entry: jsonEntry(v), at: `entry ${i + 1}` }));
   } else {
-    entries = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#')).map(entryOf);
+    entries = text.split(/\r?\n/).flatMap((raw, i) => {
+      const l = raw.trim();
+      return l === '' || l.startsWith('#') ? [] : [{ entry: entryOf(l), at: `line ${i + 1}` }];
+    });
   }
   if (entries.length === 0) throw new UsageError('--file holds no entries: give one id or room URL a line, or a JSON array of {"id"} / {"url"} entries.', 'file');
   if (entries.length > MAX_BATCH_ENTRIES) {

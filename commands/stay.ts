@@ -18,23 +18,37 @@ export function defineStay(program: Command): void {
         .addOption(new Option('--part <part>', 'only this part of the stay').choices(PARTS)),
     ),
   )
+    .option('--check-in <date>', 'YYYY-MM-DD: quote pricing for this stay (the whole stay or --part pricing)')
+    .option('--check-out <date>', 'YYYY-MM-DD, after --check-in')
+    .option('--adults <n>', 'adults (default 2)')
+    .option('--children <n>', 'children (default 0); needs --child-ages')
+    .option('--child-ages <list>', 'one age (0-17) per child, comma-separated')
+    .option('--currency <code>', 'ISO-4217 currency of the quote (default USD)')
     .addHelpText('after', `
 Examples:
   stays stay get 12345678
   stays stay get https://www.airbnb.com/rooms/12345678
   stays stay get 12345678 --part reviews -o csv
   stays stay get 12345678 --json --jq '.data.amenities[].items[]'
+  stays stay get 12345678 --part pricing --check-in 2027-03-01 --check-out 2027-03-04
 
 A table shows the stay's fields one a line; a part with a list (photos, reviews, amenities,
 availability) is a table of its items, the others are fields one a line. A lookup costs 1
-credit on a live key (D26).
+credit on a live key (D26). Pricing is null without dates (spec rule 1); with --check-in and
+--check-out it is the quote of that stay, at no extra cost.
 ${columnsHelp('stay')}
 ${stayPartColumnsHelp()}`)
-    .action(async (id: string | undefined, opts: GlobalOpts & { part?: string }) => {
-      const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
+    .action(async (id: string | undefined, opts: GlobalOpts & Record<string, unknown> & { part?: string }) => {
+      const [{ execute, runCall }, { ask }, { operations }, { pick, DATE_KEYS, PARTY_KEYS }, { UsageError }] = await Promise.all([
+        import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js'), import('./_lib/options.js'), import('./_lib/errors.js'),
+      ]);
       await execute(opts, async (ctx) => {
+        const stay = pick(opts, [...DATE_KEYS, ...PARTY_KEYS]);
+        if (Object.keys(stay).length > 0 && opts.part !== undefined && opts.part !== 'pricing') {
+          throw new UsageError(`--part ${opts.part} does not depend on a stay; dates and party go with the whole stay or --part pricing.`, 'check-in');
+        }
         const i = await ask(ctx.term, id, { name: 'ID', message: 'Stay id or room URL?', usage: 'stays stay get ID|URL [--part PART]' });
-        await runCall(ctx, operations.stay(i, opts.part));
+        await runCall(ctx, operations.stay(i, opts.part, stay));
       });
     });
 
@@ -52,8 +66,10 @@ starting with http is a URL), or JSON: an array of {"id": "…"} / {"url": "…"
 strings too), or {"entries": […]} as POST /v1/stays/batch takes it. At most 50 entries: more is
 a usage error (exit 2) before any request; split the file and run one batch per part.
 
-Entries that cannot be resolved are left out of the rows and not billed: a warning line names
-each, and "N of M entries could not be resolved" follows on stderr (bare --json: in meta).
+A line that is not an id or room URL is named by its line number on stderr and skipped; the
+other lines are looked up, then the command exits 2. Entries that cannot be resolved are left
+out of the rows and not billed: a warning line names each by its line, and "N of M entries
+could not be resolved" follows on stderr (bare --json: in meta); --fail-on-partial then exits 7.
 Each resolved entry costs 1 credit on a live key (D26).
 
 Examples:
@@ -62,10 +78,21 @@ Examples:
   stays stay batch --file entries.json --json --jq '.meta.missing'
 ${columnsHelp('stay')}`)
     .action(async (opts: GlobalOpts & { file: string }) => {
-      const [{ execute, runCall }, { parseEntries, readEntriesFile }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./stay-entries.js'), import('../src/client/operations.js')]);
+      const [{ execute, runCall }, { checkEntries, parseEntries, readEntriesFile, relabelEntries }, { operations }, { UsageError }, { EXIT }] = await Promise.all([
+        import('./_lib/run.js'), import('./stay-entries.js'), import('../src/client/operations.js'), import('./_lib/errors.js'), import('./_lib/io.js'),
+      ]);
       await execute(opts, async (ctx) => {
-        const entries = parseEntries(await readEntriesFile(opts.file, ctx.term));
-        await runCall(ctx, operations.stayBatch(entries));
+        const { good, bad } = checkEntries(parseEntries(await readEntriesFile(opts.file, ctx.term)));
+        // A line the service would refuse is said by its number and left out; the others run.
+        if (good.length === 0) throw new UsageError(`--file: no entry can be looked up: ${bad.join('; ')}`, 'file');
+        for (const b of bad) process.stderr.write(`stays: ${b.replace(/\.$/, '')}; skipped\n`);
+        await runCall(ctx, operations.stayBatch(good.map((e) => e.entry)), {
+          notices: (meta) => meta && { ...meta, warnings: meta.warnings?.map((w) => ({ ...w, message: relabelEntries(w.message, good) })) },
+        });
+        if (bad.length > 0) {
+          process.stderr.write(`stays: exiting ${EXIT.usage} because ${bad.length} ${bad.length === 1 ? 'entry' : 'entries'} of --file could not be read as an id or room URL\n`);
+          process.exitCode = EXIT.usage;
+        }
       });
     });
 }

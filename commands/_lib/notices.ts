@@ -18,7 +18,8 @@ export interface NoticeMeta {
 
 /** Notices gathered over one result or every page of an --all walk, each said once. */
 export class Notices {
-  private readonly failed = new Map<string, string>();
+  /** A failed platform and its legs' codes (a direct comparison can fail two listings of one platform). */
+  private readonly failed = new Map<string, Set<string>>();
   private readonly skipped = new Map<string, string>();
   private readonly warnings = new Map<string, string>();
   private missing = 0;
@@ -26,11 +27,12 @@ export class Notices {
 
   add(meta: NoticeMeta | undefined): void {
     for (const r of meta?.platformResults ?? []) {
-      if (r.status === 'failed') this.failed.set(r.platform, r.error?.code ?? 'error');
+      if (r.status === 'failed') this.failed.set(r.platform, (this.failed.get(r.platform) ?? new Set<string>()).add(r.error?.code ?? 'error'));
       else if (r.status === 'skipped') this.skipped.set(r.platform, r.error?.code ?? 'skipped');
     }
-    if (meta?.partial && this.failed.size === 0) this.failed.set('a platform', 'error');
-    for (const w of meta?.warnings ?? []) this.warnings.set(`${w.code}\u0000${w.message}`, `${w.message} (${w.code})`);
+    if (meta?.partial && this.failed.size === 0) this.failed.set('a platform', new Set(['error']));
+    // The code once: a message that already names it ("… (listing_not_found).") is said as it is.
+    for (const w of meta?.warnings ?? []) this.warnings.set(`${w.code}\u0000${w.message}`, w.message.includes(`(${w.code})`) ? w.message : `${w.message} (${w.code})`);
     if (typeof meta?.warning === 'string') this.warnings.set(`${meta.warning}\u0000`, `results are ${meta.warning}`);
     if (typeof meta?.missing === 'number') {
       this.missing += meta.missing;
@@ -38,8 +40,9 @@ export class Notices {
     }
   }
 
+  /** A failed leg, or batch entries that could not be resolved: what --fail-on-partial exits 7 on. */
   get partial(): boolean {
-    return this.failed.size > 0;
+    return this.failed.size > 0 || this.missing > 0;
   }
 
   /** The notice lines, without a trailing newline each. */
@@ -48,19 +51,26 @@ export class Notices {
     const said = new Set<string>();
     // The service also warns about each failed or skipped leg ("google: …", with the leg's code):
     // that warning's words go on the leg's own line rather than on a second line about it.
-    const detail = (platform: string, code: string) => {
+    // A direct comparison's warnings name the listing too ("vrbo:404: …"): one line each, naming it.
+    const details = (platform: string, codes: Set<string>): { subject: string; code: string; text: string }[] => {
+      const out: { subject: string; code: string; text: string }[] = [];
       for (const k of this.warnings.keys()) {
-        const [wcode, message] = k.split('\u0000') as [string, string];
-        if (wcode === code && message.startsWith(`${platform}: `)) {
+        const [code, message] = k.split('\u0000') as [string, string];
+        const m = codes.has(code) && message.startsWith(platform) ? /^([^\s:]+(?::\S+?)?): /.exec(message) : null;
+        if (m && (m[1] === platform || m[1]!.startsWith(`${platform}:`))) {
           said.add(k);
-          return `: ${message.slice(platform.length + 2).replace(` (${code})`, '').replace(/\.$/, '')}`;
+          out.push({ subject: m[1]!, code, text: `: ${message.slice(m[0].length).replace(` (${code})`, '').replace(/\.$/, '')}` });
         }
       }
-      return '';
+      return out;
     };
     // A skipped platform (D12) is said by its own warning when the service sent one.
     const warned = (platform: string) => [...this.warnings.keys()].some((k) => k.split('\u0000')[1]!.startsWith(`${platform} `));
-    for (const [platform, code] of this.failed) out.push({ kind: 'partial', text: `${platform} failed (${code})${detail(platform, code)}; results are partial` });
+    for (const [platform, codes] of this.failed) {
+      const legs = details(platform, codes);
+      for (const code of codes) if (!legs.some((l) => l.code === code)) legs.push({ subject: platform, code, text: '' });
+      for (const d of legs) out.push({ kind: 'partial', text: `${d.subject} failed (${d.code})${d.text}; results are partial` });
+    }
     for (const [platform, code] of this.skipped) if (!warned(platform)) out.push({ kind: 'skipped', text: `${platform} skipped (${code})` });
     for (const [k, text] of this.warnings) if (!said.has(k)) out.push({ kind: 'warning', text });
     if (this.missing > 0) out.push({ kind: 'missing', text: `${this.missing} of ${this.requested} entries could not be resolved` });
@@ -77,7 +87,8 @@ export class Notices {
       for (const l of this.lines()) process.stderr.write(l.kind === 'missing' ? `stays: ${l.text}\n` : `${c.yellow('warning:')} ${l.text}\n`);
     }
     if (o.failOnPartial && this.partial) {
-      if (!o.quiet) process.stderr.write(`stays: exiting ${EXIT.upstream} because results are partial (--fail-on-partial)\n`);
+      const why = this.failed.size > 0 ? 'results are partial' : `${this.missing} of ${this.requested} entries could not be resolved`;
+      if (!o.quiet) process.stderr.write(`stays: exiting ${EXIT.upstream} because ${why} (--fail-on-partial)\n`);
       process.exitCode = EXIT.upstream;
     }
   }

@@ -34,7 +34,7 @@ export function withGlobals(cmd: Command, o: { wait?: boolean } = {}): Command {
     .addOption(new Option('-o, --output <format>', 'output format (default: table on a TTY, else tsv)').choices(FORMATS))
     .option('--json [fields]', 'the API envelope as returned (--output json); with FIELDS, a comma list, only those fields of each row')
     .option('--jq <expr>', 'filter the JSON output with a jq expression, like gh --jq')
-    .option('--fail-on-partial', 'exit 7 after printing when a platform failed and results are partial (also STAYS_FAIL_ON_PARTIAL=1)')
+    .option('--fail-on-partial', 'exit 7 after printing when results are partial: a platform failed, or batch entries could not be resolved (also STAYS_FAIL_ON_PARTIAL=1)')
     .option('--no-color', 'no colour (also NO_COLOR, TERM=dumb, or when not a TTY)')
     .option('--debug', 'log each request to stderr, key redacted (also STAYS_DEBUG=1)')
     .option('--timeout <duration>', 'bound for waiting on a job, e.g. 90s, 5m (default 5m)')

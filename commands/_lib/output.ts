@@ -83,6 +83,7 @@ interface MetaLike {
   environment?: string;
   has_more?: boolean;
   next_page_token?: string | null;
+  default_dates?: { check_in: string; check_out: string };
 }
 
 interface Compared {
@@ -116,6 +117,8 @@ export async function printFooter(envelope: { data: unknown; meta?: MetaLike }, 
   if (d && typeof d === 'object' && Array.isArray(d.offers)) parts.push(comparedLine(d));
   if (m) {
     const sandbox = m.sandbox ?? m.environment === 'test';
+    // Family S without dates prices a default stay: say which (issue 22, item 13).
+    if (m.default_dates) parts.push(`prices for ${m.default_dates.check_in} to ${m.default_dates.check_out} (default dates; set --check-in/--check-out)`);
     parts.push(`${m.creditsCharged ?? m.credits_charged ?? 0} credits charged${sandbox ? ' (sandbox)' : ''}`, m.cached ? 'cached' : 'not cached');
     const flag = paginates === 'token' ? '--next-page-token' : '--cursor';
     if (paginates && m.pagination) next = m.pagination.hasMore ? `${flag} ${m.pagination.nextCursor}` : null;

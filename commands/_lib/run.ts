@@ -93,7 +93,10 @@ function explainAuth(e: unknown, ctx: Ctx): unknown {
 const wholeEnvelope = (ctx: Ctx) => ctx.format === 'json' && ctx.fields === null && ctx.jq === null;
 
 /** Prints one result: the data on stdout, the footer (tables) and the notices on stderr. */
-export async function show(ctx: Ctx, envelope: { data: unknown; meta?: unknown }, paginates: boolean | 'token' = false): Promise<void> {
+/** Rewrites the meta the notices are read from (stay batch names the file's lines, not entries[i]). */
+export type NoticeView = (meta: NoticeMeta | undefined) => NoticeMeta | undefined;
+
+export async function show(ctx: Ctx, envelope: { data: unknown; meta?: unknown }, paginates: boolean | 'token' = false, view?: NoticeView): Promise<void> {
   ctx.ui.stop();
   if (ctx.fields !== null || ctx.jq !== null) {
     const { printSelected } = await import('./select.js');
@@ -103,12 +106,13 @@ export async function show(ctx: Ctx, envelope: { data: unknown; meta?: unknown }
     if (ctx.format === 'table') await printFooter(envelope as Parameters<typeof printFooter>[0], ctx.term, paginates);
   }
   const notices = new Notices();
-  notices.add(envelope.meta as NoticeMeta | undefined);
+  const meta = envelope.meta as NoticeMeta | undefined;
+  notices.add(view ? view(meta) : meta);
   await notices.print(ctx.term, { quiet: wholeEnvelope(ctx), failOnPartial: ctx.failOnPartial });
 }
 
 /** Sends an API call the way the flags ask (wait, --no-wait, --all) and prints the outcome. */
-export async function runCall(ctx: Ctx, call: ApiCall, o: { paginates?: boolean; all?: boolean; order?: RowOrder | null } = {}): Promise<void> {
+export async function runCall(ctx: Ctx, call: ApiCall, o: { paginates?: boolean; all?: boolean; order?: RowOrder | null; notices?: NoticeView } = {}): Promise<void> {
   // --dry-run (billable commands): the plan on stdout, nothing sent.
   if (billable.dryRun) return (await import('./dry-run.js')).printDryRun(ctx, call, { all: o.all === true });
   const guard = costGuard(ctx, call, { all: o.all === true, flags: billable.flags });
@@ -127,10 +131,10 @@ export async function runCall(ctx: Ctx, call: ApiCall, o: { paginates?: boolean;
       if (ctx.format === 'table') process.stderr.write(`stays: job ${id} accepted; wait for it with: stays jobs wait ${id}\n`);
       return;
     }
-    return show(ctx, r.body, paginates);
+    return show(ctx, r.body, paginates, o.notices);
   }
   const envelope = await ctx.client.run(call);
-  await show(ctx, envelope, paginates);
+  await show(ctx, envelope, paginates, o.notices);
 }
 
 /**

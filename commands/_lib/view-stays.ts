@@ -2,7 +2,7 @@
 // rows or fields of one of its parts (`stays stay get --part`), and rows projected with --fields,
 // whose columns are the paths asked for. The shape decides, as in view.ts.
 import { DATA_COLUMNS, type DataColumn, type Datum, type Kind, type Row, type StayKind } from './columns.js';
-import { grouped, money } from './numbers.js';
+import { grouped, money, rating } from './numbers.js';
 import type { Field, TableColumn, View } from './view.js';
 
 const o = (v: unknown) => (v ?? {}) as Row;
@@ -10,7 +10,12 @@ const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
 const plain = (v: unknown) => (typeof v === 'number' ? String(v) : null);
 const yes = (v: unknown) => (typeof v === 'boolean' ? (v ? 'yes' : 'no') : null);
 const plural = (n: number, one: string, many = `${one}s`) => `${grouped(n, 0)} ${n === 1 ? one : many}`;
-const stars = (v: unknown) => (typeof v === 'number' ? v.toFixed(2).replace(/0$/, '') : null);
+/**
+ * Family S is airbnb, whose ratings are out of 5: written as Family U tables write them ("4.5/5",
+ * issue 22 item 18), star_rating included (it holds the guest rating when there are no stars).
+ */
+const S_RATING_SCALE = 5;
+const stars = (v: unknown) => rating(v, S_RATING_SCALE);
 const amenityItems = (v: unknown) => (Array.isArray(v) ? v.flatMap((g) => (Array.isArray(o(g).items) ? (o(g).items as string[]) : [])) : []);
 const price = (p: Row) => {
   const m = money(p.price, p.currency);
@@ -67,7 +72,7 @@ const PHOTO: TableColumn[] = [
 ];
 const REVIEW: TableColumn[] = [
   { header: 'DATE', text: (r) => str(r.created_at) },
-  { header: 'RATING', text: (r) => plain(r.rating), align: 'right' },
+  { header: 'RATING', text: (r) => stars(r.rating), align: 'right' },
   { header: 'AUTHOR', text: (r) => str(r.author_name), min: 10, drop: 1 },
   { header: 'TEXT', text: (r) => str(r.text), min: 20 },
 ];
@@ -96,7 +101,7 @@ const fields: Partial<Record<StayKind, Field[]>> = {
   ],
   stay_pricing: [
     { label: 'STAY ID', text: (r) => str(r.id), wrap: 'none' },
-    { label: 'PRICE', text: (r) => price(o(r.pricing)) ?? 'not known without dates (search with --check-in/--check-out)' },
+    { label: 'PRICE', text: (r) => price(o(r.pricing)) ?? 'not known without dates (stays stay get ID --part pricing --check-in D --check-out D)' },
     { label: 'BREAKDOWN', text: (r) => { const b = o(r.pricing).breakdown; return Array.isArray(b) && b.length ? b.map((x) => `${String(o(x).label)} ${money(o(x).amount, o(r.pricing).currency)}`).join(', ') : null; }, wrap: 'list' },
   ],
   stay_location: [
@@ -106,7 +111,7 @@ const fields: Partial<Record<StayKind, Field[]>> = {
   ],
   stay_rating: [
     { label: 'STAY ID', text: (r) => str(r.id), wrap: 'none' },
-    { label: 'STARS', text: (r) => stars(r.star_rating) },
+    { label: 'RATING', text: (r) => stars(r.star_rating) },
     { label: 'REVIEWS', text: (r) => (typeof r.reviews_count === 'number' ? grouped(r.reviews_count, 0) : null) },
     ...RATING_KEYS.map((k): Field => ({ label: k.replace(/_/g, ' ').toUpperCase(), text: (r) => plain(o(r.rating_breakdown)[k]) })),
   ],

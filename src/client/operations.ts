@@ -37,6 +37,16 @@ const get = (path: string, query: object = {}): ApiCall => ({ method: 'GET', pat
 const seg = (s: string) => encodeURIComponent(s);
 const post = (path: string, body: unknown): ApiCall => ({ method: 'POST', path, body });
 
+/** The optional stay of a Family S lookup: with both dates, pricing is quoted. */
+export interface StayDates {
+  checkIn?: string;
+  checkOut?: string;
+  adults?: number | string;
+  children?: number | string;
+  childAges?: string | number[];
+  currency?: string;
+}
+
 export const operations = {
   search: (p: SearchParams) => get('/v1/search', p),
   reviews: (p: ReviewsParams) => get('/v1/reviews', p),
@@ -55,8 +65,8 @@ export const operations = {
   webhookDeliveries: (id: string) => get(`/v1/webhooks/${seg(id)}/deliveries`),
   // Stays (Family S): `{ data, meta, request_id }` bodies, snake_case data.
   /** GET /v1/stays/{id}, or /v1/stays/by-url for a room URL; with a part, /v1/stays/{id|url}/{part}. */
-  stay: (idOrUrl: string, part?: StayPart | string): ApiCall =>
-    part !== undefined ? get(`/v1/stays/${seg(idOrUrl)}/${seg(part)}`) : isStayUrl(idOrUrl) ? get('/v1/stays/by-url', { url: idOrUrl }) : get(`/v1/stays/${seg(idOrUrl)}`),
+  stay: (idOrUrl: string, part?: StayPart | string, stay: StayDates = {}): ApiCall =>
+    part !== undefined ? get(`/v1/stays/${seg(idOrUrl)}/${seg(part)}`, stay) : isStayUrl(idOrUrl) ? get('/v1/stays/by-url', { url: idOrUrl, ...stay }) : get(`/v1/stays/${seg(idOrUrl)}`, stay),
   stayBatch: (entries: StayBatchEntry[]) => post('/v1/stays/batch', { entries }),
   /** POST /v1/search with a Family S body (D8); page by resending it with nextPageToken. */
   staySearch: (body: StaySearchBody) => post('/v1/search', body),

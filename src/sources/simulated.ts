@@ -26,7 +26,11 @@ export function simulatedUpstream(world: SandboxWorld, opts: SimulatedOptions): 
     await sleep(opts.latencyMs[platform]);
     const code = opts.fail[platform];
     if (code) throw new ServiceError(code, `Simulated upstream: ${platform} is configured to fail with ${code} (STAYS_SIM_FAIL).`);
-    return f();
+    try {
+      return f();
+    } catch (e) {
+      throw asSimulated(e);
+    }
   };
   return {
     name: 'simulated',
@@ -51,6 +55,17 @@ export function simulatedUpstream(world: SandboxWorld, opts: SimulatedOptions): 
       }),
     compareGoogle: (q, stay) => call('google', () => offersLane(world.compareGoogle(q, stay), stay)),
   };
+}
+
+const SANDBOX_PREFIX = /^Sandbox trigger: /;
+
+/**
+ * The world's trigger errors speak as the sandbox; on the simulated upstream (live keys) they say
+ * where they come from instead (issue 22, item 16). Code, param and retry hint are kept.
+ */
+function asSimulated(e: unknown): unknown {
+  if (!(e instanceof ServiceError) || !SANDBOX_PREFIX.test(e.message)) return e;
+  return new ServiceError(e.code, e.message.replace(SANDBOX_PREFIX, 'Simulated upstream: '), { param: e.param ?? undefined, retryAfter: e.retryAfter, cause: e });
 }
 
 function unpriced(platform: EnabledPlatform, id: string): never {

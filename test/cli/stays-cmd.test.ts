@@ -91,6 +91,33 @@ describe('stays stay get', () => {
   }, 60_000);
 });
 
+// Issue 22, item 13: stay get takes the dates its pricing needs; default dates are named.
+describe('dates on stay lookups and S searches', () => {
+  it('stay get --part pricing --check-in/--check-out prints the quote; without dates it says how to get one', async () => {
+    const dated = await stays(['stay', 'get', '12345678', '--part', 'pricing', '--check-in', '2027-03-01', '--check-out', '2027-03-04', '--currency', 'EUR', '--json'], box.env, T);
+    expect(dated.code, dated.stderr).toBe(0);
+    const p = json<{ data: { pricing: { price: number; currency: string } } }>(dated).data.pricing;
+    expect(p.price).toBeGreaterThan(0);
+    expect(p.currency).toBe('EUR');
+    const table = await stays(['stay', 'get', '12345678', '--part', 'pricing', '--check-in', '2027-03-01', '--check-out', '2027-03-04', '--currency', 'EUR', '-o', 'table'], { ...box.env, COLUMNS: '100' }, T);
+    expect(table.stdout).toMatch(new RegExp(`^PRICE\\s+${p.price.toFixed(2).replace('.', '\\.')} EUR`, 'm'));
+    const undated = await stays(['stay', 'get', '12345678', '--part', 'pricing', '-o', 'table'], { ...box.env, COLUMNS: '100' }, T);
+    expect(undated.stdout).toMatch(/--check-in D --check-out D/);
+    const wrong = await stays(['stay', 'get', '12345678', '--part', 'photos', '--check-in', '2027-03-01', '--check-out', '2027-03-04'], box.env, T);
+    expect(wrong.code).toBe(2);
+  }, 90_000);
+
+  it('an S search without dates names the default dates in the footer and meta', async () => {
+    const r = await stays(['search', 'Lisbon', '--family', 's', '--max-items', '2', '-o', 'table'], { ...box.env, COLUMNS: '120' }, T);
+    expect(r.code, r.stderr).toBe(0);
+    const j = json<{ meta: { default_dates: { check_in: string; check_out: string } } }>(await stays(['search', 'Lisbon', '--family', 's', '--max-items', '2', '--json'], box.env, T));
+    const { check_in, check_out } = j.meta.default_dates;
+    expect(r.stderr).toContain(`prices for ${check_in} to ${check_out} (default dates`);
+    const dated = await stays(['search', 'Lisbon', '--family', 's', '--max-items', '2', '--check-in', check_in, '--check-out', check_out, '-o', 'table'], { ...box.env, COLUMNS: '120' }, T);
+    expect(dated.stderr).not.toMatch(/default dates/);
+  }, 90_000);
+});
+
 describe('stays stay batch', () => {
   it('from a file of lines (comments, blanks, URLs): rows of the resolved, the missing notice on stderr', async () => {
     const file = join(dir, 'ids.txt');
@@ -120,6 +147,40 @@ describe('stays stay batch', () => {
     expect(ids(array.stdout)).toEqual(['12345', '777']);
     expect(json<{ data: Stay[] }>(object).data.map((s) => s.id)).toEqual(['12345', '777']);
     expect(lines.stderr).not.toMatch(/could not be resolved/);
+  }, 90_000);
+
+  // Issue 22, item 12: lines are named 1-based; a bad line is skipped, the others run.
+  it('a malformed line is named by its 1-based line number and skipped; the good lines run, then exit 2', async () => {
+    const r = await stays(['stay', 'batch', '--file', '-', '-o', 'tsv'], box.env, { ...T, input: '# ids\n12345\n\nnot-an-id\n777\n' });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout.trim().split('\n').map((l) => l.split('\t')[0])).toEqual(['12345', '777']);
+    expect(r.stderr).toMatch(/^stays: line 4: .*"not-an-id"; skipped$/m);
+    expect(r.stderr).not.toMatch(/entries\[/);
+    // A JSON file: entries are numbered 1-based the same way.
+    const j = await stays(['stay', 'batch', '--file', '-', '-o', 'tsv'], box.env, { ...T, input: JSON.stringify(['12345', true, { id: '1', url: 'https://www.airbnb.com/rooms/1' }]) });
+    expect(j.code).toBe(2);
+    expect(j.stdout.trim().split('\t')[0]).toBe('12345');
+    expect(j.stderr).toMatch(/^stays: entry 2: .*true.*; skipped$/m);
+    expect(j.stderr).toMatch(/^stays: entry 3: .*both.*; skipped$/m);
+    // Every line bad: nothing to send, a usage error naming them.
+    const none = await stays(['stay', 'batch', '--file', '-'], box.env, { ...T, input: '12345x\n\nabc\n' });
+    expect(none.code).toBe(2);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toMatch(/line 1: .*12345x.*line 3: .*abc/);
+  }, 90_000);
+
+  it('a missing entry is named by its line, its code said once; --fail-on-partial exits 7 for it', async () => {
+    const input = '12345\n\n404\n';
+    const r = await stays(['stay', 'batch', '--file', '-', '-o', 'tsv'], box.env, { ...T, input });
+    expect(r.code, r.stderr).toBe(0);
+    const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning:'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^warning: line 3 \(404\): .*$/);
+    expect(warnings[0]!.split('listing_not_found')).toHaveLength(2); // the code once
+    const strict = await stays(['stay', 'batch', '--file', '-', '-o', 'tsv', '--fail-on-partial'], box.env, { ...T, input });
+    expect(strict.code).toBe(7);
+    expect(strict.stdout.trim().split('\n')).toHaveLength(1);
+    expect(strict.stderr).toMatch(/exiting 7 because 1 of 2 entries could not be resolved \(--fail-on-partial\)/);
   }, 90_000);
 
   it('more than 50 entries: a usage error before any request (exit 2, nothing on stdout)', async () => {

@@ -75,7 +75,8 @@ describe('search tables fit the terminal', () => {
       // Every id whole, on its own row, at the end of the line.
       data.forEach((p, i) => expect(lines[i + 1]!.endsWith(`  ${p.platformListingId}`), `${p.platformListingId} in ${lines[i + 1]}`).toBe(true));
       expect(data.some((p) => p.platformListingId.length > 32)).toBe(true); // the ids that were cut before
-      for (const cell of column(lines, 'RATING')) expect(cell).toMatch(/^\d+\.\d\/(5|10)$/);
+      // A listing without reviews has no rating: its cell is empty.
+      column(lines, 'RATING').forEach((cell, i) => expect(cell).toMatch(data[i]!.guestRating === null ? /^$/ : /^\d+\.\d\/(5|10)$/));
       if (cols === 200) {
         expect(head).toMatch(/^NAME\s+PLATFORM\s+TYPE\s+RATING\s+REVIEWS\s+BEDROOMS\s+CITY\s+LISTING ID$/);
         // Whole names when there is room.
@@ -177,11 +178,29 @@ describe('stays listing is the listing, as fields', () => {
     const p = json<{ data: Property & { price: { nights: number } } }>(await stays(['listing', 'booking', 'pt/casa-azul', ...DATES, '--json'], box.env)).data;
     const { lines } = await onTty(['listing', 'booking', 'pt/casa-azul', ...DATES], box.env, 80);
     fits(lines, 80);
-    expect(lines).toContain(`NIGHTLY      ${p.price!.nightlyPrice.toFixed(2)} USD`);
+    expect(lines.some((l) => new RegExp(`^NIGHTLY +${p.price!.nightlyPrice.toFixed(2)} USD$`).test(l))).toBe(true);
     expect(lines.find((l) => l.startsWith('TOTAL '))).toMatch(new RegExp(`${p.price!.totalPrice.toFixed(2)} USD for ${p.price.nights} nights$`));
     expect(lines.find((l) => l.startsWith('RATING '))).toMatch(/ \d\.\d\/10 \(/);
     const price = await onTty(['price', 'booking', 'pt/casa-azul', ...DATES], box.env, 80);
     expect(price.lines.find((l) => l.startsWith('NIGHTLY '))).toMatch(new RegExp(`${p.price!.nightlyPrice.toFixed(2)} USD$`));
     expect(price.lines.find((l) => l.startsWith('TOTAL '))).toBeTruthy();
+  });
+});
+
+// Issue 22, item 18: one rating format in every table, and a guest rating is not called stars.
+describe('ratings read alike in Family U and Family S tables', () => {
+  it('the same airbnb listing rates "x.y/5" in a U search, an S search, a stay lookup and its rating part', async () => {
+    const u = await onTty(['search', 'Lisbon', '--platforms', 'airbnb', '--limit', '3'], box.env, 200);
+    const sRows = await onTty(['search', 'Lisbon', '--family', 's', '--max-items', '3'], box.env, 200);
+    const uCells = column(u.lines, 'RATING');
+    const sCells = column(sRows.lines, 'RATING');
+    expect(uCells.length).toBe(3);
+    for (const cell of [...uCells, ...sCells]) expect(cell).toMatch(/^\d\.\d\/5$/);
+    // The same rows (the S search is airbnb), the same cells.
+    expect(sCells).toEqual(uCells);
+    const id = u.lines[1]!.trim().split(/\s+/).pop()!;
+    const part = await onTty(['stay', 'get', id, '--part', 'rating'], box.env, 120);
+    expect(part.lines.some((l) => /^STARS\b/.test(l))).toBe(false);
+    expect(part.lines.find((l) => l.startsWith('RATING '))).toMatch(new RegExp(`^RATING\\s+${uCells[0]!.replace('.', '\\.')}$`));
   });
 });

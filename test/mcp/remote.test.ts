@@ -72,6 +72,12 @@ describe('stays mcp against a server (live key, simulated upstream)', () => {
     }
     expect(done?.data.result?.length).toBeGreaterThan(0);
     expect(done!.meta.creditsCharged).toBeGreaterThan(0);
+    // Issue 22, item 18: get_job summarises the result as search_stays would: the properties, by line.
+    const final = await m.client.callTool({ name: 'get_job', arguments: { jobId: job.data.jobId } });
+    const text = textOf(final);
+    expect(text.split('\n')[0]).toBe(`Job ${job.data.jobId} completed.`);
+    for (const row of done!.data.result as { platform: string; platformListingId: string }[]) expect(text).toContain(`${row.platform} ${row.platformListingId}`);
+    expect(text).toMatch(/^1\. .+: \w+ \S+, /m);
     const after = await balance();
     expect(before.balance - after.balance).toBe(done!.meta.creditsCharged);
   });

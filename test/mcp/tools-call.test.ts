@@ -49,6 +49,19 @@ describe('each tool in the sandbox', () => {
     expect(JSON.parse((r.content as { text: string }[])[1]!.text)).toEqual(body);
   });
 
+  // Issue 22, item 18: the hint names the argument each follow-up tool really takes.
+  it('search_stays: the next-call hint names arguments the follow-up tools have', async () => {
+    const { text } = await call('search_stays', { location: 'Porto', limit: 1, platforms: ['airbnb'] });
+    const hint = text.split('\n').find((l) => l.startsWith('Next:'))!;
+    expect(hint).toBeTruthy();
+    expect(hint).not.toMatch(/with get_listing/);
+    const { tools } = await client.listTools();
+    const named = [...hint.matchAll(/(\w+) \{platform, (\w+): platformListingId\}/g)].map((m) => [m[1]!, m[2]!] as const);
+    expect(named.map(([t]) => t)).toEqual(['get_listing', 'get_price', 'check_availability', 'get_reviews']);
+    for (const [tool, arg] of named) expect(Object.keys(tools.find((t) => t.name === tool)!.inputSchema.properties ?? {}), `${tool} ${arg}`).toContain(arg);
+    expect(named[0]).toEqual(['get_listing', 'id']);
+  });
+
   it('search_stays: a partial answer says so', async () => {
     const { text, body } = await call('search_stays', { location: 'partial', limit: 1 });
     expect(body.meta.partial).toBe(true);

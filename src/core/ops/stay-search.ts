@@ -83,6 +83,8 @@ export interface SSearchPlan {
   async: boolean;
   /** instant-book's spec-named meta.warning. */
   metaWarning?: string;
+  /** The stay the rows are priced for when the body named none (meta.default_dates). */
+  defaultDates?: { check_in: string; check_out: string };
 }
 
 interface Paged {
@@ -246,6 +248,7 @@ export function sSearchPlan(services: Services, ctx: RequestContext, raw: RawInp
     memoKey: `s-search|${kind}|${fp}|${q.nextPageToken ?? ''}|${q.fields ?? ''}`,
     async: !isPreset(kind) && maxItems > S_SYNC_MAX_ITEMS,
     ...(kind === 'instant-book' ? { metaWarning: 'experimental' } : {}),
+    ...(q.checkIn === undefined && q.checkOut === undefined ? { defaultDates: { check_in: checkIn!, check_out: checkOut! } } : {}),
     plan: {
       operation: kind === 'search' ? 'stay-search' : kind === 'with-details' ? 'stay-search-with-details' : `listings-${kind}`,
       platforms: [P],

@@ -10,11 +10,15 @@ import { parseListingId, parseListingUrl } from '../listing-ref.js';
 import type { Leg, LegOutcome, Plan } from '../plan.js';
 import type { Availability, Property, Review, Warning } from '../schemas/resources.js';
 import { BatchBody, MAX_BATCH_ENTRIES, type Stay, type StayPart, StayByUrlParams, StayPathParams } from '../schemas/stays.js';
-import { stayPart, toStay } from '../stays/shape.js';
-import { type RawInput, parseParams, preview } from '../validate.js';
+import { StayDatesParams } from '../schemas/params.js';
+import type { Price } from '../schemas/resources.js';
+import { pricingOf, stayPart, toStay } from '../stays/shape.js';
+import type { StayQuery } from '../upstream.js';
+import { type RawInput, checkChildAges, checkStay, parseParams, preview } from '../validate.js';
 import { availabilityLeg } from './availability.js';
 import { failedResult, okResult } from './common.js';
 import { listingBodyLeg } from './listing.js';
+import { priceLeg } from './price.js';
 import { reviewsLeg } from './reviews.js';
 
 const P = 'airbnb';
@@ -48,6 +52,22 @@ function stayFrom(id: string, [body, cal, rev]: LegOutcome[], warnings: Warn[]):
 
 const allCached = (os: LegOutcome[]) => os.every((o) => o.ok && o.cached);
 
+/** The optional stay of a lookup: with both dates its pricing is quoted (issue 22, item 13). */
+function lookupStay(services: Services, raw: RawInput): StayQuery | undefined {
+  const q = parseParams(StayDatesParams, raw);
+  checkStay(q, utcToday(services.clock));
+  if (q.checkIn === undefined || q.checkOut === undefined) return undefined;
+  return { checkIn: q.checkIn, checkOut: q.checkOut, adults: q.adults, children: q.children, childAges: checkChildAges(q), currency: q.currency };
+}
+
+/** A dated lookup's pricing from its price leg; a quote that failed leaves it null, with a warning. */
+function pricedWith(stay: Stay, id: string, o: LegOutcome | undefined, warnings: Warn[]): Stay {
+  if (o === undefined) return stay;
+  if (o.ok) return { ...stay, pricing: pricingOf(o.value as Price) };
+  warnings.push({ code: 'price_unavailable', message: `${id}: no price could be quoted for these dates (${o.error.code}); pricing is null.`, platform: P });
+  return stay;
+}
+
 export function stayIdFrom(raw: RawInput, byUrl: boolean): string {
   if (byUrl) return parseListingUrl(P, parseParams(StayByUrlParams, raw).url, { param: 'url' });
   return parseListingId(P, parseParams(StayPathParams, raw).id, { param: 'id' });
@@ -57,15 +77,16 @@ export function stayIdFrom(raw: RawInput, byUrl: boolean): string {
 export function stayPlan(services: Services, ctx: RequestContext, raw: RawInput, opts: { byUrl?: boolean } = {}): Plan<Stay> {
   requireScope(ctx, 'stays.read');
   const id = stayIdFrom(raw, opts.byUrl === true);
+  const stay = lookupStay(services, raw);
   return {
     operation: 'stay',
     platforms: [P],
-    currency: 'USD',
-    worstCase: STAY_LOOKUP_COST,
-    legs: lookupLegs(services, id),
+    currency: stay?.currency ?? 'USD',
+    worstCase: STAY_LOOKUP_COST, // a dated quote adds nothing, as on GET /v1/listing (D25)
+    legs: stay ? [...lookupLegs(services, id), priceLeg(P, id, stay)] : lookupLegs(services, id),
     compose: (outcomes) => {
       const warnings: Warn[] = [];
-      const data = stayFrom(id, outcomes, warnings);
+      const data = pricedWith(stayFrom(id, outcomes.slice(0, 3), warnings), id, outcomes[3], warnings);
       return { data, platformResults: [okResult(P, 1, STAY_LOOKUP_COST, allCached(outcomes))], warnings };
     },
   };
@@ -75,13 +96,15 @@ export function stayPlan(services: Services, ctx: RequestContext, raw: RawInput,
 export function stayPartPlan(services: Services, ctx: RequestContext, raw: RawInput, part: StayPart): Plan<Record<string, unknown>> {
   requireScope(ctx, 'stays.read');
   const id = stayIdFrom(raw, false);
+  // Only /pricing takes a stay; the other parts do not depend on one.
+  const stay = part === 'pricing' ? lookupStay(services, raw) : undefined;
   const [body, cal, rev] = lookupLegs(services, id);
   // The calendar alone answers /availability; /reviews needs the body for reviews_count.
-  const legs = part === 'availability' ? [cal!] : part === 'reviews' ? [body!, rev!] : [body!];
+  const legs = part === 'availability' ? [cal!] : part === 'reviews' ? [body!, rev!] : stay ? [body!, priceLeg(P, id, stay)] : [body!];
   return {
     operation: 'stay',
     platforms: [P],
-    currency: 'USD',
+    currency: stay?.currency ?? 'USD',
     worstCase: STAY_LOOKUP_COST,
     legs,
     compose: (outcomes) => {
@@ -94,7 +117,8 @@ export function stayPartPlan(services: Services, ctx: RequestContext, raw: RawIn
         data = { id, availability: days.map((d) => ({ date: d.date, available: d.bookable ?? d.available, min_nights: d.minNights, price: null })) };
       } else {
         const full = part === 'reviews' ? [outcomes[0]!, undefined, outcomes[1]!] : [outcomes[0]!];
-        data = stayPart(stayFrom(id, full as LegOutcome[], warnings), part);
+        const looked = stayFrom(id, full as LegOutcome[], warnings);
+        data = stayPart(part === 'pricing' ? pricedWith(looked, id, outcomes[1], warnings) : looked, part);
       }
       return { data, platformResults: [okResult(P, 1, STAY_LOOKUP_COST, allCached(outcomes))], warnings };
     },
@@ -102,8 +126,11 @@ export function stayPartPlan(services: Services, ctx: RequestContext, raw: RawIn
 }
 
 
-/** One batch entry: `{ id }` or `{ url }`, exactly one, else invalid_parameter naming `entries[i]`. */
-function entryId(e: unknown, i: number): string {
+/**
+ * One batch entry: `{ id }` or `{ url }`, exactly one, else invalid_parameter naming `entries[i]`.
+ * Exported for `stays stay batch`, which checks each line of its file before sending.
+ */
+export function batchEntryId(e: unknown, i: number): string {
   const param = `entries[${i}]`;
   if (e === null || typeof e !== 'object' || Array.isArray(e)) {
     throw new ServiceError('invalid_parameter', `${param} must be an object { id } or { url } (got ${preview(e)}).`, { param });
@@ -133,7 +160,7 @@ export function batchPlan(services: Services, ctx: RequestContext, raw: RawInput
   if (entries.length > MAX_BATCH_ENTRIES) {
     throw new ServiceError('invalid_parameter', `entries has ${entries.length} items; a batch takes at most ${MAX_BATCH_ENTRIES}.`, { param: 'entries' });
   }
-  const ids = entries.map(entryId);
+  const ids = entries.map(batchEntryId);
   const legs = ids.flatMap((id) => lookupLegs(services, id));
   return { requested: ids.length, plan: {
     operation: 'stay-batch',

@@ -101,6 +101,14 @@ export const ListingParams = z.object({
   currency: curr(),
 });
 
+/** Family S lookups' optional stay (issue 22, item 13): with both dates, pricing is quoted. */
+export const StayDatesParams = z.object({
+  checkIn: date().optional().describe('With checkOut, pricing is quoted for this stay (else all null, spec rule 1).'),
+  checkOut: date().optional().describe('After checkIn.'),
+  ...occupancy,
+  currency: curr(),
+});
+
 export const JobPathParams = z.object({ jobId: str(z.string().min(1)).describe('job_-prefixed id.') });
 
 export const TopupBody = z.object({

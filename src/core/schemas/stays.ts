@@ -154,6 +154,8 @@ export const ListMetaSSchema = z.object({
   cached: z.boolean(),
   warnings: z.array(z.object({ code: z.string(), message: z.string() })),
   warning: z.string().optional().describe('instant-book only: "experimental".'),
+  default_dates: z.object({ check_in: z.string(), check_out: z.string() }).optional()
+    .describe('Present when the body gave no dates: the stay the rows are priced for (today + 14 to today + 16, UTC).'),
 });
 
 export const ObjectMetaSSchema = ListMetaSSchema.pick({ credits_charged: true, environment: true, cached: true, warnings: true });

@@ -1,6 +1,6 @@
 // A listing's id-derived facts: everything about a property that does not depend on where it was
 // seen (type, rooms, ratings, amenities, host, price basis, stay rules), plus native ids and image urls.
-// Search rows and listing detail both read these, so they agree on everything but name and place.
+// Search rows and listing detail are both built from these and the id's place (rows.ts), so they agree.
 // Listing urls and stays ids come from src/core/listing-ref.ts.
 import type { EnabledPlatform } from '../../core/platforms.js';
 import { RATING_SCALE } from '../../core/platforms.js';

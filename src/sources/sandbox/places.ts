@@ -103,6 +103,8 @@ export interface Place {
   radiusKm: number;
   /** The town street addresses name, or null when the place is too vague for an address. */
   addressCity: string | null;
+  /** The built-in city this place is (its index in CITIES), or null for any other place. */
+  cityIndex: number | null;
 }
 
 export function titleCase(s: string): string {
@@ -147,7 +149,7 @@ export function scatter(r: Rng, lat: number, lng: number, km: number, minKm = 0)
 }
 
 function fromCity(c: City): Place {
-  return { city: c.name, local: c.local, region: c.region, country: c.country, lat: c.lat, lng: c.lng, lang: c.lang, hoods: c.hoods, radiusKm: 5, addressCity: c.name };
+  return { city: c.name, local: c.local, region: c.region, country: c.country, lat: c.lat, lng: c.lng, lang: c.lang, hoods: c.hoods, radiusKm: 5, addressCity: c.name, cityIndex: CITIES.indexOf(c) };
 }
 
 /** A coordinate to two decimals, without a "-0.00". */
@@ -180,7 +182,7 @@ export function resolvePlace(location: string): Place {
       return {
         city: close ? near!.name : `near ${coord(lat)}, ${coord(lng)}`, local: inCountry ? near!.local : 'Grand', region: close ? near!.region : null,
         country: inCountry ? near!.country : null, lat, lng, lang: inCountry ? near!.lang : 'en',
-        hoods: near !== null && best < 15 ? near.hoods : GENERIC_HOODS, radiusKm: 3, addressCity: close ? near!.name : null,
+        hoods: near !== null && best < 15 ? near.hoods : GENERIC_HOODS, radiusKm: 3, addressCity: close ? near!.name : null, cityIndex: null,
       };
     }
   }
@@ -210,10 +212,27 @@ export function resolvePlace(location: string): Place {
   const anchor = r.pick(pool);
   const at = scatter(r, anchor.lat, anchor.lng, 150, 20);
   const city = titleCase(head);
-  return { city, local: city, region, country: anchor.country, lat: at.lat, lng: at.lng, lang: anchor.lang, hoods: GENERIC_HOODS, radiusKm: 5, addressCity: city };
+  return { city, local: city, region, country: anchor.country, lat: at.lat, lng: at.lng, lang: anchor.lang, hoods: GENERIC_HOODS, radiusKm: 5, addressCity: city, cityIndex: null };
 }
 
-/** Where a listing is when all we know is its id: the booking slug's city or country, else a table city. */
+/**
+ * The place code of an airbnb, vrbo or google id: a built-in city's index, or NOWHERE. A search at
+ * a built-in city lists only ids of its code, so the id alone says where the listing is (issue 22,
+ * item 6: one id is one property wherever it is read). Any other id decodes too, to a city or to
+ * nowhere, so every valid id keeps a listing.
+ */
+export const NOWHERE = CITIES.length;
+
+export function placeCode(platform: string, id: string): number {
+  return hash32('listing-place', platform, id) % (CITIES.length + 1);
+}
+
+/**
+ * Where a listing is when all we know is its id: a booking id's slug names its city (within the
+ * id's country; a slug naming none has one of the country's by hash, or none), other ids carry a
+ * place code. null: the id says nowhere (a listing found at a
+ * place outside the built-in table, whose detail then states no city).
+ */
 export function placeForListing(platform: string, id: string): Place | null {
   if (platform === 'booking') {
     const at = id.lastIndexOf('/');
@@ -222,10 +241,22 @@ export function placeForListing(platform: string, id: string): Place | null {
     const inCountry = cc ? CITIES.filter((c) => c.country === cc) : CITIES;
     const named = inCountry.find((c) => slug.includes(`-${slugPart(c.name)}-`) || slug.includes(`-${slugPart(c.local)}-`));
     if (named) return fromCity(named);
-    if (inCountry.length > 0) return fromCity(inCountry[hash32('listing-city', platform, id) % inCountry.length]!);
-    return null;
+    // A slug that names no city: one of its country's, or nowhere, by the id's hash.
+    const code = hash32('listing-place', platform, id) % (inCountry.length + 1);
+    return code < inCountry.length ? fromCity(inCountry[code]!) : null;
   }
-  return fromCity(CITIES[hash32('listing-city', platform, id) % CITIES.length]!);
+  const code = placeCode(platform, id);
+  return code === NOWHERE ? null : fromCity(CITIES[code]!);
+}
+
+/** The place a title is written for when the id says nowhere: generic areas, no town. */
+export const PLACELESS: Place = {
+  city: '', local: '', region: null, country: null, lat: 0, lng: 0, lang: 'en', hoods: GENERIC_HOODS, radiusKm: 5, addressCity: null, cityIndex: null,
+};
+
+/** The slug form of a city's name and local name, as booking ids spell them. */
+export function citySlugs(c: Pick<Place, 'city' | 'local'>): [string, string] {
+  return [slugPart(c.city), slugPart(c.local)];
 }
 
 function slugPart(s: string): string {

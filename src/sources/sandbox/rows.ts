@@ -1,12 +1,13 @@
 // Sandbox properties: the 60 search candidates of a (platform, location) and the detail of any id.
-// Both take the id-derived facts from coreFor; search rows take name and place from the search
-// location, listing detail from the id alone (so the two names may differ, as the spec allows).
+// A listing is a function of its id alone (coreFor for its facts, placeForListing for its place),
+// and a search picks ids whose place is the place searched: one id is one property wherever it is
+// read (search row, lookup, with-details, listing, both families).
 import type { EnabledPlatform } from '../../core/platforms.js';
 import type { Property } from '../../core/schemas/resources.js';
 import { listingUrl, staysId } from '../../core/listing-ref.js';
 import { type Core, coreFor, imageUrls, nativeId, typeFor } from './core.js';
 import { airbnbTitle, hotelStyleName, nameFromSlug, slugify, vrboTitle } from './names.js';
-import { type Place, addressFor, placeForListing, placeKey, resolvePlace, scatter } from './places.js';
+import { NOWHERE, PLACELESS, type Place, addressFor, placeCode, placeForListing, placeKey, resolvePlace, scatter } from './places.js';
 import { type Rng, rng } from './prng.js';
 
 export const SEARCH_CANDIDATES = 60;
@@ -41,9 +42,9 @@ function build(platform: EnabledPlatform, id: string, core: Core, name: string, 
 }
 
 /** A name in the platform's style for a listing of this core at this place. */
-function styledName(platform: EnabledPlatform, r: Rng, core: Core, place: Place): string {
-  if (platform === 'airbnb') return airbnbTitle(r, core, place);
-  if (platform === 'vrbo') return vrboTitle(r, core, place);
+function styledName(platform: EnabledPlatform, r: Rng, core: Core, place: Place | null): string {
+  if (platform === 'airbnb') return airbnbTitle(r, core, place ?? PLACELESS);
+  if (platform === 'vrbo') return vrboTitle(r, core, place ?? PLACELESS);
   return hotelStyleName(r, core.type, place);
 }
 
@@ -54,9 +55,45 @@ function located(r: Rng, platform: EnabledPlatform, place: Place, radiusKm: numb
   return { lat: at.lat, lng: at.lng, city: place.city, region: place.region, country: place.country, address };
 }
 
+/** How many draws a search row may take to find an id of its place before giving up on style. */
+const ID_DRAWS = 4096;
+
+/** A booking id `<cc>/<slug>` for a hotel name. */
+const bookingId = (cc: string, name: string) => `${cc}/${slugify(name)}`;
+
+/**
+ * A booking search row's name and id. The id's slug must say the row's place as the id alone
+ * reads it (placeForListing): a built-in city's rows name their city (the name is retried, then
+ * the city appended), other places' rows name none.
+ */
+function bookingRow(r: Rng, place: Place, used: Set<string>, i: number): { id: string; name: string } {
+  const type = typeFor('booking', '', r);
+  const cc = (place.country ?? 'US').toLowerCase();
+  const fits = (id: string) => !used.has(id) && (placeForListing('booking', id)?.cityIndex ?? null) === place.cityIndex;
+  let name = hotelStyleName(r, type, place);
+  for (let attempt = 0; !fits(bookingId(cc, name)) && attempt < 12; attempt++) name = hotelStyleName(r, type, place);
+  if (!fits(bookingId(cc, name))) {
+    if (place.cityIndex !== null) name = `${name} ${place.local}`;
+    else for (let attempt = 0; !fits(bookingId(cc, name)) && attempt < 64; attempt++) name = hotelStyleName(r, type, null);
+  }
+  let id = bookingId(cc, name);
+  if (used.has(id)) id = `${id}-${i}`;
+  return { id, name };
+}
+
+/** A native id (airbnb, vrbo, google) whose place code is the search's place. */
+function nativeRowId(platform: Exclude<EnabledPlatform, 'booking'>, r: Rng, place: Place, used: Set<string>): string {
+  const want = place.cityIndex ?? NOWHERE;
+  let id = nativeId(platform, r);
+  for (let n = 0; (used.has(id) || placeCode(platform, id) !== want) && n < ID_DRAWS; n++) id = nativeId(platform, r);
+  return id;
+}
+
 /**
  * The full candidate set of a platform at a location, in recommended order, prices unset.
- * Search rows carry one image (the cover photo, the first of the detail's images).
+ * Each row is its id's listing (detailRow) with one image, the cover photo: the id says the
+ * place (placeForListing). Only a row whose id says nowhere (a place outside the built-in table)
+ * takes its place from the search (spec rule 5: search rows name the place searched).
  */
 export function searchRows(platform: EnabledPlatform, location: string): Row[] {
   const place = resolvePlace(location);
@@ -65,46 +102,28 @@ export function searchRows(platform: EnabledPlatform, location: string): Row[] {
   const rows: Row[] = [];
   for (let i = 0; i < SEARCH_CANDIDATES; i++) {
     const r = rng('search', platform, key, i);
-    let id: string;
-    let core: Core;
-    let name: string;
-    if (platform === 'booking') {
-      const type = typeFor('booking', '', r);
-      const cc = (place.country ?? 'US').toLowerCase();
-      name = hotelStyleName(r, type, place);
-      id = `${cc}/${slugify(name)}`;
-      for (let attempt = 0; used.has(id) && attempt < 12; attempt++) {
-        name = hotelStyleName(r, type, place);
-        id = `${cc}/${slugify(name)}`;
-      }
-      if (used.has(id)) id = `${id}-${i}`;
-      core = coreFor(platform, id);
-    } else {
-      id = nativeId(platform, r);
-      while (used.has(id)) id = nativeId(platform, r);
-      core = coreFor(platform, id);
-      name = styledName(platform, r, core, place);
-    }
+    const id = platform === 'booking' ? bookingRow(r, place, used, i).id : nativeRowId(platform, r, place, used);
     used.add(id);
-    const property = build(platform, id, core, name, located(r, platform, place, place.radiusKm), imageUrls(platform, id, 1));
-    rows.push({ id, core, property });
+    const row = detailRow(platform, id, 1);
+    if (placeForListing(platform, id) === null) row.property.location = located(r, platform, place, place.radiusKm);
+    rows.push(row);
   }
   return rows;
 }
 
-/** Listing detail from the id alone: images, no price, no identity (the world adds those). */
-export function detailRow(platform: EnabledPlatform, id: string): Row {
+/** The name and detail of an id alone: images (all of them, or the first `images`), no price, no identity (the world adds those). */
+export function detailRow(platform: EnabledPlatform, id: string, images?: number): Row {
   const core = coreFor(platform, id);
   const place = placeForListing(platform, id);
   const r = rng('listing', platform, id);
   let name: string;
   if (platform === 'booking') name = nameFromSlug(id.split('/').pop() ?? '') ?? hotelStyleName(r, core.type, place);
-  else name = place ? styledName(platform, r, core, place) : hotelStyleName(r, core.type, null);
+  else name = styledName(platform, r, core, place);
   let location: Property['location'];
-  if (place) location = located(r, platform, place, 5);
+  if (place) location = located(r, platform, place, place.radiusKm);
   else {
     const cc = id.includes('/') ? id.split('/')[0]!.toUpperCase() : null;
     location = { lat: null, lng: null, city: null, region: null, country: cc && /^[A-Z]{2}$/.test(cc) ? cc : null, address: null };
   }
-  return { id, core, property: build(platform, id, core, name, location, imageUrls(platform, id, core.photos)) };
+  return { id, core, property: build(platform, id, core, name, location, imageUrls(platform, id, images ?? core.photos)) };
 }

@@ -18,11 +18,11 @@ export async function runSSearch(c: Context<Env>, ctx: RequestContext, body: Raw
   // The S search's operation (and its Stay paths) load with the first S search a process serves.
   const { sSearchPlan } = await import('../../../core/ops/stay-search.js');
   // As Family U bodies: null and blank values are absent, so a resent body with `nextPageToken: null` is page one.
-  const { plan, memoKey, async, metaWarning } = sSearchPlan(s, ctx, normalizeInput(body), kind);
+  const { plan, memoKey, async, metaWarning, defaultDates } = sSearchPlan(s, ctx, normalizeInput(body), kind);
   const waitMs = async ? preferWaitMs(c) : alwaysSyncWaitMs(c);
   return renderExecS(c, await execute(s, ctx, plan, { memoKey, waitMs }), (data: unknown[], meta) => ({
     data,
-    meta: { ...listMetaS(data.length, meta), ...(metaWarning ? { warning: metaWarning } : {}) },
+    meta: { ...listMetaS(data.length, meta), ...(metaWarning ? { warning: metaWarning } : {}), ...(defaultDates ? { default_dates: defaultDates } : {}) },
   }));
 }
 

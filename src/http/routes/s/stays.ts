@@ -5,6 +5,7 @@
 import { ServiceError } from '../../../core/errors.js';
 import { execute } from '../../../core/execute.js';
 import { batchPlan, stayPartPlan, stayPlan } from '../../../core/ops/stays.js';
+import { StayDatesParams } from '../../../core/schemas/params.js';
 import { BatchBody, STAY_PARTS, type Stay, type StayPart, StayByUrlParams, StayListSchema, StayPartSchemas, StayPathParams, StaySchema } from '../../../core/schemas/stays.js';
 import { objectMetaS, renderExecS } from '../../render.js';
 import { type Env, type RouteDef, jsonBody, preferWaitMs, queryInput } from '../../route.js';
@@ -41,7 +42,7 @@ export const stayGet: RouteDef = {
   scopes: ['stays.read'],
   family: 'S',
   path: '/v1/stays/{id}',
-  doc: lookupDoc('getStay', 'A stay by airbnb listing id', 'The whole Stay: pricing all null (spec rule 1), the next 30 days of availability, the most recent reviews. ', StaySchema, { path: StayPathParams }),
+  doc: lookupDoc('getStay', 'A stay by airbnb listing id', 'The whole Stay: pricing all null (spec rule 1) unless checkIn and checkOut are given, the next 30 days of availability, the most recent reviews. ', StaySchema, { path: StayPathParams, query: StayDatesParams }),
   handle: async (c, ctx) => {
     const s = c.var.services;
     // /v1/stays/batch is a POST route; a GET of it is not a lookup of a stay called "batch".
@@ -49,7 +50,7 @@ export const stayGet: RouteDef = {
       c.header('Allow', 'POST');
       throw new ServiceError('method_not_allowed', 'GET is not allowed on /v1/stays/batch; use POST with { entries }.');
     }
-    const plan = stayPlan(s, ctx, { id: c.req.param('id') });
+    const plan = stayPlan(s, ctx, { ...queryInput(c), id: c.req.param('id') });
     return renderExecS(c, await execute(s, ctx, plan, { waitMs: sSyncWaitMs(c) }), one);
   },
 };
@@ -59,7 +60,7 @@ export const stayByUrl: RouteDef = {
   scopes: ['stays.read'],
   family: 'S',
   path: '/v1/stays/by-url',
-  doc: lookupDoc('getStayByUrl', 'A stay by airbnb room URL', 'An airbnb room URL (https://www.airbnb.com/rooms/<id>); anything else is 400 invalid_listing_url. ', StaySchema, { query: StayByUrlParams }),
+  doc: lookupDoc('getStayByUrl', 'A stay by airbnb room URL', 'An airbnb room URL (https://www.airbnb.com/rooms/<id>); anything else is 400 invalid_listing_url. With checkIn and checkOut, pricing is quoted. ', StaySchema, { query: StayByUrlParams.extend(StayDatesParams.shape) }),
   handle: async (c, ctx) => {
     const s = c.var.services;
     const plan = stayPlan(s, ctx, queryInput(c), { byUrl: true });
@@ -88,16 +89,16 @@ export const stayByAddress: RouteDef = {
 };
 
 function partRoute(part: StayPart): RouteDef {
-  const pricing = part === 'pricing' ? 'Always null fields (spec rule 1): prices come from the dated search path. ' : '';
+  const pricing = part === 'pricing' ? 'Null fields (spec rule 1) unless checkIn and checkOut are given: then the quote of that stay, as the dated search path gives it. ' : '';
   return {
     method: 'get',
     scopes: ['stays.read'],
     family: 'S',
     path: `/v1/stays/{id}/${part}`,
-    doc: lookupDoc(`getStay${part[0]!.toUpperCase()}${part.slice(1)}`, `A stay's ${part}`, pricing, StayPartSchemas[part], { path: StayPathParams }),
+    doc: lookupDoc(`getStay${part[0]!.toUpperCase()}${part.slice(1)}`, `A stay's ${part}`, pricing, StayPartSchemas[part], { path: StayPathParams, ...(part === 'pricing' ? { query: StayDatesParams } : {}) }),
     handle: async (c, ctx) => {
       const s = c.var.services;
-      const plan = stayPartPlan(s, ctx, { id: c.req.param('id') }, part);
+      const plan = stayPartPlan(s, ctx, part === 'pricing' ? { ...queryInput(c), id: c.req.param('id') } : { id: c.req.param('id') }, part);
       return renderExecS(c, await execute(s, ctx, plan, { waitMs: sSyncWaitMs(c) }), one);
     },
   };
