@@ -30,7 +30,7 @@ export async function execute(opts: GlobalOpts, body: (ctx: Ctx) => Promise<void
       void Promise.race([ctx.close(), bound]).finally(() => process.exit(EXIT.interrupted));
       return;
     }
-    process.stderr.write(`\nstays: interrupted${job ? `; job ${job} keeps running: stays jobs wait ${job}` : ''}\n`);
+    process.stderr.write(`\nstays: interrupted${job ? `; job ${job} keeps running: stays jobs wait ${job} (or stop it, nothing charged: stays jobs cancel ${job})` : ''}\n`);
     process.exit(EXIT.interrupted);
   };
   // `on`, not `once`: a second Ctrl-C during the exit must not fall back to the default handler.

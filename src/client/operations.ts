@@ -47,6 +47,8 @@ export const operations = {
   account: () => get('/v1/account'),
   job: (jobId: string) => get(`/v1/jobs/${seg(jobId)}`),
   jobs: (p: JobsListParams = {}) => get('/v1/jobs', p),
+  /** DELETE /v1/jobs/{jobId}: a pending or running job ends failed (job_canceled), nothing charged. */
+  jobCancel: (jobId: string): ApiCall => ({ method: 'DELETE', path: `/v1/jobs/${seg(jobId)}` }),
   // Webhooks (Family S): `{ data, request_id }` bodies.
   webhookCreate: (body: WebhookCreateParams): ApiCall => ({ method: 'POST', path: '/v1/webhooks', body }),
   webhooks: () => get('/v1/webhooks'),

@@ -138,6 +138,14 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     fix: 'Send JSON with Content-Type: application/json.',
     reproduce: `POST /v1/stays/batch with Content-Type: application/x-www-form-urlencoded ${SANDBOX}`,
   },
+  job_not_cancelable: {
+    cause: 'DELETE /v1/jobs/{jobId} (stays jobs cancel) named a job that already ended: completed (and charged) or failed (free). Nothing changed.',
+    fix: 'Nothing to cancel: read the job (GET /v1/jobs/{jobId}) for its result or error. A completed job\'s charge stands.',
+  },
+  job_canceled: {
+    cause: 'The job was canceled (DELETE /v1/jobs/{jobId}, stays jobs cancel) while it was pending or running: it ended failed with this code, its credit hold was released and nothing was charged, even if the platform answered later.',
+    fix: 'Nothing to fix: repeat the original request if you want its data after all (a new job, charged as usual).',
+  },
   route_not_found: {
     cause: 'No endpoint has this path (a typo, a missing /v1 prefix, a resource that does not exist).',
     fix: 'Check the path against GET /v1/openapi.json or /docs.',

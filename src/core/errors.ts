@@ -63,6 +63,8 @@ export const ERROR_CODES = {
     retryable: true,
     message: 'Another request with this Idempotency-Key is still being processed; retry after it finishes.',
   },
+  job_not_cancelable: { type: 'invalid_request', status: 409, message: 'The job already finished (completed or failed); only a pending or running job can be canceled.' },
+  job_canceled: { type: 'invalid_request', status: 409, message: 'The job was canceled (DELETE /v1/jobs/{jobId}) before it finished; nothing was charged.' },
   route_not_found: { type: 'not_found', message: 'No such route.' },
   method_not_allowed: { type: 'invalid_request', status: 405, message: 'Method not allowed on this route.' },
   not_implemented: { type: 'not_implemented', message: 'Not implemented yet.' },

@@ -511,6 +511,13 @@ export interface Store {
    * hold and every other hold whose lease expired, charging nothing. Returns the failed job ids.
    */
   failExpired(error: unknown, now: number, retainUntil: number): Promise<{ jobs: string[]; holds: number }>;
+  /**
+   * Cancels job `id` (issue 22) if it is still pending or running: it ends failed with `error` and
+   * its hold is released, charging nothing, in one transaction. Its owner no longer owns it, so the
+   * owner's later finishJob changes nothing: an upstream answer that arrives after is never charged.
+   * False when the job had already ended (or does not exist).
+   */
+  cancelJob(id: string, error: unknown, now: number, retainUntil: number): Promise<boolean>;
   /** Shutdown: fails `owner`'s unfinished jobs with `error` and releases all of its holds, charging nothing. */
   abandon(owner: string, error: unknown, now: number, retainUntil: number): Promise<{ jobs: string[]; holds: number }>;
   /**

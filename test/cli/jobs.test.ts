@@ -1,7 +1,7 @@
 // Waiting on 202 jobs: against a fake job service (timing, failures, timeouts, Ctrl-C) and against
 // a real server with the simulated upstream (a live job waited to completion, and --no-wait).
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { BIN, type Stays, type TestAccount, startStays } from '../helpers/stays.js';
 import { type FakeJobs, startFakeJobs } from './fake-jobs.js';
 import { SPINNER_FRAMES, type Sandbox, freshSandbox, json, stays } from './helpers.js';
@@ -82,7 +82,7 @@ describe('waiting on jobs (fake job service)', () => {
     });
     const code = await new Promise<number | null>((r) => child.once('close', r));
     expect(code).toBe(130);
-    expect(stderr).toMatch(/interrupted; job job_slow keeps running: stays jobs wait job_slow/);
+    expect(stderr).toMatch(/interrupted; job job_slow keeps running: stays jobs wait job_slow \(or stop it, nothing charged: stays jobs cancel job_slow\)/);
   });
 });
 
@@ -105,5 +105,27 @@ describe('waiting on jobs (simulated upstream, live key)', () => {
     const waited = await stays(['jobs', 'wait', accepted.data.jobId, '--json', '--base-url', sim.url, '--api-key', a.liveKey], box.env);
     expect(waited.code, waited.stderr).toBe(0);
     expect(json<{ data: unknown[] }>(waited).data).toHaveLength(8);
+  });
+
+  it('jobs cancel stops a running job (nothing charged); a second cancel exits 2, an unknown job 3', async () => {
+    // Its own server, whose platforms take 30 s to answer: the job is surely still running when canceled.
+    const slow = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '30000', STAYS_SIM_FAIL: '' });
+    onTestFinished(async () => void (await slow.stop('SIGKILL')));
+    const c = await slow.account({ credits: 10_000 });
+    const cli = (...args: string[]) => stays([...args, '--base-url', slow.url, '--api-key', c.liveKey], box.env);
+    const r = await cli('search', 'Valencia', '--limit', '2', '--no-wait');
+    const jobId = json<{ data: { jobId: string } }>(r).data.jobId;
+    const canceled = await cli('jobs', 'cancel', jobId);
+    expect(canceled.code, canceled.stderr).toBe(0);
+    // Piped: the job as `jobs get` prints it (tsv), now failed with job_canceled.
+    expect(canceled.stdout).toMatch(new RegExp(`^${jobId}\tfailed\t\tjob_canceled\t`));
+    const got = await cli('jobs', 'get', jobId, '--json');
+    expect(json<{ data: { status: string; error: { code: string } } }>(got).data).toMatchObject({ status: 'failed', error: { code: 'job_canceled' } });
+    const again = await cli('jobs', 'cancel', jobId, '--json');
+    expect(again.code).toBe(2);
+    expect(JSON.parse(again.stderr)).toMatchObject({ error: { code: 'job_not_cancelable' } });
+    const account = json<{ data: { credits: { balance: number; held: number } } }>(await cli('account', '--json'));
+    expect(account.data.credits).toMatchObject({ balance: 10_000, held: 0 });
+    expect((await cli('jobs', 'cancel', 'job_01J8ZK4R2ABCDEF0123456789A')).code).toBe(3);
   });
 });

@@ -615,6 +615,11 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
         return { jobs: r.jobs, holds: r.holds + (await releaseHolds(q, 'lease_expires_at <= $1', [now])) };
       }, { background: true });
     },
+    async cancelJob(id, error, now, retainUntil) {
+      // failJobs takes the row lock: a finishJob of its owner either committed first (then the job
+      // is no longer pending or running and nothing changes here) or finds it ended.
+      return tx(async (q) => (await failJobs(q, 'id = $1', [id], JSON.stringify(error), now, retainUntil)).jobs.length === 1, { must: true });
+    },
     async abandon(owner, error, now, retainUntil) {
       return tx(async (q) => {
         const r = await failJobs(q, 'owner = $1', [owner], JSON.stringify(error), now, retainUntil);
