@@ -55,6 +55,9 @@ export const operations = {
   webhook: (id: string) => get(`/v1/webhooks/${seg(id)}`),
   webhookDelete: (id: string): ApiCall => ({ method: 'DELETE', path: `/v1/webhooks/${seg(id)}` }),
   webhookDeliveries: (id: string) => get(`/v1/webhooks/${seg(id)}/deliveries`),
+  /** POST /v1/webhooks/trigger (sandbox keys): a test job and its events, or a stay.cached. */
+  webhookTrigger: (event: string) => post('/v1/webhooks/trigger', { event }),
+  webhookResend: (id: string, deliveryId: string): ApiCall => ({ method: 'POST', path: `/v1/webhooks/${seg(id)}/deliveries/${seg(deliveryId)}/resend`, body: {} }),
   // Stays (Family S): `{ data, meta, request_id }` bodies, snake_case data.
   /** GET /v1/stays/{id}, or /v1/stays/by-url for a room URL; with a part, /v1/stays/{id|url}/{part}. */
   stay: (idOrUrl: string, part?: StayPart | string): ApiCall =>

@@ -89,7 +89,10 @@ export const ERROR_CODES = {
   account_disabled: { type: 'permission_denied', message: 'The account is disabled.' },
   webhook_limit_exceeded: { type: 'permission_denied', message: 'This account has the maximum number of active webhooks; delete one first.' },
 
+  sandbox_key_required: { type: 'permission_denied', message: 'This works with a sandbox (stay_test_) key only.' },
+
   listing_not_found: { type: 'not_found', message: 'The listing does not exist upstream.' },
+  delivery_not_found: { type: 'not_found', message: 'No such delivery for this webhook.' },
   job_not_found: { type: 'not_found', message: 'No such job.' },
   webhook_not_found: { type: 'not_found', message: 'No such webhook.' },
   identity_mismatch: { type: 'not_found', message: 'The resolved listing differs from the requested one.' },

@@ -565,6 +565,12 @@ export interface Store {
   nextDeliveryAt(): Promise<number | null>;
   /** Those of `ids` still queued (not yet delivered, out of attempts or cancelled). */
   pendingDeliveries(ids: string[]): Promise<string[]>;
+  /**
+   * Queues delivery `deliveryId` of webhook `webhookId` again (issue 22): due at `now`, with its
+   * attempts reset and no owner; 'pending' when it is still queued (nothing changes), 'missing'
+   * when the webhook has no such delivery (or it was purged).
+   */
+  resendDelivery(webhookId: string, deliveryId: string, now: number): Promise<'queued' | 'pending' | 'missing'>;
   /** The most recent attempts of a webhook, newest first. */
   listDeliveries(webhookId: string, limit: number): Promise<DeliveryLogRow[]>;
   /**
