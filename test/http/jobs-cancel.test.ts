@@ -1,4 +1,5 @@
-// DELETE /v1/jobs/{jobId} (issue 22, item 19) on a real server with the simulated upstream: a
+// DELETE /v1/jobs/{jobId} (issue 22, item 19) on a real server with the simulated upstream: the
+// sandbox's `pending` job (item 20) is canceled like any; a
 // running job ends failed with job_canceled, its hold is released, job.failed reaches the
 // subscribers, a second cancel is 409 job_not_cancelable, another account gets 404; and once the
 // upstream has answered (the server drains its jobs on SIGTERM), nothing was charged.
@@ -33,6 +34,18 @@ interface Shown {
 }
 
 describe('DELETE /v1/jobs/{jobId}', () => {
+  it('the sandbox `pending` search: a 202 job that keeps running (free) and can be canceled', async () => {
+    const res = await s.req('/v1/search?location=pending', { key: a.sandboxKey });
+    expect(res.status).toBe(202);
+    expect(res.headers.get('retry-after')).toBe('5');
+    const jobId = ((await res.json()) as JobBody).data.jobId;
+    const poll = await s.req(`/v1/jobs/${jobId}`, { key: a.sandboxKey });
+    expect(((await poll.json()) as JobBody).data.status).toMatch(/^(pending|running)$/);
+    await expectError(await s.req(`/v1/jobs/${jobId}`, { key: a.liveKey, method: 'DELETE' }), 404, 'job_not_found');
+    const del = (await (await s.req(`/v1/jobs/${jobId}`, { key: a.sandboxKey, method: 'DELETE' })).json()) as JobBody;
+    expect(del.data).toMatchObject({ status: 'failed', error: { code: 'job_canceled' } });
+  });
+
   it('cancels a running job: failed job_canceled, hold released, job.failed sent, never charged even after the upstream answers', async () => {
     const r = await pool.start();
     await createHook(s, a.liveKey, r.url, ['job.failed', 'job.succeeded']);

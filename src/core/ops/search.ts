@@ -12,6 +12,7 @@ import { type RawInput, checkChildAges, checkPriceRange, checkStay, parseParams 
 import { type Composed, type Leg, type LegOutcome, type Plan, TTL } from '../plan.js';
 import type { StayQuery } from '../upstream.js';
 import { failedResult, okResult } from './common.js';
+import { isPendingLocation } from '../../sources/sandbox/magic.js';
 
 export interface ResolvedPlatforms {
   legs: EnabledPlatform[];
@@ -99,6 +100,7 @@ export function searchLeg(platform: EnabledPlatform, location: string, o: { curr
     key: `search:${platform}:${JSON.stringify([location, o.currency, o.rooms, o.stay ?? null])}`,
     ttlMs: TTL.search,
     fetch: (u) => u.searchPlatform(platform, location, { currency: o.currency, rooms: o.rooms, stay: o.stay }),
+    ...(isPendingLocation(location) ? { sandboxPending: true } : {}),
   };
 }
 
