@@ -121,6 +121,10 @@ describe('waiting on jobs (simulated upstream, live key)', () => {
     expect(canceled.stdout).toMatch(new RegExp(`^${jobId}\tfailed\t\tjob_canceled\t`));
     const got = await cli('jobs', 'get', jobId, '--json');
     expect(json<{ data: { status: string; error: { code: string } } }>(got).data).toMatchObject({ status: 'failed', error: { code: 'job_canceled' } });
+    // Waiting on it now: a failed job (exit 7), with its job_canceled error.
+    const waited = await cli('jobs', 'wait', jobId, '--json');
+    expect(waited.code).toBe(7);
+    expect(JSON.parse(waited.stderr)).toMatchObject({ error: { code: 'job_canceled' } });
     const again = await cli('jobs', 'cancel', jobId, '--json');
     expect(again.code).toBe(2);
     expect(JSON.parse(again.stderr)).toMatchObject({ error: { code: 'job_not_cancelable' } });
