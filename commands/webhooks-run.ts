@@ -126,7 +126,7 @@ export async function createHook(ctx: Ctx, o: { url: string; events: string; des
 }
 
 export const listHooks = (ctx: Ctx, activeOnly = false) =>
-  list(ctx, operations.webhooks(), HOOK_COLS, activeOnly ? 'No active webhooks. Create one: stays webhooks create --url URL --events job.succeeded' : 'No webhooks. Create one: stays webhooks create --url URL --events job.succeeded', activeOnly ? (w: Webhook) => w.active : undefined);
+  list(ctx, operations.webhooks(), HOOK_COLS, `No ${activeOnly ? 'active ' : ''}webhooks. Create one: stays webhooks create --url URL --events job.succeeded`, activeOnly ? (w: Webhook) => w.active : undefined);
 
 export async function getHook(ctx: Ctx, id: string): Promise<void> {
   const env = await ctx.client.run<Webhook>(operations.webhook(id));
@@ -135,6 +135,11 @@ export async function getHook(ctx: Ctx, id: string): Promise<void> {
   await fields(ctx, HOOK_COLS, env.data);
 }
 
+const REVOKED_COLS: Col<{ id: string }>[] = [
+  { key: 'id', header: 'ID', value: (d) => d.id },
+  { key: 'revoked', header: 'REVOKED', value: () => true },
+];
+
 export async function deleteHook(ctx: Ctx, id: string): Promise<void> {
   // The API answers a second delete as the first (idempotent): read it first to say which it was.
   const before = await ctx.client.run<Webhook>(operations.webhook(id));
@@ -142,14 +147,14 @@ export async function deleteHook(ctx: Ctx, id: string): Promise<void> {
     ctx.ui.stop();
     process.stderr.write(`Webhook ${before.data.id} was already deleted; nothing changed.\n`);
     if (jsonish(ctx)) return show(ctx, { data: { id: before.data.id, revoked: true, already_deleted: true }, request_id: (before as { request_id?: string }).request_id } as never);
-    if (ctx.format !== 'table') process.stdout.write(lines([{ key: 'id', header: 'ID', value: (d: { id: string }) => d.id }, { key: 'revoked', header: 'REVOKED', value: () => true }], [before.data], ctx.format as 'tsv' | 'csv'));
+    if (ctx.format !== 'table') process.stdout.write(lines(REVOKED_COLS, [before.data], ctx.format as 'tsv' | 'csv'));
     return;
   }
   const env = await ctx.client.run<{ id: string; revoked: true }>(operations.webhookDelete(id));
   if (jsonish(ctx)) return show(ctx, env);
   ctx.ui.stop();
   if (ctx.format === 'table') process.stdout.write(`Deleted webhook ${env.data.id}: no more deliveries; its record stays (active no).\n`);
-  else process.stdout.write(lines([{ key: 'id', header: 'ID', value: (d: { id: string }) => d.id }, { key: 'revoked', header: 'REVOKED', value: () => true }], [env.data], ctx.format as 'tsv' | 'csv'));
+  else process.stdout.write(lines(REVOKED_COLS, [env.data], ctx.format as 'tsv' | 'csv'));
 }
 
 export const listDeliveries = (ctx: Ctx, id: string) => list(ctx, operations.webhookDeliveries(id), DELIVERY_COLS, 'No delivery attempts yet.');
@@ -200,6 +205,19 @@ interface Triggered {
   webhooks: number;
 }
 
+const TRIGGERED_COLS: Col<Triggered>[] = [
+  { key: 'event', header: 'EVENT', value: (x) => x.event },
+  { key: 'job_id', header: 'JOB', value: (x) => x.job_id },
+  { key: 'events', header: 'EVENTS', value: (x) => x.events.join(',') },
+  { key: 'webhooks', header: 'WEBHOOKS', value: (x) => x.webhooks },
+];
+
+const RESENT_COLS: Col<{ id: string; webhook_id: string; status: string }>[] = [
+  { key: 'id', header: 'ID', value: (d) => d.id },
+  { key: 'webhook_id', header: 'WEBHOOK', value: (d) => d.webhook_id },
+  { key: 'status', header: 'STATUS', value: (d) => d.status },
+];
+
 /** `stays webhooks trigger EVENT`: a sandbox job and its events (or a stay.cached), free. */
 export async function triggerHook(ctx: Ctx, event: string): Promise<void> {
   const env = await ctx.client.run<Triggered>(operations.webhookTrigger(event));
@@ -207,7 +225,7 @@ export async function triggerHook(ctx: Ctx, event: string): Promise<void> {
   ctx.ui.stop();
   const t = env.data;
   if (ctx.format !== 'table') {
-    process.stdout.write(lines([{ key: 'event', header: 'EVENT', value: (x: Triggered) => x.event }, { key: 'job_id', header: 'JOB', value: (x: Triggered) => x.job_id }, { key: 'events', header: 'EVENTS', value: (x: Triggered) => x.events.join(',') }, { key: 'webhooks', header: 'WEBHOOKS', value: (x: Triggered) => x.webhooks }], [t], ctx.format as 'tsv' | 'csv'));
+    process.stdout.write(lines(TRIGGERED_COLS, [t], ctx.format as 'tsv' | 'csv'));
     return;
   }
   process.stdout.write(`Triggered ${t.event}${t.job_id ? ` with sandbox job ${t.job_id}` : ''}: queued ${t.events.join(', ')} for ${t.webhooks} webhook${t.webhooks === 1 ? '' : 's'}.\n`);
@@ -235,5 +253,5 @@ export async function resendHook(ctx: Ctx, deliveryId: string, webhookId?: strin
   if (jsonish(ctx)) return show(ctx, env);
   ctx.ui.stop();
   if (ctx.format === 'table') process.stdout.write(`Queued delivery ${env.data.id} of webhook ${env.data.webhook_id} again: 3 fresh attempts, the same event id.\n`);
-  else process.stdout.write(lines([{ key: 'id', header: 'ID', value: (d: { id: string }) => d.id }, { key: 'webhook_id', header: 'WEBHOOK', value: (d: { webhook_id: string }) => d.webhook_id }, { key: 'status', header: 'STATUS', value: (d: { status: string }) => d.status }], [env.data], ctx.format as 'tsv' | 'csv'));
+  else process.stdout.write(lines(RESENT_COLS, [env.data], ctx.format as 'tsv' | 'csv'));
 }

@@ -8,7 +8,7 @@ import type { RequestContext, Services } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { type JobFacts, emitJob, emitJobFailed, emitStayCached } from '../events.js';
 import { newJobId } from '../ids.js';
-import { type TriggerBody, TriggerBody as TriggerSchema, type TriggeredSchema } from '../schemas/webhooks.js';
+import { TRIGGER_EVENTS, TriggerBody, type TriggeredSchema } from '../schemas/webhooks.js';
 import { type RawInput, parseParams, preview } from '../validate.js';
 import { JOB_RETENTION_MS, leaseFor } from '../../jobs/leases.js';
 import type { WebhookEvent } from '../../store/types.js';
@@ -19,7 +19,7 @@ import { ownWebhook } from './webhooks.js';
 import type { z } from 'zod';
 
 type Triggered = z.infer<typeof TriggeredSchema>;
-type TriggerEvent = z.infer<typeof TriggerBody>['event'];
+type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
 
 const SEQUENCE: Record<TriggerEvent, WebhookEvent[]> = {
   'job.succeeded': ['job.queued', 'job.running', 'job.succeeded'],
@@ -35,7 +35,7 @@ export async function triggerEvent(services: Services, ctx: RequestContext, raw:
   if (ctx.key.env !== 'sandbox') {
     throw new ServiceError('sandbox_key_required', 'Triggers make test jobs and events: call this with a stay_test_ key (its sandbox webhooks get the events); live webhooks never get test events.');
   }
-  const { event } = parseParams(TriggerSchema, raw);
+  const { event } = parseParams(TriggerBody, raw);
   const events = SEQUENCE[event];
   const hooks = new Set<string>();
   for (const e of events) for (const w of await services.store.webhooksFor(ctx.account.id, e, ctx.key.env)) hooks.add(w.id);
