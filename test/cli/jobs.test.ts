@@ -1,7 +1,7 @@
 // Waiting on 202 jobs: against a fake job service (timing, failures, timeouts, Ctrl-C) and against
 // a real server with the simulated upstream (a live job waited to completion, and --no-wait).
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, type Stays, type TestAccount, startStays } from '../helpers/stays.js';
 import { type FakeJobs, startFakeJobs } from './fake-jobs.js';
 import { SPINNER_FRAMES, type Sandbox, freshSandbox, json, stays } from './helpers.js';
@@ -106,11 +106,18 @@ describe('waiting on jobs (simulated upstream, live key)', () => {
     expect(waited.code, waited.stderr).toBe(0);
     expect(json<{ data: unknown[] }>(waited).data).toHaveLength(8);
   });
+});
+
+describe('canceling jobs (a server whose platforms take 30 s: the job is surely running when canceled)', () => {
+  let slow: Stays;
+  beforeAll(async () => {
+    slow = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '30000', STAYS_SIM_FAIL: '' });
+  });
+  afterAll(async () => {
+    await slow.stop('SIGKILL');
+  });
 
   it('jobs cancel stops a running job (nothing charged); a second cancel exits 2, an unknown job 3', async () => {
-    // Its own server, whose platforms take 30 s to answer: the job is surely still running when canceled.
-    const slow = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '30000', STAYS_SIM_FAIL: '' });
-    onTestFinished(async () => void (await slow.stop('SIGKILL')));
     const c = await slow.account({ credits: 10_000 });
     const cli = (...args: string[]) => stays([...args, '--base-url', slow.url, '--api-key', c.liveKey], box.env);
     const r = await cli('search', 'Valencia', '--limit', '2', '--no-wait');
@@ -131,5 +138,24 @@ describe('waiting on jobs (simulated upstream, live key)', () => {
     const account = json<{ data: { credits: { balance: number; held: number } } }>(await cli('account', '--json'));
     expect(account.data.credits).toMatchObject({ balance: 10_000, held: 0 });
     expect((await cli('jobs', 'cancel', 'job_01J8ZK4R2ABCDEF0123456789A')).code).toBe(3);
+  });
+
+  it('--cancel-on-interrupt: Ctrl-C while waiting cancels the job, nothing charged, exit 130', async () => {
+    const c = await slow.account({ credits: 10_000 });
+    const child = spawn(process.execPath, [BIN, 'search', 'Bilbao', '--limit', '2', '--cancel-on-interrupt', '--base-url', slow.url, '--api-key', c.liveKey], { env: { ...process.env, ...box.env } });
+    let stderr = '';
+    let sent = false;
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (!sent && stderr.includes('waiting for job')) sent = child.kill('SIGINT');
+    });
+    const code = await new Promise<number | null>((r) => child.once('close', r));
+    expect(code).toBe(130);
+    const jobId = /canceled job (job_[0-9A-Z]{26}); nothing was charged/.exec(stderr)?.[1];
+    expect(jobId, stderr).toBeDefined();
+    const got = await stays(['jobs', 'get', jobId!, '--json', '--base-url', slow.url, '--api-key', c.liveKey], box.env);
+    expect(json<{ data: { status: string; error: { code: string } } }>(got).data).toMatchObject({ status: 'failed', error: { code: 'job_canceled' } });
+    const account = json<{ data: { credits: { balance: number; held: number } } }>(await stays(['account', '--json', '--base-url', slow.url, '--api-key', c.liveKey], box.env));
+    expect(account.data.credits).toMatchObject({ balance: 10_000, held: 0 });
   });
 });
