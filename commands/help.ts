@@ -34,6 +34,9 @@ async function sandboxHelp(): Promise<string> {
     '',
     'Examples:',
     '  stays listing airbnb 404            # exit 3, listing_not_found',
+    '  stays listing airbnb 402            # exit 5, credit_balance_too_low',
+    '  stays listing airbnb 429            # exit 6 after two retries, rate_limit_exceeded',
+    '  stays search pending --timeout 3s   # exit 8: the wait timed out with the job running',
     '  stays search partial                # rows from three platforms, a partial notice on stderr',
     '  stays search partial --fail-on-partial; echo $?   # 7',
   );

@@ -1,5 +1,5 @@
-// `stays jobs list`, `stays jobs get|wait JOB_ID`: the key's jobs (GET /v1/jobs), or one 202 job
-// looked at or waited for (GET /v1/jobs/{jobId}).
+// `stays jobs list`, `stays jobs get|wait|cancel JOB_ID`: the key's jobs (GET /v1/jobs), or one 202
+// job looked at, waited for (GET /v1/jobs/{jobId}) or canceled (DELETE /v1/jobs/{jobId}).
 import type { Command } from 'commander';
 import { columnListHelp } from './_lib/columns.js';
 import { type GlobalOpts, pick, withGlobals } from './_lib/options.js';
@@ -50,6 +50,28 @@ Example:
         const envelope = await ctx.client.waitJob(jobId);
         ctx.ui.stop();
         await show(ctx, envelope, true);
+      });
+    });
+
+  withGlobals(
+    jobs.command('cancel').description('Cancel a pending or running job: it ends failed (job_canceled), its credit hold is released, nothing is charged').argument('<jobId>', 'job_… id'),
+    { wait: false },
+  )
+    .addHelpText('after', `
+Free. Nothing is charged even if the platform answers after the cancel; webhooks subscribed to
+job.failed get the job with error code job_canceled. A job that already completed or failed
+cannot be canceled: exit 2 (job_not_cancelable), nothing changes. Unknown job: exit 3.
+
+Examples:
+  stays jobs cancel job_01J8ZK4R2ABCDEF0123456789A
+  stays jobs cancel job_… --json`)
+    .action(async (jobId: string, opts: GlobalOpts) => {
+      const [{ execute, show }, { operations }] = await Promise.all([import('./_lib/run.js'), import('../src/client/operations.js')]);
+      await execute(opts, async (ctx) => {
+        const r = await ctx.client.submit(operations.jobCancel(jobId));
+        if (ctx.format !== 'table' || ctx.fields !== null || ctx.jq !== null) return show(ctx, r.body);
+        ctx.ui.stop();
+        process.stdout.write(`Canceled job ${jobId}: its credit hold is released and nothing is charged.\n`);
       });
     });
 }

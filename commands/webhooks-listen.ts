@@ -6,8 +6,9 @@
 // It runs its own signal handling (not execute()'s), since the webhook must be deleted first.
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import { operations } from '../src/client/operations.js';
-import type { CreatedWebhook } from '../src/core/schemas/webhooks.js';
+import type { CreatedWebhook, Webhook } from '../src/core/schemas/webhooks.js';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, verifyWebhook } from '../src/webhooks/sign.js';
 import { type Ctx, createContext } from './_lib/context.js';
 import { UsageError, reportError } from './_lib/errors.js';
@@ -78,6 +79,48 @@ function subject(data: Record<string, unknown> | undefined): string {
   return parts.join(' ');
 }
 
+/** What a listen names its webhook: its process and machine, so a later listen can tell one left behind. */
+const DESCRIPTION = (pid: number) => `stays webhooks listen (pid ${pid} on ${hostname()})`;
+const LISTEN_DESCRIPTION = /^stays webhooks listen \(pid (\d+)(?: on (.+))?\)$/;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Webhooks a listen on this machine registered and did not delete (it was killed: SIGKILL, a
+ * crash, the machine rebooted): active, pointing at 127.0.0.1, named for a process of this host
+ * that no longer runs. Deleted before this listen registers its own. One of another machine (a
+ * shared server) is never touched: its pid means nothing here.
+ */
+async function sweepStale(ctx: Ctx): Promise<void> {
+  let hooks: Webhook[];
+  try {
+    hooks = (await ctx.client.run<Webhook[]>(operations.webhooks(), { timeoutMs: 5_000 })).data;
+  } catch {
+    return; // Registering will report what is wrong.
+  }
+  for (const w of hooks) {
+    const m = LISTEN_DESCRIPTION.exec(w.description ?? '');
+    if (!m || !w.active || !w.url.startsWith('http://127.0.0.1:')) continue;
+    const pid = Number(m[1]);
+    // Without a host (older listens), only in-process: the store is then this machine's.
+    const here = m[2] === undefined ? ctx.inProcess !== null : m[2] === hostname();
+    if (!here || pid === process.pid || alive(pid)) continue;
+    try {
+      await ctx.client.run(operations.webhookDelete(w.id), { timeoutMs: 5_000 });
+      process.stderr.write(`stays: deleted webhook ${w.id}, left by a stays webhooks listen that is no longer running (pid ${pid})\n`);
+    } catch {
+      // Not worth failing this listen for.
+    }
+  }
+}
+
 export async function listen(opts: ListenOpts): Promise<void> {
   let ctx: Ctx | undefined;
   let server: ReturnType<typeof createServer> | undefined;
@@ -111,6 +154,12 @@ export async function listen(opts: ListenOpts): Promise<void> {
     bound.unref();
     void cleanup().finally(() => process.exit(code));
   };
+  // The reader went away (`| head -1`, a jq that exited): stop as on SIGTERM, deleting the
+  // webhook, instead of the CLI's usual quiet exit on EPIPE, which would leave it registered.
+  process.stdout.removeAllListeners('error');
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') stop(EXIT.ok);
+  });
   process.on('SIGINT', () => stop(EXIT.interrupted));
   process.on('SIGTERM', () => stop(EXIT.ok));
   // The terminal closed (a tmux window killed, an ssh session dropped): still delete the webhook.
@@ -199,7 +248,8 @@ export async function listen(opts: ListenOpts): Promise<void> {
       srv.listen(port, '127.0.0.1', () => resolve());
     });
     const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/`;
-    const created = await c.client.run<CreatedWebhook>(operations.webhookCreate({ url, events, description: `stays webhooks listen (pid ${process.pid})` }));
+    await sweepStale(c);
+    const created = await c.client.run<CreatedWebhook>(operations.webhookCreate({ url, events, description: DESCRIPTION(process.pid) }));
     secret = created.data.signing_secret;
     hookId = created.data.id;
     if (closing) return;

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { ApiCall } from '../src/client/http.js';
 import { operations } from '../src/client/operations.js';
 import type { CreatedWebhook, Delivery, Webhook } from '../src/core/schemas/webhooks.js';
+import { StaysApiError } from '../src/client/errors.js';
 import { type VerifyResult, verifyWebhook } from '../src/webhooks/sign.js';
 import type { Ctx } from './_lib/context.js';
 import { UsageError } from './_lib/errors.js';
@@ -94,8 +95,10 @@ async function fields<T>(ctx: Ctx, cols: Col<T>[], row: T): Promise<void> {
   process.stdout.write(`${out.join('\n')}\n`);
 }
 
-async function list<T>(ctx: Ctx, call: ApiCall, cols: Col<T>[], empty: string): Promise<void> {
-  const env = await ctx.client.run<T[]>(call);
+async function list<T>(ctx: Ctx, call: ApiCall, cols: Col<T>[], empty: string, keep?: (row: T) => boolean): Promise<void> {
+  const got = await ctx.client.run<T[]>(call);
+  // A filter the API does not have (webhooks list --active) applies to every format, JSON too.
+  const env = keep ? { ...got, data: got.data.filter(keep) } : got;
   if (jsonish(ctx)) return show(ctx, env);
   ctx.ui.stop();
   if (ctx.format === 'table') {
@@ -122,7 +125,8 @@ export async function createHook(ctx: Ctx, o: { url: string; events: string; des
   process.stderr.write(`${e.yellow('!')} Save the signing secret now: it will not be shown again. To replace it, delete this webhook and create another.\n`);
 }
 
-export const listHooks = (ctx: Ctx) => list(ctx, operations.webhooks(), HOOK_COLS, 'No webhooks. Create one: stays webhooks create --url URL --events job.succeeded');
+export const listHooks = (ctx: Ctx, activeOnly = false) =>
+  list(ctx, operations.webhooks(), HOOK_COLS, `No ${activeOnly ? 'active ' : ''}webhooks. Create one: stays webhooks create --url URL --events job.succeeded`, activeOnly ? (w: Webhook) => w.active : undefined);
 
 export async function getHook(ctx: Ctx, id: string): Promise<void> {
   const env = await ctx.client.run<Webhook>(operations.webhook(id));
@@ -131,12 +135,26 @@ export async function getHook(ctx: Ctx, id: string): Promise<void> {
   await fields(ctx, HOOK_COLS, env.data);
 }
 
+const REVOKED_COLS: Col<{ id: string }>[] = [
+  { key: 'id', header: 'ID', value: (d) => d.id },
+  { key: 'revoked', header: 'REVOKED', value: () => true },
+];
+
 export async function deleteHook(ctx: Ctx, id: string): Promise<void> {
+  // The API answers a second delete as the first (idempotent): read it first to say which it was.
+  const before = await ctx.client.run<Webhook>(operations.webhook(id));
+  if (before.data.status === 'deleted') {
+    ctx.ui.stop();
+    process.stderr.write(`Webhook ${before.data.id} was already deleted; nothing changed.\n`);
+    if (jsonish(ctx)) return show(ctx, { data: { id: before.data.id, revoked: true, already_deleted: true }, request_id: (before as { request_id?: string }).request_id } as never);
+    if (ctx.format !== 'table') process.stdout.write(lines(REVOKED_COLS, [before.data], ctx.format as 'tsv' | 'csv'));
+    return;
+  }
   const env = await ctx.client.run<{ id: string; revoked: true }>(operations.webhookDelete(id));
   if (jsonish(ctx)) return show(ctx, env);
   ctx.ui.stop();
   if (ctx.format === 'table') process.stdout.write(`Deleted webhook ${env.data.id}: no more deliveries; its record stays (active no).\n`);
-  else process.stdout.write(lines([{ key: 'id', header: 'ID', value: (d: { id: string }) => d.id }, { key: 'revoked', header: 'REVOKED', value: () => true }], [env.data], ctx.format as 'tsv' | 'csv'));
+  else process.stdout.write(lines(REVOKED_COLS, [env.data], ctx.format as 'tsv' | 'csv'));
 }
 
 export const listDeliveries = (ctx: Ctx, id: string) => list(ctx, operations.webhookDeliveries(id), DELIVERY_COLS, 'No delivery attempts yet.');
@@ -177,4 +195,63 @@ export async function verifyCmd(o: { secretFile: string; header: string; toleran
   } catch (e) {
     process.exitCode = await reportError(e, term, false);
   }
+}
+
+interface Triggered {
+  event: string;
+  job_id: string | null;
+  poll_url: string | null;
+  events: string[];
+  webhooks: number;
+}
+
+const TRIGGERED_COLS: Col<Triggered>[] = [
+  { key: 'event', header: 'EVENT', value: (x) => x.event },
+  { key: 'job_id', header: 'JOB', value: (x) => x.job_id },
+  { key: 'events', header: 'EVENTS', value: (x) => x.events.join(',') },
+  { key: 'webhooks', header: 'WEBHOOKS', value: (x) => x.webhooks },
+];
+
+const RESENT_COLS: Col<{ id: string; webhook_id: string; status: string }>[] = [
+  { key: 'id', header: 'ID', value: (d) => d.id },
+  { key: 'webhook_id', header: 'WEBHOOK', value: (d) => d.webhook_id },
+  { key: 'status', header: 'STATUS', value: (d) => d.status },
+];
+
+/** `stays webhooks trigger EVENT`: a sandbox job and its events (or a stay.cached), free. */
+export async function triggerHook(ctx: Ctx, event: string): Promise<void> {
+  const env = await ctx.client.run<Triggered>(operations.webhookTrigger(event));
+  if (jsonish(ctx)) return show(ctx, env);
+  ctx.ui.stop();
+  const t = env.data;
+  if (ctx.format !== 'table') {
+    process.stdout.write(lines(TRIGGERED_COLS, [t], ctx.format as 'tsv' | 'csv'));
+    return;
+  }
+  process.stdout.write(`Triggered ${t.event}${t.job_id ? ` with sandbox job ${t.job_id}` : ''}: queued ${t.events.join(', ')} for ${t.webhooks} webhook${t.webhooks === 1 ? '' : 's'}.\n`);
+  if (t.webhooks === 0) process.stderr.write('No active sandbox webhook is subscribed to these events: start a receiver with stays webhooks listen, or create one with a stay_test_ key.\n');
+  else if (t.job_id) process.stderr.write(`See the job: stays jobs get ${t.job_id}\n`);
+}
+
+/** `stays webhooks resend EVENT_ID [--webhook ID]`: queues one delivery again (found in the webhooks' attempt logs when --webhook is not given). */
+export async function resendHook(ctx: Ctx, deliveryId: string, webhookId?: string): Promise<void> {
+  let hook = webhookId;
+  if (hook === undefined) {
+    const hooks = (await ctx.client.run<Webhook[]>(operations.webhooks())).data.filter((w) => w.active);
+    for (const w of hooks) {
+      const log = (await ctx.client.run<Delivery[]>(operations.webhookDeliveries(w.id))).data;
+      if (log.some((d) => d.event_id === deliveryId)) {
+        hook = w.id;
+        break;
+      }
+    }
+    if (hook === undefined) {
+      throw new StaysApiError({ type: 'not_found', code: 'delivery_not_found', message: `No active webhook of this key has a delivery ${deliveryId} in its attempt log (stays webhooks deliveries ID lists them); pass --webhook ID if it was never attempted.` }, 404, null);
+    }
+  }
+  const env = await ctx.client.run<{ id: string; webhook_id: string; status: string }>(operations.webhookResend(hook, deliveryId));
+  if (jsonish(ctx)) return show(ctx, env);
+  ctx.ui.stop();
+  if (ctx.format === 'table') process.stdout.write(`Queued delivery ${env.data.id} of webhook ${env.data.webhook_id} again: 3 fresh attempts, the same event id.\n`);
+  else process.stdout.write(lines(RESENT_COLS, [env.data], ctx.format as 'tsv' | 'csv'));
 }

@@ -1,5 +1,6 @@
-// `stays webhooks create|list|get|delete|deliveries|verify|listen`: the account's webhooks
-// (Family S routes /v1/webhooks), checking a delivery's signature, and a local receiver.
+// `stays webhooks create|list|get|delete|deliveries|resend|trigger|verify|listen`: the account's
+// webhooks (Family S routes /v1/webhooks), test events, checking a delivery's signature, and a
+// local receiver.
 import type { Command } from 'commander';
 import { columnListHelp } from './_lib/columns.js';
 import { type GlobalOpts, withGlobals } from './_lib/options.js';
@@ -7,7 +8,7 @@ import { type GlobalOpts, withGlobals } from './_lib/options.js';
 const EVENTS = 'job.queued, job.running, job.succeeded, job.failed, stay.cached';
 
 export function defineWebhooks(program: Command): void {
-  const hooks = program.command('webhooks').description('Signed event deliveries to your URL: create, list, get, delete, deliveries, verify, listen');
+  const hooks = program.command('webhooks').description('Signed event deliveries to your URL: create, list, get, delete, deliveries, resend, trigger, verify, listen');
 
   withGlobals(
     hooks
@@ -30,11 +31,11 @@ Examples:
       await execute(opts, (ctx) => createHook(ctx, opts));
     });
 
-  withGlobals(hooks.command('list').description('Your webhooks, newest first; deleted and disabled ones show active no (no secrets)'), { wait: false })
-    .addHelpText('after', `\nExamples:\n  stays webhooks list\n  stays webhooks list --json id,url,active\n${columnListHelp(['id', 'url', 'events', 'active', 'description', 'created_at', 'status', 'consecutive_failures', 'disabled_reason'], 'events is a comma list.')}`)
-    .action(async (opts: GlobalOpts) => {
+  withGlobals(hooks.command('list').description('Your webhooks, newest first; deleted and disabled ones show active no (no secrets)').option('--active', 'only webhooks that get deliveries (neither deleted nor disabled)'), { wait: false })
+    .addHelpText('after', `\nExamples:\n  stays webhooks list\n  stays webhooks list --active --json id,url,active\n${columnListHelp(['id', 'url', 'events', 'active', 'description', 'created_at', 'status', 'consecutive_failures', 'disabled_reason'], 'events is a comma list.')}`)
+    .action(async (opts: GlobalOpts & { active?: boolean }) => {
       const [{ execute }, { listHooks }] = await Promise.all([import('./_lib/run.js'), import('./webhooks-run.js')]);
-      await execute(opts, (ctx) => listHooks(ctx));
+      await execute(opts, (ctx) => listHooks(ctx, opts.active === true));
     });
 
   withGlobals(hooks.command('get').description('Show one webhook (without its secret)').argument('<id>', 'wh_… id'), { wait: false })
@@ -45,7 +46,7 @@ Examples:
     });
 
   withGlobals(hooks.command('delete').description('Delete (revoke) a webhook: deliveries stop at once; the record stays, active no').argument('<id>', 'wh_… id'), { wait: false })
-    .addHelpText('after', '\nExample:\n  stays webhooks delete wh_01J8ZK4R2ABCDEF0123456789A')
+    .addHelpText('after', '\nA webhook already deleted is left as it is: the command says so and exits 0. An unknown id exits 3.\n\nExample:\n  stays webhooks delete wh_01J8ZK4R2ABCDEF0123456789A')
     .action(async (id: string, opts: GlobalOpts) => {
       const [{ execute }, { deleteHook }] = await Promise.all([import('./_lib/run.js'), import('./webhooks-run.js')]);
       await execute(opts, (ctx) => deleteHook(ctx, id));
@@ -56,6 +57,46 @@ Examples:
     .action(async (id: string, opts: GlobalOpts) => {
       const [{ execute }, { listDeliveries }] = await Promise.all([import('./_lib/run.js'), import('./webhooks-run.js')]);
       await execute(opts, (ctx) => listDeliveries(ctx, id));
+    });
+
+  withGlobals(
+    hooks
+      .command('resend')
+      .description('Queue one delivery again: 3 fresh attempts, the same event id and body')
+      .argument('<eventId>', 'the evt_… event_id of the delivery (stays webhooks deliveries ID lists them)')
+      .option('--webhook <id>', 'the wh_… webhook it belongs to (default: found in your webhooks\' attempt logs)'),
+    { wait: false },
+  )
+    .addHelpText('after', `
+A delivery still queued is left as it is. Unknown (or older than 30 days): exit 3.
+
+Example:
+  stays webhooks resend evt_01J8ZK4R2ABCDEF0123456789A`)
+    .action(async (eventId: string, opts: GlobalOpts & { webhook?: string }) => {
+      const [{ execute }, { resendHook }] = await Promise.all([import('./_lib/run.js'), import('./webhooks-run.js')]);
+      await execute(opts, (ctx) => resendHook(ctx, eventId, opts.webhook));
+    });
+
+  withGlobals(
+    hooks
+      .command('trigger')
+      .description('Make a test event happen, free (sandbox keys): a sandbox job and its events, for testing a receiver')
+      .argument('<event>', 'job.succeeded (job.queued, job.running, job.succeeded), job.failed (job.queued, job.running, job.failed) or stay.cached'),
+    { wait: false },
+  )
+    .addHelpText('after', `
+As stripe trigger does: the job is a real sandbox job (pollable with stays jobs get, nothing
+charged) and its events go, in order, to your active sandbox webhooks subscribed to them, among
+them a running stays webhooks listen. Needs a sandbox (stay_test_) key; in-process the local key
+is one, and the command delivers the events before it exits. A live key: exit 4
+(sandbox_key_required).
+
+Examples:
+  stays webhooks trigger job.succeeded
+  stays webhooks trigger job.failed --json --jq .data.job_id`)
+    .action(async (event: string, opts: GlobalOpts) => {
+      const [{ execute }, { triggerHook }] = await Promise.all([import('./_lib/run.js'), import('./webhooks-run.js')]);
+      await execute(opts, (ctx) => triggerHook(ctx, event));
     });
 
   hooks
@@ -94,7 +135,7 @@ of this machine.
 Examples:
   stays webhooks listen
   stays webhooks listen --events job.succeeded,job.failed --forward-to http://localhost:3000/hooks
-  stays webhooks listen --json | jq -c '{event, job: .data.jobId}'`)
+  stays webhooks listen --json | jq -c '{event, job: .data.job_id}'   # then: stays webhooks trigger job.succeeded`)
     .action(async (opts: GlobalOpts & { port?: string; forwardTo?: string; events?: string }) => {
       const { listen } = await import('./webhooks-listen.js');
       await listen(opts);

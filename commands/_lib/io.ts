@@ -33,7 +33,9 @@ const BY_TYPE: Partial<Record<ErrorType, number>> = {
  * error (so a listing_not_found exits 3 whether the sandbox answered at once or a live job failed);
  * a failed job whose type says nothing more specific exits 7, as the upstream work failed.
  */
-export function exitCodeFor(type: ErrorType | string, _code?: ErrorCode | string, opts: { jobFailed?: boolean } = {}): number {
+export function exitCodeFor(type: ErrorType | string, code?: ErrorCode | string, opts: { jobFailed?: boolean } = {}): number {
+  // A job canceled (DELETE /v1/jobs/{jobId}) is a job that failed, not a usage error of this call.
+  if (code === 'job_canceled') return EXIT.upstream;
   const mapped = BY_TYPE[type as ErrorType];
   if (mapped !== undefined) return mapped;
   return opts.jobFailed ? EXIT.upstream : EXIT.internal;
@@ -48,7 +50,7 @@ export const EXIT_DOC: [number, string][] = [
   [EXIT.auth, 'authentication_error or permission_denied'],
   [EXIT.credits, 'insufficient_credits, refused by --max-credits, or a credit question on a terminal answered no'],
   [EXIT.rateLimited, 'rate_limited after retries'],
-  [EXIT.upstream, 'upstream_unavailable, upstream_timeout, a failed job, or partial results with --fail-on-partial'],
+  [EXIT.upstream, 'upstream_unavailable, upstream_timeout, a failed or canceled job, or partial results with --fail-on-partial'],
   [EXIT.waitTimeout, 'the wait timed out (--timeout) with the job still running'],
   [EXIT.hangup, 'the terminal closed (SIGHUP) while stays webhooks listen ran; its webhook is deleted'],
   [EXIT.interrupted, 'interrupted (Ctrl-C)'],

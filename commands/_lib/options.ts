@@ -20,6 +20,7 @@ export interface GlobalOpts {
   color?: boolean;
   debug?: boolean;
   wait?: boolean;
+  cancelOnInterrupt?: boolean;
   timeout?: string;
   input?: boolean;
   all?: boolean;
@@ -39,7 +40,11 @@ export function withGlobals(cmd: Command, o: { wait?: boolean } = {}): Command {
     .option('--debug', 'log each request to stderr, key redacted (also STAYS_DEBUG=1)')
     .option('--timeout <duration>', 'bound for waiting on a job, e.g. 90s, 5m (default 5m)')
     .option('--no-input', 'never prompt for a missing argument');
-  if (o.wait !== false) cmd.option('--no-wait', 'print the 202 job instead of waiting for it');
+  if (o.wait !== false) {
+    cmd
+      .option('--no-wait', 'print the 202 job instead of waiting for it')
+      .option('--cancel-on-interrupt', "Ctrl-C while waiting for a server's job cancels it (nothing charged) instead of leaving it running");
+  }
   return cmd;
 }
 

@@ -30,7 +30,21 @@ export async function execute(opts: GlobalOpts, body: (ctx: Ctx) => Promise<void
       void Promise.race([ctx.close(), bound]).finally(() => process.exit(EXIT.interrupted));
       return;
     }
-    process.stderr.write(`\nstays: interrupted${job ? `; job ${job} keeps running: stays jobs wait ${job}` : ''}\n`);
+    if (job && ctx && opts.cancelOnInterrupt === true) {
+      // --cancel-on-interrupt: the job is not wanted any more; cancel it, bounded, then exit.
+      process.stderr.write(`\nstays: interrupted; canceling job ${job}\n`);
+      const c = ctx;
+      const bound = new Promise((r) => setTimeout(r, 5000).unref());
+      const cancel = import('../../src/client/operations.js')
+        .then(({ operations }) => c.client.submit(operations.jobCancel(job), { timeoutMs: 5000 }))
+        .then(
+          () => process.stderr.write(`stays: canceled job ${job}; nothing was charged\n`),
+          (e: Error) => process.stderr.write(`stays: could not cancel job ${job} (${e.message}); cancel it with: stays jobs cancel ${job}\n`),
+        );
+      void Promise.race([cancel, bound]).finally(() => process.exit(EXIT.interrupted));
+      return;
+    }
+    process.stderr.write(`\nstays: interrupted${job ? `; job ${job} keeps running: stays jobs wait ${job} (or stop it, nothing charged: stays jobs cancel ${job})` : ''}\n`);
     process.exit(EXIT.interrupted);
   };
   // `on`, not `once`: a second Ctrl-C during the exit must not fall back to the default handler.

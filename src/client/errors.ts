@@ -42,7 +42,7 @@ export class StaysWaitTimeoutError extends Error {
   readonly jobId: string;
   readonly lastStatus: string;
   constructor(jobId: string, lastStatus: string, seconds: number) {
-    super(`Timed out after ${seconds} s waiting for job ${jobId} (still ${lastStatus}); resume with: stays jobs wait ${jobId}`);
+    super(`Timed out after ${seconds} s waiting for job ${jobId} (still ${lastStatus}); resume with: stays jobs wait ${jobId} (or stop it, nothing charged: stays jobs cancel ${jobId})`);
     this.name = 'StaysWaitTimeoutError';
     this.jobId = jobId;
     this.lastStatus = lastStatus;

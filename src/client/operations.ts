@@ -57,12 +57,17 @@ export const operations = {
   account: () => get('/v1/account'),
   job: (jobId: string) => get(`/v1/jobs/${seg(jobId)}`),
   jobs: (p: JobsListParams = {}) => get('/v1/jobs', p),
+  /** DELETE /v1/jobs/{jobId}: a pending or running job ends failed (job_canceled), nothing charged. */
+  jobCancel: (jobId: string): ApiCall => ({ method: 'DELETE', path: `/v1/jobs/${seg(jobId)}` }),
   // Webhooks (Family S): `{ data, request_id }` bodies.
   webhookCreate: (body: WebhookCreateParams): ApiCall => ({ method: 'POST', path: '/v1/webhooks', body }),
   webhooks: () => get('/v1/webhooks'),
   webhook: (id: string) => get(`/v1/webhooks/${seg(id)}`),
   webhookDelete: (id: string): ApiCall => ({ method: 'DELETE', path: `/v1/webhooks/${seg(id)}` }),
   webhookDeliveries: (id: string) => get(`/v1/webhooks/${seg(id)}/deliveries`),
+  /** POST /v1/webhooks/trigger (sandbox keys): a test job and its events, or a stay.cached. */
+  webhookTrigger: (event: string) => post('/v1/webhooks/trigger', { event }),
+  webhookResend: (id: string, deliveryId: string): ApiCall => ({ method: 'POST', path: `/v1/webhooks/${seg(id)}/deliveries/${seg(deliveryId)}/resend`, body: {} }),
   // Stays (Family S): `{ data, meta, request_id }` bodies, snake_case data.
   /** GET /v1/stays/{id}, or /v1/stays/by-url for a room URL; with a part, /v1/stays/{id|url}/{part}. */
   stay: (idOrUrl: string, part?: StayPart | string, stay: StayDates = {}): ApiCall =>

@@ -138,6 +138,14 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     fix: 'Send JSON with Content-Type: application/json.',
     reproduce: `POST /v1/stays/batch with Content-Type: application/x-www-form-urlencoded ${SANDBOX}`,
   },
+  job_not_cancelable: {
+    cause: 'DELETE /v1/jobs/{jobId} (stays jobs cancel) named a job that already ended: completed (and charged) or failed (free). Nothing changed.',
+    fix: 'Nothing to cancel: read the job (GET /v1/jobs/{jobId}) for its result or error. A completed job\'s charge stands.',
+  },
+  job_canceled: {
+    cause: 'The job was canceled (DELETE /v1/jobs/{jobId}, stays jobs cancel) while it was pending or running: it ended failed with this code, its credit hold was released and nothing was charged, even if the platform answered later.',
+    fix: 'Nothing to fix: repeat the original request if you want its data after all (a new job, charged as usual).',
+  },
   route_not_found: {
     cause: 'No endpoint has this path (a typo, a missing /v1 prefix, a resource that does not exist).',
     fix: 'Check the path against GET /v1/openapi.json or /docs.',
@@ -203,6 +211,11 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     cause: 'The account already has the maximum number of active webhooks.',
     fix: 'Delete a webhook you no longer need (DELETE /v1/webhooks/{id}), then create the new one.',
   },
+  sandbox_key_required: {
+    cause: 'A sandbox-only route (POST /v1/webhooks/trigger, stays webhooks trigger) was called with a live key: it makes test jobs and events, which a live webhook must never receive.',
+    fix: 'Call it with a stay_test_ key (in-process, the CLI\'s local key is one); create the webhook under test with that key too.',
+    reproduce: 'POST /v1/webhooks/trigger {"event":"job.succeeded"} with a stay_live_ key',
+  },
   listing_not_found: {
     cause: 'The platform has no listing with this id (it was removed, or the id is wrong).',
     fix: 'Check the id (search again for a current one); do not retry the same id.',
@@ -217,6 +230,10 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     cause: 'No webhook of this account has this id (a typo, or it was deleted).',
     fix: 'List the account\'s webhooks (GET /v1/webhooks) for their ids.',
     reproduce: `DELETE /v1/webhooks/wh_nope ${SANDBOX}`,
+  },
+  delivery_not_found: {
+    cause: 'POST /v1/webhooks/{id}/deliveries/{deliveryId}/resend (stays webhooks resend) named an event id this webhook has no delivery of: a typo, another webhook\'s event, or one older than the 30 days deliveries are kept.',
+    fix: 'Take the event_id from the webhook\'s attempt log: GET /v1/webhooks/{id}/deliveries (stays webhooks deliveries ID).',
   },
   identity_mismatch: {
     cause: 'The platform answered with a different listing than the one asked for (a redirect to a merged or moved listing), so the answer was refused rather than mislabelled.',

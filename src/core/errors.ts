@@ -63,6 +63,8 @@ export const ERROR_CODES = {
     retryable: true,
     message: 'Another request with this Idempotency-Key is still being processed; retry after it finishes.',
   },
+  job_not_cancelable: { type: 'invalid_request', status: 409, message: 'The job already finished (completed or failed); only a pending or running job can be canceled.' },
+  job_canceled: { type: 'invalid_request', status: 409, message: 'The job was canceled (DELETE /v1/jobs/{jobId}) before it finished; nothing was charged.' },
   route_not_found: { type: 'not_found', message: 'No such route.' },
   method_not_allowed: { type: 'invalid_request', status: 405, message: 'Method not allowed on this route.' },
   not_implemented: { type: 'not_implemented', message: 'Not implemented yet.' },
@@ -87,7 +89,10 @@ export const ERROR_CODES = {
   account_disabled: { type: 'permission_denied', message: 'The account is disabled.' },
   webhook_limit_exceeded: { type: 'permission_denied', message: 'This account has the maximum number of active webhooks; delete one first.' },
 
+  sandbox_key_required: { type: 'permission_denied', message: 'This works with a sandbox (stay_test_) key only.' },
+
   listing_not_found: { type: 'not_found', message: 'The listing does not exist upstream.' },
+  delivery_not_found: { type: 'not_found', message: 'No such delivery for this webhook.' },
   job_not_found: { type: 'not_found', message: 'No such job.' },
   webhook_not_found: { type: 'not_found', message: 'No such webhook.' },
   identity_mismatch: { type: 'not_found', message: 'The resolved listing differs from the requested one.' },

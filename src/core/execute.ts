@@ -16,6 +16,7 @@ import { isEnabled } from './platforms.js';
 import type { Meta } from './schemas/resources.js';
 import type { Upstream } from './upstream.js';
 import type { CacheHit, SharedState } from '../store/types.js';
+import { SANDBOX_PENDING_MS, isAdmissionTrigger, sandboxPendingDelay } from '../sources/sandbox/magic.js';
 
 export type ExecResult<T> =
   | { kind: 'sync'; data: T; meta: Meta }
@@ -178,16 +179,61 @@ async function release(services: Services, holdId: string, requestId: string): P
   await services.store.settleHold(holdId, 0, { requestId, jobId: null, at: services.clock.now() }).catch(() => undefined);
 }
 
+async function sandboxCompose<T>(services: Services, plan: Plan<T>): Promise<Composed<T>> {
+  const name = services.sandboxUpstream.name;
+  const outcomes = await Promise.all(plan.legs.map((l) => outcome(l.fetch(services.sandboxUpstream), false, () => name)));
+  // A leg's admission trigger (listing 402, 429: issue 22) refuses the whole call, as admission
+  // refuses a live one before any platform is asked.
+  for (const o of outcomes) if (!o.ok && isAdmissionTrigger(o.error)) throw o.error;
+  return withSources(plan, outcomes, plan.compose(outcomes));
+}
+
 async function runSandbox<T>(services: Services, ctx: RequestContext, plan: Plan<T>, memoKey: string | undefined): Promise<ExecResult<T>> {
+  if (plan.legs.some((l) => l.sandboxPending)) return pendingSandboxJob(services, ctx, plan);
   // Sandbox answers are a pure function of the request (D21): composed pages are memoised.
   let c = memoKey === undefined ? undefined : (services.sandboxPages.get(memoKey) as Composed<T> | undefined);
   if (!c) {
-    const name = services.sandboxUpstream.name;
-    const outcomes = await Promise.all(plan.legs.map((l) => outcome(l.fetch(services.sandboxUpstream), false, () => name)));
-    c = withSources(plan, outcomes, plan.compose(outcomes));
+    c = await sandboxCompose(services, plan);
     if (memoKey !== undefined) services.sandboxPages.set(memoKey, c);
   }
   return { kind: 'sync', ...finish(services, ctx, plan, c, { cached: false, sandbox: true, simulated: false }) };
+}
+
+/**
+ * Search location `pending` (issue 22): a sandbox job, free, that runs SANDBOX_PENDING_MS and then
+ * completes with the sandbox's answer, so clients can test waiting on a job and timing out. It
+ * goes through the store as a live job does (a hold of 0 credits) and can be canceled.
+ */
+async function pendingSandboxJob<T>(services: Services, ctx: RequestContext, plan: Plan<T>): Promise<ExecResult<T>> {
+  const { store, clock } = services;
+  const jobId = newJobId(services.ids);
+  const holdId = `hold_${services.ids.ulid()}`;
+  const now = clock.now();
+  const estimatedSeconds = SANDBOX_PENDING_MS / 1000;
+  await store.hold({ id: holdId, accountId: ctx.account.id, amount: 0, requestId: ctx.requestId, jobId, at: now, freeTierBudget: null, lease: leaseFor(services) });
+  await store.createJob({ id: jobId, accountId: ctx.account.id, env: ctx.key.env, requestId: ctx.requestId, operation: plan.operation, platforms: plan.platforms, estimatedSeconds, createdAt: now, lease: leaseFor(services) });
+  const job: JobFacts = { id: jobId, accountId: ctx.account.id, env: ctx.key.env, operation: plan.operation, platforms: plan.platforms, createdAt: now };
+  emitJob(services, 'job.queued', job);
+  const owner = services.jobs.owner;
+  const running = services.jobs.run(jobId, holdId, async (): Promise<JobOutcome> => {
+    if (!(await store.startJob(jobId, owner, clock.now()))) return lost(services, jobId);
+    emitJob(services, 'job.running', job);
+    // A stopping server does not wait for it: the job is left to the shutdown, which fails it (free).
+    if ((await Promise.race([sandboxPendingDelay().then(() => 'done' as const), services.jobs.whenStopping()])) === null) {
+      return { ok: false, error: new ServiceError('upstream_degraded', 'The server stopped before this sandbox job finished; nothing was charged.', { retryAfter: 1 }) };
+    }
+    const r = finish(services, ctx, plan, await sandboxCompose(services, plan), { cached: false, sandbox: true, simulated: false });
+    const at = clock.now();
+    if (!(await store.finishJob({ jobId, owner, holdId, charge: 0, requestId: ctx.requestId, status: 'completed', result: r.data, meta: r.meta, at, expiresAt: at + JOB_RETENTION_MS }))) return lost(services, jobId);
+    emitJob(services, 'job.succeeded', job);
+    return { ok: true, data: r.data, meta: r.meta };
+  });
+  running.catch(() => undefined);
+  return {
+    kind: 'accepted',
+    body: { data: { jobId, status: 'pending', pollUrl: pollUrl(jobId), estimatedSeconds }, meta: { requestId: ctx.requestId, creditsCharged: 0, platforms: plan.platforms } },
+    retryAfter: 5,
+  };
 }
 
 type Fetched = { value: unknown; expiresAt: number; source: string };

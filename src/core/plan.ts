@@ -19,6 +19,8 @@ export interface Leg {
   cacheable?(value: unknown): boolean;
   /** A listing's own data (not a price or a search): refreshing it in the cache is a stay.cached event. */
   stay?: { platform: Platform; id: string };
+  /** Sandbox only: the call becomes a long-running job (search location `pending`, issue 22). */
+  sandboxPending?: boolean;
 }
 
 /** `source` names who served a fetched leg (the upstream's report, else its name); cached legs have none. */

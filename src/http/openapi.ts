@@ -151,7 +151,7 @@ function responses(route: RouteDef, ids: Map<z.ZodType, string>): Json {
   const statuses = [...new Set([...d.errors, ...(d.auth ? [401, 429] : []), ...(route.scopes.length > 0 ? [403] : []), ...(d.body ? [413] : []), ...(idem ? [400, 409] : [])])].sort();
   for (const s of statuses) {
     const errorSchema = d.alsoS ? { anyOf: [ref('ErrorEnvelope'), ref('ErrorEnvelopeS')] } : ref(familyS ? 'ErrorEnvelopeS' : 'ErrorEnvelope');
-    out[s] = { description: STATUS_TEXT[s] ?? 'Error.', headers: requestIdHeader, content: { 'application/json': { schema: errorSchema } } };
+    out[s] = { description: d.errorText?.[s] ?? STATUS_TEXT[s] ?? 'Error.', headers: requestIdHeader, content: { 'application/json': { schema: errorSchema } } };
   }
   return out;
 }

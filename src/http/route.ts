@@ -48,6 +48,8 @@ export interface RouteDoc {
   async?: boolean;
   /** Error statuses this route can answer with (besides 401 and 429, which every authed route has). */
   errors: number[];
+  /** What an error status means on this route, where the usual text does not fit. */
+  errorText?: Partial<Record<number, string>>;
   auth: boolean;
 }
 

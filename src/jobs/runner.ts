@@ -59,6 +59,11 @@ export class JobRunner {
     }
   }
 
+  /** Resolves when shutdown begins (stopWaiting): work that only waits (a sandbox `pending` job) gives up then. */
+  whenStopping(): Promise<null> {
+    return this.waitersReleased;
+  }
+
   /** Shutdown: every `Prefer: wait` caller gets its answer (the job's 202) now rather than at its deadline. */
   stopWaiting(): void {
     this.releaseWaiters();

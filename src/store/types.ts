@@ -511,6 +511,13 @@ export interface Store {
    * hold and every other hold whose lease expired, charging nothing. Returns the failed job ids.
    */
   failExpired(error: unknown, now: number, retainUntil: number): Promise<{ jobs: string[]; holds: number }>;
+  /**
+   * Cancels job `id` (issue 22) if it is still pending or running: it ends failed with `error` and
+   * its hold is released, charging nothing, in one transaction. Its owner no longer owns it, so the
+   * owner's later finishJob changes nothing: an upstream answer that arrives after is never charged.
+   * False when the job had already ended (or does not exist).
+   */
+  cancelJob(id: string, error: unknown, now: number, retainUntil: number): Promise<boolean>;
   /** Shutdown: fails `owner`'s unfinished jobs with `error` and releases all of its holds, charging nothing. */
   abandon(owner: string, error: unknown, now: number, retainUntil: number): Promise<{ jobs: string[]; holds: number }>;
   /**
@@ -558,6 +565,12 @@ export interface Store {
   nextDeliveryAt(): Promise<number | null>;
   /** Those of `ids` still queued (not yet delivered, out of attempts or cancelled). */
   pendingDeliveries(ids: string[]): Promise<string[]>;
+  /**
+   * Queues delivery `deliveryId` of webhook `webhookId` again (issue 22): due at `now`, with its
+   * attempts reset and no owner; 'pending' when it is still queued (nothing changes), 'missing'
+   * when the webhook has no such delivery (or it was purged).
+   */
+  resendDelivery(webhookId: string, deliveryId: string, now: number): Promise<'queued' | 'pending' | 'missing'>;
   /** The most recent attempts of a webhook, newest first. */
   listDeliveries(webhookId: string, limit: number): Promise<DeliveryLogRow[]>;
   /**

@@ -25,6 +25,8 @@ export interface WebhookHub {
   onQueued(listener: ((deliveryIds: string[]) => void) | null): void;
   /** Resolves once every emit made so far has been queued (or has failed and been reported). */
   idle(): Promise<void>;
+  /** Deliveries queued again outside emit (a resend): the dispatcher hears of them as of new ones. */
+  announce(deliveryIds: string[]): void;
 }
 
 /** Whose event it is: the account, and the environment of the key whose call caused it. */
@@ -101,5 +103,6 @@ export function createWebhookHub(d: HubDeps): WebhookHub {
       listener = l;
     },
     idle: () => tail,
+    announce: (ids) => listener?.(ids),
   };
 }

@@ -42,4 +42,25 @@ describe('stays help sandbox', () => {
     const fail = await stays(['search', 'fail', '--json'], box.env);
     expect(errorOf(fail.stderr)).toMatchObject({ error: { code: byValue('location', 'fail').code } });
   });
+
+  it('what it says holds: the refusals and the long job a CI run cannot otherwise reach (exit 5, 6, 8)', async () => {
+    const box = freshSandbox();
+    const byValue = (input: string, value: string) => sandboxTriggers().find((t) => t.input === input && t.value === value)!;
+    expect(byValue('listingId', '402')).toMatchObject({ code: 'credit_balance_too_low', status: 402 });
+    expect(byValue('listingId', '429')).toMatchObject({ code: 'rate_limit_exceeded', status: 429 });
+    expect(byValue('location', 'pending')).toMatchObject({ code: null, status: 202 });
+    const credits = await stays(['listing', 'airbnb', '402', '--json'], box.env);
+    expect(credits.code).toBe(5);
+    expect(errorOf(credits.stderr)).toMatchObject({ error: { code: 'credit_balance_too_low' } });
+    // A whole call is refused, not one leg of it: a direct comparison with one such listing too.
+    const compare = await stays(['compare', '--listings', 'airbnb:12345678,vrbo:402', '--check-in', day(30), '--check-out', day(32), '--json'], box.env);
+    expect(compare.code).toBe(5);
+    const limited = await stays(['price', 'booking', 'pt/429', '--check-in', day(30), '--check-out', day(32), '--json', '--debug'], box.env);
+    expect(limited.code).toBe(6);
+    expect(limited.stderr.match(/→ 429/g)).toHaveLength(3); // the first try and two retries after Retry-After
+    expect(errorOf(limited.stderr)).toMatchObject({ error: { code: 'rate_limit_exceeded' } });
+    const pending = await stays(['search', 'pending', '--timeout', '2s', '--json'], box.env);
+    expect(pending.code).toBe(8);
+    expect(errorOf(pending.stderr)).toMatchObject({ error: { code: 'wait_timeout' } });
+  });
 });

@@ -82,7 +82,7 @@ describe('waiting on jobs (fake job service)', () => {
     });
     const code = await new Promise<number | null>((r) => child.once('close', r));
     expect(code).toBe(130);
-    expect(stderr).toMatch(/interrupted; job job_slow keeps running: stays jobs wait job_slow/);
+    expect(stderr).toMatch(/interrupted; job job_slow keeps running: stays jobs wait job_slow \(or stop it, nothing charged: stays jobs cancel job_slow\)/);
   });
 });
 
@@ -135,5 +135,57 @@ describe('waiting on jobs (simulated upstream, live key)', () => {
     const polled = json<{ data: { jobId: string; status: string; result: unknown[] } }>(await live('jobs', 'get', jobId, '--json'));
     expect(polled.data).toMatchObject({ jobId, status: 'completed' });
     expect(polled.data.result).toHaveLength(4);
+  });
+});
+
+describe('canceling jobs (a server whose platforms take 30 s: the job is surely running when canceled)', () => {
+  let slow: Stays;
+  beforeAll(async () => {
+    slow = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '30000', STAYS_SIM_FAIL: '' });
+  });
+  afterAll(async () => {
+    await slow.stop('SIGKILL');
+  });
+
+  it('jobs cancel stops a running job (nothing charged); a second cancel exits 2, an unknown job 3', async () => {
+    const c = await slow.account({ credits: 10_000 });
+    const cli = (...args: string[]) => stays([...args, '--base-url', slow.url, '--api-key', c.liveKey], box.env);
+    const r = await cli('search', 'Valencia', '--limit', '2', '--no-wait');
+    const jobId = json<{ data: { jobId: string } }>(r).data.jobId;
+    const canceled = await cli('jobs', 'cancel', jobId);
+    expect(canceled.code, canceled.stderr).toBe(0);
+    // Piped: the job as `jobs get` prints it (tsv), now failed with job_canceled.
+    expect(canceled.stdout).toMatch(new RegExp(`^${jobId}\tfailed\t\tjob_canceled\t`));
+    const got = await cli('jobs', 'get', jobId, '--json');
+    expect(json<{ data: { status: string; error: { code: string } } }>(got).data).toMatchObject({ status: 'failed', error: { code: 'job_canceled' } });
+    // Waiting on it now: a failed job (exit 7), with its job_canceled error.
+    const waited = await cli('jobs', 'wait', jobId, '--json');
+    expect(waited.code).toBe(7);
+    expect(JSON.parse(waited.stderr)).toMatchObject({ error: { code: 'job_canceled' } });
+    const again = await cli('jobs', 'cancel', jobId, '--json');
+    expect(again.code).toBe(2);
+    expect(JSON.parse(again.stderr)).toMatchObject({ error: { code: 'job_not_cancelable' } });
+    const account = json<{ data: { credits: { balance: number; held: number } } }>(await cli('account', '--json'));
+    expect(account.data.credits).toMatchObject({ balance: 10_000, held: 0 });
+    expect((await cli('jobs', 'cancel', 'job_01J8ZK4R2ABCDEF0123456789A')).code).toBe(3);
+  });
+
+  it('--cancel-on-interrupt: Ctrl-C while waiting cancels the job, nothing charged, exit 130', async () => {
+    const c = await slow.account({ credits: 10_000 });
+    const child = spawn(process.execPath, [BIN, 'search', 'Bilbao', '--limit', '2', '--cancel-on-interrupt', '--base-url', slow.url, '--api-key', c.liveKey], { env: { ...process.env, ...box.env } });
+    let stderr = '';
+    let sent = false;
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (!sent && stderr.includes('waiting for job')) sent = child.kill('SIGINT');
+    });
+    const code = await new Promise<number | null>((r) => child.once('close', r));
+    expect(code).toBe(130);
+    const jobId = /canceled job (job_[0-9A-Z]{26}); nothing was charged/.exec(stderr)?.[1];
+    expect(jobId, stderr).toBeDefined();
+    const got = await stays(['jobs', 'get', jobId!, '--json', '--base-url', slow.url, '--api-key', c.liveKey], box.env);
+    expect(json<{ data: { status: string; error: { code: string } } }>(got).data).toMatchObject({ status: 'failed', error: { code: 'job_canceled' } });
+    const account = json<{ data: { credits: { balance: number; held: number } } }>(await stays(['account', '--json', '--base-url', slow.url, '--api-key', c.liveKey], box.env));
+    expect(account.data.credits).toMatchObject({ balance: 10_000, held: 0 });
   });
 });

@@ -71,14 +71,28 @@ describe('stays webhooks', () => {
     expect(json<{ data: unknown[] }>(await hooks('deliveries', id, '--json')).data).toEqual([]);
   });
 
-  it('delete: revoked, the record stays with active no; again answers the same', async () => {
+  it('delete: revoked, the record stays with active no; again says it was already deleted (exit 0) and changes nothing', async () => {
     const r = await hooks('delete', id, '-o', 'table');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`Deleted webhook ${id}`));
     expect((await hooks('get', id, '-o', 'table')).stdout).toMatch(/active\s+no/);
+    const twice = await hooks('delete', id, '-o', 'table');
+    expect(twice.code).toBe(0);
+    expect(twice.stdout).not.toMatch(/Deleted/);
+    expect(twice.stderr).toBe(`Webhook ${id} was already deleted; nothing changed.\n`);
     const again = await hooks('delete', id, '--json');
     expect(again.code).toBe(0);
-    expect(json<{ data: unknown }>(again).data).toEqual({ id, revoked: true });
+    expect(json<{ data: unknown }>(again).data).toEqual({ id, revoked: true, already_deleted: true });
+  });
+
+  it('list --active leaves out deleted (and disabled) webhooks, in every format', async () => {
+    const all = json<{ data: { id: string; active: boolean }[] }>(await hooks('list', '--json'));
+    expect(all.data.some((w) => w.id === id && !w.active)).toBe(true);
+    const active = json<{ data: { id: string; active: boolean }[] }>(await hooks('list', '--active', '--json'));
+    expect(active.data.length).toBeGreaterThan(0);
+    expect(active.data.every((w) => w.active)).toBe(true);
+    expect(active.data.length).toBe(all.data.filter((w) => w.active).length);
+    expect((await hooks('list', '--active', '-o', 'tsv')).stdout).not.toContain(id);
   });
 
   it('errors: in CLI words, with exit codes (2 invalid, 3 not found, 4 auth)', async () => {
@@ -109,6 +123,37 @@ describe('stays webhooks', () => {
     const l = await stays(['webhooks', 'list', '--json'], local.env);
     expect(json<{ data: { id: string }[] }>(l).data.map((w) => w.id)).toEqual([wid]);
     expect((await stays(['webhooks', 'delete', wid], local.env)).code).toBe(0);
+  });
+
+  it('in-process: trigger makes a sandbox job whose events are delivered before it exits; resend sends one again', async () => {
+    const local = freshSandbox();
+    const { startReceiver } = await import('../helpers/receiver.js');
+    const r = await startReceiver();
+    try {
+      const c = await stays(['webhooks', 'create', '--url', r.url, '--events', 'job.succeeded', '--json'], local.env);
+      const wid = json<{ data: { id: string } }>(c).data.id;
+      const t = await stays(['webhooks', 'trigger', 'job.succeeded', '-o', 'table'], local.env);
+      expect(t.code, t.stderr).toBe(0);
+      const jobId = /Triggered job\.succeeded with sandbox job (job_[0-9A-Z]{26}): queued job\.queued, job\.running, job\.succeeded for 1 webhook\./.exec(t.stdout)![1]!;
+      // Delivered by the command itself, before it exited.
+      expect(r.received.map((x) => [x.body.event, x.body.data.job_id])).toEqual([['job.succeeded', jobId]]);
+      const got = await stays(['jobs', 'get', jobId, '--json'], local.env);
+      expect(json<{ data: { status: string } }>(got).data.status).toBe('completed');
+      const re = await stays(['webhooks', 'resend', r.received[0]!.body.id, '-o', 'table'], local.env);
+      expect(re.code, re.stderr).toBe(0);
+      expect(re.stdout).toBe(`Queued delivery ${r.received[0]!.body.id} of webhook ${wid} again: 3 fresh attempts, the same event id.\n`);
+      expect(r.received.map((x) => x.body.id)).toEqual([r.received[0]!.body.id, r.received[0]!.body.id]);
+      const nf = await stays(['webhooks', 'resend', 'evt_01J8ZK4R2ABCDEF0123456789A'], local.env);
+      expect(nf.code).toBe(3);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('trigger with a live key: exit 4, sandbox_key_required', async () => {
+    const r = await hooks('trigger', 'job.succeeded', '--json');
+    expect(r.code).toBe(4);
+    expect(JSON.parse(r.stderr).error.code).toBe('sandbox_key_required');
   });
 });
 

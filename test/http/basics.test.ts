@@ -62,7 +62,7 @@ describe('service basics', () => {
       ['DELETE', '/v1/stays/1', 'GET'],
       ['GET', '/v1/stays/batch', 'POST'],
       ['DELETE', '/v1/webhooks', 'GET, HEAD, POST'],
-      ['DELETE', '/v1/jobs/job_x', 'GET, HEAD'],
+      ['POST', '/v1/jobs/job_x', 'GET, HEAD, DELETE'],
       ['POST', '/v1/health', 'GET, HEAD'],
       ['PUT', '/v1/openapi.json', 'GET, HEAD'],
     ];

@@ -35,7 +35,8 @@ export function renderJob(job: JobRow, requestId: string): JobView {
 
 const JOB_ID = /^job_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-export async function getJob(services: Services, ctx: RequestContext, jobId: string): Promise<JobView> {
+/** The caller's job, or job_not_found (unknown, malformed, another account's or environment's, expired). */
+export async function ownJob(services: Services, ctx: RequestContext, jobId: string): Promise<JobRow> {
   const notFound = () => new ServiceError('job_not_found', `No job ${jobId.slice(0, 64)} for this key (unknown, of another account or environment, or expired after 24 hours).`, { param: 'jobId' });
   if (!JOB_ID.test(jobId)) throw notFound();
   const job = await services.store.getJob(jobId);
@@ -43,7 +44,11 @@ export async function getJob(services: Services, ctx: RequestContext, jobId: str
   // key never reads live results, nor the other way round.
   const visible = job !== null && job.accountId === ctx.account.id && job.env === ctx.key.env;
   if (!job || !visible || (job.expiresAt !== null && job.expiresAt <= services.clock.now())) throw notFound();
-  return renderJob(job, ctx.requestId);
+  return job;
+}
+
+export async function getJob(services: Services, ctx: RequestContext, jobId: string): Promise<JobView> {
+  return renderJob(await ownJob(services, ctx, jobId), ctx.requestId);
 }
 
 type After = { createdAt: number; id: string };

@@ -13,6 +13,7 @@ import { type Composed, type Leg, type LegOutcome, type Plan, TTL } from '../pla
 import type { StayQuery } from '../upstream.js';
 import { failedResult, okResult, ratingScaleWarnings } from './common.js';
 import { SEARCH_COMPARATORS } from '../search-sort.js';
+import { isPendingLocation } from '../../sources/sandbox/magic.js';
 
 export interface ResolvedPlatforms {
   legs: EnabledPlatform[];
@@ -87,6 +88,7 @@ export function searchLeg(platform: EnabledPlatform, location: string, o: { curr
     ttlMs: TTL.search,
     need: 'search',
     fetch: (u) => u.searchPlatform(platform, location, { currency: o.currency, rooms: o.rooms, stay: o.stay }),
+    ...(isPendingLocation(location) ? { sandboxPending: true } : {}),
   };
 }
 

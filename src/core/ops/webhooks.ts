@@ -92,7 +92,7 @@ export async function listWebhooks(services: Services, ctx: RequestContext): Pro
 }
 
 /** The caller's webhook, or webhook_not_found (unknown, malformed, another account's or the other environment's). */
-async function ownWebhook(services: Services, ctx: RequestContext, id: string): Promise<WebhookRow> {
+export async function ownWebhook(services: Services, ctx: RequestContext, id: string): Promise<WebhookRow> {
   const notFound = () => new ServiceError('webhook_not_found', `No webhook ${preview(id)} on this account.`, { param: 'id' });
   if (!WEBHOOK_ID.test(id)) throw notFound();
   const w = await services.store.getWebhook(id);

@@ -46,6 +46,32 @@ export const DeliverySchema = z.object({
   attempted_at: z.string().describe('ISO 8601, UTC.'),
 });
 
+/** The events `POST /v1/webhooks/trigger` makes (issue 22, item 20): a sandbox job's, or a stay.cached. */
+export const TRIGGER_EVENTS = ['job.succeeded', 'job.failed', 'stay.cached'] as const;
+
+export const TriggerBody = z.object({
+  event: z.enum(TRIGGER_EVENTS).describe(`What to make happen, for free, with a sandbox key: job.succeeded (a sandbox job that sends job.queued, job.running, job.succeeded), job.failed (job.queued, job.running, job.failed) or stay.cached.`),
+});
+
+export const TriggeredSchema = z.object({
+  event: z.enum(TRIGGER_EVENTS),
+  job_id: z.string().nullable().describe('The sandbox job made (job events), pollable like any job; null for stay.cached.'),
+  poll_url: z.string().nullable(),
+  events: z.array(z.enum(WEBHOOK_EVENTS)).describe('The events queued, in order, for each active sandbox webhook of the account subscribed to them.'),
+  webhooks: z.number().int().describe('Active sandbox webhooks subscribed to at least one of those events.'),
+});
+
+export const DeliveryPath = z.object({
+  id: z.string().describe('wh_-prefixed webhook id.'),
+  deliveryId: z.string().describe('The evt_… event id of the delivery (event_id in the attempt log).'),
+});
+
+export const ResentSchema = z.object({
+  id: z.string().describe('The evt_… id: the same as before, so receivers that de-duplicate see the same event.'),
+  webhook_id: z.string(),
+  status: z.literal('queued'),
+});
+
 export type CreateWebhookInput = z.infer<typeof CreateWebhookBody>;
 export type Webhook = z.infer<typeof WebhookSchema>;
 export type CreatedWebhook = z.infer<typeof CreatedWebhookSchema>;

@@ -36,7 +36,7 @@ const WHEN: Record<WebhookEvent, string> = {
   'job.queued': 'A live call was accepted as an async job (the 202 answer).',
   'job.running': 'The job started running.',
   'job.succeeded': 'The job completed; its result is ready at poll_url.',
-  'job.failed': 'The job failed; data.error says why (nothing was charged for the failed work).',
+  'job.failed': 'The job failed, or was canceled (DELETE /v1/jobs/{jobId}: data.error.code job_canceled); data.error says why (nothing was charged for the failed work).',
   'stay.cached': 'A live stay lookup refreshed a listing in the cache.',
 };
 

@@ -5,9 +5,13 @@
 import type { EnabledPlatform } from '../../core/platforms.js';
 import { type ErrorCode, ServiceError, errorInfo } from '../../core/errors.js';
 
-export type MagicId = '404' | '409' | '410' | '411' | '502' | '503' | '504';
+export type MagicId = '402' | '404' | '409' | '410' | '411' | '429' | '502' | '503' | '504';
 
 const MAGIC_IDS: Record<MagicId, { code: ErrorCode; what: string; priceOnly: boolean }> = {
+  // Admission errors (issue 22): the whole call is refused, as a live one with too few credits or
+  // too many requests is, before any platform is asked (execute.ts promotes them from the leg).
+  '402': { code: 'credit_balance_too_low', what: 'costs more credits than the account has: the call is refused', priceOnly: false },
+  '429': { code: 'rate_limit_exceeded', what: 'is rate limited: the call is refused', priceOnly: false },
   '404': { code: 'listing_not_found', what: 'does not exist', priceOnly: false },
   '409': { code: 'identity_mismatch', what: 'resolves to a different listing', priceOnly: false },
   '410': { code: 'no_availability', what: 'has no availability for any stay', priceOnly: true },
@@ -32,7 +36,23 @@ export function assertListing(id: string, scope: 'listing' | 'price'): void {
   if (magic === null) return;
   const m = MAGIC_IDS[magic];
   if (m.priceOnly && scope !== 'price') return;
-  throw new ServiceError(m.code, `Sandbox trigger: listing ${magic} ${m.what} (${m.code}).`);
+  throw new ServiceError(m.code, `Sandbox trigger: listing ${magic} ${m.what} (${m.code}).`, m.code === 'rate_limit_exceeded' ? { retryAfter: 1 } : {});
+}
+
+/** Leg errors that refuse the whole call in the sandbox, as admission refuses a live call (issue 22). */
+export const isAdmissionTrigger = (e: ServiceError) => e.type === 'insufficient_credits' || e.type === 'rate_limited';
+
+/**
+ * Search location `pending` (issue 22): the call becomes a job (202) that runs this long, then
+ * completes (free), so a client's wait on a job, and its timeout (CLI exit 8), can be tested.
+ */
+export const PENDING = 'pending';
+export const SANDBOX_PENDING_MS = 10 * 60_000;
+export const isPendingLocation = (location: string) => locationTrigger(location) === PENDING;
+
+/** The pending job's run time; the timer does not keep a process alive (an exiting CLI stops the job). */
+export function sandboxPendingDelay(ms = SANDBOX_PENDING_MS): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms).unref());
 }
 
 /** A quote-only magic id (410, 411): the listing exists, but no price can be given. */
@@ -107,6 +127,14 @@ export function sandboxTriggers(): SandboxTrigger[] {
   const listingOps = 'listing, price, price-compare, availability, reviews';
   return [
     { input: 'location', value: EMPTY, operations: 'search', effect: 'every platform returns no rows (data [])', code: null, status: 200 },
+    {
+      input: 'location',
+      value: PENDING,
+      operations: 'search',
+      effect: `a job (202) that runs ${SANDBOX_PENDING_MS / 60_000} minutes, then completes: waiting on it times out (stays search pending --timeout 3s exits 8)`,
+      code: null,
+      status: 202,
+    },
     {
       input: 'location',
       value: PARTIAL,

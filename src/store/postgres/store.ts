@@ -647,6 +647,11 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
         return { jobs: r.jobs, holds: r.holds + (await releaseHolds(q, 'lease_expires_at <= $1', [now])) };
       }, { background: true });
     },
+    async cancelJob(id, error, now, retainUntil) {
+      // failJobs takes the row lock: a finishJob of its owner either committed first (then the job
+      // is no longer pending or running and nothing changes here) or finds it ended.
+      return tx(async (q) => (await failJobs(q, 'id = $1', [id], JSON.stringify(error), now, retainUntil)).jobs.length === 1, { must: true });
+    },
     async abandon(owner, error, now, retainUntil) {
       return tx(async (q) => {
         const r = await failJobs(q, 'owner = $1', [owner], JSON.stringify(error), now, retainUntil);
@@ -834,6 +839,15 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
     async pendingDeliveries(ids) {
       if (ids.length === 0) return [];
       return (await query(`SELECT id FROM webhook_outbox WHERE status = 'pending' AND id = ANY($1::text[])`, [ids])).map((r) => r.id as string);
+    },
+    async resendDelivery(webhookId, deliveryId, now) {
+      const changed = await query(
+        `UPDATE webhook_outbox SET status = 'pending', attempts = 0, next_attempt_at = $1, owner = NULL, lease_expires_at = NULL
+         WHERE id = $2 AND webhook_id = $3 AND status <> 'pending' RETURNING id`,
+        [now, deliveryId, webhookId],
+      );
+      if (changed.length === 1) return 'queued';
+      return (await query(`SELECT 1 FROM webhook_outbox WHERE id = $1 AND webhook_id = $2`, [deliveryId, webhookId])).length === 0 ? 'missing' : 'pending';
     },
     async listDeliveries(webhookId, limit): Promise<DeliveryLogRow[]> {
       return (await query(`SELECT * FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY id DESC LIMIT $2`, [webhookId, limit])).map((r) => ({

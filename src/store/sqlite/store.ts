@@ -94,6 +94,7 @@ export function openSqliteStore(file: string): Store {
        VALUES (@id, @accountId, @env, @requestId, @operation, 'pending', @platforms, @estimatedSeconds, @createdAt, @createdAt, @owner, @leaseExpiresAt)`,
     ),
     startJob: db.prepare(`UPDATE jobs SET status = 'running', updated_at = ? WHERE id = ? AND owner = ? AND status = 'pending'`),
+    unfinishedJob: db.prepare(`SELECT 1 FROM jobs WHERE id = ? AND status IN ('pending', 'running')`).pluck(),
     ownedJob: db.prepare(`SELECT 1 FROM jobs WHERE id = ? AND owner = ? AND status IN ('pending', 'running')`).pluck(),
     endJob: db.prepare(
       `UPDATE jobs SET status = @status, result = @result, meta = @meta, error = @error, updated_at = @at, expires_at = @expiresAt, owner = NULL
@@ -183,6 +184,12 @@ export function openSqliteStore(file: string): Store {
     const jobs = q.ownJobs.all(owner) as string[];
     const holds = failJobs(jobs, error, now, retainUntil) + releaseHolds(q.ownHolds.all(owner) as Row[]);
     return { jobs, holds };
+  });
+
+  const cancelTx = db.transaction((id: string, error: string, now: number, retainUntil: number): boolean => {
+    if (q.unfinishedJob.get(id) === undefined) return false;
+    failJobs([id], error, now, retainUntil);
+    return true;
   });
 
   const renewTx = db.transaction((owner: string, until: number, live: LiveWork) => {
@@ -325,6 +332,9 @@ export function openSqliteStore(file: string): Store {
     },
     async failExpired(error, now, retainUntil) {
       return failExpiredTx.immediate(JSON.stringify(error), now, retainUntil);
+    },
+    async cancelJob(id, error, now, retainUntil) {
+      return cancelTx.immediate(id, JSON.stringify(error), now, retainUntil);
     },
     async abandon(owner, error, now, retainUntil) {
       return abandonTx.immediate(owner, JSON.stringify(error), now, retainUntil);

@@ -13,7 +13,7 @@ export function purgeWebhookLog(db: Database.Database) {
 
 type WebhookPart = Pick<
   Store,
-  'createWebhook' | 'listWebhooks' | 'getWebhook' | 'revokeWebhook' | 'webhooksFor' | 'enqueueDeliveries' | 'claimDeliveries' | 'recordAttempt' | 'nextDeliveryAt' | 'pendingDeliveries' | 'listDeliveries'
+  'createWebhook' | 'listWebhooks' | 'getWebhook' | 'revokeWebhook' | 'webhooksFor' | 'enqueueDeliveries' | 'claimDeliveries' | 'recordAttempt' | 'nextDeliveryAt' | 'pendingDeliveries' | 'listDeliveries' | 'resendDelivery'
 >;
 
 function toWebhook(r: Row): WebhookRow {
@@ -41,6 +41,11 @@ export function webhookStore(db: Database.Database): WebhookPart {
     active: db.prepare(`SELECT * FROM webhooks WHERE account_id = ? AND env = ? AND revoked_at IS NULL AND disabled_at IS NULL ORDER BY created_at, id`),
     revoke: db.prepare(`UPDATE webhooks SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? AND account_id = ?`),
     cancelQueued: db.prepare(`UPDATE webhook_outbox SET status = 'cancelled', owner = NULL, lease_expires_at = NULL WHERE webhook_id = ? AND status = 'pending'`),
+    resend: db.prepare(
+      `UPDATE webhook_outbox SET status = 'pending', attempts = 0, next_attempt_at = ?, owner = NULL, lease_expires_at = NULL
+       WHERE id = ? AND webhook_id = ? AND status != 'pending'`,
+    ),
+    outboxStatus: db.prepare(`SELECT status FROM webhook_outbox WHERE id = ? AND webhook_id = ?`).pluck(),
     enqueue: db.prepare(`INSERT INTO webhook_outbox (id, webhook_id, event, body, next_attempt_at, created_at) VALUES (@id, @webhookId, @event, @body, @createdAt, @createdAt)`),
     cancelRevoked: db.prepare(
       `UPDATE webhook_outbox SET status = 'cancelled', owner = NULL, lease_expires_at = NULL
@@ -185,6 +190,10 @@ export function webhookStore(db: Database.Database): WebhookPart {
     },
     async pendingDeliveries(ids) {
       return ids.length === 0 ? [] : (q.pending.all(JSON.stringify(ids)) as string[]);
+    },
+    async resendDelivery(webhookId, deliveryId, now) {
+      if (q.resend.run(now, deliveryId, webhookId).changes === 1) return 'queued';
+      return q.outboxStatus.get(deliveryId, webhookId) === undefined ? 'missing' : 'pending';
     },
     async listDeliveries(webhookId, limit): Promise<DeliveryLogRow[]> {
       return (q.deliveries.all(webhookId, limit) as Row[]).map((r) => ({

@@ -1,7 +1,7 @@
 import type { RouteDef } from '../../route.js';
 import { listingsInstantBook, listingsLuxury, listingsSuperhost, searchWithDetails } from './search.js';
 import { stayBatch, stayByAddress, stayByUrl, stayGet, stayPartRoutes } from './stays.js';
-import { webhookCreate, webhookDelete, webhookDeliveries, webhookGet, webhookList } from './webhooks.js';
+import { webhookCreate, webhookDelete, webhookDeliveries, webhookGet, webhookList, webhookResend, webhookTrigger } from './webhooks.js';
 
 /**
  * Family S routes (snake_case, `{ data, meta?, request_id }`), in the order the OpenAPI document
@@ -10,5 +10,5 @@ import { webhookCreate, webhookDelete, webhookDeliveries, webhookGet, webhookLis
 export const FAMILY_S_ROUTES: RouteDef[] = [
   stayByUrl, stayByAddress, stayBatch, stayGet, ...stayPartRoutes,
   searchWithDetails, listingsSuperhost, listingsLuxury, listingsInstantBook,
-  webhookCreate, webhookList, webhookGet, webhookDelete, webhookDeliveries,
+  webhookCreate, webhookTrigger, webhookList, webhookGet, webhookDelete, webhookDeliveries, webhookResend,
 ];

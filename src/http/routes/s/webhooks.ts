@@ -10,7 +10,8 @@ import {
   listWebhookDeliveries,
   listWebhooks,
 } from '../../../core/ops/webhooks.js';
-import { CreateWebhookBody, CreatedWebhookSchema, DeliverySchema, RevokedWebhookSchema, WebhookIdPath, WebhookSchema } from '../../../core/schemas/webhooks.js';
+import { resendDelivery, triggerEvent } from '../../../core/ops/webhook-tools.js';
+import { CreateWebhookBody, CreatedWebhookSchema, DeliveryPath, DeliverySchema, ResentSchema, RevokedWebhookSchema, TriggerBody, TriggeredSchema, WebhookIdPath, WebhookSchema } from '../../../core/schemas/webhooks.js';
 import { assertPublicTarget, denyPrivateTargets } from '../../../webhooks/targets.js';
 import { renderS } from '../../render.js';
 import { type RouteDef, jsonBody } from '../../route.js';
@@ -120,4 +121,49 @@ export const webhookDeliveries: RouteDef = {
     auth: true,
   },
   handle: async (c, ctx) => renderS(c, await listWebhookDeliveries(c.var.services, ctx, id(c))),
+};
+
+export const webhookTrigger: RouteDef = {
+  method: 'post',
+  scopes: ['stays.read'],
+  family: 'S',
+  path: '/v1/webhooks/trigger',
+  doc: {
+    operationId: 'triggerWebhookEvent',
+    summary: 'Make a test event happen (sandbox keys)',
+    description:
+      'For testing a receiver, as `stripe trigger` does, free: job.succeeded makes a sandbox job (a small sandbox search) that goes through the store like a live one and queues ' +
+      'job.queued, job.running and job.succeeded; job.failed the same ending failed (as a sandbox search of location fail does); stay.cached a stay.cached for a sandbox listing. ' +
+      'The events go to the account\'s active sandbox webhooks subscribed to them, queued in order before the answer; the job is pollable (GET /v1/jobs/{jobId}). ' +
+      `A live key: 403 sandbox_key_required (live webhooks never get test events). ${READ}`,
+    tags: TAGS,
+    body: TriggerBody,
+    data: TriggeredSchema,
+    envelope: 's',
+    errors: [400, 403],
+    auth: true,
+  },
+  handle: async (c, ctx) => renderS(c, await triggerEvent(c.var.services, ctx, await jsonBody(c))),
+};
+
+export const webhookResend: RouteDef = {
+  method: 'post',
+  scopes: ['webhooks.write'],
+  family: 'S',
+  path: '/v1/webhooks/{id}/deliveries/{deliveryId}/resend',
+  doc: {
+    operationId: 'resendWebhookDelivery',
+    summary: 'Queue one delivery again',
+    description:
+      'The delivery (its event_id from the attempt log) is queued again, due now, with 3 fresh attempts and the same event id and body (receivers that de-duplicate on the id see the same event). ' +
+      'A delivery still queued stays as it is. Unknown, or older than 30 days: 404 delivery_not_found; a deleted or disabled webhook: 404 webhook_not_found. ' +
+      WRITE('webhooks.write'),
+    tags: TAGS,
+    path: DeliveryPath,
+    data: ResentSchema,
+    envelope: 's',
+    errors: [403, 404],
+    auth: true,
+  },
+  handle: async (c, ctx) => renderS(c, await resendDelivery(c.var.services, ctx, id(c), c.req.param('deliveryId') ?? '')),
 };

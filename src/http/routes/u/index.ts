@@ -1,7 +1,7 @@
 import type { RouteDef } from '../../route.js';
 import { accountGet, topupPost } from './account.js';
 import { availabilityGet } from './availability.js';
-import { jobGet } from './jobs.js';
+import { jobCancel, jobGet } from './jobs.js';
 import { jobsList } from './jobs-list.js';
 import { listingGet } from './listing.js';
 import { priceCompareGet } from './price-compare.js';
@@ -21,5 +21,6 @@ export const FAMILY_U_ROUTES: RouteDef[] = [
   accountGet,
   jobsList,
   jobGet,
+  jobCancel,
   topupPost,
 ];
