@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { type StayBatchEntry, isStayUrl } from '../src/client/operations.js';
 import { ServiceError } from '../src/core/errors.js';
-import { batchEntryId } from '../src/core/ops/stays.js';
+import { batchEntryId } from '../src/core/stays/entry.js';
 import { UsageError } from './_lib/errors.js';
 import type { Term } from './_lib/term.js';
 

@@ -117,7 +117,8 @@ const serviceStubs = {
     });
   },
 };
-await build({ ...common, ...cjs, entryPoints: { 'cli-remote': 'commands/main.ts' }, outfile: 'dist/cli-remote.cjs', external: ['better-sqlite3'], plugins: [zodEnglishOnly, toVendor, serviceStubs] });
+// A static import of a stubbed module's export would be undefined: the build fails instead.
+await build({ ...common, ...cjs, entryPoints: { 'cli-remote': 'commands/main.ts' }, outfile: 'dist/cli-remote.cjs', external: ['better-sqlite3'], plugins: [zodEnglishOnly, toVendor, serviceStubs], logOverride: { 'import-is-undefined': 'error' } });
 await build({ ...common, ...cjs, entryPoints: ['commands/_lib/mode.ts'], outfile: 'dist/mode.cjs', sourcemap: false });
 
 // The code cache of bin/stays is keyed by this digest of the bundle and its vendor files, written

@@ -12,6 +12,7 @@ import type { Availability, Property, Review, Warning } from '../schemas/resourc
 import { BatchBody, MAX_BATCH_ENTRIES, type Stay, type StayPart, StayByUrlParams, StayPathParams } from '../schemas/stays.js';
 import { StayDatesParams } from '../schemas/params.js';
 import type { Price } from '../schemas/resources.js';
+import { batchEntryId } from '../stays/entry.js';
 import { pricingOf, stayPart, toStay } from '../stays/shape.js';
 import type { StayQuery } from '../upstream.js';
 import { type RawInput, checkChildAges, checkStay, parseParams, preview } from '../validate.js';
@@ -123,30 +124,6 @@ export function stayPartPlan(services: Services, ctx: RequestContext, raw: RawIn
       return { data, platformResults: [okResult(P, 1, STAY_LOOKUP_COST, allCached(outcomes))], warnings };
     },
   };
-}
-
-
-/**
- * One batch entry: `{ id }` or `{ url }`, exactly one, else invalid_parameter naming `entries[i]`.
- * Exported for `stays stay batch`, which checks each line of its file before sending.
- */
-export function batchEntryId(e: unknown, i: number): string {
-  const param = `entries[${i}]`;
-  if (e === null || typeof e !== 'object' || Array.isArray(e)) {
-    throw new ServiceError('invalid_parameter', `${param} must be an object { id } or { url } (got ${preview(e)}).`, { param });
-  }
-  const o = e as Record<string, unknown>;
-  const keys = Object.keys(o);
-  const forms = keys.filter((k) => k === 'id' || k === 'url');
-  const other = keys.find((k) => k !== 'id' && k !== 'url');
-  if (other !== undefined) {
-    const why = other === 'address' ? 'address lookups are not supported' : `unknown key ${preview(other)}`;
-    throw new ServiceError('invalid_parameter', `${param}: ${why}; give exactly one of id or url.`, { param });
-  }
-  if (forms.length !== 1) throw new ServiceError('invalid_parameter', `${param} must have exactly one of id or url (it has ${forms.length === 0 ? 'neither' : 'both'}).`, { param });
-  const v = o[forms[0]!];
-  if (typeof v !== 'string' || v.trim() === '') throw new ServiceError('invalid_parameter', `${param}.${forms[0]} must be a non-empty string (got ${preview(v)}).`, { param });
-  return forms[0] === 'url' ? parseListingUrl(P, v, { param }) : parseListingId(P, v, { param });
 }
 
 /**
