@@ -10,7 +10,7 @@ import { type EnabledPlatform, SINGLE_LISTING_PLATFORMS } from '../platforms.js'
 import { AvailabilityParams } from '../schemas/params.js';
 import type { Availability, Warning } from '../schemas/resources.js';
 import { MAX_WINDOW_DAYS, type RawInput, checkDatePair, daysBetween, exactlyOne, parseParams } from '../validate.js';
-import { okResult, requireEnabled } from './common.js';
+import { okResult, platformFor, requireEnabled } from './common.js';
 
 /** Listings per call: airbnb 1, vrbo 12 (spec Limits); booking and google as vrbo (docs/decisions.md). */
 const BATCH_MAX: Record<EnabledPlatform, number> = { airbnb: 1, vrbo: 12, booking: 12, google: 12 };
@@ -30,7 +30,7 @@ export function availabilityPlan(services: Services, ctx: RequestContext, raw: R
   requireScope(ctx, 'stays.read');
   const q = parseParams(AvailabilityParams, raw);
   const form = exactlyOne(q, ['listingId', 'listingIds', 'url'], 'listing');
-  const platform = requireEnabled(q.platform, SINGLE_LISTING_PLATFORMS, 'availability');
+  const platform = requireEnabled(platformFor(q.platform, form === 'url' ? q.url : form === 'listingId' ? q.listingId : q.listingIds?.[0]), SINGLE_LISTING_PLATFORMS, 'availability');
   let ids: string[];
   if (form === 'url') ids = [parseListingUrl(platform, q.url!, { param: 'url' })];
   else if (form === 'listingId') ids = [parseListingId(platform, q.listingId!, { country: q.country, param: 'listingId' })];

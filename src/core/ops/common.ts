@@ -3,6 +3,7 @@ import { requireLiveUnlocked } from '../auth.js';
 import type { RequestContext, Services } from '../context.js';
 import { isSandbox } from '../context.js';
 import { ServiceError, docPageUrl } from '../errors.js';
+import { platformOf } from '../listing-ref.js';
 import { ALL_PLATFORMS, ENABLED_PLATFORMS, type EnabledPlatform, type Platform, RATING_SCALE, isEnabled } from '../platforms.js';
 import type { Meta, Pagination, PlatformResult, Warning } from '../schemas/resources.js';
 
@@ -67,6 +68,16 @@ export function failedResult(platform: Platform, err: ServiceError): PlatformRes
     count: 0,
     error: { type: err.type, code: err.code, message: err.message, retryable: err.retryable },
   };
+}
+
+/**
+ * The platform of a single-listing call: the one asked for, else the one its listing reference
+ * names (a listing URL's site, a stays_<platform>_<id> id); missing_parameter when neither says.
+ */
+export function platformFor(asked: Platform | undefined, ref: unknown): Platform {
+  const platform = asked ?? platformOf(ref);
+  if (platform === null) throw new ServiceError('missing_parameter', 'platform is required (or pass a listing URL or a stays_<platform>_<id> listingId).', { param: 'platform' });
+  return platform;
 }
 
 /** Single-platform endpoints refuse a platform they do not serve with platform_not_enabled (D12). */

@@ -10,7 +10,7 @@ import { PriceParams } from '../schemas/params.js';
 import type { Price } from '../schemas/resources.js';
 import type { StayQuery } from '../upstream.js';
 import { type RawInput, checkChildAges, checkStay, parseParams } from '../validate.js';
-import { okResult, requireEnabled } from './common.js';
+import { okResult, platformFor, requireEnabled } from './common.js';
 
 /** The price leg, shared by price, listing (embedded price) and direct-mode price-compare. */
 export function priceLeg(platform: EnabledPlatform, id: string, stay: StayQuery): Leg {
@@ -26,7 +26,7 @@ export function priceLeg(platform: EnabledPlatform, id: string, stay: StayQuery)
 export function pricePlan(services: Services, ctx: RequestContext, raw: RawInput): Plan<Price> {
   requireScope(ctx, 'stays.read');
   const q = parseParams(PriceParams, raw);
-  const platform = requireEnabled(q.platform, SINGLE_LISTING_PLATFORMS, 'price');
+  const platform = requireEnabled(platformFor(q.platform, q.listingId), SINGLE_LISTING_PLATFORMS, 'price');
   const id = parseListingId(platform, q.listingId, { country: q.country, param: 'listingId' });
   checkStay(q, utcToday(services.clock));
   const childAges = checkChildAges(q);

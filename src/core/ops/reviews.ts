@@ -4,13 +4,12 @@ import { reviewsCost } from '../billing.js';
 import type { RequestContext, Services } from '../context.js';
 import { type Leg, type Plan, TTL } from '../plan.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../cursor.js';
-import { ServiceError } from '../errors.js';
-import { parseListingId, parseListingUrl, platformOf } from '../listing-ref.js';
+import { parseListingId, parseListingUrl } from '../listing-ref.js';
 import { type EnabledPlatform, REVIEW_PLATFORMS } from '../platforms.js';
 import { ReviewsParams } from '../schemas/params.js';
 import type { Review } from '../schemas/resources.js';
 import { type RawInput, exactlyOne, parseParams } from '../validate.js';
-import { okResult, ratingScaleWarnings, requireEnabled } from './common.js';
+import { okResult, platformFor, ratingScaleWarnings, requireEnabled } from './common.js';
 
 const SORTS: Record<string, (a: Review, b: Review) => number> = {
   recent: (a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0),
@@ -28,10 +27,7 @@ export function reviewsPlan(_services: Services, ctx: RequestContext, raw: RawIn
   const q = parseParams(ReviewsParams, raw);
   const form = exactlyOne(q, ['listingId', 'url'], 'listing');
   // The platform may come from the listing itself: a stays_<platform>_<id> listingId or a listing URL.
-  const derived = platformOf(form === 'url' ? q.url : q.listingId) ?? undefined;
-  const asked = q.platform ?? derived;
-  if (asked === undefined) throw new ServiceError('missing_parameter', 'platform is required (or pass a listing URL or a stays_<platform>_<id> listingId).', { param: 'platform' });
-  const platform = requireEnabled(asked, REVIEW_PLATFORMS, 'reviews');
+  const platform = requireEnabled(platformFor(q.platform, form === 'url' ? q.url : q.listingId), REVIEW_PLATFORMS, 'reviews');
   const id = form === 'url'
     ? parseListingUrl(platform, q.url!, { param: 'url' })
     : parseListingId(platform, q.listingId!, { country: q.country, param: 'listingId' });

@@ -57,7 +57,7 @@ export const ReviewsParams = z.object({
 });
 
 export const PriceParams = z.object({
-  platform: platform().describe('vrbo, booking, airbnb or google.'),
+  platform: platform().optional().describe('vrbo, booking, airbnb or google; may be derived from a listing URL or a stays_<platform>_<id> listingId.'),
   listingId: str().describe('Platform-native id from search platformListingId, a stays_ id, or a listing URL.'),
   country: country().optional().describe('ISO-3166 alpha-2; a bare booking slug needs it.'),
   checkIn: date().describe('YYYY-MM-DD, not in the past.'),
@@ -78,7 +78,7 @@ export const PriceCompareParams = z.object({
 });
 
 export const AvailabilityParams = z.object({
-  platform: platform().describe('vrbo, booking, airbnb or google; one platform. A server whose upstream has no calendar source for the platform (booking and google on the scraping platform) refuses it with platform_not_enabled, free.'),
+  platform: platform().optional().describe('vrbo, booking, airbnb or google; one platform, which may be derived from a listing URL or a stays_<platform>_<id> id. A server whose upstream has no calendar source for the platform (booking and google on the scraping platform) refuses it with platform_not_enabled, free.'),
   listingId: str().optional().describe('One listing id (one identification form).'),
   listingIds: list(str()).optional().describe('Batch of ids: airbnb 1, vrbo at most 12.'),
   url: str().optional().describe('Full listing URL (one identification form).'),
