@@ -12,6 +12,7 @@ interface ApiOpts extends Omit<GlobalOpts, 'input'> {
   header: string[];
   include?: boolean;
   paginate?: boolean;
+  dryRun?: boolean;
   slurp?: boolean;
 }
 
@@ -32,7 +33,8 @@ export function defineApi(program: Command): void {
     .option('--input <file>', 'request body from a file, or - for stdin (parameters then go to the query)')
     .option('-i, --include', 'print the HTTP status line and response headers before the body')
     .option('--paginate', 'request every page in turn (meta.pagination.nextCursor, or next_page_token in Family S), printing each as it comes')
-    .option('--slurp', 'with --paginate: print one JSON array of every page\'s body at the end');
+    .option('--slurp', 'with --paginate: print one JSON array of every page\'s body at the end')
+    .option('--dry-run', 'print the request and its worst-case cost (the service\'s billing formulas) and send nothing; with --paginate, each further page is another such request');
   withGlobals(cmd, { wait: false });
   // The shared flags' words are about jobs and prompts; here they bound the one request and stdin.
   for (const o of cmd.options) {
@@ -54,6 +56,7 @@ Examples:
   stays api search -f location=Lisbon -f limit=2 -o jsonl
   echo '{"location":"Porto"}' | stays api /v1/search --input -
   stays api search -f location=Porto -f limit=40 --paginate -o jsonl
+  stays api search -f location=Porto -f limit=40 --dry-run
   stays api /v1/search -X POST -f location=Lisbon -F maxItems=50 --paginate --slurp --jq 'map(.data | length)'
 
 --paginate follows each page's next-page token (Family U meta.pagination.nextCursor, sent back
@@ -71,6 +74,7 @@ the walk (exit 1) with how to go on.`)
         const paging = { paginate: opts.paginate === true, slurp: opts.slurp === true, include: opts.include === true, format };
         checkPaginate({ ...paging, fields: ctx.fields !== null });
         const call = await buildRequest(path, { ...opts, input: given.file }, { term: ctx.term, noInput: given.noInput });
+        if (opts.dryRun === true) return (await import('./_lib/dry-run.js')).printDryRun(ctx, call, { all: false });
         if (paging.paginate) return printPages(ctx, call, paging);
         const res = await sendRaw(ctx, call);
         await printResponse(res, ctx, { include: paging.include, format });

@@ -134,6 +134,14 @@ async function dryRunAll(run: (args: string[], input?: string) => Promise<{ code
   // --jq runs on the plan.
   const jq = await run(['price', 'airbnb', '12345678', ...dates, '--dry-run', '--jq', '.worstCaseCredits']);
   expect(jq.stdout.trim()).toMatch(/^\d+$/);
+  // stays api: the raw request, priced by the same formulas as the command that sends it.
+  const viaCommand = json<Plan>(await run(['search', 'Lisbon', '--limit', '40', '--platforms', 'airbnb', '--dry-run', '--json']));
+  const viaApi = await run(['api', 'search', '-f', 'location=Lisbon', '-f', 'limit=40', '-f', 'platforms=airbnb', '--dry-run', '--json']);
+  expect(viaApi.code, viaApi.stderr).toBe(0);
+  expect(json<Plan>(viaApi)).toMatchObject({ dryRun: true, mode, keyEnv: 'live', worstCaseCredits: viaCommand.worstCaseCredits });
+  expect(json<Plan>(viaApi).requests[0]).toMatchObject({ method: 'GET', path: '/v1/search', query: { location: ['Lisbon'], limit: ['40'], platforms: ['airbnb'] } });
+  const freeApi = json<Plan>(await run(['api', '/v1/account', '--dry-run', '--json']));
+  expect(freeApi).toMatchObject({ worstCaseCredits: 0, requests: [{ method: 'GET', path: '/v1/account' }] });
 }
 
 describe('--dry-run sends nothing that costs credits', () => {
