@@ -2,6 +2,7 @@
 // request ids and rate-limit headers on every response.
 import { connect } from 'node:net';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import pkg from '../../package.json' with { type: 'json' };
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_ID_PATTERN } from '../../src/core/schemas/resources.js';
 import { expectError } from '../helpers/assert.js';
@@ -21,7 +22,11 @@ describe('service basics', () => {
   it('GET /v1/health answers without auth', async () => {
     const res = await s.req('/v1/health');
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ok' });
+    // The version and what serves each platform (no secrets), for `stays doctor` against a server.
+    const body = (await res.json()) as { status: string; version: string; upstream: { kind: string; platforms: Record<string, unknown> } };
+    expect(body).toMatchObject({ status: 'ok', version: pkg.version, upstream: { kind: expect.stringMatching(/^(none|simulated|apify)$/) } });
+    expect(Object.keys(body.upstream.platforms).sort()).toEqual(['airbnb', 'booking', 'google', 'vrbo']);
+    expect(JSON.stringify(body)).not.toMatch(/token|secret|stay_(live|test)_/i);
     expect(res.headers.get('x-request-id')).toMatch(REQUEST_ID_PATTERN);
   });
 
