@@ -6,7 +6,7 @@ import { coreFor, nativeId } from './core.js';
 import { assertCompare, assertListing } from './magic.js';
 import { quote, roundMoney } from './money.js';
 import { slugify } from './names.js';
-import { placeForListing, placeKey, resolvePlace } from './places.js';
+import { ID_ALPHABET, NOWHERE, placeForListing, placeKey, resolvePlace } from './places.js';
 import { rng } from './prng.js';
 import { detailRow, searchRows } from './rows.js';
 import type { GoogleCompareQuery, StayQuery } from './types.js';
@@ -24,7 +24,9 @@ export function compareGoogle(query: GoogleCompareQuery, stay: StayQuery): { pro
     id = hotelId;
     property = detailRow('google', id).property.name;
   } else if (name) {
-    id = nativeId('google', rng('compare-id', placeKey(name), placeKey(query.location ?? '')));
+    // The id says the place asked about (a built-in city's code, else nowhere), as a search row's does.
+    const code = query.location ? (resolvePlace(query.location).cityIndex ?? NOWHERE) : NOWHERE;
+    id = nativeId('google', rng('compare-id', placeKey(name), placeKey(query.location ?? '')), code, NOWHERE + 1, ID_ALPHABET);
     property = name;
   } else {
     const top = searchRows('google', query.location ?? '')[0]!;

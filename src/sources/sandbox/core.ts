@@ -14,13 +14,22 @@ export function imageUrls(platform: EnabledPlatform, id: string, count: number):
   return Array.from({ length: count }, (_v, i) => `https://images.stays.example/${platform}/${path}/${i + 1}.jpg`);
 }
 
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** The range of numeric native ids, by platform. */
+export const ID_RANGE = { airbnb: [10_000_000, 999_999_999], vrbo: [1_000_000, 99_999_999] } as const;
 
-/** A fresh native id for a search row (booking ids are built from the name instead). */
-export function nativeId(platform: Exclude<EnabledPlatform, 'booking'>, r: Rng): string {
-  if (platform === 'airbnb') return String(r.int(10_000_000, 999_999_999));
-  if (platform === 'vrbo') return String(r.int(1_000_000, 99_999_999));
-  return `ChIJ${r.chars(ALNUM, r.int(14, 20))}`;
+/**
+ * A fresh native id for a search row (booking ids are built from the name instead) that says place
+ * `code` (places.ts placeCode): a numeric id is ≡ code modulo `codes`; a google id ends in
+ * alphabet[code].
+ */
+export function nativeId(platform: Exclude<EnabledPlatform, 'booking'>, r: Rng, code: number, codes: number, alphabet: string): string {
+  if (platform === 'google') return `ChIJ${r.chars(alphabet, r.int(13, 19))}${alphabet[code]}`;
+  const [lo, hi] = ID_RANGE[platform];
+  let n = r.int(lo, hi);
+  n = n - (n % codes) + code;
+  if (n < lo) n += codes;
+  if (n > hi) n -= codes;
+  return String(n);
 }
 
 export interface Core {

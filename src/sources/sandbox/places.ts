@@ -223,8 +223,23 @@ export function resolvePlace(location: string): Place {
  */
 export const NOWHERE = CITIES.length;
 
+/** The alphabet of google ids' characters (core.ts nativeId); the last one's index carries the code. */
+export const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * The code is written into the id, so a search draws its ids straight away (a hash would have to
+ * be drawn until it matched, ~33 tries an id: most of a cold search's time). A numeric id (airbnb,
+ * vrbo) is its code modulo CITIES.length + 1; a google id's last character is ID_ALPHABET[code].
+ * An id written another way (a user's) still decodes, by hash.
+ */
 export function placeCode(platform: string, id: string): number {
-  return hash32('listing-place', platform, id) % (CITIES.length + 1);
+  const k = CITIES.length + 1;
+  if ((platform === 'airbnb' || platform === 'vrbo') && /^\d{1,15}$/.test(id)) return Number(id) % k;
+  if (platform === 'google') {
+    const last = ID_ALPHABET.indexOf(id.slice(-1));
+    if (last >= 0 && last < k) return last;
+  }
+  return hash32('listing-place', platform, id) % k;
 }
 
 /**
@@ -239,7 +254,7 @@ export function placeForListing(platform: string, id: string): Place | null {
     const cc = at > 0 ? id.slice(0, at).split('/').pop()!.toUpperCase() : null;
     const slug = `-${id.slice(at + 1).toLowerCase()}-`;
     const inCountry = cc ? CITIES.filter((c) => c.country === cc) : CITIES;
-    const named = inCountry.find((c) => slug.includes(`-${slugPart(c.name)}-`) || slug.includes(`-${slugPart(c.local)}-`));
+    const named = inCountry.find((c) => citySlugParts(c).some((part) => slug.includes(part)));
     if (named) return fromCity(named);
     // A slug that names no city: one of its country's, or nowhere, by the id's hash.
     const code = hash32('listing-place', platform, id) % (inCountry.length + 1);
@@ -257,6 +272,14 @@ export const PLACELESS: Place = {
 /** The slug form of a city's name and local name, as booking ids spell them. */
 export function citySlugs(c: Pick<Place, 'city' | 'local'>): [string, string] {
   return [slugPart(c.city), slugPart(c.local)];
+}
+
+const CITY_SLUG_PARTS = new Map<City, [string, string]>();
+/** `-name-` and `-local-` of a built-in city as a booking slug spells them, computed once. */
+function citySlugParts(c: City): [string, string] {
+  let parts = CITY_SLUG_PARTS.get(c);
+  if (parts === undefined) CITY_SLUG_PARTS.set(c, (parts = [`-${slugPart(c.name)}-`, `-${slugPart(c.local)}-`]));
+  return parts;
 }
 
 function slugPart(s: string): string {

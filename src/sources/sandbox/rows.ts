@@ -7,7 +7,7 @@ import type { Property } from '../../core/schemas/resources.js';
 import { listingUrl, staysId } from '../../core/listing-ref.js';
 import { type Core, coreFor, imageUrls, nativeId, typeFor } from './core.js';
 import { airbnbTitle, hotelStyleName, nameFromSlug, slugify, vrboTitle } from './names.js';
-import { NOWHERE, PLACELESS, type Place, addressFor, placeCode, placeForListing, placeKey, resolvePlace, scatter } from './places.js';
+import { ID_ALPHABET, NOWHERE, PLACELESS, type Place, addressFor, placeForListing, placeKey, resolvePlace, scatter } from './places.js';
 import { type Rng, rng } from './prng.js';
 
 export const SEARCH_CANDIDATES = 60;
@@ -84,8 +84,9 @@ function bookingRow(r: Rng, place: Place, used: Set<string>, i: number): { id: s
 /** A native id (airbnb, vrbo, google) whose place code is the search's place. */
 function nativeRowId(platform: Exclude<EnabledPlatform, 'booking'>, r: Rng, place: Place, used: Set<string>): string {
   const want = place.cityIndex ?? NOWHERE;
-  let id = nativeId(platform, r);
-  for (let n = 0; (used.has(id) || placeCode(platform, id) !== want) && n < ID_DRAWS; n++) id = nativeId(platform, r);
+  const draw = () => nativeId(platform, r, want, NOWHERE + 1, ID_ALPHABET);
+  let id = draw();
+  for (let n = 0; used.has(id) && n < ID_DRAWS; n++) id = draw();
   return id;
 }
 
