@@ -8,7 +8,8 @@ import { EXIT } from './_lib/io.js';
 export async function main(argv: string[]): Promise<void> {
   const args = argv.slice(2);
   const { buildProgram } = await import('./program.js');
-  const program = buildProgram();
+  // The command's definition alone (help and completion read every command, so they get all).
+  const program = buildProgram(args[0] === 'help' || args[0] === 'completion' ? undefined : args[0]);
   if (args.some((a) => a === '--json' || a.startsWith('--json=') || a === '--jq')) {
     // Usage errors in the envelope shape too, so `--json` callers parse every failure alike.
     // Settings are copied to subcommands when they are created, so apply to the whole tree.

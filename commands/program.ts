@@ -22,7 +22,37 @@ import { defineServe } from './serve.js';
 import { defineStay } from './stay.js';
 import { defineWebhooks } from './webhooks.js';
 
-export function buildProgram(): Command {
+/** Each top-level command (and the names it defines) with its definer, in help order. */
+const DEFINERS: [readonly string[], (p: Command) => void][] = [
+  [['search'], defineSearch],
+  [['listing'], defineListing],
+  [['stay'], defineStay],
+  [['listings'], defineListings],
+  [['price'], definePrice],
+  [['compare'], defineCompare],
+  [['availability'], defineAvailability],
+  [['reviews'], defineReviews],
+  [['account'], defineAccount],
+  [['auth', 'whoami'], defineAuth],
+  [['jobs'], defineJobs],
+  [['webhooks'], defineWebhooks],
+  [['api'], defineApi],
+  [['mcp'], defineMcp],
+  [['config'], defineConfig],
+  [['serve'], defineServe],
+  [['doctor'], defineDoctor],
+  [['admin'], defineAdmin],
+  [['help'], defineHelp],
+  [['completion'], defineCompletion],
+];
+
+/**
+ * The program. `only`: the command being run (the first argument), whose definition alone is
+ * built when it names one: defining all twenty was a share of every call's start. help and
+ * completion read the whole tree, and anything else (no command, an unknown one, a flag first)
+ * gets every command, for its help and suggestions.
+ */
+export function buildProgram(only?: string): Command {
   const program = new Command('stays')
     .description('Accommodation data across booking platforms: the /v1 API service and its CLI')
     .version(pkg.version, '-v, --version')
@@ -41,25 +71,7 @@ Examples:
   STAYS_BASE_URL=http://127.0.0.1:8787 STAYS_API_KEY=stay_test_… stays account`);
   // Subcommands exit through main() too, so usage errors get exit code 2 everywhere.
   program.hook('preSubcommand', (_, sub) => void sub.exitOverride());
-  defineSearch(program);
-  defineListing(program);
-  defineStay(program);
-  defineListings(program);
-  definePrice(program);
-  defineCompare(program);
-  defineAvailability(program);
-  defineReviews(program);
-  defineAccount(program);
-  defineAuth(program);
-  defineJobs(program);
-  defineWebhooks(program);
-  defineApi(program);
-  defineMcp(program);
-  defineConfig(program);
-  defineServe(program);
-  defineDoctor(program);
-  defineAdmin(program);
-  defineHelp(program);
-  defineCompletion(program);
+  const one = only === undefined ? undefined : DEFINERS.find(([names]) => names.includes(only));
+  for (const [, define] of one ? [one] : DEFINERS) define(program);
   return program;
 }
