@@ -116,6 +116,26 @@ describe.skipIf(!pgKind.available)('PostgreSQL store under faults and load', { t
     expect((await store.ledger('acct_1')).filter((l) => l.kind === 'charge').map((l) => l.amount)).toEqual([-20]);
   });
 
+  it('a cache entry read or written once is answered from the instance until it expires, database or not; each read its own copy', async () => {
+    const db = await database();
+    const { proxy, url } = await proxied(db);
+    const store = open(url, { poolMax: 2 });
+    const other = open(db.url);
+    await other.cacheSet('k1', { rows: [1, 2] }, T0, T0 + 60_000);
+    expect(await store.cacheGet('k1', T0 + 1)).toEqual({ value: { rows: [1, 2] }, storedAt: T0 });
+    await store.cacheSet('k2', { rows: [3] }, T0, T0 + 60_000);
+    await proxy.cut();
+    const a = await store.cacheGet('k1', T0 + 2);
+    expect(a).toEqual({ value: { rows: [1, 2] }, storedAt: T0 });
+    (a!.value as { rows: number[] }).rows.push(99);
+    expect(await store.cacheGet('k1', T0 + 3)).toEqual({ value: { rows: [1, 2] }, storedAt: T0 });
+    expect(await store.cacheGet('k2', T0 + 3)).toEqual({ value: { rows: [3] }, storedAt: T0 });
+    // Past its expiry the copy is not used: the database is asked, and it is away.
+    expectCode(await rejection(store.cacheGet('k1', T0 + 60_000)), 'database_unavailable');
+    await proxy.restore();
+    expect(await store.cacheGet('k1', T0 + 60_000)).toBeNull();
+  });
+
   it('past STAYS_DATABASE_QUEUE_MAX waiting callers, new requests are refused at the door with service_overloaded; admitted work waits its turn', async () => {
     const db = await database();
     const store = open(db.url, { poolMax: 1, queueMax: 2, queueTimeoutMs: 60_000 });

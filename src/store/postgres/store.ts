@@ -18,6 +18,7 @@
 // `pg` loads on first use (a vendor file of the CLI), so the embedded default never pays for it.
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { ServiceError } from '../../core/errors.js';
+import { ENTRY_OVERHEAD, Lru, keyBytes } from '../../core/lru.js';
 import {
   type AccountRow,
   type ClaimedDelivery,
@@ -121,6 +122,9 @@ export function redactUrl(url: string): string {
     return 'the database URL';
   }
 }
+
+/** The most the instance keeps of cache entries it read or wrote (cacheGet). */
+const PG_CACHE_COPY_BYTES = 64 * 1024 * 1024;
 
 /** How often a busy backend checks that its client is still there (client_connection_check_interval). */
 export const CONNECTION_CHECK_MS = 1000;
@@ -435,6 +439,11 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
   // Authentication reads the same few keys on every request: each instance reuses a lookup for
   // PG_AUTH_CACHE_MS (its own admin writes clear it at once).
   const authCache = new Map<string, { at: number; found: { key: KeyRow; account: AccountRow } }>();
+  // Cache entries this instance read or wrote, until their expiry (cacheGet), within PG_CACHE_COPY_BYTES.
+  const cacheCopies = new Lru<string, { text: string; storedAt: number; expiresAt: number }>({
+    maxBytes: PG_CACHE_COPY_BYTES,
+    sizeOf: (v, k) => keyBytes(k) + keyBytes(v.text) + ENTRY_OVERHEAD,
+  });
 
   const shared: SharedState = {
     async takeToken(id, perMinute, now) {
@@ -966,15 +975,24 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
 
     // ---- cache ----
     async cacheGet(key, now) {
-      const r = (await query(`SELECT value, stored_at FROM cache_entries WHERE key = $1 AND expires_at > $2`, [key, now]))[0];
-      return r ? { value: JSON.parse(r.value as string), storedAt: r.stored_at as number } : null;
+      // An entry is good until its expiry whoever reads it, so each instance keeps the ones it read
+      // or wrote: a hot answer costs no round trip (the text is kept, and parsed per hit, so no two
+      // requests share one object).
+      const near = cacheCopies.get(key);
+      if (near !== undefined && near.expiresAt > now) return { value: JSON.parse(near.text), storedAt: near.storedAt };
+      const r = (await query(`SELECT value, stored_at, expires_at FROM cache_entries WHERE key = $1 AND expires_at > $2`, [key, now]))[0];
+      if (!r) return null;
+      cacheCopies.set(key, { text: r.value as string, storedAt: r.stored_at as number, expiresAt: r.expires_at as number });
+      return { value: JSON.parse(r.value as string), storedAt: r.stored_at as number };
     },
     async cacheSet(key, value, storedAt, expiresAt) {
+      const text = JSON.stringify(value);
       await query(
         `INSERT INTO cache_entries (key, value, stored_at, expires_at) VALUES ($1, $2, $3, $4)
          ON CONFLICT (key) DO UPDATE SET value = excluded.value, stored_at = excluded.stored_at, expires_at = excluded.expires_at`,
-        [key, JSON.stringify(value), storedAt, expiresAt],
+        [key, text, storedAt, expiresAt],
       );
+      cacheCopies.set(key, { text, storedAt, expiresAt });
     },
     async close() {
       if (closed) return;
