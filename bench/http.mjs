@@ -43,6 +43,7 @@ export async function benchHttp() {
     row(`baseline: bare Hono, same ${sample.length}-byte body`, f),
     row(`stays sandbox GET ${QUERY}`, s),
     { name: 'ratio stays / hello-world', 'req/s': fmt(s.rps / h.rps, 2) },
-    { name: 'ratio stays / same-body route', 'req/s': fmt(s.rps / f.rps, 2) },
+    // Issue 23's budget: the sandbox search at >= 0.8 of a bare route sending the same bytes.
+    { name: 'ratio stays / same-body route', 'req/s': fmt(s.rps / f.rps, 2), p99: `budget >= 0.8: ${s.rps / f.rps >= 0.8 ? 'ok' : 'over'}` },
   ];
 }
