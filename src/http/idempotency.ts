@@ -71,7 +71,7 @@ async function answerOf(res: Response): Promise<StoredAnswer> {
 export async function withIdempotency(c: Context<Env>, ctx: RequestContext, handle: () => Promise<Response>, logger?: Logger): Promise<Response> {
   const key = idempotencyKeyOf(c);
   if (key === undefined) return handle();
-  const s = c.var.services;
+  const s = c.get('services');
   const body = await c.req.text();
   const ref: IdempotencyRef = { accountId: ctx.account.id, env: ctx.key.env, key, owner: ctx.requestId };
   const leaseMs = s.config.jobLeaseMs;

@@ -18,10 +18,10 @@ const CLOSE = Buffer.from('}');
 export function renderOk<T>(c: Context<Env>, r: OpResult<T>): Response {
   const data = r.data as unknown;
   const reusable = typeof data === 'object' && data !== null && Object.isFrozen(data);
-  let dataBytes = reusable ? c.var.jsonCache.get(data) : undefined;
+  let dataBytes = reusable ? c.get('jsonCache').get(data) : undefined;
   if (dataBytes === undefined) {
     dataBytes = Buffer.from(JSON.stringify(data));
-    if (reusable) c.var.jsonCache.set(data, dataBytes);
+    if (reusable) c.get('jsonCache').set(data, dataBytes);
   }
   const body = Buffer.concat([OPEN, dataBytes, MID, Buffer.from(JSON.stringify(withWarningDocs(c, r.meta))), CLOSE]);
   return c.body(body, 200, { 'Content-Type': 'application/json' });
@@ -29,15 +29,15 @@ export function renderOk<T>(c: Context<Env>, r: OpResult<T>): Response {
 
 export function renderError(c: Context<Env>, err: ServiceError): Response {
   if (err.retryAfter !== undefined) c.header('Retry-After', String(err.retryAfter));
-  const error = errorBody(err, c.var.requestId, docsBase(c));
+  const error = errorBody(err, c.get('requestId'), docsBase(c));
   // D9: a Family S route's errors carry request_id beside the error, whatever raised them.
-  const body = c.var.family === 'S' ? { error, request_id: c.var.requestId } : { error };
+  const body = c.get('family') === 'S' ? { error, request_id: c.get('requestId') } : { error };
   return c.json(body, err.status as 400);
 }
 
 /** Family S success: `{ data, meta?, request_id }` (meta may be omitted on single objects). */
 export function renderS(c: Context<Env>, data: unknown, meta?: Record<string, unknown>, status: 200 | 201 = 200): Response {
-  return c.json(meta === undefined ? { data, request_id: c.var.requestId } : { data, meta, request_id: c.var.requestId }, status);
+  return c.json(meta === undefined ? { data, request_id: c.get('requestId') } : { data, meta, request_id: c.get('requestId') }, status);
 }
 
 /** A sync answer renders as { data, meta }; an accepted job as 202 with Retry-After (D17, D18). */
@@ -70,7 +70,7 @@ export function listMetaS(count: number, meta: Meta): Record<string, unknown> {
 export function renderExecS<T>(c: Context<Env>, r: ExecResult<T>, shape: (data: T, meta: Meta) => { data: unknown; meta: Record<string, unknown> }): Response {
   if (r.kind === 'accepted') {
     c.header('Retry-After', String(r.retryAfter));
-    return c.json({ ...r.body, request_id: c.var.requestId }, 202);
+    return c.json({ ...r.body, request_id: c.get('requestId') }, 202);
   }
   const s = shape(r.data, r.meta);
   return renderS(c, s.data, s.meta);

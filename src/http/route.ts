@@ -95,7 +95,8 @@ export function queryInput(c: Context<Env>): RawInput {
 
 /** The JSON body as an object, or a typed 400. */
 export async function jsonBody(c: Context<Env>): Promise<RawInput> {
-  if (c.var.body !== undefined) return c.var.body;
+  const read = c.get('body');
+  if (read !== undefined) return read;
   const type = c.req.header('content-type') ?? '';
   const text = await c.req.text();
   if (text.trim() === '') return {};

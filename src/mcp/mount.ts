@@ -34,7 +34,7 @@ export function mountMcp(app: Hono<Env>, opts: McpMountOptions): void {
     const header = requestHeader(c, 'authorization');
     let who;
     try {
-      who = await authenticate(c.var.services, header);
+      who = await authenticate(c.get('services'), header);
     } catch (e) {
       if (!isServiceError(e)) throw e;
       const d = opts.anonymous(c);
@@ -57,7 +57,7 @@ export function mountMcp(app: Hono<Env>, opts: McpMountOptions): void {
     const { serveMcp } = await (loaded ??= import('./http.js'));
     const credential = /^Bearer[ \t]+(\S+)\s*$/i.exec(header!.trim())![1]!;
     const res = await serveMcp(c.req.raw, { credential, fetch: opts.fetch, who });
-    res.headers.set('X-Request-Id', c.var.requestId);
+    res.headers.set('X-Request-Id', c.get('requestId'));
     return res;
   });
 }

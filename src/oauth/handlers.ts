@@ -65,7 +65,7 @@ export interface OAuthHandlers {
 export function createOAuthHandlers(opts: OAuthMountOptions): OAuthHandlers {
   let guard: CsrfGuard | undefined;
   const csrf = (c: Context<Env>) => {
-    const { config } = c.var.services;
+    const { config } = c.get('services');
     return (guard ??= new CsrfGuard(serverKey(config)));
   };
   const limited = (c: Context<Env>) => {
@@ -84,7 +84,7 @@ export function createOAuthHandlers(opts: OAuthMountOptions): OAuthHandlers {
 
   const register: Handler = async (c) => {
     limited(c);
-    const s = c.var.services;
+    const s = c.get('services');
     try {
       let body: unknown;
       try {
@@ -108,7 +108,7 @@ export function createOAuthHandlers(opts: OAuthMountOptions): OAuthHandlers {
   const token: Handler = async (c) => {
     limited(c);
     try {
-      return oauthJson(c, await issueTokens(c.var.services, await formOf(c)), 200);
+      return oauthJson(c, await issueTokens(c.get('services'), await formOf(c)), 200);
     } catch (e) {
       if (e instanceof OAuthError) return oauthError(c, e);
       throw e;
@@ -117,7 +117,7 @@ export function createOAuthHandlers(opts: OAuthMountOptions): OAuthHandlers {
 
   /** The consent page for a valid request, with a fresh nonce cookie. */
   const showConsent = (c: Context<Env>, r: AuthRequest, error: string | null, status: number) => {
-    const s = c.var.services;
+    const s = c.get('services');
     const base = publicBase(c);
     const nonce = s.ids.bytes(16).toString('base64url');
     setCookie(c, CSRF_COOKIE, nonce, { path: '/oauth', httpOnly: true, sameSite: 'Strict', secure: base.startsWith('https:'), maxAge: 600 });
@@ -136,7 +136,7 @@ export function createOAuthHandlers(opts: OAuthMountOptions): OAuthHandlers {
   const authorizeGet: Handler = async (c) => {
     try {
       limited(c);
-      const r = await parseAuthRequest(new URL(c.req.url).searchParams, (id) => c.var.services.store.getOAuthClient(id));
+      const r = await parseAuthRequest(new URL(c.req.url).searchParams, (id) => c.get('services').store.getOAuthClient(id));
       return showConsent(c, r, null, 200);
     } catch (e) {
       return authorizeFailed(c, e);
@@ -144,7 +144,7 @@ export function createOAuthHandlers(opts: OAuthMountOptions): OAuthHandlers {
   };
 
   const authorizePost: Handler = async (c) => {
-    const s = c.var.services;
+    const s = c.get('services');
     try {
       limited(c);
       let form: URLSearchParams;

@@ -42,7 +42,7 @@ export function socketOf(c: Context<Env>): SocketLike | undefined {
 }
 
 export function publicBase(c: Context<Env>): string {
-  const configured = c.var.services.config.publicUrl;
+  const configured = c.get('services').config.publicUrl;
   if (configured) return configured;
   return selfOrigin(socketOf(c), c.req.header('host'), c.req.url);
 }
@@ -52,8 +52,8 @@ export function publicBase(c: Context<Env>): string {
  * clients can be told to trust (a wildcard listener has many), and the Host header is not either.
  */
 export function requirePublicUrl(c: Context<Env>): void {
-  const host = c.var.listenHost;
-  if (host === undefined || isLoopbackHost(host) || c.var.services.config.publicUrl) return;
+  const host = c.get('listenHost');
+  if (host === undefined || isLoopbackHost(host) || c.get('services').config.publicUrl) return;
   throw new ServiceError(
     'public_url_required',
     `OAuth is off on this server: it listens on ${host}, reachable from other hosts, and STAYS_PUBLIC_URL is not set. ` +

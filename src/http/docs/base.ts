@@ -8,10 +8,10 @@ import { publicBase } from '../../oauth/urls.js';
 import type { Env } from '../route.js';
 
 export function docsBase(c: Context<Env>): string {
-  let base = c.var.docsBase;
+  let base = c.get('docsBase');
   if (base === undefined) {
-    const config = c.var.services.config;
-    base = c.var.ownDocs && !config.docsUrlFixed ? `${publicBase(c)}/docs` : config.docsUrl;
+    const config = c.get('services').config;
+    base = c.get('ownDocs') && !config.docsUrlFixed ? `${publicBase(c)}/docs` : config.docsUrl;
     c.set('docsBase', base);
   }
   return base;

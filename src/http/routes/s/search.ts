@@ -14,7 +14,7 @@ import { alwaysSyncWaitMs } from './stays.js';
 
 /** Runs one S search form over a parsed body. */
 export async function runSSearch(c: Context<Env>, ctx: RequestContext, body: RawInput, kind: SSearchKind): Promise<Response> {
-  const s = c.var.services;
+  const s = c.get('services');
   // The S search's operation (and its Stay paths) load with the first S search a process serves.
   const { sSearchPlan } = await import('../../../core/ops/stay-search.js');
   // As Family U bodies: null and blank values are absent, so a resent body with `nextPageToken: null` is page one.

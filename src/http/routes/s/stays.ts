@@ -20,13 +20,13 @@ const COST = '1 credit (D26; sandbox keys 0). Live: answered when the upstream a
  * outlives even that answers 202.
  */
 export function alwaysSyncWaitMs(c: Context<Env>): number {
-  return c.var.services.config.sourceDeadlineMs + 30_000;
+  return c.get('services').config.sourceDeadlineMs + 30_000;
 }
 
 /** Lookups and sub-resources wait for a live job up to STAYS_S_SYNC_WAIT_MS (a shorter Prefer: wait wins), then answer 202. */
 export function sSyncWaitMs(c: Context<Env>): number {
   const prefer = preferWaitMs(c);
-  const bound = c.var.services.config.sSyncWaitMs;
+  const bound = c.get('services').config.sSyncWaitMs;
   return prefer > 0 ? Math.min(prefer, bound) : bound;
 }
 
@@ -44,7 +44,7 @@ export const stayGet: RouteDef = {
   path: '/v1/stays/{id}',
   doc: lookupDoc('getStay', 'A stay by airbnb listing id', 'The whole Stay: pricing all null (spec rule 1) unless checkIn and checkOut are given, the next 30 days of availability, the most recent reviews. ', StaySchema, { path: StayPathParams, query: StayDatesParams }),
   handle: async (c, ctx) => {
-    const s = c.var.services;
+    const s = c.get('services');
     // /v1/stays/batch is a POST route; a GET of it is not a lookup of a stay called "batch".
     if (c.req.param('id') === 'batch') {
       c.header('Allow', 'POST');
@@ -62,7 +62,7 @@ export const stayByUrl: RouteDef = {
   path: '/v1/stays/by-url',
   doc: lookupDoc('getStayByUrl', 'A stay by airbnb room URL', 'An airbnb room URL (https://www.airbnb.com/rooms/<id>); anything else is 400 invalid_listing_url. With checkIn and checkOut, pricing is quoted. ', StaySchema, { query: StayByUrlParams.extend(StayDatesParams.shape) }),
   handle: async (c, ctx) => {
-    const s = c.var.services;
+    const s = c.get('services');
     const plan = stayPlan(s, ctx, queryInput(c), { byUrl: true });
     return renderExecS(c, await execute(s, ctx, plan, { waitMs: sSyncWaitMs(c) }), one);
   },
@@ -97,7 +97,7 @@ function partRoute(part: StayPart): RouteDef {
     path: `/v1/stays/{id}/${part}`,
     doc: lookupDoc(`getStay${part[0]!.toUpperCase()}${part.slice(1)}`, `A stay's ${part}`, pricing, StayPartSchemas[part], { path: StayPathParams, ...(part === 'pricing' ? { query: StayDatesParams } : {}) }),
     handle: async (c, ctx) => {
-      const s = c.var.services;
+      const s = c.get('services');
       const plan = stayPartPlan(s, ctx, part === 'pricing' ? { ...queryInput(c), id: c.req.param('id') } : { id: c.req.param('id') }, part);
       return renderExecS(c, await execute(s, ctx, plan, { waitMs: sSyncWaitMs(c) }), one);
     },
@@ -126,7 +126,7 @@ export const stayBatch: RouteDef = {
     auth: true,
   },
   handle: async (c, ctx) => {
-    const s = c.var.services;
+    const s = c.get('services');
     const { plan, requested } = batchPlan(s, ctx, await jsonBody(c));
     return renderExecS(c, await execute(s, ctx, plan, { waitMs: alwaysSyncWaitMs(c) }), (stays: Stay[], meta) => ({
       data: stays,

@@ -40,7 +40,7 @@ export const webhookCreate: RouteDef = {
     auth: true,
   },
   handle: async (c, ctx) => {
-    const s = c.var.services;
+    const s = c.get('services');
     const check = denyPrivateTargets(s.config) ? (url: string) => assertPublicTarget(url) : undefined;
     return renderS(c, await createWebhook(s, ctx, await jsonBody(c), check), undefined, 201);
   },
@@ -61,7 +61,7 @@ export const webhookList: RouteDef = {
     errors: [403],
     auth: true,
   },
-  handle: async (c, ctx) => renderS(c, await listWebhooks(c.var.services, ctx)),
+  handle: async (c, ctx) => renderS(c, await listWebhooks(c.get('services'), ctx)),
 };
 
 const id = (c: Parameters<RouteDef['handle']>[0]) => c.req.param('id') ?? '';
@@ -82,7 +82,7 @@ export const webhookGet: RouteDef = {
     errors: [403, 404],
     auth: true,
   },
-  handle: async (c, ctx) => renderS(c, await getWebhook(c.var.services, ctx, id(c))),
+  handle: async (c, ctx) => renderS(c, await getWebhook(c.get('services'), ctx, id(c))),
 };
 
 export const webhookDelete: RouteDef = {
@@ -101,7 +101,7 @@ export const webhookDelete: RouteDef = {
     errors: [403, 404],
     auth: true,
   },
-  handle: async (c, ctx) => renderS(c, await deleteWebhook(c.var.services, ctx, id(c))),
+  handle: async (c, ctx) => renderS(c, await deleteWebhook(c.get('services'), ctx, id(c))),
 };
 
 export const webhookDeliveries: RouteDef = {
@@ -120,7 +120,7 @@ export const webhookDeliveries: RouteDef = {
     errors: [403, 404],
     auth: true,
   },
-  handle: async (c, ctx) => renderS(c, await listWebhookDeliveries(c.var.services, ctx, id(c))),
+  handle: async (c, ctx) => renderS(c, await listWebhookDeliveries(c.get('services'), ctx, id(c))),
 };
 
 export const webhookTrigger: RouteDef = {
@@ -143,7 +143,7 @@ export const webhookTrigger: RouteDef = {
     errors: [400, 403],
     auth: true,
   },
-  handle: async (c, ctx) => renderS(c, await triggerEvent(c.var.services, ctx, await jsonBody(c))),
+  handle: async (c, ctx) => renderS(c, await triggerEvent(c.get('services'), ctx, await jsonBody(c))),
 };
 
 export const webhookResend: RouteDef = {
@@ -165,5 +165,5 @@ export const webhookResend: RouteDef = {
     errors: [403, 404],
     auth: true,
   },
-  handle: async (c, ctx) => renderS(c, await resendDelivery(c.var.services, ctx, id(c), c.req.param('deliveryId') ?? '')),
+  handle: async (c, ctx) => renderS(c, await resendDelivery(c.get('services'), ctx, id(c), c.req.param('deliveryId') ?? '')),
 };

@@ -18,7 +18,7 @@ export const accountGet: RouteDef = {
     errors: [],
     auth: true,
   },
-  handle: async (c, ctx) => c.json(await account(c.var.services, ctx), 200),
+  handle: async (c, ctx) => c.json(await account(c.get('services'), ctx), 200),
 };
 
 export const topupPost: RouteDef = {
@@ -41,5 +41,5 @@ export const topupPost: RouteDef = {
     errors: [400, 403],
     auth: true,
   },
-  handle: async (c, ctx) => c.json(await topup(c.var.services, ctx, await jsonBody(c)), 200),
+  handle: async (c, ctx) => c.json(await topup(c.get('services'), ctx, await jsonBody(c)), 200),
 };

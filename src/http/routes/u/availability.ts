@@ -21,5 +21,5 @@ export const availabilityGet: RouteDef = {
     errors: [400, 402, 403, 404, 503, 504],
     auth: true,
   },
-  handle: async (c, ctx) => renderExec(c, await execute(c.var.services, ctx, availabilityPlan(c.var.services, ctx, queryInput(c)), { waitMs: preferWaitMs(c) })),
+  handle: async (c, ctx) => renderExec(c, await execute(c.get('services'), ctx, availabilityPlan(c.get('services'), ctx, queryInput(c)), { waitMs: preferWaitMs(c) })),
 };

@@ -21,5 +21,5 @@ export const jobsList: RouteDef = {
     errors: [400],
     auth: true,
   },
-  handle: async (c, ctx) => renderOk(c, await listJobs(c.var.services, ctx, queryInput(c))),
+  handle: async (c, ctx) => renderOk(c, await listJobs(c.get('services'), ctx, queryInput(c))),
 };

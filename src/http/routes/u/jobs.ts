@@ -21,7 +21,7 @@ export const jobGet: RouteDef = {
     errors: [404],
     auth: true,
   },
-  handle: async (c, ctx) => renderView(c, await getJob(c.var.services, ctx, c.req.param('jobId') ?? '')),
+  handle: async (c, ctx) => renderView(c, await getJob(c.get('services'), ctx, c.req.param('jobId') ?? '')),
 };
 
 function renderView(c: Parameters<RouteDef['handle']>[0], view: JobView): Response {
@@ -51,5 +51,5 @@ export const jobCancel: RouteDef = {
     errorText: { 409: 'The job already ended, completed or failed (job_not_cancelable); nothing changed.' },
     auth: true,
   },
-  handle: async (c, ctx) => renderView(c, await cancelJob(c.var.services, ctx, c.req.param('jobId') ?? '')),
+  handle: async (c, ctx) => renderView(c, await cancelJob(c.get('services'), ctx, c.req.param('jobId') ?? '')),
 };

@@ -22,7 +22,7 @@ export const listingGet: RouteDef = {
     auth: true,
   },
   handle: async (c, ctx) => {
-    const plan = listingPlan(c.var.services, ctx, { platform: c.req.param('platform'), id: c.req.param('id') }, queryInput(c));
-    return renderExec(c, await execute(c.var.services, ctx, plan, { waitMs: preferWaitMs(c) }));
+    const plan = listingPlan(c.get('services'), ctx, { platform: c.req.param('platform'), id: c.req.param('id') }, queryInput(c));
+    return renderExec(c, await execute(c.get('services'), ctx, plan, { waitMs: preferWaitMs(c) }));
   },
 };

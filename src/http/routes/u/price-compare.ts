@@ -20,5 +20,5 @@ export const priceCompareGet: RouteDef = {
     errors: [400, 402, 403, 404, 503, 504],
     auth: true,
   },
-  handle: async (c, ctx) => renderExec(c, await execute(c.var.services, ctx, priceComparePlan(c.var.services, ctx, queryInput(c)), { waitMs: preferWaitMs(c) })),
+  handle: async (c, ctx) => renderExec(c, await execute(c.get('services'), ctx, priceComparePlan(c.get('services'), ctx, queryInput(c)), { waitMs: preferWaitMs(c) })),
 };

@@ -26,8 +26,8 @@ export const searchGet: RouteDef = {
   path: '/v1/search',
   doc: { ...doc, operationId: 'searchGet', query: SearchParams },
   handle: async (c, ctx) => {
-    const { plan, memoKey } = searchPlan(c.var.services, ctx, queryInput(c));
-    return renderExec(c, await execute(c.var.services, ctx, plan, { memoKey, waitMs: preferWaitMs(c) }));
+    const { plan, memoKey } = searchPlan(c.get('services'), ctx, queryInput(c));
+    return renderExec(c, await execute(c.get('services'), ctx, plan, { memoKey, waitMs: preferWaitMs(c) }));
   },
 };
 
@@ -76,7 +76,7 @@ export const searchPost: RouteDef = {
       }
       return runSSearch(c, ctx, body, 'search');
     }
-    const { plan, memoKey } = searchPlan(c.var.services, ctx, normalizeInput(body));
-    return renderExec(c, await execute(c.var.services, ctx, plan, { memoKey, waitMs: preferWaitMs(c) }));
+    const { plan, memoKey } = searchPlan(c.get('services'), ctx, normalizeInput(body));
+    return renderExec(c, await execute(c.get('services'), ctx, plan, { memoKey, waitMs: preferWaitMs(c) }));
   },
 };
