@@ -21,6 +21,20 @@ afterAll(async () => {
 
 const viaFake = (...args: string[]) => stays([...args, '--base-url', fake.url, '--api-key', 'stay_live_fake'], box.env);
 
+
+/** Runs the built CLI and sends it Ctrl-C once it says it is waiting for a job; its exit code and stderr. */
+async function interruptWhileWaiting(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...box.env } });
+  let stderr = '';
+  let sent = false;
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    if (!sent && stderr.includes('waiting for job')) sent = child.kill('SIGINT');
+  });
+  const code = await new Promise<number | null>((r) => child.once('close', r));
+  return { code, stderr };
+}
+
 describe('waiting on jobs (fake job service)', () => {
   it('polls after Retry-After until completed and prints the result like a synchronous call', async () => {
     const r = await viaFake('search', 'done', '--json');
@@ -73,14 +87,7 @@ describe('waiting on jobs (fake job service)', () => {
   });
 
   it('Ctrl-C while waiting exits 130 and says the job keeps running', async () => {
-    const child = spawn(process.execPath, [BIN, 'search', 'slow', '--base-url', fake.url, '--api-key', 'stay_live_fake'], { env: { ...process.env, ...box.env } });
-    let stderr = '';
-    let sent = false;
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      if (!sent && stderr.includes('waiting for job')) sent = child.kill('SIGINT');
-    });
-    const code = await new Promise<number | null>((r) => child.once('close', r));
+    const { code, stderr } = await interruptWhileWaiting(['search', 'slow', '--base-url', fake.url, '--api-key', 'stay_live_fake']);
     expect(code).toBe(130);
     expect(stderr).toMatch(/interrupted; job job_slow keeps running: stays jobs wait job_slow \(or stop it, nothing charged: stays jobs cancel job_slow\)/);
   });
@@ -172,14 +179,7 @@ describe('canceling jobs (a server whose platforms take 30 s: the job is surely 
 
   it('--cancel-on-interrupt: Ctrl-C while waiting cancels the job, nothing charged, exit 130', async () => {
     const c = await slow.account({ credits: 10_000 });
-    const child = spawn(process.execPath, [BIN, 'search', 'Bilbao', '--limit', '2', '--cancel-on-interrupt', '--base-url', slow.url, '--api-key', c.liveKey], { env: { ...process.env, ...box.env } });
-    let stderr = '';
-    let sent = false;
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      if (!sent && stderr.includes('waiting for job')) sent = child.kill('SIGINT');
-    });
-    const code = await new Promise<number | null>((r) => child.once('close', r));
+    const { code, stderr } = await interruptWhileWaiting(['search', 'Bilbao', '--limit', '2', '--cancel-on-interrupt', '--base-url', slow.url, '--api-key', c.liveKey]);
     expect(code).toBe(130);
     const jobId = /canceled job (job_[0-9A-Z]{26}); nothing was charged/.exec(stderr)?.[1];
     expect(jobId, stderr).toBeDefined();
