@@ -106,9 +106,7 @@ export const BatchBody = z.object({
     .describe('1 to 50 entries, each { id } or { url } (exactly one).'),
 });
 
-/** D8: keys only Family S has; any of them selects the S form of POST /v1/search. */
-export const FAMILY_S_SEARCH_KEYS = ['locationQueries', 'searchUrls', 'maxItems', 'nextPageToken', 'fields', 'infants', 'pets', 'locale', 'minBeds', 'minBathrooms'] as const;
-export const FAMILY_U_ONLY_SEARCH_KEYS = ['platforms', 'platform', 'limit', 'cursor', 'sort', 'rooms', 'childAges', 'propertyType', 'amenities', 'minGuestRating'] as const;
+export { FAMILY_S_SEARCH_KEYS, FAMILY_U_ONLY_SEARCH_KEYS } from '../search-family.js';
 
 /** D10: sync up to 240, async 241–250, above 250 clamped with a warning; presets 50. */
 export const S_SYNC_MAX_ITEMS = 240;
