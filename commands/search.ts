@@ -70,12 +70,12 @@ ${columnsHelp('stay', { label: 'for stays (Family S: --family s, any S: flag, --
         const form = familyOf(opts);
         if ('error' in form) throw new UsageError(form.error, 'family');
         if (form.family === 's') {
-          const [{ S_BODY_KEYS, placesGiven, runStaySearch, stayBody }, { S_PAGE }] = await Promise.all([import('./_lib/stay-search.js'), import('./_lib/cost.js')]);
+          const [{ placesGiven, runStaySearch, stayBody }, { FAMILY_S_SEARCH_KEYS }, { S_DEFAULT_MAX_ITEMS }] = await Promise.all([import('./_lib/stay-search.js'), import('../src/core/search-family.js'), import('../src/core/limits.js')]);
           const where = placesGiven(opts) ? location : await ask(ctx.term, location, { name: 'LOCATION', message: 'Where?', usage: 'stays search LOCATION --family s [flags]' });
           const body = stayBody(where, opts);
           // POST /v1/search is Family S only when the body has an S-only key (D8): --family s
           // alone states the default page size, which changes nothing else.
-          if (!Object.keys(body).some((k) => S_BODY_KEYS.includes(k))) body.maxItems = S_PAGE.default;
+          if (!Object.keys(body).some((k) => (FAMILY_S_SEARCH_KEYS as readonly string[]).includes(k))) body.maxItems = S_DEFAULT_MAX_ITEMS;
           await runStaySearch(ctx, opts.withDetails === true ? operations.staySearchWithDetails(body) : operations.staySearch(body), opts);
           return;
         }

@@ -10,7 +10,7 @@ import { nextPageOf } from './meta.js';
 import { type AvailabilityParams, type CompareParams, type ListingParams, type PriceParams, type ReviewsParams, type SearchParams, type StayBatchEntry, type StayPreset, type StaySearchBody, operations } from './operations.js';
 import { type Transport, remoteTransport } from './transport.js';
 import type { BareEnvelope, Envelope, JobEnvelope, RawResponse, RequestEvent, RetryEvent, StayEnvelope, WaitEvent } from './types.js';
-import { isJobEnvelope, settleJob, waitForJob } from './wait.js';
+import { abortableSleep, isJobEnvelope, settleJob, waitForJob } from './wait.js';
 
 export { StaysApiError, StaysConnectionError, StaysPaginationError, StaysWaitTimeoutError, isStaysApiError } from './errors.js';
 export { inProcessTransport, type InProcessTransport } from './in-process.js';
@@ -51,12 +51,6 @@ export interface CallOptions {
 /** What `submit` gives: either the final envelope, or the 202 job (not waited on). */
 export type Submitted<T> = { accepted: false; body: Envelope<T> } | { accepted: true; body: JobEnvelope; retryAfterMs: number | null };
 
-const abortable = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
-  });
 
 export function createClient(opts: ClientOptions = {}) {
   const transport: Transport =
@@ -65,7 +59,7 @@ export function createClient(opts: ClientOptions = {}) {
       : opts.transport === 'remote' || (opts.transport === undefined && opts.baseUrl)
         ? remoteTransport({ baseUrl: opts.baseUrl ?? '' })
         : inProcessTransport({ dataDir: opts.dataDir });
-  const sleep = opts.sleep ?? abortable;
+  const sleep = opts.sleep ?? abortableSleep;
   const defaultTimeout = opts.timeoutMs ?? 300_000;
   const send = createSender({ transport, apiKey: opts.apiKey, userAgent: opts.userAgent ?? 'stays-client', maxRetries: opts.maxRetries ?? 2, onRequest: opts.onRequest, onRetry: opts.onRetry, sleep });
   const where = transport.kind === 'remote' ? transport.base : 'The in-process service';
