@@ -2,7 +2,7 @@
 // (which take a value, and the values: commander choices, enums of the API's parameter schemas,
 // the CLI's constants) and the values of its positional arguments.
 import type { Command, Option } from 'commander';
-import { SHELLS } from '../completion.js';
+import { SHELLS } from './completion-shells.js';
 
 export interface Flag {
   names: string[];
