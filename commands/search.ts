@@ -3,6 +3,7 @@
 import { type Command, Option } from 'commander';
 import { DATE_KEYS, type GlobalOpts, PARTY_KEYS, pick, withDates, withCost, withGlobals, withParty } from './_lib/options.js';
 import { columnsHelp } from './_lib/columns.js';
+import { stayRowsCost } from '../src/core/billing.js';
 import { withStayFlags } from './_lib/stay-search.js';
 
 const KEYS = [...DATE_KEYS, ...PARTY_KEYS, 'rooms', 'propertyType', 'amenities', 'minBedrooms', 'priceMin', 'priceMax', 'minGuestRating', 'platforms', 'platform', 'limit', 'cursor', 'sort'] as const;
@@ -34,7 +35,7 @@ export function defineSearch(program: Command): void {
     .option('--sort <sort>', 'recommended, price_asc, price_desc, rating_desc')
     .option('--all', 'walk every page')
     .addOption(new Option('--family <family>', 'u: properties across platforms (default); s: airbnb stays (POST /v1/search); any S: flag selects s').choices(['u', 's']));
-  withStayFlags(cmd).option('--with-details', 'S: each row enriched like stays stay get (POST /v1/search/with-details; 2 credits a row)');
+  withStayFlags(cmd).option('--with-details', `S: each row enriched like stays stay get (POST /v1/search/with-details; ${stayRowsCost(1, true)} credits a row)`);
   withGlobals(withCost(cmd))
     .addHelpText('after', `
 Examples:
