@@ -67,7 +67,7 @@ async function gather(ctx: Ctx, opts: GlobalOpts): Promise<{ status: AuthStatus;
   const onPostgres = rt?.config.databaseUrl !== undefined;
   const dataDir = rt && !onPostgres ? resolve(rt.config.dataDir) : null;
   let store: AuthStatus['store'] = null;
-  if (rt?.config.databaseUrl) store = { kind: 'postgres', url: (await import('../src/store/postgres/store.js')).redactUrl(rt.config.databaseUrl) };
+  if (rt?.config.databaseUrl) store = { kind: 'postgres', url: (await import('../src/store/db-url.js')).redactUrl(rt.config.databaseUrl) };
   else if (rt) store = { kind: 'sqlite', path: (await import('../src/config.js')).databaseFile(resolve(rt.config.dataDir)) };
   const file = configFile();
   const key = keyInUse(ctx, opts, rt ? await localKeyIndex(rt.config) : null);
