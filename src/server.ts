@@ -15,7 +15,7 @@ import { capPerAddress, serverOptions } from './http/connections.js';
 import { failExpired, purgeExpired, startSweeper } from './jobs/leases.js';
 import { type Runtime, createRuntime, type RuntimeOptions } from './runtime.js';
 import { selfOrigin } from './oauth/urls.js';
-import { serverKey } from './webhooks/secrets.js';
+import { serverKey } from './secrets.js';
 
 export interface ServeOptions extends RuntimeOptions {
   host?: string;

@@ -10,7 +10,7 @@ import { ServiceError, isServiceError } from '../core/errors.js';
 import { hashKey, keyEnvOf } from '../core/ids.js';
 import type { RateDecision } from '../core/ratelimit.js';
 import type { Env } from '../http/route.js';
-import { serverKey } from '../webhooks/secrets.js';
+import { serverKey } from '../secrets.js';
 import { type AuthRequest, CsrfGuard, PageError, RedirectError, parseAuthRequest, redirectTo } from './authorize.js';
 import { authorizationServerMetadata, protectedResourceMetadata } from './metadata.js';
 import { consentPage, errorPage } from './page.js';

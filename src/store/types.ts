@@ -214,7 +214,7 @@ export interface WebhookRow {
   url: string;
   events: WebhookEvent[];
   description: string | null;
-  /** The signing secret, encrypted at rest (src/webhooks/secrets.ts); never the plain secret. */
+  /** The signing secret, encrypted at rest (src/secrets.ts); never the plain secret. */
   secretEnc: string;
   revokedAt: number | null;
   createdAt: number;

@@ -11,7 +11,7 @@ import type { Clock } from '../core/clock.js';
 import { isServiceError } from '../core/errors.js';
 import type { IdGenerator, KeyEnv } from '../core/ids.js';
 import type { Store, WebhookEvent } from '../store/types.js';
-import { type SecretBox, serverSecretBox } from './secrets.js';
+import { type SecretBox, serverSecretBox } from '../secrets.js';
 
 export interface WebhookHub {
   /**

@@ -3,7 +3,7 @@
 // key that created it (issue 21): keys of the other environment do not see it (404), and it gets
 // only its own environment's events.
 // Free (0 credits). The signing secret is returned once, at creation; at rest it is sealed
-// (src/webhooks/secrets.ts) and never logged.
+// (src/secrets.ts) and never logged.
 import { requireScope } from '../auth.js';
 import type { RequestContext, Services } from '../context.js';
 import { ServiceError } from '../errors.js';
