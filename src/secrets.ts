@@ -6,6 +6,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from './config.js';
+import type { SecretBox } from './core/ports.js';
 
 const VERSION = 'v1';
 
@@ -40,10 +41,7 @@ export function dataDirKey(dataDir: string): Buffer {
   return parseSecretKey(readFileSync(file, 'utf8'));
 }
 
-export interface SecretBox {
-  seal(plain: string): string;
-  open(sealed: string): string;
-}
+export type { SecretBox };
 
 export function secretBox(key: Buffer): SecretBox {
   return {

@@ -8,7 +8,7 @@ import { ServiceError, isErrorCode } from './errors.js';
 import { type JobFacts, emitJob, emitJobFailed, emitStayCached } from './events.js';
 import { newJobId } from './ids.js';
 import { JOB_RETENTION_MS, leaseFor } from './lease.js';
-import type { JobOutcome } from '../jobs/runner.js';
+import type { JobOutcome } from './ports.js';
 import { pollUrl } from './ops/jobs.js';
 import { buildMeta, refuseWithoutUpstream } from './ops/common.js';
 import type { Composed, Leg, LegOutcome, Plan } from './plan.js';
