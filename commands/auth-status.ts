@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import type { Account } from '../src/core/schemas/resources.js';
 import { configFile, readProfile } from './_lib/config.js';
 import { localKeyIndex, storeLabel } from './_lib/local-key.js';
-import { type Ctx, redact } from './_lib/context.js';
+import { type Ctx, keyPrefix } from './_lib/context.js';
 import type { GlobalOpts } from './_lib/options.js';
 import { chalkAt } from './_lib/term.js';
 
@@ -47,11 +47,6 @@ function keyInUse(ctx: Ctx, opts: GlobalOpts, dataDir: string | null): string | 
   const profile = readProfile(ctx.profileName);
   if (ctx.keySource === 'local') return (dataDir !== null ? profile.localKeys?.[dataDir]?.key : undefined) ?? null;
   return opts.apiKey ?? profile['api-key'] ?? null;
-}
-
-/** What a user may see of a key: the 14 characters `stays admin` lists keys by (stay_test_AbC1…), never the secret part. */
-export function keyPrefix(key: string): string {
-  return /^(stay|sk)_(test|live)_[A-Za-z0-9]{20,}$/.test(key) ? `${key.slice(0, 14)}…` : redact(key);
 }
 
 const FROM: Record<Source, string> = {
