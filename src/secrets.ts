@@ -6,7 +6,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from './config.js';
-import type { SecretBox } from './core/ports.js';
+import type { SecretBox } from './core/ports/runtime.js';
 
 const VERSION = 'v1';
 

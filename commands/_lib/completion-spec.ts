@@ -55,7 +55,7 @@ async function valueSources(): Promise<Values> {
     import('../../src/core/schemas/resources.js'),
     import('./config.js'),
     import('./select.js'),
-    import('../../src/store/types.js'),
+    import('../../src/core/ports/store.js'),
     import('../../src/core/stays/fields.js'),
   ]);
   const byCommand = { search: [params.SearchParams], reviews: [params.ReviewsParams], price: [params.PriceParams], compare: [params.PriceCompareParams], availability: [params.AvailabilityParams], listing: [params.ListingPathParams, params.ListingParams], 'jobs list': [JobsListParams] };

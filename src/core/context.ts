@@ -1,11 +1,11 @@
 // What every operation receives: who is calling (context) and the ports it may use (services).
 import type { Config } from './settings.js';
-import type { AccountRow, KeyRow, Store } from '../store/types.js';
+import type { AccountRow, KeyRow, Store } from './ports/store.js';
 import type { Clock } from './clock.js';
 import type { IdGenerator } from './ids.js';
 import type { Lru } from './lru.js';
 import type { Upstream } from './upstream.js';
-import type { EventSink, JobRunnerPort } from './ports.js';
+import type { EventSink, JobRunnerPort } from './ports/runtime.js';
 import type { Meta } from './schemas/resources.js';
 
 export interface Services {

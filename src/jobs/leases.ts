@@ -7,7 +7,7 @@
 import type { Services } from '../core/context.js';
 import { emitJobsFailed } from '../core/events.js';
 import { JOB_RETENTION_MS } from '../core/lease.js';
-import type { Purged } from '../store/types.js';
+import type { Purged } from '../core/ports/store.js';
 
 /** Rows deleted per statement by the expiry sweep, so one sweep never holds the write lock long. */
 export const PURGE_BATCH = 500;

@@ -2,8 +2,8 @@
 // job and identical upstream questions can share one call (D19). Job state itself lives in the
 // store, so a poller never depends on this memory. Every job this process runs is owned by it in
 // the store (`owner`, with a lease the heartbeat renews: src/jobs/leases.ts).
-import type { LiveWork } from '../store/types.js';
-import type { JobOutcome, JobRunnerPort } from '../core/ports.js';
+import type { LiveWork } from '../core/ports/store.js';
+import type { JobOutcome, JobRunnerPort } from '../core/ports/runtime.js';
 
 export type { JobOutcome };
 

@@ -10,11 +10,11 @@
 import type { Clock } from '../core/clock.js';
 import { isServiceError } from '../core/errors.js';
 import type { IdGenerator } from '../core/ids.js';
-import type { Store, WebhookEvent } from '../store/types.js';
-import type { EventOwner, EventSink } from '../core/ports.js';
+import type { Store, WebhookEvent } from '../core/ports/store.js';
+import type { EventOwner, EventSink } from '../core/ports/runtime.js';
 import { type SecretBox, serverSecretBox } from '../secrets.js';
 
-/** The core's event sink (core/ports.ts), and the dispatcher's wake-up. */
+/** The core's event sink (core/ports/runtime.ts), and the dispatcher's wake-up. */
 export interface WebhookHub extends EventSink {
   /** Called with the delivery ids after events are queued (the dispatcher's wake-up); one listener. */
   onQueued(listener: ((deliveryIds: string[]) => void) | null): void;

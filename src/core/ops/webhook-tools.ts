@@ -11,7 +11,7 @@ import { newJobId } from '../ids.js';
 import { TRIGGER_EVENTS, TriggerBody, type TriggeredSchema } from '../schemas/webhooks.js';
 import { type RawInput, parseParams, preview } from '../validate.js';
 import { JOB_RETENTION_MS, leaseFor } from '../lease.js';
-import type { WebhookEvent } from '../../store/types.js';
+import type { WebhookEvent } from '../ports/store.js';
 import { execute } from '../execute.js';
 import { pollUrl } from './jobs.js';
 import { searchPlan } from './search.js';

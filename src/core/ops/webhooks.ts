@@ -9,7 +9,7 @@ import type { RequestContext, Services } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { type CreateWebhookInput, CreateWebhookBody, type CreatedWebhook, type Delivery, type Webhook } from '../schemas/webhooks.js';
 import { type RawInput, parseParams, preview } from '../validate.js';
-import { WEBHOOK_EVENTS, type WebhookRow } from '../../store/types.js';
+import { WEBHOOK_EVENTS, type WebhookRow } from '../ports/store.js';
 
 /** Active webhooks one account may have, sandbox and live together (docs/decisions.md, "Webhooks: the routes"). */
 export const MAX_ACTIVE_WEBHOOKS = 20;

@@ -34,14 +34,14 @@ import {
   WEBHOOK_LOG_RETENTION_MS,
   type WebhookEvent,
   type WebhookRow,
-} from '../types.js';
+} from '../../core/ports/store.js';
 import { type Row, toAccount, toJob, toJobSummary, toKey, toLedger } from '../rows.js';
-import { WEBHOOK_DISABLE_AFTER, disabledReason, webhookPauseMs } from '../types.js';
+import { WEBHOOK_DISABLE_AFTER, disabledReason, webhookPauseMs } from '../../core/ports/store.js';
 import { PG_MIGRATIONS } from './migrations.js';
 import { idempotencyStore, purgeIdempotencySql } from './idempotency.js';
 import { libpqCompatUrl } from './ssl.js';
 import { redactUrl } from '../db-url.js';
-import { UNUSED_OAUTH_CLIENT_RETENTION_MS } from '../types.js';
+import { UNUSED_OAUTH_CLIENT_RETENTION_MS } from '../../core/ports/store.js';
 
 /** Why the store cannot be used (the database is unreachable, refuses us, or is newer than this build). */
 export class StoreUnavailableError extends Error {

@@ -1,10 +1,10 @@
 // What the core needs from the runtime around it, as interfaces it owns: the job runner of this
 // process (jobs/runner.ts implements it), where its events go (the webhook hub, webhooks/hub.ts)
-// and the box that seals secrets (secrets.ts). The store's port is src/store/types.ts for now.
-import type { ServiceError } from './errors.js';
-import type { KeyEnv } from './ids.js';
-import type { Meta } from './schemas/resources.js';
-import type { LiveWork, WebhookEvent } from '../store/types.js';
+// and the box that seals secrets (secrets.ts). The store's port is ports/store.ts.
+import type { ServiceError } from '../errors.js';
+import type { KeyEnv } from '../ids.js';
+import type { Meta } from '../schemas/resources.js';
+import type { LiveWork, WebhookEvent } from './store.js';
 
 /** How a job ended: the answer it was started for, or its error. */
 export type JobOutcome = { ok: true; data: unknown; meta: Meta } | { ok: false; error: ServiceError };
