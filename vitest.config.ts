@@ -1,10 +1,22 @@
 import { defineConfig } from 'vitest/config';
 
+// Three tiers (docs/testing.md), told apart by the file name:
+//   *.unit.test.ts       unit: pure modules, injected clock and ids, no store, no socket
+//   *.inprocess.test.ts  inprocess: the app, the store and the CLI in this process (temp SQLite)
+//   *.test.ts            e2e: everything else; child processes (`stays serve`, the CLI, `stays admin`), the build in dist/
+// `npm run test:fast` runs unit and inprocess; `npm test` runs all three after the type-check and the build.
+const UNIT = 'test/**/*.unit.test.ts';
+const INPROCESS = 'test/**/*.inprocess.test.ts';
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'unit', include: [UNIT] } },
+      { extends: true, test: { name: 'inprocess', include: [INPROCESS] } },
+      { extends: true, test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: [UNIT, INPROCESS, '**/node_modules/**'] } },
+    ],
   },
 });

@@ -1,6 +1,6 @@
 // The webhook events as an OpenAPI 3.1 `webhooks` section: what a receiver gets POSTed, so the
 // reference at /docs shows events beside the routes. The payloads are what src/core/events.ts
-// emits (test/docs/webhook-events.test.ts parses real emitted events with these schemas).
+// emits (test/docs/webhook-events.unit.test.ts parses real emitted events with these schemas).
 import { z } from 'zod';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../../core/ports/store.js';
 

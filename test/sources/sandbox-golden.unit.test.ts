@@ -1,6 +1,6 @@
 // D21: sandbox answers are byte-identical across runs, machines and releases. This pins a sample
 // of the world's output; a change to the generator shows up as a diff here, to be made only on
-// purpose (update with `npx vitest run -u test/sources/sandbox-golden.test.ts` and say so in the
+// purpose (update with `npx vitest run -u test/sources/sandbox-golden.unit.test.ts` and say so in the
 // release notes, since CI smoke tests of users compare against it).
 import { expect, it } from 'vitest';
 import { createSandboxWorld } from '../../src/sources/sandbox/world.js';
