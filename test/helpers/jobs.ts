@@ -1,6 +1,6 @@
 // Polling helpers for async jobs (D18).
 import { expect } from 'vitest';
-import type { Stays } from './stays.js';
+import type { Api as Stays } from './stays.js';
 
 export interface JobBody {
   data: { jobId: string; status: string; pollUrl?: string; estimatedSeconds?: number; result?: unknown; error?: { type: string; code: string; message: string; retryable: boolean } };

@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { expectOwnDocUrl } from './assert.js';
 import { ErrorSchema, REQUEST_ID_PATTERN } from '../../src/core/schemas/resources.js';
 import { StaySchema } from '../../src/core/schemas/stays.js';
-import type { Stays } from './stays.js';
+import type { Api as Stays } from './stays.js';
 
 export interface SError {
   type: string;

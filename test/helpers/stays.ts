@@ -9,17 +9,24 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 export const BIN = resolve(import.meta.dirname, '../../bin/stays');
 
-export interface Stays {
+/**
+ * What a test needs of a server to call it: the e2e `Stays` below (a `stays serve` process) and
+ * the in-process `TestApp` (./app.ts) both offer it, so helpers taking an `Api` serve either tier.
+ */
+export interface Api {
   url: string;
   dataDir: string;
-  child: ChildProcess;
-  /** What the server wrote to stdout so far (its request log). */
+  /** What the server wrote to stdout so far (its log). */
   stdout(): string;
   /** Runs `stays admin …ARGS --json --data-dir D` and returns the parsed JSON. */
   admin<T = Record<string, unknown>>(...args: string[]): Promise<T>;
   /** An account with one key of each kind. */
   account(opts?: AccountOpts): Promise<TestAccount>;
   req(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
+}
+
+export interface Stays extends Api {
+  child: ChildProcess;
   /** Stops the server and removes its data directory (unless `keepData`: another server shares it). */
   stop(signal?: NodeJS.Signals, opts?: { keepData?: boolean }): Promise<number | null>;
 }

@@ -1,6 +1,6 @@
 // Webhooks over the API for the delivery tests: create one (POST /v1/webhooks), read its log.
 import { expect } from 'vitest';
-import type { Stays } from './stays.js';
+import type { Api as Stays } from './stays.js';
 
 export interface Hook {
   id: string;
