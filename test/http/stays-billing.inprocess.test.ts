@@ -1,20 +1,22 @@
-// Family S billing over real HTTP with live keys on the simulated upstream (issue 11 item 6; D5,
-// D6, D26): lookup 1, sub-resource 1, batch 1 per returned row, search 1 per row, with-details 2
-// per row, presets 1 per row, by-address and errors 0. The sum of every credits_charged returned
-// equals the balance change and the ledger's charges, to the credit; nothing stays held; sandbox
-// keys never move the balance; a failing upstream is a free 503; too few credits a free 402.
+// Family S billing through the app in-process (test/helpers/app.ts), with live keys on the
+// simulated upstream (issue 11 item 6; D5, D6, D26): lookup 1, sub-resource 1, batch 1 per returned
+// row, search 1 per row, with-details 2 per row, presets 1 per row, by-address and errors 0. The sum
+// of every credits_charged returned equals the balance change and the ledger's charges, to the
+// credit; nothing stays held; sandbox keys never move the balance; a failing upstream is a free
+// 503; too few credits a free 402.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STAY_PARTS } from '../../src/core/schemas/stays.js';
 import { type SResult, credits, expectSError, expectSOk, sCall } from '../helpers/s.js';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
+import { type TestApp, startApp } from '../helpers/app.js';
+import type { TestAccount } from '../helpers/stays.js';
 
-let s: Stays;
+let s: TestApp;
 let a: TestAccount;
 const START = 50_000;
 beforeAll(async () => {
-  s = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '50', STAYS_SIM_FAIL: '' });
+  s = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '50', STAYS_SIM_FAIL: '' });
   a = await s.account({ rpm: 100_000, credits: START });
 });
 afterAll(async () => {
@@ -221,10 +223,10 @@ describe('402 before any upstream work (D5), in the S envelope', () => {
 });
 
 describe('a failing upstream (STAYS_SIM_FAIL=airbnb=actor_blocked): 503 in the S envelope, nothing charged', () => {
-  let f: Stays;
+  let f: TestApp;
   let b: TestAccount;
   beforeAll(async () => {
-    f = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '20', STAYS_SIM_FAIL: 'airbnb=actor_blocked' });
+    f = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '20', STAYS_SIM_FAIL: 'airbnb=actor_blocked' });
     b = await f.account({ rpm: 100_000, credits: 1000 });
   });
   afterAll(async () => {
