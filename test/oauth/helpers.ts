@@ -1,8 +1,14 @@
-// The OAuth flow as a client without a browser does it: plain fetch against a real `stays serve`,
-// the consent form filled in and posted like a browser would (its CSRF cookie included).
+// The OAuth flow as a client without a browser does it: plain fetch against a real `stays serve`
+// (or the app in-process, through its req), the consent form filled in and posted like a browser
+// would (its CSRF cookie included).
 import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import type { Stays } from '../helpers/stays.js';
+import type { Api } from '../helpers/stays.js';
+
+/** A server: its origin, and its req when it has one (the in-process app has no socket to fetch). */
+type Stays = Pick<Api, 'url'> & Partial<Pick<Api, 'req'>>;
+
+const send = (s: Stays, path: string, init: RequestInit): Promise<Response> => (s.req ? s.req(path, init) : fetch(`${s.url}${path}`, init));
 
 export const REDIRECT = 'http://127.0.0.1:53682/callback';
 
@@ -12,7 +18,7 @@ export function pkce(): { verifier: string; challenge: string } {
 }
 
 export async function register(s: Stays, body: object = { redirect_uris: [REDIRECT], client_name: 'Test agent' }): Promise<Response> {
-  return fetch(`${s.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return send(s, '/oauth/register', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 }
 
 export async function newClient(s: Stays): Promise<string> {
@@ -40,7 +46,7 @@ export function authorizeUrl(s: Stays, p: AuthorizeParams): string {
 
 /** The consent page: its hidden fields and the CSRF cookie it set. */
 export async function openConsent(s: Stays, p: AuthorizeParams): Promise<{ fields: URLSearchParams; cookie: string; html: string }> {
-  const res = await fetch(authorizeUrl(s, p), { redirect: 'manual' });
+  const res = await send(s, authorizeUrl(s, p).slice(s.url.length), { redirect: 'manual' });
   const html = await res.text();
   expect(res.status, html).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/html/);
@@ -55,7 +61,7 @@ export async function consent(s: Stays, page: { fields: URLSearchParams; cookie:
   const body = new URLSearchParams(page.fields);
   body.set('api_key', apiKey);
   body.set('decision', decision);
-  return fetch(`${s.url}/oauth/authorize`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: page.cookie }, body });
+  return send(s, '/oauth/authorize', { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: page.cookie }, body });
 }
 
 /** Where a 303 sends the user agent, parsed. */
@@ -75,7 +81,7 @@ export async function authorize(s: Stays, clientId: string, apiKey: string, chal
 }
 
 export async function tokenRequest(s: Stays, params: Record<string, string>): Promise<Response> {
-  return fetch(`${s.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params) });
+  return send(s, '/oauth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params) });
 }
 
 export interface Tokens {
@@ -103,7 +109,7 @@ export async function signIn(s: Stays, apiKey: string): Promise<Tokens & { clien
 
 /** One JSON-RPC request to /mcp with plain fetch (no Authorization when `bearer` is empty); the message from its SSE (or JSON) answer. */
 export async function rpc(s: Stays, bearer: string, method: string, params: object = {}): Promise<{ status: number; headers: Headers; message: { result?: Record<string, unknown>; error?: unknown } | null; text: string }> {
-  const res = await fetch(`${s.url}/mcp`, {
+  const res = await send(s, '/mcp', {
     method: 'POST',
     headers: { ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),

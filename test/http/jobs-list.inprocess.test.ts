@@ -1,15 +1,16 @@
-// GET /v1/jobs (beyond the spec, docs/decisions.md "Listing jobs") on a real server with the
+// GET /v1/jobs (beyond the spec, docs/decisions.md "Listing jobs") in-process (test/helpers/app.ts) with the
 // simulated upstream: the caller's jobs newest first as poll summaries, positional cursor pages,
 // the status filter, account and environment isolation, and a typed free 400 for every bad input.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobSummarySchema } from '../../src/core/schemas/jobs.js';
 import { expectError, expectOk } from '../helpers/assert.js';
 import { pollJob } from '../helpers/jobs.js';
-import { type Stays, type TestAccount, day, startStays } from '../helpers/stays.js';
+import { type TestApp, startApp } from '../helpers/app.js';
+import { type TestAccount, day } from '../helpers/stays.js';
 
 type Summary = ReturnType<typeof JobSummarySchema.parse>;
 
-let s: Stays;
+let s: TestApp;
 let a: TestAccount;
 /** Oldest first: completed (airbnb), failed (vrbo), completed (booking), then one still running (google). */
 const jobs: { id: string; charged: number; status: string }[] = [];
@@ -30,7 +31,7 @@ async function list(query = '', key = a.liveKey) {
 
 beforeAll(async () => {
   // google answers after 8 s, so its job is still in flight while the list is read.
-  s = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '50,google=8000', STAYS_SIM_FAIL: 'vrbo=all_actors_failed' });
+  s = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '50,google=8000', STAYS_SIM_FAIL: 'vrbo=all_actors_failed' });
   a = await s.account({ credits: 10_000, rpm: 100_000 });
   for (const [platform, id] of [['airbnb', '1234567'], ['vrbo', '7654321'], ['booking', 'pt/hotel-aurora-lisboa']] as const) {
     const jobId = await startJob(platform, id);

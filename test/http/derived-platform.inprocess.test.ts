@@ -3,12 +3,13 @@
 // still gets missing_parameter naming platform, free.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectOk } from '../helpers/assert.js';
-import { type Stays, type TestAccount, day, startStays } from '../helpers/stays.js';
+import { type TestApp, startApp } from '../helpers/app.js';
+import { type TestAccount, day } from '../helpers/stays.js';
 
-let s: Stays;
+let s: TestApp;
 let a: TestAccount;
 beforeAll(async () => {
-  s = await startStays();
+  s = await startApp();
   a = await s.account({ rpm: 100_000 });
 });
 afterAll(async () => {

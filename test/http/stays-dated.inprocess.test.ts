@@ -1,15 +1,16 @@
-// Issue 22, item 13 over real HTTP: a Family S lookup takes an optional stay (checkIn, checkOut,
+// Issue 22, item 13 through the app in-process: a Family S lookup takes an optional stay (checkIn, checkOut,
 // party, currency) and then quotes pricing, at the lookup's cost; an S search without dates names
 // the default dates its prices are for in meta.default_dates.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectOk } from '../helpers/assert.js';
 import { credits, expectSError, expectSOk, sCall } from '../helpers/s.js';
-import { type Stays, type TestAccount, day, startStays } from '../helpers/stays.js';
+import { type TestApp, startApp } from '../helpers/app.js';
+import { type TestAccount, day } from '../helpers/stays.js';
 
-let s: Stays;
+let s: TestApp;
 let a: TestAccount;
 beforeAll(async () => {
-  s = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '20', STAYS_SIM_FAIL: '' });
+  s = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '20', STAYS_SIM_FAIL: '' });
   a = await s.account({ rpm: 100_000, credits: 1000 });
 });
 afterAll(async () => {

@@ -1,4 +1,4 @@
-// Webhook routes (issue 10, Family S) over real HTTP against `stays serve`: shapes, the secret
+// Webhook routes (issue 10, Family S) through the app in-process (deliveries to real loopback receivers): shapes, the secret
 // only on create and never at rest in plain, soft delete, another account's webhook is a 404,
 // every bad input a typed 4xx whose request_id equals X-Request-Id, the Family S error envelope
 // for 401/403/429 too, the per-account cap, the SSRF guard, and the OpenAPI document.
@@ -6,13 +6,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
+import { type TestApp, startApp } from '../helpers/app.js';
+import type { TestAccount } from '../helpers/stays.js';
 
-let s: Stays;
+let s: TestApp;
 let a: TestAccount;
 let other: TestAccount;
 beforeAll(async () => {
-  s = await startStays();
+  s = await startApp();
   [a, other] = await Promise.all([s.account({ rpm: 100_000 }), s.account({ rpm: 100_000 })]);
 });
 afterAll(async () => {
@@ -232,10 +233,10 @@ describe('limits, scopes, auth and rate limits', () => {
 });
 
 describe('STAYS_WEBHOOK_DENY_PRIVATE=1', () => {
-  let p: Stays;
+  let p: TestApp;
   let acct: TestAccount;
   beforeAll(async () => {
-    p = await startStays({ STAYS_WEBHOOK_DENY_PRIVATE: '1' });
+    p = await startApp({ STAYS_WEBHOOK_DENY_PRIVATE: '1' });
     acct = await p.account();
   });
   afterAll(async () => {

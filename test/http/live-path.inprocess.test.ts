@@ -1,14 +1,15 @@
-// The live path end to end on a real server with the simulated upstream: 202 → poll → completed,
+// The live path through the app in-process (test/helpers/app.ts) with the simulated upstream: 202 → poll → completed,
 // cache hits that bill again, partial fan-outs, typed free failures, ownership, Prefer: wait.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectOk } from '../helpers/assert.js';
 import { pollJob } from '../helpers/jobs.js';
-import { type Stays, type TestAccount, day, startStays } from '../helpers/stays.js';
+import { type TestApp, startApp } from '../helpers/app.js';
+import { type TestAccount, day } from '../helpers/stays.js';
 
-let s: Stays;
+let s: TestApp;
 let a: TestAccount;
 beforeAll(async () => {
-  s = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '400', STAYS_SIM_FAIL: '' });
+  s = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '400', STAYS_SIM_FAIL: '' });
   a = await s.account({ credits: 100_000, rpm: 100_000 });
 });
 afterAll(async () => {
@@ -108,10 +109,10 @@ describe('live calls on the simulated upstream', () => {
 });
 
 describe('partial fan-out and per-platform failures', () => {
-  let t: Stays;
+  let t: TestApp;
   let b: TestAccount;
   beforeAll(async () => {
-    t = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: 'airbnb=50,booking=80,vrbo=60,google=40', STAYS_SIM_FAIL: 'vrbo=all_actors_failed,google=actor_timeout' });
+    t = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: 'airbnb=50,booking=80,vrbo=60,google=40', STAYS_SIM_FAIL: 'vrbo=all_actors_failed,google=actor_timeout' });
     b = await t.account({ credits: 10_000, rpm: 100_000 });
   });
   afterAll(async () => {

@@ -1,4 +1,4 @@
-// The Family S search forms over real HTTP (issue 11 items 4–5; D8, D10, D18, D26): POST /v1/search
+// The Family S search forms through the app in-process (issue 11 items 4–5; D8, D10, D18, D26): POST /v1/search
 // with an S body, /v1/search/with-details and the three presets. Family selection by the body's
 // keys, the place forms, default dates, paging by next_page_token, maxItems (sync, async, clamp),
 // the fields projection, the filters and the presets' rules.
@@ -7,13 +7,14 @@ import { REQUEST_ID_PATTERN } from '../../src/core/schemas/resources.js';
 import { FAMILY_S_SEARCH_KEYS } from '../../src/core/ops/stay-search.js';
 import { pollJob } from '../helpers/jobs.js';
 import { type SResult, expectRequestId, expectSError, expectSOk, expectStay, sCall } from '../helpers/s.js';
-import { type Stays, type TestAccount, day, startStays } from '../helpers/stays.js';
+import { type TestApp, startApp } from '../helpers/app.js';
+import { type TestAccount, day } from '../helpers/stays.js';
 
-let s: Stays;
+let s: TestApp;
 let a: TestAccount;
 beforeAll(async () => {
   // Sandbox keys use the sandbox world; live keys the simulated upstream with a short latency.
-  s = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '50', STAYS_SIM_FAIL: '' });
+  s = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '50', STAYS_SIM_FAIL: '' });
   a = await s.account({ rpm: 100_000, credits: 100_000 });
 });
 afterAll(async () => {

@@ -2,12 +2,13 @@
 // themselves; a leg answered from the cache names none.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { pollJob } from '../helpers/jobs.js';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
+import { type TestApp, startApp } from '../helpers/app.js';
+import type { TestAccount } from '../helpers/stays.js';
 
-let s: Stays;
+let s: TestApp;
 let a: TestAccount;
 beforeAll(async () => {
-  s = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '0', STAYS_SIM_FAIL: '' });
+  s = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '0', STAYS_SIM_FAIL: '' });
   a = await s.account({ credits: 10_000, rpm: 10_000 });
 });
 afterAll(() => s.stop());

@@ -1,16 +1,17 @@
-// Issue 22, item 6 over real HTTP: a row found in a search reads the same when its id is looked up,
+// Issue 22, item 6 through the app in-process: a row found in a search reads the same when its id is looked up,
 // in Family U (GET /v1/listing) and Family S (GET /v1/stays/{id}, with-details), on a sandbox key
 // (the sandbox world) and a live key (the simulated upstream).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callLive } from '../helpers/jobs.js';
 import { expectOk } from '../helpers/assert.js';
 import { expectSOk, sCall } from '../helpers/s.js';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
+import { type TestApp, startApp } from '../helpers/app.js';
+import type { TestAccount } from '../helpers/stays.js';
 
-let s: Stays;
+let s: TestApp;
 let a: TestAccount;
 beforeAll(async () => {
-  s = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '20', STAYS_SIM_FAIL: '' });
+  s = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '20', STAYS_SIM_FAIL: '' });
   a = await s.account({ rpm: 100_000, credits: 100_000 });
 });
 afterAll(async () => {

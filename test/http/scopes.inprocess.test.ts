@@ -1,14 +1,15 @@
 // Scopes on every route (issue 21, item 5): each route declares the scopes it needs and a
 // credential without one of them gets 403 scope_insufficient before the handler runs. An OAuth
 // access token (stays.read only, "read-only" on the consent page) reads, looks up and lists, but
-// cannot create or delete webhooks or top up. Over a real `stays serve` on loopback.
+// cannot create or delete webhooks or top up. Through the app in-process (test/helpers/app.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES, type Scope } from '../../src/core/plans.js';
 import type { RouteDef } from '../../src/http/route.js';
 import { FAMILY_S_ROUTES } from '../../src/http/routes/s/index.js';
 import { FAMILY_U_ROUTES } from '../../src/http/routes/u/index.js';
 import { signIn } from '../oauth/helpers.js';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
+import { type TestApp, startApp } from '../helpers/app.js';
+import type { TestAccount } from '../helpers/stays.js';
 
 const ROUTES: RouteDef[] = [...FAMILY_U_ROUTES, ...FAMILY_S_ROUTES];
 
@@ -17,7 +18,7 @@ interface ErrorBody {
 }
 
 /** A request to `route` with placeholder path values and an empty JSON body: the scope check comes first. */
-async function call(s: Stays, route: RouteDef, key: string): Promise<{ status: number; body: ErrorBody }> {
+async function call(s: TestApp, route: RouteDef, key: string): Promise<{ status: number; body: ErrorBody }> {
   const path = route.path.replace('{platform}', 'airbnb').replace(/\{\w+\}/g, 'x1');
   const init: RequestInit & { key: string } = { key, method: route.method.toUpperCase() };
   if (route.method === 'post') Object.assign(init, { headers: { 'content-type': 'application/json' }, body: '{}' });
@@ -31,14 +32,14 @@ function expectScopeRefused(r: { status: number; body: ErrorBody }, what: string
 }
 
 describe('scopes on every route', () => {
-  let s: Stays;
+  let s: TestApp;
   let a: TestAccount;
   /** For each scope, a sandbox key with every scope but that one. */
   const without = new Map<Scope, string>();
   let token: string;
 
   beforeAll(async () => {
-    s = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '50' });
+    s = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '50' });
     a = await s.account({ rpm: 5000, credits: 1000 });
     for (const scope of SCOPES) {
       const k = await s.admin<{ key: string }>('key', 'create', '--account', a.id, '--env', 'sandbox', '--scopes', SCOPES.filter((x) => x !== scope).join(','));

@@ -8,16 +8,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveActors } from '../../src/sources/apify/actors.js';
 import { ACTORS, FIXTURES, IDS } from '../fakes/apify/fixtures.js';
 import { type ApifyFake, startApifyFake } from '../fakes/apify/server.js';
-import { type Stays, type TestAccount, day, startStays } from '../helpers/stays.js';
+import { type TestApp, startApp } from '../helpers/app.js';
+import { type TestAccount, day } from '../helpers/stays.js';
 import { upstreamOver } from '../sources/apify/helpers.js';
 
 let fake: ApifyFake;
-let s: Stays;
+let s: TestApp;
 let a: TestAccount;
 beforeAll(async () => {
   fake = await startApifyFake({ syncLimitMs: 2_000 });
   // The documented defaults (no STAYS_ACTORS), served by the fake.
-  s = await startStays({ STAYS_UPSTREAM: 'apify', STAYS_APIFY_TOKEN: fake.token, STAYS_APIFY_BASE_URL: fake.url, STAYS_APIFY_RETRIES: '0' });
+  s = await startApp({ STAYS_UPSTREAM: 'apify', STAYS_APIFY_TOKEN: fake.token, STAYS_APIFY_BASE_URL: fake.url, STAYS_APIFY_RETRIES: '0' });
   a = await s.account({ credits: 10_000, rpm: 100_000 });
 });
 afterAll(async () => {

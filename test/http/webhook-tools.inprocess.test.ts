@@ -1,4 +1,4 @@
-// Testing a receiver (issue 22, item 20) on a real server: POST /v1/webhooks/trigger makes a
+// Testing a receiver (issue 22, item 20) through the app in-process: POST /v1/webhooks/trigger makes a
 // sandbox job whose events reach the sandbox webhooks in order, free, and the job polls like any
 // other; live keys are refused; POST /v1/webhooks/{id}/deliveries/{deliveryId}/resend queues one
 // delivery again with the same event id.
@@ -6,14 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../helpers/assert.js';
 import type { JobBody } from '../helpers/jobs.js';
 import { receiverPool } from '../helpers/receiver.js';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
+import { type TestApp, startApp } from '../helpers/app.js';
+import type { TestAccount } from '../helpers/stays.js';
 import { createHook, waitForDeliveries } from '../helpers/webhooks.js';
 
-let s: Stays;
+let s: TestApp;
 let a: TestAccount;
 const pool = receiverPool();
 beforeAll(async () => {
-  s = await startStays();
+  s = await startApp();
   a = await s.account({ credits: 0 });
 });
 afterAll(async () => {

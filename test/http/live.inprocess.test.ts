@@ -2,11 +2,12 @@
 // typed 503 upstream_unavailable; nothing is held or charged. (Top-ups: topups.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../helpers/assert.js';
-import { type Stays, day, startStays } from '../helpers/stays.js';
+import { type TestApp, startApp } from '../helpers/app.js';
+import { day } from '../helpers/stays.js';
 
-let s: Stays;
+let s: TestApp;
 beforeAll(async () => {
-  s = await startStays();
+  s = await startApp();
 });
 afterAll(async () => {
   await s.stop();

@@ -1,13 +1,14 @@
 // Every invalid_request code of the spec, produced where the spec says, with param naming the
-// parameter; each free and typed. Sandbox keys, real server.
+// parameter; each free and typed. Sandbox keys, the app in-process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../helpers/assert.js';
-import { type Stays, type TestAccount, day, startStays } from '../helpers/stays.js';
+import { type TestApp, startApp } from '../helpers/app.js';
+import { type TestAccount, day } from '../helpers/stays.js';
 
-let s: Stays;
+let s: TestApp;
 let a: TestAccount;
 beforeAll(async () => {
-  s = await startStays();
+  s = await startApp();
   a = await s.account({ rpm: 100_000 });
 });
 afterAll(async () => {

@@ -10,12 +10,13 @@ import {
   ReviewSchema,
 } from '../../src/core/schemas/resources.js';
 import { expectError, expectOk } from '../helpers/assert.js';
-import { type Stays, type TestAccount, day, startStays } from '../helpers/stays.js';
+import { type TestApp, startApp } from '../helpers/app.js';
+import { type TestAccount, day } from '../helpers/stays.js';
 
-let s: Stays;
+let s: TestApp;
 let a: TestAccount;
 beforeAll(async () => {
-  s = await startStays();
+  s = await startApp();
   a = await s.account({ rpm: 100_000 });
 });
 afterAll(async () => {

@@ -7,13 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_ID_PATTERN } from '../../src/core/schemas/resources.js';
 import { pollJob } from '../helpers/jobs.js';
 import { type SResult, expectSOk, expectStay, sCall } from '../helpers/s.js';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
+import { type TestApp, startApp } from '../helpers/app.js';
+import type { TestAccount } from '../helpers/stays.js';
 
-let s: Stays;
+let s: TestApp;
 let a: TestAccount;
 beforeAll(async () => {
   // The operator's knob: no synchronous wait at all, so every uncached live S call is a job.
-  s = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '100', STAYS_SIM_FAIL: '', STAYS_S_SYNC_WAIT_MS: '0' });
+  s = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '100', STAYS_SIM_FAIL: '', STAYS_S_SYNC_WAIT_MS: '0' });
   a = await s.account({ rpm: 100_000, credits: 10_000 });
 });
 afterAll(async () => {

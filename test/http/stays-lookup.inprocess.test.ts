@@ -1,15 +1,16 @@
-// Family S stay lookups over real HTTP (issue 11, items 1–3; D9, D11, D21, D26): GET /v1/stays/{id}
+// Family S stay lookups through the app in-process (issue 11, items 1–3; D9, D11, D21, D26): GET /v1/stays/{id}
 // in its three id forms, /by-url, /by-address (501), the eight sub-resources with exactly the
 // spec's keys, the Stay schema strictly, the five field-availability rules, and typed S errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STAY_PARTS, StayPartSchemas } from '../../src/core/schemas/stays.js';
 import { credits, expectSError, expectSOk, expectStay, sCall } from '../helpers/s.js';
-import { type Stays, type TestAccount, day, startStays } from '../helpers/stays.js';
+import { type TestApp, startApp } from '../helpers/app.js';
+import { type TestAccount, day } from '../helpers/stays.js';
 
-let s: Stays;
+let s: TestApp;
 let a: TestAccount;
 beforeAll(async () => {
-  s = await startStays();
+  s = await startApp();
   a = await s.account({ rpm: 100_000 });
 });
 afterAll(async () => {
@@ -99,7 +100,7 @@ describe('GET /v1/stays/{id}', () => {
   });
 
   it('D21: another server (another data directory) gives byte-identical sandbox data', async () => {
-    const t = await startStays();
+    const t = await startApp();
     try {
       const b = await t.account();
       for (const path of [`/v1/stays/${ID}`, `/v1/stays/${ID}/reviews`]) {

@@ -5,13 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../helpers/assert.js';
 import { type SInit, expectSError, expectSOk, sCall } from '../helpers/s.js';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
+import { type TestApp, startApp } from '../helpers/app.js';
+import type { TestAccount } from '../helpers/stays.js';
 
-let s: Stays;
+let s: TestApp;
 let a: TestAccount;
 beforeAll(async () => {
   // A generous anonymous budget: this file sends many unauthenticated requests on purpose.
-  s = await startStays({ STAYS_ANON_RPM: '100000' });
+  s = await startApp({ STAYS_ANON_RPM: '100000' });
   a = await s.account({ rpm: 100_000 });
 });
 afterAll(async () => {

@@ -7,12 +7,13 @@ import { STAY_PARTS } from '../../src/core/schemas/stays.js';
 import { FAMILY_S_SEARCH_KEYS } from '../../src/core/ops/stay-search.js';
 import { normalizeInput } from '../../src/core/validate.js';
 import { pollJob } from '../helpers/jobs.js';
-import { type Stays, type TestAccount, day, startStays } from '../helpers/stays.js';
+import { type TestApp, startApp } from '../helpers/app.js';
+import { type TestAccount, day } from '../helpers/stays.js';
 
-let s: Stays;
+let s: TestApp;
 let a: TestAccount;
 beforeAll(async () => {
-  s = await startStays();
+  s = await startApp();
   // billing.write, so random top-up bodies reach validation; a sandbox top-up mints nothing (D24).
   a = await s.account({ rpm: 1_000_000, credits: 100, scopes: 'stays.read,billing.write' });
 });
@@ -190,11 +191,11 @@ describe('hostile input', () => {
 });
 
 describe('random Family S calls with a live key on the simulated upstream', () => {
-  let live: Stays;
+  let live: TestApp;
   let b: TestAccount;
   const START = 1_000_000;
   beforeAll(async () => {
-    live = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '0', STAYS_SIM_FAIL: '' });
+    live = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '0', STAYS_SIM_FAIL: '' });
     b = await live.account({ rpm: 1_000_000, credits: START });
   });
   afterAll(async () => {

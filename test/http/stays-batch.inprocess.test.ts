@@ -1,15 +1,16 @@
-// POST /v1/stays/batch over real HTTP (issue 11 item 3, D26): 1–50 entries, each exactly one of id
+// POST /v1/stays/batch through the app in-process (issue 11 item 3, D26): 1–50 entries, each exactly one of id
 // or url (else invalid_parameter naming entries[i]), unresolvable entries left out and counted in
 // meta.missing (still 200), data in the order of entries, sandbox free, live 1 credit per row.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credits, expectSError, expectSOk, expectStay, sCall } from '../helpers/s.js';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
+import { type TestApp, startApp } from '../helpers/app.js';
+import type { TestAccount } from '../helpers/stays.js';
 
-let s: Stays;
+let s: TestApp;
 let a: TestAccount;
 beforeAll(async () => {
   // Sandbox keys never reach the simulated upstream (D6); live keys do, with a short latency.
-  s = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '50', STAYS_SIM_FAIL: '' });
+  s = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '50', STAYS_SIM_FAIL: '' });
   a = await s.account({ rpm: 100_000, credits: 10_000 });
 });
 afterAll(async () => {
