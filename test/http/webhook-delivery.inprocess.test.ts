@@ -1,18 +1,23 @@
-// Webhook deliveries end to end (issue 10): a real `stays serve` with the simulated upstream, a
-// real receiver on loopback. A live job's events in order and signed; stay.cached for a live
-// listing lookup; the attempt log.
+// Webhook deliveries (issue 10): the app in-process (test/helpers/app.ts) with the simulated
+// upstream and its dispatcher, a real receiver on loopback. A live job's events in order and
+// signed; stay.cached for a live listing lookup; the attempt log; the retry schedule (at once,
+// then 1 s and 6 s after failures, 3 attempts) on a manual clock, so no test waits it out.
+// Deliveries from real `stays serve` processes (restarts, two processes, shutdown) are in the
+// e2e test/webhooks/*.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../src/webhooks/sign.js';
 import { pollJob } from '../helpers/jobs.js';
 import { receiverPool } from '../helpers/receiver.js';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
+import { manualClock } from '../../src/core/clock.js';
+import { type TestApp, startApp } from '../helpers/app.js';
+import type { TestAccount } from '../helpers/stays.js';
 import { createHook, deliveries, waitForDeliveries } from '../helpers/webhooks.js';
 
-let s: Stays;
+let s: TestApp;
 let a: TestAccount;
 const pool = receiverPool();
 beforeAll(async () => {
-  s = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '300', STAYS_SIM_FAIL: '' });
+  s = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '300', STAYS_SIM_FAIL: '' });
   a = await s.account({ credits: 100_000, rpm: 100_000 });
 });
 afterAll(async () => {
@@ -82,29 +87,53 @@ describe('webhook deliveries from stays serve', () => {
     expect(r.received).toHaveLength(1);
   });
 
-  it('a receiver failing twice then succeeding gets exactly 3 attempts, 1 s and then 6 s apart at least', async () => {
-    const r = await receiver((n) => (n <= 2 ? { status: 503, body: `busy ${n}` } : { status: 204 }));
-    const hook = await createHook(s, a.liveKey, r.url, ['job.succeeded']);
-    const res = await s.req('/v1/search?location=Porto&limit=2', { key: a.liveKey });
-    expect(res.status).toBe(202);
-    const got = await r.waitFor(3, 30_000);
-    expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(1_000);
-    expect(got[2]!.at - got[1]!.at).toBeGreaterThanOrEqual(6_000);
-    expect(new Set(got.map((g) => g.body.id)).size).toBe(1);
-    expect(new Set(got.map((g) => g.raw)).size).toBe(1);
-    for (const g of got) {
-      expect(g.headers['x-service-event-id']).toBe(g.body.id);
-      expect(verifyWebhook(g.raw, g.headers['x-service-signature'] as string, hook.secret).ok).toBe(true);
+  it('a receiver failing twice then succeeding gets exactly 3 attempts, 1 s and then 6 s apart at least (a manual clock)', async () => {
+    // The runtime's clock only moves when the test moves it: each retry is due exactly 1 s, then
+    // 6 s, after the failed attempt, and is sent once the clock gets there.
+    const clock = manualClock(Date.now());
+    const t = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '0', STAYS_SIM_FAIL: '' }, { clock });
+    try {
+      const b = await t.account({ credits: 100_000, rpm: 100_000 });
+      const r = await receiver((n) => (n <= 2 ? { status: 503, body: `busy ${n}` } : { status: 204 }));
+      const hook = await createHook(t, b.liveKey, r.url, ['job.succeeded']);
+      const res = await t.req('/v1/search?location=Porto&limit=2', { key: b.liveKey });
+      expect(res.status).toBe(202);
+      const log = (n: number) => waitForDeliveries(t, b.liveKey, hook.id, n);
+
+      await r.waitFor(1);
+      await log(1);
+      const first = clock.now();
+      // The second attempt is due 1 s after the first failed, not before.
+      expect(await t.runtime.store.nextDeliveryAt()).toBe(first + 1_000);
+      expect(r.received).toHaveLength(1);
+      clock.advance(1_000);
+      t.runtime.dispatcher.wake();
+      await r.waitFor(2);
+      await log(2);
+      // The third, 6 s after the second failed.
+      expect(await t.runtime.store.nextDeliveryAt()).toBe(first + 1_000 + 6_000);
+      expect(r.received).toHaveLength(2);
+      clock.advance(6_000);
+      t.runtime.dispatcher.wake();
+      const got = await r.waitFor(3);
+
+      expect(new Set(got.map((g) => g.body.id)).size).toBe(1);
+      expect(new Set(got.map((g) => g.raw)).size).toBe(1);
+      for (const g of got) {
+        expect(g.headers['x-service-event-id']).toBe(g.body.id);
+        expect(verifyWebhook(g.raw, g.headers['x-service-signature'] as string, hook.secret).ok).toBe(true);
+      }
+      expect((await log(3)).map((l) => [l.attempt, l.status_code, l.delivered, l.response_preview])).toEqual([
+        [3, 204, true, null],
+        [2, 503, false, null],
+        [1, 503, false, null],
+      ]);
+      // Delivered: nothing is scheduled, so no fourth attempt.
+      expect(await t.runtime.store.nextDeliveryAt()).toBeNull();
+      expect(r.received).toHaveLength(3);
+      expect(await deliveries(t, b.liveKey, hook.id)).toHaveLength(3);
+    } finally {
+      await t.stop();
     }
-    const log = await waitForDeliveries(s, a.liveKey, hook.id, 3);
-    expect(log.map((l) => [l.attempt, l.status_code, l.delivered, l.response_preview])).toEqual([
-      [3, 204, true, null],
-      [2, 503, false, null],
-      [1, 503, false, null],
-    ]);
-    // Delivered: no fourth attempt.
-    await new Promise((res2) => setTimeout(res2, 2_000));
-    expect(r.received).toHaveLength(3);
-    expect(await deliveries(s, a.liveKey, hook.id)).toHaveLength(3);
-  }, 40_000);
+  });
 });
