@@ -41,6 +41,7 @@ export interface TestApp extends Api {
 }
 
 const open = new Set<TestApp>();
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /**
  * The app as `stays serve` sets it up (src/server.ts: the store ready, expired work failed and
@@ -105,11 +106,23 @@ export async function startApp(env: NodeJS.ProcessEnv = {}, opts: AppOptions = {
       const { key, headers, ...rest } = init;
       const h = new Headers(headers);
       if (key !== undefined) h.set('authorization', `Bearer ${key}`);
-      const url = APP_ORIGIN + path;
-      const res = await app.fetch(new Request(url, { ...rest, headers: h }));
-      // As fetch would give it: tests compare docUrls with the answer's origin.
-      Object.defineProperty(res, 'url', { value: url });
-      return res;
+      let url = APP_ORIGIN + path;
+      let next: RequestInit = { ...rest, headers: h };
+      // As fetch does: redirects within the app are followed unless `redirect` says otherwise
+      // (one to another origin is returned as it is: nothing in-process could answer it).
+      for (let hops = 0; ; hops++) {
+        const res = await app.fetch(new Request(url, next));
+        // As fetch would give it: tests compare docUrls with the answer's origin.
+        Object.defineProperty(res, 'url', { value: url });
+        const location = res.headers.get('location');
+        if ((rest.redirect ?? 'follow') !== 'follow' || !REDIRECTS.has(res.status) || location === null || hops === 20) return res;
+        const to = new URL(location, url);
+        if (to.origin !== APP_ORIGIN) return res;
+        await res.body?.cancel();
+        url = to.href;
+        const method = (next.method ?? 'GET').toUpperCase();
+        if (res.status === 303 ? method !== 'HEAD' : (res.status === 301 || res.status === 302) && method === 'POST') next = { ...next, method: 'GET', body: undefined };
+      }
     },
     stop(o = {}) {
       return (stopped ??= (async () => {

@@ -1,13 +1,15 @@
-// The service documents itself (issue 15): on a real `stays serve`, every docUrl its error and
+// The service documents itself (issue 15): on the app as `stays serve` sets it up (in-process,
+// test/helpers/app.ts, its own /docs), every docUrl its error and
 // warning answers carry (both families) resolves to a page on that server; every catalogue code
 // has its page; the reproduce line of each page reproduces its code; /docs and its assets load
 // from the server itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_DOCS, WARNING_DOCS } from '../../src/core/error-docs.js';
 import { ALL_ERROR_CODES, errorInfo } from '../../src/core/errors.js';
-import { type Stays, type TestAccount, day, startStays } from '../helpers/stays.js';
+import { type TestApp, startApp } from '../helpers/app.js';
+import { type TestAccount, day } from '../helpers/stays.js';
 
-let s: Stays;
+let s: TestApp;
 let a: TestAccount;
 const seen = new Map<string, string>(); // docUrl → the request that produced it
 
@@ -39,7 +41,7 @@ function sandboxRequest(line: string | undefined): { method: string; path: strin
 }
 
 beforeAll(async () => {
-  s = await startStays();
+  s = await startApp();
   a = await s.account();
 }, 60_000);
 afterAll(async () => {
@@ -147,7 +149,8 @@ describe('error and warning pages on stays serve', () => {
     expect(urls.some((u) => u.includes('/docs/warnings/'))).toBe(true);
     for (const [url, from] of seen) {
       expect(url.startsWith(`${s.url}/docs/`), `${from}: ${url}`).toBe(true);
-      const res = await fetch(url);
+      // The page the docUrl names, from the same app (nothing listens at its origin in-process).
+      const res = await s.req(url.slice(s.url.length));
       expect(res.status, `${from}: ${url}`).toBe(200);
       expect(await res.text()).toContain(`<code>${url.split('/').pop()}</code>`);
     }
@@ -194,7 +197,7 @@ describe('/docs: the API reference', () => {
 
 describe('docUrl bases', () => {
   it('STAYS_PUBLIC_URL: docUrls and the console name the public URL', async () => {
-    const t = await startStays({ STAYS_PUBLIC_URL: 'https://stays.example.test/' });
+    const t = await startApp({ STAYS_PUBLIC_URL: 'https://stays.example.test/' });
     try {
       const { error } = (await (await t.req('/v1/account')).json()) as { error: { docUrl: string } };
       expect(error.docUrl).toBe('https://stays.example.test/docs/errors/missing_api_key');
