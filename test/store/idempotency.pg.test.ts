@@ -1,0 +1,6 @@
+// idempotency.suite.ts on PostgreSQL (the e2e tier: it needs the PostgreSQL server; skipped, saying so,
+// without one unless STAYS_TEST_PG_REQUIRED=1). Its SQLite run is idempotency.inprocess.test.ts; docs/testing.md.
+import { pgKind } from './stores.js';
+import { suite } from './idempotency.suite.js';
+
+suite(pgKind);
