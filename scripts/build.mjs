@@ -71,7 +71,7 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
 });
 
-await build({ ...common, ...cjs, entryPoints: { cli: 'commands/main.ts' }, outfile: 'dist/cli.cjs', external: ['better-sqlite3'], plugins: [zodEnglishOnly, toVendor] });
+await build({ ...common, ...cjs, entryPoints: { cli: 'commands/main.ts' }, outfile: 'dist/cli.cjs', external: ['bindings'], plugins: [zodEnglishOnly, toVendor] });
 
 for (const [name, member] of Object.entries(VENDOR)) {
   // pg-native is pg's optional native driver, loaded only if asked for (never here).
