@@ -41,6 +41,10 @@ export function inProcessTransport(opts: InProcessOptions = {}): InProcessTransp
   let state: { rt: Runtime } | undefined;
   const open = () =>
     (opened ??= (async () => {
+      // zod compiles a parser (new Function) for each object schema on its first parse, code no
+      // cache keeps: for the few requests of an in-process command that costs more than it saves
+      // (~2% of a sandbox search's instructions). It must be set before the schemas are built.
+      (await import('zod')).z.config({ jitless: true });
       const [{ createRuntime }, { createPipeline }, { createDirect }, { failExpired, purgeExpired }] = await Promise.all([
         import('../runtime.js'),
         import('../http/pipeline.js'),
