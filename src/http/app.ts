@@ -1,4 +1,5 @@
-// The Hono app: one instance serves `stays serve`, the in-process CLI transport and tests.
+// The Hono app: one instance serves `stays serve`, tests and the in-process CLI transport (whose
+// plain GETs run the same pipeline without it: pipeline.ts, direct.ts).
 import pkg from '../../package.json' with { type: 'json' };
 import { upstreamReport } from '../sources/upstream-report.js';
 import { type Context, Hono } from 'hono';
