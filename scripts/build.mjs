@@ -8,10 +8,11 @@
 // a cold start. Modules load lazily inside it (esbuild's per-module init functions), and the heavy
 // dependencies only some commands need are separate files under dist/vendor/, so the common path
 // reads less source.
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -47,6 +48,30 @@ const toVendor = {
   },
 };
 
+// commander requires node:child_process at load for executable subcommands, which stays has none
+// of: in the CLI bundles it gets a stand-in that loads the module on first use (~1.5 ms a start).
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) => (/[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({ loader: 'js', contents: "module.exports = new Proxy({}, { get: (_, k) => require('node:child_process')[k] });" }));
+  },
+};
+
+// bin/stays reads an ASCII bundle as Latin-1, sparing a UTF-8 decode of the whole file at every
+// start. esbuild escapes non-ASCII text in code (charset ascii, its default) but keeps comments as
+// they are: a dependency file with non-ASCII characters is bundled without its comments.
+const asciiDeps = {
+  name: 'ascii-deps',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/].*\.[cm]?js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      if (!/[^\x00-\x7f]/.test(text)) return undefined;
+      return { loader: 'js', contents: (await transform(text, { loader: 'js', minifyWhitespace: true })).code };
+    });
+  },
+};
+
 const common = { bundle: true, platform: 'node', target: 'node20', logLevel: 'warning', sourcemap: true, plugins: [zodEnglishOnly] };
 // ESM dependencies bundled into CommonJS read import.meta.url (conf, env-paths' callers).
 const cjs = {
@@ -71,7 +96,7 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
 });
 
-await build({ ...common, ...cjs, entryPoints: { cli: 'commands/main.ts' }, outfile: 'dist/cli.cjs', external: ['better-sqlite3'], plugins: [zodEnglishOnly, toVendor] });
+await build({ ...common, ...cjs, entryPoints: { cli: 'commands/main.ts' }, outfile: 'dist/cli.cjs', external: ['bindings'], plugins: [zodEnglishOnly, toVendor, lazyChildProcess, asciiDeps] });
 
 for (const [name, member] of Object.entries(VENDOR)) {
   // pg-native is pg's optional native driver, loaded only if asked for (never here).
@@ -118,7 +143,7 @@ const serviceStubs = {
   },
 };
 // A static import of a stubbed module's export would be undefined: the build fails instead.
-await build({ ...common, ...cjs, entryPoints: { 'cli-remote': 'commands/main.ts' }, outfile: 'dist/cli-remote.cjs', external: ['better-sqlite3'], plugins: [zodEnglishOnly, toVendor, serviceStubs], logOverride: { 'import-is-undefined': 'error' } });
+await build({ ...common, ...cjs, entryPoints: { 'cli-remote': 'commands/main.ts' }, outfile: 'dist/cli-remote.cjs', external: ['better-sqlite3'], plugins: [zodEnglishOnly, toVendor, serviceStubs, lazyChildProcess, asciiDeps], logOverride: { 'import-is-undefined': 'error' } });
 await build({ ...common, ...cjs, entryPoints: ['commands/_lib/mode.ts'], outfile: 'dist/mode.cjs', sourcemap: false });
 
 // The code cache of bin/stays is keyed by this digest of the bundle and its vendor files, written
@@ -129,7 +154,10 @@ for (const f of bundles) hash.update(readFileSync(f));
 for (const name of [...Object.keys(VENDOR), ...Object.keys(LOCAL_VENDOR)]) hash.update(readFileSync(join('dist', vendorFile(name))));
 const digest = hash.digest('hex').slice(0, 16);
 for (const f of bundles) {
-  writeFileSync(f, `// stays-build ${digest}\n${readFileSync(f, 'utf8')}`);
+  const text = readFileSync(f, 'utf8');
+  // Still correct if not, only slower to read (bin/stays).
+  if (/[^\x00-\x7f]/.test(text)) console.warn(`build: ${f} is not ASCII (a comment or a tagged template's text): bin/stays decodes it as UTF-8`);
+  writeFileSync(f, `// stays-build ${digest}\n${text}`);
   // One line more at the top: shift the source map to match.
   const map = JSON.parse(readFileSync(`${f}.map`, 'utf8'));
   map.mappings = `;${map.mappings}`;

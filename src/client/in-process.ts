@@ -1,6 +1,7 @@
 // The in-process transport: the same Hono app `stays serve` runs, called through its fetch
-// handler with no socket, on a runtime opened lazily on the given data directory. Loading the
-// runtime (SQLite, the app, zod) is deferred to the first request so a command that fails
+// handler with no socket (the plain GETs a command makes run the app's pipeline without Hono:
+// src/http/direct.ts), on a runtime opened lazily on the given data directory. Loading the
+// runtime (SQLite, the pipeline, zod) is deferred to the first request so a command that fails
 // usage checks never pays for it.
 //
 // Live jobs started in-process run in this process and nowhere else: closing the transport fails
@@ -12,6 +13,7 @@
 // What is left stays queued in the store for the next process that opens it.
 import type { Config } from '../config.js';
 import type { Runtime } from '../runtime.js';
+import type { Direct } from '../http/direct.js';
 import type { Transport } from './transport.js';
 
 export interface InProcessOptions {
@@ -34,14 +36,19 @@ export interface InProcessTransport extends Transport {
 }
 
 export function inProcessTransport(opts: InProcessOptions = {}): InProcessTransport {
-  let opened: Promise<{ rt: Runtime; fetch: (r: Request) => Response | Promise<Response> }> | undefined;
+  let opened: Promise<{ rt: Runtime; direct: Direct; fetch: (r: Request) => Promise<Response> }> | undefined;
   // The runtime once opened, for the synchronous questions below (no jobs before the first request).
   let state: { rt: Runtime } | undefined;
   const open = () =>
     (opened ??= (async () => {
-      const [{ createRuntime }, { createApp }, { failExpired, purgeExpired }] = await Promise.all([
+      // zod compiles a parser (new Function) for each object schema on its first parse, code no
+      // cache keeps: for the few requests of an in-process command that costs more than it saves
+      // (~2% of a sandbox search's instructions). It must be set before the schemas are built.
+      (await import('zod')).z.config({ jitless: true });
+      const [{ createRuntime }, { createPipeline }, { createDirect }, { failExpired, purgeExpired }] = await Promise.all([
         import('../runtime.js'),
-        import('../http/app.js'),
+        import('../http/pipeline.js'),
+        import('../http/direct.js'),
         import('../jobs/leases.js'),
       ]);
       const rt = createRuntime({ config: { ...opts.config, ...(opts.dataDir ? { dataDir: opts.dataDir } : {}) }, role: 'cli' });
@@ -53,9 +60,16 @@ export function inProcessTransport(opts: InProcessOptions = {}): InProcessTransp
         await rt.close();
         throw e;
       }
-      const app = createApp(rt);
+      // The plain GETs a command makes run the app's pipeline directly (src/http/direct.ts); the
+      // rest go through the Hono app, built on first use with the same rate limiters and caches.
+      const pipeline = createPipeline(rt);
+      let app: Promise<{ fetch(r: Request): Response | Promise<Response> }> | undefined;
       state = { rt };
-      return { rt, fetch: (r: Request) => app.fetch(r) };
+      return {
+        rt,
+        direct: createDirect(pipeline),
+        fetch: async (r: Request) => (await (app ??= import('../http/app.js').then(({ createApp }) => createApp(rt, {}, pipeline)))).fetch(r),
+      };
     })());
 
   return {
@@ -67,7 +81,9 @@ export function inProcessTransport(opts: InProcessOptions = {}): InProcessTransp
     runningJobs: () => state?.rt.jobs.ids() ?? [],
     finishJobs: async (ms) => (state ? state.rt.jobs.drain(ms) : true),
     async send(req) {
-      const { fetch } = await open();
+      const { direct, fetch } = await open();
+      const answer = direct.send(req);
+      if (answer) return answer;
       const res = await fetch(new Request(`http://in-process${req.path}`, { method: req.method, headers: req.headers, body: req.body, signal: req.signal }));
       const headers: Record<string, string> = {};
       res.headers.forEach((v, k) => {

@@ -100,7 +100,7 @@ export const ConfigSchema = z.object({
     .string()
     .url()
     .transform((u) => u.replace(/\/+$/, '').replace(/\/v2$/, '')),
-  /** STAYS_ACTORS: JSON (or a JSON file's path) of platform → need → actor ids, over the defaults (src/sources/apify/actors.ts). */
+  /** STAYS_ACTORS: JSON (or a JSON file's path) of platform -> need -> actor ids, over the defaults (src/sources/apify/actors.ts). */
   actors: z.string().optional(),
   /** STAYS_APIFY_RETRIES: the client's retries of a 429, 5xx or network error before a source fails. */
   apifyRetries: z.coerce.number().int().min(0).max(8),

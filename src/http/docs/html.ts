@@ -46,9 +46,12 @@ dl.facts dd { margin: 0; }
 footer { margin-top: 2.5rem; font-size: .85rem; color: var(--muted); }
 `;
 
+/** The middle dot between links, as a value: the bundle escapes it (a tagged template's text it cannot), which keeps the CLI bundle ASCII. */
+const DOT = new Html('\u00b7');
+
 /** A whole page; `root` is the path of /docs on this server (a public URL may add a prefix). */
 export function page(root: string, title: string, body: Html): string {
-  const nav = html`<a href="${root}">API reference</a> · <a href="${root}/errors">Errors</a> · <a href="${root}/warnings">Warnings</a>`;
+  const nav = html`<a href="${root}">API reference</a> ${DOT} <a href="${root}/errors">Errors</a> ${DOT} <a href="${root}/warnings">Warnings</a>`;
   return `<!doctype html>
 <html lang="en">
 <head>

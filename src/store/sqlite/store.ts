@@ -2,7 +2,8 @@
 // the same data directory at once. better-sqlite3 is synchronous, which makes each
 // transaction atomic within the process; busy_timeout covers the other process.
 import { closeSync, openSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { makePrivateDir } from '../private-dir.js';
 import { type AccountRow, type CreditsRow, type HoldResult, type JobEnd, type KeyRow, type LiveWork, type NewAccount, type NewHold, type NewKey, type NewTopup, type Store, type TopupResult, WEBHOOK_LOG_RETENTION_MS } from '../../core/ports/store.js';
@@ -15,6 +16,8 @@ import { idempotencyStore, purgeIdempotency } from './idempotency.js';
 // Each step reads the version inside its write transaction: processes opening a fresh data
 // directory together (a server and an admin command, parallel first runs) apply each migration once.
 export function migrate(db: Database.Database): void {
+  // Up to date (the usual case): no write transaction at every open. The version only grows.
+  if ((db.pragma('user_version', { simple: true }) as number) >= MIGRATIONS.length) return;
   const step = db.transaction((): boolean => {
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version >= MIGRATIONS.length) return false;
@@ -23,6 +26,28 @@ export function migrate(db: Database.Database): void {
     return true;
   });
   while (step.immediate());
+}
+
+let addon: object | undefined;
+
+/**
+ * better-sqlite3's native addon, required by its path. Left to itself, better-sqlite3 finds it
+ * with the bindings package, which reads a stack trace and tries several directories at every
+ * start (~1 ms of a CLI command); a build elsewhere than build/Release still goes that way, from
+ * better-sqlite3's own directory (the CLI bundle holds better-sqlite3's JavaScript, not its addon).
+ */
+function nativeAddon(): object {
+  if (addon) return addon;
+  const require = createRequire(import.meta.url);
+  const root = dirname(require.resolve('better-sqlite3/package.json'));
+  try {
+    addon = require(join(root, 'build', 'Release', 'better_sqlite3.node')) as object;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw e;
+    const bindings = createRequire(join(root, 'package.json'))('bindings') as (o: object) => object;
+    addon = bindings({ bindings: 'better_sqlite3.node', module_root: root });
+  }
+  return addon;
 }
 
 /**
@@ -45,7 +70,8 @@ const JOB_LIST = `id, account_id, env, request_id, operation, status, platforms,
 
 export function openSqliteStore(file: string): Store {
   if (file !== ':memory:') createPrivately(file);
-  const db = new Database(file);
+  // The addon object is accepted since better-sqlite3 8.1; its types still say a path.
+  const db = new Database(file, { nativeBinding: nativeAddon() as unknown as string });
   // busy_timeout first: switching a fresh file to WAL needs a lock another process may hold.
   db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
