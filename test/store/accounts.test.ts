@@ -117,6 +117,29 @@ for (const kind of STORE_KINDS) {
       expect(await store.getCredits('acct_nobody')).toEqual({ balance: 0, held: 0, spent: 0, expiringSoon: 0 });
     });
 
+    it('a known cost is charged at once where a hold of its worst case would be granted (same reasons when not), with its ledger row and nothing held', async () => {
+      const store = await open();
+      await addAccount(store, 'acct_1', 100);
+      const charge = (admit: number, amount: number, over: { freeTierBudget?: number | null; at?: number; requestId?: string } = {}) =>
+        store.charge({ accountId: 'acct_1', admit, charge: amount, requestId: over.requestId ?? `req_${admit}_${amount}`, at: over.at ?? T0 + 1, freeTierBudget: over.freeTierBudget ?? null });
+      expect(await store.hold(hold('h1', 60))).toMatchObject({ ok: true });
+      // 40 available: a worst case of 41 is refused even though the call would cost 10.
+      expect(await charge(41, 10)).toEqual({ ok: false, reason: 'balance', credits: { balance: 100, held: 60, spent: 0, expiringSoon: 0 } });
+      expect(await charge(40, 10, { requestId: 'req_c1' })).toEqual({ ok: true, credits: { balance: 90, held: 60, spent: 10, expiringSoon: 0 } });
+      // D5: never more than the worst case; a refused charge changes nothing.
+      await expect(charge(5, 6)).rejects.toThrow(RangeError);
+      await expect(charge(5, -1)).rejects.toThrow(RangeError);
+      // A zero cost: admitted, no ledger row.
+      expect(await charge(30, 0)).toEqual({ ok: true, credits: { balance: 90, held: 60, spent: 10, expiringSoon: 0 } });
+      expect((await store.ledger('acct_1')).slice(1).map((l) => [l.kind, l.amount, l.balanceAfter, l.requestId, l.jobId, l.keyId, l.createdAt])).toEqual([['charge', -10, 90, 'req_c1', null, null, T0 + 1]]);
+      // Free plan: spent + held + the worst case may not pass the budget (10 spent, 60 held here).
+      expect(await charge(11, 1, { freeTierBudget: 80 })).toMatchObject({ ok: false, reason: 'free_tier', credits: { spent: 10, held: 60 } });
+      expect(await charge(10, 1, { freeTierBudget: 80 })).toMatchObject({ ok: true, credits: { spent: 11 } });
+      // Over both limits: the free tier is the reason, as for a hold.
+      expect(await charge(500, 1, { freeTierBudget: 80 })).toMatchObject({ ok: false, reason: 'free_tier' });
+      expect(await store.getCredits('acct_1')).toEqual({ balance: 89, held: 60, spent: 11, expiringSoon: 0 });
+    });
+
     it('the cache: a value until its expiry, replaced by a later set', async () => {
       const store = await open();
       expect(await store.cacheGet('k', T0)).toBeNull();
