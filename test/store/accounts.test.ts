@@ -140,6 +140,31 @@ for (const kind of STORE_KINDS) {
       expect(await store.getCredits('acct_1')).toEqual({ balance: 89, held: 60, spent: 11, expiringSoon: 0 });
     });
 
+    it('known costs charged at once concurrently on one account: each decided as if one by one, each with its ledger row, the chain unbroken', async () => {
+      const store = await open();
+      await addAccount(store, 'acct_1', 200);
+      const many = (n: number, from: number) =>
+        Promise.all(Array.from({ length: n }, (_, i) => store.charge({ accountId: 'acct_1', admit: 10, charge: 5, requestId: `req_${from + i}`, at: T0 + from + i, freeTierBudget: null })));
+      // Each needs 10 available and costs 5. First 20 that all pass (200 → 100), then 30 of which
+      // 100 → 10 takes 18, the 19th leaves 5, and the rest are refused.
+      const first = await many(20, 0);
+      expect(first.every((r) => r.ok)).toBe(true);
+      const then = await many(30, 20);
+      expect(then.filter((r) => r.ok)).toHaveLength(19);
+      expect(then.filter((r) => !r.ok).every((r) => !r.ok && r.reason === 'balance')).toBe(true);
+      expect(await store.getCredits('acct_1')).toEqual({ balance: 5, held: 0, spent: 195, expiringSoon: 0 });
+      const charges = (await store.ledger('acct_1')).filter((l) => l.kind === 'charge');
+      expect(new Set(charges.map((l) => l.requestId)).size).toBe(39);
+      // In ledger order, each row's balance is the one before it less its charge.
+      expect(charges.map((l) => l.balanceAfter)).toEqual(Array.from({ length: 39 }, (_, i) => 195 - 5 * i));
+      // Each caller that was charged was told so, with the balance its own row records.
+      const byRequest = new Map(charges.map((l) => [l.requestId, l.balanceAfter]));
+      [...first, ...then].forEach((r, i) => {
+        if (r.ok) expect(r.credits.balance).toBe(byRequest.get(`req_${i}`));
+        else expect(byRequest.has(`req_${i}`)).toBe(false);
+      });
+    });
+
     it('the cache: a value until its expiry, replaced by a later set', async () => {
       const store = await open();
       expect(await store.cacheGet('k', T0)).toBeNull();
