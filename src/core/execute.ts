@@ -1,7 +1,8 @@
-// Runs a Plan. Sandbox keys: at once, from the sandbox world, free (D6). Live keys: hold the
-// worst case (D5), answer from cache when every leg is cached (D17), else start a job that
-// fetches the missing legs (sharing identical in-flight calls, D19), settles the actual charge
-// in one transaction with its ledger row, and records the result (D18).
+// Runs a Plan. Sandbox keys: at once, from the sandbox world, free (D6). Live keys: when every
+// leg is cached (D17), answer from the cache and charge its known cost in one transaction with its
+// ledger row, admitted as a hold of the worst case would be (D5); else hold the worst case and
+// start a job that fetches the missing legs (sharing identical in-flight calls, D19), settles the
+// actual charge in one transaction with its ledger row, and records the result (D18).
 import { requireLiveUnlocked } from './auth.js';
 import { type RequestContext, type Services, isSandbox } from './context.js';
 import { ServiceError, isErrorCode } from './errors.js';

@@ -5,8 +5,10 @@
 //
 // - Credits: a hold is one conditional UPDATE of the account's balance row (it locks the row, so
 //   concurrent holds on any instance queue on it and none overdraws); settlements delete the hold
-//   (locking it) before touching the balance. Locks are always taken job → hold → balance, and a
-//   transaction that still meets a deadlock or serialization failure is retried whole.
+//   (locking it) before touching the balance. A cached call's known cost is charged in one
+//   statement without a hold (an account's charges batched per instance: chargeQueued). Locks are
+//   always taken job → hold → balance, and a transaction that still meets a deadlock or
+//   serialization failure is retried whole.
 // - Jobs and holds carry owner leases as in SQLite. A job ends only if its row, locked, still names
 //   its owner; expiry sweeps and purges each run under a transaction-level advisory lock of their
 //   own, one instance at a time.
