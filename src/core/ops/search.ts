@@ -13,7 +13,7 @@ import { type Composed, type Leg, type LegOutcome, type Plan, TTL } from '../pla
 import type { StayQuery } from '../upstream.js';
 import { failedResult, okResult, ratingScaleWarnings } from './common.js';
 import { SEARCH_COMPARATORS } from '../search-sort.js';
-import { isPendingLocation } from '../../sources/sandbox/magic.js';
+import { isPendingLocation } from '../sandbox-triggers.js';
 
 export interface ResolvedPlatforms {
   legs: EnabledPlatform[];
