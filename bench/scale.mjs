@@ -17,7 +17,8 @@
 // The ledger is checked at the end: every charge row accounted for, balance = grant - charges,
 // nothing held, and the rows' balances form one unbroken chain (no lost update across instances).
 // CPU use per process (servers, PostgreSQL's backends, this process, which runs autocannon) is
-// read from /proc over each measurement, to show what bounds the two-instance figure.
+// read from /proc over each measurement, to show what bounds the two-instance figure, and so are
+// PostgreSQL's WAL flushes per answered call (server-wide: pg_stat_wal).
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -93,6 +94,19 @@ function cpuDelta(a, b) {
   const self = b.self - a.self;
   const busy = b.machine.busy - a.machine.busy;
   return { servers: servers / wall, postgres: pgSecs / wall, client: self / wall, other: Math.max(0, busy - servers - pgSecs - self) / wall, machine: busy / wall };
+}
+
+/**
+ * WAL flushes (fdatasync of the WAL) of the whole PostgreSQL server so far (pg_stat_wal, >= 14):
+ * per answered call, how many commits waited for the disk. Server-wide, so other databases' work
+ * on a shared machine counts too; 0 where the view is missing.
+ */
+async function walSyncs() {
+  try {
+    return Number((await pgAdmin('SELECT wal_sync FROM pg_stat_wal')).rows[0].wal_sync);
+  } catch {
+    return 0;
+  }
 }
 
 /** One `stays serve`, its pid, and a stop that always ends it (SIGKILL after 15 s). */
@@ -298,14 +312,16 @@ export async function benchScale() {
       const measure = async (t, duration) => {
         const urls = t.servers.map((s) => s.url);
         const pids = t.servers.map((s) => s.pid);
+        const w0 = t.store === 'pg' ? await walSyncs() : 0;
         const c0 = cpuSnapshot(pids, dbName);
         const r = await load(urls, keysOf(t.store), duration);
         const cpu = cpuDelta(c0, cpuSnapshot(pids, dbName));
+        const flushes = t.store === 'pg' ? (await walSyncs()) - w0 : undefined;
         if (live) {
           seen[t.store].ok += r.ok;
           seen[t.store].inflight += CONNECTIONS;
         }
-        return { ...r, cpu };
+        return { ...r, cpu, flushesPerCall: flushes === undefined ? undefined : flushes / Math.max(1, r.ok) };
       };
       for (const t of Object.values(targets)) await measure(t, WARMUP);
       const runs = { a: [], b: [], c: [] };
@@ -347,6 +363,7 @@ export async function benchScale() {
         p50: `${fmt(s[k].p50, 1)} ms`,
         p99: `${fmt(s[k].p99, 1)} ms`,
         'cores: stays / pg / client / rest': `${cpu((c) => c.servers)} / ${cpu((c) => c.postgres)} / ${cpu((c) => c.client)} / ${cpu((c) => c.other)}`,
+        'WAL flushes / 200': rs[0].flushesPerCall === undefined ? '' : fmt(avg(rs, (r) => r.flushesPerCall), 3),
       });
       for (const r of rs) if (r.non2xx + r.errors > 0) bad.push(`${w} ${label}: ${r.non2xx} non-2xx ${JSON.stringify(r.codes)}, ${r.errors} errors`);
     }

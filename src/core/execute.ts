@@ -1,7 +1,8 @@
-// Runs a Plan. Sandbox keys: at once, from the sandbox world, free (D6). Live keys: hold the
-// worst case (D5), answer from cache when every leg is cached (D17), else start a job that
-// fetches the missing legs (sharing identical in-flight calls, D19), settles the actual charge
-// in one transaction with its ledger row, and records the result (D18).
+// Runs a Plan. Sandbox keys: at once, from the sandbox world, free (D6). Live keys: when every
+// leg is cached (D17), answer from the cache and charge its known cost in one transaction with its
+// ledger row, admitted as a hold of the worst case would be (D5); else hold the worst case and
+// start a job that fetches the missing legs (sharing identical in-flight calls, D19), settles the
+// actual charge in one transaction with its ledger row, and records the result (D18).
 import { requireLiveUnlocked } from './auth.js';
 import { type RequestContext, type Services, isSandbox } from './context.js';
 import { ServiceError, isErrorCode } from './errors.js';
@@ -15,7 +16,7 @@ import type { Composed, Leg, LegOutcome, Plan } from './plan.js';
 import { isEnabled } from './platforms.js';
 import type { Meta } from './schemas/resources.js';
 import type { Upstream } from './upstream.js';
-import type { CacheHit, SharedState } from './ports/store.js';
+import type { CacheHit, CreditsRow, SharedState } from './ports/store.js';
 import { SANDBOX_PENDING_MS, isAdmissionTrigger, sandboxPendingDelay } from './sandbox-triggers.js';
 
 export type ExecResult<T> =
@@ -98,8 +99,30 @@ export async function execute<T>(services: Services, ctx: RequestContext, plan: 
   if (upstream === null) return refuseWithoutUpstream(services, ctx, plan.worstCase);
   refuseUnsupported(plan, upstream);
 
+  // Taken first whichever path the call takes, so ids run in the same order as before.
   const jobId = newJobId(services.ids);
   const holdId = `hold_${services.ids.ulid()}`;
+  const freeTierBudget = ctx.account.planCode === 'free' ? ctx.account.freeTierBudget : null;
+  const refuse = (r: { reason: 'balance' | 'free_tier'; credits: CreditsRow }): ServiceError => {
+    const c = r.credits;
+    if (r.reason === 'free_tier') {
+      return new ServiceError('free_tier_budget_exhausted', `This call may cost up to ${plan.worstCase} credits, which would take the free-tier spend (${c.spent} spent, ${c.held} held, of ${ctx.account.freeTierBudget}) past its budget.`);
+    }
+    const available = c.balance - c.held;
+    return new ServiceError('credit_balance_too_low', `This call may cost up to ${plan.worstCase} credits; ${available} ${available === 1 ? 'is' : 'are'} available.`);
+  };
+
+  // Every leg cached: the cost is known before any work, so the call is admitted as a hold of its
+  // worst case would be and charged in one store transaction, with no hold to settle (issue 23).
+  const hits: (CacheHit | null)[] = await Promise.all(plan.legs.map((l) => services.store.cacheGet(l.key, services.clock.now())));
+  if (hits.every((h) => h !== null)) {
+    const c = plan.compose(hits.map((h) => ({ ok: true, value: h!.value, cached: true })));
+    const r = finish(services, ctx, plan, c, { cached: true, sandbox: false, simulated: upstream.simulated });
+    const charged = await services.store.charge({ accountId: ctx.account.id, admit: plan.worstCase, charge: chargeOf(r.meta, plan.worstCase), requestId: ctx.requestId, at: services.clock.now(), freeTierBudget });
+    if (!charged.ok) throw refuse(charged);
+    return { kind: 'sync', ...r };
+  }
+
   const held = await services.store.hold({
     id: holdId,
     accountId: ctx.account.id,
@@ -107,35 +130,17 @@ export async function execute<T>(services: Services, ctx: RequestContext, plan: 
     requestId: ctx.requestId,
     jobId,
     at: services.clock.now(),
-    freeTierBudget: ctx.account.planCode === 'free' ? ctx.account.freeTierBudget : null,
+    freeTierBudget,
     lease: leaseFor(services),
   });
-  if (!held.ok) {
-    const c = held.credits;
-    if (held.reason === 'free_tier') {
-      throw new ServiceError('free_tier_budget_exhausted', `This call may cost up to ${plan.worstCase} credits, which would take the free-tier spend (${c.spent} spent, ${c.held} held, of ${ctx.account.freeTierBudget}) past its budget.`);
-    }
-    const available = c.balance - c.held;
-    throw new ServiceError('credit_balance_too_low', `This call may cost up to ${plan.worstCase} credits; ${available} ${available === 1 ? 'is' : 'are'} available.`);
-  }
+  if (!held.ok) throw refuse(held);
 
   // From here on this call settles or releases the hold on every path; while it does, the
   // heartbeat renews the hold's lease (and only then: see release()).
   services.jobs.holds.add(holdId);
   const now = services.clock.now();
   let estimatedSeconds: number;
-  let hits: (CacheHit | null)[];
   try {
-    hits = await Promise.all(plan.legs.map((l) => services.store.cacheGet(l.key, now)));
-    if (hits.every((h) => h !== null)) {
-      const c = plan.compose(hits.map((h) => ({ ok: true, value: h!.value, cached: true })));
-      const r = finish(services, ctx, plan, c, { cached: true, sandbox: false, simulated: upstream.simulated });
-      const settled = await services.store.settleHold(holdId, chargeOf(r.meta, plan.worstCase), { requestId: ctx.requestId, jobId: null, at: services.clock.now() });
-      services.jobs.holds.delete(holdId);
-      // Only if this process stalled past its lease and another one released the hold.
-      if (settled === null) throw new ServiceError('upstream_degraded', 'This call took too long and its credit hold was released; nothing was charged. Retry the request.', { retryAfter: 1 });
-      return { kind: 'sync', ...r };
-    }
     estimatedSeconds = Math.max(1, ...plan.legs.map((l) => (isEnabled(l.platform) ? upstream.estimateSeconds(l.platform) : 1)));
     await services.store.createJob({
       id: jobId,

@@ -118,6 +118,54 @@ export function suite(kind: StoreKind): void {
       expect(await store.getCredits('acct_nobody')).toEqual({ balance: 0, held: 0, spent: 0, expiringSoon: 0 });
     });
 
+    it('a known cost is charged at once where a hold of its worst case would be granted (same reasons when not), with its ledger row and nothing held', async () => {
+      const store = await open();
+      await addAccount(store, 'acct_1', 100);
+      const charge = (admit: number, amount: number, over: { freeTierBudget?: number | null; at?: number; requestId?: string } = {}) =>
+        store.charge({ accountId: 'acct_1', admit, charge: amount, requestId: over.requestId ?? `req_${admit}_${amount}`, at: over.at ?? T0 + 1, freeTierBudget: over.freeTierBudget ?? null });
+      expect(await store.hold(hold('h1', 60))).toMatchObject({ ok: true });
+      // 40 available: a worst case of 41 is refused even though the call would cost 10.
+      expect(await charge(41, 10)).toEqual({ ok: false, reason: 'balance', credits: { balance: 100, held: 60, spent: 0, expiringSoon: 0 } });
+      expect(await charge(40, 10, { requestId: 'req_c1' })).toEqual({ ok: true, credits: { balance: 90, held: 60, spent: 10, expiringSoon: 0 } });
+      // D5: never more than the worst case; a refused charge changes nothing.
+      await expect(charge(5, 6)).rejects.toThrow(RangeError);
+      await expect(charge(5, -1)).rejects.toThrow(RangeError);
+      // A zero cost: admitted, no ledger row.
+      expect(await charge(30, 0)).toEqual({ ok: true, credits: { balance: 90, held: 60, spent: 10, expiringSoon: 0 } });
+      expect((await store.ledger('acct_1')).slice(1).map((l) => [l.kind, l.amount, l.balanceAfter, l.requestId, l.jobId, l.keyId, l.createdAt])).toEqual([['charge', -10, 90, 'req_c1', null, null, T0 + 1]]);
+      // Free plan: spent + held + the worst case may not pass the budget (10 spent, 60 held here).
+      expect(await charge(11, 1, { freeTierBudget: 80 })).toMatchObject({ ok: false, reason: 'free_tier', credits: { spent: 10, held: 60 } });
+      expect(await charge(10, 1, { freeTierBudget: 80 })).toMatchObject({ ok: true, credits: { spent: 11 } });
+      // Over both limits: the free tier is the reason, as for a hold.
+      expect(await charge(500, 1, { freeTierBudget: 80 })).toMatchObject({ ok: false, reason: 'free_tier' });
+      expect(await store.getCredits('acct_1')).toEqual({ balance: 89, held: 60, spent: 11, expiringSoon: 0 });
+    });
+
+    it('known costs charged at once concurrently on one account: each decided as if one by one, each with its ledger row, the chain unbroken', async () => {
+      const store = await open();
+      await addAccount(store, 'acct_1', 200);
+      const many = (n: number, from: number) =>
+        Promise.all(Array.from({ length: n }, (_, i) => store.charge({ accountId: 'acct_1', admit: 10, charge: 5, requestId: `req_${from + i}`, at: T0 + from + i, freeTierBudget: null })));
+      // Each needs 10 available and costs 5. First 20 that all pass (200 → 100), then 30 of which
+      // 100 → 10 takes 18, the 19th leaves 5, and the rest are refused.
+      const first = await many(20, 0);
+      expect(first.every((r) => r.ok)).toBe(true);
+      const then = await many(30, 20);
+      expect(then.filter((r) => r.ok)).toHaveLength(19);
+      expect(then.filter((r) => !r.ok).every((r) => !r.ok && r.reason === 'balance')).toBe(true);
+      expect(await store.getCredits('acct_1')).toEqual({ balance: 5, held: 0, spent: 195, expiringSoon: 0 });
+      const charges = (await store.ledger('acct_1')).filter((l) => l.kind === 'charge');
+      expect(new Set(charges.map((l) => l.requestId)).size).toBe(39);
+      // In ledger order, each row's balance is the one before it less its charge.
+      expect(charges.map((l) => l.balanceAfter)).toEqual(Array.from({ length: 39 }, (_, i) => 195 - 5 * i));
+      // Each caller that was charged was told so, with the balance its own row records.
+      const byRequest = new Map(charges.map((l) => [l.requestId, l.balanceAfter]));
+      [...first, ...then].forEach((r, i) => {
+        if (r.ok) expect(r.credits.balance).toBe(byRequest.get(`req_${i}`));
+        else expect(byRequest.has(`req_${i}`)).toBe(false);
+      });
+    });
+
     it('the cache: a value until its expiry, replaced by a later set', async () => {
       const store = await open();
       expect(await store.cacheGet('k', T0)).toBeNull();

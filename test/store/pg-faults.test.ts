@@ -116,6 +116,40 @@ describe.skipIf(!pgKind.available)('PostgreSQL store under faults and load', { t
     expect((await store.ledger('acct_1')).filter((l) => l.kind === 'charge').map((l) => l.amount)).toEqual([-20]);
   });
 
+  it('a one-statement charge whose answer was lost is resolved before it is sent again: charged once, and said so', async () => {
+    const db = await database();
+    const { proxy, url } = await proxied(db);
+    const store = open(url, { poolMax: 2 });
+    await addAccount(store, 'acct_1', 1000);
+    // As the settlement above: the charge waits on the balance row at the server, its connection
+    // drops, and the row is released, so the statement lands with no one to tell (or is cancelled
+    // by the server's connection check first). The retry ends that backend, reads the ledger, and
+    // only then charges, if nothing landed.
+    const lock = await lockBalance(db.url);
+    const charged = store.charge({ accountId: 'acct_1', admit: 50, charge: 20, requestId: 'req_c', at: T0 + 1, freeTierBudget: null });
+    await new Promise((r) => setTimeout(r, 200));
+    await proxy.cut();
+    await lock.release();
+    await new Promise((r) => setTimeout(r, 300));
+    await proxy.restore();
+    expect(await charged).toEqual({ ok: true, credits: { balance: 980, held: 0, spent: 20, expiringSoon: 0 } });
+    expect((await store.ledger('acct_1')).filter((l) => l.kind === 'charge').map((l) => [l.amount, l.requestId])).toEqual([[-20, 'req_c']]);
+  });
+
+  it('a charge while the database is away is refused at once with database_unavailable (nothing was sent), nothing charged', async () => {
+    const db = await database();
+    const { proxy, url } = await proxied(db);
+    const store = open(url, { poolMax: 2 });
+    await addAccount(store, 'acct_1', 1000);
+    await proxy.cut();
+    // The pool's idle connections (at most poolMax) are used up first: a statement sent on one
+    // that is already reset may have left, and is resolved as above once the database is back.
+    for (let i = 0; i < 2; i++) expectCode(await rejection(store.getCredits('acct_1')), 'database_unavailable');
+    expectCode(await rejection(store.charge({ accountId: 'acct_1', admit: 50, charge: 20, requestId: 'req_d', at: T0 + 1, freeTierBudget: null })), 'database_unavailable');
+    await proxy.restore();
+    expect(await store.getCredits('acct_1')).toMatchObject({ balance: 1000, held: 0, spent: 0 });
+  });
+
   it('a cache entry read or written once is answered from the instance until it expires, database or not; each read its own copy', async () => {
     const db = await database();
     const { proxy, url } = await proxied(db);

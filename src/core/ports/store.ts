@@ -121,6 +121,22 @@ export interface NewHold {
   lease: Lease;
 }
 
+/**
+ * A call whose cost is known before any work (every leg answered from the cache): admitted as a
+ * hold of `admit` credits would be, and charged at once, with no hold between.
+ */
+export interface NewCharge {
+  accountId: string;
+  /** What a hold for the call would reserve (its worst case): the call is admitted exactly as hold() would admit that. */
+  admit: number;
+  /** What the call costs (<= admit): debited with its ledger row. */
+  charge: number;
+  requestId: string;
+  at: number;
+  /** Free plan: lifetime spend plus holds may not pass this with `admit` added (D7); null for paid plans. */
+  freeTierBudget: number | null;
+}
+
 export type HoldResult =
   | { ok: true; credits: CreditsRow }
   | { ok: false; reason: 'balance' | 'free_tier'; credits: CreditsRow };
@@ -492,6 +508,12 @@ export interface Store {
    * released it): nothing was charged.
    */
   settleHold(holdId: string, charge: number, ref: { requestId: string; jobId: string | null; at: number }): Promise<CreditsRow | null>;
+  /**
+   * D5 for a call whose cost is known up front (a cache hit): if a hold of `admit` would be granted
+   * (same checks, same refusal reasons), debits `charge` with its ledger row, in one transaction.
+   * Nothing is held in between, so nothing is left to settle or to release.
+   */
+  charge(c: NewCharge): Promise<HoldResult>;
   createJob(j: NewJob): Promise<void>;
   /** pending → running, if `owner` still owns the job; false otherwise. */
   startJob(id: string, owner: string, at: number): Promise<boolean>;

@@ -5,8 +5,10 @@
 //
 // - Credits: a hold is one conditional UPDATE of the account's balance row (it locks the row, so
 //   concurrent holds on any instance queue on it and none overdraws); settlements delete the hold
-//   (locking it) before touching the balance. Locks are always taken job → hold → balance, and a
-//   transaction that still meets a deadlock or serialization failure is retried whole.
+//   (locking it) before touching the balance. A cached call's known cost is charged in one
+//   statement without a hold (an account's charges batched per instance: chargeQueued). Locks are
+//   always taken job → hold → balance, and a transaction that still meets a deadlock or
+//   serialization failure is retried whole.
 // - Jobs and holds carry owner leases as in SQLite. A job ends only if its row, locked, still names
 //   its owner; expiry sweeps and purges each run under a transaction-level advisory lock of their
 //   own, one instance at a time.
@@ -24,7 +26,9 @@ import {
   type ClaimedDelivery,
   type CreditsRow,
   type DeliveryLogRow,
+  type HoldResult,
   type KeyRow,
+  type NewCharge,
   type OAuthAccess,
   type OAuthClientRow,
   type OAuthIssued,
@@ -113,6 +117,9 @@ const toDelivery = (r: Row): ClaimedDelivery => ({
 
 /** The most the instance keeps of cache entries it read or wrote (cacheGet). */
 const PG_CACHE_COPY_BYTES = 64 * 1024 * 1024;
+
+/** The most charges of one account one statement carries (chargeQueued). */
+const CHARGE_BATCH_MAX = 64;
 
 /** How often a busy backend checks that its client is still there (client_connection_check_interval). */
 export const CONNECTION_CHECK_MS = 1000;
@@ -402,6 +409,168 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
     return null;
   };
 
+  /**
+   * Known costs charged in one statement (Store.charge): admitted under the balance row's lock by
+   * the checks a hold of `admit` would pass, debited, and their ledger rows written, so the row is
+   * locked for one statement and a cached call costs one round trip for its money, not two.
+   *
+   * Several charges of one account (`items`, in order) go in one statement only if every one of
+   * them passes, each after the ones before it: balance - held covers, for every i, the charges
+   * before i plus admit_i (and the free-tier budget likewise), which is exactly the condition for
+   * them all to pass one by one in that order. Otherwise nothing changes and the answer is null
+   * (the caller then charges them one by one). Each has its own ledger row, whose balance_after
+   * is the balance right after it.
+   *
+   * No hold row makes a retry safe as it makes a settlement's, so a statement whose answer was lost
+   * (sent, then the connection failed) is resolved before anything is sent again: the backend it
+   * ran on is ended and waited for (it then either committed or never will), and the ledger row
+   * says which. Only then is the statement sent again; a fault before it left this process is
+   * answered at once (nothing can have landed). Through MUST_RETRY_MS, as a settlement.
+   */
+  const chargeBatch = async (items: readonly NewCharge[]): Promise<HoldResult[] | null> => {
+    const first = items[0]!;
+    const accountId = first.accountId;
+    const budget = first.freeTierBudget;
+    // need = max over i of (charges before i + admit_i); later_i = what the ones after i take.
+    let need = 0;
+    let total = 0;
+    for (const c of items) {
+      need = Math.max(need, total + c.admit);
+      total += c.charge;
+    }
+    let before = 0;
+    const later = items.map((c) => {
+      before += c.charge;
+      return total - before;
+    });
+    const probe = items.find((c) => c.charge > 0);
+    const started = Date.now();
+    let lost: number | undefined;
+    for (let attempt = 1; ; attempt++) {
+      let sentOn: number | undefined;
+      try {
+        return await use('requests', async (conn) => {
+          const q: Q = async (sql, params) => (await conn.query(sql, params as unknown[])).rows as never;
+          if (lost !== undefined) {
+            await endBackend(q, lost, started);
+            if (probe) {
+              const landed = await q(
+                `SELECT c.balance, c.held, c.spent FROM credit_ledger l JOIN credit_balances c ON c.account_id = l.account_id
+                 WHERE l.request_id = $1 AND l.account_id = $2 AND l.job_id IS NULL AND l.kind = 'charge' AND l.amount = $3 AND l.created_at = $4 LIMIT 1`,
+                [probe.requestId, accountId, -probe.charge, probe.at],
+              );
+              if (landed[0]) return items.map(() => ({ ok: true as const, credits: toCredits(landed[0]!) }));
+            }
+            lost = undefined;
+          }
+          sentOn = (conn as unknown as { processID?: number }).processID ?? -1;
+          const r = (
+            await q(
+              `WITH b AS (UPDATE credit_balances SET balance = balance - $3, spent = spent + $3
+                          WHERE account_id = $1 AND balance - held >= $2 AND ($4::bigint IS NULL OR spent + held + $2 <= $4)
+                          RETURNING account_id, balance, held, spent),
+               l AS (INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id, job_id, key_id, note, created_at)
+                     SELECT b.account_id, 'charge', -x.c, b.balance + x.later, x.r, NULL, NULL, NULL, x.at
+                     FROM b, unnest($5::bigint[], $6::text[], $7::bigint[], $8::bigint[]) WITH ORDINALITY AS x(c, r, at, later, n)
+                     WHERE x.c > 0 ORDER BY x.n)
+               SELECT balance, held, spent FROM b`,
+              [accountId, need, total, budget, items.map((c) => c.charge), items.map((c) => c.requestId), items.map((c) => c.at), later],
+            )
+          )[0];
+          if (r) {
+            const after = toCredits(r);
+            return items.map((_, i) => ({ ok: true as const, credits: { ...after, balance: after.balance + later[i]!, spent: after.spent - later[i]! } }));
+          }
+          if (items.length > 1) return null;
+          const now = await creditsOf(q, accountId);
+          const reason = budget !== null && now.spent + now.held + first.admit > budget ? ('free_tier' as const) : ('balance' as const);
+          return [{ ok: false as const, reason, credits: now }];
+        });
+      } catch (e) {
+        const code = (e as { code?: unknown }).code;
+        const conflict = typeof code === 'string' && RETRYABLE.has(code) && attempt < 8;
+        const fault = e instanceof ServiceError && e.code === 'database_unavailable';
+        // The statement left on a connection that failed: it may have landed.
+        if (fault && sentOn !== undefined) lost = sentOn;
+        const retry = conflict || (fault && lost !== undefined && Date.now() - started < MUST_RETRY_MS && !closed);
+        if (!retry) throw e;
+        await new Promise((r) => setTimeout(r, conflict ? 5 * attempt + Math.random() * 20 : Math.min(1000, 50 * 2 ** attempt) * (0.5 + Math.random() / 2)));
+      }
+    }
+  };
+
+  /**
+   * One charge statement per account in flight from this instance: charges that arrive meanwhile
+   * wait for it and then go together (up to CHARGE_BATCH_MAX, in arrival order), so an account's
+   * balance row is locked, and its commit waits for the disk, once for all of them. A busy account
+   * is otherwise bounded by one commit at a time (docs/decisions.md, issue 23); a quiet one pays
+   * nothing, its charge leaving at once.
+   */
+  interface Waiting {
+    c: NewCharge;
+    done: (r: HoldResult) => void;
+    fail: (e: unknown) => void;
+  }
+  const charging = new Map<string, Waiting[]>();
+  const chargeQueued = (c: NewCharge): Promise<HoldResult> =>
+    new Promise((done, fail) => {
+      const queue = charging.get(c.accountId);
+      if (queue) {
+        queue.push({ c, done, fail });
+        return;
+      }
+      const mine: Waiting[] = [{ c, done, fail }];
+      charging.set(c.accountId, mine);
+      void drainCharges(mine);
+    });
+  const drainCharges = async (queue: Waiting[]): Promise<void> => {
+    for (;;) {
+      // One budget per statement (an account's plan may change between two calls).
+      const budget = queue[0]!.c.freeTierBudget;
+      let n = 1;
+      while (n < queue.length && n < CHARGE_BATCH_MAX && queue[n]!.c.freeTierBudget === budget) n++;
+      const batch = queue.slice(0, n);
+      try {
+        const all = await chargeBatch(batch.map((w) => w.c));
+        if (all) batch.forEach((w, i) => w.done(all[i]!));
+        else {
+          // Not all of them pass together: one by one, in order, each answered as it is decided.
+          for (const w of batch) {
+            try {
+              w.done((await chargeBatch([w.c]))![0]!);
+            } catch (e) {
+              w.fail(e);
+            }
+          }
+        }
+      } catch (e) {
+        for (const w of batch) w.fail(e);
+      }
+      queue.splice(0, n);
+      if (queue.length === 0) {
+        charging.delete(batch[0]!.c.accountId);
+        return;
+      }
+    }
+  };
+
+  /**
+   * Ends the backend `pid` (a connection this process lost mid-statement) and waits until it is
+   * gone, so whatever it ran has committed or never will. A role that may not signal it waits for
+   * PostgreSQL's own connection check to end it instead.
+   */
+  const endBackend = async (q: Q, pid: number, started: number): Promise<void> => {
+    if (pid < 0) throw unavailable(new Error('the lost connection has no backend id'));
+    await q(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = $1`, [pid]).catch((e: unknown) => {
+      if ((e as { code?: unknown }).code !== '42501') throw e;
+    });
+    for (;;) {
+      if ((await q(`SELECT 1 FROM pg_stat_activity WHERE pid = $1`, [pid])).length === 0) return;
+      if (Date.now() - started >= MUST_RETRY_MS) throw unavailable(new Error(`backend ${pid} of a lost connection is still running`));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+
   /** Deletes the holds and gives their amounts back to `held`, account by account in id order (no deadlocks between sweeps). */
   const releaseHolds = async (q: Q, where: string, params: unknown[]): Promise<number> => {
     const rows = await q(`DELETE FROM credit_holds WHERE ${where} RETURNING account_id, amount`, params);
@@ -435,7 +604,12 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
 
   const shared: SharedState = {
     async takeToken(id, perMinute, now) {
-      const r = (await query(`SELECT o_allowed, o_tokens FROM stays_take_token($1, $2, $3)`, [id, Math.max(1, Math.floor(perMinute)), now]))[0]!;
+      // Not money: its commit does not wait for the WAL to reach the disk (docs/decisions.md, issue
+      // 23). A crash loses at most the last fraction of a second of takes, which only refills
+      // buckets a little early; the key's row is locked for the statement, not for a disk flush.
+      const r = (
+        await query(`SELECT o_allowed, o_tokens FROM stays_take_token($1, $2, $3), set_config('synchronous_commit', 'off', true)`, [id, Math.max(1, Math.floor(perMinute)), now])
+      )[0]!;
       return { allowed: r.o_allowed as boolean, tokens: r.o_tokens as number };
     },
     async claimFlight(key, id, owner, leaseUntil, now) {
@@ -587,6 +761,11 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
     },
     async settleHold(holdId, charge, ref) {
       return tx((q, _c, attempt) => settle(q, holdId, charge, ref.requestId, ref.jobId, ref.at, attempt > 1), { must: true, single: true });
+    },
+    async charge(c) {
+      // D5: a call never charges more than it would have held.
+      if (!Number.isSafeInteger(c.charge) || c.charge < 0 || c.charge > c.admit) throw new RangeError(`charge ${c.charge} outside ${c.admit}`);
+      return chargeQueued(c);
     },
     async createJob(j) {
       await query(

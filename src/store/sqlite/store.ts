@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { makePrivateDir } from '../private-dir.js';
-import { type AccountRow, type CreditsRow, type HoldResult, type JobEnd, type KeyRow, type LiveWork, type NewAccount, type NewHold, type NewKey, type NewTopup, type Store, type TopupResult, WEBHOOK_LOG_RETENTION_MS } from '../../core/ports/store.js';
+import { type AccountRow, type CreditsRow, type HoldResult, type JobEnd, type KeyRow, type LiveWork, type NewAccount, type NewCharge, type NewHold, type NewKey, type NewTopup, type Store, type TopupResult, WEBHOOK_LOG_RETENTION_MS } from '../../core/ports/store.js';
 import { MIGRATIONS } from './migrations.js';
 import { type Row, toAccount, toJob, toJobSummary, toKey, toLedger } from '../rows.js';
 import { oauthStore, purgeOAuth } from './oauth.js';
@@ -171,6 +171,18 @@ export function openSqliteStore(file: string): Store {
     return credits(accountId);
   };
   const settleTx = db.transaction(settle);
+
+  /** A call whose cost is known up front: admitted as a hold of `admit` would be, then debited with its ledger row. */
+  const chargeTx = db.transaction((c: NewCharge): HoldResult => {
+    const before = credits(c.accountId);
+    if (c.freeTierBudget !== null && before.spent + before.held + c.admit > c.freeTierBudget) return { ok: false, reason: 'free_tier', credits: before };
+    if (before.balance - before.held < c.admit) return { ok: false, reason: 'balance', credits: before };
+    if (c.charge === 0) return { ok: true, credits: before };
+    q.charge.run(c.charge, c.charge, c.accountId);
+    const after = credits(c.accountId);
+    q.insertLedger.run({ accountId: c.accountId, kind: 'charge', amount: -c.charge, balanceAfter: after.balance, requestId: c.requestId, jobId: null, keyId: null, note: null, createdAt: c.at });
+    return { ok: true, credits: after };
+  });
 
   const finishTx = db.transaction((e: JobEnd): boolean => {
     if (q.ownedJob.get(e.jobId, e.owner) === undefined) return false;
@@ -342,6 +354,11 @@ export function openSqliteStore(file: string): Store {
     },
     async settleHold(holdId, charge, ref) {
       return settleTx.immediate(holdId, charge, ref.requestId, ref.jobId, ref.at);
+    },
+    async charge(c) {
+      // D5: a call never charges more than it would have held.
+      if (!Number.isSafeInteger(c.charge) || c.charge < 0 || c.charge > c.admit) throw new RangeError(`charge ${c.charge} outside ${c.admit}`);
+      return chargeTx.immediate(c);
     },
     async createJob(j) {
       const { lease, ...rest } = j;
