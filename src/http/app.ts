@@ -81,8 +81,10 @@ const billedGet = (r: RouteDef) => r.method === 'get' && r.doc.async === true;
 /** Paths only Family S has: an unknown path under them (a 404) takes the S envelope too. */
 const S_PREFIX = /^\/v1\/(?:stays|listings|webhooks)(?:\/|$)/;
 
-function familyS(routes: RouteDef[]): RegExp[] {
-  return routes.filter((r) => r.family === 'S').map((r) => pathPattern(honoPath(r.path)));
+/** One expression for every Family S path and S_PREFIX: a single test per request, not one per route. */
+function familyS(routes: RouteDef[]): RegExp {
+  const paths = routes.filter((r) => r.family === 'S').map((r) => pathPattern(honoPath(r.path)).source);
+  return new RegExp([...paths, S_PREFIX.source].map((s) => `(?:${s})`).join('|'));
 }
 
 function clientAddress(env: unknown): string {
@@ -118,7 +120,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
     c.set('ownDocs', opts.ownDocs === true);
     c.set('listenHost', opts.listenHost);
     // Before the body limit, authentication and the route, so every error on an S path takes its envelope.
-    c.set('family', sPaths.some((re) => re.test(c.req.path)) || S_PREFIX.test(c.req.path) ? 'S' : 'U');
+    c.set('family', sPaths.test(c.req.path) ? 'S' : 'U');
     c.header('X-Request-Id', c.get('requestId'));
     await next();
     opts.logger?.info(

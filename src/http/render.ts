@@ -58,9 +58,19 @@ function writeDirect(c: Context<Env>, parts: Buffer[]): Response | undefined {
   // has yet to make, which c.res makes now; it is dropped below, unsent.
   const headers = c.res.headers;
   if (headers.has('set-cookie')) return undefined;
-  headers.set('Content-Type', 'application/json');
+  // In the order c.body() would give them: Headers iterate sorted by name, Content-Type among
+  // them (set in its place here rather than on the Headers, which would sort them again).
   const record: Record<string, string | number> = {};
-  for (const [k, v] of headers) record[k] = v;
+  let typed = false;
+  for (const [k, v] of headers) {
+    if (!typed && k >= 'content-type') {
+      record['content-type'] = 'application/json';
+      typed = true;
+      if (k === 'content-type') continue;
+    }
+    record[k] = v;
+  }
+  if (!typed) record['content-type'] = 'application/json';
   record['Content-Length'] = parts.reduce((n, p) => n + p.length, 0);
   c.res = undefined;
   outgoing.writeHead(200, record);
