@@ -4,7 +4,8 @@
 // (autocannon -a N, 10 connections), and prints the server's CPU time (user + system, from
 // /proc) per request, median of BENCH_ROUNDS (default 3) rounds. Under BENCH_CALLGRIND=1 the
 // server runs under valgrind --tool=callgrind and the figure is instructions per request: the
-// difference between a run of W+N requests and one of W (start-up and warm-up cancel out).
+// difference between a run of W+N requests and one of W (start-up and warm-up cancel out);
+// slow on a busy machine, and the server's JIT and GC timing moved it 20% between identical runs.
 // BENCH_QUERY changes the request (default the search of bench/http.mjs). A DIR of `fixed` is
 // bench/hello.mjs answering the bytes of the first build's answer (list a build first).
 // DIR+NAME=VALUE+… runs that build's server with those environment variables.
@@ -28,7 +29,6 @@ const CALLGRIND = process.env.BENCH_CALLGRIND === '1';
 const clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
 const cpuMs = (pid) => {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  if (process.env.BENCH_SPLIT) console.error(`pid ${pid} user ${f[11]} sys ${f[12]} ticks`);
   return ((Number(f[11]) + Number(f[12])) * 1000) / clockTicks;
 };
 
