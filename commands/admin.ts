@@ -47,7 +47,7 @@ async function run<T extends object>(
 /** The store a runtime uses, as an operator recognises it (never the password). */
 async function storeName(config: { databaseUrl?: string; dataDir: string }): Promise<string> {
   if (config.databaseUrl) {
-    const { redactUrl } = await import('../src/store/postgres/store.js');
+    const { redactUrl } = await import('../src/store/db-url.js');
     return `PostgreSQL ${redactUrl(config.databaseUrl)}`;
   }
   const { databaseFile } = await import('../src/config.js');

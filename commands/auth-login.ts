@@ -3,7 +3,7 @@
 // checks it with GET /v1/account (free) on the server, or in-process on the local store, and only
 // then stores it; the key is never printed. Logout removes the stored key of the profile.
 import { StaysApiError } from '../src/client/errors.js';
-import { keyPrefix } from './auth-status.js';
+import { keyPrefix } from './_lib/context.js';
 import { configFile, unknownProfile } from './_lib/config.js';
 import { type Ctx, createContext } from './_lib/context.js';
 import { UsageError, reportError } from './_lib/errors.js';

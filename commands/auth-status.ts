@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import type { Account } from '../src/core/schemas/resources.js';
 import { configFile, readProfile } from './_lib/config.js';
 import { localKeyIndex, storeLabel } from './_lib/local-key.js';
-import { type Ctx, redact } from './_lib/context.js';
+import { type Ctx, keyPrefix } from './_lib/context.js';
 import type { GlobalOpts } from './_lib/options.js';
 import { chalkAt } from './_lib/term.js';
 
@@ -49,11 +49,6 @@ function keyInUse(ctx: Ctx, opts: GlobalOpts, dataDir: string | null): string | 
   return opts.apiKey ?? profile['api-key'] ?? null;
 }
 
-/** What a user may see of a key: the 14 characters `stays admin` lists keys by (stay_test_AbC1…), never the secret part. */
-export function keyPrefix(key: string): string {
-  return /^(stay|sk)_(test|live)_[A-Za-z0-9]{20,}$/.test(key) ? `${key.slice(0, 14)}…` : redact(key);
-}
-
 const FROM: Record<Source, string> = {
   flag: 'from --api-key',
   env: 'from STAYS_API_KEY',
@@ -67,7 +62,7 @@ async function gather(ctx: Ctx, opts: GlobalOpts): Promise<{ status: AuthStatus;
   const onPostgres = rt?.config.databaseUrl !== undefined;
   const dataDir = rt && !onPostgres ? resolve(rt.config.dataDir) : null;
   let store: AuthStatus['store'] = null;
-  if (rt?.config.databaseUrl) store = { kind: 'postgres', url: (await import('../src/store/postgres/store.js')).redactUrl(rt.config.databaseUrl) };
+  if (rt?.config.databaseUrl) store = { kind: 'postgres', url: (await import('../src/store/db-url.js')).redactUrl(rt.config.databaseUrl) };
   else if (rt) store = { kind: 'sqlite', path: (await import('../src/config.js')).databaseFile(resolve(rt.config.dataDir)) };
   const file = configFile();
   const key = keyInUse(ctx, opts, rt ? await localKeyIndex(rt.config) : null);

@@ -5,15 +5,7 @@
 // data: pressing Tab runs no Node. The tree is read in _lib/completion-spec.ts, the scripts are
 // written in _lib/completion-scripts.ts, both loaded only by this command.
 import { Argument, type Command } from 'commander';
-
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-export type Shell = (typeof SHELLS)[number];
-
-export const INSTALL: Record<Shell, string> = {
-  bash: 'echo \'source <(stays completion bash)\' >> ~/.bashrc',
-  zsh: 'echo \'source <(stays completion zsh)\' >> ~/.zshrc   # after compinit',
-  fish: 'stays completion fish > ~/.config/fish/completions/stays.fish',
-};
+import { INSTALL, SHELLS, type Shell } from './_lib/completion-shells.js';
 
 export function defineCompletion(program: Command): void {
   program

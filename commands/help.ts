@@ -6,7 +6,7 @@ const TOPICS = ['exit-codes', 'sandbox', 'errors'] as const;
 
 /** The sandbox's triggers, from the table the sandbox itself throws from (src/sources/sandbox/magic.ts). */
 async function sandboxHelp(): Promise<string> {
-  const { sandboxTriggers } = await import('../src/sources/sandbox/magic.js');
+  const { sandboxTriggers } = await import('../src/core/sandbox-triggers.js');
   const triggers = sandboxTriggers();
   const groups: [string, (typeof triggers)[number]['input'], string][] = [
     ['Search locations', 'location', 'any case'],

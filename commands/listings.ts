@@ -4,6 +4,8 @@ import type { Command } from 'commander';
 import { type GlobalOpts, withCost, withGlobals } from './_lib/options.js';
 import { columnsHelp } from './_lib/columns.js';
 import { withStayFlags, withStaySharedFlags } from './_lib/stay-search.js';
+import { BILLING_TEXT } from '../src/core/billing.js';
+import { PRESET_MAX_ITEMS } from '../src/core/limits.js';
 
 const PRESETS = {
   superhost: 'Stays whose host is a superhost (rows filtered: a page may hold fewer than --max-items)',
@@ -22,8 +24,8 @@ export function defineListings(program: Command): void {
     withStayFlags(withStaySharedFlags(cmd), '');
     withGlobals(withCost(cmd))
       .addHelpText('after', `
-Same body as stays search --family s; --max-items is at most 50 here (more is clamped, with a
-warning). 1 credit per returned row on a live key (D26).
+Same body as stays search --family s; --max-items is at most ${PRESET_MAX_ITEMS} here (more is clamped, with a
+warning). ${BILLING_TEXT.stayRow} on a live key (D26).
 
 Examples:
   stays listings ${preset} Lisbon

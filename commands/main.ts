@@ -4,12 +4,14 @@
 // when it runs.
 import type { Command } from 'commander';
 import { EXIT } from './_lib/io.js';
+import { setProgram } from './_lib/program-ref.js';
 
 export async function main(argv: string[]): Promise<void> {
   const args = argv.slice(2);
   const { buildProgram } = await import('./program.js');
   // The command's definition alone (help and completion read every command, so they get all).
   const program = buildProgram(args[0] === 'help' || args[0] === 'completion' ? undefined : args[0]);
+  setProgram(program);
   if (args.some((a) => a === '--json' || a.startsWith('--json=') || a === '--jq')) {
     // Usage errors in the envelope shape too, so `--json` callers parse every failure alike.
     // Settings are copied to subcommands when they are created, so apply to the whole tree.

@@ -3,6 +3,7 @@
 import { type Command, Option } from 'commander';
 import { DATE_KEYS, type GlobalOpts, PARTY_KEYS, pick, withDates, withCost, withGlobals, withParty } from './_lib/options.js';
 import { columnsHelp } from './_lib/columns.js';
+import { stayRowsCost } from '../src/core/billing.js';
 import { withStayFlags } from './_lib/stay-search.js';
 
 const KEYS = [...DATE_KEYS, ...PARTY_KEYS, 'rooms', 'propertyType', 'amenities', 'minBedrooms', 'priceMin', 'priceMax', 'minGuestRating', 'platforms', 'platform', 'limit', 'cursor', 'sort'] as const;
@@ -34,7 +35,7 @@ export function defineSearch(program: Command): void {
     .option('--sort <sort>', 'recommended, price_asc, price_desc, rating_desc')
     .option('--all', 'walk every page')
     .addOption(new Option('--family <family>', 'u: properties across platforms (default); s: airbnb stays (POST /v1/search); any S: flag selects s').choices(['u', 's']));
-  withStayFlags(cmd).option('--with-details', 'S: each row enriched like stays stay get (POST /v1/search/with-details; 2 credits a row)');
+  withStayFlags(cmd).option('--with-details', `S: each row enriched like stays stay get (POST /v1/search/with-details; ${stayRowsCost(1, true)} credits a row)`);
   withGlobals(withCost(cmd))
     .addHelpText('after', `
 Examples:
@@ -70,12 +71,12 @@ ${columnsHelp('stay', { label: 'for stays (Family S: --family s, any S: flag, --
         const form = familyOf(opts);
         if ('error' in form) throw new UsageError(form.error, 'family');
         if (form.family === 's') {
-          const [{ S_BODY_KEYS, placesGiven, runStaySearch, stayBody }, { S_PAGE }] = await Promise.all([import('./_lib/stay-search.js'), import('./_lib/cost.js')]);
+          const [{ placesGiven, runStaySearch, stayBody }, { FAMILY_S_SEARCH_KEYS }, { S_DEFAULT_MAX_ITEMS }] = await Promise.all([import('./_lib/stay-search.js'), import('../src/core/search-family.js'), import('../src/core/limits.js')]);
           const where = placesGiven(opts) ? location : await ask(ctx.term, location, { name: 'LOCATION', message: 'Where?', usage: 'stays search LOCATION --family s [flags]' });
           const body = stayBody(where, opts);
           // POST /v1/search is Family S only when the body has an S-only key (D8): --family s
           // alone states the default page size, which changes nothing else.
-          if (!Object.keys(body).some((k) => S_BODY_KEYS.includes(k))) body.maxItems = S_PAGE.default;
+          if (!Object.keys(body).some((k) => (FAMILY_S_SEARCH_KEYS as readonly string[]).includes(k))) body.maxItems = S_DEFAULT_MAX_ITEMS;
           await runStaySearch(ctx, opts.withDetails === true ? operations.staySearchWithDetails(body) : operations.staySearch(body), opts);
           return;
         }

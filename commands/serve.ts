@@ -103,7 +103,7 @@ Examples:
       process.once('SIGTERM', () => stop('SIGTERM'));
       process.once('SIGINT', () => stop('SIGINT'));
       // Announced only once the handlers are in place, so a supervisor may signal at once.
-      const [{ redactUrl }, { isLoopbackHost }] = await Promise.all([import('../src/store/postgres/store.js'), import('../src/webhooks/targets.js')]);
+      const [{ redactUrl }, { isLoopbackHost }] = await Promise.all([import('../src/store/db-url.js'), import('../src/webhooks/targets.js')]);
       // Before the announcement, so whoever waits for it has the warning too.
       if (!isLoopbackHost(opts.host) && !server.runtime.config.publicUrl) {
         process.stderr.write(

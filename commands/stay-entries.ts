@@ -8,9 +8,8 @@ import { ServiceError } from '../src/core/errors.js';
 import { batchEntryId } from '../src/core/stays/entry.js';
 import { UsageError } from './_lib/errors.js';
 import type { Term } from './_lib/term.js';
+import { MAX_BATCH_ENTRIES } from '../src/core/limits.js';
 
-/** POST /v1/stays/batch takes at most this many entries (src/core/schemas/stays.ts MAX_BATCH_ENTRIES). */
-export const MAX_BATCH_ENTRIES = 50;
 
 const entryOf = (s: string): StayBatchEntry => (isStayUrl(s) ? { url: s.trim() } : { id: s.trim() });
 

@@ -3,6 +3,7 @@
 import { type Command, Option } from 'commander';
 import { type GlobalOpts, withCost, withGlobals } from './_lib/options.js';
 import { STAY_PART_KINDS, columnsHelp, stayPartColumnsHelp } from './_lib/columns.js';
+import { BILLING_TEXT } from '../src/core/billing.js';
 
 const PARTS = Object.keys(STAY_PART_KINDS);
 
@@ -70,7 +71,7 @@ A line that is not an id or room URL is named by its line number on stderr and s
 other lines are looked up, then the command exits 2. Entries that cannot be resolved are left
 out of the rows and not billed: a warning line names each by its line, and "N of M entries
 could not be resolved" follows on stderr (bare --json: in meta); --fail-on-partial then exits 7.
-Each resolved entry costs 1 credit on a live key (D26).
+Each resolved entry costs ${BILLING_TEXT.stayLookup} on a live key (D26).
 
 Examples:
   stays stay batch --file ids.txt

@@ -99,7 +99,7 @@ const SERVICE_ONLY = [
   'src/core/auth.ts',
   'src/core/error-docs.ts',
   'src/mcp/stdio.ts',
-  'src/sources/sandbox/magic.ts',
+  'src/core/sandbox-triggers.ts',
   'src/sources/apify/doctor.ts',
   'commands/_lib/completion-spec.ts',
 ];

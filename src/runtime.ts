@@ -17,7 +17,7 @@ import { isErrorCode } from './core/errors.js';
 import { CLI_EXITED, SERVER_SHUTDOWN, abandonOwn, startHeartbeat } from './jobs/leases.js';
 import { JobRunner } from './jobs/runner.js';
 import { openStore } from './store/open.js';
-import { createWebhookHub } from './webhooks/hub.js';
+import { type WebhookHub, createWebhookHub } from './webhooks/hub.js';
 import { type Dispatcher, createDispatcher } from './webhooks/dispatcher.js';
 import pkg from '../package.json' with { type: 'json' };
 
@@ -38,6 +38,9 @@ export interface RuntimeOptions {
 }
 
 export interface Runtime extends Services {
+  /** The core's ports, as the runtime made them (with what only the runtime's owner uses: drain, size, the dispatcher's wake-up). */
+  jobs: JobRunner;
+  webhooks: WebhookHub;
   /**
    * This process's webhook deliveries. Started by `stays serve`; in an in-process CLI command it
    * starts with the first event the command queues, and the transport drains it before closing.
@@ -87,7 +90,7 @@ export function createRuntime(opts: RuntimeOptions = {}): Runtime {
   const world = createSandboxWorld({ memoBytes: cacheBytes / 2 });
   const upstream = liveUpstream(config, world, opts.role === 'server' ? sourceLog(config) : undefined);
   const store = openStore(config);
-  const services: Services = {
+  const services: Services & { jobs: JobRunner; webhooks: WebhookHub } = {
     config,
     clock,
     ids,

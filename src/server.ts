@@ -10,11 +10,12 @@ import { ServiceError, errorBody } from './core/errors.js';
 import { newRequestId } from './core/ids.js';
 import { createApp } from './http/app.js';
 import { installClientErrorHandler } from './http/client-error.js';
+import { serverDocsBase } from './http/docs/base.js';
 import { capPerAddress, serverOptions } from './http/connections.js';
 import { failExpired, purgeExpired, startSweeper } from './jobs/leases.js';
 import { type Runtime, createRuntime, type RuntimeOptions } from './runtime.js';
 import { selfOrigin } from './oauth/urls.js';
-import { serverKey } from './webhooks/secrets.js';
+import { serverKey } from './secrets.js';
 
 export interface ServeOptions extends RuntimeOptions {
   host?: string;
@@ -116,7 +117,7 @@ async function listen(runtime: Runtime, logger: Logger, opts: ServeOptions): Pro
   const port = portOf(servers[0]!, wanted);
   const url = urlOf(port);
   // Answers without a request the app saw point at the main address's /docs (or STAYS_DOCS_URL).
-  const docsUrl = runtime.config.docsUrlFixed ? runtime.config.docsUrl : `${runtime.config.publicUrl ?? url}/docs`;
+  const docsUrl = serverDocsBase(runtime.config, url);
   for (const server of servers) {
     // Malformed HTTP that never reaches the app still gets the JSON envelope (after serve(): it wraps its listeners).
     installClientErrorHandler(server as Server, { logger, newRequestId: () => newRequestId(runtime.ids), docsUrl });
@@ -174,7 +175,7 @@ function mcpOnly(fetch: (req: Request, env?: unknown) => Response | Promise<Resp
     const err = new ServiceError('route_not_found', 'This address serves only the MCP tool server (/mcp) and its OAuth endpoints; the /v1 API is on the main port.');
     const { config } = runtime;
     const socket = (env as { incoming?: { socket?: { localAddress?: string; localPort?: number } } } | undefined)?.incoming?.socket ?? undefined;
-    const docs = config.docsUrlFixed ? config.docsUrl : `${config.publicUrl ?? selfOrigin(socket, req.headers.get('host') ?? undefined, req.url)}/docs`;
+    const docs = serverDocsBase(config, selfOrigin(socket, req.headers.get('host') ?? undefined, req.url));
     return new Response(JSON.stringify({ error: errorBody(err, requestId, docs) }), { status: 404, headers: { 'content-type': 'application/json', 'x-request-id': requestId } });
   };
 }

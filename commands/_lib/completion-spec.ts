@@ -2,7 +2,7 @@
 // (which take a value, and the values: commander choices, enums of the API's parameter schemas,
 // the CLI's constants) and the values of its positional arguments.
 import type { Command, Option } from 'commander';
-import { SHELLS } from '../completion.js';
+import { SHELLS } from './completion-shells.js';
 
 export interface Flag {
   names: string[];
@@ -55,7 +55,7 @@ async function valueSources(): Promise<Values> {
     import('../../src/core/schemas/resources.js'),
     import('./config.js'),
     import('./select.js'),
-    import('../../src/store/types.js'),
+    import('../../src/core/ports/store.js'),
     import('../../src/core/stays/fields.js'),
   ]);
   const byCommand = { search: [params.SearchParams], reviews: [params.ReviewsParams], price: [params.PriceParams], compare: [params.PriceCompareParams], availability: [params.AvailabilityParams], listing: [params.ListingPathParams, params.ListingParams], 'jobs list': [JobsListParams] };

@@ -1,8 +1,7 @@
 // Validation and printing for `stays config`. A bad key or value is a usage error (exit 2).
 import { serviceRoot } from '../../src/client/transport.js';
 import { CONFIG_KEYS, type ConfigKey, isConfigKey, profileNames, readOwnProfile, readProfile, unknownProfile } from './config.js';
-import { redact } from './context.js';
-import { keyPrefix } from '../auth-status.js';
+import { keyPrefix, redact } from './context.js';
 import { parseDuration } from './options.js';
 import { FORMATS } from './output.js';
 import { UsageError } from './errors.js';

@@ -53,6 +53,11 @@ export interface Ctx {
 
 export const redact = (key: string) => `${key.slice(0, key.startsWith('stay_') ? 10 : 3)}…(redacted)`;
 
+/** What a user may see of a key: the 14 characters `stays admin` lists keys by (stay_test_AbC1…), never the secret part. */
+export function keyPrefix(key: string): string {
+  return /^(stay|sk)_(test|live)_[A-Za-z0-9]{20,}$/.test(key) ? `${key.slice(0, 14)}…` : redact(key);
+}
+
 function debugLine(e: RequestEvent): string {
   const parts = [`${e.method} ${e.url}`, e.status === null ? `failed: ${e.error}` : `→ ${e.status}`, `${e.ms} ms`];
   if (e.requestId) parts.push(e.requestId);

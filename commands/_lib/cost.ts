@@ -1,5 +1,5 @@
 // The cost guard (--max-credits): the worst case a live call may cost, worked out from its
-// parameters with the service's own billing formulas (src/core/billing.ts), before any request.
+// parameters by the core (src/core/worst-case.ts: the service's billing formulas and page limits), before any request.
 // A single call over the cap, or an --all walk whose next page would take it past the cap, is
 // refused with exit 5 when nobody can be asked, and asked about on a terminal. Without
 // --max-credits, a terminal still asks before a live --all walk or a batch passes 100 credits.
@@ -7,8 +7,8 @@
 // command's own flags only; after a "yes" the next question names the cap that yes set.
 // --dry-run (dry-run.ts) reports the same worst case without sending anything.
 import type { ApiCall } from '../../src/client/http.js';
-import { PRICE_COST, GOOGLE_COMPARE_COST, STAY_LOOKUP_COST, availabilityCost, listingCost, reviewsCost, searchWorstCase, stayRowsCost } from '../../src/core/billing.js';
-import { DEFAULT_SEARCH_PLATFORMS, type Platform, isPlatform } from '../../src/core/platforms.js';
+import { REVIEWS_LIMIT, SEARCH_LIMIT } from '../../src/core/limits.js';
+import { worstCaseOf } from '../../src/core/worst-case.js';
 import type { Ctx } from './context.js';
 import { EXIT } from './io.js';
 
@@ -21,50 +21,9 @@ const int = (v: unknown, fallback: number) => {
   const n = Number(str(v));
   return Number.isInteger(n) && n > 0 ? n : fallback;
 };
-const platformOf = (v: unknown): Platform | null => (isPlatform(str(v)) ? (str(v) as Platform) : null);
-const DAY_MS = 86_400_000;
 
-// Family S page sizes (src/core/schemas/stays.ts: S_DEFAULT_MAX_ITEMS, S_MAX_ITEMS, PRESET_MAX_ITEMS),
-// copied so the guard does not load zod; test/cli/stays-cost.test.ts compares them.
-export const S_PAGE = { default: 50, max: 250, preset: 50 } as const;
-
-/** Family S worst cases (D26): rows × 1 per page (× 2 with details), batch entries × 1, a lookup 1. */
-function stayWorstCase(call: ApiCall, path: string): number | null {
-  const b = (call.body ?? {}) as Record<string, unknown>;
-  if (call.method === 'POST' && path === '/stays/batch') return stayRowsCost(Array.isArray(b.entries) ? b.entries.length : 0);
-  if (call.method === 'GET' && path.startsWith('/stays/')) return STAY_LOOKUP_COST;
-  const preset = path.startsWith('/listings/');
-  if (call.method !== 'POST' || !(path === '/search' || path === '/search/with-details' || preset)) return null;
-  const cap = preset ? S_PAGE.preset : S_PAGE.max;
-  return stayRowsCost(Math.min(int(b.maxItems, S_PAGE.default), cap), path === '/search/with-details');
-}
-
-/** The worst case of one call (credits), or null when it is free or not a billable route. */
-export function worstCase(call: ApiCall): number | null {
-  const q = call.query ?? {};
-  const path = call.path.replace(/^\/v1/, '');
-  if (call.method === 'POST' || path.startsWith('/stays/')) return stayWorstCase(call, path);
-  if (path === '/search') {
-    const asked = list(q.platforms ?? q.platform).filter(isPlatform) as Platform[];
-    return searchWorstCase(asked.length ? asked : [...DEFAULT_SEARCH_PLATFORMS], Math.min(int(q.limit, 10), 40));
-  }
-  const listing = /^\/listing\/([^/]+)\//.exec(path);
-  if (listing) return listingCost(platformOf(decodeURIComponent(listing[1]!)) ?? 'vrbo');
-  if (path === '/price') return PRICE_COST;
-  if (path === '/price-compare') {
-    const pairs = list(q.listings);
-    return pairs.length ? pairs.length * PRICE_COST : GOOGLE_COMPARE_COST;
-  }
-  if (path === '/availability') {
-    const ids = list(q.listingIds).length || 1;
-    const start = Date.parse(str(q.startDate) ?? '');
-    const end = Date.parse(str(q.endDate) ?? '');
-    const days = Number.isNaN(start) || Number.isNaN(end) ? 365 : Math.max(1, Math.round((end - start) / DAY_MS));
-    return ids * availabilityCost(platformOf(q.platform) ?? 'vrbo', days);
-  }
-  if (path === '/reviews') return reviewsCost(platformOf(q.platform) ?? 'airbnb', Math.min(int(q.limit, 20), 100));
-  return null;
-}
+/** The worst case of one call (credits), or null when it is free or not a billable route: the core's (src/core/worst-case.ts). */
+export const worstCase = (call: ApiCall): number | null => worstCaseOf(call);
 
 /**
  * What a call's worst case grows with, as API parameter names (the ones worstCase reads), for the
@@ -79,10 +38,10 @@ function costDrivers(call: ApiCall): string[] {
     if (path === '/stays/batch') return Array.isArray(b.entries) && b.entries.length > 1 ? ['entries'] : [];
     return ['maxItems'];
   }
-  if (path === '/search') return [...(int(q.limit, 10) > 1 ? ['limit'] : []), ...(list(q.platforms ?? q.platform).length === 1 ? [] : ['platforms'])];
+  if (path === '/search') return [...(int(q.limit, SEARCH_LIMIT.default) > 1 ? ['limit'] : []), ...(list(q.platforms ?? q.platform).length === 1 ? [] : ['platforms'])];
   if (path === '/price-compare') return list(q.listings).length > 2 ? ['listings'] : [];
   if (path === '/availability') return [...(list(q.listingIds).length > 1 ? ['ids'] : []), 'startDate', 'endDate'];
-  if (path === '/reviews') return int(q.limit, 20) > 1 ? ['limit'] : [];
+  if (path === '/reviews') return int(q.limit, REVIEWS_LIMIT.default) > 1 ? ['limit'] : [];
   return [];
 }
 

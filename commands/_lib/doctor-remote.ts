@@ -4,9 +4,8 @@
 // (its Date header), and what it reports of its upstream per platform (GET /v1/health).
 import { StaysApiError, StaysConnectionError } from '../../src/client/errors.js';
 import type { UpstreamReport } from '../../src/sources/upstream-report.js';
-import { keyPrefix } from '../auth-status.js';
 import { readProfile } from './config.js';
-import type { Ctx } from './context.js';
+import { type Ctx, keyPrefix } from './context.js';
 import type { GlobalOpts } from './options.js';
 
 /** Past this, signed webhooks (±300 s) and Retry-After/reset times read wrong: said, not failed. */

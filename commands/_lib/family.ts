@@ -1,36 +1,17 @@
 // Which form of `stays search` a command line asks for: Family U (GET /v1/search, the default) or
 // Family S (POST /v1/search with an S body, D8), chosen by --family or by any S-only flag. Mixing
-// the forms' own flags is a usage error. Free of imports: select.ts checks --json with it before
-// the program is built.
+// the forms' own flags is a usage error. The keys come from the core's import-free list
+// (src/core/search-family.ts): select.ts checks --json with it before the program is built.
+import { FAMILY_S_SEARCH_KEYS, FAMILY_U_ONLY_SEARCH_KEYS } from '../../src/core/search-family.js';
 
-/** Flags only the Family S form takes (option key → flag). */
-export const S_ONLY: Record<string, string> = {
-  locationQueries: '--location-queries',
-  searchUrls: '--search-urls',
-  maxItems: '--max-items',
-  fields: '--fields',
-  infants: '--infants',
-  pets: '--pets',
-  locale: '--locale',
-  minBeds: '--min-beds',
-  minBathrooms: '--min-bathrooms',
-  nextPageToken: '--next-page-token',
-  withDetails: '--with-details',
-};
+const flagOf = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+const flags = (keys: readonly string[]): Record<string, string> => Object.fromEntries(keys.map((k) => [k, flagOf(k)]));
 
-/** Flags only the Family U form takes. */
-export const U_ONLY: Record<string, string> = {
-  platforms: '--platforms',
-  platform: '--platform',
-  limit: '--limit',
-  cursor: '--cursor',
-  sort: '--sort',
-  rooms: '--rooms',
-  childAges: '--child-ages',
-  propertyType: '--property-type',
-  amenities: '--amenities',
-  minGuestRating: '--min-guest-rating',
-};
+/** Flags only the Family S form takes (option key → flag): the service's S-only keys, and --with-details (POST /v1/search/with-details). */
+export const S_ONLY: Record<string, string> = flags([...FAMILY_S_SEARCH_KEYS, 'withDetails']);
+
+/** Flags only the Family U form takes: the service's U-only keys. */
+export const U_ONLY: Record<string, string> = flags(FAMILY_U_ONLY_SEARCH_KEYS);
 
 export type Family = 'u' | 's';
 

@@ -41,7 +41,7 @@ async function lock(path: string): Promise<boolean> {
  */
 export async function localKeyIndex(config: Runtime['config']): Promise<string> {
   if (!config.databaseUrl) return resolve(config.dataDir);
-  const { redactUrl } = await import('../../src/store/postgres/store.js');
+  const { redactUrl } = await import('../../src/store/db-url.js');
   return `postgres:${redactUrl(config.databaseUrl)}`;
 }
 
@@ -51,7 +51,7 @@ export async function localKeyIndex(config: Runtime['config']): Promise<string> 
  */
 export async function storeLabel(config: { databaseUrl?: string; dataDir: string }): Promise<string> {
   if (!config.databaseUrl) return `the local store in ${resolve(config.dataDir)}`;
-  const { redactUrl } = await import('../../src/store/postgres/store.js');
+  const { redactUrl } = await import('../../src/store/db-url.js');
   return `the PostgreSQL store ${redactUrl(config.databaseUrl)} (STAYS_DATABASE_URL)`;
 }
 

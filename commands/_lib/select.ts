@@ -13,7 +13,9 @@ import type { Jq } from 'jq-wasm';
 import { JqError, UsageError } from './errors.js';
 import { isSFormArgv } from './family.js';
 import { jsonText } from './io.js';
+import { currentProgram } from './program-ref.js';
 import type { Term } from './term.js';
+import type { Command } from 'commander';
 
 type Row = Record<string, unknown>;
 
@@ -56,13 +58,14 @@ function unknownFieldsError(unknown: string[], available: readonly string[], com
  * `stays search --json Lisbon`: commander's optional value took the positional argument, which
  * is then missing. Told by replaying the words against the command's options and arguments.
  */
-async function swallowedHint(argv: string[]): Promise<string | null> {
+function swallowedHint(argv: string[]): string | null {
   const words = argv.slice(2);
   const at = words.indexOf('--json');
   const value = words[at + 1];
   if (at < 0 || value === undefined || value.startsWith('-')) return null;
-  const { buildProgram } = await import('../program.js');
-  let cmd = buildProgram();
+  const program = currentProgram();
+  if (program === undefined) return null;
+  let cmd: Command = program;
   const path: string[] = [];
   let positionals = 0;
   for (let i = 0; i < words.length; i++) {
@@ -93,7 +96,7 @@ export async function checkSelection(fields: string[] | null, jq: string | null,
     // The Family S form of search has stays, not properties: their fields are checked on the answer.
     const known = command === 'search' && isSFormArgv(argv) ? undefined : COMMAND_FIELDS[command];
     const unknown = known ? fields.filter((f) => !known.fields.includes(f)) : [];
-    if (known && unknown.length > 0) throw unknownFieldsError(unknown, known.fields, command, known.rows, await swallowedHint(argv));
+    if (known && unknown.length > 0) throw unknownFieldsError(unknown, known.fields, command, known.rows, swallowedHint(argv));
   }
   if (jq !== null) compile(await loadJq(), jq);
 }

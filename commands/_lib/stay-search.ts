@@ -36,9 +36,6 @@ export function withStaySharedFlags(cmd: Command): Command {
     .option('--currency <code>', 'ISO-4217 currency (default USD)');
 }
 
-/** The body keys that make a POST /v1/search body Family S (D8). */
-export const S_BODY_KEYS = ['locationQueries', 'searchUrls', 'maxItems', 'nextPageToken', 'fields', 'infants', 'pets', 'locale', 'minBeds', 'minBathrooms'];
-
 const NUMBERS = ['adults', 'children', 'infants', 'pets', 'priceMin', 'priceMax', 'minBeds', 'minBedrooms', 'minBathrooms', 'maxItems'] as const;
 const STRINGS = ['checkIn', 'checkOut', 'currency', 'locale', 'nextPageToken', 'fields'] as const;
 

@@ -5,7 +5,7 @@
 // width goes back to the text that was cut. Ids are never cut. A single resource is a key/value
 // view whose long values wrap under their column (ids and URLs are never broken).
 import type { Row } from './columns.js';
-import type { Field, TableColumn, View } from './view.js';
+import type { Field, TableColumn, View } from './view-types.js';
 
 const GAP = '  ';
 

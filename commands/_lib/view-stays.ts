@@ -3,7 +3,7 @@
 // whose columns are the paths asked for. The shape decides, as in view.ts.
 import { DATA_COLUMNS, type DataColumn, type Datum, type Kind, type Row, type StayKind } from './columns.js';
 import { grouped, money, rating } from './numbers.js';
-import type { Field, TableColumn, View } from './view.js';
+import type { Field, TableColumn, View } from './view-types.js';
 
 const o = (v: unknown) => (v ?? {}) as Row;
 const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);

@@ -2,41 +2,12 @@
 // renders a finished job like the call that started it), its rows, the tsv/csv columns
 // (columns.ts), the table columns (with what a narrow terminal may shrink or drop first, table.ts)
 // and, for a single resource, the fields of its vertical key/value view.
-import { DATA_COLUMNS, type DataColumn, type Datum, type Kind, type Row } from './columns.js';
+import { DATA_COLUMNS, type Datum, type Kind, type Row } from './columns.js';
 import { grouped, money, rating } from './numbers.js';
 import { STAY_FIELDS, STAY_TABLES, projectedView, stayViewOf } from './view-stays.js';
+import type { Field, TableColumn, View } from './view-types.js';
 
-export interface TableColumn {
-  header: string;
-  text: (r: Row) => string | null;
-  /** Numbers are right-aligned. */
-  align?: 'right';
-  /** Ids are never cut: they are what a user copies into the next command. */
-  id?: boolean;
-  /** Text that may be cut with an ellipsis, down to this width, before columns are dropped. */
-  min?: number;
-  /** When the table does not fit, the lowest rank is dropped first; a column without one stays. */
-  drop?: number;
-}
-
-/** One line of a single resource's key/value view; an empty value leaves the line out. */
-export interface Field {
-  label: string;
-  text: (r: Row) => string | null;
-  /** How a value longer than the line wraps: at spaces, after commas, or never (ids, URLs). */
-  wrap?: 'words' | 'list' | 'none';
-}
-
-export interface View {
-  kind: Kind | null;
-  rows: Row[];
-  /** tsv and csv. */
-  data: DataColumn[];
-  table: TableColumn[];
-  /** A single resource: tables print it as these fields, one a line. */
-  fields: Field[];
-  single: boolean;
-}
+export type { Field, TableColumn, View } from './view-types.js';
 
 const o = (v: unknown) => (v ?? {}) as Row;
 const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);

@@ -19,10 +19,18 @@ export interface WaitOptions {
   onWait?: (e: WaitEvent) => void;
 }
 
-export function pollDelayMs(res: RawResponse, polls: number): number {
-  const hinted = retryAfterMs(res.headers);
-  const fallback = 1000 * 2 ** Math.min(polls, 4);
-  return Math.min(MAX_POLL_INTERVAL_MS, Math.max(MIN_POLL_INTERVAL_MS, hinted ?? fallback));
+/** A pause that ends early, rejecting with the signal's reason, when the signal aborts. */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
+  });
+}
+
+/** The pause before the next poll: the server's hint, else 1, 2, 4, 8, 16 s; clamped to [MIN_POLL_INTERVAL_MS, max]. */
+export function pollDelay(hintMs: number | null, polls: number, max = MAX_POLL_INTERVAL_MS): number {
+  return Math.min(max, Math.max(MIN_POLL_INTERVAL_MS, hintMs ?? 1000 * 2 ** Math.min(polls, 4)));
 }
 
 export function isJobEnvelope(body: unknown): body is JobEnvelope {
@@ -41,25 +49,62 @@ export function settleJob<T>(job: JobEnvelope): Envelope<T> | null {
   return null;
 }
 
+/** Whether a job has yet to end. */
+export const jobRunning = (job: JobEnvelope): boolean => job.data.status === 'pending' || job.data.status === 'running';
+
+export interface PollLoop {
+  deadline: number;
+  signal?: AbortSignal;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Reads the job again: its body and the answer's Retry-After. */
+  poll(jobId: string): Promise<{ job: JobEnvelope; retryAfterMs: number | null }>;
+  /** Told before each pause (spinners, MCP progress). */
+  onWait?(job: JobEnvelope, elapsedMs: number): void | Promise<void>;
+  /** Longest pause between two polls (default MAX_POLL_INTERVAL_MS). */
+  maxIntervalMs?: number;
+  /** The clock (tests inject one). */
+  now?: () => number;
+}
+
+/**
+ * The one job-wait loop (the CLI's and the MCP tools'): polls after the server's Retry-After,
+ * clamped, with exponential back-off when no hint is given, until the job ends or the deadline
+ * passes; the last body seen.
+ */
+export async function pollJobUntil(first: JobEnvelope, firstRetryAfterMs: number | null, o: PollLoop): Promise<JobEnvelope> {
+  const now = o.now ?? Date.now;
+  const started = now();
+  const max = o.maxIntervalMs ?? MAX_POLL_INTERVAL_MS;
+  let job = first;
+  let hint = firstRetryAfterMs;
+  for (let polls = 0; jobRunning(job); polls++) {
+    await o.onWait?.(job, now() - started);
+    const remaining = o.deadline - now();
+    if (remaining <= 0) break;
+    await o.sleep(Math.min(pollDelay(hint, polls, max), remaining), o.signal);
+    ({ job, retryAfterMs: hint } = await o.poll(job.data.jobId));
+  }
+  return job;
+}
+
 /** Waits for the job a 202 (or a previous poll) described; `first` is that response. */
 export async function waitForJob<T>(first: RawResponse, o: WaitOptions): Promise<Envelope<T>> {
-  const started = Date.now();
-  let res = first;
-  let job = parseJson(res, 'The service') as JobEnvelope;
-  const jobId = job.data.jobId;
-  for (let polls = 0; ; polls++) {
-    const done = settleJob<T>(job);
-    if (done) return done;
-    o.onWait?.({ jobId, status: job.data.status, elapsedMs: Date.now() - started });
-    const remaining = o.deadline - Date.now();
-    if (remaining <= 0) throw new StaysWaitTimeoutError(jobId, job.data.status, Math.round(o.timeoutMs / 1000));
-    await o.sleep(Math.min(pollDelayMs(res, polls), remaining), o.signal);
-    res = await o.send({ method: 'GET', path: `/v1/jobs/${encodeURIComponent(jobId)}` }, { deadline: o.deadline, signal: o.signal });
-    if (res.status !== 200) throw withJob(toApiError(res, 'The service'), jobId);
-    const next = parseJson(res, 'The service');
-    if (!isJobEnvelope(next)) throw new StaysApiError({ type: 'internal_error', code: 'internal_error', message: `Unexpected job poll answer for ${jobId}.` }, res.status, jobId);
-    job = next;
-  }
+  const job = await pollJobUntil(parseJson(first, 'The service') as JobEnvelope, retryAfterMs(first.headers), {
+    deadline: o.deadline,
+    signal: o.signal,
+    sleep: o.sleep,
+    onWait: (j, elapsedMs) => o.onWait?.({ jobId: j.data.jobId, status: j.data.status, elapsedMs }),
+    async poll(jobId) {
+      const res = await o.send({ method: 'GET', path: `/v1/jobs/${encodeURIComponent(jobId)}` }, { deadline: o.deadline, signal: o.signal });
+      if (res.status !== 200) throw withJob(toApiError(res, 'The service'), jobId);
+      const next = parseJson(res, 'The service');
+      if (!isJobEnvelope(next)) throw new StaysApiError({ type: 'internal_error', code: 'internal_error', message: `Unexpected job poll answer for ${jobId}.` }, res.status, jobId);
+      return { job: next, retryAfterMs: retryAfterMs(res.headers) };
+    },
+  });
+  const done = settleJob<T>(job);
+  if (done) return done;
+  throw new StaysWaitTimeoutError(job.data.jobId, job.data.status, Math.round(o.timeoutMs / 1000));
 }
 
 function withJob(e: StaysApiError, jobId: string): StaysApiError {

@@ -1,13 +1,12 @@
 // What every operation receives: who is calling (context) and the ports it may use (services).
-import type { Config } from '../config.js';
-import type { AccountRow, KeyRow, Store } from '../store/types.js';
+import type { Config } from './settings.js';
+import type { AccountRow, KeyRow, Store } from './ports/store.js';
 import type { Clock } from './clock.js';
 import type { IdGenerator } from './ids.js';
 import type { Lru } from './lru.js';
 import type { Upstream } from './upstream.js';
-import type { JobRunner } from '../jobs/runner.js';
+import type { EventSink, JobRunnerPort } from './ports/runtime.js';
 import type { Meta } from './schemas/resources.js';
-import type { WebhookHub } from '../webhooks/hub.js';
 
 export interface Services {
   store: Store;
@@ -20,9 +19,9 @@ export interface Services {
   sandboxUpstream: Upstream;
   /** Live data sources; null when no upstream is configured (live calls get 503). */
   upstream: Upstream | null;
-  jobs: JobRunner;
+  jobs: JobRunnerPort;
   /** Webhook events: queued for the account's subscribed webhooks, delivered by the dispatcher. */
-  webhooks: WebhookHub;
+  webhooks: EventSink;
 }
 
 export interface RequestContext {

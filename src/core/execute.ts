@@ -7,16 +7,16 @@ import { type RequestContext, type Services, isSandbox } from './context.js';
 import { ServiceError, isErrorCode } from './errors.js';
 import { type JobFacts, emitJob, emitJobFailed, emitStayCached } from './events.js';
 import { newJobId } from './ids.js';
-import { JOB_RETENTION_MS, leaseFor } from '../jobs/leases.js';
-import type { JobOutcome } from '../jobs/runner.js';
+import { JOB_RETENTION_MS, leaseFor } from './lease.js';
+import type { JobOutcome } from './ports/runtime.js';
 import { pollUrl } from './ops/jobs.js';
 import { buildMeta, refuseWithoutUpstream } from './ops/common.js';
 import type { Composed, Leg, LegOutcome, Plan } from './plan.js';
 import { isEnabled } from './platforms.js';
 import type { Meta } from './schemas/resources.js';
 import type { Upstream } from './upstream.js';
-import type { CacheHit, SharedState } from '../store/types.js';
-import { SANDBOX_PENDING_MS, isAdmissionTrigger, sandboxPendingDelay } from '../sources/sandbox/magic.js';
+import type { CacheHit, SharedState } from './ports/store.js';
+import { SANDBOX_PENDING_MS, isAdmissionTrigger, sandboxPendingDelay } from './sandbox-triggers.js';
 
 export type ExecResult<T> =
   | {

@@ -3,7 +3,7 @@
 // shared store (PostgreSQL), a key's bucket lives in the database, so N requests per minute is N
 // across every instance (`takeShared`).
 import type { Clock } from './clock.js';
-import type { SharedState } from '../store/types.js';
+import type { SharedState } from './ports/store.js';
 
 export interface RateDecision {
   allowed: boolean;

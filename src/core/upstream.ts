@@ -4,9 +4,22 @@
 // those are composed at read time (D20).
 import type { EnabledPlatform } from './platforms.js';
 import type { Availability, Offer, Price, Property, Review } from './schemas/resources.js';
-import type { GoogleCompareQuery, StayQuery } from '../sources/sandbox/types.js';
 
-export type { GoogleCompareQuery, StayQuery };
+/** A stay a price is asked for: dates, party and currency. */
+export interface StayQuery {
+  checkIn: string; // YYYY-MM-DD
+  checkOut: string; // YYYY-MM-DD, after checkIn
+  adults: number;
+  children: number;
+  childAges: number[];
+  currency: string; // ISO-4217, upper case
+}
+
+export interface GoogleCompareQuery {
+  name?: string | undefined;
+  location?: string | undefined;
+  googleHotelId?: string | undefined;
+}
 
 /** What a call asks of a platform: one actor (or chain of actors) serves each. */
 export type Need = 'search' | 'listing' | 'price' | 'availability' | 'reviews' | 'compare';

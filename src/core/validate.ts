@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import { type ErrorCode, ServiceError } from './errors.js';
 import { ALL_PLATFORMS, ENABLED_PLATFORMS } from './platforms.js';
+import { MAX_STAY_NIGHTS, MAX_WINDOW_DAYS } from './limits.js';
 
 /** Raw input as it arrives: query values (string | string[]) or a JSON body's values. */
 export type RawInput = Record<string, unknown>;
@@ -208,8 +209,7 @@ export function parseParams<S extends z.ZodType>(schema: S, raw: RawInput): z.in
 // ---- Rules across fields -------------------------------------------------------------------
 
 const DAY_MS = 86_400_000;
-export const MAX_STAY_NIGHTS = 90; // D15
-export const MAX_WINDOW_DAYS = 365; // D15
+export { MAX_STAY_NIGHTS, MAX_WINDOW_DAYS };
 
 export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);

@@ -9,7 +9,7 @@ import type { Context } from 'hono';
 import type { Logger } from 'pino';
 import type { RequestContext } from '../core/context.js';
 import { ServiceError, isServiceError } from '../core/errors.js';
-import { IDEMPOTENCY_RETENTION_MS, type IdempotencyRef, type StoredAnswer } from '../store/types.js';
+import { IDEMPOTENCY_RETENTION_MS, type IdempotencyRef, type StoredAnswer } from '../core/ports/store.js';
 import { renderError } from './render.js';
 import { type Env, requestHeader } from './route.js';
 

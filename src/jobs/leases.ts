@@ -6,16 +6,11 @@
 // conditional on still owning it, so a job is never both settled and failed.
 import type { Services } from '../core/context.js';
 import { emitJobsFailed } from '../core/events.js';
-import type { Lease, Purged } from '../store/types.js';
+import { JOB_RETENTION_MS } from '../core/lease.js';
+import type { Purged } from '../core/ports/store.js';
 
-/** How long a finished job is kept (D18: 24 hours after it ends). */
-export const JOB_RETENTION_MS = 24 * 3_600_000;
 /** Rows deleted per statement by the expiry sweep, so one sweep never holds the write lock long. */
 export const PURGE_BATCH = 500;
-
-export function leaseFor(s: Services): Lease {
-  return { owner: s.jobs.owner, expiresAt: s.clock.now() + s.config.jobLeaseMs };
-}
 
 /** How often leases are renewed and expired ones looked for: a third of the lease, so two missed beats are survivable. */
 export const beatMs = (s: Services) => Math.max(100, Math.floor(s.config.jobLeaseMs / 3));

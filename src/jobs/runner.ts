@@ -2,13 +2,12 @@
 // job and identical upstream questions can share one call (D19). Job state itself lives in the
 // store, so a poller never depends on this memory. Every job this process runs is owned by it in
 // the store (`owner`, with a lease the heartbeat renews: src/jobs/leases.ts).
-import type { ServiceError } from '../core/errors.js';
-import type { Meta } from '../core/schemas/resources.js';
-import type { LiveWork } from '../store/types.js';
+import type { LiveWork } from '../core/ports/store.js';
+import type { JobOutcome, JobRunnerPort } from '../core/ports/runtime.js';
 
-export type JobOutcome = { ok: true; data: unknown; meta: Meta } | { ok: false; error: ServiceError };
+export type { JobOutcome };
 
-export class JobRunner {
+export class JobRunner implements JobRunnerPort {
   private readonly running = new Map<string, Promise<JobOutcome>>();
   /** Upstream calls in flight, by leg key (coalescing). */
   readonly inflight = new Map<string, Promise<unknown>>();

@@ -3,7 +3,7 @@
 // came to, in-process, with the caller's own credential, so validation, billing, rate limits
 // and errors are REST's to the letter. Loaded only when /mcp is first used (src/mcp/mount.ts).
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { createClient } from '../client/index.js';
+import { clientOver } from '../client/core.js';
 import type { Transport } from '../client/transport.js';
 import type { RequestContext } from '../core/context.js';
 import { WebStandardStreamableHTTPServerTransport } from './sdk.js';
@@ -38,7 +38,7 @@ function appTransport(fetch: ServeMcpOptions['fetch']): Transport {
 export async function serveMcp(req: Request, o: ServeMcpOptions): Promise<Response> {
   // No retries: a 429 reaches the agent as a tool error with its retryAfter, instead of this
   // request sleeping on the server.
-  const client = createClient({ transport: appTransport(o.fetch), apiKey: o.credential, maxRetries: 0, userAgent: 'stays-mcp-http' });
+  const client = clientOver(appTransport(o.fetch), { apiKey: o.credential, maxRetries: 0, userAgent: 'stays-mcp-http' });
   const server = createMcpServer({ client: () => client, waitMs: o.waitMs });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   await server.connect(transport);

@@ -7,49 +7,36 @@ import type { ApiCall } from '../client/http.js';
 import { parseJson, retryAfterMs, toApiError } from '../client/http.js';
 import { operations } from '../client/operations.js';
 import type { Envelope, JobEnvelope } from '../client/types.js';
-import { isJobEnvelope, settleJob } from '../client/wait.js';
+import { abortableSleep, isJobEnvelope, pollJobUntil, settleJob } from '../client/wait.js';
 import { errorResult, okResult } from './results.js';
 import type { Args, ToolContext } from './tool.js';
 
 /** The service waits at most this long on `Prefer: wait` (docs/decisions.md). */
 const PREFER_WAIT_MAX_S = 30;
-const MIN_POLL_MS = 200;
+/** MCP tools poll at least every 5 s, so a client's progress notifications keep coming. */
 const MAX_POLL_MS = 5_000;
 
 const WHERE = 'The service';
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
-  });
-}
-
 /** One poll of a job: its body, or the API's error. */
-export async function pollJob(ctx: ToolContext, jobId: string): Promise<{ body: JobEnvelope; retryAfterMs: number | null }> {
+export async function pollJob(ctx: ToolContext, jobId: string): Promise<{ job: JobEnvelope; retryAfterMs: number | null }> {
   const res = await ctx.client.raw(operations.job(jobId), { timeoutMs: Math.max(ctx.waitMs, 10_000), signal: ctx.signal });
   if (res.status >= 400) throw toApiError(res, WHERE);
   const body = parseJson(res, WHERE);
   if (!isJobEnvelope(body)) throw new Error(`Unexpected answer to a poll of job ${jobId}.`);
-  return { body, retryAfterMs: retryAfterMs(res.headers) };
+  return { job: body, retryAfterMs: retryAfterMs(res.headers) };
 }
 
-const running = (job: JobEnvelope) => job.data.status === 'pending' || job.data.status === 'running';
-
-/** Polls a job until it ends or `deadline` (epoch ms) passes; the last poll's body. */
-export async function awaitJob(ctx: ToolContext, first: JobEnvelope, firstRetryAfterMs: number | null, deadline: number): Promise<JobEnvelope> {
-  let job = first;
-  let hint = firstRetryAfterMs;
-  for (let polls = 0; running(job); polls++) {
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) break;
-    await ctx.progress?.(`job ${job.data.jobId} ${job.data.status}`);
-    const delay = Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, hint ?? 1000 * 2 ** Math.min(polls, 2)));
-    await sleep(Math.min(delay, remaining), ctx.signal);
-    ({ body: job, retryAfterMs: hint } = await pollJob(ctx, job.data.jobId));
-  }
-  return job;
+/** Polls a job (the CLI's loop, client/wait.ts) until it ends or `deadline` (epoch ms) passes; the last poll's body. */
+export function awaitJob(ctx: ToolContext, first: JobEnvelope, firstRetryAfterMs: number | null, deadline: number): Promise<JobEnvelope> {
+  return pollJobUntil(first, firstRetryAfterMs, {
+    deadline,
+    signal: ctx.signal,
+    sleep: abortableSleep,
+    maxIntervalMs: MAX_POLL_MS,
+    poll: (jobId) => pollJob(ctx, jobId),
+    onWait: (job) => ctx.progress?.(`job ${job.data.jobId} ${job.data.status}`),
+  });
 }
 
 export function pendingResult(job: JobEnvelope, waitedMs: number, tool: string): CallToolResult {

@@ -7,7 +7,7 @@
 import pkg from '../../package.json' with { type: 'json' };
 import type { CallToolResult, ListToolsResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { StaysClient } from '../client/index.js';
+import type { StaysClient } from '../client/core.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, McpServer } from './sdk.js';
 import { READ_ONLY, type ToolContext, type ToolDef, inputSchemaOf } from './tool.js';
 import { TOOLS } from './tools/index.js';

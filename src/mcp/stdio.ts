@@ -2,7 +2,7 @@
 // JSON-RPC on stdin/stdout, nothing else on stdout. It runs until its input closes or it is
 // signalled, then closes the server and the client (in-process: the store; jobs still running
 // are failed, retryable, nothing charged).
-import type { StaysClient } from '../client/index.js';
+import type { StaysClient } from '../client/core.js';
 import { StdioServerTransport } from './sdk.js';
 import { type StaysMcpOptions, createMcpServer } from './server.js';
 

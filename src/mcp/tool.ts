@@ -3,7 +3,7 @@
 // that operation through the typed client (so validation, billing, limits and errors are REST's).
 import { z } from 'zod';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import type { StaysClient } from '../client/index.js';
+import type { StaysClient } from '../client/core.js';
 
 /** A tool call's arguments as the agent sent them (the service validates them). */
 export type Args = Record<string, unknown>;

@@ -4,7 +4,7 @@
 // redirect to an unvetted address). PKCE is required, S256 only.
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { textProblem } from '../core/validate.js';
-import type { OAuthClientRow } from '../store/types.js';
+import type { OAuthClientRow } from '../core/ports/store.js';
 import { PKCE_RE } from './tokens.js';
 import { SCOPE } from './urls.js';
 

@@ -8,17 +8,25 @@ import { getCookie, setCookie } from 'hono/cookie';
 import { authenticate } from '../core/auth.js';
 import { ServiceError, isServiceError } from '../core/errors.js';
 import { hashKey, keyEnvOf } from '../core/ids.js';
+import type { RateDecision } from '../core/ratelimit.js';
 import type { Env } from '../http/route.js';
-import { serverKey } from '../webhooks/secrets.js';
+import { serverKey } from '../secrets.js';
 import { type AuthRequest, CsrfGuard, PageError, RedirectError, parseAuthRequest, redirectTo } from './authorize.js';
 import { authorizationServerMetadata, protectedResourceMetadata } from './metadata.js';
 import { consentPage, errorPage } from './page.js';
 import { OAuthError, clientFromRegistration, registrationResponse } from './register.js';
 import { CODE_TTL_MS, PREFIX, newSecret } from './tokens.js';
 import { token as issueTokens } from './token.js';
-import type { OAuthMountOptions } from './routes.js';
 import { docsBase } from '../http/docs/base.js';
 import { SCOPE, publicBase } from './urls.js';
+
+export interface OAuthMountOptions {
+  /** Takes a token of the caller's per-address bucket, setting the rate headers. */
+  anonymous: (c: Context<Env>) => RateDecision;
+  /** The caller's address (the socket's peer; `in-process` without one): dynamic registration is bounded per address. */
+  address: (c: Context<Env>) => string;
+}
+
 
 const CSRF_COOKIE = 'stays_oauth_csrf';
 /** The window of STAYS_OAUTH_REGISTER_PER_HOUR. */

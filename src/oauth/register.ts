@@ -3,7 +3,7 @@
 // RFC 8252 §7.3), without a fragment.
 import type { IdGenerator } from '../core/ids.js';
 import { textProblem } from '../core/validate.js';
-import type { OAuthClientRow } from '../store/types.js';
+import type { OAuthClientRow } from '../core/ports/store.js';
 import { SCOPE } from './urls.js';
 import { newClientId } from './tokens.js';
 

@@ -3,18 +3,12 @@
 // in-process CLI, which builds the same app, never compiles them. Not part of the /v1 OpenAPI
 // document: a protocol with its own RFCs, not the data API.
 import type { Context, Hono } from 'hono';
-import type { RateDecision } from '../core/ratelimit.js';
 import type { Env } from '../http/route.js';
 import { allowCrossOrigin } from './cors.js';
-import type { OAuthHandlers } from './handlers.js';
+import type { OAuthHandlers, OAuthMountOptions } from './handlers.js';
 import { requirePublicUrl } from './urls.js';
 
-export interface OAuthMountOptions {
-  /** Takes a token of the caller's per-address bucket, setting the rate headers. */
-  anonymous: (c: Context<Env>) => RateDecision;
-  /** The caller's address (the socket's peer; `in-process` without one): dynamic registration is bounded per address. */
-  address: (c: Context<Env>) => string;
-}
+export type { OAuthMountOptions } from './handlers.js';
 
 export function mountOAuth(app: Hono<Env>, opts: OAuthMountOptions): void {
   let loaded: Promise<OAuthHandlers> | undefined;

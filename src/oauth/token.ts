@@ -3,7 +3,7 @@
 import type { Services } from '../core/context.js';
 import { hashKey } from '../core/ids.js';
 import { textProblem } from '../core/validate.js';
-import type { OAuthIssued } from '../store/types.js';
+import type { OAuthIssued } from '../core/ports/store.js';
 import { OAuthError } from './register.js';
 import { PKCE_RE, PREFIX, REFRESH_TTL_MS, newGrantId, newSecret, verifierMatches } from './tokens.js';
 import { SCOPE } from './urls.js';

@@ -3,7 +3,7 @@
 import { type Config, databaseFile } from '../config.js';
 import { openPgStore } from './postgres/store.js';
 import { openSqliteStore } from './sqlite/store.js';
-import type { Store } from './types.js';
+import type { Store } from '../core/ports/store.js';
 
 export function openStore(config: Pick<Config, 'dataDir' | 'databaseUrl' | 'databasePoolMax' | 'databaseQueueMax' | 'databaseQueueTimeoutMs'>): Store {
   if (config.databaseUrl) {

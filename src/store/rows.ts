@@ -1,7 +1,7 @@
 // SQLite rows (snake_case columns, integers for booleans, JSON text) to the store's types.
 import type { KeyEnv } from '../core/ids.js';
 import type { PlanCode, PlanStatus } from '../core/schemas/resources.js';
-import type { AccountRow, JobRow, JobSummaryRow, KeyRow, LedgerEntry } from './types.js';
+import type { AccountRow, JobRow, JobSummaryRow, KeyRow, LedgerEntry } from '../core/ports/store.js';
 
 export type Row = Record<string, unknown>;
 

@@ -11,7 +11,7 @@
 // looks every `pollMs` for work queued by other processes.
 // Its timers are unref'd: it never keeps a process alive by itself.
 import type { Clock } from '../core/clock.js';
-import type { ClaimedDelivery, Store } from '../store/types.js';
+import type { ClaimedDelivery, Store } from '../core/ports/store.js';
 import type { WebhookHub } from './hub.js';
 import { type Resolver, type SendResult, sendOnce } from './send.js';
 import { denyPrivateTargets } from './targets.js';

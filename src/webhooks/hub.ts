@@ -9,31 +9,18 @@
 // when the caller fires them without waiting.
 import type { Clock } from '../core/clock.js';
 import { isServiceError } from '../core/errors.js';
-import type { IdGenerator, KeyEnv } from '../core/ids.js';
-import type { Store, WebhookEvent } from '../store/types.js';
-import { type SecretBox, serverSecretBox } from './secrets.js';
+import type { IdGenerator } from '../core/ids.js';
+import type { Store, WebhookEvent } from '../core/ports/store.js';
+import type { EventOwner, EventSink } from '../core/ports/runtime.js';
+import { type SecretBox, serverSecretBox } from '../secrets.js';
 
-export interface WebhookHub {
-  /**
-   * Queues `event` with `data` for the subscribed webhooks of the account in the environment the
-   * event happened in (a live job's events reach live webhooks only); resolves once it is queued.
-   */
-  emit(owner: EventOwner, event: WebhookEvent, data: Record<string, unknown>): Promise<void>;
-  /** The server key's box for signing secrets (loaded, or generated into the data dir, on first use). */
-  box(): SecretBox;
+/** The core's event sink (core/ports/runtime.ts), and the dispatcher's wake-up. */
+export interface WebhookHub extends EventSink {
   /** Called with the delivery ids after events are queued (the dispatcher's wake-up); one listener. */
   onQueued(listener: ((deliveryIds: string[]) => void) | null): void;
-  /** Resolves once every emit made so far has been queued (or has failed and been reported). */
-  idle(): Promise<void>;
-  /** Deliveries queued again outside emit (a resend): the dispatcher hears of them as of new ones. */
-  announce(deliveryIds: string[]): void;
 }
 
-/** Whose event it is: the account, and the environment of the key whose call caused it. */
-export interface EventOwner {
-  accountId: string;
-  env: KeyEnv;
-}
+export type { EventOwner };
 
 export interface HubDeps {
   store: Store;

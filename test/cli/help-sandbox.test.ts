@@ -1,7 +1,7 @@
 // `stays help sandbox` (issue 9, item 16): the sandbox's triggers printed from the table the
 // sandbox throws from, and each one doing what the help says against the in-process sandbox.
 import { describe, expect, it } from 'vitest';
-import { sandboxTriggers } from '../../src/sources/sandbox/magic.js';
+import { sandboxTriggers } from '../../src/core/sandbox-triggers.js';
 import { day } from '../helpers/stays.js';
 import { freshSandbox, json, stays } from './helpers.js';
 

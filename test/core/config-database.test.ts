@@ -2,8 +2,8 @@
 // variable; a database URL without STAYS_SECRET_KEY cannot seal or open webhook secrets.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { serverKey } from '../../src/webhooks/secrets.js';
-import { redactUrl } from '../../src/store/postgres/store.js';
+import { serverKey } from '../../src/secrets.js';
+import { redactUrl } from '../../src/store/db-url.js';
 
 const env = (vars: Record<string, string>) => ({ STAYS_DATA_DIR: '/tmp/stays-config-test', ...vars });
 

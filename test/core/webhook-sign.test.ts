@@ -6,7 +6,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { signatureHeader, verifyWebhook } from '../../src/index.js';
-import { dataDirKey, parseSecretKey, secretBox } from '../../src/webhooks/secrets.js';
+import { dataDirKey, parseSecretKey, secretBox } from '../../src/secrets.js';
 import { tempDir } from '../helpers/stays.js';
 
 const SECRET = 'whsec_test_0123456789abcdef';

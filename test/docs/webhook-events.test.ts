@@ -8,7 +8,7 @@ import { EVENT_DATA, eventEnvelope } from '../../src/http/docs/webhook-events.js
 import { buildOpenApi } from '../../src/http/openapi.js';
 import { FAMILY_S_ROUTES } from '../../src/http/routes/s/index.js';
 import { FAMILY_U_ROUTES } from '../../src/http/routes/u/index.js';
-import { WEBHOOK_EVENTS, type Store, type WebhookEvent } from '../../src/store/types.js';
+import { WEBHOOK_EVENTS, type Store, type WebhookEvent } from '../../src/core/ports/store.js';
 import { createWebhookHub } from '../../src/webhooks/hub.js';
 
 describe('webhook events in the OpenAPI document', () => {

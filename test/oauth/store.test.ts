@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
-import type { OAuthRedeem, Store } from '../../src/store/types.js';
+import type { OAuthRedeem, Store } from '../../src/core/ports/store.js';
 import { tempDir } from '../helpers/stays.js';
 
 const T0 = 1_800_000_000_000;

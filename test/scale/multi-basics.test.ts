@@ -151,7 +151,7 @@ describe.skipIf(!(await pgAvailable()))('the CLI on PostgreSQL', { timeout: 180_
   // which redactUrl (src/store/postgres/store.ts) leaves in the message and in serve's "listening
   // on … (data: …)" line. A store fix; this marks it until then.
   it('a password given as ?password= in the database URL is redacted in errors', async () => {
-    const { redactUrl } = await import('../../src/store/postgres/store.js');
+    const { redactUrl } = await import('../../src/store/db-url.js');
     const shown = redactUrl('postgres://u@127.0.0.1:1/x?password=sekrit&sslpassword=sek2&sslmode=require');
     expect(shown).not.toMatch(/sekrit|sek2/);
     expect(shown).toContain('sslmode=require');

@@ -1,8 +1,8 @@
 // Accounts, keys, credits (grants, top-ups, holds, settlements and their ledger), OAuth and the
 // cache on every store (SQLite and PostgreSQL), each method checked against its contract in
-// src/store/types.ts.
+// src/core/ports/store.ts.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { NewHold, OAuthRedeem, Store } from '../../src/store/types.js';
+import type { NewHold, OAuthRedeem, Store } from '../../src/core/ports/store.js';
 import { addAccount, backings, STORE_KINDS, T0 } from './stores.js';
 
 const HOUR = 3_600_000;

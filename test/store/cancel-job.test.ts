@@ -3,7 +3,7 @@
 // nothing (an upstream answer that arrives after the cancel is never charged); an ended job is
 // not canceled.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/types.js';
+import type { Store } from '../../src/core/ports/store.js';
 import { addAccount, backings, STORE_KINDS, T0 } from './stores.js';
 
 const CANCELED = { type: 'invalid_request', code: 'job_canceled', message: 'canceled', retryable: false };

@@ -3,7 +3,7 @@
 // answers are stored once, by the claim's owner; released claims free the key; expired keys are
 // replaced and purged. Two stores on one database stand for two processes.
 import { afterEach, describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_RETENTION_MS, type IdempotencyClaim } from '../../src/store/types.js';
+import { IDEMPOTENCY_RETENTION_MS, type IdempotencyClaim } from '../../src/core/ports/store.js';
 import { DAY, STORE_KINDS, T0, addAccount, backings } from './stores.js';
 
 const claim = (over: Partial<IdempotencyClaim> = {}): IdempotencyClaim => ({

@@ -5,7 +5,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
-import type { Store } from '../../src/store/types.js';
+import type { Store } from '../../src/core/ports/store.js';
 import { tempDir } from '../helpers/stays.js';
 import { addAccount, backings, STORE_KINDS, T0 } from './stores.js';
 

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
-import type { JobListQuery, Store } from '../../src/store/types.js';
+import type { JobListQuery, Store } from '../../src/core/ports/store.js';
 import { tempDir } from '../helpers/stays.js';
 import { addAccount, backings, DAY, STORE_KINDS, T0 } from './stores.js';
 

@@ -3,7 +3,7 @@
 // ends exactly once when its owner and another instance's sweep race; two instances never claim
 // one webhook delivery.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LedgerEntry, Store } from '../../src/store/types.js';
+import type { LedgerEntry, Store } from '../../src/core/ports/store.js';
 import { addAccount, backings, pgKind, T0 } from './stores.js';
 
 /** A small deterministic generator, so a failure can be replayed. */

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/core/errors.js';
 import { CONNECTION_CHECK_MS, openPgStore } from '../../src/store/postgres/store.js';
-import type { Store } from '../../src/store/types.js';
+import type { Store } from '../../src/core/ports/store.js';
 import { type TestDatabase, freshDatabase } from '../helpers/pg.js';
 import { type TcpProxy, startTcpProxy } from '../helpers/tcp-proxy.js';
 import { T0, addAccount, pgKind, rejection } from './stores.js';

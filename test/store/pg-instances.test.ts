@@ -4,7 +4,7 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PG_AUTH_CACHE_MS } from '../../src/store/postgres/store.js';
-import type { OAuthRedeem, Store } from '../../src/store/types.js';
+import type { OAuthRedeem, Store } from '../../src/core/ports/store.js';
 import { addAccount, backings, pgKind, T0 } from './stores.js';
 
 const HOUR = 3_600_000;

@@ -3,7 +3,7 @@
 // capacity across instances and refill with time; flights elect one leader, hand their outcome to
 // followers, and are gone once their owner's lease lapses or they are taken over.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SharedState, Store } from '../../src/store/types.js';
+import type { SharedState, Store } from '../../src/core/ports/store.js';
 import { backings, pgKind, T0 } from './stores.js';
 
 // Hundreds of concurrent transactions: a generous bound for a busy machine, not a measurement.

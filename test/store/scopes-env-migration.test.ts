@@ -10,7 +10,7 @@ import { PG_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { openPgStore } from '../../src/store/postgres/store.js';
 import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
-import type { Store } from '../../src/store/types.js';
+import type { Store } from '../../src/core/ports/store.js';
 import { freshDatabase, type TestDatabase } from '../helpers/pg.js';
 import { tempDir } from '../helpers/stays.js';
 import { pgKind } from './stores.js';

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { openPgStore } from '../../src/store/postgres/store.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
-import type { Store } from '../../src/store/types.js';
+import type { Store } from '../../src/core/ports/store.js';
 import { freshDatabase, pgAvailable } from '../helpers/pg.js';
 import { tempDir } from '../helpers/stays.js';
 

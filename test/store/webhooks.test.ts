@@ -3,7 +3,7 @@
 // next state in one transaction, revocation cancelling what is queued, and the bounded purge of
 // old deliveries.
 import { afterEach, describe, expect, it } from 'vitest';
-import { WEBHOOK_LOG_RETENTION_MS } from '../../src/store/types.js';
+import { WEBHOOK_LOG_RETENTION_MS } from '../../src/core/ports/store.js';
 import { addAccount, backings, STORE_KINDS, T0 } from './stores.js';
 
 const delivery = (id: string, at = T0) => ({ id, webhookId: 'wh_1', event: 'job.succeeded' as const, body: `{"id":"${id}"}`, createdAt: at });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime } from '../../src/runtime.js';
-import type { WebhookEvent } from '../../src/store/types.js';
+import type { WebhookEvent } from '../../src/core/ports/store.js';
 import { verifyWebhook } from '../../src/webhooks/sign.js';
 import { type Sandbox, freshSandbox, stays } from '../cli/helpers.js';
 import { type Receiver, startReceiver } from '../helpers/receiver.js';

@@ -5,7 +5,7 @@ import { ServiceError } from '../errors.js';
 import { PLANS } from '../plans.js';
 import { TopupBody } from '../schemas/params.js';
 import type { Account } from '../schemas/resources.js';
-import type { CreditsRow } from '../../store/types.js';
+import type { CreditsRow } from '../ports/store.js';
 import { type RawInput, parseParams } from '../validate.js';
 
 export function creditsView(c: CreditsRow): Account['credits'] {

@@ -6,7 +6,7 @@
 import type { RequestContext, Services } from '../context.js';
 import { ServiceError, errorInfo } from '../errors.js';
 import { emitJobFailed } from '../events.js';
-import { JOB_RETENTION_MS } from '../../jobs/leases.js';
+import { JOB_RETENTION_MS } from '../lease.js';
 import { type JobView, ownJob, renderJob } from './jobs.js';
 
 function notCancelable(jobId: string, status: string): ServiceError {

@@ -5,7 +5,7 @@ import { fingerprint } from '../cursor.js';
 import { ServiceError } from '../errors.js';
 import { type JobSummary, JobsListParams } from '../schemas/jobs.js';
 import { type RawInput, parseParams } from '../validate.js';
-import type { JobRow, JobSummaryRow } from '../../store/types.js';
+import type { JobRow, JobSummaryRow } from '../ports/store.js';
 import { buildMeta } from './common.js';
 
 export interface JobView {

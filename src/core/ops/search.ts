@@ -14,7 +14,7 @@ import type { StayQuery } from '../upstream.js';
 import { failedResult, okResult, ratingScaleWarnings } from './common.js';
 import { SEARCH_COMPARATORS } from '../search-sort.js';
 import { Lru } from '../lru.js';
-import { isPendingLocation } from '../../sources/sandbox/magic.js';
+import { isPendingLocation } from '../sandbox-triggers.js';
 
 export interface ResolvedPlatforms {
   legs: EnabledPlatform[];

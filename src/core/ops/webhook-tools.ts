@@ -10,8 +10,8 @@ import { type JobFacts, emitJob, emitJobFailed, emitStayCached } from '../events
 import { newJobId } from '../ids.js';
 import { TRIGGER_EVENTS, TriggerBody, type TriggeredSchema } from '../schemas/webhooks.js';
 import { type RawInput, parseParams, preview } from '../validate.js';
-import { JOB_RETENTION_MS, leaseFor } from '../../jobs/leases.js';
-import type { WebhookEvent } from '../../store/types.js';
+import { JOB_RETENTION_MS, leaseFor } from '../lease.js';
+import type { WebhookEvent } from '../ports/store.js';
 import { execute } from '../execute.js';
 import { pollUrl } from './jobs.js';
 import { searchPlan } from './search.js';

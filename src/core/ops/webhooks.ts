@@ -3,13 +3,13 @@
 // key that created it (issue 21): keys of the other environment do not see it (404), and it gets
 // only its own environment's events.
 // Free (0 credits). The signing secret is returned once, at creation; at rest it is sealed
-// (src/webhooks/secrets.ts) and never logged.
+// (src/secrets.ts) and never logged.
 import { requireScope } from '../auth.js';
 import type { RequestContext, Services } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { type CreateWebhookInput, CreateWebhookBody, type CreatedWebhook, type Delivery, type Webhook } from '../schemas/webhooks.js';
 import { type RawInput, parseParams, preview } from '../validate.js';
-import { WEBHOOK_EVENTS, type WebhookRow } from '../../store/types.js';
+import { WEBHOOK_EVENTS, type WebhookRow } from '../ports/store.js';
 
 /** Active webhooks one account may have, sandbox and live together (docs/decisions.md, "Webhooks: the routes"). */
 export const MAX_ACTIVE_WEBHOOKS = 20;

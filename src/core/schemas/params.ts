@@ -1,6 +1,7 @@
 // Parameter sets of every Family U operation. Field-level rules live here; rules that relate
 // several fields (date order, childAges length, exclusivity) live in core/validate.ts.
 import { z } from 'zod';
+import { REVIEWS_LIMIT, SEARCH_LIMIT } from '../limits.js';
 import { ALL_PLATFORMS } from '../platforms.js';
 import { AMENITIES, PROPERTY_TYPES } from './resources.js';
 import { bool, country, currency, date, int, language, list, lowerEnum, num, str } from './fields.js';
@@ -38,7 +39,7 @@ export const SearchParams = z.object({
   minGuestRating: num(z.number().min(0)).optional().describe('Minimum guest rating, on each platform\'s native ratingScale.'),
   platforms: list(platform()).optional().describe('Platforms to fan out to (default vrbo,booking,airbnb,google); drives billing.'),
   platform: platform().optional().describe('Alias for platforms with one value.'),
-  limit: int(z.number().min(1).max(40)).default(10).describe('Results per platform, 1 to 40. Default 10.'),
+  limit: int(z.number().min(1).max(SEARCH_LIMIT.max)).default(SEARCH_LIMIT.default).describe(`Results per platform, 1 to ${SEARCH_LIMIT.max}. Default ${SEARCH_LIMIT.default}.`),
   cursor: str().optional().describe('Opaque cursor from meta.pagination.nextCursor.'),
   sort: lowerEnum(SEARCH_SORTS).default('recommended').describe('recommended (round-robin across platforms), price_asc, price_desc, rating_desc.'),
   currency: curr(),
@@ -49,7 +50,7 @@ export const ReviewsParams = z.object({
   listingId: str().optional().describe('Platform-native id, a stays_<platform>_<id> id or (airbnb) a room URL.'),
   url: str().optional().describe('Full listing URL.'),
   country: country().optional().describe('ISO-3166 alpha-2; a bare booking slug needs it.'),
-  limit: int(z.number().min(1).max(100)).default(20).describe('1 to 100. Default 20.'),
+  limit: int(z.number().min(1).max(REVIEWS_LIMIT.max)).default(REVIEWS_LIMIT.default).describe(`1 to ${REVIEWS_LIMIT.max}. Default ${REVIEWS_LIMIT.default}.`),
   cursor: str().optional().describe('Opaque cursor from meta.pagination.nextCursor.'),
   language: language().optional().describe('ISO-639-1 language filter.'),
   minRating: num(z.number().min(0)).optional().describe('Minimum rating on the response ratingScale.'),

@@ -98,7 +98,6 @@ export const StayByUrlParams = z.object({
   url: str(z.string().min(1)).describe('An airbnb room URL, e.g. https://www.airbnb.com/rooms/12345.'),
 });
 
-export const MAX_BATCH_ENTRIES = 50;
 
 export const BatchBody = z.object({
   entries: z
@@ -106,15 +105,9 @@ export const BatchBody = z.object({
     .describe('1 to 50 entries, each { id } or { url } (exactly one).'),
 });
 
-/** D8: keys only Family S has; any of them selects the S form of POST /v1/search. */
-export const FAMILY_S_SEARCH_KEYS = ['locationQueries', 'searchUrls', 'maxItems', 'nextPageToken', 'fields', 'infants', 'pets', 'locale', 'minBeds', 'minBathrooms'] as const;
-export const FAMILY_U_ONLY_SEARCH_KEYS = ['platforms', 'platform', 'limit', 'cursor', 'sort', 'rooms', 'childAges', 'propertyType', 'amenities', 'minGuestRating'] as const;
+export { FAMILY_S_SEARCH_KEYS, FAMILY_U_ONLY_SEARCH_KEYS } from '../search-family.js';
 
-/** D10: sync up to 240, async 241–250, above 250 clamped with a warning; presets 50. */
-export const S_SYNC_MAX_ITEMS = 240;
-export const S_MAX_ITEMS = 250;
-export const PRESET_MAX_ITEMS = 50;
-export const S_DEFAULT_MAX_ITEMS = 50;
+export { MAX_BATCH_ENTRIES, PRESET_MAX_ITEMS, S_DEFAULT_MAX_ITEMS, S_MAX_ITEMS, S_SYNC_MAX_ITEMS } from '../limits.js';
 
 /** A list of free-text values; one value alone is a list of one (never split on commas: places have them). */
 const strings = () => z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(str(z.string().min(1))).min(1).max(10));

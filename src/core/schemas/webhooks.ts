@@ -1,7 +1,7 @@
 // Webhooks (spec "Webhook (Family S)", D22): the create body, the path id, and the shapes the
 // routes answer with (snake_case, Family S).
 import { z } from 'zod';
-import { WEBHOOK_EVENTS } from '../../store/types.js';
+import { WEBHOOK_EVENTS } from '../ports/store.js';
 import { list, str } from './fields.js';
 
 export const MAX_WEBHOOK_DESCRIPTION = 500;

@@ -2,16 +2,25 @@
 // server's own /docs at its public URL (STAYS_PUBLIC_URL, else the request's origin, as the OAuth
 // metadata does); else (in-process, no server) the documentation shipped with the package.
 import type { Context } from 'hono';
+import type { Config } from '../../config.js';
 import type { Meta } from '../../core/schemas/resources.js';
 import { docPageUrl } from '../../core/errors.js';
 import { publicBase } from '../../oauth/urls.js';
 import type { Env } from '../route.js';
 
+/**
+ * The one rule for a server's docs base: STAYS_DOCS_URL when set, else its own /docs at its public
+ * URL (STAYS_PUBLIC_URL), else at `origin` (the address the request reached).
+ */
+export function serverDocsBase(config: Pick<Config, 'docsUrl' | 'docsUrlFixed' | 'publicUrl'>, origin: string): string {
+  return config.docsUrlFixed ? config.docsUrl : `${config.publicUrl ?? origin}/docs`;
+}
+
 export function docsBase(c: Context<Env>): string {
   let base = c.get('docsBase');
   if (base === undefined) {
     const config = c.get('services').config;
-    base = c.get('ownDocs') && !config.docsUrlFixed ? `${publicBase(c)}/docs` : config.docsUrl;
+    base = c.get('ownDocs') ? serverDocsBase(config, publicBase(c)) : config.docsUrl;
     c.set('docsBase', base);
   }
   return base;

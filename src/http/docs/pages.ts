@@ -3,7 +3,7 @@
 // table, so they cannot drift from what the service answers.
 import { type CodeDoc, ALL_WARNING_CODES, WARNING_DOCS, errorEntry, isWarningCode, suggestCodes, warningDoc } from '../../core/error-docs.js';
 import { ALL_ERROR_CODES, type ErrorCode, isErrorCode } from '../../core/errors.js';
-import { sandboxTriggers } from '../../sources/sandbox/magic.js';
+import { sandboxTriggers } from '../../core/sandbox-triggers.js';
 import { type Html, html, page } from './html.js';
 
 const yesNo = (b: boolean) => (b ? html`<span class="yes">yes</span>` : html`<span class="no">no</span>`);

@@ -2,7 +2,7 @@
 // reference at /docs shows events beside the routes. The payloads are what src/core/events.ts
 // emits (test/docs/webhook-events.test.ts parses real emitted events with these schemas).
 import { z } from 'zod';
-import { WEBHOOK_EVENTS, type WebhookEvent } from '../../store/types.js';
+import { WEBHOOK_EVENTS, type WebhookEvent } from '../../core/ports/store.js';
 
 const JobData = z.object({
   job_id: z.string().describe('The job (`job_…`); poll it at poll_url.'),

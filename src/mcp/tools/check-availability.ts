@@ -6,6 +6,7 @@ import type { Availability } from '../../core/schemas/resources.js';
 import { queryOf, runOperation } from '../run.js';
 import { creditsText, dateRuns, tailLines } from '../text.js';
 import type { ToolDef } from '../tool.js';
+import { BILLING_TEXT } from '../../core/billing.js';
 
 function listingLine(a: Availability): string {
   const days = a.dates;
@@ -29,7 +30,7 @@ export const checkAvailability: ToolDef = {
   title: 'Check availability',
   description:
     'Day-by-day availability of a known listing over a date window [startDate, endDate): available, minimum nights, check-in/check-out rules, bookable. ' +
-    'Identify the listing by listingId, url, or listingIds (a batch: airbnb 1, vrbo up to 12). Live keys pay max(5, ceil(days/2)) credits per listing (vrbo base 12); sandbox keys are free.',
+    `Identify the listing by listingId, url, or listingIds (a batch: airbnb 1, vrbo up to 12). Live keys pay ${BILLING_TEXT.availability} per listing (${BILLING_TEXT.availabilityVrbo}); sandbox keys are free.`,
   params: AvailabilityParams,
   run: (ctx, args) => runOperation<Availability[]>(ctx, { tool: 'check_availability', call: operations.availability(queryOf(args)), summarize: summarizeAvailability }),
 };

@@ -6,6 +6,7 @@ import type { PriceCompare } from '../../core/schemas/resources.js';
 import { queryOf, runOperation } from '../run.js';
 import { creditsText, money, plural, platformsText, tailLines } from '../text.js';
 import type { ToolDef } from '../tool.js';
+import { BILLING_TEXT } from '../../core/billing.js';
 
 const SHOWN = 8;
 
@@ -34,7 +35,7 @@ export const comparePrices: ToolDef = {
   title: 'Compare prices',
   description:
     'Compare one property across sellers and platforms for given dates, with computed min and median total price. ' +
-    'Either Google mode (name and location, or googleHotelId; 30 credits) or direct mode (listings: 2 to 6 platform:listingId pairs; 3 credits per successful leg). Sandbox keys are free.',
+    `Either Google mode (name and location, or googleHotelId; ${BILLING_TEXT.compareGoogle}) or direct mode (listings: 2 to 6 platform:listingId pairs; ${BILLING_TEXT.compareLeg}). Sandbox keys are free.`,
   params: PriceCompareParams,
   run: (ctx, args) => runOperation<PriceCompare>(ctx, { tool: 'compare_prices', call: operations.compare(queryOf(args)), summarize: summarizeCompare }),
 };

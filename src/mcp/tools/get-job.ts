@@ -3,7 +3,7 @@
 import type { JobEnvelope } from '../../client/types.js';
 import { JobPathParams } from '../../core/schemas/params.js';
 import { parseParams } from '../../core/validate.js';
-import { settleJob } from '../../client/wait.js';
+import { jobRunning, settleJob } from '../../client/wait.js';
 import { errorResult, okResult } from '../results.js';
 import { awaitJob, pendingResult, pollJob } from '../run.js';
 import { creditsText, platformsText, plural } from '../text.js';
@@ -58,8 +58,8 @@ export const getJob: ToolDef = {
     try {
       const { jobId } = parseParams(JobPathParams, args);
       const first = await pollJob(ctx, jobId);
-      const job = await awaitJob(ctx, first.body, first.retryAfterMs, started + ctx.waitMs);
-      if (job.data.status === 'pending' || job.data.status === 'running') return pendingResult(job, Date.now() - started, 'get_job');
+      const job = await awaitJob(ctx, first.job, first.retryAfterMs, started + ctx.waitMs);
+      if (jobRunning(job)) return pendingResult(job, Date.now() - started, 'get_job');
       // A failed job (a poll answered with HTTP 200) is a tool error like any other: its error, with the job id.
       settleJob(job);
       return okResult(summarizeJob(job), job);

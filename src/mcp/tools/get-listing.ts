@@ -8,6 +8,7 @@ import { errorResult } from '../results.js';
 import { queryOf, runOperation } from '../run.js';
 import { clip, creditsText, money, plural, rating, tailLines } from '../text.js';
 import type { ToolDef } from '../tool.js';
+import { BILLING_TEXT } from '../../core/billing.js';
 
 const AMENITIES_SHOWN = 12;
 
@@ -36,7 +37,7 @@ export const getListing: ToolDef = {
   title: 'Get listing',
   description:
     'Full detail for one listing: type, location, size, ratings, host, amenities, photos; with checkIn and checkOut, a best-effort live price. ' +
-    'id is the platform-native id (platformListingId from search_stays), a stays_ id or a listing URL. Live keys pay 3 credits (vrbo 15); sandbox keys are free.',
+    `id is the platform-native id (platformListingId from search_stays), a stays_ id or a listing URL. Live keys pay ${BILLING_TEXT.listing}; sandbox keys are free.`,
   params: ListingPathParams.extend(ListingParams.shape),
   run: async (ctx, args) => {
     const { platform, id, ...query } = args;

@@ -6,6 +6,7 @@ import type { Price } from '../../core/schemas/resources.js';
 import { queryOf, runOperation } from '../run.js';
 import { creditsText, money, plural, tailLines } from '../text.js';
 import type { Args, ToolDef } from '../tool.js';
+import { BILLING_TEXT } from '../../core/billing.js';
 
 export function summarizePrice(env: Envelope<Price>, args: Args): string {
   const p = env.data;
@@ -27,7 +28,7 @@ export const getPrice: ToolDef = {
   title: 'Get price',
   description:
     'A real price quote for one listing for specific dates and occupancy: total, nightly price and fees. ' +
-    'The quote is for exactly this listing and stay, or an error. Live keys pay 3 credits; sandbox keys are free.',
+    `The quote is for exactly this listing and stay, or an error. Live keys pay ${BILLING_TEXT.price}; sandbox keys are free.`,
   params: PriceParams,
   run: (ctx, args) => runOperation<Price>(ctx, { tool: 'get_price', call: operations.price(queryOf(args)), summarize: (env) => summarizePrice(env, args) }),
 };

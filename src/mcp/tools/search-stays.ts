@@ -10,6 +10,7 @@ import { checkAvailability } from './check-availability.js';
 import { getListing } from './get-listing.js';
 import { getPrice } from './get-price.js';
 import { getReviews } from './get-reviews.js';
+import { BILLING_TEXT } from '../../core/billing.js';
 
 const SHOWN = 10;
 
@@ -51,7 +52,7 @@ export const searchStays: ToolDef = {
   description:
     'Search stays across platforms (airbnb, booking, vrbo, google) by location, dates, occupancy and filters. ' +
     'Results are merged across platforms; limit applies per platform; page with the cursor from meta.pagination.nextCursor. ' +
-    'Live keys pay credits per result per platform (airbnb 2, booking 1, vrbo 1, min 5; google 15 per page); sandbox keys are free.',
+    `Live keys pay ${BILLING_TEXT.search}; sandbox keys are free.`,
   params: SearchParams,
   run: (ctx, args) => runOperation<Property[]>(ctx, { tool: 'search_stays', call: operations.search(queryOf(args)), summarize: (env) => summarizeSearch(env, args) }),
 };

@@ -5,8 +5,7 @@
 // actor: the simulated upstream emits them so the round trip is lossless, and a real row without
 // them normalizes to null for the unified field they carry.
 
-/** Money: a number, or localized text such as "$139", "€1,234.50", "US$99" (see normalize/money.ts). */
-export type RawMoney = number | string;
+export type { RawMoney } from './types/money.js';
 
 // Kept as the one import point; the shapes live per platform in ./types/.
 export type * from './types/airbnb.js';

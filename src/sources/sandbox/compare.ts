@@ -3,7 +3,7 @@
 import type { Offer } from '../../core/schemas/resources.js';
 import { listingUrl } from '../../core/listing-ref.js';
 import { coreFor, nativeId } from './core.js';
-import { assertCompare, assertListing } from './magic.js';
+import { assertCompare, assertListing } from '../../core/sandbox-triggers.js';
 import { quote, roundMoney } from './money.js';
 import { slugify } from './names.js';
 import { ID_ALPHABET, NOWHERE, placeForListing, placeKey, resolvePlace } from './places.js';

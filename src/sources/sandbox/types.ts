@@ -2,21 +2,9 @@
 // pure function of its arguments: same input, byte-identical output, on any machine.
 import type { EnabledPlatform } from '../../core/platforms.js';
 import type { Availability, Offer, Price, Property, Review } from '../../core/schemas/resources.js';
+import type { GoogleCompareQuery, StayQuery } from '../../core/upstream.js';
 
-export interface StayQuery {
-  checkIn: string; // YYYY-MM-DD
-  checkOut: string; // YYYY-MM-DD, after checkIn
-  adults: number;
-  children: number;
-  childAges: number[];
-  currency: string; // ISO-4217, upper case
-}
-
-export interface GoogleCompareQuery {
-  name?: string | undefined;
-  location?: string | undefined;
-  googleHotelId?: string | undefined;
-}
+export type { GoogleCompareQuery, StayQuery };
 
 export interface SandboxWorld {
   /**

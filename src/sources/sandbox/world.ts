@@ -1,6 +1,6 @@
 // The deterministic sandbox world (D21): every answer is generated from a stable hash of the
 // request's arguments, never fetched, never random, never clock-dependent. Triggers (magic
-// locations and listing ids) are in magic.ts and documented in docs/sandbox.md.
+// locations and listing ids) are in src/core/sandbox-triggers.ts and documented in docs/sandbox.md.
 import type { EnabledPlatform } from '../../core/platforms.js';
 import type { Availability, AvailabilityDay, Price, Property } from '../../core/schemas/resources.js';
 import { BookingCalendar, dateOf, dayNumber, weekday } from './calendar.js';
@@ -8,7 +8,7 @@ import { compareGoogle } from './compare.js';
 import { listingUrl } from '../../core/listing-ref.js';
 import { Lru, approxBytes, keyBytes } from '../../core/lru.js';
 import type { Core } from './core.js';
-import { assertListing, assertSearch, isUnpriceable, magicOf } from './magic.js';
+import { assertListing, assertSearch, isUnpriceable, magicOf } from '../../core/sandbox-triggers.js';
 import { quote } from './money.js';
 import { rng } from './prng.js';
 import { reviewsFor } from './reviews.js';

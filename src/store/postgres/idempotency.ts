@@ -3,7 +3,7 @@
 // instances given the same key at once never both execute. Merged into the Store by store.ts.
 import type { QueryResultRow } from 'pg';
 import type { Row } from '../rows.js';
-import type { IdempotencyState, Store } from '../types.js';
+import type { IdempotencyState, Store } from '../../core/ports/store.js';
 
 type Q = <R extends QueryResultRow = Row>(sql: string, params?: unknown[]) => Promise<R[]>;
 

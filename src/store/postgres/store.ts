@@ -34,13 +34,14 @@ import {
   WEBHOOK_LOG_RETENTION_MS,
   type WebhookEvent,
   type WebhookRow,
-} from '../types.js';
+} from '../../core/ports/store.js';
 import { type Row, toAccount, toJob, toJobSummary, toKey, toLedger } from '../rows.js';
-import { WEBHOOK_DISABLE_AFTER, disabledReason, webhookPauseMs } from '../types.js';
+import { WEBHOOK_DISABLE_AFTER, disabledReason, webhookPauseMs } from '../../core/ports/store.js';
 import { PG_MIGRATIONS } from './migrations.js';
 import { idempotencyStore, purgeIdempotencySql } from './idempotency.js';
 import { libpqCompatUrl } from './ssl.js';
-import { UNUSED_OAUTH_CLIENT_RETENTION_MS } from '../types.js';
+import { redactUrl } from '../db-url.js';
+import { UNUSED_OAUTH_CLIENT_RETENTION_MS } from '../../core/ports/store.js';
 
 /** Why the store cannot be used (the database is unreachable, refuses us, or is newer than this build). */
 export class StoreUnavailableError extends Error {
@@ -109,19 +110,6 @@ const toDelivery = (r: Row): ClaimedDelivery => ({
   url: r.url as string,
   secretEnc: r.secret as string,
 });
-
-/** The URL without its password, for messages. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    // libpq also takes secrets as query parameters.
-    for (const k of [...u.searchParams.keys()]) if (/pass|secret|key/i.test(k)) u.searchParams.set(k, '***');
-    return u.toString();
-  } catch {
-    return 'the database URL';
-  }
-}
 
 /** The most the instance keeps of cache entries it read or wrote (cacheGet). */
 const PG_CACHE_COPY_BYTES = 64 * 1024 * 1024;

@@ -3,7 +3,7 @@
 // until it expires. Merged into the Store by store.ts.
 import type Database from 'better-sqlite3';
 import type { Row } from '../rows.js';
-import type { IdempotencyClaim, IdempotencyState, Store } from '../types.js';
+import type { IdempotencyClaim, IdempotencyState, Store } from '../../core/ports/store.js';
 
 type IdempotencyPart = Pick<Store, 'claimIdempotencyKey' | 'renewIdempotencyKey' | 'completeIdempotencyKey' | 'releaseIdempotencyKey'>;
 

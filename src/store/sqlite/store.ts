@@ -5,7 +5,7 @@ import { closeSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { makePrivateDir } from '../private-dir.js';
-import { type AccountRow, type CreditsRow, type HoldResult, type JobEnd, type KeyRow, type LiveWork, type NewAccount, type NewHold, type NewKey, type NewTopup, type Store, type TopupResult, WEBHOOK_LOG_RETENTION_MS } from '../types.js';
+import { type AccountRow, type CreditsRow, type HoldResult, type JobEnd, type KeyRow, type LiveWork, type NewAccount, type NewHold, type NewKey, type NewTopup, type Store, type TopupResult, WEBHOOK_LOG_RETENTION_MS } from '../../core/ports/store.js';
 import { MIGRATIONS } from './migrations.js';
 import { type Row, toAccount, toJob, toJobSummary, toKey, toLedger } from '../rows.js';
 import { oauthStore, purgeOAuth } from './oauth.js';

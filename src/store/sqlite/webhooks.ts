@@ -1,7 +1,7 @@
 // The webhook half of the SQLite store: registrations, the outbox of deliveries (claimed with a
 // lease, like jobs) and the attempt log. Merged into the Store by store.ts.
 import type Database from 'better-sqlite3';
-import { type ClaimedDelivery, type DeliveryAttempt, type DeliveryLogRow, type NewDelivery, type NewWebhook, type Store, WEBHOOK_DISABLE_AFTER, type WebhookEvent, type WebhookRow, disabledReason, webhookPauseMs } from '../types.js';
+import { type ClaimedDelivery, type DeliveryAttempt, type DeliveryLogRow, type NewDelivery, type NewWebhook, type Store, WEBHOOK_DISABLE_AFTER, type WebhookEvent, type WebhookRow, disabledReason, webhookPauseMs } from '../../core/ports/store.js';
 import type { Row } from '../rows.js';
 
 /** Ended outbox rows and attempt-log rows older than `before`, at most `batch` of each. */

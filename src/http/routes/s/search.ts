@@ -11,6 +11,7 @@ import { type RawInput, normalizeInput } from '../../../core/validate.js';
 import { listMetaS, renderExecS } from '../../render.js';
 import { type Env, type RouteDef, jsonBody, preferWaitMs } from '../../route.js';
 import { alwaysSyncWaitMs } from './stays.js';
+import { BILLING_TEXT } from '../../../core/billing.js';
 
 /** Runs one S search form over a parsed body. */
 export async function runSSearch(c: Context<Env>, ctx: RequestContext, body: RawInput, kind: SSearchKind): Promise<Response> {
@@ -27,11 +28,11 @@ export async function runSSearch(c: Context<Env>, ctx: RequestContext, body: Raw
 }
 
 const BILLING: Record<SSearchKind, string> = {
-  search: '1 credit per returned row (D26).',
-  'with-details': '2 credits per returned row: 1 search + 1 detail (D26).',
-  superhost: 'Keeps only rows whose host is a superhost, so count may be below maxItems. 1 credit per returned row.',
-  luxury: 'priceMin is pinned to 300 per night, or the caller\'s value if higher. 1 credit per returned row.',
-  'instant-book': 'Rows are not filtered; meta.warning is "experimental". 1 credit per returned row.',
+  search: `${BILLING_TEXT.stayRow} (D26).`,
+  'with-details': `${BILLING_TEXT.stayRowDetails} (D26).`,
+  superhost: `Keeps only rows whose host is a superhost, so count may be below maxItems. ${BILLING_TEXT.stayRow}.`,
+  luxury: `priceMin is pinned to 300 per night, or the caller's value if higher. ${BILLING_TEXT.stayRow}.`,
+  'instant-book': `Rows are not filtered; meta.warning is "experimental". ${BILLING_TEXT.stayRow}.`,
 };
 
 function searchRoute(kind: Exclude<SSearchKind, 'search'>, path: string, summary: string): RouteDef {

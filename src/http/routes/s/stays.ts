@@ -10,9 +10,10 @@ import { BatchBody, STAY_PARTS, type Stay, type StayPart, StayByUrlParams, StayL
 import { objectMetaS, renderExecS } from '../../render.js';
 import { type Env, type RouteDef, jsonBody, preferWaitMs, queryInput } from '../../route.js';
 import type { Context } from 'hono';
+import { BILLING_TEXT } from '../../../core/billing.js';
 
 const TAGS = ['Stays'];
-const COST = '1 credit (D26; sandbox keys 0). Live: answered when the upstream answers, or 202 with a job past STAYS_S_SYNC_WAIT_MS.';
+const COST = `${BILLING_TEXT.stayLookup} (D26; sandbox keys 0). Live: answered when the upstream answers, or 202 with a job past STAYS_S_SYNC_WAIT_MS.`;
 
 /**
  * Batch, presets and S searches up to 240 rows are synchronous (spec, D10): they wait for their
@@ -116,7 +117,7 @@ export const stayBatch: RouteDef = {
     summary: 'Up to 50 stays in one call',
     description:
       'Body { entries: [{ id } or { url }] }, 1 to 50 entries, each exactly one of id or url (else 400 invalid_parameter naming entries[i]). ' +
-      'An entry the upstream cannot resolve is left out of data and counted in meta.missing; the call is still 200. 1 credit per returned row (D26).',
+      `An entry the upstream cannot resolve is left out of data and counted in meta.missing; the call is still 200. ${BILLING_TEXT.stayRow} (D26).`,
     tags: TAGS,
     body: BatchBody,
     data: StayListSchema,

@@ -5,6 +5,7 @@ import { AvailabilitySchema } from '../../../core/schemas/resources.js';
 import { execute } from '../../../core/execute.js';
 import { type RouteDef, preferWaitMs, queryInput } from '../../route.js';
 import { renderExec } from '../../render.js';
+import { BILLING_TEXT } from '../../../core/billing.js';
 
 export const availabilityGet: RouteDef = {
   method: 'get',
@@ -13,7 +14,7 @@ export const availabilityGet: RouteDef = {
   doc: {
     operationId: 'availability',
     summary: 'Day-by-day availability',
-    description: 'One entry per day in [startDate, endDate). Per listing max(5, ceil(days/2)) credits (vrbo base 12). Cached 6 hours.',
+    description: `One entry per day in [startDate, endDate). Per listing ${BILLING_TEXT.availability} (${BILLING_TEXT.availabilityVrbo}). Cached 6 hours.`,
     tags: ['Data'],
     query: AvailabilityParams,
     data: z.array(AvailabilitySchema),

@@ -4,6 +4,7 @@ import { PropertySchema } from '../../../core/schemas/resources.js';
 import { execute } from '../../../core/execute.js';
 import { type RouteDef, preferWaitMs, queryInput } from '../../route.js';
 import { renderExec } from '../../render.js';
+import { BILLING_TEXT } from '../../../core/billing.js';
 
 export const listingGet: RouteDef = {
   method: 'get',
@@ -12,7 +13,7 @@ export const listingGet: RouteDef = {
   doc: {
     operationId: 'listing',
     summary: 'Full detail of one listing',
-    description: '3 credits (vrbo 15). Dates embed a best-effort live price (may be null; the call still bills). Assert identity on data.identity.resolvedId.',
+    description: `${BILLING_TEXT.listing}. Dates embed a best-effort live price (may be null; the call still bills). Assert identity on data.identity.resolvedId.`,
     tags: ['Data'],
     path: ListingPathParams,
     query: ListingParams,

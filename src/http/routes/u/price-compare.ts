@@ -4,6 +4,7 @@ import { PriceCompareSchema } from '../../../core/schemas/resources.js';
 import { execute } from '../../../core/execute.js';
 import { type RouteDef, preferWaitMs, queryInput } from '../../route.js';
 import { renderExec } from '../../render.js';
+import { BILLING_TEXT } from '../../../core/billing.js';
 
 export const priceCompareGet: RouteDef = {
   method: 'get',
@@ -12,7 +13,7 @@ export const priceCompareGet: RouteDef = {
   doc: {
     operationId: 'priceCompare',
     summary: 'Compare one property across sellers',
-    description: 'Google mode (name, location or googleHotelId): 30 credits. Direct mode (listings): 3 credits per successful leg. Cached 1 hour.',
+    description: `Google mode (name, location or googleHotelId): ${BILLING_TEXT.compareGoogle}. Direct mode (listings): ${BILLING_TEXT.compareLeg}. Cached 1 hour.`,
     tags: ['Data'],
     query: PriceCompareParams,
     data: PriceCompareSchema,

@@ -4,6 +4,7 @@ import { PriceSchema } from '../../../core/schemas/resources.js';
 import { execute } from '../../../core/execute.js';
 import { type RouteDef, preferWaitMs, queryInput } from '../../route.js';
 import { renderExec } from '../../render.js';
+import { BILLING_TEXT } from '../../../core/billing.js';
 
 export const priceGet: RouteDef = {
   method: 'get',
@@ -12,7 +13,7 @@ export const priceGet: RouteDef = {
   doc: {
     operationId: 'price',
     summary: 'Live price for one listing and one stay',
-    description: '3 credits. The quote is for exactly this listing and stay, or a typed error; cached 1 hour.',
+    description: `${BILLING_TEXT.price}. The quote is for exactly this listing and stay, or a typed error; cached 1 hour.`,
     tags: ['Data'],
     query: PriceParams,
     data: PriceSchema,

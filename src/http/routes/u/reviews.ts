@@ -5,6 +5,7 @@ import { ReviewSchema } from '../../../core/schemas/resources.js';
 import { execute } from '../../../core/execute.js';
 import { type RouteDef, preferWaitMs, queryInput } from '../../route.js';
 import { renderExec } from '../../render.js';
+import { BILLING_TEXT } from '../../../core/billing.js';
 
 export const reviewsGet: RouteDef = {
   method: 'get',
@@ -13,7 +14,7 @@ export const reviewsGet: RouteDef = {
   doc: {
     operationId: 'reviews',
     summary: 'Reviews of one listing',
-    description: 'Per review: airbnb 5, booking 1, vrbo 1 credits, minimum 5; zero reviews cost 0. Cursor-paginated.',
+    description: `${BILLING_TEXT.reviews}. Cursor-paginated.`,
     tags: ['Data'],
     query: ReviewsParams,
     data: z.array(ReviewSchema),

@@ -9,6 +9,7 @@ import { type RawInput, normalizeInput } from '../../../core/validate.js';
 import { runSSearch } from '../s/search.js';
 import { type RouteDef, jsonBody, preferWaitMs, queryInput } from '../../route.js';
 import { renderExec } from '../../render.js';
+import { BILLING_TEXT } from '../../../core/billing.js';
 
 const doc = {
   summary: 'Search properties across platforms',
@@ -47,7 +48,7 @@ export const searchPost: RouteDef = {
     ...doc,
     operationId: 'searchPost',
     summary: 'Search: the JSON body form of GET /v1/search, or a Family S SearchRequest',
-    description: `${doc.description} A body with any key only Family S has (${FAMILY_S_SEARCH_KEYS.join(', ')}) is a Family S search (D8): Stay rows, { data, meta, request_id }, 1 credit per returned row; mixing it with a Family U-only key is 400 mutually_exclusive_params.`,
+    description: `${doc.description} A body with any key only Family S has (${FAMILY_S_SEARCH_KEYS.join(', ')}) is a Family S search (D8): Stay rows, { data, meta, request_id }, ${BILLING_TEXT.stayRow}; mixing it with a Family U-only key is 400 mutually_exclusive_params.`,
     body: SearchParams,
     alsoS: { body: SSearchBody, data: StayListSchema },
   },

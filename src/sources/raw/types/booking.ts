@@ -1,6 +1,6 @@
 // Raw rows of Booking: voyager/booking-scraper (2.4), booking-reviews-scraper (2.5).
 // Conventions (everything optional, [U] = unconfirmed, emitted by the simulated upstream) are in ../types.ts.
-import type { RawMoney } from '../types.js';
+import type { RawMoney } from './money.js';
 
 export interface BookingRoom {
   available?: boolean;

@@ -1,6 +1,6 @@
 // Raw rows of Google Hotels: martin.forejt/google-hotels-scraper and siblings (2.7).
 // Conventions (everything optional, [U] = unconfirmed, emitted by the simulated upstream) are in ../types.ts.
-import type { RawMoney } from '../types.js';
+import type { RawMoney } from './money.js';
 
 export interface GooglePriceOption {
   provider?: string;

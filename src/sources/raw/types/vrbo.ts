@@ -1,6 +1,6 @@
 // Raw rows of Vrbo: jupri/vrbo-property (2.6), powerai/vrbo-reviews-scraper.
 // Conventions (everything optional, [U] = unconfirmed, emitted by the simulated upstream) are in ../types.ts.
-import type { RawMoney } from '../types.js';
+import type { RawMoney } from './money.js';
 
 /** Lists nested twice: items[].items[].value. */
 export interface VrboNested {

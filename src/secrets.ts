@@ -1,11 +1,12 @@
-// Signing secrets at rest: a webhook's secret must be usable for signing, so it cannot be kept as
-// a hash. It is encrypted with AES-256-GCM under the server key: STAYS_SECRET_KEY (32 bytes, hex
-// or base64), or a key generated into the data directory on first use (secret.key, mode 0600).
-// Neither the key nor a secret is ever logged.
+// The server key: STAYS_SECRET_KEY (32 bytes, hex or base64), or a key generated into the data
+// directory on first use (secret.key, mode 0600). It seals webhook signing secrets at rest (they
+// must be usable for signing, so they cannot be kept as a hash: AES-256-GCM) and keys the OAuth
+// consent page's CSRF guard. Neither the key nor a secret is ever logged.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../config.js';
+import { ConfigError } from './config.js';
+import type { SecretBox } from './core/ports/runtime.js';
 
 const VERSION = 'v1';
 
@@ -40,10 +41,7 @@ export function dataDirKey(dataDir: string): Buffer {
   return parseSecretKey(readFileSync(file, 'utf8'));
 }
 
-export interface SecretBox {
-  seal(plain: string): string;
-  open(sealed: string): string;
-}
+export type { SecretBox };
 
 export function secretBox(key: Buffer): SecretBox {
   return {

@@ -2,8 +2,8 @@
 // live call can give, so CI smoke tests can exercise error paths with a sandbox key.
 // The table is documented for users in docs/sandbox.md; sandboxTriggers() below describes it from
 // these very tables for `stays help sandbox`.
-import type { EnabledPlatform } from '../../core/platforms.js';
-import { type ErrorCode, ServiceError, errorInfo } from '../../core/errors.js';
+import type { EnabledPlatform } from './platforms.js';
+import { type ErrorCode, ServiceError, errorInfo } from './errors.js';
 
 export type MagicId = '402' | '404' | '409' | '410' | '411' | '429' | '502' | '503' | '504';
 

@@ -1,5 +1,5 @@
-// The store port. The core talks only to this interface; SQLite implements it now and a
-// PostgreSQL implementation can fill it later. Every credit change happens inside one store
+// The store port. The core talks only to this interface; SQLite and PostgreSQL implement it
+// (src/store/sqlite, src/store/postgres). Every credit change happens inside one store
 // transaction that writes a ledger row (house rule 7).
 //
 // Several processes may share one store (a restart overlapping the old server, `stays admin`,
@@ -7,8 +7,8 @@
 // every credit hold names the process that owns it and carries a lease that process renews while
 // it works. Only an expired lease lets another process fail the job and release its hold, and a
 // job settles only while its owner still holds it, so a job is never both settled and failed.
-import type { KeyEnv } from '../core/ids.js';
-import type { PlanCode, PlanStatus } from '../core/schemas/resources.js';
+import type { KeyEnv } from '../ids.js';
+import type { PlanCode, PlanStatus } from '../schemas/resources.js';
 
 export interface AccountRow {
   id: string;
@@ -214,7 +214,7 @@ export interface WebhookRow {
   url: string;
   events: WebhookEvent[];
   description: string | null;
-  /** The signing secret, encrypted at rest (src/webhooks/secrets.ts); never the plain secret. */
+  /** The signing secret, encrypted at rest (src/secrets.ts); never the plain secret. */
   secretEnc: string;
   revokedAt: number | null;
   createdAt: number;
