@@ -19,7 +19,17 @@ export function manualClock(start = Date.UTC(2026, 0, 1)): Clock & { advance(ms:
   };
 }
 
+const DAY_MS = 86_400_000;
+/** The last day asked for and its bounds [start, end) in epoch ms: asked on every search. */
+let day = { start: 0, end: 0, text: '' };
+
 /** Today's date in UTC as YYYY-MM-DD (D15: dates are validated in UTC). */
 export function utcToday(clock: Clock): string {
-  return new Date(clock.now()).toISOString().slice(0, 10);
+  const now = clock.now();
+  if (now >= day.start && now < day.end) return day.text;
+  const start = Math.floor(now / DAY_MS) * DAY_MS;
+  const text = new Date(now).toISOString().slice(0, 10);
+  // Years before 0 or after 9999 are written otherwise by toISOString: not kept.
+  if (text.length === 10) day = { start, end: start + DAY_MS, text };
+  return text;
 }

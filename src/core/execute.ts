@@ -20,7 +20,17 @@ import type { CacheHit, CreditsRow, SharedState } from './ports/store.js';
 import { SANDBOX_PENDING_MS, isAdmissionTrigger, sandboxPendingDelay } from './sandbox-triggers.js';
 
 export type ExecResult<T> =
-  | { kind: 'sync'; data: T; meta: Meta }
+  | {
+      kind: 'sync';
+      data: T;
+      meta: Meta;
+      /**
+       * Set when `meta` is this frozen object with only this request's requestId in place of its
+       * empty one, and `data` is frozen too (a memoised sandbox page): the same template for every
+       * request of that page, so its JSON can be kept (src/http/render.ts).
+       */
+      metaTemplate?: Meta;
+    }
   | {
       kind: 'accepted';
       body: { data: { jobId: string; status: 'pending'; pollUrl: string; estimatedSeconds: number }; meta: { requestId: string; creditsCharged: 0; platforms: string[] } };
@@ -196,13 +206,27 @@ async function sandboxCompose<T>(services: Services, plan: Plan<T>): Promise<Com
 async function runSandbox<T>(services: Services, ctx: RequestContext, plan: Plan<T>, memoKey: string | undefined): Promise<ExecResult<T>> {
   if (plan.legs.some((l) => l.sandboxPending)) return pendingSandboxJob(services, ctx, plan);
   // Sandbox answers are a pure function of the request (D21): composed pages are memoised.
-  let c = memoKey === undefined ? undefined : (services.sandboxPages.get(memoKey) as Composed<T> | undefined);
+  if (memoKey === undefined) return { kind: 'sync', ...finish(services, ctx, plan, await sandboxCompose(services, plan), { cached: false, sandbox: true, simulated: false }) };
+  let c = services.sandboxPages.get(memoKey) as Composed<T> | undefined;
   if (!c) {
     c = await sandboxCompose(services, plan);
-    if (memoKey !== undefined) services.sandboxPages.set(memoKey, c);
+    services.sandboxPages.set(memoKey, c);
   }
-  return { kind: 'sync', ...finish(services, ctx, plan, c, { cached: false, sandbox: true, simulated: false }) };
+  // A sandbox page's meta is the same for every request but for its id: built once per page.
+  let template = sandboxMeta.get(c);
+  if (template === undefined) {
+    template = Object.freeze(finish(services, { ...ctx, requestId: '' }, plan, c, { cached: false, sandbox: true, simulated: false }).meta);
+    sandboxMeta.set(c, template);
+  }
+  return { kind: 'sync', data: c.data, meta: { ...template, requestId: ctx.requestId }, ...(Object.isFrozen(c.data) ? { metaTemplate: template } : {}) };
 }
+
+/**
+ * The meta of each memoised sandbox page (with an empty requestId), by page. finish() is a pure
+ * function of the page for a sandbox key: the page's memo key holds the query and its platforms
+ * and currency, and the rest is the sandbox's constants and this runtime's docs URL.
+ */
+const sandboxMeta = new WeakMap<object, Meta>();
 
 /**
  * Search location `pending` (issue 22): a sandbox job, free, that runs SANDBOX_PENDING_MS and then

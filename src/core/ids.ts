@@ -50,8 +50,19 @@ export function systemIds(now: () => number = Date.now): IdGenerator {
     at += 10;
     return pool.subarray(at - 10, at);
   };
+  // Request ids are minted many per millisecond under load: the time part is written once per ms.
+  let lastMs = Number.NaN;
+  let lastTime = '';
+  const time = () => {
+    const t = now();
+    if (t !== lastMs) {
+      lastTime = encodeTime(t);
+      lastMs = t;
+    }
+    return lastTime;
+  };
   return {
-    ulid: () => encodeTime(now()) + encodeRandom(random10()),
+    ulid: () => time() + encodeRandom(random10()),
     bytes: (n) => randomBytes(n),
   };
 }

@@ -21,6 +21,8 @@ export class Lru<K, V> {
   private readonly maxEntries: number;
   private readonly sizeOf: (value: V, key: K) => number;
   private total = 0;
+  /** The most recently used key, which get() need not move (a hot key is asked for again and again). */
+  private newest: K | undefined;
 
   constructor(o: LruOptions<K, V>) {
     this.maxBytes = o.maxBytes;
@@ -42,8 +44,11 @@ export class Lru<K, V> {
     const e = this.map.get(key);
     if (e === undefined) return undefined;
     // Map iteration order is insertion order: re-inserting marks it most recent.
-    this.map.delete(key);
-    this.map.set(key, e);
+    if (key !== this.newest) {
+      this.map.delete(key);
+      this.map.set(key, e);
+      this.newest = key;
+    }
     return e.value;
   }
 
@@ -53,6 +58,7 @@ export class Lru<K, V> {
     // Keeping it would evict everything else and still not fit.
     if (!(bytes <= this.maxBytes) || this.maxEntries < 1) return;
     this.map.set(key, { value, bytes });
+    this.newest = key;
     this.total += bytes;
     while (this.total > this.maxBytes || this.map.size > this.maxEntries) {
       this.delete(this.map.keys().next().value as K);
@@ -63,12 +69,14 @@ export class Lru<K, V> {
     const e = this.map.get(key);
     if (e === undefined) return false;
     this.map.delete(key);
+    if (key === this.newest) this.newest = undefined;
     this.total -= e.bytes;
     return true;
   }
 
   clear(): void {
     this.map.clear();
+    this.newest = undefined;
     this.total = 0;
   }
 }

@@ -35,7 +35,8 @@ export interface Pipeline {
   keyLimiter: RateLimiter;
   anonLimiter: RateLimiter;
   /** Paths of Family S routes: their errors take `{ error, request_id }` even before a handler runs (413, 405). */
-  sPaths: RegExp[];
+  /** Every Family S path and S_PREFIX in one expression: a single test per request, not one per route. */
+  sPaths: RegExp;
   jsonCache: WeakMap<object, Buffer>;
 }
 
@@ -47,7 +48,7 @@ export function createPipeline(services: Services, opts: AppOptions = {}): Pipel
     routes,
     keyLimiter: new RateLimiter(services.clock),
     anonLimiter: new RateLimiter(services.clock),
-    sPaths: routes.filter((r) => r.family === 'S').map((r) => pathPattern(honoPath(r.path))),
+    sPaths: familyS(routes),
     jsonCache: new WeakMap<object, Buffer>(),
   };
 }
@@ -82,6 +83,11 @@ export const billedGet = (r: RouteDef) => r.method === 'get' && r.doc.async === 
 /** Paths only Family S has: an unknown path under them (a 404) takes the S envelope too. */
 const S_PREFIX = /^\/v1\/(?:stays|listings|webhooks)(?:\/|$)/;
 
+function familyS(routes: RouteDef[]): RegExp {
+  const paths = routes.filter((r) => r.family === 'S').map((r) => pathPattern(honoPath(r.path)).source);
+  return new RegExp([...paths, S_PREFIX.source].map((s) => `(?:${s})`).join('|'));
+}
+
 export function clientAddress(env: unknown): string {
   const incoming = (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
   return incoming?.socket?.remoteAddress ?? 'in-process';
@@ -104,7 +110,7 @@ export function beginRequest(p: Pipeline, c: Context<Env>): void {
   c.set('ownDocs', p.opts.ownDocs === true);
   c.set('listenHost', p.opts.listenHost);
   // Before the body limit, authentication and the route, so every error on an S path takes its envelope.
-  c.set('family', p.sPaths.some((re) => re.test(c.req.path)) || S_PREFIX.test(c.req.path) ? 'S' : 'U');
+  c.set('family', p.sPaths.test(c.req.path) ? 'S' : 'U');
   c.header('X-Request-Id', c.get('requestId'));
 }
 

@@ -13,6 +13,7 @@ import { type Composed, type Leg, type LegOutcome, type Plan, TTL } from '../pla
 import type { StayQuery } from '../upstream.js';
 import { failedResult, okResult, ratingScaleWarnings } from './common.js';
 import { SEARCH_COMPARATORS } from '../search-sort.js';
+import { Lru } from '../lru.js';
 import { isPendingLocation } from '../sandbox-triggers.js';
 
 export interface ResolvedPlatforms {
@@ -95,7 +96,36 @@ export function searchLeg(platform: EnabledPlatform, location: string, o: { curr
 /** One leg per platform fetches its full candidate set; compose filters, sorts and pages it. */
 export function searchPlan(services: Services, ctx: RequestContext, raw: RawInput): SearchPlan {
   requireScope(ctx, 'stays.read');
-  const q = parseSearch(raw, utcToday(services.clock));
+  return planSearch(raw, utcToday(services.clock));
+}
+
+/**
+ * Searches parsed, validated, fingerprinted and planned, by UTC day and request text (issue 23:
+ * a third of a sandbox search's own work was doing that again for the same query). A plan is a
+ * pure function of the input and the day (D15 validates dates against today, UTC), holds
+ * nothing of the caller and is frozen. Only successful parses are kept: an invalid query is
+ * parsed again each time and gets its typed error each time.
+ */
+const planMemo = new Lru<string, SearchPlan>({ maxEntries: 1024, maxBytes: 8 * 1024 * 1024, sizeOf: (_plan, key) => 4 * key.length + 4096 });
+
+/**
+ * searchPlan for input that `text` determines entirely (a GET's URL): `raw` is read only when
+ * this day has not planned that text yet.
+ */
+export function searchPlanOf(services: Services, ctx: RequestContext, text: string, raw: () => RawInput): SearchPlan {
+  requireScope(ctx, 'stays.read');
+  const today = utcToday(services.clock);
+  const key = `${today}\n${text}`;
+  let p = planMemo.get(key);
+  if (p === undefined) {
+    p = planSearch(raw(), today);
+    planMemo.set(key, p);
+  }
+  return p;
+}
+
+function planSearch(raw: RawInput, today: string): SearchPlan {
+  const q = parseSearch(raw, today);
   const fp = fingerprint(['search', q.location.toLowerCase(), q.checkIn, q.checkOut, q.adults, q.children, q.childAges, q.rooms,
     q.propertyType, q.amenities, q.minBedrooms, q.priceMin, q.priceMax, q.minGuestRating, q.resolved.legs, q.limit, q.sort, q.currency]);
   const offsets = decodeCursor(q.cursor, fp)?.o ?? {};
@@ -103,17 +133,17 @@ export function searchPlan(services: Services, ctx: RequestContext, raw: RawInpu
     ? { checkIn: q.checkIn, checkOut: q.checkOut, adults: q.adults, children: q.children, childAges: q.childAges, currency: q.currency }
     : undefined;
   const legs: Leg[] = q.resolved.legs.map((platform) => searchLeg(platform, q.location, { currency: q.currency, rooms: q.rooms, stay }));
-  return {
+  return Object.freeze({
     memoKey: `search|${q.location}|${fp}|${q.cursor ?? ''}`,
-    plan: {
+    plan: Object.freeze<Plan<Property[]>>({
       operation: 'search',
       platforms: q.resolved.legs,
       currency: q.currency,
       worstCase: searchWorstCase(q.resolved.legs, q.limit),
       legs,
       compose: (outcomes) => composePage(q, fp, offsets, outcomes, stay !== undefined),
-    },
-  };
+    }),
+  });
 }
 
 function composePage(q: ParsedSearch, fp: string, offsets: Record<string, number>, outcomes: LegOutcome[], dated: boolean): Composed<Property[]> {

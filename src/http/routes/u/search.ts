@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ServiceError } from '../../../core/errors.js';
 import { execute } from '../../../core/execute.js';
-import { searchPlan } from '../../../core/ops/search.js';
+import { searchPlan, searchPlanOf } from '../../../core/ops/search.js';
 import { SearchParams } from '../../../core/schemas/params.js';
 import { PropertySchema } from '../../../core/schemas/resources.js';
 import { FAMILY_S_SEARCH_KEYS, FAMILY_U_ONLY_SEARCH_KEYS, SSearchBody, StayListSchema } from '../../../core/schemas/stays.js';
@@ -27,7 +27,8 @@ export const searchGet: RouteDef = {
   path: '/v1/search',
   doc: { ...doc, operationId: 'searchGet', query: SearchParams },
   handle: async (c, ctx) => {
-    const { plan, memoKey } = searchPlan(c.get('services'), ctx, queryInput(c));
+    // The query is a function of the URL: parsed and planned once per URL and day.
+    const { plan, memoKey } = searchPlanOf(c.get('services'), ctx, c.req.url, () => queryInput(c));
     return renderExec(c, await execute(c.get('services'), ctx, plan, { memoKey, waitMs: preferWaitMs(c) }));
   },
 };
