@@ -117,6 +117,7 @@ const SERVICE_ONLY = [
   'src/runtime.ts',
   'src/server.ts',
   'src/config.ts',
+  'src/app.ts',
   'src/http/app.ts',
   'src/store/open.ts',
   'src/store/postgres/store.ts',

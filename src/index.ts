@@ -1,5 +1,5 @@
 // The library API of the `stays` package.
-export { createApp } from './http/app.js';
+export { createApp } from './app.js';
 export { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
 export { startServer, type RunningServer, type ServeOptions } from './server.js';
 export { ServiceError, ERROR_CODES, ERROR_TYPES, type ErrorCode, type ErrorType } from './core/errors.js';

@@ -14,7 +14,7 @@ import type { SourceReport, Upstream } from './core/upstream.js';
 import { resolveActors } from './sources/apify/actors.js';
 import { apifyUpstream } from './sources/apify/index.js';
 import { isErrorCode } from './core/errors.js';
-import { CLI_EXITED, SERVER_SHUTDOWN, abandonOwn, startHeartbeat } from './jobs/leases.js';
+import { CLI_EXITED, SERVER_SHUTDOWN, abandonOwn, failExpired, purgeExpired, startHeartbeat } from './jobs/leases.js';
 import { JobRunner } from './jobs/runner.js';
 import { openStore } from './store/open.js';
 import { type WebhookHub, createWebhookHub } from './webhooks/hub.js';
@@ -52,6 +52,12 @@ export interface Runtime extends Services {
    * claimed until their lease expires), closes the store.
    */
   close(): Promise<void>;
+  /**
+   * What every process does once it has opened the store, before its first request: the work of
+   * processes that died (expired leases) is failed, retryable and free, their holds released,
+   * and what expired is purged (`purgeBatches` batches at most). Says what it failed.
+   */
+  recover(o?: { purgeBatches?: number }): Promise<{ jobs: number; holds: number }>;
 }
 
 function liveUpstream(config: Config, world: SandboxWorld, log: ((r: SourceReport) => void) | undefined): Upstream | null {
@@ -117,6 +123,11 @@ export function createRuntime(opts: RuntimeOptions = {}): Runtime {
   return {
     ...services,
     dispatcher,
+    async recover(o = {}) {
+      const r = await failExpired(services);
+      await purgeExpired(services, o.purgeBatches);
+      return { jobs: r.jobs.length, holds: r.holds };
+    },
     close: () =>
       (closing ??= (async () => {
         heartbeat.stop();

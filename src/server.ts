@@ -8,13 +8,13 @@ import pino, { type Logger } from 'pino';
 import { ConfigError } from './config.js';
 import { ServiceError, errorBody } from './core/errors.js';
 import { newRequestId } from './core/ids.js';
-import { createApp } from './http/app.js';
+import { createApp } from './app.js';
 import { installClientErrorHandler } from './http/client-error.js';
 import { serverDocsBase } from './http/docs/base.js';
 import { capPerAddress, serverOptions } from './http/connections.js';
-import { failExpired, purgeExpired, startSweeper } from './jobs/leases.js';
+import { startSweeper } from './jobs/leases.js';
 import { type Runtime, createRuntime, type RuntimeOptions } from './runtime.js';
-import { selfOrigin } from './oauth/urls.js';
+import { selfOrigin } from './http/public-url.js';
 import { serverKey } from './secrets.js';
 
 export interface ServeOptions extends RuntimeOptions {
@@ -69,11 +69,8 @@ async function listen(runtime: Runtime, logger: Logger, opts: ServeOptions): Pro
   if (runtime.config.databaseUrl) serverKey(runtime.config);
   // Work left by processes that died (their leases expired): fail it, retryable, charging nothing.
   // Jobs another live process owns are left alone.
-  const recovered = await failExpired(runtime);
-  if (recovered.jobs.length > 0 || recovered.holds > 0) {
-    logger.warn({ jobs: recovered.jobs.length, holds: recovered.holds }, 'failed jobs and released holds of a process that stopped');
-  }
-  await purgeExpired(runtime);
+  const recovered = await runtime.recover();
+  if (recovered.jobs > 0 || recovered.holds > 0) logger.warn(recovered, 'failed jobs and released holds of a process that stopped');
   const sweeper = startSweeper(runtime, {
     onError: (err) => logger.error({ err }, 'expiry sweep failed'),
     onSwept: (r, p) => {

@@ -45,17 +45,11 @@ export function inProcessTransport(opts: InProcessOptions = {}): InProcessTransp
       // cache keeps: for the few requests of an in-process command that costs more than it saves
       // (~2% of a sandbox search's instructions). It must be set before the schemas are built.
       (await import('zod')).z.config({ jitless: true });
-      const [{ createRuntime }, { createPipeline }, { createDirect }, { failExpired, purgeExpired }] = await Promise.all([
-        import('../runtime.js'),
-        import('../http/pipeline.js'),
-        import('../http/direct.js'),
-        import('../jobs/leases.js'),
-      ]);
+      const [{ createRuntime }, { createPipeline }, { createDirect }] = await Promise.all([import('../runtime.js'), import('../http/pipeline.js'), import('../http/direct.js')]);
       const rt = createRuntime({ config: { ...opts.config, ...(opts.dataDir ? { dataDir: opts.dataDir } : {}) }, role: 'cli' });
       try {
         // Jobs and holds left by a process that died (expired leases) are failed and released.
-        await failExpired(rt);
-        await purgeExpired(rt, 1);
+        await rt.recover({ purgeBatches: 1 });
       } catch (e) {
         await rt.close();
         throw e;
@@ -68,7 +62,7 @@ export function inProcessTransport(opts: InProcessOptions = {}): InProcessTransp
       return {
         rt,
         direct: createDirect(pipeline),
-        fetch: async (r: Request) => (await (app ??= import('../http/app.js').then(({ createApp }) => createApp(rt, {}, pipeline)))).fetch(r),
+        fetch: async (r: Request) => (await (app ??= import('../app.js').then(({ createApp }) => createApp(rt, {}, pipeline)))).fetch(r),
       };
     })());
 

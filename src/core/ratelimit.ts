@@ -3,6 +3,7 @@
 // shared store (PostgreSQL), a key's bucket lives in the database, so N requests per minute is N
 // across every instance (`takeShared`).
 import type { Clock } from './clock.js';
+import { ServiceError } from './errors.js';
 import type { SharedState } from './ports/store.js';
 
 export interface RateDecision {
@@ -19,6 +20,11 @@ interface Bucket {
   tokens: number;
   updated: number;
   capacity: number;
+}
+
+/** The one rate-limit refusal: 429 rate_limit_exceeded with Retry-After, when `d` refused the request. */
+export function refuseIfLimited(d: RateDecision, what: string): void {
+  if (!d.allowed) throw new ServiceError('rate_limit_exceeded', `${what}; retry in ${d.retryAfter} s.`, { retryAfter: d.retryAfter });
 }
 
 export class RateLimiter {

@@ -6,11 +6,8 @@ import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Services } from '../core/context.js';
 import { ServiceError } from '../core/errors.js';
-import { mountMcp } from '../mcp/mount.js';
-import { mountOAuth } from '../oauth/routes.js';
-import { mountDocs } from './docs/routes.js';
 import { buildOpenApi } from './openapi.js';
-import { type AppOptions, type Pipeline, anonRate, beginRequest, billedGet, clientAddress, createPipeline, endRequest, errorAnswer, pathPattern, routeHandler, setRateHeaders } from './pipeline.js';
+import { type AppOptions, type Pipeline, anonRate, beginRequest, billedGet, clientAddress, createPipeline, endRequest, errorAnswer, limitAnonymous, pathPattern, routeHandler } from './pipeline.js';
 import { renderError } from './render.js';
 import { type Env, type RouteDef, honoPath } from './route.js';
 
@@ -39,7 +36,19 @@ function allowTable(routes: RouteDef[]): [RegExp, string][] {
  * The app. `pipeline` shares the rate limiters and caches with the in-process transport's
  * direct calls (direct.ts), which answer without it.
  */
-export function createApp(services: Services, opts: AppOptions = {}, pipeline: Pipeline = createPipeline(services, opts)) {
+/** What is mounted beside the API is given these. */
+export interface MountContext {
+  /** The app itself, for what calls it in-process (the MCP tools). */
+  fetch: (req: Request) => Response | Promise<Response>;
+  /** A token of the caller's per-address bucket with the rate headers; 429 past the limit. */
+  limitAnonymous: (c: Context<Env>) => void;
+  /** The caller's address (the socket's peer; `in-process` without one). */
+  address: (c: Context<Env>) => string;
+}
+
+export type Mount = (app: Hono<Env>, ctx: MountContext) => void;
+
+export function createApiApp(services: Services, opts: AppOptions = {}, pipeline: Pipeline = createPipeline(services, opts), mount?: Mount) {
   const app = new Hono<Env>();
   const p = pipeline;
   const routes = p.routes;
@@ -81,17 +90,9 @@ export function createApp(services: Services, opts: AppOptions = {}, pipeline: P
     return c.json(openapi as object, 200);
   });
 
-  // The MCP tool server (Streamable HTTP); its tools call this app in-process with the caller's credential.
-  const anonymous = (c: Context<Env>) => {
-    const d = p.anonLimiter.take(clientAddress(c.env), services.config.anonymousRpm);
-    setRateHeaders(c, d);
-    return d;
-  };
-  mountMcp(app, { fetch: (r) => app.fetch(r), anonymous });
-  // Its OAuth 2.1 authorization server (discovery, registration, the consent page, tokens).
-  mountOAuth(app, { anonymous, address: (c) => clientAddress(c.env) });
-  // The API reference and the error and warning pages every docUrl names.
-  mountDocs(app, { anonymous });
+  // What the composition root mounts beside the API (src/app.ts: the MCP tool server, its OAuth
+  // server, the docs), with the app's own rate limit for callers without valid credentials.
+  mount?.(app, { fetch: (r) => app.fetch(r), limitAnonymous: (c) => limitAnonymous(p, c), address: (c) => clientAddress(c.env) });
 
   for (const route of routes) app.on(route.method.toUpperCase(), honoPath(route.path), routeHandler(p, route));
 
@@ -111,4 +112,4 @@ export function createApp(services: Services, opts: AppOptions = {}, pipeline: P
   return app;
 }
 
-export type StaysApp = ReturnType<typeof createApp>;
+export type StaysApp = ReturnType<typeof createApiApp>;

@@ -8,7 +8,7 @@ import { authenticate, rateBucket, requireActiveAccount, requireScope } from '..
 import type { RequestContext, Services } from '../core/context.js';
 import { ServiceError, isServiceError } from '../core/errors.js';
 import { newRequestId } from '../core/ids.js';
-import { RateLimiter, type RateDecision, takeShared } from '../core/ratelimit.js';
+import { RateLimiter, type RateDecision, refuseIfLimited, takeShared } from '../core/ratelimit.js';
 import { withIdempotency } from './idempotency.js';
 import { renderError } from './render.js';
 import { type Env, type RouteDef, honoPath, requestHeader } from './route.js';
@@ -94,6 +94,16 @@ export function clientAddress(env: unknown): string {
 }
 
 /** Callers without a valid key share a per-address bucket (D23: every response has the headers). */
+/** What a caller without a valid key is told past its address's limit. */
+export const ANONYMOUS_LIMITED = 'Too many unauthenticated requests';
+
+/** A caller without valid credentials (the MCP, OAuth and docs endpoints): a token of its address's bucket, the rate headers, 429 past the limit. */
+export function limitAnonymous(p: Pipeline, c: Context<Env>): void {
+  const d = p.anonLimiter.take(clientAddress(c.env), p.services.config.anonymousRpm);
+  setRateHeaders(c, d);
+  refuseIfLimited(d, ANONYMOUS_LIMITED);
+}
+
 export function anonRate(p: Pipeline, c: Context<Env>): void {
   if (!c.get('rateSet')) setRateHeaders(c, p.anonLimiter.take(clientAddress(c.env), p.services.config.anonymousRpm));
 }
@@ -143,15 +153,13 @@ export function routeHandler(p: Pipeline, route: RouteDef): (c: Context<Env>) =>
     } catch (e) {
       const d = anonLimiter.take(address, services.config.anonymousRpm);
       setRateHeaders(c, d);
-      if (!d.allowed) throw new ServiceError('rate_limit_exceeded', `Too many unauthenticated requests; retry in ${d.retryAfter} s.`, { retryAfter: d.retryAfter });
+      refuseIfLimited(d, ANONYMOUS_LIMITED);
       throw e;
     }
     const shared = services.store.shared;
     const d = shared ? await takeShared(shared, services.clock, rateBucket(ctx), ctx.account.requestsPerMinute) : keyLimiter.take(rateBucket(ctx), ctx.account.requestsPerMinute);
     setRateHeaders(c, d);
-    if (!d.allowed) {
-      throw new ServiceError('rate_limit_exceeded', `Rate limit of ${d.limit} requests per minute exceeded; retry in ${d.retryAfter} s.`, { retryAfter: d.retryAfter });
-    }
+    refuseIfLimited(d, `Rate limit of ${d.limit} requests per minute exceeded`);
     requireActiveAccount(ctx);
     const missing = route.scopes.find((x) => !ctx.key.scopes.includes(x));
     if (missing !== undefined) {

@@ -6,7 +6,6 @@
 import type { Context, Hono } from 'hono';
 import { authenticate } from '../core/auth.js';
 import { ServiceError, isServiceError } from '../core/errors.js';
-import type { RateDecision } from '../core/ratelimit.js';
 import { renderError } from '../http/render.js';
 import { type Env, requestHeader } from '../http/route.js';
 import { allowCrossOrigin } from '../oauth/cors.js';
@@ -15,8 +14,8 @@ import { MCP_PATH, SCOPE, publicBase, resourceMetadataUrl } from '../oauth/urls.
 export interface McpMountOptions {
   /** The app itself, called in-process by the tools with the caller's credential. */
   fetch: (req: Request) => Response | Promise<Response>;
-  /** Takes a token from the caller's per-address bucket (callers without valid credentials), setting the headers. */
-  anonymous: (c: Context<Env>) => RateDecision;
+  /** Takes a token from the caller's per-address bucket (callers without valid credentials), setting the headers; 429 past the limit. */
+  limitAnonymous: (c: Context<Env>) => void;
 }
 
 /** `Bearer …` challenge parameters as RFC 6750 §3 writes them. */
@@ -37,8 +36,7 @@ export function mountMcp(app: Hono<Env>, opts: McpMountOptions): void {
       who = await authenticate(c.get('services'), header);
     } catch (e) {
       if (!isServiceError(e)) throw e;
-      const d = opts.anonymous(c);
-      if (!d.allowed) throw new ServiceError('rate_limit_exceeded', `Too many unauthenticated requests; retry in ${d.retryAfter} s.`, { retryAfter: d.retryAfter });
+      opts.limitAnonymous(c);
       const given = e.code !== 'missing_api_key';
       c.header('WWW-Authenticate', challenge(c, given ? { error: 'invalid_token', error_description: e.message } : {}));
       const err = given ? e : new ServiceError('missing_api_key', 'An OAuth Bearer access token (or an API key as the bearer) is required.');

@@ -8,7 +8,6 @@ import { getCookie, setCookie } from 'hono/cookie';
 import { authenticate } from '../core/auth.js';
 import { ServiceError, isServiceError } from '../core/errors.js';
 import { hashKey, keyEnvOf } from '../core/ids.js';
-import type { RateDecision } from '../core/ratelimit.js';
 import type { Env } from '../http/route.js';
 import { serverKey } from '../secrets.js';
 import { type AuthRequest, CsrfGuard, PageError, RedirectError, parseAuthRequest, redirectTo } from './authorize.js';
@@ -21,8 +20,8 @@ import { docsBase } from '../http/docs/base.js';
 import { SCOPE, publicBase } from './urls.js';
 
 export interface OAuthMountOptions {
-  /** Takes a token of the caller's per-address bucket, setting the rate headers. */
-  anonymous: (c: Context<Env>) => RateDecision;
+  /** Takes a token of the caller's per-address bucket, setting the rate headers; 429 past the limit. */
+  limitAnonymous: (c: Context<Env>) => void;
   /** The caller's address (the socket's peer; `in-process` without one): dynamic registration is bounded per address. */
   address: (c: Context<Env>) => string;
 }
@@ -76,10 +75,7 @@ export function createOAuthHandlers(opts: OAuthMountOptions): OAuthHandlers {
     const { config } = c.get('services');
     return (guard ??= new CsrfGuard(serverKey(config)));
   };
-  const limited = (c: Context<Env>) => {
-    const d = opts.anonymous(c);
-    if (!d.allowed) throw new ServiceError('rate_limit_exceeded', `Too many requests from this address; retry in ${d.retryAfter} s.`, { retryAfter: d.retryAfter });
-  };
+  const limited = opts.limitAnonymous;
 
   const resourceMetadata: Handler = async (c) => {
     limited(c);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/core/clock.js';
 import { createAccount, createKey } from '../../src/core/admin.js';
 import type { Upstream } from '../../src/core/upstream.js';
-import { createApp } from '../../src/http/app.js';
+import { createApp } from '../../src/app.js';
 import { type Runtime, createRuntime } from '../../src/runtime.js';
 import { createSandboxWorld } from '../../src/sources/sandbox/world.js';
 import { simulatedUpstream } from '../../src/sources/simulated.js';

@@ -3,7 +3,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { createAccount, createKey } from '../../src/core/admin.js';
 import { manualClock } from '../../src/core/clock.js';
-import { createApp } from '../../src/http/app.js';
+import { createApp } from '../../src/app.js';
 import { type Runtime, createRuntime } from '../../src/runtime.js';
 import { tempDir } from '../helpers/stays.js';
 

@@ -12,7 +12,7 @@ import pino from 'pino';
 import { createAccount, createKey, grantCredits, listAccounts, revokeKey, showAccount } from '../../src/core/admin.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { IdGenerator } from '../../src/core/ids.js';
-import { createApp } from '../../src/http/app.js';
+import { createApp } from '../../src/app.js';
 import { failExpired, purgeExpired } from '../../src/jobs/leases.js';
 import { type Runtime, createRuntime } from '../../src/runtime.js';
 import { type AccountOpts, type Api, type TestAccount, tempDir } from './stays.js';

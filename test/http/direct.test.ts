@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/core/clock.js';
 import { createAccount, createKey } from '../../src/core/admin.js';
-import { createApp } from '../../src/http/app.js';
+import { createApp } from '../../src/app.js';
 import { type DirectRequest, createDirect } from '../../src/http/direct.js';
 import { createPipeline } from '../../src/http/pipeline.js';
 import { type Runtime, createRuntime } from '../../src/runtime.js';

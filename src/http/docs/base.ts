@@ -5,7 +5,7 @@ import type { Context } from 'hono';
 import type { Config } from '../../config.js';
 import type { Meta } from '../../core/schemas/resources.js';
 import { docPageUrl } from '../../core/errors.js';
-import { publicBase } from '../../oauth/urls.js';
+import { publicBase } from '../public-url.js';
 import type { Env } from '../route.js';
 
 /**

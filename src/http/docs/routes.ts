@@ -7,15 +7,13 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Context, Hono } from 'hono';
-import { ServiceError } from '../../core/errors.js';
-import type { RateDecision } from '../../core/ratelimit.js';
-import { publicBase } from '../../oauth/urls.js';
+import { publicBase } from '../public-url.js';
 import type { Env } from '../route.js';
 import { esc } from './html.js';
 
 export interface DocsMountOptions {
-  /** Takes one request from the caller's anonymous bucket and sets the X-RateLimit-* headers. */
-  anonymous: (c: Context<Env>) => RateDecision;
+  /** Takes one request from the caller's anonymous bucket and sets the X-RateLimit-* headers; 429 past the limit. */
+  limitAnonymous: (c: Context<Env>) => void;
 }
 
 /** The renderer's files /docs uses, and their content types. */
@@ -96,10 +94,7 @@ const csp = (connect: string) =>
   `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src ${connect}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
 export function mountDocs(app: Hono<Env>, opts: DocsMountOptions): void {
-  const limited = (c: Context<Env>) => {
-    const d = opts.anonymous(c);
-    if (!d.allowed) throw new ServiceError('rate_limit_exceeded', `Too many requests from this address; retry in ${d.retryAfter} s.`, { retryAfter: d.retryAfter });
-  };
+  const limited = opts.limitAnonymous;
   const files = new Map<string, Promise<Buffer>>();
   const asset = (name: string) => {
     let p = files.get(name);
