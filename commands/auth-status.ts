@@ -13,7 +13,7 @@ import { chalkAt } from './_lib/term.js';
 
 type Source = NonNullable<Ctx['keySource']>;
 
-export interface AuthStatus {
+interface AuthStatus {
   mode: 'in-process' | 'remote';
   /** Remote: the service root, and which setting gave it. */
   baseUrl: string | null;

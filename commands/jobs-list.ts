@@ -10,7 +10,7 @@ import { chalkAt } from './_lib/term.js';
 type Cell = string | number | null;
 
 /** How long ago, in the unit a person reads at a glance: 42 s, 3 min, 5 h, 2 d. */
-export function age(iso: string, now = Date.now()): string {
+function age(iso: string, now = Date.now()): string {
   const s = Math.max(0, Math.floor((now - Date.parse(iso)) / 1000));
   if (s < 60) return `${s} s`;
   if (s < 3600) return `${Math.floor(s / 60)} min`;

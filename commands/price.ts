@@ -1,6 +1,6 @@
 // `stays price PLATFORM LISTING_ID`: a live quote for one listing and one stay (GET /v1/price).
 import type { Command } from 'commander';
-import { DATE_KEYS, type GlobalOpts, PARTY_KEYS, PLATFORMS, pick, withDates, withCost, withGlobals, withParty } from './_lib/options.js';
+import { type GlobalOpts, PARTY_KEYS, PLATFORMS, pick, withDates, withCost, withGlobals, withParty } from './_lib/options.js';
 import { columnsHelp } from './_lib/columns.js';
 
 export function definePrice(program: Command): void {

@@ -14,7 +14,7 @@ export interface Flag {
   list: boolean;
   files: '' | 'dir' | 'file';
 }
-export interface Arg {
+interface Arg {
   values: readonly string[];
   variadic: boolean;
 }

@@ -59,7 +59,7 @@ interface ConfigFile {
 const CONFIG_NAME = 'config';
 
 /** STAYS_CONFIG_DIR (tests, several setups side by side) or the user config dir. */
-export function configDir(env: NodeJS.ProcessEnv = process.env): string {
+function configDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.STAYS_CONFIG_DIR || envPaths('stays', { suffix: 'nodejs' }).config;
 }
 

@@ -13,7 +13,7 @@ import type { Ctx } from './context.js';
 import { EXIT } from './io.js';
 
 /** The default cap on a terminal, for --all walks and batches, when --max-credits is not given. */
-export const DEFAULT_TTY_CAP = 100;
+const DEFAULT_TTY_CAP = 100;
 
 const str = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) ? v.map(String).join(',') : v === undefined || v === null ? undefined : String(v));
 const list = (v: unknown) => (str(v) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -56,7 +56,7 @@ const DRIVER_WORDS: Record<string, (flags: string[]) => string | null> = {
 };
 
 /** How to narrow this call with the command's own flags (`flags`: its long options), or null. */
-export function narrowHint(call: ApiCall, flags: readonly string[]): string | null {
+function narrowHint(call: ApiCall, flags: readonly string[]): string | null {
   const own = [...flags];
   const hints = costDrivers(call).flatMap((d) => {
     const words = DRIVER_WORDS[d];
@@ -73,7 +73,7 @@ function isBatch(call: ApiCall): boolean {
 }
 
 /** Refused by the cost guard: exit 5, nothing more on stdout. */
-export class CostRefused extends Error {
+class CostRefused extends Error {
   readonly exitCode = EXIT.credits;
   constructor(message: string) {
     super(message);

@@ -11,7 +11,7 @@ import type { GlobalOpts } from './options.js';
 /** Past this, signed webhooks (±300 s) and Retry-After/reset times read wrong: said, not failed. */
 const SKEW_WARN_S = 60;
 
-export interface RemoteRow {
+interface RemoteRow {
   platform: string;
   need: string;
   source: string;

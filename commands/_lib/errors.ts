@@ -68,12 +68,12 @@ const CLI_PARAMS: Record<string, { args?: Record<string, string>; flags: string[
 const kebab = (name: string) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** The command being run: the first word after `stays` (the program takes no options before it). */
-export function commandName(argv: readonly string[] = process.argv): string | null {
+function commandName(argv: readonly string[] = process.argv): string | null {
   return argv.slice(2).find((a) => !a.startsWith('-')) ?? null;
 }
 
 /** API parameter name → how the command spells it; null for commands that speak the API (`stays api`). */
-export function cliNames(command: string | null): Map<string, string> | null {
+function cliNames(command: string | null): Map<string, string> | null {
   const spec = command === null ? undefined : CLI_PARAMS[command];
   if (!spec) return null;
   return new Map([...spec.flags.map((f): [string, string] => [f, kebab(f)]), ...Object.entries(spec.args ?? {})]);
@@ -87,7 +87,7 @@ export function cliNames(command: string | null): Map<string, string> | null {
  * is vrbo`, `drop country or …`, `with name or location`), never inside prose (`an ISO-4217
  * currency code`) nor inside a format (`stays_<platform>_<id>`, `platform:listingId`).
  */
-export function inCliWords(message: string, names: Map<string, string>): string {
+function inCliWords(message: string, names: Map<string, string>): string {
   if (names.size === 0) return message;
   const alt = [...names.keys()].sort((a, b) => b.length - a.length).join('|');
   const re = new RegExp(`(?<![\\w<{/.:$-])(${alt})(?![\\w>}-]|:\\S)`, 'g');

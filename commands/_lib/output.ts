@@ -40,7 +40,7 @@ export function jsonLines(data: unknown): string {
  * How wide a table may be: the terminal's width on a TTY (80 when it does not say); otherwise
  * COLUMNS when set (`-o table | less`), else no limit (`-o table > file`).
  */
-export function tableWidth(term: Term): number {
+function tableWidth(term: Term): number {
   if (term.outTTY) return (process.stdout.columns ?? 0) > 0 ? process.stdout.columns : 80;
   const columns = Number.parseInt(term.env.COLUMNS ?? '', 10);
   return columns > 0 ? columns : Number.POSITIVE_INFINITY;

@@ -38,7 +38,7 @@ const isCalendarDate = (s: string) => {
  * The checks the API makes of one date (src/core/schemas/fields.ts date(), validate.ts
  * checkDatePair): YYYY-MM-DD, a calendar date, not before today (UTC), after its pair's first date.
  */
-export function checkDate(name: string, value: string, after?: string, today = new Date().toISOString().slice(0, 10)): true | string {
+function checkDate(name: string, value: string, after?: string, today = new Date().toISOString().slice(0, 10)): true | string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return `${name} is a date in YYYY-MM-DD form, e.g. ${today}`;
   if (!isCalendarDate(value)) return `${value} is not a calendar date`;
   if (value < today) return `${value} is in the past (today is ${today} UTC)`;

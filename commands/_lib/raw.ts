@@ -28,7 +28,7 @@ export function rawFormat(output: string | undefined): RawFormat {
 }
 
 /** The request outlived --timeout: told apart by name in errors.ts (exit 8). */
-export class RequestTimeout extends Error {
+class RequestTimeout extends Error {
   override readonly name = 'RequestTimeout';
 }
 
@@ -69,7 +69,7 @@ function split(pair: string): [string, string] {
 }
 
 /** /v1/x, v1/x, /x and x all mean /v1/x. */
-export function apiPath(p: string): string {
+function apiPath(p: string): string {
   const withSlash = p.startsWith('/') ? p : `/${p}`;
   return withSlash === '/v1' || withSlash.startsWith('/v1/') || withSlash.startsWith('/v1?') ? withSlash : `/v1${withSlash}`;
 }
@@ -138,7 +138,7 @@ export async function printResponse(res: RawResponse, ctx: Ctx, o: { include: bo
 }
 
 /** --paginate stopped before the last page: a page ran as a job, or the service repeated its token. Exit 1, like an --all walk that cannot go on. */
-export class PaginateStopped extends Error {
+class PaginateStopped extends Error {
   override readonly name = 'PaginateStopped';
 }
 

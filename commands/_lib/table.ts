@@ -19,7 +19,7 @@ const WIDE = /[\p{Emoji_Presentation}\p{Script=Han}\p{Script=Hiragana}\p{Script=
 const cellsOf = (ch: string) => (ch === '\uFE0F' ? 1 : ZERO.test(ch) ? 0 : WIDE.test(ch) ? 2 : 1);
 
 /** How many terminal columns a string (without escape sequences) takes. */
-export function textWidth(s: string): number {
+function textWidth(s: string): number {
   // eslint-disable-next-line no-control-regex
   if (/^[\x20-\x7e]*$/.test(s)) return s.length;
   let n = 0;
@@ -28,7 +28,7 @@ export function textWidth(s: string): number {
 }
 
 /** Cut to `width` columns with an ellipsis. */
-export function cut(s: string, width: number): string {
+function cut(s: string, width: number): string {
   if (textWidth(s) <= width) return s;
   if (width <= 1) return width === 1 ? '…' : '';
   let out = '';
@@ -47,16 +47,16 @@ export function cut(s: string, width: number): string {
  * control characters (an escape sequence in a listing's name) are removed.
  */
 // eslint-disable-next-line no-control-regex
-export const clean = (s: string) => s.replace(/[\t\r\n]+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+const clean = (s: string) => s.replace(/[\t\r\n]+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
 
-export interface Laid {
+interface Laid {
   col: TableColumn;
   cells: string[];
   width: number;
 }
 
 /** Which columns a list shows, and how wide each is, within `max` terminal columns. */
-export function layout(columns: TableColumn[], rows: Row[], max: number): Laid[] {
+function layout(columns: TableColumn[], rows: Row[], max: number): Laid[] {
   let set = columns
     .map((col) => {
       const cells = rows.map((r) => clean(col.text(r) ?? ''));
@@ -116,7 +116,7 @@ export function renderTable(view: View, max: number, bold: Style): string {
 }
 
 /** Splits a value into lines of at most `width` columns: at spaces, or after the commas of a list. */
-export function wrap(s: string, width: number, how: Field['wrap'] = 'words'): string[] {
+function wrap(s: string, width: number, how: Field['wrap'] = 'words'): string[] {
   if (how === 'none' || textWidth(s) <= width) return [s];
   const tokens = how === 'list' ? s.split(/(?<=,) /) : s.split(' ');
   const lines: string[] = [];

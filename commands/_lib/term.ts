@@ -18,13 +18,13 @@ export interface Term {
 
 // Same rule as src/config.ts isCI; repeated here because importing that module loads zod, which
 // `stays --version` and remote commands must not pay for.
-export const isCI = (env: NodeJS.ProcessEnv) => Boolean(env.CI && env.CI !== 'false' && env.CI !== '0');
+const isCI = (env: NodeJS.ProcessEnv) => Boolean(env.CI && env.CI !== 'false' && env.CI !== '0');
 
 /**
  * Colour for one stream: off for --no-color, NO_COLOR (any non-empty value; chalk does not read
  * it), TERM=dumb and a stream that is not a TTY; else the depth the terminal supports.
  */
-export function colorLevel(isTTY: boolean, flag: boolean | undefined, env: NodeJS.ProcessEnv): 0 | 1 | 2 | 3 {
+function colorLevel(isTTY: boolean, flag: boolean | undefined, env: NodeJS.ProcessEnv): 0 | 1 | 2 | 3 {
   if (flag === false || (env.NO_COLOR ?? '') !== '' || env.TERM === 'dumb' || !isTTY) return 0;
   if (env.COLORTERM === 'truecolor' || env.COLORTERM === '24bit') return 3;
   return /-256(color)?$/i.test(env.TERM ?? '') ? 2 : 1;

@@ -7,7 +7,7 @@ import { grouped, money, rating } from './numbers.js';
 import { STAY_FIELDS, STAY_TABLES, projectedView, stayViewOf } from './view-stays.js';
 import type { Field, TableColumn, View } from './view-types.js';
 
-export type { Field, TableColumn, View } from './view-types.js';
+export type {   View } from './view-types.js';
 
 const o = (v: unknown) => (v ?? {}) as Row;
 const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
@@ -15,7 +15,7 @@ const plain = (v: unknown) => (typeof v === 'number' ? String(v) : null);
 const yes = (v: unknown) => (typeof v === 'boolean' ? (v ? 'yes' : 'no') : null);
 const plural = (n: number, one: string, many = `${one}s`) => `${grouped(n, 0)} ${n === 1 ? one : many}`;
 
-export { grouped, money, rating } from './numbers.js';
+export {  money,  } from './numbers.js';
 const count = (v: unknown) => (typeof v === 'number' ? grouped(v, 0) : null);
 
 const PROPERTY: TableColumn[] = [

@@ -4,7 +4,7 @@
 import type { RetryEvent, WaitEvent } from '../../src/client/types.js';
 import type { Term } from './term.js';
 
-export const STATUS_EVERY_MS = 10_000;
+const STATUS_EVERY_MS = 10_000;
 
 export interface WaitUi {
   onWait(e: WaitEvent): void;

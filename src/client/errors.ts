@@ -75,6 +75,3 @@ export class StaysConnectionError extends Error {
   }
 }
 
-export function isStaysApiError(e: unknown): e is StaysApiError {
-  return e instanceof StaysApiError;
-}

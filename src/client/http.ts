@@ -36,7 +36,7 @@ export interface SendControl {
 }
 
 /** The longest Retry-After the client will sit out; a longer one is reported, not waited. */
-export const MAX_RETRY_WAIT_MS = 60_000;
+const MAX_RETRY_WAIT_MS = 60_000;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 8_000;
 
@@ -59,7 +59,7 @@ export function retryAfterMs(headers: Record<string, string>): number | null {
   return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
 }
 
-export function backoffMs(attempt: number): number {
+function backoffMs(attempt: number): number {
   const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
   return ceiling / 2 + Math.random() * (ceiling / 2);
 }

@@ -7,7 +7,7 @@ import type { ApiCall } from './http.js';
 import type { QueryValue } from './types.js';
 
 /** An operation's parameters as the caller writes them: every field optional (the service validates). */
-export type Params<T> = { [K in keyof T]?: T[K] | QueryValue };
+type Params<T> = { [K in keyof T]?: T[K] | QueryValue };
 
 export type SearchParams = Params<SearchInput>;
 export type ReviewsParams = Params<ReviewsInput>;
@@ -27,7 +27,7 @@ export type StaySearchBody = Params<Omit<SSearchInput, 'locationQueries' | 'sear
 /** One entry of POST /v1/stays/batch: an airbnb id or a room URL. */
 export type StayBatchEntry = { id: string } | { url: string };
 /** The presets of /v1/listings/{preset}. */
-export const STAY_PRESETS = ['superhost', 'luxury', 'instant-book'] as const;
+const STAY_PRESETS = ['superhost', 'luxury', 'instant-book'] as const;
 export type StayPreset = (typeof STAY_PRESETS)[number];
 
 /** A room URL (not an id): http(s)://… */

@@ -1,6 +1,6 @@
 // Wire types the client reads and returns. Data and meta types come from the core schemas (the
 // single source of the wire format); only the envelopes and job shapes are spelled out here.
-import type { Account, Meta } from '../core/schemas/resources.js';
+import type { Meta } from '../core/schemas/resources.js';
 
 /** A Family U success: `{ data, meta }` exactly as the service returned it. */
 export interface Envelope<T> {
@@ -13,9 +13,7 @@ export interface BareEnvelope<T> {
   data: T;
 }
 
-export type AccountEnvelope = BareEnvelope<Account>;
-
-export type JobStatus = 'pending' | 'running' | 'completed' | 'failed';
+type JobStatus = 'pending' | 'running' | 'completed' | 'failed';
 
 /** The wire error object (also what a failed job carries, without requestId/docUrl). */
 export interface ApiErrorBody {
@@ -86,7 +84,7 @@ export interface WaitEvent {
 }
 
 /** Family S meta (snake_case): lists, single objects and batches; a page that ran as a job carries Family U meta instead. */
-export interface StayMeta {
+interface StayMeta {
   count?: number;
   limit?: number;
   has_more?: boolean;

@@ -29,7 +29,7 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
 }
 
 /** The pause before the next poll: the server's hint, else 1, 2, 4, 8, 16 s; clamped to [MIN_POLL_INTERVAL_MS, max]. */
-export function pollDelay(hintMs: number | null, polls: number, max = MAX_POLL_INTERVAL_MS): number {
+function pollDelay(hintMs: number | null, polls: number, max = MAX_POLL_INTERVAL_MS): number {
   return Math.min(max, Math.max(MIN_POLL_INTERVAL_MS, hintMs ?? 1000 * 2 ** Math.min(polls, 4)));
 }
 

@@ -349,7 +349,7 @@ export const isWarningCode = (c: string): c is WarningCode => Object.hasOwn(WARN
  * A warning may carry an error code: one leg of a batch, comparison or multi-platform search
  * failed and the call answered with the rest (the message names the leg).
  */
-export const LEG_WARNING: CodeDoc = {
+const LEG_WARNING: CodeDoc = {
   cause: 'One platform, listing or entry of a multi-part call failed with this error; the call answered with the other parts, and the failed one is named in the message and left out (not billed).',
   fix: 'Read the error\'s own page for the cause; retry the failed part alone if it is retryable.',
 };

@@ -18,7 +18,7 @@ export interface JobFacts {
   createdAt: number;
 }
 
-export interface JobError {
+interface JobError {
   type: string;
   code: string;
   message: string;

@@ -11,7 +11,7 @@ export interface IdGenerator {
   bytes(n: number): Buffer;
 }
 
-export function encodeTime(ms: number): string {
+function encodeTime(ms: number): string {
   let out = '';
   let t = ms;
   for (let i = 0; i < 10; i++) {
@@ -21,7 +21,7 @@ export function encodeTime(ms: number): string {
   return out;
 }
 
-export function encodeRandom(bytes: Uint8Array): string {
+function encodeRandom(bytes: Uint8Array): string {
   // 80 bits → 16 base-32 characters.
   let bits = 0;
   let value = 0;

@@ -55,4 +55,3 @@ export const TTL = {
   reviews: 6 * 3_600_000,
 } as const;
 
-export const legOk = (o: LegOutcome): o is Extract<LegOutcome, { ok: true }> => o.ok;

@@ -46,7 +46,7 @@ export const isAdmissionTrigger = (e: ServiceError) => e.type === 'insufficient_
  * Search location `pending` (issue 22): the call becomes a job (202) that runs this long, then
  * completes (free), so a client's wait on a job, and its timeout (CLI exit 8), can be tested.
  */
-export const PENDING = 'pending';
+const PENDING = 'pending';
 export const SANDBOX_PENDING_MS = 10 * 60_000;
 export const isPendingLocation = (location: string) => locationTrigger(location) === PENDING;
 
@@ -62,7 +62,7 @@ export function isUnpriceable(id: string): boolean {
 }
 
 /** The platform whose leg fails on location `partial`: the last of the default search order. */
-export const PARTIAL_FAILING_PLATFORM: EnabledPlatform = 'google';
+const PARTIAL_FAILING_PLATFORM: EnabledPlatform = 'google';
 
 const LOCATION_FAILURES: Record<string, { code: ErrorCode; what: string }> = {
   fail: { code: 'all_actors_failed', what: 'fails on every platform' },
@@ -70,7 +70,7 @@ const LOCATION_FAILURES: Record<string, { code: ErrorCode; what: string }> = {
   blocked: { code: 'actor_blocked', what: 'is blocked on every platform' },
 };
 
-export function locationTrigger(location: string): string {
+function locationTrigger(location: string): string {
   return location.trim().toLowerCase();
 }
 

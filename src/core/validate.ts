@@ -62,7 +62,7 @@ export function textProblem(s: string): string | null {
 }
 
 /** Throws invalid_parameter naming `param` when `s` cannot be stored (textProblem). */
-export function checkText(s: string, param: string): void {
+function checkText(s: string, param: string): void {
   const problem = textProblem(s);
   if (problem) throw new ServiceError('invalid_parameter', `${param} ${problem}.`, { param });
 }
@@ -83,7 +83,7 @@ export function checkInputText(raw: RawInput, where = 'query'): void {
  * parameter set needs (at most ~25 fields, lists of 100, strings of 2,048), low enough that no
  * walk over the value, ours or a library's, can exhaust the stack or take long.
  */
-export const JSON_LIMITS = { depth: 32, values: 10_000, stringLength: 8_192 } as const;
+const JSON_LIMITS = { depth: 32, values: 10_000, stringLength: 8_192 } as const;
 
 /**
  * Refuses, as invalid_parameter naming `param`, a parsed JSON value nested deeper than
@@ -209,7 +209,7 @@ export function parseParams<S extends z.ZodType>(schema: S, raw: RawInput): z.in
 // ---- Rules across fields -------------------------------------------------------------------
 
 const DAY_MS = 86_400_000;
-export { MAX_STAY_NIGHTS, MAX_WINDOW_DAYS };
+export {  MAX_WINDOW_DAYS };
 
 export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);

@@ -11,7 +11,7 @@ import { type AppOptions, type Pipeline, anonRate, beginRequest, billedGet, clie
 import { renderError } from './render.js';
 import { type Env, type RouteDef, honoPath } from './route.js';
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 export type { AppOptions } from './pipeline.js';
 
@@ -37,7 +37,7 @@ function allowTable(routes: RouteDef[]): [RegExp, string][] {
  * direct calls (direct.ts), which answer without it.
  */
 /** What is mounted beside the API is given these. */
-export interface MountContext {
+interface MountContext {
   /** The app itself, for what calls it in-process (the MCP tools). */
   fetch: (req: Request) => Response | Promise<Response>;
   /** A token of the caller's per-address bucket with the rate headers; 429 past the limit. */
@@ -112,4 +112,3 @@ export function createApiApp(services: Services, opts: AppOptions = {}, pipeline
   return app;
 }
 
-export type StaysApp = ReturnType<typeof createApiApp>;

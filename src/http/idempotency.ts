@@ -13,7 +13,7 @@ import { IDEMPOTENCY_RETENTION_MS, type IdempotencyRef, type StoredAnswer } from
 import { renderError } from './render.js';
 import { type Env, requestHeader } from './route.js';
 
-export const IDEMPOTENCY_KEY_MAX = 255;
+const IDEMPOTENCY_KEY_MAX = 255;
 
 /** Printable ASCII only (no control characters, NUL included), 1 to 255 of them. */
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
@@ -26,7 +26,7 @@ const NOT_REPLAYED = /^(?:x-ratelimit-.*|content-length|connection|keep-alive|da
  * errors included; an answer that says "try again" (rate limited, busy, a 5xx, a timeout) is
  * not kept, so the retry executes.
  */
-export const storable = (status: number) => status < 500 && status !== 408 && status !== 409 && status !== 429;
+const storable = (status: number) => status < 500 && status !== 408 && status !== 409 && status !== 429;
 
 /** The request a key is bound to: method, path and query, and the exact body bytes. */
 function fingerprint(c: Context<Env>, body: string): string {
@@ -35,7 +35,7 @@ function fingerprint(c: Context<Env>, body: string): string {
 }
 
 /** The key of this request, validated; undefined when it has none (or is not a POST). */
-export function idempotencyKeyOf(c: Context<Env>): string | undefined {
+function idempotencyKeyOf(c: Context<Env>): string | undefined {
   if (c.req.method !== 'POST') return undefined;
   const key = requestHeader(c, 'idempotency-key');
   if (key === undefined) return undefined;

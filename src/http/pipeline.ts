@@ -53,7 +53,7 @@ export function createPipeline(services: Services, opts: AppOptions = {}): Pipel
   };
 }
 
-export function setRateHeaders(c: Context<Env>, d: RateDecision): void {
+function setRateHeaders(c: Context<Env>, d: RateDecision): void {
   c.set('rateSet', true);
   c.header('X-RateLimit-Limit', String(d.limit));
   c.header('X-RateLimit-Remaining', String(d.remaining));
@@ -95,7 +95,7 @@ export function clientAddress(env: unknown): string {
 
 /** Callers without a valid key share a per-address bucket (D23: every response has the headers). */
 /** What a caller without a valid key is told past its address's limit. */
-export const ANONYMOUS_LIMITED = 'Too many unauthenticated requests';
+const ANONYMOUS_LIMITED = 'Too many unauthenticated requests';
 
 /** A caller without valid credentials (the MCP, OAuth and docs endpoints): a token of its address's bucket, the rate headers, 429 past the limit. */
 export function limitAnonymous(p: Pipeline, c: Context<Env>): void {

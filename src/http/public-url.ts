@@ -33,7 +33,7 @@ export function selfOrigin(socket: SocketLike | undefined, hostHeader: string | 
 }
 
 /** The Node socket of this request, when the app runs behind `stays serve`. */
-export function socketOf(c: Context<Env>): SocketLike | undefined {
+function socketOf(c: Context<Env>): SocketLike | undefined {
   return (c.env as { incoming?: { socket?: SocketLike | null } } | undefined)?.incoming?.socket ?? undefined;
 }
 

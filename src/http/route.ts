@@ -28,7 +28,7 @@ export type Env = {
   };
 };
 
-export interface RouteDoc {
+interface RouteDoc {
   operationId: string;
   summary: string;
   description?: string;

@@ -10,10 +10,10 @@ import { JOB_RETENTION_MS } from '../core/lease.js';
 import type { Purged } from '../core/ports/store.js';
 
 /** Rows deleted per statement by the expiry sweep, so one sweep never holds the write lock long. */
-export const PURGE_BATCH = 500;
+const PURGE_BATCH = 500;
 
 /** How often leases are renewed and expired ones looked for: a third of the lease, so two missed beats are survivable. */
-export const beatMs = (s: Services) => Math.max(100, Math.floor(s.config.jobLeaseMs / 3));
+const beatMs = (s: Services) => Math.max(100, Math.floor(s.config.jobLeaseMs / 3));
 
 const failure = (message: string) => ({ type: 'upstream_unavailable', code: 'upstream_degraded', message, retryable: true });
 

@@ -21,13 +21,13 @@ export function okResult(summary: string, body: object): CallToolResult {
 }
 
 /** The error object a tool error carries: the API's own, or one in its shape for failures on this side. */
-export interface ToolErrorBody extends ApiErrorBody {
+interface ToolErrorBody extends ApiErrorBody {
   param: string | null;
   requestId: string | undefined;
   jobId?: string;
 }
 
-export function errorBodyOf(e: unknown): ToolErrorBody {
+function errorBodyOf(e: unknown): ToolErrorBody {
   if (e instanceof StaysApiError) {
     const body = e.toJSON().error;
     return { ...body, param: body.param ?? null, requestId: body.requestId };
@@ -40,7 +40,7 @@ export function errorBodyOf(e: unknown): ToolErrorBody {
 }
 
 /** One line an agent can act on: what failed, why, and the ids to quote. */
-export function errorText(err: ToolErrorBody): string {
+function errorText(err: ToolErrorBody): string {
   const parts = [`Error ${err.type}/${err.code}: ${err.message}`];
   if (err.param) parts.push(`param: ${err.param}`);
   if (err.jobId) parts.push(`job: ${err.jobId}`);

@@ -12,7 +12,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, Mcp
 import { READ_ONLY, type ToolContext, type ToolDef, inputSchemaOf } from './tool.js';
 import { TOOLS } from './tools/index.js';
 
-export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 export interface StaysMcpOptions {
   /**
@@ -24,7 +24,7 @@ export interface StaysMcpOptions {
   waitMs?: number;
 }
 
-export const DEFAULT_WAIT_MS = 25_000;
+const DEFAULT_WAIT_MS = 25_000;
 
 const INSTRUCTIONS =
   'Accommodation data across booking platforms (airbnb, booking, vrbo, google): search, listing detail, price quotes, price comparison, availability and reviews. ' +
@@ -32,7 +32,7 @@ const INSTRUCTIONS =
   'A live call that takes longer than the server waits returns a jobId: call get_job with it.';
 
 /** tools/list: the same for every caller, so built once. */
-export function listTools(): ListToolsResult {
+function listTools(): ListToolsResult {
   return {
     tools: TOOLS.map((t) => ({
       name: t.name,

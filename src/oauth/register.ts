@@ -30,11 +30,11 @@ const URI_FORBIDDEN = /[\u0000-\u0020\u007f]/;
  * each grew the database by 46 MB). A desktop agent registers one or two loopback URIs; a hosted
  * one, a short https callback.
  */
-export const MAX_REDIRECT_URIS = 5;
-export const MAX_REDIRECT_URI_LENGTH = 512;
-export const MAX_CLIENT_NAME_LENGTH = 200;
+const MAX_REDIRECT_URIS = 5;
+const MAX_REDIRECT_URI_LENGTH = 512;
+const MAX_CLIENT_NAME_LENGTH = 200;
 
-export function redirectUriProblem(uri: string): string | null {
+function redirectUriProblem(uri: string): string | null {
   if (uri.length > MAX_REDIRECT_URI_LENGTH) return `is longer than ${MAX_REDIRECT_URI_LENGTH} characters`;
   if (URI_FORBIDDEN.test(uri)) return 'holds a space or a control character';
   if (textProblem(uri)) return 'is not valid Unicode text';

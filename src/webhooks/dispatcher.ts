@@ -18,12 +18,12 @@ import { denyPrivateTargets } from './targets.js';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from './sign.js';
 
 /** Deliveries in flight per process, and of one account at most (all processes together). */
-export const DELIVERY_SLOTS = 16;
-export const PER_ACCOUNT_IN_FLIGHT = 4;
+const DELIVERY_SLOTS = 16;
+const PER_ACCOUNT_IN_FLIGHT = 4;
 
 /** Attempts in all, and the wait after each failed one before the next (spec: 1 s, then 6 s). */
-export const MAX_ATTEMPTS = 3;
-export const RETRY_DELAYS_MS = [1_000, 6_000] as const;
+const MAX_ATTEMPTS = 3;
+const RETRY_DELAYS_MS = [1_000, 6_000] as const;
 
 export interface DispatcherOptions {
   store: Store;

@@ -20,7 +20,7 @@ export interface WebhookHub extends EventSink {
   onQueued(listener: ((deliveryIds: string[]) => void) | null): void;
 }
 
-export type { EventOwner };
+;
 
 export interface HubDeps {
   store: Store;
@@ -31,7 +31,7 @@ export interface HubDeps {
 }
 
 /** How long queueing an event keeps retrying while the store is away (503 database_unavailable), so an outage loses no event. */
-export const QUEUE_RETRY_MS = 15_000;
+const QUEUE_RETRY_MS = 15_000;
 
 /** `f`, retried with back-off while the store answers a retryable error, for at most QUEUE_RETRY_MS. */
 async function untilStored<T>(f: () => Promise<T>): Promise<T> {

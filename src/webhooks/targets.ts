@@ -38,7 +38,7 @@ function blockLists(): { blocked4: BlockList; blocked6: BlockList } {
 const lookup = (host: string, opts: { all: true; verbatim: true }) => process.getBuiltinModule('node:dns/promises').lookup(host, opts);
 
 /** The 16 bytes of an IPv6 address (a trailing dotted quad allowed, zone id ignored), or null. */
-export function ipv6Bytes(ip: string): Uint8Array | null {
+function ipv6Bytes(ip: string): Uint8Array | null {
   let s = ip.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   if (isIP(s) !== 6) return null;
   const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(s);
@@ -113,7 +113,7 @@ export function denyPrivateTargets(config: Pick<Config, 'webhookPrivateTargets' 
   return config.listenHost !== undefined && !isLoopbackHost(config.listenHost);
 }
 
-export const DNS_TIMEOUT_MS = 2_000;
+const DNS_TIMEOUT_MS = 2_000;
 
 const WHY =
   'this server is reachable from other hosts, so it refuses loopback, private and link-local webhook targets (STAYS_WEBHOOK_DENY_PRIVATE); use a public address';

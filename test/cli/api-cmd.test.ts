@@ -3,7 +3,7 @@
 // --timeout bounds the request (exit 8); --no-input neither undoes --input FILE nor waits for a
 // terminal to type a body.
 import { spawn } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { type Server, type Socket, createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

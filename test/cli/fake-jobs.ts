@@ -4,7 +4,7 @@
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface Seen {
+interface Seen {
   method: string;
   url: string;
   auth: string | undefined;

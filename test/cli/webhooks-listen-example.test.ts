@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
 import { buildProgram } from '../../commands/program.js';
 import { tempDir } from '../helpers/stays.js';
-import { bash, freshSandbox, json, pathWithStays, stays } from './helpers.js';
+import { freshSandbox, json, pathWithStays, stays } from './helpers.js';
 
 /** The listen example that pipes into jq, from the help text itself. */
 function listenExample(): string {

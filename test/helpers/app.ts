@@ -21,7 +21,7 @@ import { type AccountOpts, type Api, type TestAccount, tempDir } from './stays.j
  * The origin requests are made to. Nothing listens there: it only gives the app's answers the
  * origin a server's would have (docUrls under `${url}/docs`, OAuth's loopback checks).
  */
-export const APP_ORIGIN = 'http://127.0.0.1:9';
+const APP_ORIGIN = 'http://127.0.0.1:9';
 
 export interface AppOptions {
   /** Clock of the runtime (default: the system's); pass `manualClock()` to move time in a test. */
@@ -40,7 +40,6 @@ export interface TestApp extends Api {
   stop(opts?: { keepData?: boolean }): Promise<void>;
 }
 
-const open = new Set<TestApp>();
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /**
@@ -126,20 +125,13 @@ export async function startApp(env: NodeJS.ProcessEnv = {}, opts: AppOptions = {
     },
     stop(o = {}) {
       return (stopped ??= (async () => {
-        open.delete(t);
         runtime.jobs.stopWaiting();
         await runtime.close();
         if (!o.keepData) rmSync(dataDir, { recursive: true, force: true });
       })());
     },
   };
-  open.add(t);
   return t;
-}
-
-/** Stops every app still open (for an afterAll that must not leak runtimes). */
-export async function stopApps(): Promise<void> {
-  await Promise.all([...open].map((t) => t.stop()));
 }
 
 /**

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { BIN, runCli } from './stays.js';
 
-export const SECRET_KEY = randomBytes(32).toString('hex');
+const SECRET_KEY = randomBytes(32).toString('hex');
 
 export interface Instance {
   name: string;
@@ -101,7 +101,7 @@ export async function liveAccount(databaseUrl: string, o: { credits: number; rpm
   return { id: acct.id, liveKey: k.key, liveKeyId: k.id };
 }
 
-export interface Credits {
+interface Credits {
   balance: number;
   held: number;
 }

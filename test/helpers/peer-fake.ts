@@ -27,7 +27,7 @@ function minimalString(s: Schema): string {
 }
 
 /** The least instance of a schema of the peer's document. */
-export function minimal(schema: Schema): unknown {
+function minimal(schema: Schema): unknown {
   const s = deref(schema);
   const options = (s.oneOf ?? s.anyOf) as Schema[] | undefined;
   if (options) return options.some((o) => deref(o).type === 'null') ? null : minimal(options[0]!);

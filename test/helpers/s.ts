@@ -17,7 +17,7 @@ export interface SError {
   docUrl: string;
 }
 
-export interface SBody {
+interface SBody {
   data?: unknown;
   meta?: Record<string, unknown> & { warnings?: { code: string; message: string }[] };
   error?: SError;
@@ -85,7 +85,7 @@ export function expectSOk<D = unknown>(r: SResult, status = 200): { data: D; met
 }
 
 /** Every key of the Stay schema present and nothing more, recursively (spec "Stay (Family S)"). */
-export const StrictStay = StaySchema.extend({
+const StrictStay = StaySchema.extend({
   location: StaySchema.shape.location.strict(),
   host: StaySchema.shape.host.strict(),
   pricing: StaySchema.shape.pricing.strict(),
@@ -93,7 +93,7 @@ export const StrictStay = StaySchema.extend({
 }).strict();
 
 /** The spec table's top-level Stay keys, sorted. */
-export const STAY_KEYS = ['amenities', 'availability', 'description', 'host', 'id', 'location', 'person_capacity', 'photos', 'pricing', 'property_type', 'rating_breakdown', 'reviews',
+const STAY_KEYS = ['amenities', 'availability', 'description', 'host', 'id', 'location', 'person_capacity', 'photos', 'pricing', 'property_type', 'rating_breakdown', 'reviews',
   'reviews_count', 'room_type', 'star_rating', 'title', 'url'];
 
 export type StayJson = ReturnType<typeof StrictStay.parse>;

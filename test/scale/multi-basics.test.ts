@@ -4,7 +4,7 @@
 // auth cache's bound, and the in-process CLI runs on PostgreSQL (and fails cleanly without it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PG_MIGRATIONS } from '../../src/store/postgres/migrations.js';
-import { type Instance, admin, errorLogs, call, liveAccount, pollUntilDone, sql, startInstance, stopAll } from '../helpers/multi.js';
+import { type Instance, admin, errorLogs, call, liveAccount, sql, startInstance, stopAll } from '../helpers/multi.js';
 import { type TestDatabase, freshDatabase, pgAvailable } from '../helpers/pg.js';
 import { pollJob } from '../helpers/jobs.js';
 import { type Stays, runCli, tempDir } from '../helpers/stays.js';

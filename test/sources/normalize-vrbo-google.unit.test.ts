@@ -2,7 +2,6 @@
 // shared/research/upstream-actors.md (2.6–2.7), quirks included: vrbo double-nested lists,
 // `ratesummary` casing and 10-scale ratings (brought onto the spec's 5); google "$139" prices.
 import { describe, expect, it } from 'vitest';
-import { ServiceError } from '../../src/core/errors.js';
 import { OfferSchema, PriceSchema, PropertySchema, ReviewSchema } from '../../src/core/schemas/resources.js';
 import type { StayQuery } from '../../src/core/upstream.js';
 import * as google from '../../src/sources/normalize/google.js';

@@ -3,7 +3,6 @@
 // keys, "Not included" amenities, SEO titles and room-URL ids; booking URL ids, 10-scale ratings
 // and string coordinates. Vrbo and google: normalize-vrbo-google.test.ts.
 import { describe, expect, it } from 'vitest';
-import { ServiceError } from '../../src/core/errors.js';
 import { AvailabilitySchema, PriceSchema, PropertySchema, ReviewSchema } from '../../src/core/schemas/resources.js';
 import type { StayQuery } from '../../src/core/upstream.js';
 import * as airbnb from '../../src/sources/normalize/airbnb.js';

@@ -8,7 +8,7 @@ import type { Account } from '../schemas/resources.js';
 import type { CreditsRow } from '../ports/store.js';
 import { type RawInput, parseParams } from '../validate.js';
 
-export function creditsView(c: CreditsRow): Account['credits'] {
+function creditsView(c: CreditsRow): Account['credits'] {
   return { balance: c.balance, available: c.balance - c.held, held: c.held, expiringSoon: c.expiringSoon };
 }
 

@@ -13,8 +13,8 @@ import type { Offer, PlatformResult, Price, PriceCompare, Warning } from '../sch
 import { type RawInput, checkChildAges, checkStay, parseParams } from '../validate.js';
 import { failedResult, okResult, parsePlatform, requireEnabled } from './common.js';
 
-export const MIN_PAIRS = 2;
-export const MAX_PAIRS = 6;
+const MIN_PAIRS = 2;
+const MAX_PAIRS = 6;
 
 function minMedian(offers: Offer[], currency: string): { min: number | null; median: number | null } {
   const totals = offers.filter((o) => o.currency === currency).map((o) => o.totalPrice).sort((a, b) => a - b);

@@ -81,7 +81,7 @@ function decodeJobCursor(cursor: string | undefined, fp: string): After | null {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** A job as the list shows it: a poll's fields without the result body. */
-export function summarizeJob(job: JobSummaryRow): JobSummary {
+function summarizeJob(job: JobSummaryRow): JobSummary {
   const finished = job.status === 'completed' || job.status === 'failed';
   return {
     jobId: job.id,

@@ -16,13 +16,13 @@ import { SEARCH_COMPARATORS } from '../search-sort.js';
 import { Lru } from '../lru.js';
 import { isPendingLocation } from '../sandbox-triggers.js';
 
-export interface ResolvedPlatforms {
+interface ResolvedPlatforms {
   legs: EnabledPlatform[];
   skipped: Platform[];
 }
 
 /** D12: non-enabled platforms are skipped with a warning; none left is an error. */
-export function resolveSearchPlatforms(p: Pick<SearchInput, 'platforms' | 'platform'>): ResolvedPlatforms {
+function resolveSearchPlatforms(p: Pick<SearchInput, 'platforms' | 'platform'>): ResolvedPlatforms {
   if (p.platforms !== undefined && p.platform !== undefined) {
     throw new ServiceError('mutually_exclusive_params', 'platform is an alias for platforms with one value; give only one of them.', {
       param: 'platform',
@@ -64,7 +64,7 @@ function mergePage(pages: Property[][], sort: SearchInput['sort']): Property[] {
   return pages.flat().sort(SEARCH_COMPARATORS[sort]);
 }
 
-export function parseSearch(raw: RawInput, today: string): SearchInput & { childAges: number[]; resolved: ResolvedPlatforms } {
+function parseSearch(raw: RawInput, today: string): SearchInput & { childAges: number[]; resolved: ResolvedPlatforms } {
   const q = parseParams(SearchParams, raw);
   checkStay(q, today);
   const childAges = checkChildAges(q);

@@ -10,7 +10,7 @@ import { ServiceError, isUpstreamFailure } from '../errors.js';
 import { type Composed, type Leg, type LegOutcome, type Plan, TTL } from '../plan.js';
 import type { Availability, Property, Review, Warning } from '../schemas/resources.js';
 import { PRESET_MAX_ITEMS, SSearchBody, type SSearchInput, S_DEFAULT_MAX_ITEMS, S_MAX_ITEMS, S_SYNC_MAX_ITEMS, type Stay } from '../schemas/stays.js';
-import { type Projection, parseFields, project } from '../stays/fields.js';
+import { parseFields, project } from '../stays/fields.js';
 import { describe, toStay } from '../stays/shape.js';
 import type { StayQuery, Upstream } from '../upstream.js';
 import { type RawInput, checkPriceRange, checkStay, exactlyOne, parseParams } from '../validate.js';
@@ -21,11 +21,11 @@ import { searchLeg } from './search.js';
 const P = 'airbnb';
 export const S_SEARCH_KINDS = ['search', 'with-details', 'superhost', 'luxury', 'instant-book'] as const;
 export type SSearchKind = (typeof S_SEARCH_KINDS)[number];
-export const isPreset = (k: SSearchKind) => k === 'superhost' || k === 'luxury' || k === 'instant-book';
+const isPreset = (k: SSearchKind) => k === 'superhost' || k === 'luxury' || k === 'instant-book';
 /** The luxury preset's floor, per night in the request currency. */
-export const LUXURY_PRICE_MIN = 300;
+const LUXURY_PRICE_MIN = 300;
 
-export { FAMILY_S_SEARCH_KEYS, FAMILY_U_ONLY_SEARCH_KEYS } from '../schemas/stays.js';
+export { FAMILY_S_SEARCH_KEYS,  } from '../schemas/stays.js';
 
 type Warn = Omit<Warning, 'docUrl'>;
 

@@ -15,7 +15,7 @@ import type { Price } from '../schemas/resources.js';
 import { batchEntryId } from '../stays/entry.js';
 import { pricingOf, stayPart, toStay } from '../stays/shape.js';
 import type { StayQuery } from '../upstream.js';
-import { type RawInput, checkChildAges, checkStay, parseParams, preview } from '../validate.js';
+import { type RawInput, checkChildAges, checkStay, parseParams } from '../validate.js';
 import { availabilityLeg } from './availability.js';
 import { failedResult, okResult } from './common.js';
 import { listingBodyLeg } from './listing.js';
@@ -69,7 +69,7 @@ function pricedWith(stay: Stay, id: string, o: LegOutcome | undefined, warnings:
   return stay;
 }
 
-export function stayIdFrom(raw: RawInput, byUrl: boolean): string {
+function stayIdFrom(raw: RawInput, byUrl: boolean): string {
   if (byUrl) return parseListingUrl(P, parseParams(StayByUrlParams, raw).url, { param: 'url' });
   return parseListingId(P, parseParams(StayPathParams, raw).id, { param: 'id' });
 }

@@ -12,15 +12,15 @@ import { type RawInput, parseParams, preview } from '../validate.js';
 import { WEBHOOK_EVENTS, type WebhookRow } from '../ports/store.js';
 
 /** Active webhooks one account may have, sandbox and live together (docs/decisions.md, "Webhooks: the routes"). */
-export const MAX_ACTIVE_WEBHOOKS = 20;
+const MAX_ACTIVE_WEBHOOKS = 20;
 /** The attempt log shows this many, newest first (spec Limits). */
-export const DELIVERY_LOG_LIMIT = 200;
-export const SECRET_NOTE = 'Store signing_secret now: it is shown only once and cannot be retrieved again. To replace it, delete this webhook and create another.';
+const DELIVERY_LOG_LIMIT = 200;
+const SECRET_NOTE = 'Store signing_secret now: it is shown only once and cannot be retrieved again. To replace it, delete this webhook and create another.';
 
 const WEBHOOK_ID = /^wh_[0-9A-HJKMNP-TV-Z]{26}$/;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function webhookView(w: WebhookRow): Webhook {
+function webhookView(w: WebhookRow): Webhook {
   const status = w.revokedAt !== null ? 'deleted' : w.disabledAt !== null ? 'disabled' : 'active';
   return {
     id: w.id, url: w.url, events: w.events, description: w.description, active: status === 'active', created_at: iso(w.createdAt),
@@ -33,7 +33,7 @@ export function webhookView(w: WebhookRow): Webhook {
  * The create body, typed: url http(s), no credentials, at most 2,048 characters; events known
  * (D22) and at least one, de-duplicated in the order given; description at most 500.
  */
-export function parseCreateWebhook(raw: RawInput): CreateWebhookInput {
+function parseCreateWebhook(raw: RawInput): CreateWebhookInput {
   if (Array.isArray(raw.events) && raw.events.length === 0) {
     throw new ServiceError('invalid_parameter', `events must name at least one event: ${WEBHOOK_EVENTS.join(', ')}.`, { param: 'events' });
   }

@@ -141,7 +141,7 @@ export type HoldResult =
   | { ok: true; credits: CreditsRow }
   | { ok: false; reason: 'balance' | 'free_tier'; credits: CreditsRow };
 
-export interface NewJob {
+interface NewJob {
   id: string;
   accountId: string;
   env: KeyEnv;
@@ -249,7 +249,7 @@ export type NewWebhook = Omit<WebhookRow, 'revokedAt' | 'consecutiveFailures' | 
  * from 1 s up to 5 min; after `disableAfter` (STAYS_WEBHOOK_DISABLE_AFTER) it is disabled and what
  * it had queued is cancelled. A delivered attempt resets the count.
  */
-export const WEBHOOK_PAUSE_AFTER = 3;
+const WEBHOOK_PAUSE_AFTER = 3;
 export const WEBHOOK_DISABLE_AFTER = 20;
 export function webhookPauseMs(consecutiveFailures: number): number {
   if (consecutiveFailures < WEBHOOK_PAUSE_AFTER) return 0;
@@ -370,7 +370,7 @@ export interface RegistrationLimit {
 }
 
 /** Registrations from the address are at their bound until `retryAt` (epoch ms). */
-export interface RegistrationRefused {
+interface RegistrationRefused {
   retryAt: number;
 }
 
@@ -378,7 +378,7 @@ export interface RegistrationRefused {
 export const UNUSED_OAUTH_CLIENT_RETENTION_MS = 86_400_000;
 
 /** A one-time authorization code, bound to everything the token request must repeat. */
-export interface NewOAuthCode {
+interface NewOAuthCode {
   /** SHA-256 of the code; the code itself is never stored. */
   hash: string;
   clientId: string;
@@ -392,7 +392,7 @@ export interface NewOAuthCode {
   createdAt: number;
 }
 
-export interface NewOAuthToken {
+interface NewOAuthToken {
   hash: string;
   expiresAt: number;
 }
@@ -411,7 +411,7 @@ export interface OAuthRedeem {
 }
 
 /** Why a code or refresh token was refused (`reused`: the grant it belongs to is now revoked). */
-export type OAuthRefusal = 'unknown' | 'expired' | 'reused' | 'revoked' | 'mismatch' | 'verifier';
+type OAuthRefusal = 'unknown' | 'expired' | 'reused' | 'revoked' | 'mismatch' | 'verifier';
 
 export type OAuthIssued = { ok: true; scope: string; grantId: string } | { ok: false; reason: OAuthRefusal };
 
@@ -435,15 +435,15 @@ export interface OAuthAccess {
 }
 
 /** A token-bucket decision (src/core/ratelimit.ts has the in-process one). */
-export interface TokenTake {
+interface TokenTake {
   allowed: boolean;
   /** Tokens left after this request (fractional). */
   tokens: number;
 }
 
 /** One upstream question in flight across instances (D19 coalescing on a shared store). */
-export type FlightClaim = { leader: true } | { leader: false; id: string };
-export type FlightState = { state: 'running' } | { state: 'done'; value: unknown } | { state: 'failed'; error: unknown } | { state: 'gone' };
+type FlightClaim = { leader: true } | { leader: false; id: string };
+type FlightState = { state: 'running' } | { state: 'done'; value: unknown } | { state: 'failed'; error: unknown } | { state: 'gone' };
 
 /**
  * What several instances on one database share beyond the tables every store has: the rate

@@ -103,7 +103,7 @@ export function country() {
   );
 }
 
-export function isIsoLanguage(code: string): boolean {
+function isIsoLanguage(code: string): boolean {
   return /^[a-z]{2}$/.test(code) && languageName(code) !== undefined;
 }
 

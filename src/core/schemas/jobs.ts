@@ -4,8 +4,7 @@ import { z } from 'zod';
 import { int, lowerEnum, str } from './fields.js';
 import { PlatformFailureErrorSchema, PlatformSchema } from './resources.js';
 
-export const JOB_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
+const JOB_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
 
 export const JobsListParams = z.object({
   status: lowerEnum(JOB_STATUSES).optional().describe('Only jobs in this status: pending, running, completed or failed.'),

@@ -2,13 +2,13 @@
 // the batch body (spec "Stay (Family S)", "SearchRequest (Family S)", D8–D11, D26). One source for
 // validation, the OpenAPI document and the typed client, as Family U's schemas are.
 import { z } from 'zod';
-import { currency, date, int, list, num, str } from './fields.js';
+import { currency, date, int, num, str } from './fields.js';
 import { MAX_ADULTS, MAX_CHILDREN } from './params.js';
 
 const nullableNum = z.number().nullable();
 const nullableStr = z.string().nullable();
 
-export const StayLocationSchema = z.object({
+const StayLocationSchema = z.object({
   latitude: nullableNum,
   longitude: nullableNum,
   address: nullableStr,
@@ -16,7 +16,7 @@ export const StayLocationSchema = z.object({
   country: nullableStr.describe('ISO-3166 alpha-2 where known.'),
 });
 
-export const StayHostSchema = z.object({
+const StayHostSchema = z.object({
   id: nullableStr,
   name: nullableStr,
   is_superhost: z.boolean(),
@@ -25,7 +25,7 @@ export const StayHostSchema = z.object({
   rating: nullableNum,
 });
 
-export const StayPricingSchema = z
+const StayPricingSchema = z
   .object({
     price: nullableNum.describe('Nightly price for the searched dates.'),
     currency: nullableStr,
@@ -34,7 +34,7 @@ export const StayPricingSchema = z
   })
   .describe('All null on lookups and /pricing; populated on the dated search path.');
 
-export const RatingBreakdownSchema = z
+const RatingBreakdownSchema = z
   .object({
     accuracy: nullableNum,
     cleanliness: nullableNum,
@@ -46,10 +46,10 @@ export const RatingBreakdownSchema = z
   })
   .describe('Every component is currently null (spec, Field availability rule 3).');
 
-export const StayPhotoSchema = z.object({ url: z.string(), caption: nullableStr });
-export const StayReviewSchema = z.object({ id: z.string(), author_name: z.string(), rating: z.number(), text: z.string(), created_at: z.string() });
-export const AmenityGroupSchema = z.object({ category: z.string(), items: z.array(z.string()) });
-export const StayDaySchema = z.object({ date: z.string(), available: z.boolean(), min_nights: nullableNum, price: nullableNum });
+const StayPhotoSchema = z.object({ url: z.string(), caption: nullableStr });
+const StayReviewSchema = z.object({ id: z.string(), author_name: z.string(), rating: z.number(), text: z.string(), created_at: z.string() });
+const AmenityGroupSchema = z.object({ category: z.string(), items: z.array(z.string()) });
+const StayDaySchema = z.object({ date: z.string(), available: z.boolean(), min_nights: nullableNum, price: nullableNum });
 
 export const StaySchema = z
   .object({

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { WEBHOOK_EVENTS } from '../ports/store.js';
 import { list, str } from './fields.js';
 
-export const MAX_WEBHOOK_DESCRIPTION = 500;
+const MAX_WEBHOOK_DESCRIPTION = 500;
 
 export const CreateWebhookBody = z.object({
   url: str().describe('Where deliveries are POSTed: an http(s) URL of at most 2,048 characters, without user:password.'),

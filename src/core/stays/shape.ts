@@ -5,9 +5,9 @@
 import type { Availability, Price, Property, Review } from '../schemas/resources.js';
 import type { Stay, StayPart } from '../schemas/stays.js';
 
-export const NULL_PRICING: Stay['pricing'] = Object.freeze({ price: null, currency: null, rate_type: null, breakdown: null });
+const NULL_PRICING: Stay['pricing'] = Object.freeze({ price: null, currency: null, rate_type: null, breakdown: null });
 
-export const NULL_BREAKDOWN: Stay['rating_breakdown'] = Object.freeze({
+const NULL_BREAKDOWN: Stay['rating_breakdown'] = Object.freeze({
   accuracy: null, cleanliness: null, communication: null, location: null, value: null, check_in: null, guest_satisfaction: null,
 });
 
@@ -51,9 +51,9 @@ export interface StayExtras {
   detail: boolean;
 }
 
-export const LOOKUP_REVIEWS = 20;
+const LOOKUP_REVIEWS = 20;
 
-export function stayReview(r: Review): Stay['reviews'][number] {
+function stayReview(r: Review): Stay['reviews'][number] {
   return { id: r.reviewId, author_name: r.author ?? 'Anonymous', rating: r.rating, text: r.text ?? r.title ?? '', created_at: r.date };
 }
 

@@ -38,7 +38,7 @@ function toolSummary(job: JobEnvelope): string | null {
   return null;
 }
 
-export function summarizeJob(job: JobEnvelope): string {
+function summarizeJob(job: JobEnvelope): string {
   const { jobId, result } = job.data;
   const summary = toolSummary(job);
   if (summary !== null) return `Job ${jobId} completed.\n${summary}`;

@@ -27,7 +27,7 @@ function row(p: Property, i: number): string {
 const FOLLOW_UPS: readonly ToolDef[] = [getListing, getPrice, checkAvailability, getReviews];
 
 /** `get_listing {platform, id}, get_price {platform, listingId}, …`: the hint cannot name an argument a tool does not have. */
-export function followUps(): string {
+function followUps(): string {
   return FOLLOW_UPS.map((t) => {
     const keys = Object.keys(t.params.shape);
     const key = ['id', 'listingId'].find((k) => keys.includes(k)) ?? keys.find((k) => /id$/i.test(k))!;

@@ -18,7 +18,7 @@ type Row = Record<string, unknown>;
 
 const N = { airbnb, booking, vrbo, google } as const;
 
-export interface Rows {
+interface Rows {
   data: Row[];
   /** A row said the input was not found (status not_found, an error naming 404 or not found). */
   notFound: boolean;
@@ -29,7 +29,7 @@ export interface Rows {
 const NOT_FOUND = /not[ _-]?found|\b404\b|no longer (?:available|exists)|removed|does not exist/i;
 
 /** Splits items into data rows and markers (research §3: filter non-data rows). */
-export function splitRows(items: readonly unknown[]): Rows {
+function splitRows(items: readonly unknown[]): Rows {
   const out: Rows = { data: [], notFound: false, errors: [] };
   for (const item of items) {
     if (item === null || typeof item !== 'object' || Array.isArray(item)) continue;

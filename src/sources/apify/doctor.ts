@@ -9,7 +9,7 @@ import { type ActorSpec, SYNC_MAX_SECS, resolveActors, unservedWhy } from './act
 import { inputFor, sampleAsk } from './inputs.js';
 import { clientFor } from './run.js';
 
-export interface DoctorRow {
+interface DoctorRow {
   platform: EnabledPlatform;
   need: Need;
   /** 1 for the primary, 2… for fallbacks. */

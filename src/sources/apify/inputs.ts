@@ -15,8 +15,8 @@ export type Ask =
   | { need: 'compare'; query: GoogleCompareQuery; stay: StayQuery };
 
 /** How many rows a search asks for (the executor filters and pages them). */
-export const SEARCH_ROWS = 50;
-export const REVIEW_ROWS = 100;
+const SEARCH_ROWS = 50;
+const REVIEW_ROWS = 100;
 
 const url = (p: EnabledPlatform, id: string) => [{ url: listingUrl(p, id) }];
 

@@ -52,7 +52,7 @@ interface ApiErrorLike {
 }
 
 /** A platform error → our code; `actor` names the actor in the message. */
-export function mapError(e: unknown, actor: string): ServiceError {
+function mapError(e: unknown, actor: string): ServiceError {
   if (e instanceof ServiceError) return e;
   const err = (e ?? {}) as ApiErrorLike;
   const status = err.statusCode;

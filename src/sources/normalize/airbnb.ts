@@ -81,7 +81,7 @@ export function normalizeListing(raw: AirbnbListingItem): ListingBody {
   });
 }
 
-/** A search result: the listing fields plus, on a dated search, the price. */
+/** A search result: the listing fields plus, on a dated search, the price. @public read through the module namespace (raw/emit.ts, apify/answers.ts) */
 export function normalizeSearchItem(raw: AirbnbListingItem, ctx: SearchContext): Property {
   const body = normalizeListing(raw);
   return { ...body, price: ctx.stay ? normalizePrice(raw, { stay: ctx.stay }) : null };

@@ -63,6 +63,7 @@ export function normalizeListing(raw: BookingHotelItem): ListingBody {
   });
 }
 
+/** @public read through the module namespace (raw/emit.ts, apify/answers.ts) */
 export function normalizeSearchItem(raw: BookingHotelItem, ctx: SearchContext): Property {
   const body = normalizeListing(raw);
   return { ...body, price: ctx.stay ? normalizePrice(raw, { stay: ctx.stay }) : null };

@@ -55,6 +55,7 @@ export function normalizeListing(raw: GoogleHotelItem): ListingBody {
   });
 }
 
+/** @public read through the module namespace (raw/emit.ts, apify/answers.ts) */
 export function normalizeSearchItem(raw: GoogleHotelItem, ctx: SearchContext): Property {
   const body = normalizeListing(raw);
   return { ...body, price: ctx.stay ? normalizePrice(raw, { stay: ctx.stay }) : null };

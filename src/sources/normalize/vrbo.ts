@@ -67,6 +67,7 @@ export function normalizeListing(raw: VrboPropertyItem): ListingBody {
   });
 }
 
+/** @public read through the module namespace (raw/emit.ts, apify/answers.ts) */
 export function normalizeSearchItem(raw: VrboPropertyItem, ctx: SearchContext): Property {
   const body = normalizeListing(raw);
   return { ...body, price: ctx.stay ? normalizePrice(raw, { stay: ctx.stay }) : null };

@@ -36,14 +36,17 @@ function priced(out: GoogleHotelItem, q: Price, stay: StayQuery): GoogleHotelIte
   return { ...out, checkInDate: stay.checkIn, checkOutDate: stay.checkOut, currency: q.currency, pricePerNight: formatMoney(q.nightlyPrice, q.currency), totalPrice: q.totalPrice };
 }
 
+/** @public read through the module namespace (raw/emit.ts, apify/answers.ts) */
 export function emitListing(x: ListingBody): GoogleHotelItem {
   return item(x);
 }
 
+/** @public read through the module namespace (raw/emit.ts, apify/answers.ts) */
 export function emitSearchItem(x: Property, stay: StayQuery | undefined): GoogleHotelItem {
   return stay && x.price ? priced(item(x), x.price, stay) : item(x);
 }
 
+/** @public read through the module namespace (raw/emit.ts, apify/answers.ts) */
 export function emitQuote(x: Price, stay: StayQuery): GoogleHotelItem {
   return priced({ url: listingUrl(P, x.listingId) }, x, stay);
 }
@@ -59,6 +62,7 @@ export function emitHotelOffers(x: { property: string; offers: Offer[] }, stay: 
   };
 }
 
+/** @public read through the module namespace (raw/emit.ts, apify/answers.ts) */
 export function emitCalendar(x: Availability): GoogleCalendarDay[] {
   return x.dates.map((d) => ({ date: d.date, available: d.available }));
 }

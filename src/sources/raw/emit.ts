@@ -15,7 +15,7 @@ import type { CalendarContext, ListingBody, PriceContext, ReviewContext, SearchC
 import * as google from '../normalize/google.js';
 import * as vrbo from '../normalize/vrbo.js';
 
-export interface Emitter<S, L, Q, C, R> {
+interface Emitter<S, L, Q, C, R> {
   emitSearchItem(x: Property, stay: StayQuery | undefined): S;
   emitListing(x: ListingBody): L;
   emitQuote(x: Price, stay: StayQuery): Q;
@@ -23,7 +23,7 @@ export interface Emitter<S, L, Q, C, R> {
   emitReview?: (x: Review) => R;
 }
 
-export interface Normalizer<S, L, Q, C, R> {
+interface Normalizer<S, L, Q, C, R> {
   normalizeSearchItem(raw: S, ctx: SearchContext): Property;
   normalizeListing(raw: L): ListingBody;
   normalizePrice(raw: Q, ctx: PriceContext): Price | null;

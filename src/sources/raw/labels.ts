@@ -59,10 +59,6 @@ export const TRIP_LABELS: Record<string, { booking: string; vrbo: string }> = {
   group: { booking: 'Group', vrbo: 'Traveled with friends' },
 };
 
-export function amenityLabels(platform: EnabledPlatform, tokens: readonly Amenity[]): string[] {
-  return tokens.map((t) => AMENITY_LABELS[t][platform]);
-}
-
 const SYMBOLS: Record<string, string> = { USD: '$', EUR: '€', GBP: '£', JPY: '¥', KRW: '₩', INR: '₹', BRL: 'R$', AUD: 'A$', CAD: 'CA$', MXN: 'MX$', TRY: '₺', THB: '฿' };
 
 /**

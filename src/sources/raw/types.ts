@@ -5,7 +5,7 @@
 // actor: the simulated upstream emits them so the round trip is lossless, and a real row without
 // them normalizes to null for the unified field they carry.
 
-export type { RawMoney } from './types/money.js';
+;
 
 // Kept as the one import point; the shapes live per platform in ./types/.
 export type * from './types/airbnb.js';

@@ -15,7 +15,7 @@ export function imageUrls(platform: EnabledPlatform, id: string, count: number):
 }
 
 /** The range of numeric native ids, by platform. */
-export const ID_RANGE = { airbnb: [10_000_000, 999_999_999], vrbo: [1_000_000, 99_999_999] } as const;
+const ID_RANGE = { airbnb: [10_000_000, 999_999_999], vrbo: [1_000_000, 99_999_999] } as const;
 
 /**
  * A fresh native id for a search row (booking ids are built from the name instead) that says place
@@ -67,7 +67,7 @@ export function typeFor(platform: EnabledPlatform, id: string, r: Rng): Property
 }
 
 /** Reviews a listing has in total (0–150): the length of reviews() and the row's reviewCount. */
-export function reviewCountFor(platform: EnabledPlatform, id: string): number {
+function reviewCountFor(platform: EnabledPlatform, id: string): number {
   const r = rng('review-count', platform, id);
   if (r.chance(0.06)) return r.int(0, 4);
   return r.int(8, 150);

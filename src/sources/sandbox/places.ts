@@ -112,7 +112,7 @@ export function titleCase(s: string): string {
 }
 
 /** cos of an angle in degrees by its Taylor series: pure arithmetic, identical on every machine. */
-export function cosDeg(deg: number): number {
+function cosDeg(deg: number): number {
   const x = (deg * Math.PI) / 180;
   const x2 = x * x;
   let term = 1;
@@ -232,7 +232,7 @@ export const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
  * vrbo) is its code modulo CITIES.length + 1; a google id's last character is ID_ALPHABET[code].
  * An id written another way (a user's) still decodes, by hash.
  */
-export function placeCode(platform: string, id: string): number {
+function placeCode(platform: string, id: string): number {
   const k = CITIES.length + 1;
   if ((platform === 'airbnb' || platform === 'vrbo') && /^\d{1,15}$/.test(id)) return Number(id) % k;
   if (platform === 'google') {
@@ -268,11 +268,6 @@ export function placeForListing(platform: string, id: string): Place | null {
 export const PLACELESS: Place = {
   city: '', local: '', region: null, country: null, lat: 0, lng: 0, lang: 'en', hoods: GENERIC_HOODS, radiusKm: 5, addressCity: null, cityIndex: null,
 };
-
-/** The slug form of a city's name and local name, as booking ids spell them. */
-export function citySlugs(c: Pick<Place, 'city' | 'local'>): [string, string] {
-  return [slugPart(c.city), slugPart(c.local)];
-}
 
 const CITY_SLUG_PARTS = new Map<City, [string, string]>();
 /** `-name-` and `-local-` of a built-in city as a booking slug spells them, computed once. */

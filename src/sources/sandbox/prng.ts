@@ -3,7 +3,7 @@
 // the same seed parts give the same sequence on every machine and Node release. Never Math.random.
 
 /** cyrb128: a fast, well-mixed 128-bit hash of a string, as four unsigned 32-bit words. */
-export function cyrb128(str: string): [number, number, number, number] {
+function cyrb128(str: string): [number, number, number, number] {
   let h1 = 1779033703;
   let h2 = 3144134277;
   let h3 = 1013904242;

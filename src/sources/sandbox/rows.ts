@@ -10,7 +10,7 @@ import { airbnbTitle, hotelStyleName, nameFromSlug, slugify, vrboTitle } from '.
 import { ID_ALPHABET, NOWHERE, PLACELESS, type Place, addressFor, placeForListing, placeKey, resolvePlace, scatter } from './places.js';
 import { type Rng, rng } from './prng.js';
 
-export const SEARCH_CANDIDATES = 60;
+const SEARCH_CANDIDATES = 60;
 
 export interface Row {
   id: string;

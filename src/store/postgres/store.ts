@@ -166,7 +166,7 @@ const FAULT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT',
  * a refused statement: SQLSTATE classes 08 (connection), 53 (insufficient resources), 57P0x (shut
  * down, restarting) and 58 (system), socket errors, and node-postgres' own connection messages.
  */
-export function isDatabaseFault(e: unknown): boolean {
+function isDatabaseFault(e: unknown): boolean {
   if (!(e instanceof Error)) return false;
   const code = (e as { code?: unknown }).code;
   if (typeof code === 'string' && (FAULT_CODES.has(code) || /^(08|53|58)...$/.test(code) || /^57P0[1-4]$/.test(code))) return true;

@@ -15,7 +15,7 @@ import { idempotencyStore, purgeIdempotency } from './idempotency.js';
 
 // Each step reads the version inside its write transaction: processes opening a fresh data
 // directory together (a server and an admin command, parallel first runs) apply each migration once.
-export function migrate(db: Database.Database): void {
+function migrate(db: Database.Database): void {
   // Up to date (the usual case): no write transaction at every open. The version only grows.
   if ((db.pragma('user_version', { simple: true }) as number) >= MIGRATIONS.length) return;
   const step = db.transaction((): boolean => {

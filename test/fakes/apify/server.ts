@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 
-export type Script =
+type Script =
   | { kind: 'items'; items: unknown[] | ((input: Record<string, unknown>) => unknown[]); runMs?: number; costUsd?: number }
   | { kind: 'empty'; statusMessage?: string }
   | { kind: 'failed'; statusMessage?: string; exitCode?: number }
@@ -20,7 +20,7 @@ export type Script =
   | { kind: 'payment' }
   | { kind: 'invalid-input'; message?: string };
 
-export interface FakeCall {
+interface FakeCall {
   method: string;
   path: string;
   query: Record<string, string>;
@@ -30,7 +30,7 @@ export interface FakeCall {
   encoding?: string;
 }
 
-export interface FakeActor {
+interface FakeActor {
   /** owner~name (the fake also answers to its 17-character id). */
   name: string;
   id: string;

@@ -8,7 +8,7 @@ import { ServiceError } from '../../../src/core/errors.js';
 import type { SourceReport } from '../../../src/core/upstream.js';
 import { ACTORS, FIXTURES, IDS } from '../../fakes/apify/fixtures.js';
 import { type ApifyFake, startApifyFake } from '../../fakes/apify/server.js';
-import { actorsSetting, ask, upstreamOver } from './helpers.js';
+import { actorsSetting, upstreamOver } from './helpers.js';
 
 let fake: ApifyFake;
 beforeAll(async () => {

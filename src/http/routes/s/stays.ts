@@ -25,7 +25,7 @@ export function alwaysSyncWaitMs(c: Context<Env>): number {
 }
 
 /** Lookups and sub-resources wait for a live job up to STAYS_S_SYNC_WAIT_MS (a shorter Prefer: wait wins), then answer 202. */
-export function sSyncWaitMs(c: Context<Env>): number {
+function sSyncWaitMs(c: Context<Env>): number {
   const prefer = preferWaitMs(c);
   const bound = c.get('services').config.sSyncWaitMs;
   return prefer > 0 ? Math.min(prefer, bound) : bound;

@@ -1,6 +1,6 @@
 // Raw rows of Airbnb: tri_angle/airbnb-scraper (2.1), airbnb-reviews-scraper (2.2), calendars (2.3).
 // Conventions (everything optional, [U] = unconfirmed, emitted by the simulated upstream) are in ../types.ts.
-export interface AirbnbAmenityValue {
+interface AirbnbAmenityValue {
   title: string;
   subtitle?: string;
   icon?: string;
@@ -38,7 +38,7 @@ export interface AirbnbPrice {
   qualifier?: string;
   breakDown?: AirbnbPriceBreakDown;
 }
-export interface AirbnbRating {
+interface AirbnbRating {
   accuracy?: number | null;
   /** The check-in sub-score, spelled so by the actor. */
   checking?: number | null;
@@ -50,7 +50,7 @@ export interface AirbnbRating {
   guestSatisfaction?: number | null;
   reviewsCount?: number | null;
 }
-export interface AirbnbHost {
+interface AirbnbHost {
   id?: string | number;
   name?: string | null;
   firstName?: string | null;

@@ -2,7 +2,7 @@
 // Conventions (everything optional, [U] = unconfirmed, emitted by the simulated upstream) are in ../types.ts.
 import type { RawMoney } from './money.js';
 
-export interface GooglePriceOption {
+interface GooglePriceOption {
   provider?: string;
   /** "$139" or 139: both are seen; taken as the stay total. */
   price?: RawMoney | null;

@@ -17,7 +17,7 @@ export interface VrboRateSummary {
   serviceFee?: RawMoney | null;
   taxes?: RawMoney | null;
 }
-export interface VrboEmbeddedReview {
+interface VrboEmbeddedReview {
   text?: string;
   rating?: number;
   reviewer?: { name?: string };
