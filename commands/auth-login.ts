@@ -56,7 +56,7 @@ export async function login(o: LoginOpts): Promise<void> {
   try {
     const key = await readKey(o);
     ctx = await createContext({ profile: o.profile, apiKey: key, baseUrl: o.baseUrl, dataDir: o.dataDir, output: 'json', input: false }, process.env, { newProfile: true });
-    let account;
+    let account: Awaited<ReturnType<typeof ctx.client.account>>['data'];
     try {
       account = (await ctx.client.account()).data;
     } catch (e) {

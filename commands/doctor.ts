@@ -58,7 +58,7 @@ Examples:
             import('./_lib/errors.js'),
             import('./_lib/term.js'),
           ]);
-          let ctx;
+          let ctx: Awaited<ReturnType<typeof createContext>> | undefined;
           try {
             ctx = await createContext({ baseUrl: o.baseUrl || undefined, apiKey: o.apiKey || undefined, profile: profileName, output: 'json', input: false, color: false });
             const report = await remoteDoctor(ctx, { apiKey: o.apiKey || undefined });

@@ -70,6 +70,7 @@ export async function execute(opts: GlobalOpts, body: (ctx: Ctx) => Promise<void
     process.exitCode = await reportError(e, ctx?.term ?? makeTerm(opts), ctx?.jsonErrors ?? opts.json !== undefined);
   } finally {
     process.off('SIGINT', onSigint);
+    // biome-ignore lint/correctness/noUnsafeFinally: the remote bundle's NeedsFullBundle goes up to main.ts, which runs the full bundle, once the SIGINT handler is off and before anything else runs.
     if (needsFull !== undefined) throw needsFull;
     // Jobs this command ran and gave up on were failed by close(); their upstream calls need not finish.
     const abandoned = (ctx?.inProcess?.runningJobs().length ?? 0) > 0;
@@ -166,6 +167,7 @@ async function finishInProcess(ctx: Ctx, jobId: string): Promise<void> {
 }
 
 /** The order of a sorted walk's rows: the service's own comparator for the sort asked for. */
+// biome-ignore lint/suspicious/noExplicitAny: rows of any resource; each comparator is the service's own for its sort.
 export type RowOrder = (a: any, b: any) => number;
 
 /**

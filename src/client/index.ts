@@ -14,7 +14,7 @@ export { inProcessTransport,  } from './in-process.js';
 export type * from './types.js';
 export type * from './operations.js';
 
-export {    type StaysClient,  } from './core.js';
+export type {    StaysClient,  } from './core.js';
 
 export interface ClientOptions extends ClientCoreOptions {
   /** A transport, or which kind to build: 'remote' (needs baseUrl) or 'in-process' (default without baseUrl). */

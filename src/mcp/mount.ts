@@ -31,7 +31,7 @@ export function mountMcp(app: Hono<Env>, opts: McpMountOptions): void {
   allowCrossOrigin(app, [MCP_PATH]);
   app.on(['GET', 'POST', 'DELETE'], MCP_PATH, async (c) => {
     const header = requestHeader(c, 'authorization');
-    let who;
+    let who: Awaited<ReturnType<typeof authenticate>>;
     try {
       who = await authenticate(c.get('services'), header);
     } catch (e) {

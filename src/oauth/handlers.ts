@@ -168,7 +168,7 @@ export function createOAuthHandlers(opts: OAuthMountOptions): OAuthHandlers {
       const key = (form.get('api_key') ?? '').trim();
       if (key === '') return showConsent(c, r, 'Paste an API key of your account.', 400);
       if (keyEnvOf(key) === null) return showConsent(c, r, 'That is not an API key: keys start with stay_test_ or stay_live_.', 400);
-      let who;
+      let who: Awaited<ReturnType<typeof authenticate>>;
       try {
         who = await authenticate(s, `Bearer ${key}`);
       } catch (e) {

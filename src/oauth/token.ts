@@ -59,7 +59,7 @@ export async function token(s: Services, form: URLSearchParams): Promise<TokenRe
   } else {
     const old = required(form, 'refresh_token');
     const scope = form.get('scope');
-    if (scope !== null && scope.split(' ').some((x) => x !== '' && x !== SCOPE)) throw new OAuthError('invalid_scope', `The only scope is ${SCOPE}.`);
+    if (scope?.split(' ').some((x) => x !== '' && x !== SCOPE)) throw new OAuthError('invalid_scope', `The only scope is ${SCOPE}.`);
     what = 'The refresh token';
     issued = await s.store.rotateOAuthRefresh({ hash: hashKey(old), clientId, ...tokens });
   }

@@ -109,11 +109,11 @@ describe('exit codes', () => {
     expect(r.code).toBe(0);
     for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 130]) expect(r.stdout).toMatch(new RegExp(`^\\s+${code}  \\S`, 'm'));
     // Answering no to the credit question on a terminal exits 5 (tty-guard.test.ts): the map says so.
-    expect(r.stdout).toMatch(/^\s+5  .*--max-credits, or a credit question on a terminal answered no$/m);
+    expect(r.stdout).toMatch(/^\s+5 {2}.*--max-credits, or a credit question on a terminal answered no$/m);
     // The README's table is the same map, row for row.
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     for (const line of r.stdout.split('\n').slice(2).filter(Boolean)) {
-      const [, code, what] = /^\s*(\d+)  (.*)$/.exec(line)!;
+      const [, code, what] = /^\s*(\d+) {2}(.*)$/.exec(line)!;
       expect(readme).toContain(`| ${code} | ${what!.replace(/--(no-wait|timeout|all|max-credits|fail-on-partial)/g, '`--$1`')} |`);
     }
   });

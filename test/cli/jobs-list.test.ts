@@ -48,7 +48,7 @@ describe('stays jobs list', () => {
     const rows = lines.filter((l) => /job_[0-9A-Z]{26}/.test(l));
     expect(rows.map((l) => /job_[0-9A-Z]{26}/.exec(l)![0])).toEqual(ids);
     expect(rows[0]).toMatch(/(pending|running)\s.*price\s.*\d+ s\s.*-/);
-    expect(rows[1]).toMatch(new RegExp(`failed\\s.*price\\s.*\\d+ s\\s.*\\b0\\b.*all_actors_failed`));
+    expect(rows[1]).toMatch(/failed\s.*price\s.*\d+ s\s.*\b0\b.*all_actors_failed/);
     expect(rows[2]).toMatch(new RegExp(`completed\\s.*price\\s.*\\d+ s\\s.*\\b${charged}\\b`));
     expect(r.stderr).not.toMatch(/more jobs/);
   });
@@ -132,7 +132,7 @@ describe('stays jobs list', () => {
     const zero = await jobs('--limit', '0');
     expect(zero.code).toBe(2);
     expect(zero.stderr).toMatch(/^error: --limit must be at least 1/m);
-    expect(zero.stderr).toMatch(/^  param: --limit$/m);
+    expect(zero.stderr).toMatch(/^ {2}param: --limit$/m);
     const status = await jobs('--status', 'done', '--json');
     expect(status.code).toBe(2);
     expect(status.stdout).toBe('');

@@ -247,7 +247,7 @@ describe('parseListingUrl', () => {
 
   it.each<[Platform, unknown, string, string]>([
     ['airbnb', '', 'missing_parameter', 'url'],
-    ['airbnb', 'https://www.airbnb.com/rooms/' + '1'.repeat(2030), 'invalid_parameter', 'url'],
+    ['airbnb', `https://www.airbnb.com/rooms/${'1'.repeat(2030)}`, 'invalid_parameter', 'url'],
     ['expedia', 'https://www.expedia.com/h1.Hotel-Information', 'platform_not_enabled', 'platform'],
     ['airbnb', '12345', 'invalid_listing_url', 'url'],
     ['airbnb', 'stays_airbnb_12345', 'invalid_listing_url', 'url'],

@@ -3,7 +3,7 @@
 // over generated calls, built by the client's own operation descriptors.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type ApiCall } from '../../src/client/http.js';
+import type { ApiCall } from '../../src/client/http.js';
 import { operations } from '../../src/client/operations.js';
 import { manualClock } from '../../src/core/clock.js';
 import type { RequestContext, Services } from '../../src/core/context.js';

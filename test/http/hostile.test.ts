@@ -95,7 +95,7 @@ async function volley<T>(gen: fc.Arbitrary<T>, build: (spec: T) => Sent, numRuns
   expect(requests - before).toBe(BATCH * numRuns);
 }
 
-const post = (path: string, body: string, key: string): Sent['init'] & {} => ({ method: 'POST', key, body, headers: { 'content-type': 'application/json' } });
+const post = (_path: string, body: string, key: string): Sent['init'] & {} => ({ method: 'POST', key, body, headers: { 'content-type': 'application/json' } });
 const keyOf = (live: boolean) => (live ? a.liveKey : a.sandboxKey);
 const refused = (path: string, body: string, live: boolean): Sent => ({ path, init: post(path, body, keyOf(live)), expect: { code: 'invalid_parameter', param: 'body' } });
 /** Within the bounds: sandbox only, since a valid live call would be billed. */

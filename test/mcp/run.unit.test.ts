@@ -55,7 +55,7 @@ describe('runOperation on a live job', () => {
     expect(r.isError).toBeFalsy();
     expect(seen[0]!.headers.prefer).toBeUndefined();
     expect(r.structuredContent).toMatchObject({ data: { jobId: JOB, status: 'running' } });
-    expect((r.content?.[0] as { text: string }).text).toContain(`became job ${JOB}`);
+    expect((r.content![0] as { text: string }).text).toContain(`became job ${JOB}`);
   });
 
   it('a failed job is a tool error carrying its error and job id', async () => {

@@ -2,7 +2,7 @@
 // determinism, native rating scales, the documented triggers, calendars, prices and reviews.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ServiceError } from '../../src/core/errors.js';
+import type { ServiceError } from '../../src/core/errors.js';
 import { parseListingId, parseListingUrl } from '../../src/core/listing-ref.js';
 import { ENABLED_PLATFORMS, type EnabledPlatform, RATING_SCALE } from '../../src/core/platforms.js';
 import { AvailabilitySchema, OfferSchema, PriceSchema, PropertySchema, ReviewSchema } from '../../src/core/schemas/resources.js';

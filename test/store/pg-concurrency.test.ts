@@ -80,7 +80,7 @@ describe.skipIf(!pgKind.available)('PostgreSQL under concurrency', { timeout: 12
     const charges = ledger.filter((l) => l.kind === 'charge');
     expect(charges.reduce((x, l) => x - l.amount, 0)).toBe(charged);
     // One row per settlement that charged something, each naming its request.
-    expect(charges.map((l) => l.requestId).sort()).toEqual(plan.filter((p, k) => results[k]! > 0).map((p) => `req_${p.i}`).sort());
+    expect(charges.map((l) => l.requestId).sort()).toEqual(plan.filter((_p, k) => results[k]! > 0).map((p) => `req_${p.i}`).sort());
     expect(refused).toBeGreaterThan(0);
   });
 

@@ -191,7 +191,7 @@ export function sSearchPlan(services: Services, ctx: RequestContext, raw: RawInp
       stays = [];
       paged.rows.forEach((r) => {
         const d = detailed.get(r.property.platformListingId);
-        if (!d || !d.ok) {
+        if (!d?.ok) {
           notes.push({ code: d?.code ?? 'listing_not_found', message: `${r.property.platformListingId}: its details could not be fetched (${d?.code ?? 'missing'}); the row was left out and not billed.`, platform: P });
           return;
         }

@@ -8,7 +8,7 @@ import type { RequestContext, Services } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { type JobFacts, emitJob, emitJobFailed, emitStayCached } from '../events.js';
 import { newJobId } from '../ids.js';
-import { TRIGGER_EVENTS, TriggerBody, type TriggeredSchema } from '../schemas/webhooks.js';
+import { type TRIGGER_EVENTS, TriggerBody, type TriggeredSchema } from '../schemas/webhooks.js';
 import { type RawInput, parseParams, preview } from '../validate.js';
 import { JOB_RETENTION_MS, leaseFor } from '../lease.js';
 import type { WebhookEvent } from '../ports/store.js';
