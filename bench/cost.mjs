@@ -36,7 +36,8 @@ function provision(target) {
   const dir = target.split('+')[0];
   if (dir === 'fixed') return { dataDir: mkdtempSync(join(tmpdir(), 'stays-cost-')), key: 'none' };
   const dataDir = mkdtempSync(join(tmpdir(), 'stays-cost-'));
-  const admin = (...a) => JSON.parse(execFileSync(process.execPath, [join(dir, 'bin', 'stays'), 'admin', ...a, '--json', '--data-dir', dataDir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const admin = (...a) =>
+    JSON.parse(execFileSync(process.execPath, [join(dir, 'bin', 'stays'), 'admin', ...a, '--json', '--data-dir', dataDir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
   const acct = admin('account', 'create', '--plan', 'enterprise', '--rpm', '100000000', '--credits', '100000000');
   return { dataDir, key: admin('key', 'create', '--account', acct.id, '--env', 'sandbox').key };
 }
@@ -47,16 +48,26 @@ function serve(target, dataDir, outDir) {
   const [dir, ...vars] = target.split('+');
   const args = dir === 'fixed' ? [join(ROOT, 'bench', 'hello.mjs')] : [join(dir, 'bin', 'stays'), 'serve', '--port', '0', '--data-dir', dataDir];
   const cmd = CALLGRIND ? 'valgrind' : process.execPath;
-  const full = CALLGRIND
-    ? ['--tool=callgrind', '--smc-check=all', '--trace-children=no', `--callgrind-out-file=${join(outDir, 'cg.%p')}`, process.execPath, '--single-threaded', ...args]
-    : args;
-  const child = spawn(cmd, full, { env: { ...process.env, STAYS_LOG_LEVEL: 'silent', BENCH_BODY_FILE: bodyFile, ...Object.fromEntries(vars.map((v) => v.split('='))) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const full = CALLGRIND ? ['--tool=callgrind', '--smc-check=all', '--trace-children=no', `--callgrind-out-file=${join(outDir, 'cg.%p')}`, process.execPath, '--single-threaded', ...args] : args;
+  const child = spawn(cmd, full, {
+    env: { ...process.env, STAYS_LOG_LEVEL: 'silent', BENCH_BODY_FILE: bodyFile, ...Object.fromEntries(vars.map((v) => v.split('='))) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   return new Promise((res, rej) => {
     let err = '';
     child.stderr.on('data', (d) => {
       err += d;
       const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) res({ url: m[1], pid: child.pid, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) });
+      if (m)
+        res({
+          url: m[1],
+          pid: child.pid,
+          stop: () =>
+            new Promise((r) => {
+              child.once('exit', r);
+              child.kill('SIGTERM');
+            }),
+        });
     });
     child.once('exit', (code) => rej(new Error(`exited ${code}: ${err}`)));
   });
@@ -113,5 +124,7 @@ const scale = CALLGRIND ? 1 : 1000;
 const ref = median(per[dirs[0]]);
 for (const d of dirs) {
   const m = median(per[d]);
-  console.log(`${d}: ${(m * scale).toFixed(CALLGRIND ? 0 : 1)} ${unit}/request (rounds: ${per[d].map((x) => (x * scale).toFixed(CALLGRIND ? 0 : 1)).join(', ')}) ${d === dirs[0] ? '' : `ratio ${(m / ref).toFixed(3)}`}`);
+  console.log(
+    `${d}: ${(m * scale).toFixed(CALLGRIND ? 0 : 1)} ${unit}/request (rounds: ${per[d].map((x) => (x * scale).toFixed(CALLGRIND ? 0 : 1)).join(', ')}) ${d === dirs[0] ? '' : `ratio ${(m / ref).toFixed(3)}`}`,
+  );
 }

@@ -19,7 +19,9 @@ async function timed(url, headers) {
 }
 
 export async function benchFanout() {
-  const spec = Object.entries(LATENCY).map(([p, ms]) => `${p}=${ms}`).join(',');
+  const spec = Object.entries(LATENCY)
+    .map(([p, ms]) => `${p}=${ms}`)
+    .join(',');
   const stays = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: spec });
   const auth = { authorization: `Bearer ${stays.liveKey}` };
   try {

@@ -22,7 +22,7 @@ export async function benchJq() {
     'stays search Lisbon --json': [...search, '--json'],
     'stays search Lisbon --json name,platform': [...search, '--json', 'name,platform'],
     "stays search Lisbon --jq '.data[0].name'": [...search, '--jq', '.data[0].name'],
-    "stays search Lisbon --jq '[.data[] | select(.platform == \"booking\") | {name, guestRating}]'": [...search, '--jq', '[.data[] | select(.platform == "booking") | {name, guestRating}]'],
+    'stays search Lisbon --jq \'[.data[] | select(.platform == "booking") | {name, guestRating}]\'': [...search, '--jq', '[.data[] | select(.platform == "booking") | {name, guestRating}]'],
   };
   const times = Object.fromEntries(Object.keys(targets).map((k) => [k, []]));
   for (let i = 0; i < 3; i++) for (const args of Object.values(targets)) wallMs(args, env); // warm the file and code caches

@@ -15,7 +15,15 @@ export function startProcess(args, env = {}) {
     child.stderr.on('data', (d) => {
       err += d;
       const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) res({ url: m[1], stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) });
+      if (m)
+        res({
+          url: m[1],
+          stop: () =>
+            new Promise((r) => {
+              child.once('exit', r);
+              child.kill('SIGTERM');
+            }),
+        });
     });
     child.once('exit', (code) => rej(new Error(`exited ${code}: ${err}`)));
   });
@@ -28,7 +36,15 @@ export async function startStays(env = {}) {
   const sandboxKey = admin('key', 'create', '--account', acct.id, '--env', 'sandbox').key;
   const liveKey = admin('key', 'create', '--account', acct.id, '--env', 'live').key;
   const proc = await startProcess([BIN, 'serve', '--port', '0', '--data-dir', dataDir], env);
-  return { ...proc, sandboxKey, liveKey, stop: async () => { await proc.stop(); rmSync(dataDir, { recursive: true, force: true }); } };
+  return {
+    ...proc,
+    sandboxKey,
+    liveKey,
+    stop: async () => {
+      await proc.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 export function cannon(opts) {

@@ -48,7 +48,11 @@ async function serve(env) {
     child.once('exit', (code) => rej(new Error(`stays serve exited ${code}: ${err}`)));
   });
   const stop = async () => {
-    if (child.exitCode === null) await new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); });
+    if (child.exitCode === null)
+      await new Promise((r) => {
+        child.once('exit', r);
+        child.kill('SIGTERM');
+      });
     rmSync(dataDir, { recursive: true, force: true });
   };
   return { url, key, pid: child.pid, stop };
@@ -67,11 +71,13 @@ async function run(label, capMb, prefix, env = {}) {
       connections: CONNECTIONS,
       duration: SECONDS,
       headers: auth,
-      requests: [{
-        method: 'GET',
-        // A location never asked before, on every request.
-        setupRequest: (req) => ({ ...req, path: `/v1/search?location=${encodeURIComponent(`${prefix} ${n++}`)}&limit=${LIMIT}` }),
-      }],
+      requests: [
+        {
+          method: 'GET',
+          // A location never asked before, on every request.
+          setupRequest: (req) => ({ ...req, path: `/v1/search?location=${encodeURIComponent(`${prefix} ${n++}`)}&limit=${LIMIT}` }),
+        },
+      ],
     });
     // The kernel keeps the peak (VmHWM): no sample can miss it.
     const end = rssOf(s.pid);

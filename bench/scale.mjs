@@ -181,7 +181,16 @@ async function load(urls, keys, duration) {
   const r = autocannon.aggregateResult(raw, { url: urls[0] + PATH, connections: per * urls.length });
   // Each run lasts `duration` (they start together); requests completed in that time, summed.
   const seconds = Math.max(...raw.map((x) => x.duration));
-  return { rps: raw.reduce((s, x) => s + x.totalCompletedRequests, 0) / seconds, ok: r['2xx'], total: r.requests.sent, non2xx: r.non2xx, errors: r.errors + r.timeouts, codes: r.statusCodeStats, p50: r.latency.p50, p99: r.latency.p99 };
+  return {
+    rps: raw.reduce((s, x) => s + x.totalCompletedRequests, 0) / seconds,
+    ok: r['2xx'],
+    total: r.requests.sent,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    codes: r.statusCodeStats,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+  };
 }
 
 /** One live call on each server: answered from the cache (the first warmed it), and what it charged. */
@@ -299,7 +308,10 @@ export async function benchScale() {
     for (const w of WORKLOADS) {
       const live = w !== 'sandbox';
       const keysOf = (s) => (w === 'sandbox' ? [accts[s][0].keys.sandbox] : w === 'live' ? [accts[s][0].keys.live] : accts[s].map((a) => a.keys.live));
-      for (const [s, urls] of [['sqlite', [servers.sqlite.url]], ['pg', [servers.pg1.url, servers.pg2.url]]]) {
+      for (const [s, urls] of [
+        ['sqlite', [servers.sqlite.url]],
+        ['pg', [servers.pg1.url, servers.pg2.url]],
+      ]) {
         // Warm: (a) and (b), then (c)'s second instance reads what (b)'s wrote; every key once.
         for (const key of keysOf(s)) {
           const charges = await prime(urls, key, live);
@@ -354,7 +366,11 @@ export async function benchScale() {
     const s = {};
     for (const [k, rs] of Object.entries(runs)) {
       s[k] = { rps: avg(rs, (r) => r.rps), p50: avg(rs, (r) => r.p50), p99: avg(rs, (r) => r.p99) };
-      const cpu = (f) => fmt(avg(rs, (r) => f(r.cpu)), 2);
+      const cpu = (f) =>
+        fmt(
+          avg(rs, (r) => f(r.cpu)),
+          2,
+        );
       const label = { a: '(a) 1 x SQLite', b: '(b) 1 x PostgreSQL', c: '(c) 2 x PostgreSQL' }[k];
       rows.push({
         name: `${w === 'live-accounts' ? `live, ${ACCOUNTS} accounts` : w}: ${label}`,
@@ -363,7 +379,13 @@ export async function benchScale() {
         p50: `${fmt(s[k].p50, 1)} ms`,
         p99: `${fmt(s[k].p99, 1)} ms`,
         'cores: stays / pg / client / rest': `${cpu((c) => c.servers)} / ${cpu((c) => c.postgres)} / ${cpu((c) => c.client)} / ${cpu((c) => c.other)}`,
-        'WAL flushes / 200': rs[0].flushesPerCall === undefined ? '' : fmt(avg(rs, (r) => r.flushesPerCall), 3),
+        'WAL flushes / 200':
+          rs[0].flushesPerCall === undefined
+            ? ''
+            : fmt(
+                avg(rs, (r) => r.flushesPerCall),
+                3,
+              ),
       });
       for (const r of rs) if (r.non2xx + r.errors > 0) bad.push(`${w} ${label}: ${r.non2xx} non-2xx ${JSON.stringify(r.codes)}, ${r.errors} errors`);
     }
@@ -378,11 +400,17 @@ export async function benchScale() {
   }
   if (results.ledger) {
     for (const [store, l] of Object.entries(results.ledger)) {
-      rows.push({ name: `ledger, ${store}`, 'req/s': l.error ? `NOT EXACT: ${l.error}` : `exact: ${l.accounts} accounts, ${l.charges} charges (${l.extra} after the client stopped), ${l.charged} credits` });
+      rows.push({
+        name: `ledger, ${store}`,
+        'req/s': l.error ? `NOT EXACT: ${l.error}` : `exact: ${l.accounts} accounts, ${l.charges} charges (${l.extra} after the client stopped), ${l.charged} credits`,
+      });
       if (l.error) bad.push(`ledger ${store}: ${l.error}`);
     }
   }
-  rows.push({ name: 'machine', 'req/s': `${readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm).length} cores, load ${before.load} -> ${after.load}, ${CONNECTIONS} connections, ${ROUNDS} x ${SECONDS} s after ${WARMUP} s` });
+  rows.push({
+    name: 'machine',
+    'req/s': `${readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm).length} cores, load ${before.load} -> ${after.load}, ${CONNECTIONS} connections, ${ROUNDS} x ${SECONDS} s after ${WARMUP} s`,
+  });
   if (bad.length) {
     console.table(rows);
     throw new Error(`scale: ${bad.join('; ')}`);

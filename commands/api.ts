@@ -33,8 +33,8 @@ export function defineApi(program: Command): void {
     .option('--input <file>', 'request body from a file, or - for stdin (parameters then go to the query)')
     .option('-i, --include', 'print the HTTP status line and response headers before the body')
     .option('--paginate', 'request every page in turn (meta.pagination.nextCursor, or next_page_token in Family S), printing each as it comes')
-    .option('--slurp', 'with --paginate: print one JSON array of every page\'s body at the end')
-    .option('--dry-run', 'print the request and its worst-case cost (the service\'s billing formulas) and send nothing; with --paginate, each further page is another such request');
+    .option('--slurp', "with --paginate: print one JSON array of every page's body at the end")
+    .option('--dry-run', "print the request and its worst-case cost (the service's billing formulas) and send nothing; with --paginate, each further page is another such request");
   withGlobals(cmd, { wait: false });
   // The shared flags' words are about jobs and prompts; here they bound the one request and stdin.
   for (const o of cmd.options) {
@@ -48,7 +48,9 @@ export function defineApi(program: Command): void {
     }
   }
   cmd
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   stays api /v1/account
   stays api search -f location=Lisbon -f limit=2 -i
@@ -64,7 +66,8 @@ as cursor; Family S meta.next_page_token, sent back as nextPageToken, in the bod
 prints every page as it comes: each body on its own line (indented on a terminal), or with
 -o jsonl each row; --jq and --json FIELDS apply to each page. --slurp prints one array of the
 bodies instead, which --jq then filters. It does not wait for jobs: a page answered 202 stops
-the walk (exit 1) with how to go on.`)
+the walk (exit 1) with how to go on.`,
+    )
     .action(async (path: string, opts: ApiOpts) => {
       const [{ execute }, { buildRequest, checkPaginate, printPages, printResponse, rawFormat, sendRaw }] = await Promise.all([import('./_lib/run.js'), import('./_lib/raw.js')]);
       // -o is checked by rawFormat inside (its refusal is then reported like any other error).

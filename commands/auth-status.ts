@@ -116,7 +116,10 @@ async function human(ctx: Ctx, s: AuthStatus, rt: { databaseUrl?: string; dataDi
     const a = s.account;
     rows.push(['Account', a.id ?? c.dim('(the server does not report account ids)')]);
     rows.push(['Plan', `${a.plan.name} (${a.plan.code}, ${a.plan.status})`]);
-    rows.push(['Credits', `${n(a.credits.available)} available ${c.dim(`(${n(a.credits.balance)} balance, ${n(a.credits.held)} held)`)}${s.key?.env === 'sandbox' ? c.dim('; sandbox calls are free') : ''}`]);
+    rows.push([
+      'Credits',
+      `${n(a.credits.available)} available ${c.dim(`(${n(a.credits.balance)} balance, ${n(a.credits.held)} held)`)}${s.key?.env === 'sandbox' ? c.dim('; sandbox calls are free') : ''}`,
+    ]);
     rows.push(['Rate limit', `${n(a.rateLimit.requestsPerMinute)} requests per minute`]);
   }
   const width = Math.max(...rows.map(([k]) => k.length)) + 2;

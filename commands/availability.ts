@@ -15,11 +15,14 @@ export function defineAvailability(program: Command): void {
     .option('--end-date <date>', 'YYYY-MM-DD, after --start-date, window at most 365 days (required)')
     .option('--only-available', 'only bookable dates');
   withGlobals(withCost(cmd))
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   stays availability vrbo 4886746 4886747 --start-date 2027-03-01 --end-date 2027-04-01
   stays availability airbnb 12345678 --start-date 2027-03-01 --end-date 2027-03-15 --only-available -o csv
-${columnsHelp('day')}`)
+${columnsHelp('day')}`,
+    )
     .action(async (platform: string | undefined, ids: string[], opts: GlobalOpts & Record<string, unknown>) => {
       const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
       const usage = 'stays availability PLATFORM ID… --start-date D --end-date D';

@@ -7,21 +7,24 @@ import { columnsHelp } from './_lib/columns.js';
 export function defineCompare(program: Command): void {
   const cmd = program
     .command('compare')
-    .description('Compare one property\'s price across sellers (compare on total price)')
+    .description("Compare one property's price across sellers (compare on total price)")
     .option('--listings <list>', 'direct mode: 2 to 6 platform:listingId pairs or listing URLs, e.g. airbnb:123,booking:fr/slug')
     .option('--name <name>', 'google mode: property name')
     .option('--location <place>', 'google mode: place or lat,lng')
     .option('--google-hotel-id <id>', 'google mode: Google hotel id (instead of --name/--location)');
   withParty(withDates(cmd, true));
   withGlobals(withCost(cmd))
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   stays compare --name "Hotel Aurora" --location Lisbon --check-in 2027-03-01 --check-out 2027-03-04
   stays compare --listings airbnb:12345678,booking:pt/casa-azul --check-in 2027-03-01 --check-out 2027-03-04 --json
 
 Under a table, stderr names the cheapest offer (platform and listing id, or the
 seller) and the median. TOTAL comes first: offers compare on the total price.
-${columnsHelp('offer')}`)
+${columnsHelp('offer')}`,
+    )
     .action(async (opts: GlobalOpts & Record<string, unknown>) => {
       const [{ execute, runCall }, { UsageError }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/errors.js'), import('../src/client/operations.js')]);
       await execute(opts, async (ctx) => {

@@ -1,13 +1,19 @@
 // `stays config get|set|list|unset`: the CLI's settings, per profile (--profile or STAYS_PROFILE).
 import { type Command, Option } from 'commander';
 
-const profileOption = () => new Option('--profile <name>', 'config profile').env('STAYS_PROFILE').argParser((v: string) => v || 'default').default('default');
+const profileOption = () =>
+  new Option('--profile <name>', 'config profile')
+    .env('STAYS_PROFILE')
+    .argParser((v: string) => v || 'default')
+    .default('default');
 
 export function defineConfig(program: Command): void {
   const config = program
     .command('config')
     .description('Settings: base-url, api-key, data-dir, output, timeout, upstream… (per profile)')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Keys:
   base-url        service root for remote mode, e.g. http://127.0.0.1:8787
   api-key         API key (stay_test_… or stay_live_…)
@@ -21,7 +27,8 @@ Keys:
 
 Precedence: flag, then environment (STAYS_BASE_URL, STAYS_API_KEY, STAYS_DATA_DIR, STAYS_UPSTREAM,
 STAYS_APIFY_TOKEN, STAYS_APIFY_BASE_URL, STAYS_ACTORS), then config.
-The file lives in the user config dir (or STAYS_CONFIG_DIR).`);
+The file lives in the user config dir (or STAYS_CONFIG_DIR).`,
+    );
 
   config
     .command('get')
@@ -63,16 +70,24 @@ The file lives in the user config dir (or STAYS_CONFIG_DIR).`);
   config
     .command('profiles')
     .description('List the profiles, the active one marked *, with their base URL and key (redacted)')
-    .addOption(new Option('--profile <name>', 'the active profile').env('STAYS_PROFILE').argParser((v: string) => v || 'default').default('default'))
+    .addOption(
+      new Option('--profile <name>', 'the active profile')
+        .env('STAYS_PROFILE')
+        .argParser((v: string) => v || 'default')
+        .default('default'),
+    )
     .option('--json', 'print one JSON array')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Columns: the active marker (*), NAME, where commands go (the base URL, or in-process) and the KEY
 prefix (none when the profile stores no key). Exits 2 after the list when the active profile
 (--profile or STAYS_PROFILE) does not exist.
 
 Examples:
   stays config profiles
-  stays config profiles --json | jq -r '.[] | select(.active) | .name'`)
+  stays config profiles --json | jq -r '.[] | select(.active) | .name'`,
+    )
     .action(async (o: { profile: string; json?: boolean }) => {
       const { listProfiles } = await import('./_lib/config-cmd.js');
       listProfiles(o.profile, o.json === true);

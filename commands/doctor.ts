@@ -18,9 +18,11 @@ export function defineDoctor(program: Command): void {
     .description('Check where live data comes from: a server (reachable, version, key, clock, its upstream), or the local platform token and actors (no paid run)')
     .option('--json', 'print one JSON object')
     .addOption(new Option('--profile <name>', 'config profile').env('STAYS_PROFILE'))
-    .addOption(new Option('--base-url <url>', 'check this server (else the profile\'s base-url; none: the local upstream settings)').env('STAYS_BASE_URL'))
-    .addOption(new Option('--api-key <key>', 'the key to check against the server (else the profile\'s)').env('STAYS_API_KEY'))
-    .addHelpText('after', `
+    .addOption(new Option('--base-url <url>', "check this server (else the profile's base-url; none: the local upstream settings)").env('STAYS_BASE_URL'))
+    .addOption(new Option('--api-key <key>', "the key to check against the server (else the profile's)").env('STAYS_API_KEY'))
+    .addHelpText(
+      'after',
+      `
 With a base URL (--base-url, STAYS_BASE_URL or the profile's base-url), checks the server: that it
 answers (GET /v1/health, free) and its version, that it accepts the key and for which environment
 (GET /v1/account, free), the clock skew from its Date header (over 60 s is a warning), and what
@@ -39,7 +41,8 @@ Either way, 2 for an unusable setting or an unknown --profile.
 Examples:
   STAYS_UPSTREAM=apify STAYS_APIFY_TOKEN=apify_api_… stays doctor
   stays doctor --json | jq '.rows[] | select(.status != "ok")'
-  stays doctor --profile prod`)
+  stays doctor --profile prod`,
+    )
     .action(async (o: DoctorOpts) => {
       const [{ ConfigError, loadConfig }, { EXIT, jsonText }, { readProfile, runtimeSettings, unknownProfile }] = await Promise.all([
         import('../src/config.js'),

@@ -104,9 +104,11 @@ export async function listJobs(ctx: Ctx, call: ApiCall, all: boolean): Promise<v
   let last: Envelope<JobSummary[]> | undefined;
   let stopped: unknown = null;
   try {
-    const pages = all ? ctx.client.pages<JobSummary>(call) : (async function* () {
-      yield await ctx.client.run<JobSummary[]>(call);
-    })();
+    const pages = all
+      ? ctx.client.pages<JobSummary>(call)
+      : (async function* () {
+          yield await ctx.client.run<JobSummary[]>(call);
+        })();
     for await (const page of pages) {
       // tsv and csv stream page by page; a table needs every row to size its columns.
       if (format !== 'table') process.stdout.write(lines(page.data, format, last === undefined));

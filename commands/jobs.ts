@@ -15,7 +15,9 @@ export function defineJobs(program: Command): void {
     .option('--cursor <cursor>', 'the next page: meta.pagination.nextCursor of the previous one')
     .option('--all', 'walk every page');
   withGlobals(list, { wait: false })
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Jobs are listed for the key in use: its account's, in its environment (sandbox calls never start
 jobs; live calls that fetch from a platform do).
 
@@ -23,20 +25,24 @@ Examples:
   stays jobs list
   stays jobs list --status failed --json jobId,error
   stays jobs list --all -o csv > jobs.csv
-${columnListHelp(['job_id', 'status', 'operation', 'platforms', 'created_at', 'finished_at', 'credits_charged', 'error_code'], 'platforms is a comma list; credits_charged is empty until the job ends.')}`)
+${columnListHelp(['job_id', 'status', 'operation', 'platforms', 'created_at', 'finished_at', 'credits_charged', 'error_code'], 'platforms is a comma list; credits_charged is empty until the job ends.')}`,
+    )
     .action(async (opts: GlobalOpts & Record<string, unknown>) => {
       const [{ execute }, { operations }, { listJobs }] = await Promise.all([import('./_lib/run.js'), import('../src/client/operations.js'), import('./jobs-list.js')]);
       await execute(opts, (ctx) => listJobs(ctx, operations.jobs(pick(opts, ['status', 'limit', 'cursor'])), opts.all === true));
     });
 
   withGlobals(jobs.command('get').description('Show a job once: pending, running, completed (with result) or failed').argument('<jobId>', 'job_… id'), { wait: false })
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 A completed job is shown with its result: a table shows the job, then the result as the call that
 started it would; tsv and csv print the result's rows; --json prints the poll as returned (the
 result in data.result).
 
 Example:
-  stays jobs get job_01J8ZK4R2ABCDEF0123456789A --json`)
+  stays jobs get job_01J8ZK4R2ABCDEF0123456789A --json`,
+    )
     .action(async (jobId: string, opts: GlobalOpts) => {
       const [{ execute }, { showJob }] = await Promise.all([import('./_lib/run.js'), import('./_lib/job-view.js')]);
       await execute(opts, async (ctx) => showJob(ctx, await ctx.client.job(jobId)));
@@ -53,18 +59,20 @@ Example:
       });
     });
 
-  withGlobals(
-    jobs.command('cancel').description('Cancel a pending or running job: it ends failed (job_canceled), its credit hold is released, nothing is charged').argument('<jobId>', 'job_… id'),
-    { wait: false },
-  )
-    .addHelpText('after', `
+  withGlobals(jobs.command('cancel').description('Cancel a pending or running job: it ends failed (job_canceled), its credit hold is released, nothing is charged').argument('<jobId>', 'job_… id'), {
+    wait: false,
+  })
+    .addHelpText(
+      'after',
+      `
 Free. Nothing is charged even if the platform answers after the cancel; webhooks subscribed to
 job.failed get the job with error code job_canceled. A job that already completed or failed
 cannot be canceled: exit 2 (job_not_cancelable), nothing changes. Unknown job: exit 3.
 
 Examples:
   stays jobs cancel job_01J8ZK4R2ABCDEF0123456789A
-  stays jobs cancel job_… --json`)
+  stays jobs cancel job_… --json`,
+    )
     .action(async (jobId: string, opts: GlobalOpts) => {
       const [{ execute, show }, { operations }] = await Promise.all([import('./_lib/run.js'), import('../src/client/operations.js')]);
       await execute(opts, async (ctx) => {

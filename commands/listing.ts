@@ -12,14 +12,17 @@ export function defineListing(program: Command): void {
     .option('--country <cc>', 'ISO-3166 alpha-2; disambiguates a bare booking slug');
   withParty(withDates(cmd));
   withGlobals(withCost(cmd))
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   stays listing airbnb 12345678
   stays listing https://www.airbnb.com/rooms/12345678
   stays listing booking pt/casa-azul --check-in 2027-03-01 --check-out 2027-03-04 --json
 
 A table shows the listing's fields one a line; with dates, its price too.
-${columnsHelp('property')}`)
+${columnsHelp('property')}`,
+    )
     .action(async (platform: string | undefined, id: string | undefined, opts: GlobalOpts & Record<string, unknown>) => {
       const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
       await execute(opts, async (ctx) => {

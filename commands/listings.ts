@@ -23,7 +23,9 @@ export function defineListings(program: Command): void {
       .option('--all', 'walk every page (resends the body with each next_page_token)');
     withStayFlags(withStaySharedFlags(cmd), '');
     withGlobals(withCost(cmd))
-      .addHelpText('after', `
+      .addHelpText(
+        'after',
+        `
 Same body as stays search --family s; --max-items is at most ${PRESET_MAX_ITEMS} here (more is clamped, with a
 warning). ${BILLING_TEXT.stayRow} on a live key (D26).
 
@@ -31,9 +33,15 @@ Examples:
   stays listings ${preset} Lisbon
   stays listings ${preset} Lisbon --check-in 2027-03-01 --check-out 2027-03-04 --max-items 20 -o csv
   stays listings ${preset} --location-queries Lisbon,Porto --fields id,title,host.is_superhost --all -o jsonl
-${columnsHelp('stay')}`)
+${columnsHelp('stay')}`,
+      )
       .action(async (location: string | undefined, opts: GlobalOpts & Record<string, unknown>) => {
-        const [{ execute }, { ask }, { operations }, { placesGiven, runStaySearch, stayBody }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js'), import('./_lib/stay-search.js')]);
+        const [{ execute }, { ask }, { operations }, { placesGiven, runStaySearch, stayBody }] = await Promise.all([
+          import('./_lib/run.js'),
+          import('./_lib/prompt.js'),
+          import('../src/client/operations.js'),
+          import('./_lib/stay-search.js'),
+        ]);
         await execute(opts, async (ctx) => {
           const where = placesGiven(opts) ? location : await ask(ctx.term, location, { name: 'LOCATION', message: 'Where?', usage: `stays listings ${preset} LOCATION [flags]` });
           await runStaySearch(ctx, operations.stayListings(preset, stayBody(where, opts)), opts);

@@ -19,7 +19,9 @@ export function defineMcp(program: Command): void {
     .addOption(new Option('--profile <name>', 'config profile').env('STAYS_PROFILE'))
     .option('--timeout <duration>', 'how long a tool call waits for a live job before returning its id for get_job, e.g. 25s, 2m', '25s')
     .option('--debug', 'log each request to stderr, key redacted (also STAYS_DEBUG=1)')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Tools: search_stays, check_availability, get_listing, get_price, compare_prices, get_reviews,
 get_job (all read-only). Billing, rate limits and errors are the API's: a tool error carries the
 API's type, code, message, param and requestId.
@@ -36,17 +38,35 @@ HTTP), signing in with OAuth 2.1 + PKCE or an API key as the bearer; see stays s
 Examples:
   stays mcp
   stays mcp --base-url http://127.0.0.1:8787 --api-key stay_test_…
-  npx @modelcontextprotocol/inspector stays mcp`)
+  npx @modelcontextprotocol/inspector stays mcp`,
+    )
     .action(async (opts: McpOpts) => {
-      const [{ createContext }, { parseDuration }, { UsageError }, { EXIT }] = await Promise.all([import('./_lib/context.js'), import('./_lib/options.js'), import('./_lib/errors.js'), import('./_lib/io.js')]);
+      const [{ createContext }, { parseDuration }, { UsageError }, { EXIT }] = await Promise.all([
+        import('./_lib/context.js'),
+        import('./_lib/options.js'),
+        import('./_lib/errors.js'),
+        import('./_lib/io.js'),
+      ]);
       try {
         const waitMs = Math.round(parseDuration(opts.timeout) * 1000);
         if (waitMs > 600_000) throw new UsageError(`--timeout must be at most 10m (got ${opts.timeout}): agents give up on a tool call long before.`, 'timeout');
         // The same mode and key resolution as every data command; nothing prompts, nothing prints to stdout.
-        const ctx = await createContext({ baseUrl: opts.baseUrl, apiKey: opts.apiKey, dataDir: opts.dataDir, profile: opts.profile, debug: opts.debug, timeout: opts.timeout, input: false, color: false, output: 'json' });
+        const ctx = await createContext({
+          baseUrl: opts.baseUrl,
+          apiKey: opts.apiKey,
+          dataDir: opts.dataDir,
+          profile: opts.profile,
+          debug: opts.debug,
+          timeout: opts.timeout,
+          input: false,
+          color: false,
+          output: 'json',
+        });
         if (ctx.keySource === null) {
           await ctx.close();
-          process.stderr.write(`stays mcp: no API key for ${ctx.sharedStore ?? ctx.base}: every tool call would be refused. Set STAYS_API_KEY in the agent's MCP server settings (its "env"), or pass --api-key, or stays config set api-key KEY.\n`);
+          process.stderr.write(
+            `stays mcp: no API key for ${ctx.sharedStore ?? ctx.base}: every tool call would be refused. Set STAYS_API_KEY in the agent's MCP server settings (its "env"), or pass --api-key, or stays config set api-key KEY.\n`,
+          );
           process.exitCode = EXIT.auth;
           return;
         }

@@ -12,11 +12,14 @@ export function definePrice(program: Command): void {
     .option('--country <cc>', 'ISO-3166 alpha-2; a bare booking slug needs it');
   withParty(withDates(cmd, true));
   withGlobals(withCost(cmd))
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   stays price booking pt/casa-azul --check-in 2027-03-01 --check-out 2027-03-04
   stays price airbnb 12345678 --check-in 2027-03-01 --check-out 2027-03-04 --adults 3 --currency EUR --json
-${columnsHelp('price')}`)
+${columnsHelp('price')}`,
+    )
     .action(async (platform: string | undefined, listingId: string | undefined, opts: GlobalOpts & Record<string, unknown>) => {
       const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
       await execute(opts, async (ctx) => {
@@ -24,8 +27,17 @@ ${columnsHelp('price')}`)
         [platform, [listingId]] = platformFromRef(platform, listingId === undefined ? [] : [listingId]);
         const p = await ask(ctx.term, platform, { name: 'PLATFORM', message: 'Platform?', choices: PLATFORMS, usage: 'stays price PLATFORM LISTING_ID --check-in D --check-out D' });
         const id = await ask(ctx.term, listingId, { name: 'LISTING_ID', message: 'Listing id?', usage: 'stays price PLATFORM LISTING_ID --check-in D --check-out D' });
-        const checkIn = await ask(ctx.term, opts.checkIn as string | undefined, { name: '--check-in', message: 'Check-in (YYYY-MM-DD)?', usage: 'stays price PLATFORM LISTING_ID --check-in D --check-out D' });
-        const checkOut = await ask(ctx.term, opts.checkOut as string | undefined, { name: '--check-out', message: 'Check-out (YYYY-MM-DD)?', after: checkIn, usage: 'stays price PLATFORM LISTING_ID --check-in D --check-out D' });
+        const checkIn = await ask(ctx.term, opts.checkIn as string | undefined, {
+          name: '--check-in',
+          message: 'Check-in (YYYY-MM-DD)?',
+          usage: 'stays price PLATFORM LISTING_ID --check-in D --check-out D',
+        });
+        const checkOut = await ask(ctx.term, opts.checkOut as string | undefined, {
+          name: '--check-out',
+          message: 'Check-out (YYYY-MM-DD)?',
+          after: checkIn,
+          usage: 'stays price PLATFORM LISTING_ID --check-in D --check-out D',
+        });
         await runCall(ctx, operations.price({ ...pick(opts, ['country', ...PARTY_KEYS]), platform: p, listingId: id, checkIn, checkOut }));
       });
     });

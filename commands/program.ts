@@ -58,7 +58,9 @@ export function buildProgram(only?: string): Command {
     .version(pkg.version, '-v, --version')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Without --base-url (or STAYS_BASE_URL, or config base-url) commands run in-process on the local
 store, with a local sandbox key created on first use. Exit codes: stays help exit-codes.
 
@@ -68,7 +70,8 @@ Examples:
   stays search Lisbon --json | jq '.data[] | {name, platform}'
   stays search Lisbon --family s --max-items 20        # airbnb stays (Family S)
   stays stay get https://www.airbnb.com/rooms/12345678
-  STAYS_BASE_URL=http://127.0.0.1:8787 STAYS_API_KEY=stay_test_… stays account`);
+  STAYS_BASE_URL=http://127.0.0.1:8787 STAYS_API_KEY=stay_test_… stays account`,
+    );
   // Subcommands exit through main() too, so usage errors get exit code 2 everywhere.
   program.hook('preSubcommand', (_, sub) => void sub.exitOverride());
   const one = only === undefined ? undefined : DEFINERS.find(([names]) => names.includes(only));

@@ -16,15 +16,18 @@ export function defineReviews(program: Command): void {
     .option('--limit <n>', 'reviews per page, 1-100 (default 20)')
     .option('--cursor <cursor>', 'the next page: meta.pagination.nextCursor of the previous one')
     .option('--language <code>', 'ISO-639-1 language filter')
-    .option('--min-rating <n>', 'minimum rating on the listing\'s scale')
+    .option('--min-rating <n>', "minimum rating on the listing's scale")
     .option('--sort <sort>', 'recent, rating_desc, rating_asc')
     .option('--all', 'walk every page');
   withGlobals(withCost(cmd))
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   stays reviews airbnb 12345678 --limit 10 --sort rating_desc
   stays reviews booking pt/casa-azul --language pt --all -o csv > reviews.csv
-${columnsHelp('review')}`)
+${columnsHelp('review')}`,
+    )
     .action(async (platform: string | undefined, listingId: string | undefined, opts: GlobalOpts & Record<string, unknown>) => {
       const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
       await execute(opts, async (ctx) => {

@@ -27,7 +27,7 @@ export function defineSearch(program: Command): void {
     .option('--min-bedrooms <n>', 'minimum bedrooms')
     .option('--price-min <n>', 'minimum nightly price in --currency (needs dates)')
     .option('--price-max <n>', 'maximum nightly price in --currency (needs dates)')
-    .option('--min-guest-rating <n>', 'minimum guest rating on each platform\'s own scale')
+    .option('--min-guest-rating <n>', "minimum guest rating on each platform's own scale")
     .option('--platforms <list>', 'airbnb,booking,vrbo,google (default: all four)')
     .option('--platform <name>', 'one platform (alias for --platforms)')
     .option('--limit <n>', 'results per platform, 1-40 (default 10)')
@@ -37,7 +37,9 @@ export function defineSearch(program: Command): void {
     .addOption(new Option('--family <family>', 'u: properties across platforms (default); s: airbnb stays (POST /v1/search); any S: flag selects s').choices(['u', 's']));
   withStayFlags(cmd).option('--with-details', `S: each row enriched like stays stay get (POST /v1/search/with-details; ${stayRowsCost(1, true)} credits a row)`);
   withGlobals(withCost(cmd))
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   stays search Lisbon
   stays search Lisbon --check-in 2027-03-01 --check-out 2027-03-04 --platforms airbnb,booking --sort price_asc
@@ -63,7 +65,8 @@ Examples (Family S):
   stays search --location-queries Lisbon,Porto --fields id,title,pricing.price -o csv
   stays search Lisbon --with-details --max-items 5 --json
 ${columnsHelp('property', { label: 'for properties (the default form)' })}
-${columnsHelp('stay', { label: 'for stays (Family S: --family s, any S: flag, --with-details)', rules: false })}`)
+${columnsHelp('stay', { label: 'for stays (Family S: --family s, any S: flag, --with-details)', rules: false })}`,
+    )
     .action(async (location: string | undefined, opts: GlobalOpts & Record<string, unknown>) => {
       const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
       const [{ familyOf }, { UsageError }] = await Promise.all([import('./_lib/family.js'), import('./_lib/errors.js')]);
@@ -71,7 +74,11 @@ ${columnsHelp('stay', { label: 'for stays (Family S: --family s, any S: flag, --
         const form = familyOf(opts);
         if ('error' in form) throw new UsageError(form.error, 'family');
         if (form.family === 's') {
-          const [{ placesGiven, runStaySearch, stayBody }, { FAMILY_S_SEARCH_KEYS }, { S_DEFAULT_MAX_ITEMS }] = await Promise.all([import('./_lib/stay-search.js'), import('../src/core/search-family.js'), import('../src/core/limits.js')]);
+          const [{ placesGiven, runStaySearch, stayBody }, { FAMILY_S_SEARCH_KEYS }, { S_DEFAULT_MAX_ITEMS }] = await Promise.all([
+            import('./_lib/stay-search.js'),
+            import('../src/core/search-family.js'),
+            import('../src/core/limits.js'),
+          ]);
           const where = placesGiven(opts) ? location : await ask(ctx.term, location, { name: 'LOCATION', message: 'Where?', usage: 'stays search LOCATION --family s [flags]' });
           const body = stayBody(where, opts);
           // POST /v1/search is Family S only when the body has an S-only key (D8): --family s

@@ -10,7 +10,9 @@ export function defineServe(program: Command): void {
     .option('--mcp-port <port>', 'also serve the MCP tool server (/mcp) and its OAuth endpoints on this port')
     .option('--data-dir <dir>', 'data directory (default: STAYS_DATA_DIR or the user data dir)')
     .option('--database-url <url>', 'PostgreSQL shared by several instances, postgres://user@host/db (default: STAYS_DATABASE_URL, else SQLite in the data directory)')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Environment (src/config.ts; the flags above win):
   STAYS_DATA_DIR             data directory, like --data-dir
   STAYS_DATABASE_URL         PostgreSQL for several instances, like --database-url (docs/deploy.md);
@@ -62,7 +64,8 @@ Examples:
   STAYS_SECRET_KEY=$(cat secret.hex) stays serve --database-url postgres://stays@db.internal/stays
   STAYS_UPSTREAM=simulated STAYS_SIM_LATENCY_MS=500 stays serve
   STAYS_PUBLIC_URL=https://stays.example.com stays serve --mcp-port 8788
-  curl -H "Authorization: Bearer $KEY" http://127.0.0.1:8787/v1/account`)
+  curl -H "Authorization: Bearer $KEY" http://127.0.0.1:8787/v1/account`,
+    )
     .action(async (opts: { host: string; port: string; mcpPort?: string; dataDir?: string; databaseUrl?: string }) => {
       const portOf = (flag: string, value: string) => {
         const n = Number(value);
@@ -75,7 +78,13 @@ Examples:
       const port = portOf('--port', opts.port);
       const mcpPort = opts.mcpPort === undefined ? undefined : portOf('--mcp-port', opts.mcpPort);
       const [{ startServer }, v8] = await Promise.all([import('../src/server.js'), import('node:v8')]);
-      const server = await startServer({ host: opts.host, port, mcpPort, config: { ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}) }, flags: { dataDir: '--data-dir', databaseUrl: '--database-url' } });
+      const server = await startServer({
+        host: opts.host,
+        port,
+        mcpPort,
+        config: { ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}) },
+        flags: { dataDir: '--data-dir', databaseUrl: '--database-url' },
+      });
       // V8 lets the heap grow to about four times what is live before a full collection; with
       // caches churning under load that is most of the process's memory (docs/benchmarks.md,
       // memory). A server process bounds it; read by the heap controller at each collection.

@@ -10,7 +10,6 @@ import { UsageError } from './_lib/errors.js';
 import type { Term } from './_lib/term.js';
 import { MAX_BATCH_ENTRIES } from '../src/core/limits.js';
 
-
 const entryOf = (s: string): StayBatchEntry => (isStayUrl(s) ? { url: s.trim() } : { id: s.trim() });
 
 /** An entry of the file and where it is written: `line 3` (1-based), or `entry 3` of a JSON list. */

@@ -25,7 +25,9 @@ export function defineStay(program: Command): void {
     .option('--children <n>', 'children (default 0); needs --child-ages')
     .option('--child-ages <list>', 'one age (0-17) per child, comma-separated')
     .option('--currency <code>', 'ISO-4217 currency of the quote (default USD)')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   stays stay get 12345678
   stays stay get https://www.airbnb.com/rooms/12345678
@@ -38,10 +40,15 @@ availability) is a table of its items, the others are fields one a line. A looku
 credit on a live key (D26). Pricing is null without dates (spec rule 1); with --check-in and
 --check-out it is the quote of that stay, at no extra cost.
 ${columnsHelp('stay')}
-${stayPartColumnsHelp()}`)
+${stayPartColumnsHelp()}`,
+    )
     .action(async (id: string | undefined, opts: GlobalOpts & Record<string, unknown> & { part?: string }) => {
       const [{ execute, runCall }, { ask }, { operations }, { pick, DATE_KEYS, PARTY_KEYS }, { UsageError }] = await Promise.all([
-        import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js'), import('./_lib/options.js'), import('./_lib/errors.js'),
+        import('./_lib/run.js'),
+        import('./_lib/prompt.js'),
+        import('../src/client/operations.js'),
+        import('./_lib/options.js'),
+        import('./_lib/errors.js'),
       ]);
       await execute(opts, async (ctx) => {
         const stay = pick(opts, [...DATE_KEYS, ...PARTY_KEYS]);
@@ -61,7 +68,9 @@ ${stayPartColumnsHelp()}`)
         .requiredOption('--file <file>', 'entries: one id or room URL a line, a JSON array, or {"entries": […]}; - for stdin'),
     ),
   )
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 The file holds one airbnb id or room URL a line (blank lines and # comments are ignored; a line
 starting with http is a URL), or JSON: an array of {"id": "…"} / {"url": "…"} entries (bare
 strings too), or {"entries": […]} as POST /v1/stays/batch takes it. At most 50 entries: more is
@@ -77,10 +86,15 @@ Examples:
   stays stay batch --file ids.txt
   printf '12345678\\nhttps://www.airbnb.com/rooms/87654321\\n' | stays stay batch --file - -o csv
   stays stay batch --file entries.json --json --jq '.meta.missing'
-${columnsHelp('stay')}`)
+${columnsHelp('stay')}`,
+    )
     .action(async (opts: GlobalOpts & { file: string }) => {
       const [{ execute, runCall }, { checkEntries, parseEntries, readEntriesFile, relabelEntries }, { operations }, { UsageError }, { EXIT }] = await Promise.all([
-        import('./_lib/run.js'), import('./stay-entries.js'), import('../src/client/operations.js'), import('./_lib/errors.js'), import('./_lib/io.js'),
+        import('./_lib/run.js'),
+        import('./stay-entries.js'),
+        import('../src/client/operations.js'),
+        import('./_lib/errors.js'),
+        import('./_lib/io.js'),
       ]);
       await execute(opts, async (ctx) => {
         const { good, bad } = checkEntries(parseEntries(await readEntriesFile(opts.file, ctx.term)));

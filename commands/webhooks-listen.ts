@@ -168,7 +168,13 @@ export async function listen(opts: ListenOpts): Promise<void> {
   try {
     const port = parsePort(opts.port);
     const forward = parseForward(opts.forwardTo);
-    const events = opts.events === undefined ? ALL_EVENTS : opts.events.split(',').map((e) => e.trim()).filter(Boolean);
+    const events =
+      opts.events === undefined
+        ? ALL_EVENTS
+        : opts.events
+            .split(',')
+            .map((e) => e.trim())
+            .filter(Boolean);
     if (events.length === 0) throw new UsageError('--events needs at least one event, e.g. --events job.succeeded,job.failed', 'events');
 
     ctx = await createContext(opts);

@@ -108,7 +108,10 @@ async function list<T>(ctx: Ctx, call: ApiCall, cols: Col<T>[], empty: string, k
 }
 
 export async function createHook(ctx: Ctx, o: { url: string; events: string; description?: string }): Promise<void> {
-  const events = o.events.split(',').map((e) => e.trim()).filter(Boolean);
+  const events = o.events
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   const env = await ctx.client.run<CreatedWebhook>(operations.webhookCreate({ url: o.url, events, ...(o.description === undefined ? {} : { description: o.description }) }));
   if (jsonish(ctx)) return show(ctx, env);
   ctx.ui.stop();
@@ -126,7 +129,13 @@ export async function createHook(ctx: Ctx, o: { url: string; events: string; des
 }
 
 export const listHooks = (ctx: Ctx, activeOnly = false) =>
-  list(ctx, operations.webhooks(), HOOK_COLS, `No ${activeOnly ? 'active ' : ''}webhooks. Create one: stays webhooks create --url URL --events job.succeeded`, activeOnly ? (w: Webhook) => w.active : undefined);
+  list(
+    ctx,
+    operations.webhooks(),
+    HOOK_COLS,
+    `No ${activeOnly ? 'active ' : ''}webhooks. Create one: stays webhooks create --url URL --events job.succeeded`,
+    activeOnly ? (w: Webhook) => w.active : undefined,
+  );
 
 export async function getHook(ctx: Ctx, id: string): Promise<void> {
   const env = await ctx.client.run<Webhook>(operations.webhook(id));
@@ -246,7 +255,15 @@ export async function resendHook(ctx: Ctx, deliveryId: string, webhookId?: strin
       }
     }
     if (hook === undefined) {
-      throw new StaysApiError({ type: 'not_found', code: 'delivery_not_found', message: `No active webhook of this key has a delivery ${deliveryId} in its attempt log (stays webhooks deliveries ID lists them); pass --webhook ID if it was never attempted.` }, 404, null);
+      throw new StaysApiError(
+        {
+          type: 'not_found',
+          code: 'delivery_not_found',
+          message: `No active webhook of this key has a delivery ${deliveryId} in its attempt log (stays webhooks deliveries ID lists them); pass --webhook ID if it was never attempted.`,
+        },
+        404,
+        null,
+      );
     }
   }
   const env = await ctx.client.run<{ id: string; webhook_id: string; status: string }>(operations.webhookResend(hook, deliveryId));

@@ -19,20 +19,32 @@ export function defineWebhooks(program: Command): void {
       .option('--description <text>', 'a note for yourself (at most 500 characters)'),
     { wait: false },
   )
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 The signing secret (whsec_…) is printed once: store it where your receiver can read it. There is
 no way to see it again; to replace it, delete the webhook and create another.
 
 Examples:
   stays webhooks create --url https://example.com/hooks --events job.succeeded,job.failed
-  stays webhooks create --url https://example.com/hooks --events job.succeeded --json --jq .data.signing_secret > secret.txt`)
+  stays webhooks create --url https://example.com/hooks --events job.succeeded --json --jq .data.signing_secret > secret.txt`,
+    )
     .action(async (opts: GlobalOpts & { url: string; events: string; description?: string }) => {
       const [{ execute }, { createHook }] = await Promise.all([import('./_lib/run.js'), import('./webhooks-run.js')]);
       await execute(opts, (ctx) => createHook(ctx, opts));
     });
 
-  withGlobals(hooks.command('list').description('Your webhooks, newest first; deleted and disabled ones show active no (no secrets)').option('--active', 'only webhooks that get deliveries (neither deleted nor disabled)'), { wait: false })
-    .addHelpText('after', `\nExamples:\n  stays webhooks list\n  stays webhooks list --active --json id,url,active\n${columnListHelp(['id', 'url', 'events', 'active', 'description', 'created_at', 'status', 'consecutive_failures', 'disabled_reason'], 'events is a comma list.')}`)
+  withGlobals(
+    hooks
+      .command('list')
+      .description('Your webhooks, newest first; deleted and disabled ones show active no (no secrets)')
+      .option('--active', 'only webhooks that get deliveries (neither deleted nor disabled)'),
+    { wait: false },
+  )
+    .addHelpText(
+      'after',
+      `\nExamples:\n  stays webhooks list\n  stays webhooks list --active --json id,url,active\n${columnListHelp(['id', 'url', 'events', 'active', 'description', 'created_at', 'status', 'consecutive_failures', 'disabled_reason'], 'events is a comma list.')}`,
+    )
     .action(async (opts: GlobalOpts & { active?: boolean }) => {
       const [{ execute }, { listHooks }] = await Promise.all([import('./_lib/run.js'), import('./webhooks-run.js')]);
       await execute(opts, (ctx) => listHooks(ctx, opts.active === true));
@@ -52,8 +64,11 @@ Examples:
       await execute(opts, (ctx) => deleteHook(ctx, id));
     });
 
-  withGlobals(hooks.command('deliveries').description('A webhook\'s most recent 200 delivery attempts, newest first').argument('<id>', 'wh_… id'), { wait: false })
-    .addHelpText('after', `\nExample:\n  stays webhooks deliveries wh_01J8ZK4R2ABCDEF0123456789A -o csv\n${columnListHelp(['attempted_at', 'event', 'event_id', 'attempt', 'status_code', 'delivered', 'response_preview'])}`)
+  withGlobals(hooks.command('deliveries').description("A webhook's most recent 200 delivery attempts, newest first").argument('<id>', 'wh_… id'), { wait: false })
+    .addHelpText(
+      'after',
+      `\nExample:\n  stays webhooks deliveries wh_01J8ZK4R2ABCDEF0123456789A -o csv\n${columnListHelp(['attempted_at', 'event', 'event_id', 'attempt', 'status_code', 'delivered', 'response_preview'])}`,
+    )
     .action(async (id: string, opts: GlobalOpts) => {
       const [{ execute }, { listDeliveries }] = await Promise.all([import('./_lib/run.js'), import('./webhooks-run.js')]);
       await execute(opts, (ctx) => listDeliveries(ctx, id));
@@ -64,14 +79,17 @@ Examples:
       .command('resend')
       .description('Queue one delivery again: 3 fresh attempts, the same event id and body')
       .argument('<eventId>', 'the evt_… event_id of the delivery (stays webhooks deliveries ID lists them)')
-      .option('--webhook <id>', 'the wh_… webhook it belongs to (default: found in your webhooks\' attempt logs)'),
+      .option('--webhook <id>', "the wh_… webhook it belongs to (default: found in your webhooks' attempt logs)"),
     { wait: false },
   )
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 A delivery still queued is left as it is. Unknown (or older than 30 days): exit 3.
 
 Example:
-  stays webhooks resend evt_01J8ZK4R2ABCDEF0123456789A`)
+  stays webhooks resend evt_01J8ZK4R2ABCDEF0123456789A`,
+    )
     .action(async (eventId: string, opts: GlobalOpts & { webhook?: string }) => {
       const [{ execute }, { resendHook }] = await Promise.all([import('./_lib/run.js'), import('./webhooks-run.js')]);
       await execute(opts, (ctx) => resendHook(ctx, eventId, opts.webhook));
@@ -84,7 +102,9 @@ Example:
       .argument('<event>', 'job.succeeded (job.queued, job.running, job.succeeded), job.failed (job.queued, job.running, job.failed) or stay.cached'),
     { wait: false },
   )
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 As stripe trigger does: the job is a real sandbox job (pollable with stays jobs get, nothing
 charged) and its events go, in order, to your active sandbox webhooks subscribed to them, among
 them a running stays webhooks listen. Needs a sandbox (stay_test_) key; in-process the local key
@@ -93,7 +113,8 @@ is one, and the command delivers the events before it exits. A live key: exit 4
 
 Examples:
   stays webhooks trigger job.succeeded
-  stays webhooks trigger job.failed --json --jq .data.job_id`)
+  stays webhooks trigger job.failed --json --jq .data.job_id`,
+    )
     .action(async (event: string, opts: GlobalOpts) => {
       const [{ execute }, { triggerHook }] = await Promise.all([import('./_lib/run.js'), import('./webhooks-run.js')]);
       await execute(opts, (ctx) => triggerHook(ctx, event));
@@ -101,16 +122,19 @@ Examples:
 
   hooks
     .command('verify')
-    .description('Check a delivery\'s signature: the raw body on stdin, the x-service-signature header, the secret in a file')
+    .description("Check a delivery's signature: the raw body on stdin, the x-service-signature header, the secret in a file")
     .requiredOption('--secret-file <file>', 'file holding the signing secret (whsec_…)')
     .requiredOption('--header <value>', 'the x-service-signature header as received: t=<unix>,v1=<hex>')
     .option('--tolerance <seconds>', 'how old (or how far ahead) the signature may be, in seconds (default 300)')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Exit 0 when the body was signed with the secret within the tolerance; otherwise exit 1 with the
 reason (malformed header, stale, from the future, or mismatch). Pass the body exactly as received.
 
 Example:
-  stays webhooks verify --secret-file secret.txt --header "t=1767225600,v1=5d41…" < body.json`)
+  stays webhooks verify --secret-file secret.txt --header "t=1767225600,v1=5d41…" < body.json`,
+    )
     .action(async (opts: { secretFile: string; header: string; tolerance?: string }) => {
       const { verifyCmd } = await import('./webhooks-run.js');
       await verifyCmd(opts);
@@ -125,7 +149,9 @@ Example:
       .option('--events <list>', `comma list of events (default all: ${EVENTS})`),
     { wait: false },
   )
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 On a terminal each event is one line (time, event, event id, subject); piped, or with --json, one
 JSON line per event (the delivery body). The signing secret of the temporary webhook is printed on
 stderr for --forward-to receivers that verify. Ctrl-C (exit 130) or SIGTERM (exit 0) deletes the
@@ -135,7 +161,8 @@ of this machine.
 Examples:
   stays webhooks listen
   stays webhooks listen --events job.succeeded,job.failed --forward-to http://localhost:3000/hooks
-  stays webhooks listen --json | jq -c '{event, job: .data.job_id}'   # then: stays webhooks trigger job.succeeded`)
+  stays webhooks listen --json | jq -c '{event, job: .data.job_id}'   # then: stays webhooks trigger job.succeeded`,
+    )
     .action(async (opts: GlobalOpts & { port?: string; forwardTo?: string; events?: string }) => {
       const { listen } = await import('./webhooks-listen.js');
       await listen(opts);

@@ -21,9 +21,7 @@ import { fileURLToPath } from 'node:url';
 const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(b) {
-    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]zod[\\/]/.test(args.importer) ? { path: join(dirname(args.importer), '../locales/en.js') } : undefined,
-    );
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]/.test(args.importer) ? { path: join(dirname(args.importer), '../locales/en.js') } : undefined));
   },
 };
 
@@ -43,7 +41,16 @@ const LOCAL_VENDOR = { 'mcp-sdk': 'src/mcp/sdk.ts' };
 const toVendor = {
   name: 'vendor',
   setup(b) {
-    b.onResolve({ filter: new RegExp(`^(${Object.keys(VENDOR).map((v) => v.replace('/', '\\/')).join('|')})$`) }, (args) => ({ path: vendorFile(args.path), external: true }));
+    b.onResolve(
+      {
+        filter: new RegExp(
+          `^(${Object.keys(VENDOR)
+            .map((v) => v.replace('/', '\\/'))
+            .join('|')})$`,
+        ),
+      },
+      (args) => ({ path: vendorFile(args.path), external: true }),
+    );
     b.onResolve({ filter: /^\.\/sdk\.js$/ }, (args) => (/[\\/]src[\\/]mcp$/.test(dirname(args.importer)) ? { path: vendorFile('mcp-sdk'), external: true } : undefined));
   },
 };
@@ -100,7 +107,13 @@ await build({ ...common, ...cjs, entryPoints: { cli: 'commands/main.ts' }, outfi
 
 for (const [name, member] of Object.entries(VENDOR)) {
   // pg-native is pg's optional native driver, loaded only if asked for (never here).
-  await build({ ...common, ...cjs, stdin: { contents: `module.exports = require(${JSON.stringify(name)})${member};`, resolveDir: '.' }, outfile: join('dist', vendorFile(name)), external: ['pg-native'] });
+  await build({
+    ...common,
+    ...cjs,
+    stdin: { contents: `module.exports = require(${JSON.stringify(name)})${member};`, resolveDir: '.' },
+    outfile: join('dist', vendorFile(name)),
+    external: ['pg-native'],
+  });
 }
 for (const [name, entry] of Object.entries(LOCAL_VENDOR)) {
   await build({ ...common, ...cjs, entryPoints: [entry], outfile: join('dist', vendorFile(name)) });
@@ -144,7 +157,15 @@ const serviceStubs = {
   },
 };
 // A static import of a stubbed module's export would be undefined: the build fails instead.
-await build({ ...common, ...cjs, entryPoints: { 'cli-remote': 'commands/main.ts' }, outfile: 'dist/cli-remote.cjs', external: ['better-sqlite3'], plugins: [zodEnglishOnly, toVendor, serviceStubs, lazyChildProcess, asciiDeps], logOverride: { 'import-is-undefined': 'error' } });
+await build({
+  ...common,
+  ...cjs,
+  entryPoints: { 'cli-remote': 'commands/main.ts' },
+  outfile: 'dist/cli-remote.cjs',
+  external: ['better-sqlite3'],
+  plugins: [zodEnglishOnly, toVendor, serviceStubs, lazyChildProcess, asciiDeps],
+  logOverride: { 'import-is-undefined': 'error' },
+});
 await build({ ...common, ...cjs, entryPoints: ['commands/_lib/mode.ts'], outfile: 'dist/mode.cjs', sourcemap: false });
 
 // The code cache of bin/stays is keyed by this digest of the bundle and its vendor files, written

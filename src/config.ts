@@ -59,14 +59,40 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const names: Record<string, string> = { dataDir: 'STAYS_DATA_DIR', databaseUrl: 'STAYS_DATABASE_URL', databasePoolMax: 'STAYS_DATABASE_POOL_MAX',
-      databaseQueueMax: 'STAYS_DATABASE_QUEUE_MAX', databaseQueueTimeoutMs: 'STAYS_DATABASE_QUEUE_TIMEOUT_MS', docsUrl: 'STAYS_DOCS_URL', logLevel: 'STAYS_LOG_LEVEL', freeTierBudget: 'STAYS_FREE_TIER_BUDGET',
-      anonymousRpm: 'STAYS_ANON_RPM', upstream: 'STAYS_UPSTREAM', simLatency: 'STAYS_SIM_LATENCY_MS', simFail: 'STAYS_SIM_FAIL', sourceDeadlineMs: 'STAYS_SOURCE_DEADLINE_MS',
-      jobLeaseMs: 'STAYS_JOB_LEASE_MS', shutdownGraceMs: 'STAYS_SHUTDOWN_GRACE_MS', memoryCacheMb: 'STAYS_MEMORY_CACHE_MB', heapGrowthPercent: 'STAYS_HEAP_GROWTH_PERCENT', topupMaxPerDay: 'STAYS_TOPUP_MAX_PER_DAY',
-      secretKey: 'STAYS_SECRET_KEY', webhookPrivateTargets: 'STAYS_WEBHOOK_DENY_PRIVATE', webhookTimeoutMs: 'STAYS_WEBHOOK_TIMEOUT_MS', webhookDisableAfter: 'STAYS_WEBHOOK_DISABLE_AFTER',
-      sSyncWaitMs: 'STAYS_S_SYNC_WAIT_MS', publicUrl: 'STAYS_PUBLIC_URL', oauthAccessTtlS: 'STAYS_OAUTH_ACCESS_TTL_S', oauthRegisterPerHour: 'STAYS_OAUTH_REGISTER_PER_HOUR',
-      headersTimeoutMs: 'STAYS_HEADERS_TIMEOUT_MS', maxConnectionsPerAddress: 'STAYS_MAX_CONNECTIONS_PER_ADDRESS',
-      apifyToken: 'STAYS_APIFY_TOKEN', apifyBaseUrl: 'STAYS_APIFY_BASE_URL', actors: 'STAYS_ACTORS', apifyRetries: 'STAYS_APIFY_RETRIES' };
+    const names: Record<string, string> = {
+      dataDir: 'STAYS_DATA_DIR',
+      databaseUrl: 'STAYS_DATABASE_URL',
+      databasePoolMax: 'STAYS_DATABASE_POOL_MAX',
+      databaseQueueMax: 'STAYS_DATABASE_QUEUE_MAX',
+      databaseQueueTimeoutMs: 'STAYS_DATABASE_QUEUE_TIMEOUT_MS',
+      docsUrl: 'STAYS_DOCS_URL',
+      logLevel: 'STAYS_LOG_LEVEL',
+      freeTierBudget: 'STAYS_FREE_TIER_BUDGET',
+      anonymousRpm: 'STAYS_ANON_RPM',
+      upstream: 'STAYS_UPSTREAM',
+      simLatency: 'STAYS_SIM_LATENCY_MS',
+      simFail: 'STAYS_SIM_FAIL',
+      sourceDeadlineMs: 'STAYS_SOURCE_DEADLINE_MS',
+      jobLeaseMs: 'STAYS_JOB_LEASE_MS',
+      shutdownGraceMs: 'STAYS_SHUTDOWN_GRACE_MS',
+      memoryCacheMb: 'STAYS_MEMORY_CACHE_MB',
+      heapGrowthPercent: 'STAYS_HEAP_GROWTH_PERCENT',
+      topupMaxPerDay: 'STAYS_TOPUP_MAX_PER_DAY',
+      secretKey: 'STAYS_SECRET_KEY',
+      webhookPrivateTargets: 'STAYS_WEBHOOK_DENY_PRIVATE',
+      webhookTimeoutMs: 'STAYS_WEBHOOK_TIMEOUT_MS',
+      webhookDisableAfter: 'STAYS_WEBHOOK_DISABLE_AFTER',
+      sSyncWaitMs: 'STAYS_S_SYNC_WAIT_MS',
+      publicUrl: 'STAYS_PUBLIC_URL',
+      oauthAccessTtlS: 'STAYS_OAUTH_ACCESS_TTL_S',
+      oauthRegisterPerHour: 'STAYS_OAUTH_REGISTER_PER_HOUR',
+      headersTimeoutMs: 'STAYS_HEADERS_TIMEOUT_MS',
+      maxConnectionsPerAddress: 'STAYS_MAX_CONNECTIONS_PER_ADDRESS',
+      apifyToken: 'STAYS_APIFY_TOKEN',
+      apifyBaseUrl: 'STAYS_APIFY_BASE_URL',
+      actors: 'STAYS_ACTORS',
+      apifyRetries: 'STAYS_APIFY_RETRIES',
+    };
     const key = String(issue.path[0]);
     const flag = overrides[key as keyof Config] !== undefined ? flags[key as keyof Config] : undefined;
     throw new ConfigError(`invalid ${flag ? `option ${flag}` : `setting ${names[key] ?? key}`}: ${issue.message}`);

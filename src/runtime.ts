@@ -63,7 +63,7 @@ export interface Runtime extends Services {
 function liveUpstream(config: Config, world: SandboxWorld, log: ((r: SourceReport) => void) | undefined): Upstream | null {
   if (config.upstream === 'none') return null;
   if (config.upstream === 'apify') {
-    if (!config.apifyToken) throw new ConfigError('STAYS_UPSTREAM=apify needs STAYS_APIFY_TOKEN (the scraping platform\'s API token).');
+    if (!config.apifyToken) throw new ConfigError("STAYS_UPSTREAM=apify needs STAYS_APIFY_TOKEN (the scraping platform's API token).");
     const actors = resolveActors(config.actors);
     return apifyUpstream({ token: config.apifyToken, baseUrl: config.apifyBaseUrl, maxRetries: config.apifyRetries, actors, log }, config.sourceDeadlineMs);
   }
@@ -83,7 +83,10 @@ function sourceLog(config: Config): (r: SourceReport) => void {
       const pino = (m as unknown as { default?: typeof m }).default ?? m;
       return (pino as unknown as (o: object) => { info(o: object, msg: string): void; warn(o: object, msg: string): void })({ level: config.logLevel, base: undefined });
     });
-    void logger.then((l) => (r.ok ? l.info({ upstream: r }, 'upstream source served') : l.warn({ upstream: r }, 'upstream source failed')), () => undefined);
+    void logger.then(
+      (l) => (r.ok ? l.info({ upstream: r }, 'upstream source served') : l.warn({ upstream: r }, 'upstream source failed')),
+      () => undefined,
+    );
   };
 }
 

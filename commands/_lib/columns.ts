@@ -216,7 +216,7 @@ export const DATA_COLUMNS: Record<Kind, DataColumn[]> = {
 const NOTES: Partial<Record<Kind, string>> = {
   property: 'Prices are empty without --check-in/--check-out; guest_rating is on the scale in rating_scale; amenities is a comma list.',
   price: 'Prices and fees are in the currency column.',
-  account: 'One row: the key\'s account; balance, available, held and expiring_soon are credits.',
+  account: "One row: the key's account; balance, available, held and expiring_soon are credits.",
   offer: 'Prices are in the currency column; platform, listing_id, nightly_price, nights and the fees are direct mode (--listings) only.',
   day: 'A rule the platform does not state is an empty cell, never a guess.',
   review: 'rating is on the scale in rating_scale; line breaks in texts become spaces.',
@@ -226,7 +226,16 @@ const NOTES: Partial<Record<Kind, string>> = {
 };
 
 /** The columns of stays stay get --part PART, by part. */
-export const STAY_PART_KINDS = { photos: 'stay_photo', reviews: 'stay_review', host: 'stay_host', amenities: 'stay_amenity', availability: 'stay_day', pricing: 'stay_pricing', location: 'stay_location', rating: 'stay_rating' } as const satisfies Record<string, StayKind>;
+export const STAY_PART_KINDS = {
+  photos: 'stay_photo',
+  reviews: 'stay_review',
+  host: 'stay_host',
+  amenities: 'stay_amenity',
+  availability: 'stay_day',
+  pricing: 'stay_pricing',
+  location: 'stay_location',
+  rating: 'stay_rating',
+} as const satisfies Record<string, StayKind>;
 
 /** Words wrapped at `width` columns, each line indented. */
 function wrap(words: string[], indent: string, width: number): string[] {
@@ -249,7 +258,7 @@ const RULES = 'Numbers are plain (1234.5: no grouping, no currency), booleans tr
 /** The columns of every part of a stay, one line each, for `stays stay get --help`. */
 export function stayPartColumnsHelp(): string {
   const lines = Object.entries(STAY_PART_KINDS).flatMap(([part, kind]) => wrap(`--part ${part}: ${DATA_COLUMNS[kind].map((c) => c.key).join(', ')}`.split(' '), '  ', 80));
-  return ['', 'With --part, the columns are the part\'s (csv adds a header row of these names):', ...lines].join('\n');
+  return ['', "With --part, the columns are the part's (csv adds a header row of these names):", ...lines].join('\n');
 }
 
 /**
@@ -258,7 +267,11 @@ export function stayPartColumnsHelp(): string {
  * forms); `rules`: the sentence on numbers and empty cells, said once per help.
  */
 export function columnsHelp(kind: Kind, o: { label?: string; rules?: boolean } = {}): string {
-  return columnListHelp(DATA_COLUMNS[kind].map((c) => c.key), NOTES[kind] ?? '', o);
+  return columnListHelp(
+    DATA_COLUMNS[kind].map((c) => c.key),
+    NOTES[kind] ?? '',
+    o,
+  );
 }
 
 /** The same section for commands whose rows are printed by their own code (jobs list, webhooks list): test/cli/formats.test.ts holds each equal to the CSV header. */

@@ -17,9 +17,14 @@ const header = (shell: Shell) => `# ${shell} completion for stays ${pkg.version}
 
 /** bash: the tree as case tables, walked by _stays over COMP_WORDS (bash 3.2 and later). */
 function bash(nodes: Node[]): string {
-  const node = nodes.map((n) => `    ${sq(n.path)}) _stays_subs=${words(n.subs.map((s) => s.name))} _stays_flags=${words(allNames(n, () => true))} _stays_valued=${words(allNames(n, (f) => f.takes !== 'no'))} _stays_optional=${words(allNames(n, (f) => f.takes === 'optional'))} ;;`);
+  const node = nodes.map(
+    (n) =>
+      `    ${sq(n.path)}) _stays_subs=${words(n.subs.map((s) => s.name))} _stays_flags=${words(allNames(n, () => true))} _stays_valued=${words(allNames(n, (f) => f.takes !== 'no'))} _stays_optional=${words(allNames(n, (f) => f.takes === 'optional'))} ;;`,
+  );
   const values = nodes.flatMap((n) => [
-    ...n.flags.filter((f) => f.values.length > 0 || f.files).map((f) => `    ${f.names.map((name) => sq(`${n.path}|${name}`)).join('|')}) _stays_vals=${words(f.values)} _stays_list=${f.list ? 1 : "''"} _stays_files=${f.files || "''"} ;;`),
+    ...n.flags
+      .filter((f) => f.values.length > 0 || f.files)
+      .map((f) => `    ${f.names.map((name) => sq(`${n.path}|${name}`)).join('|')}) _stays_vals=${words(f.values)} _stays_list=${f.list ? 1 : "''"} _stays_files=${f.files || "''"} ;;`),
     ...(n.args.some((a) => a.values.length > 0) ? argCases(n).map(({ a, pattern }) => `    ${pattern}) _stays_vals=${words(a.values)} ;;`) : []),
   ]);
   return `${header('bash')}
@@ -101,9 +106,14 @@ complete -F _stays stays
 /** zsh: the same walk over $words, with descriptions for commands and flags. */
 function zsh(nodes: Node[]): string {
   const described = (xs: { name: string; help: string }[]) => `(${xs.map((x) => sq(`${x.name.replace(/:/g, '\\:')}:${x.help}`)).join(' ')})`;
-  const node = nodes.map((n) => `    ${sq(n.path)}) _stays_subs=${described(n.subs)} _stays_flags=${described(n.flags.flatMap((f) => f.names.map((name) => ({ name, help: f.help }))))} _stays_valued=(${allNames(n, (f) => f.takes !== 'no').join(' ')}) _stays_optional=(${allNames(n, (f) => f.takes === 'optional').join(' ')}) ;;`);
+  const node = nodes.map(
+    (n) =>
+      `    ${sq(n.path)}) _stays_subs=${described(n.subs)} _stays_flags=${described(n.flags.flatMap((f) => f.names.map((name) => ({ name, help: f.help }))))} _stays_valued=(${allNames(n, (f) => f.takes !== 'no').join(' ')}) _stays_optional=(${allNames(n, (f) => f.takes === 'optional').join(' ')}) ;;`,
+  );
   const values = nodes.flatMap((n) => [
-    ...n.flags.filter((f) => f.values.length > 0 || f.files).map((f) => `    ${f.names.map((name) => sq(`${n.path}|${name}`)).join('|')}) _stays_vals=(${f.values.join(' ')}) _stays_list=${f.list ? 1 : "''"} _stays_files=${f.files || "''"} ;;`),
+    ...n.flags
+      .filter((f) => f.values.length > 0 || f.files)
+      .map((f) => `    ${f.names.map((name) => sq(`${n.path}|${name}`)).join('|')}) _stays_vals=(${f.values.join(' ')}) _stays_list=${f.list ? 1 : "''"} _stays_files=${f.files || "''"} ;;`),
     ...(n.args.some((a) => a.values.length > 0) ? argCases(n).map(({ a, pattern }) => `    ${pattern}) _stays_vals=(${a.values.join(' ')}) ;;`) : []),
   ]);
   return `#compdef stays
@@ -186,16 +196,30 @@ fi
 /** fish: one `complete` line per flag and command, conditioned on the command path. */
 function fish(nodes: Node[]): string {
   const fq = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-  const node = nodes.map((n) => `    case ${fq(n.path)}\n      set -g __stays_subs ${n.subs.map((s) => s.name).join(' ')}\n      set -g __stays_valued ${allNames(n, (f) => f.takes !== 'no').join(' ')}\n      set -g __stays_optional ${allNames(n, (f) => f.takes === 'optional').join(' ')}`);
+  const node = nodes.map(
+    (n) =>
+      `    case ${fq(n.path)}\n      set -g __stays_subs ${n.subs.map((s) => s.name).join(' ')}\n      set -g __stays_valued ${allNames(n, (f) => f.takes !== 'no').join(' ')}\n      set -g __stays_optional ${allNames(n, (f) => f.takes === 'optional').join(' ')}`,
+  );
   const lines = nodes.flatMap((n) => {
     const when = `__stays_is ${fq(n.path)}`;
     const subs = n.subs.map((s) => `complete -c stays -n ${fq(`${when}; and __stays_npos 0`)} -a ${fq(s.name)} -d ${fq(s.help)}`);
     const flags = n.flags.map((f) => {
       const names = f.names.map((name) => (name.startsWith('--') ? `-l ${name.slice(2)}` : `-s ${name.slice(1)}`)).join(' ');
-      const value = f.files === 'dir' ? `-x -a '(__fish_complete_directories)'` : f.files === 'file' ? '-r -F' : f.values.length > 0 ? `-x -a ${fq(f.list ? `(__stays_list ${f.values.join(' ')})` : f.values.join(' '))}` : f.takes === 'yes' ? '-x' : '';
+      const value =
+        f.files === 'dir'
+          ? `-x -a '(__fish_complete_directories)'`
+          : f.files === 'file'
+            ? '-r -F'
+            : f.values.length > 0
+              ? `-x -a ${fq(f.list ? `(__stays_list ${f.values.join(' ')})` : f.values.join(' '))}`
+              : f.takes === 'yes'
+                ? '-x'
+                : '';
       return `complete -c stays -n ${fq(when)} ${names} ${value} -d ${fq(f.help)}`.replace(/ {2,}/g, ' ');
     });
-    const args = argCases(n).filter(({ a }) => a.values.length > 0).map(({ a, i }) => `complete -c stays -n ${fq(`${when}; and __stays_npos ${i}${a.variadic ? '+' : ''}`)} -a ${fq(a.values.join(' '))}`);
+    const args = argCases(n)
+      .filter(({ a }) => a.values.length > 0)
+      .map(({ a, i }) => `complete -c stays -n ${fq(`${when}; and __stays_npos ${i}${a.variadic ? '+' : ''}`)} -a ${fq(a.values.join(' '))}`);
     return [...subs, ...flags, ...args];
   });
   return `${header('fish')}

@@ -5,7 +5,7 @@ export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 export const INSTALL: Record<Shell, string> = {
-  bash: 'echo \'source <(stays completion bash)\' >> ~/.bashrc',
-  zsh: 'echo \'source <(stays completion zsh)\' >> ~/.zshrc   # after compinit',
+  bash: "echo 'source <(stays completion bash)' >> ~/.bashrc",
+  zsh: "echo 'source <(stays completion zsh)' >> ~/.zshrc   # after compinit",
   fish: 'stays completion fish > ~/.config/fish/completions/stays.fish',
 };

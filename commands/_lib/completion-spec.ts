@@ -48,17 +48,26 @@ function enumOf(schema: unknown): { values: readonly string[]; list: boolean } |
 
 /** Where the values come from: the API's parameter schemas and the CLI's own constants. */
 async function valueSources(): Promise<Values> {
-  const [params, { JobsListParams }, { ENABLED_PLATFORMS, REVIEW_PLATFORMS }, { PLAN_CODES, PLAN_STATUSES }, { CONFIG_KEYS }, { COMMAND_FIELDS }, { WEBHOOK_EVENTS }, { STAY_FIELD_PATHS }] = await Promise.all([
-    import('../../src/core/schemas/params.js'),
-    import('../../src/core/schemas/jobs.js'),
-    import('../../src/core/platforms.js'),
-    import('../../src/core/schemas/resources.js'),
-    import('./config.js'),
-    import('./select.js'),
-    import('../../src/core/ports/store.js'),
-    import('../../src/core/stays/fields.js'),
-  ]);
-  const byCommand = { search: [params.SearchParams], reviews: [params.ReviewsParams], price: [params.PriceParams], compare: [params.PriceCompareParams], availability: [params.AvailabilityParams], listing: [params.ListingPathParams, params.ListingParams], 'jobs list': [JobsListParams] };
+  const [params, { JobsListParams }, { ENABLED_PLATFORMS, REVIEW_PLATFORMS }, { PLAN_CODES, PLAN_STATUSES }, { CONFIG_KEYS }, { COMMAND_FIELDS }, { WEBHOOK_EVENTS }, { STAY_FIELD_PATHS }] =
+    await Promise.all([
+      import('../../src/core/schemas/params.js'),
+      import('../../src/core/schemas/jobs.js'),
+      import('../../src/core/platforms.js'),
+      import('../../src/core/schemas/resources.js'),
+      import('./config.js'),
+      import('./select.js'),
+      import('../../src/core/ports/store.js'),
+      import('../../src/core/stays/fields.js'),
+    ]);
+  const byCommand = {
+    search: [params.SearchParams],
+    reviews: [params.ReviewsParams],
+    price: [params.PriceParams],
+    compare: [params.PriceCompareParams],
+    availability: [params.AvailabilityParams],
+    listing: [params.ListingPathParams, params.ListingParams],
+    'jobs list': [JobsListParams],
+  };
   const enabled = (vs: readonly string[]) => (vs.includes('airbnb') ? vs.filter((v) => (ENABLED_PLATFORMS as readonly string[]).includes(v)) : vs);
   const v: Values = {
     flags: {
@@ -101,7 +110,15 @@ function flagOf(o: Option, path: string, v: Values): Flag {
 /** The topics of `stays help` that are not commands, as its description names them ("…, or a topic: exit-codes, sandbox"). */
 function helpTopics(help: Command): string[] {
   const named = /topics?: ([a-z, -]+)/.exec(help.description())?.[1] ?? '';
-  return [...new Set(['exit-codes', ...named.split(/,\s*|\s+or\s+/).map((t) => t.trim()).filter(Boolean)])];
+  return [
+    ...new Set([
+      'exit-codes',
+      ...named
+        .split(/,\s*|\s+or\s+/)
+        .map((t) => t.trim())
+        .filter(Boolean),
+    ]),
+  ];
 }
 
 /** Every command of the tree, depth first. */

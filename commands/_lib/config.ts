@@ -13,9 +13,9 @@ export const CONFIG_KEYS = {
   output: 'default output: table, tsv, json, jsonl or csv',
   timeout: 'default wait bound for jobs, e.g. 300s or 5m',
   upstream: 'in-process live data: none, simulated or apify (as STAYS_UPSTREAM)',
-  'apify-token': 'the scraping platform\'s API token for upstream apify (as STAYS_APIFY_TOKEN; a secret)',
-  'apify-base-url': 'the platform\'s API root (as STAYS_APIFY_BASE_URL)',
-  actors: 'platform → need → actor ids, JSON or a JSON file\'s path (as STAYS_ACTORS)',
+  'apify-token': "the scraping platform's API token for upstream apify (as STAYS_APIFY_TOKEN; a secret)",
+  'apify-base-url': "the platform's API root (as STAYS_APIFY_BASE_URL)",
+  actors: "platform → need → actor ids, JSON or a JSON file's path (as STAYS_ACTORS)",
 } as const;
 
 /** Settings a profile may hold for the in-process runtime, and the variable each stands for. */
@@ -133,7 +133,10 @@ export function unknownProfile(name: string, env: NodeJS.ProcessEnv = process.en
   if (name === 'default') return null;
   const names = profileNames(env);
   if (names.includes(name)) return null;
-  const near = names.map((n) => ({ n, d: distance(name.toLowerCase(), n.toLowerCase()) })).filter((x) => x.d <= Math.max(1, Math.floor(name.length / 3))).sort((a, b) => a.d - b.d);
+  const near = names
+    .map((n) => ({ n, d: distance(name.toLowerCase(), n.toLowerCase()) }))
+    .filter((x) => x.d <= Math.max(1, Math.floor(name.length / 3)))
+    .sort((a, b) => a.d - b.d);
   const from = env.STAYS_PROFILE === name ? ' (from STAYS_PROFILE)' : '';
   return `profile ${name}${from} not found; profiles: ${names.join(', ')}.${near.length ? ` Did you mean ${near[0]!.n}?` : ''} Create it with: stays config set KEY VALUE --profile ${name}`;
 }

@@ -68,10 +68,16 @@ function debugLine(e: RequestEvent): string {
 }
 
 function parseFields(list: string): string[] {
-  const fields = list.split(',').map((f) => f.trim()).filter(Boolean);
+  const fields = list
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
   if (fields.length === 0 || fields.some((f) => !/^[A-Za-z_][\w.]*$/.test(f))) {
     // Commander gives --json the next word when it has none: often an argument (a booking slug).
-    throw new UsageError(`--json takes a comma list of field names, e.g. --json name,platform,guestRating (got ${JSON.stringify(list)}). If that was an argument, put --json after the arguments, or write --json=FIELDS.`, 'json');
+    throw new UsageError(
+      `--json takes a comma list of field names, e.g. --json name,platform,guestRating (got ${JSON.stringify(list)}). If that was an argument, put --json after the arguments, or write --json=FIELDS.`,
+      'json',
+    );
   }
   return fields;
 }
@@ -92,13 +98,22 @@ function checkOutputFlags(opts: GlobalOpts): void {
   if (o === undefined || o === 'json') return;
   const lines = o === 'jsonl' ? ' (off a terminal each value is one line already)' : '';
   if (opts.jq !== undefined) {
-    const how = o === 'csv' || o === 'tsv' ? `, or let jq make the ${o.toUpperCase()}: --jq '.data[] | [.id, .name] | @${o}'` : o === 'jsonl' ? `, and give jq one value a row: --jq '.data[]'${lines}` : '';
+    const how =
+      o === 'csv' || o === 'tsv' ? `, or let jq make the ${o.toUpperCase()}: --jq '.data[] | [.id, .name] | @${o}'` : o === 'jsonl' ? `, and give jq one value a row: --jq '.data[]'${lines}` : '';
     throw new UsageError(`--jq prints what the expression outputs, so it cannot also print -o ${o}: drop -o ${o}${how}.`, 'output');
   }
   if (opts.json === true) throw new UsageError(`--json is -o json (the whole envelope), so it cannot also be -o ${o}: give one of them.`, 'output');
   if (typeof opts.json === 'string') {
-    const cells = `[${opts.json.split(',').map((f) => `.${f.trim()}`).join(', ')}] | @${o}`;
-    const how = o === 'csv' || o === 'tsv' ? `, or let jq format them: --json ${opts.json} --jq '.[] | ${cells}' (rows), '${cells}' (one object)` : o === 'jsonl' ? `, and add --jq '.[]' for one row a line` : '';
+    const cells = `[${opts.json
+      .split(',')
+      .map((f) => `.${f.trim()}`)
+      .join(', ')}] | @${o}`;
+    const how =
+      o === 'csv' || o === 'tsv'
+        ? `, or let jq format them: --json ${opts.json} --jq '.[] | ${cells}' (rows), '${cells}' (one object)`
+        : o === 'jsonl'
+          ? `, and add --jq '.[]' for one row a line`
+          : '';
     throw new UsageError(`--json ${opts.json} prints those fields as JSON, so it cannot also print -o ${o}: drop -o ${o}${how}.`, 'output');
   }
 }
@@ -121,9 +136,7 @@ export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = p
   const baseUrl = opts.baseUrl ?? profile['base-url'];
   const dataDir = opts.dataDir ?? env.STAYS_DATA_DIR ?? profile['data-dir'];
   // In-process, the command delivers its jobs' webhook events before exiting, within --timeout.
-  const transport: Transport = baseUrl
-    ? remoteTransport({ baseUrl })
-    : inProcessTransport({ dataDir, deliverMs: timeoutMs, config: runtimeSettings(profile, env) as Partial<Config> });
+  const transport: Transport = baseUrl ? remoteTransport({ baseUrl }) : inProcessTransport({ dataDir, deliverMs: timeoutMs, config: runtimeSettings(profile, env) as Partial<Config> });
   let apiKey = opts.apiKey ?? profile['api-key'];
   // commander fills opts.apiKey from STAYS_API_KEY too; tell the two apart for messages.
   let keySource: Ctx['keySource'] = opts.apiKey !== undefined ? (env.STAYS_API_KEY === opts.apiKey ? 'env' : 'flag') : apiKey ? 'config' : null;
@@ -138,9 +151,10 @@ export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = p
   }
   if (debug) {
     // In-process, the store it runs on (the local SQLite store or the PostgreSQL database).
-    const where = transport.kind === 'in-process'
-      ? `in-process on ${sharedStore ?? (await storeLabel({ dataDir: dataDir ?? (await import('../../src/config.js')).defaultDataDir() }))}`
-      : `remote ${transport.base}`;
+    const where =
+      transport.kind === 'in-process'
+        ? `in-process on ${sharedStore ?? (await storeLabel({ dataDir: dataDir ?? (await import('../../src/config.js')).defaultDataDir() }))}`
+        : `remote ${transport.base}`;
     process.stderr.write(`stays debug: ${where} · profile ${profileName} · key ${apiKey ? redact(apiKey) : '(none)'}\n`);
   }
 

@@ -16,7 +16,11 @@ import { EXIT } from './io.js';
 const DEFAULT_TTY_CAP = 100;
 
 const str = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) ? v.map(String).join(',') : v === undefined || v === null ? undefined : String(v));
-const list = (v: unknown) => (str(v) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const list = (v: unknown) =>
+  (str(v) ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 const int = (v: unknown, fallback: number) => {
   const n = Number(str(v));
   return Number.isInteger(n) && n > 0 ? n : fallback;
@@ -118,9 +122,8 @@ export function costGuard(ctx: Ctx, call: ApiCall, o: { all: boolean; flags?: re
   return {
     async before(spent, page) {
       if (spent + each <= cap) return;
-      const what = page === 1
-        ? `This call may cost up to ${credits(each)}`
-        : `The next page (${page}) may cost up to ${credits(each)}, after ${spent} charged for ${page - 1} page${page === 2 ? '' : 's'}`;
+      const what =
+        page === 1 ? `This call may cost up to ${credits(each)}` : `The next page (${page}) may cost up to ${credits(each)}, after ${spent} charged for ${page - 1} page${page === 2 ? '' : 's'}`;
       if (ctx.term.interactive) {
         ctx.ui.stop();
         if (await confirm(`${what}, which passes ${capText()}. Continue?`)) {

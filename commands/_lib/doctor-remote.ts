@@ -39,7 +39,13 @@ function rowsOf(u: UpstreamReport): RemoteRow[] {
     for (const [need, sources] of Object.entries(needs)) {
       const list = sources ?? [];
       if (u.kind === 'none' || list.length === 0) {
-        rows.push({ platform, need, source: '-', status: 'not_configured', detail: u.kind === 'none' ? 'the server runs with STAYS_UPSTREAM=none: live calls answer 503' : 'no source configured on the server: these calls answer upstream_unavailable' });
+        rows.push({
+          platform,
+          need,
+          source: '-',
+          status: 'not_configured',
+          detail: u.kind === 'none' ? 'the server runs with STAYS_UPSTREAM=none: live calls answer 503' : 'no source configured on the server: these calls answer upstream_unavailable',
+        });
       } else if (u.kind === 'simulated') {
         rows.push({ platform, need, source: 'simulated', status: 'builtin', detail: 'the simulated upstream (demo data)' });
       } else {
@@ -77,7 +83,14 @@ export async function remoteDoctor(ctx: Ctx, opts: GlobalOpts): Promise<RemoteDo
       const mid = (sent + received) / 2;
       const skew = Math.round((mid < d ? d - mid : mid >= d + 1000 ? d + 1000 - mid : 0) / 1000);
       const ok = Math.abs(skew) <= SKEW_WARN_S;
-      report.clock = { skewSeconds: skew, ok, detail: skew === 0 ? 'in step with this machine' : `the server's clock is ${Math.abs(skew)} s ${skew > 0 ? 'ahead of' : 'behind'} this machine's${ok ? '' : ': webhook signatures (±300 s) and reset times may read wrong'}` };
+      report.clock = {
+        skewSeconds: skew,
+        ok,
+        detail:
+          skew === 0
+            ? 'in step with this machine'
+            : `the server's clock is ${Math.abs(skew)} s ${skew > 0 ? 'ahead of' : 'behind'} this machine's${ok ? '' : ': webhook signatures (±300 s) and reset times may read wrong'}`,
+      };
     } else report.clock = { skewSeconds: null, ok: true, detail: 'the server sends no Date header' };
     if (body?.upstream) {
       report.upstream = body.upstream;
@@ -110,7 +123,9 @@ export function remoteDoctorText(r: RemoteDoctorReport): string {
   const lines: string[] = [];
   lines.push(`server: ${r.baseUrl}: ${r.server.reachable ? `ok, ${r.server.version ? `stays ${r.server.version}` : 'version not reported'}` : `FAILED: ${r.server.detail}`}`);
   lines.push(`clock: ${r.clock.ok ? '' : 'WARNING: '}${r.clock.detail}`);
-  lines.push(`key: ${r.key.ok ? 'ok' : r.key.prefix === null ? 'MISSING' : 'FAILED'}${r.key.prefix ? ` ${r.key.prefix}${r.key.from ? ` (from ${FROM[r.key.from]})` : ''}` : ''}: ${r.key.detail}${r.key.account ? `, account ${r.key.account}` : ''}`);
+  lines.push(
+    `key: ${r.key.ok ? 'ok' : r.key.prefix === null ? 'MISSING' : 'FAILED'}${r.key.prefix ? ` ${r.key.prefix}${r.key.from ? ` (from ${FROM[r.key.from]})` : ''}` : ''}: ${r.key.detail}${r.key.account ? `, account ${r.key.account}` : ''}`,
+  );
   lines.push(`upstream: ${r.upstream ? r.upstream.kind : r.server.reachable ? 'not reported by this server' : 'unknown'}`);
   if (r.rows.length > 0) {
     const head = ['PLATFORM', 'NEED', 'SOURCE', 'STATUS', 'DETAIL'];

@@ -80,17 +80,21 @@ function planText(p: DryRunPlan): string {
   lines.push(`Would send: ${r!.method} ${buildPath(r!.path, r!.query)}${p.mode === 'remote' ? ` to ${p.target}` : ' in-process (the local store)'}`);
   if (r!.body !== undefined) lines.push(`  body: ${JSON.stringify(r!.body)}`);
   const unit = p.perPage ? ' per page' : '';
-  lines.push(p.keyEnv === 'sandbox'
-    ? `Worst case: 0 credits${unit}: a sandbox key is free (${credits(p.liveWorstCaseCredits)}${unit} on a live key).`
-    : `Worst case: ${credits(p.worstCaseCredits)}${unit}.`);
+  lines.push(
+    p.keyEnv === 'sandbox' ? `Worst case: 0 credits${unit}: a sandbox key is free (${credits(p.liveWorstCaseCredits)}${unit} on a live key).` : `Worst case: ${credits(p.worstCaseCredits)}${unit}.`,
+  );
   if (p.perPage) {
     const how = 'body' in p.next! ? 'the same body with nextPageToken from each page' : 'the same query with cursor from each page';
-    lines.push(`--all: every page is another request (${how}), each up to ${credits(p.liveWorstCaseCredits)}${p.keyEnv === 'sandbox' ? ' on a live key' : ''}, until the last page${p.cap ? ` or the cap` : ''}.`);
+    lines.push(
+      `--all: every page is another request (${how}), each up to ${credits(p.liveWorstCaseCredits)}${p.keyEnv === 'sandbox' ? ' on a live key' : ''}, until the last page${p.cap ? ` or the cap` : ''}.`,
+    );
   }
   if (p.cap) {
     const name = p.cap.source === 'max-credits' ? `--max-credits ${p.cap.credits}` : `the default cap of ${credits(p.cap.credits)} on a terminal`;
     const stop = p.perPage ? 'the walk stops before the page that would pass it' : 'a call over it is refused';
-    lines.push(`Cap: ${name} (${stop})${p.overCap ? `; this ${p.perPage ? 'first page' : 'call'} passes it and would be ${p.cap.source === 'max-credits' ? 'refused (exit 5)' : 'asked about'}` : ''}.`);
+    lines.push(
+      `Cap: ${name} (${stop})${p.overCap ? `; this ${p.perPage ? 'first page' : 'call'} passes it and would be ${p.cap.source === 'max-credits' ? 'refused (exit 5)' : 'asked about'}` : ''}.`,
+    );
   } else if (p.keyEnv === 'live') {
     lines.push(`Cap: none (set --max-credits N to refuse a call${p.perPage ? ' or stop a walk' : ''} that may cost more).`);
   }

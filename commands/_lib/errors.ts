@@ -6,7 +6,10 @@ import { type Term, chalkAt } from './term.js';
 
 /** A mistake in how the command was called (exit 2), found before any request. */
 export class UsageError extends Error {
-  constructor(message: string, readonly param: string | null = null) {
+  constructor(
+    message: string,
+    readonly param: string | null = null,
+  ) {
     super(message);
     this.name = 'UsageError';
   }
@@ -40,7 +43,24 @@ interface Printable {
 const PARTY = ['adults', 'children', 'childAges', 'currency'];
 const DATES = ['checkIn', 'checkOut'];
 /** The Family S search body's keys that are flags (search --family s, listings). */
-const S_SEARCH = ['adults', 'children', 'infants', 'pets', 'currency', 'locale', 'priceMin', 'priceMax', 'minBeds', 'minBedrooms', 'minBathrooms', 'locationQueries', 'searchUrls', 'maxItems', 'nextPageToken', 'fields'];
+const S_SEARCH = [
+  'adults',
+  'children',
+  'infants',
+  'pets',
+  'currency',
+  'locale',
+  'priceMin',
+  'priceMax',
+  'minBeds',
+  'minBedrooms',
+  'minBathrooms',
+  'locationQueries',
+  'searchUrls',
+  'maxItems',
+  'nextPageToken',
+  'fields',
+];
 
 /**
  * Per command: the API parameters it takes as positional arguments (as usage spells them) and as
@@ -50,7 +70,9 @@ const S_SEARCH = ['adults', 'children', 'infants', 'pets', 'currency', 'locale',
 const CLI_PARAMS: Record<string, { args?: Record<string, string>; flags: string[] }> = {
   search: {
     args: { location: 'LOCATION' },
-    flags: [...new Set([...DATES, ...PARTY, 'rooms', 'propertyType', 'amenities', 'minBedrooms', 'priceMin', 'priceMax', 'minGuestRating', 'platforms', 'platform', 'limit', 'cursor', 'sort', ...S_SEARCH])],
+    flags: [
+      ...new Set([...DATES, ...PARTY, 'rooms', 'propertyType', 'amenities', 'minBedrooms', 'priceMin', 'priceMax', 'minGuestRating', 'platforms', 'platform', 'limit', 'cursor', 'sort', ...S_SEARCH]),
+    ],
   },
   listing: { args: { platform: 'PLATFORM', id: 'ID' }, flags: ['country', ...DATES, ...PARTY] },
   price: { args: { platform: 'PLATFORM', listingId: 'LISTING_ID' }, flags: ['country', ...DATES, ...PARTY] },

@@ -16,7 +16,12 @@ async function savedKey(rt: Runtime, profileName: string, dir: string): Promise<
   if (!saved) return null;
   const { authenticate } = await import('../../src/core/auth.js');
   // The data dir may have been wiped since; then provision again rather than fail with 401.
-  return (await authenticate(rt, `Bearer ${saved.key}`).then(() => true, () => false)) ? saved.key : null;
+  return (await authenticate(rt, `Bearer ${saved.key}`).then(
+    () => true,
+    () => false,
+  ))
+    ? saved.key
+    : null;
 }
 
 /** Takes the lock (mkdir is atomic), waiting for another holder; false if it cannot be made at all. */

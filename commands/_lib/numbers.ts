@@ -14,5 +14,4 @@ const NO_CENTS = new Set(['JPY', 'KRW', 'VND', 'CLP', 'ISK', 'PYG', 'UGX', 'XOF'
 export const money = (amount: unknown, currency: unknown): string | null =>
   typeof amount === 'number' ? `${grouped(amount, NO_CENTS.has(String(currency)) ? 0 : 2)}${typeof currency === 'string' ? ` ${currency}` : ''}` : null;
 /** One decimal on every scale: 5.0/5, 9.3/10. */
-export const rating = (value: unknown, scale: unknown): string | null =>
-  typeof value === 'number' ? `${value.toFixed(1)}${typeof scale === 'number' ? `/${scale}` : ''}` : null;
+export const rating = (value: unknown, scale: unknown): string | null => (typeof value === 'number' ? `${value.toFixed(1)}${typeof scale === 'number' ? `/${scale}` : ''}` : null);

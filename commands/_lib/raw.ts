@@ -79,11 +79,20 @@ export async function buildRequest(
   o: { method?: string; field: string[]; rawField: string[]; header: string[]; input?: string },
   stdin: { term: Pick<Term, 'inTTY' | 'ci'>; noInput: boolean },
 ): Promise<ApiCall> {
-  const params: [string, Value][] = [...o.rawField.map((f) => split(f)), ...o.field.map((f) => { const [k, v] = split(f); return [k, typed(v)] as [string, Value]; })];
+  const params: [string, Value][] = [
+    ...o.rawField.map((f) => split(f)),
+    ...o.field.map((f) => {
+      const [k, v] = split(f);
+      return [k, typed(v)] as [string, Value];
+    }),
+  ];
   let body: string | undefined;
   if (o.input === '-' && stdin.term.inTTY && (stdin.noInput || stdin.term.ci)) {
     // Reading a terminal would wait for someone to type the body, which --no-input (and CI) rule out.
-    throw new UsageError('--input - reads the body from stdin, which is a terminal, and --no-input (or CI) says not to wait for typing: pipe the body in (echo \'{"location":"Porto"}\' | stays api search --input -) or name a file (--input body.json).', 'input');
+    throw new UsageError(
+      '--input - reads the body from stdin, which is a terminal, and --no-input (or CI) says not to wait for typing: pipe the body in (echo \'{"location":"Porto"}\' | stays api search --input -) or name a file (--input body.json).',
+      'input',
+    );
   }
   if (o.input !== undefined) body = o.input === '-' ? await text(process.stdin) : readFileSync(o.input, 'utf8');
   // GET unless told otherwise: every read route takes its parameters in the query; a body means POST.
@@ -117,7 +126,11 @@ function parseBody(res: RawResponse): unknown {
 
 export async function printResponse(res: RawResponse, ctx: Ctx, o: { include: boolean; format: RawFormat }): Promise<void> {
   if (o.include) {
-    process.stdout.write(`HTTP ${res.status}\n${Object.entries(res.headers).map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n`);
+    process.stdout.write(
+      `HTTP ${res.status}\n${Object.entries(res.headers)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('\n')}\n\n`,
+    );
   }
   const parsed = parseBody(res);
   const ok = res.status < 400 && parsed !== undefined && parsed !== null && typeof parsed === 'object';
@@ -146,9 +159,14 @@ class PaginateStopped extends Error {
 export function checkPaginate(o: { paginate: boolean; slurp: boolean; include: boolean; format: RawFormat; fields: boolean }): void {
   if (o.slurp && !o.paginate) throw new UsageError('--slurp gathers the pages of --paginate into one array: add --paginate.', 'slurp');
   if (!o.slurp) return;
-  if (o.include) throw new UsageError('--slurp prints one array of every page\'s body; -i would put each page\'s headers inside it: drop one of them.', 'slurp');
-  if (o.format === 'jsonl') throw new UsageError('--slurp prints one array of the pages, -o jsonl one data row a line: give one of them (-o jsonl with --paginate already prints every row of every page).', 'slurp');
-  if (o.fields) throw new UsageError("--slurp gathers whole pages, --json FIELDS picks fields of one page's data: drop --slurp (each page's fields are printed in turn), or pick with --jq, e.g. --jq '[.[].data[] | {id}]'.", 'slurp');
+  if (o.include) throw new UsageError("--slurp prints one array of every page's body; -i would put each page's headers inside it: drop one of them.", 'slurp');
+  if (o.format === 'jsonl')
+    throw new UsageError('--slurp prints one array of the pages, -o jsonl one data row a line: give one of them (-o jsonl with --paginate already prints every row of every page).', 'slurp');
+  if (o.fields)
+    throw new UsageError(
+      "--slurp gathers whole pages, --json FIELDS picks fields of one page's data: drop --slurp (each page's fields are printed in turn), or pick with --jq, e.g. --jq '[.[].data[] | {id}]'.",
+      'slurp',
+    );
 }
 
 /**
@@ -193,12 +211,16 @@ export async function printPages(ctx: Ctx, call: ApiCall, o: { include: boolean;
       else slurped.push(parsed);
       if (res.status === 202) {
         const job = (parsed?.data as { jobId?: string } | undefined)?.jobId ?? '';
-        throw new PaginateStopped(`Page ${n} was accepted as job ${job} (202), and stays api does not wait for jobs, so --paginate stopped there. Wait for it with: stays jobs wait ${job}; then page on from its meta. Or use the command for the route, which waits for each page (stays search … --all).`);
+        throw new PaginateStopped(
+          `Page ${n} was accepted as job ${job} (202), and stays api does not wait for jobs, so --paginate stopped there. Wait for it with: stays jobs wait ${job}; then page on from its meta. Or use the command for the route, which waits for each page (stays search … --all).`,
+        );
       }
       const page = nextPageOf(parsed?.meta);
       if (page === null || !page.hasMore) return;
       if (page.next === null || seen.has(page.next)) {
-        throw new PaginateStopped(`Page ${n} says more pages follow but ${page.next === null ? 'gives no token for the next one' : 'repeats a token already followed'}; --paginate stopped after ${n} page${n === 1 ? '' : 's'}.`);
+        throw new PaginateStopped(
+          `Page ${n} says more pages follow but ${page.next === null ? 'gives no token for the next one' : 'repeats a token already followed'}; --paginate stopped after ${n} page${n === 1 ? '' : 's'}.`,
+        );
       }
       seen.add(page.next);
       next = nextCall(call, parsed?.meta && typeof parsed.meta === 'object' && 'next_page_token' in parsed.meta ? 's' : 'u', page.next);

@@ -93,13 +93,21 @@ function explainAuth(e: unknown, ctx: Ctx): unknown {
   const say = (message: string) => new StaysApiError({ ...e.body, message }, e.status, e.jobId);
   const profile = ctx.profileName === 'default' ? '' : ` --profile ${ctx.profileName}`;
   if (ctx.inProcess && ctx.keySource === null && ctx.sharedStore !== null) {
-    return say(`No API key, and the command runs in-process on ${ctx.sharedStore}, where in-process commands do not create accounts: that database is shared. Use the key of an account there (stays admin account create, then stays admin key create --account ACCT), given with --api-key, STAYS_API_KEY or stays auth login${profile}; or point at a server with --base-url; or unset STAYS_DATABASE_URL to use the local sandbox store.`);
+    return say(
+      `No API key, and the command runs in-process on ${ctx.sharedStore}, where in-process commands do not create accounts: that database is shared. Use the key of an account there (stays admin account create, then stays admin key create --account ACCT), given with --api-key, STAYS_API_KEY or stays auth login${profile}; or point at a server with --base-url; or unset STAYS_DATABASE_URL to use the local sandbox store.`,
+    );
   } else if (ctx.inProcess && ctx.keySource !== 'local' && ctx.keySource !== null) {
-    return say(`The API key from ${SOURCE[ctx.keySource]} is not a key of ${ctx.sharedStore ?? 'the local in-process store'}, and no base URL is set, so the command ran in-process. To use it against a server, set the server's root: stays config set base-url URL${profile}, or STAYS_BASE_URL=URL, or --base-url URL. To use the local sandbox instead, drop the key${ctx.keySource === 'config' ? ` (stays config unset api-key${profile})` : ''}.`);
+    return say(
+      `The API key from ${SOURCE[ctx.keySource]} is not a key of ${ctx.sharedStore ?? 'the local in-process store'}, and no base URL is set, so the command ran in-process. To use it against a server, set the server's root: stays config set base-url URL${profile}, or STAYS_BASE_URL=URL, or --base-url URL. To use the local sandbox instead, drop the key${ctx.keySource === 'config' ? ` (stays config unset api-key${profile})` : ''}.`,
+    );
   } else if (!ctx.inProcess && ctx.keySource === null) {
-    return say(`No API key for ${ctx.base} (base URL from ${ctx.baseSource === 'flag' ? '--base-url' : ctx.baseSource === 'env' ? 'STAYS_BASE_URL' : `the config${profile}`}). Set one: stays config set api-key KEY${profile}, or STAYS_API_KEY=KEY, or --api-key KEY.`);
+    return say(
+      `No API key for ${ctx.base} (base URL from ${ctx.baseSource === 'flag' ? '--base-url' : ctx.baseSource === 'env' ? 'STAYS_BASE_URL' : `the config${profile}`}). Set one: stays config set api-key KEY${profile}, or STAYS_API_KEY=KEY, or --api-key KEY.`,
+    );
   } else if (!ctx.inProcess && ctx.keySource !== null && ctx.keySource !== 'local') {
-    return say(`${ctx.base} refused the API key from ${SOURCE[ctx.keySource]} (${e.code}): ${e.message.replace(/\.$/, '')}. Check the key (stays config set api-key KEY${profile}, or STAYS_API_KEY) and that it belongs to this server.`);
+    return say(
+      `${ctx.base} refused the API key from ${SOURCE[ctx.keySource]} (${e.code}): ${e.message.replace(/\.$/, '')}. Check the key (stays config set api-key KEY${profile}, or STAYS_API_KEY) and that it belongs to this server.`,
+    );
   }
   return e;
 }

@@ -21,7 +21,27 @@ type Row = Record<string, unknown>;
 
 // The fields of each resource, as in src/core/schemas/resources.ts (a static copy, so checking
 // --json does not load zod; test/cli/select.test.ts fails when the two differ).
-export const PROPERTY_FIELDS = ['id', 'platform', 'platformListingId', 'url', 'name', 'propertyType', 'location', 'starRating', 'guestRating', 'ratingScale', 'reviewCount', 'maxOccupancy', 'bedrooms', 'bathrooms', 'amenities', 'images', 'host', 'price', 'identity'] as const;
+export const PROPERTY_FIELDS = [
+  'id',
+  'platform',
+  'platformListingId',
+  'url',
+  'name',
+  'propertyType',
+  'location',
+  'starRating',
+  'guestRating',
+  'ratingScale',
+  'reviewCount',
+  'maxOccupancy',
+  'bedrooms',
+  'bathrooms',
+  'amenities',
+  'images',
+  'host',
+  'price',
+  'identity',
+] as const;
 export const PRICE_FIELDS = ['platform', 'listingId', 'currency', 'nightlyPrice', 'totalPrice', 'fees', 'nights', 'occupancy', 'source', 'url'] as const;
 export const PRICE_COMPARE_FIELDS = ['property', 'checkIn', 'checkOut', 'currency', 'min', 'median', 'offers', 'source'] as const;
 export const AVAILABILITY_FIELDS = ['platform', 'listingId', 'dates'] as const;
@@ -149,7 +169,13 @@ function compile(jq: Jq, expr: string): void {
 /** The values `expr` outputs for `input` (one compact JSON text a line from jq -c), and jq's error if it stopped on one. */
 export async function runJq(input: unknown, expr: string): Promise<{ values: unknown[]; stderr: string; error: string | null }> {
   const r = (await loadJq()).raw(JSON.stringify(input), expr, ['-c']);
-  const values = r.stdout === '' ? [] : r.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown);
+  const values =
+    r.stdout === ''
+      ? []
+      : r.stdout
+          .split('\n')
+          .filter((l) => l !== '')
+          .map((l) => JSON.parse(l) as unknown);
   const failed = r.exitCode !== 0;
   return { values, stderr: failed ? '' : r.stderr, error: failed ? jqMessage(r.stderr, r.exitCode) : null };
 }

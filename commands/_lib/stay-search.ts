@@ -40,7 +40,11 @@ const NUMBERS = ['adults', 'children', 'infants', 'pets', 'priceMin', 'priceMax'
 const STRINGS = ['checkIn', 'checkOut', 'currency', 'locale', 'nextPageToken', 'fields'] as const;
 
 const asNumber = (v: string) => (/^[+-]?\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : v);
-const split = (v: string, by: RegExp) => v.split(by).map((s) => s.trim()).filter(Boolean);
+const split = (v: string, by: RegExp) =>
+  v
+    .split(by)
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** The S body from the flags and the LOCATION argument. */
 export function stayBody(location: string | undefined, opts: Record<string, unknown>): StaySearchBody {

@@ -54,14 +54,24 @@ const STAY_FIELDS_VIEW: Field[] = [
   { label: 'ID', text: (r) => str(r.id), wrap: 'none' },
   { label: 'TYPE', text: (r) => [str(r.property_type), str(r.room_type)].filter(Boolean).join(', ') || null },
   { label: 'GUESTS', text: (r) => (typeof r.person_capacity === 'number' ? `up to ${plural(r.person_capacity, 'guest')}` : null) },
-  { label: 'RATING', text: (r) => { const s = stars(r.star_rating); return s && typeof r.reviews_count === 'number' ? `${s} (${plural(r.reviews_count, 'review')})` : s; } },
+  {
+    label: 'RATING',
+    text: (r) => {
+      const s = stars(r.star_rating);
+      return s && typeof r.reviews_count === 'number' ? `${s} (${plural(r.reviews_count, 'review')})` : s;
+    },
+  },
   { label: 'PRICE', text: (r) => price(o(r.pricing)) },
   { label: 'HOST', text: (r) => hostLine(o(r.host)), wrap: 'words' },
   { label: 'ADDRESS', text: (r) => address(o(r.location)), wrap: 'words' },
   { label: 'COORDINATES', text: (r) => coordinates(o(r.location)) },
   { label: 'AMENITIES', text: (r) => amenityItems(r.amenities).join(', ') || null, wrap: 'list' },
   { label: 'PHOTOS', text: (r) => (Array.isArray(r.photos) ? grouped(r.photos.length, 0) : null) },
-  { label: 'AVAILABLE', text: (r) => (Array.isArray(r.availability) && r.availability.length ? `${r.availability.filter((d) => o(d).available === true).length} of the next ${plural(r.availability.length, 'day')}` : null) },
+  {
+    label: 'AVAILABLE',
+    text: (r) =>
+      Array.isArray(r.availability) && r.availability.length ? `${r.availability.filter((d) => o(d).available === true).length} of the next ${plural(r.availability.length, 'day')}` : null,
+  },
   { label: 'DESCRIPTION', text: (r) => str(r.description), wrap: 'words' },
   { label: 'URL', text: (r) => str(r.url), wrap: 'none' },
 ];
@@ -102,7 +112,14 @@ const fields: Partial<Record<StayKind, Field[]>> = {
   stay_pricing: [
     { label: 'STAY ID', text: (r) => str(r.id), wrap: 'none' },
     { label: 'PRICE', text: (r) => price(o(r.pricing)) ?? 'not known without dates (stays stay get ID --part pricing --check-in D --check-out D)' },
-    { label: 'BREAKDOWN', text: (r) => { const b = o(r.pricing).breakdown; return Array.isArray(b) && b.length ? b.map((x) => `${String(o(x).label)} ${money(o(x).amount, o(r.pricing).currency)}`).join(', ') : null; }, wrap: 'list' },
+    {
+      label: 'BREAKDOWN',
+      text: (r) => {
+        const b = o(r.pricing).breakdown;
+        return Array.isArray(b) && b.length ? b.map((x) => `${String(o(x).label)} ${money(o(x).amount, o(r.pricing).currency)}`).join(', ') : null;
+      },
+      wrap: 'list',
+    },
   ],
   stay_location: [
     { label: 'STAY ID', text: (r) => str(r.id), wrap: 'none' },
@@ -184,7 +201,10 @@ export function projectedView(data: unknown, paths: string[]): View {
   const single = !Array.isArray(data);
   const rows = (single ? [data] : data) as Row[];
   const cols: DataColumn[] = paths.map((p) => ({ key: p, value: (r: Row) => datum(at(r, p.split('.'))) }));
-  const text = (c: DataColumn) => (r: Row) => { const v = c.value(r); return v === null || v === undefined || v === '' ? null : String(v); };
+  const text = (c: DataColumn) => (r: Row) => {
+    const v = c.value(r);
+    return v === null || v === undefined || v === '' ? null : String(v);
+  };
   return {
     kind: null,
     rows,

@@ -7,7 +7,7 @@ import { grouped, money, rating } from './numbers.js';
 import { STAY_FIELDS, STAY_TABLES, projectedView, stayViewOf } from './view-stays.js';
 import type { Field, TableColumn, View } from './view-types.js';
 
-export type {   View } from './view-types.js';
+export type { View } from './view-types.js';
 
 const o = (v: unknown) => (v ?? {}) as Row;
 const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
@@ -15,7 +15,7 @@ const plain = (v: unknown) => (typeof v === 'number' ? String(v) : null);
 const yes = (v: unknown) => (typeof v === 'boolean' ? (v ? 'yes' : 'no') : null);
 const plural = (n: number, one: string, many = `${one}s`) => `${grouped(n, 0)} ${n === 1 ? one : many}`;
 
-export {  money,  } from './numbers.js';
+export { money } from './numbers.js';
 const count = (v: unknown) => (typeof v === 'number' ? grouped(v, 0) : null);
 
 const PROPERTY: TableColumn[] = [
@@ -48,7 +48,14 @@ const guests = (p: Row): string | null => {
 /** A quote's lines: the same NIGHTLY and TOTAL as the search table. */
 const priceFields = (of: (r: Row) => Row): Field[] => [
   { label: 'NIGHTLY', text: (r) => money(of(r).nightlyPrice, of(r).currency) },
-  { label: 'TOTAL', text: (r) => { const t = money(of(r).totalPrice, of(r).currency); const n = of(r).nights; return t && typeof n === 'number' ? `${t} for ${plural(n, 'night')}` : t; } },
+  {
+    label: 'TOTAL',
+    text: (r) => {
+      const t = money(of(r).totalPrice, of(r).currency);
+      const n = of(r).nights;
+      return t && typeof n === 'number' ? `${t} for ${plural(n, 'night')}` : t;
+    },
+  },
   { label: 'FEES', text: (r) => fees(of(r)), wrap: 'list' },
   { label: 'GUESTS', text: (r) => guests(of(r)) },
 ];
@@ -79,18 +86,37 @@ const LISTING: Field[] = [
   { label: 'TYPE', text: (r) => str(r.propertyType) },
   { label: 'HOST', text: (r) => str(o(r.host).name), wrap: 'words' },
   { label: 'SUPERHOST', text: (r) => yes(o(r.host).isSuperhost) },
-  { label: 'RATING', text: (r) => { const g = rating(r.guestRating, r.ratingScale); return g && typeof r.reviewCount === 'number' ? `${g} (${plural(r.reviewCount, 'review')})` : g; } },
+  {
+    label: 'RATING',
+    text: (r) => {
+      const g = rating(r.guestRating, r.ratingScale);
+      return g && typeof r.reviewCount === 'number' ? `${g} (${plural(r.reviewCount, 'review')})` : g;
+    },
+  },
   { label: 'STARS', text: (r) => (typeof r.starRating === 'number' ? plural(r.starRating, 'star') : null) },
   { label: 'BEDROOMS', text: (r) => plain(r.bedrooms) },
   { label: 'BATHROOMS', text: (r) => plain(r.bathrooms) },
   { label: 'OCCUPANCY', text: (r) => (typeof r.maxOccupancy === 'number' ? `up to ${plural(r.maxOccupancy, 'guest')}` : null) },
   { label: 'ADDRESS', text: address, wrap: 'words' },
-  { label: 'COORDINATES', text: (r) => { const l = o(r.location); return typeof l.lat === 'number' && typeof l.lng === 'number' ? `${l.lat},${l.lng}` : null; } },
+  {
+    label: 'COORDINATES',
+    text: (r) => {
+      const l = o(r.location);
+      return typeof l.lat === 'number' && typeof l.lng === 'number' ? `${l.lat},${l.lng}` : null;
+    },
+  },
   { label: 'AMENITIES', text: (r) => (Array.isArray(r.amenities) && r.amenities.length ? r.amenities.join(', ') : null), wrap: 'list' },
   { label: 'IMAGES', text: (r) => (Array.isArray(r.images) ? grouped(r.images.length, 0) : null) },
   { label: 'URL', text: (r) => str(r.url), wrap: 'none' },
   { label: 'IDENTITY', text: identity, wrap: 'none' },
-  { label: 'CANONICAL URL', text: (r) => { const c = str(o(r.identity).canonicalUrl); return c && c !== r.url ? c : null; }, wrap: 'none' },
+  {
+    label: 'CANONICAL URL',
+    text: (r) => {
+      const c = str(o(r.identity).canonicalUrl);
+      return c && c !== r.url ? c : null;
+    },
+    wrap: 'none',
+  },
   ...priceFields((r) => o(r.price)),
 ];
 
@@ -178,14 +204,26 @@ const FIELDS: Record<Kind, Field[]> = {
   day: fieldsOf(DAY),
   review: REVIEW_FIELDS,
   account: [
-    { label: 'PLAN', text: (r) => { const p = o(r.plan); return str(p.code) && str(p.name) && p.name !== p.code ? `${p.code} (${p.name})` : str(p.code); } },
+    {
+      label: 'PLAN',
+      text: (r) => {
+        const p = o(r.plan);
+        return str(p.code) && str(p.name) && p.name !== p.code ? `${p.code} (${p.name})` : str(p.code);
+      },
+    },
     { label: 'STATUS', text: (r) => str(o(r.plan).status) },
     { label: 'KEY', text: (r) => str(o(r.key).env) },
     { label: 'BALANCE', text: (r) => count(o(r.credits).balance) },
     { label: 'AVAILABLE', text: (r) => count(o(r.credits).available) },
     { label: 'HELD', text: (r) => count(o(r.credits).held) },
     { label: 'EXPIRING SOON', text: (r) => count(o(r.credits).expiringSoon) },
-    { label: 'RATE LIMIT', text: (r) => { const n = o(r.rateLimit).requestsPerMinute; return typeof n === 'number' ? `${grouped(n, 0)} requests a minute` : null; } },
+    {
+      label: 'RATE LIMIT',
+      text: (r) => {
+        const n = o(r.rateLimit).requestsPerMinute;
+        return typeof n === 'number' ? `${grouped(n, 0)} requests a minute` : null;
+      },
+    },
   ],
   job: [...fieldsOf(JOB), { label: 'POLL URL', text: (r) => str(r.pollUrl), wrap: 'none' }],
   ...STAY_FIELDS,
@@ -201,7 +239,11 @@ function kindOf(sample: Row): Kind | null {
   return null;
 }
 
-const snake = (k: string) => k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[^A-Za-z0-9]+/g, '_').toLowerCase();
+const snake = (k: string) =>
+  k
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .toLowerCase();
 const generic = (v: unknown): Datum => (v !== null && typeof v === 'object' ? JSON.stringify(v) : (v as Datum));
 
 /** Any other shape: its own keys, objects as JSON. */
@@ -230,7 +272,11 @@ export function viewOf(data: unknown, paths: string[] | null = null): View {
     const rows = data as Row[];
     // Availability: one row per listing-day, flattened, as analysts read calendars.
     if (rows.length > 0 && Array.isArray(rows[0]?.dates)) {
-      return viewFor('day', rows.flatMap((a) => (a.dates as Row[]).map((d) => ({ platform: a.platform, listingId: a.listingId, ...d }))), false);
+      return viewFor(
+        'day',
+        rows.flatMap((a) => (a.dates as Row[]).map((d) => ({ platform: a.platform, listingId: a.listingId, ...d }))),
+        false,
+      );
     }
     const kind = rows[0] ? kindOf(rows[0]) : 'property';
     return kind ? viewFor(kind, rows, false) : (stayViewOf(rows) ?? genericView(rows, false));

@@ -50,7 +50,12 @@ export function createWaitUi(term: Term): WaitUi {
     }
   }
 
-  const WHY: Record<RetryEvent['reason'], string> = { rate_limited: 'rate limited', server_error: 'the service answered an error', connection_failed: 'could not connect', in_progress: 'the same request is still running' };
+  const WHY: Record<RetryEvent['reason'], string> = {
+    rate_limited: 'rate limited',
+    server_error: 'the service answered an error',
+    connection_failed: 'could not connect',
+    in_progress: 'the same request is still running',
+  };
 
   return {
     onRetry(e) {

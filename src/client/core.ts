@@ -7,7 +7,18 @@ import type { Stay } from '../core/schemas/stays.js';
 import { StaysApiError, StaysPaginationError } from './errors.js';
 import { type ApiCall, createSender, parseJson, retryAfterMs, toApiError } from './http.js';
 import { nextPageOf } from './meta.js';
-import { type AvailabilityParams, type CompareParams, type ListingParams, type PriceParams, type ReviewsParams, type SearchParams, type StayBatchEntry, type StayPreset, type StaySearchBody, operations } from './operations.js';
+import {
+  type AvailabilityParams,
+  type CompareParams,
+  type ListingParams,
+  type PriceParams,
+  type ReviewsParams,
+  type SearchParams,
+  type StayBatchEntry,
+  type StayPreset,
+  type StaySearchBody,
+  operations,
+} from './operations.js';
 import type { Transport } from './transport.js';
 import type { BareEnvelope, Envelope, JobEnvelope, RawResponse, RequestEvent, RetryEvent, StayEnvelope, WaitEvent } from './types.js';
 import { abortableSleep, isJobEnvelope, settleJob, waitForJob } from './wait.js';
@@ -36,7 +47,6 @@ export interface CallOptions {
 
 /** What `submit` gives: either the final envelope, or the 202 job (not waited on). */
 export type Submitted<T> = { accepted: false; body: Envelope<T> } | { accepted: true; body: JobEnvelope; retryAfterMs: number | null };
-
 
 export function clientOver(transport: Transport, opts: ClientCoreOptions = {}) {
   const sleep = opts.sleep ?? abortableSleep;

@@ -74,4 +74,3 @@ export class StaysConnectionError extends Error {
     this.name = 'StaysConnectionError';
   }
 }
-

@@ -151,7 +151,12 @@ export function createSender(o: SenderOptions) {
         if (res) return res;
         throw failure;
       }
-      o.onRetry?.({ reason: res === null ? 'connection_failed' : res.status === 429 ? 'rate_limited' : res.status === 409 ? 'in_progress' : 'server_error', status: res?.status ?? null, waitMs: Math.round(delay), attempt });
+      o.onRetry?.({
+        reason: res === null ? 'connection_failed' : res.status === 429 ? 'rate_limited' : res.status === 409 ? 'in_progress' : 'server_error',
+        status: res?.status ?? null,
+        waitMs: Math.round(delay),
+        attempt,
+      });
       await o.sleep(delay, ctl.signal);
     }
   };

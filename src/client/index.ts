@@ -5,16 +5,12 @@ import { type ClientCoreOptions, type StaysClient, clientOver } from './core.js'
 import { type InProcessOptions, inProcessTransport } from './in-process.js';
 import { type Transport, remoteTransport } from './transport.js';
 
-export { StaysApiError, StaysConnectionError, StaysPaginationError, StaysWaitTimeoutError,  } from './errors.js';
-export { inProcessTransport,  } from './in-process.js';
-;
-;
-;
-;
+export { StaysApiError, StaysConnectionError, StaysPaginationError, StaysWaitTimeoutError } from './errors.js';
+export { inProcessTransport } from './in-process.js';
 export type * from './types.js';
 export type * from './operations.js';
 
-export type {    StaysClient,  } from './core.js';
+export type { StaysClient } from './core.js';
 
 export interface ClientOptions extends ClientCoreOptions {
   /** A transport, or which kind to build: 'remote' (needs baseUrl) or 'in-process' (default without baseUrl). */

@@ -87,7 +87,7 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     reproduce: `GET /v1/search?location=Lisbon&cursor=nope ${SANDBOX}`,
   },
   limit_out_of_range: {
-    cause: 'limit (or maxItems) is below 1 or above the endpoint\'s maximum.',
+    cause: "limit (or maxItems) is below 1 or above the endpoint's maximum.",
     fix: 'Send a limit within the range the message gives, and page with the cursor for more.',
     reproduce: `GET /v1/search?location=Lisbon&limit=99 ${SANDBOX}`,
   },
@@ -97,7 +97,8 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     reproduce: `GET /v1/search?location=Lisbon&platform=airbnb&platforms=vrbo ${SANDBOX}`,
   },
   platform_not_enabled: {
-    cause: 'The platform is not served by this endpoint (reviews on some platforms), not by this server\'s upstream (booking and google calendars when live data comes from the scraping platform: its actors return no calendar days), or not enabled on this service at all (expedia, hotels, tripadvisor).',
+    cause:
+      "The platform is not served by this endpoint (reviews on some platforms), not by this server's upstream (booking and google calendars when live data comes from the scraping platform: its actors return no calendar days), or not enabled on this service at all (expedia, hotels, tripadvisor).",
     fix: 'Use one of the platforms the message lists.',
     reproduce: `GET /v1/listing/expedia/123 ${SANDBOX}`,
   },
@@ -116,7 +117,7 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     reproduce: 'POST /v1/stays/batch with a 2 MiB JSON body',
   },
   request_headers_too_large: {
-    cause: 'The request line and headers together pass the server\'s limit; the request never reached the API.',
+    cause: "The request line and headers together pass the server's limit; the request never reached the API.",
     fix: 'Send shorter headers and URL: move long lists into a POST body where the endpoint takes one.',
   },
   request_timeout: {
@@ -140,10 +141,11 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
   },
   job_not_cancelable: {
     cause: 'DELETE /v1/jobs/{jobId} (stays jobs cancel) named a job that already ended: completed (and charged) or failed (free). Nothing changed.',
-    fix: 'Nothing to cancel: read the job (GET /v1/jobs/{jobId}) for its result or error. A completed job\'s charge stands.',
+    fix: "Nothing to cancel: read the job (GET /v1/jobs/{jobId}) for its result or error. A completed job's charge stands.",
   },
   job_canceled: {
-    cause: 'The job was canceled (DELETE /v1/jobs/{jobId}, stays jobs cancel) while it was pending or running: it ended failed with this code, its credit hold was released and nothing was charged, even if the platform answered later.',
+    cause:
+      'The job was canceled (DELETE /v1/jobs/{jobId}, stays jobs cancel) while it was pending or running: it ended failed with this code, its credit hold was released and nothing was charged, even if the platform answered later.',
     fix: 'Nothing to fix: repeat the original request if you want its data after all (a new job, charged as usual).',
   },
   route_not_found: {
@@ -161,7 +163,8 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     fix: 'Use another endpoint, or a newer server.',
   },
   public_url_required: {
-    cause: 'The server listens on a non-loopback address (reachable from other hosts) and STAYS_PUBLIC_URL is not set, so it cannot say where it is: its OAuth endpoints and metadata are off rather than trusting the Host header or naming one of its many addresses.',
+    cause:
+      'The server listens on a non-loopback address (reachable from other hosts) and STAYS_PUBLIC_URL is not set, so it cannot say where it is: its OAuth endpoints and metadata are off rather than trusting the Host header or naming one of its many addresses.',
     fix: 'The operator sets STAYS_PUBLIC_URL to the URL clients reach the server at (https://stays.example.com) and restarts it. Until then an MCP client can send an API key as the bearer.',
     reproduce: 'GET /.well-known/oauth-authorization-server on `stays serve --host 0.0.0.0` without STAYS_PUBLIC_URL',
   },
@@ -180,11 +183,12 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     fix: 'Use another key of the account, or ask for a new one.',
   },
   scope_insufficient: {
-    cause: 'The key (or OAuth token) does not carry the scope this endpoint needs: billing.write for a top-up, webhooks.write to create or delete a webhook, stays.read for data and for reading webhooks. OAuth access tokens carry stays.read only (read-only).',
-    fix: 'Use a key with that scope, or create one with `stays admin key create --scopes`; GET /v1/openapi.json lists each operation\'s scopes under security.',
+    cause:
+      'The key (or OAuth token) does not carry the scope this endpoint needs: billing.write for a top-up, webhooks.write to create or delete a webhook, stays.read for data and for reading webhooks. OAuth access tokens carry stays.read only (read-only).',
+    fix: "Use a key with that scope, or create one with `stays admin key create --scopes`; GET /v1/openapi.json lists each operation's scopes under security.",
   },
   email_unverified: {
-    cause: 'A live key was used before the account\'s email address was confirmed; sandbox keys still work.',
+    cause: "A live key was used before the account's email address was confirmed; sandbox keys still work.",
     fix: 'Confirm the email address, or use a stay_test_ key meanwhile.',
   },
   subscription_required: {
@@ -192,7 +196,7 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     fix: 'Move to a paid plan first, or ask the operator for credits (`stays admin credits grant`).',
   },
   free_tier_budget_exhausted: {
-    cause: 'The call could take the free plan\'s total spend past its budget.',
+    cause: "The call could take the free plan's total spend past its budget.",
     fix: 'Move to a paid plan, or ask the operator to raise the budget; sandbox keys stay free.',
   },
   topups_disabled: {
@@ -200,7 +204,7 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     fix: 'Ask the operator for credits (`stays admin credits grant`), or to set STAYS_TOPUP_MAX_PER_DAY.',
   },
   topup_limit_exceeded: {
-    cause: 'The top-up would pass the account\'s daily top-up cap (STAYS_TOPUP_MAX_PER_DAY).',
+    cause: "The top-up would pass the account's daily top-up cap (STAYS_TOPUP_MAX_PER_DAY).",
     fix: 'Top up less, wait for the next UTC day, or ask the operator for credits.',
   },
   account_disabled: {
@@ -213,7 +217,7 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
   },
   sandbox_key_required: {
     cause: 'A sandbox-only route (POST /v1/webhooks/trigger, stays webhooks trigger) was called with a live key: it makes test jobs and events, which a live webhook must never receive.',
-    fix: 'Call it with a stay_test_ key (in-process, the CLI\'s local key is one); create the webhook under test with that key too.',
+    fix: "Call it with a stay_test_ key (in-process, the CLI's local key is one); create the webhook under test with that key too.",
     reproduce: 'POST /v1/webhooks/trigger {"event":"job.succeeded"} with a stay_live_ key',
   },
   listing_not_found: {
@@ -222,22 +226,23 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     reproduce: `GET /v1/listing/airbnb/404 ${SANDBOX}`,
   },
   job_not_found: {
-    cause: 'No job of this account has this id: a typo, another account\'s job, or one past its 24 hours of retention.',
-    fix: 'Use the jobId from the 202 answer within 24 hours; GET /v1/jobs lists the account\'s jobs.',
+    cause: "No job of this account has this id: a typo, another account's job, or one past its 24 hours of retention.",
+    fix: "Use the jobId from the 202 answer within 24 hours; GET /v1/jobs lists the account's jobs.",
     reproduce: `GET /v1/jobs/job_nope ${SANDBOX}`,
   },
   webhook_not_found: {
     cause: 'No webhook of this account has this id (a typo, or it was deleted).',
-    fix: 'List the account\'s webhooks (GET /v1/webhooks) for their ids.',
+    fix: "List the account's webhooks (GET /v1/webhooks) for their ids.",
     reproduce: `DELETE /v1/webhooks/wh_nope ${SANDBOX}`,
   },
   delivery_not_found: {
-    cause: 'POST /v1/webhooks/{id}/deliveries/{deliveryId}/resend (stays webhooks resend) named an event id this webhook has no delivery of: a typo, another webhook\'s event, or one older than the 30 days deliveries are kept.',
-    fix: 'Take the event_id from the webhook\'s attempt log: GET /v1/webhooks/{id}/deliveries (stays webhooks deliveries ID).',
+    cause:
+      "POST /v1/webhooks/{id}/deliveries/{deliveryId}/resend (stays webhooks resend) named an event id this webhook has no delivery of: a typo, another webhook's event, or one older than the 30 days deliveries are kept.",
+    fix: "Take the event_id from the webhook's attempt log: GET /v1/webhooks/{id}/deliveries (stays webhooks deliveries ID).",
   },
   identity_mismatch: {
     cause: 'The platform answered with a different listing than the one asked for (a redirect to a merged or moved listing), so the answer was refused rather than mislabelled.',
-    fix: 'Search again for the property\'s current id.',
+    fix: "Search again for the property's current id.",
     reproduce: `GET /v1/listing/airbnb/409 ${SANDBOX}`,
   },
   no_availability: {
@@ -251,7 +256,7 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     reproduce: `GET /v1/price?platform=airbnb&listingId=411&checkIn=2030-03-01&checkOut=2030-03-04 ${SANDBOX}`,
   },
   credit_balance_too_low: {
-    cause: 'The account\'s available credits (balance minus what running calls hold) are below the worst-case cost of the call; nothing was charged.',
+    cause: "The account's available credits (balance minus what running calls hold) are below the worst-case cost of the call; nothing was charged.",
     fix: 'Top up or ask for credits, or make a cheaper call (fewer platforms, a shorter window).',
   },
   rate_limit_exceeded: {
@@ -284,11 +289,13 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     reproduce: `GET /v1/listing/airbnb/504 ${SANDBOX}`,
   },
   database_unavailable: {
-    cause: 'The server could not use its database (PostgreSQL restarting, a dropped connection, a network fault between them). Nothing about the request was wrong, and nothing was charged for this answer.',
+    cause:
+      'The server could not use its database (PostgreSQL restarting, a dropped connection, a network fault between them). Nothing about the request was wrong, and nothing was charged for this answer.',
     fix: 'Retry after the Retry-After header (the stays CLI and client do for GET and DELETE); the server reconnects by itself once the database is back. Operators: check the database and the network to it.',
   },
   service_overloaded: {
-    cause: 'Every database connection of the instance was busy and as many requests as it queues (STAYS_DATABASE_QUEUE_MAX) were already waiting, or one waited longer than STAYS_DATABASE_QUEUE_TIMEOUT_MS. Nothing was charged for this answer.',
+    cause:
+      'Every database connection of the instance was busy and as many requests as it queues (STAYS_DATABASE_QUEUE_MAX) were already waiting, or one waited longer than STAYS_DATABASE_QUEUE_TIMEOUT_MS. Nothing was charged for this answer.',
     fix: 'Retry after the Retry-After header, with back-off; spread bursts out. Operators: more instances, a larger pool (STAYS_DATABASE_POOL_MAX) or a larger queue (docs/deploy.md, throughput).',
   },
   internal_error: {
@@ -310,8 +317,9 @@ export const WARNING_DOCS = {
     reproduce: `GET /v1/search?location=Lisbon&priceMin=50 ${SANDBOX}`,
   },
   rating_out_of_scale: {
-    cause: 'A rating filter (minGuestRating, minRating) is above a platform\'s rating scale: ratings keep each platform\'s own scale (5 for airbnb, vrbo and google, 10 for booking), so nothing on that platform can match.',
-    fix: 'Give the minimum on that platform\'s scale (ratingScale in each row), or search that platform alone with its own minimum.',
+    cause:
+      "A rating filter (minGuestRating, minRating) is above a platform's rating scale: ratings keep each platform's own scale (5 for airbnb, vrbo and google, 10 for booking), so nothing on that platform can match.",
+    fix: "Give the minimum on that platform's scale (ratingScale in each row), or search that platform alone with its own minimum.",
     reproduce: `GET /v1/search?location=Lisbon&platforms=airbnb,booking&minGuestRating=8 ${SANDBOX}`,
   },
   price_unavailable: {
@@ -320,7 +328,7 @@ export const WARNING_DOCS = {
     reproduce: `GET /v1/listing/airbnb/410?checkIn=2030-03-01&checkOut=2030-03-04 ${SANDBOX}`,
   },
   max_items_clamped: {
-    cause: 'maxItems was above the cap of the search or preset; a page of the cap\'s size was returned.',
+    cause: "maxItems was above the cap of the search or preset; a page of the cap's size was returned.",
     fix: 'Page on with next_page_token for more rows.',
   },
   filter_ignored: {
@@ -332,11 +340,11 @@ export const WARNING_DOCS = {
     fix: 'Nothing, in development; in production configure a real upstream.',
   },
   availability_unavailable: {
-    cause: 'A stay lookup could not fetch the stay\'s calendar; the stay is returned with empty availability.',
+    cause: "A stay lookup could not fetch the stay's calendar; the stay is returned with empty availability.",
     fix: 'Retry later, or ask for the availability part alone.',
   },
   reviews_unavailable: {
-    cause: 'A stay lookup could not fetch the stay\'s reviews; the stay is returned with no reviews.',
+    cause: "A stay lookup could not fetch the stay's reviews; the stay is returned with no reviews.",
     fix: 'Retry later, or ask for the reviews part alone.',
   },
 } as const satisfies Record<string, CodeDoc>;
@@ -351,7 +359,7 @@ export const isWarningCode = (c: string): c is WarningCode => Object.hasOwn(WARN
  */
 const LEG_WARNING: CodeDoc = {
   cause: 'One platform, listing or entry of a multi-part call failed with this error; the call answered with the other parts, and the failed one is named in the message and left out (not billed).',
-  fix: 'Read the error\'s own page for the cause; retry the failed part alone if it is retryable.',
+  fix: "Read the error's own page for the cause; retry the failed part alone if it is retryable.",
 };
 
 /** The documentation of a warning code (its own, or the failed-leg text for an error code); null when unknown. */
@@ -434,7 +442,19 @@ export function errorsMarkdown(): string {
   ];
   for (const c of ALL_ERROR_CODES) {
     const e = errorEntry(c);
-    out.push('', `## ${c}`, '', `- type: \`${e.type}\``, `- HTTP status: ${e.status}`, `- retryable: ${e.retryable ? 'yes' : 'no'}`, `- default message: ${md(e.message)}`, '', `**Cause.** ${md(e.cause)}`, '', `**Fix.** ${md(e.fix)}`);
+    out.push(
+      '',
+      `## ${c}`,
+      '',
+      `- type: \`${e.type}\``,
+      `- HTTP status: ${e.status}`,
+      `- retryable: ${e.retryable ? 'yes' : 'no'}`,
+      `- default message: ${md(e.message)}`,
+      '',
+      `**Cause.** ${md(e.cause)}`,
+      '',
+      `**Fix.** ${md(e.fix)}`,
+    );
     if (e.reproduce) out.push('', `**Reproduce.** \`${e.reproduce}\``);
   }
   return `${out.join('\n')}\n`;

@@ -116,7 +116,10 @@ export async function execute<T>(services: Services, ctx: RequestContext, plan: 
   const refuse = (r: { reason: 'balance' | 'free_tier'; credits: CreditsRow }): ServiceError => {
     const c = r.credits;
     if (r.reason === 'free_tier') {
-      return new ServiceError('free_tier_budget_exhausted', `This call may cost up to ${plan.worstCase} credits, which would take the free-tier spend (${c.spent} spent, ${c.held} held, of ${ctx.account.freeTierBudget}) past its budget.`);
+      return new ServiceError(
+        'free_tier_budget_exhausted',
+        `This call may cost up to ${plan.worstCase} credits, which would take the free-tier spend (${c.spent} spent, ${c.held} held, of ${ctx.account.freeTierBudget}) past its budget.`,
+      );
     }
     const available = c.balance - c.held;
     return new ServiceError('credit_balance_too_low', `This call may cost up to ${plan.worstCase} credits; ${available} ${available === 1 ? 'is' : 'are'} available.`);
@@ -128,7 +131,14 @@ export async function execute<T>(services: Services, ctx: RequestContext, plan: 
   if (hits.every((h) => h !== null)) {
     const c = plan.compose(hits.map((h) => ({ ok: true, value: h!.value, cached: true })));
     const r = finish(services, ctx, plan, c, { cached: true, sandbox: false, simulated: upstream.simulated });
-    const charged = await services.store.charge({ accountId: ctx.account.id, admit: plan.worstCase, charge: chargeOf(r.meta, plan.worstCase), requestId: ctx.requestId, at: services.clock.now(), freeTierBudget });
+    const charged = await services.store.charge({
+      accountId: ctx.account.id,
+      admit: plan.worstCase,
+      charge: chargeOf(r.meta, plan.worstCase),
+      requestId: ctx.requestId,
+      at: services.clock.now(),
+      freeTierBudget,
+    });
     if (!charged.ok) throw refuse(charged);
     return { kind: 'sync', ...r };
   }
@@ -240,7 +250,17 @@ async function pendingSandboxJob<T>(services: Services, ctx: RequestContext, pla
   const now = clock.now();
   const estimatedSeconds = SANDBOX_PENDING_MS / 1000;
   await store.hold({ id: holdId, accountId: ctx.account.id, amount: 0, requestId: ctx.requestId, jobId, at: now, freeTierBudget: null, lease: leaseFor(services) });
-  await store.createJob({ id: jobId, accountId: ctx.account.id, env: ctx.key.env, requestId: ctx.requestId, operation: plan.operation, platforms: plan.platforms, estimatedSeconds, createdAt: now, lease: leaseFor(services) });
+  await store.createJob({
+    id: jobId,
+    accountId: ctx.account.id,
+    env: ctx.key.env,
+    requestId: ctx.requestId,
+    operation: plan.operation,
+    platforms: plan.platforms,
+    estimatedSeconds,
+    createdAt: now,
+    lease: leaseFor(services),
+  });
   const job: JobFacts = { id: jobId, accountId: ctx.account.id, env: ctx.key.env, operation: plan.operation, platforms: plan.platforms, createdAt: now };
   emitJob(services, 'job.queued', job);
   const owner = services.jobs.owner;
@@ -253,7 +273,8 @@ async function pendingSandboxJob<T>(services: Services, ctx: RequestContext, pla
     }
     const r = finish(services, ctx, plan, await sandboxCompose(services, plan), { cached: false, sandbox: true, simulated: false });
     const at = clock.now();
-    if (!(await store.finishJob({ jobId, owner, holdId, charge: 0, requestId: ctx.requestId, status: 'completed', result: r.data, meta: r.meta, at, expiresAt: at + JOB_RETENTION_MS }))) return lost(services, jobId);
+    if (!(await store.finishJob({ jobId, owner, holdId, charge: 0, requestId: ctx.requestId, status: 'completed', result: r.data, meta: r.meta, at, expiresAt: at + JOB_RETENTION_MS })))
+      return lost(services, jobId);
     emitJob(services, 'job.succeeded', job);
     return { ok: true, data: r.data, meta: r.meta };
   });
@@ -276,9 +297,17 @@ function fetchLeg(services: Services, ctx: RequestContext, upstream: Upstream, l
   }
   // Every account whose live lookup this refresh answered hears of it (a shared call included).
   const stay = leg.stay;
-  if (stay) p.then((f) => emitStayCached(services, { accountId: ctx.account.id, env: ctx.key.env }, stay, f.expiresAt), () => undefined);
+  if (stay)
+    p.then(
+      (f) => emitStayCached(services, { accountId: ctx.account.id, env: ctx.key.env }, stay, f.expiresAt),
+      () => undefined,
+    );
   let source: string | undefined;
-  return outcome(p.then((f) => ((source = f.source), f.value)), false, () => source);
+  return outcome(
+    p.then((f) => ((source = f.source), f.value)),
+    false,
+    () => source,
+  );
 }
 
 /** This process asks the upstream, and caches the answer. */

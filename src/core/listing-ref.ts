@@ -122,7 +122,10 @@ const RULES = {
       if (!BOOKING_SLUG.test(s)) invalid('invalid_parameter', opts.param, 'booking', BOOKING_ID_HELP, raw);
       const country = opts.country?.trim();
       // Slugs are unique only within a country, so a bare one is refused rather than resolved.
-      if (!country) throw new ServiceError('needs_country', `The booking slug ${show(s)} is not unique across countries: pass country (ISO-3166 alpha-2) or use a {country}/{slug} id such as fr/${s}.`, { param: 'country' });
+      if (!country)
+        throw new ServiceError('needs_country', `The booking slug ${show(s)} is not unique across countries: pass country (ISO-3166 alpha-2) or use a {country}/{slug} id such as fr/${s}.`, {
+          param: 'country',
+        });
       return bookingId(country, s) ?? invalid('invalid_parameter', 'country', 'booking', 'an ISO-3166 alpha-2 country code such as fr', country);
     },
     fromUrl(url) {

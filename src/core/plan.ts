@@ -54,4 +54,3 @@ export const TTL = {
   search: 15 * 60_000,
   reviews: 6 * 3_600_000,
 } as const;
-

@@ -29,7 +29,10 @@ export function refuseIfLimited(d: RateDecision, what: string): void {
 
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
-  constructor(private readonly clock: Clock, private readonly maxBuckets = 100_000) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly maxBuckets = 100_000,
+  ) {}
 
   take(id: string, perMinute: number): RateDecision {
     const now = this.clock.now();

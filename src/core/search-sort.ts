@@ -6,11 +6,13 @@ import type { Property } from './schemas/resources.js';
 
 export type PropertyComparator = (a: Pick<Property, 'price' | 'guestRating' | 'ratingScale'>, b: Pick<Property, 'price' | 'guestRating' | 'ratingScale'>) => number;
 
-const byPrice = (dir: 1 | -1): PropertyComparator => (a, b) => {
-  // Rows without a price sort last in either direction.
-  if (!a.price || !b.price) return (a.price ? 0 : 1) - (b.price ? 0 : 1);
-  return dir * (a.price.nightlyPrice - b.price.nightlyPrice);
-};
+const byPrice =
+  (dir: 1 | -1): PropertyComparator =>
+  (a, b) => {
+    // Rows without a price sort last in either direction.
+    if (!a.price || !b.price) return (a.price ? 0 : 1) - (b.price ? 0 : 1);
+    return dir * (a.price.nightlyPrice - b.price.nightlyPrice);
+  };
 
 // Ratings compare across platforms on a common 0..1 footing; the rows keep their native scale.
 const byRating: PropertyComparator = (a, b) => (b.guestRating ?? 0) / (b.ratingScale || 1) - (a.guestRating ?? 0) / (a.ratingScale || 1);

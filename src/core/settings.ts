@@ -12,7 +12,7 @@ export const ConfigSchema = z.object({
   databaseUrl: z
     .string()
     .refine((u) => /^postgres(ql)?:\/\/./i.test(u) && URL.canParse(u), 'must be a postgres:// or postgresql:// URL')
-    .refine(sslmodeKnown, 'sslmode must be one of disable, allow, prefer, require, verify-ca, verify-full (libpq\'s values; docs/deploy.md)')
+    .refine(sslmodeKnown, "sslmode must be one of disable, allow, prefer, require, verify-ca, verify-full (libpq's values; docs/deploy.md)")
     .optional(),
   /** Connections one instance keeps open to PostgreSQL at most. */
   databasePoolMax: z.coerce.number().int().min(1).max(1000),
@@ -57,7 +57,9 @@ export const ConfigSchema = z.object({
    * refused (SSRF). auto (unset): refused whenever the server is reachable from other hosts (it
    * listens on a non-loopback address, or publicUrl is set); deny (1): always; allow (0): never.
    */
-  webhookPrivateTargets: z.enum(['auto', 'deny', 'allow'], { message: 'must be 1 (refuse private targets), 0 (allow them) or auto (unset: refuse them when the server is reachable from other hosts)' }),
+  webhookPrivateTargets: z.enum(['auto', 'deny', 'allow'], {
+    message: 'must be 1 (refuse private targets), 0 (allow them) or auto (unset: refuse them when the server is reachable from other hosts)',
+  }),
   /**
    * The address `stays serve` listens on (set by the server, not from the environment): whether
    * the server can be reached from other hosts. Unset: it listens nowhere (the in-process CLI).

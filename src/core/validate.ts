@@ -144,9 +144,7 @@ function describeIssue(param: string, issue: z.core.$ZodIssue, input: unknown, i
     case 'too_small':
       return `${param} must be ${issue.inclusive === false ? 'greater than' : 'at least'} ${String(issue.minimum)}${got(input)}.`;
     case 'too_big':
-      return issue.origin === 'array'
-        ? `${param} has too many values (at most ${String(issue.maximum)}).`
-        : `${param} must be at most ${String(issue.maximum)}${got(input)}.`;
+      return issue.origin === 'array' ? `${param} has too many values (at most ${String(issue.maximum)}).` : `${param} must be at most ${String(issue.maximum)}${got(input)}.`;
     case 'invalid_type':
       if (Array.isArray(input)) return `${param} was given more than once; pass a single value.`;
       return `${param} must be ${article(issue.expected)}${got(input)}.`;
@@ -209,7 +207,7 @@ export function parseParams<S extends z.ZodType>(schema: S, raw: RawInput): z.in
 // ---- Rules across fields -------------------------------------------------------------------
 
 const DAY_MS = 86_400_000;
-export {  MAX_WINDOW_DAYS };
+export { MAX_WINDOW_DAYS };
 
 export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);

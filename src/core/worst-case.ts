@@ -16,7 +16,11 @@ export interface CallShape {
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) ? v.map(String).join(',') : v === undefined || v === null ? undefined : String(v));
-const list = (v: unknown) => (str(v) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const list = (v: unknown) =>
+  (str(v) ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 const int = (v: unknown, fallback: number) => {
   const n = Number(str(v));
   return Number.isInteger(n) && n > 0 ? n : fallback;

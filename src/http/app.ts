@@ -111,4 +111,3 @@ export function createApiApp(services: Services, opts: AppOptions = {}, pipeline
 
   return app;
 }
-

@@ -44,7 +44,9 @@ function refusalOf(err: ParseError, server: Server): Refusal {
       return { status: 408, code: 'request_timeout', message: 'The request did not arrive in time.', param: null };
     default: {
       // llhttp's reason is a fixed English phrase; keep only printable ASCII all the same.
-      const reason = String(err.reason ?? err.code ?? err.message).replace(/[^\x20-\x7e]/g, '').slice(0, 100);
+      const reason = String(err.reason ?? err.code ?? err.message)
+        .replace(/[^\x20-\x7e]/g, '')
+        .slice(0, 100);
       return { status: 400, code: 'invalid_parameter', message: `The request is not valid HTTP/1.1 (${reason}).`, param: null };
     }
   }
@@ -132,8 +134,7 @@ export function installClientErrorHandler(server: Server, opts: ClientErrorOptio
     return lastHost[1];
   };
 
-  const log = (requestId: string, r: Refusal, detail: Record<string, unknown>) =>
-    opts.logger?.info({ reqId: requestId, status: r.status, code: r.code, ...detail }, 'malformed request');
+  const log = (requestId: string, r: Refusal, detail: Record<string, unknown>) => opts.logger?.info({ reqId: requestId, status: r.status, code: r.code, ...detail }, 'malformed request');
 
   const answer = (req: IncomingMessage, res: ServerResponse, r: Refusal) => {
     const requestId = opts.newRequestId();

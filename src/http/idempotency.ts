@@ -95,9 +95,12 @@ export async function withIdempotency(c: Context<Env>, ctx: RequestContext, hand
       break;
   }
 
-  const renew = setInterval(() => {
-    s.store.renewIdempotencyKey(ref, s.clock.now() + leaseMs).catch((err: unknown) => logger?.warn({ reqId: ctx.requestId, err }, 'idempotency key renewal failed'));
-  }, Math.max(100, Math.floor(leaseMs / 3)));
+  const renew = setInterval(
+    () => {
+      s.store.renewIdempotencyKey(ref, s.clock.now() + leaseMs).catch((err: unknown) => logger?.warn({ reqId: ctx.requestId, err }, 'idempotency key renewal failed'));
+    },
+    Math.max(100, Math.floor(leaseMs / 3)),
+  );
   renew.unref();
   let res: Response;
   try {

@@ -26,11 +26,23 @@ import type { RouteDef } from './route.js';
 type Json = Record<string, unknown>;
 
 const NAMED: [z.ZodType, string][] = [
-  [PropertySchema, 'Property'], [PriceSchema, 'Price'], [AvailabilitySchema, 'Availability'], [ReviewSchema, 'Review'],
-  [PriceCompareSchema, 'PriceCompare'], [AccountSchema, 'Account'], [MetaSchema, 'Meta'], [ErrorSchema, 'Error'],
-  [PlatformResultSchema, 'PlatformResult'], [WarningSchema, 'Warning'], [PaginationSchema, 'Pagination'],
-  [PlatformFailureErrorSchema, 'PlatformFailureError'], [PlatformSchema, 'Platform'], [ErrorEnvelopeSchema, 'ErrorEnvelope'],
-  [JobSummarySchema, 'JobSummary'], [StaySchema, 'Stay'], [StayListSchema, 'StayList'],
+  [PropertySchema, 'Property'],
+  [PriceSchema, 'Price'],
+  [AvailabilitySchema, 'Availability'],
+  [ReviewSchema, 'Review'],
+  [PriceCompareSchema, 'PriceCompare'],
+  [AccountSchema, 'Account'],
+  [MetaSchema, 'Meta'],
+  [ErrorSchema, 'Error'],
+  [PlatformResultSchema, 'PlatformResult'],
+  [WarningSchema, 'Warning'],
+  [PaginationSchema, 'Pagination'],
+  [PlatformFailureErrorSchema, 'PlatformFailureError'],
+  [PlatformSchema, 'Platform'],
+  [ErrorEnvelopeSchema, 'ErrorEnvelope'],
+  [JobSummarySchema, 'JobSummary'],
+  [StaySchema, 'Stay'],
+  [StayListSchema, 'StayList'],
 ];
 
 const NAMED_BODIES: [z.ZodType, string][] = [[SSearchBody, 'StaySearchRequest']];
@@ -196,7 +208,7 @@ export function buildOpenApi(routes: RouteDef[]): Json {
     get: {
       operationId: 'health',
       summary: 'Liveness, version and upstream',
-      description: 'Free and unauthenticated. Besides `status`, the server\'s version and what serves each platform\'s live data (no secrets), which `stays doctor` reads.',
+      description: "Free and unauthenticated. Besides `status`, the server's version and what serves each platform's live data (no secrets), which `stays doctor` reads.",
       security: [],
       tags: ['Service'],
       responses: {
@@ -208,12 +220,12 @@ export function buildOpenApi(routes: RouteDef[]): Json {
                 type: 'object',
                 properties: {
                   status: { const: 'ok' },
-                  version: { type: 'string', description: 'The server\'s version (stays package version).' },
+                  version: { type: 'string', description: "The server's version (stays package version)." },
                   upstream: {
                     type: 'object',
                     description: 'Where live keys get data.',
                     properties: {
-                      kind: { type: 'string', enum: ['none', 'simulated', 'apify'], description: 'none: live calls answer 503; simulated: demo data; apify: the scraping platform\'s actors.' },
+                      kind: { type: 'string', enum: ['none', 'simulated', 'apify'], description: "none: live calls answer 503; simulated: demo data; apify: the scraping platform's actors." },
                       platforms: {
                         type: 'object',
                         description: 'Per platform, per need (search, listing, price, availability, reviews, compare): the sources tried, primary first; empty when that need is not served.',
@@ -230,7 +242,13 @@ export function buildOpenApi(routes: RouteDef[]): Json {
     },
   };
   paths['/v1/openapi.json'] = {
-    get: { operationId: 'openapi', summary: 'This document', security: [], tags: ['Service'], responses: { 200: { description: 'OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } } } },
+    get: {
+      operationId: 'openapi',
+      summary: 'This document',
+      security: [],
+      tags: ['Service'],
+      responses: { 200: { description: 'OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } } },
+    },
   };
   return {
     openapi: '3.1.0',
@@ -242,7 +260,11 @@ export function buildOpenApi(routes: RouteDef[]): Json {
     servers: [{ url: '/' }],
     tags: [
       { name: 'Data', description: 'Family U: unified platform routes, camelCase fields, `{ data, meta }`.' },
-      { name: 'Stays', description: 'Family S: stay-centric routes (airbnb stays), snake_case fields, `{ data, meta, request_id }`; errors `{ error, request_id }` (D9). POST /v1/search takes either family\'s body (D8).' },
+      {
+        name: 'Stays',
+        description:
+          "Family S: stay-centric routes (airbnb stays), snake_case fields, `{ data, meta, request_id }`; errors `{ error, request_id }` (D9). POST /v1/search takes either family's body (D8).",
+      },
       { name: 'Webhooks', description: 'Family S: signed deliveries of job and stay events.' },
       { name: 'Account', description: 'Plan, credits and top-ups.' },
       { name: 'Jobs', description: 'Async jobs of live calls (D17, D18).' },
@@ -258,7 +280,7 @@ export function buildOpenApi(routes: RouteDef[]): Json {
           type: 'http',
           scheme: 'bearer',
           description:
-            'stay_test_ keys: deterministic sandbox, 0 credits. stay_live_ / sk_live_: live. An operation\'s security lists the scopes it needs ' +
+            "stay_test_ keys: deterministic sandbox, 0 credits. stay_live_ / sk_live_: live. An operation's security lists the scopes it needs " +
             '(else 403 scope_insufficient): stays.read (data, reading webhooks), webhooks.write (creating, deleting webhooks), billing.write (top-ups); ' +
             'none: any valid key (its account, its jobs). OAuth access tokens (stays_at_) carry stays.read only.',
         },

@@ -126,10 +126,7 @@ export function beginRequest(p: Pipeline, c: Context<Env>): void {
 
 /** The request log line (`stays serve`). */
 export function endRequest(p: Pipeline, c: Context<Env>, started: number): void {
-  p.opts.logger?.info(
-    { reqId: c.get('requestId'), method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 },
-    'request',
-  );
+  p.opts.logger?.info({ reqId: c.get('requestId'), method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
 }
 
 /** One route's handler: authentication, rate limit, scopes and Idempotency-Key around the route's own. */

@@ -42,4 +42,3 @@ export function publicBase(c: Context<Env>): string {
   if (configured) return configured;
   return selfOrigin(socketOf(c), c.req.header('host'), c.req.url);
 }
-

@@ -60,10 +60,7 @@ export function createMcpServer(opts: StaysMcpOptions): McpServer {
       client: await opts.client(extra),
       waitMs,
       signal: extra.signal,
-      progress:
-        token === undefined
-          ? undefined
-          : (message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++progress, message } }),
+      progress: token === undefined ? undefined : (message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++progress, message } }),
     };
     return tool.run(ctx, req.params.arguments ?? {});
   });

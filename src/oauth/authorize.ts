@@ -76,12 +76,17 @@ export function redirectTo(redirectUri: string, params: Record<string, string | 
  */
 export class CsrfGuard {
   private readonly key: Buffer;
-  constructor(serverKey: Buffer, private readonly maxAgeMs = 10 * 60_000) {
+  constructor(
+    serverKey: Buffer,
+    private readonly maxAgeMs = 10 * 60_000,
+  ) {
     this.key = Buffer.from(hkdfSync('sha256', serverKey, Buffer.alloc(0), 'stays oauth consent csrf', 32));
   }
 
   private mac(nonce: string, at: number, r: AuthRequest): string {
-    return createHmac('sha256', this.key).update(JSON.stringify([nonce, at, r.client.id, r.redirectUri, r.challenge, r.scope, r.state])).digest('base64url');
+    return createHmac('sha256', this.key)
+      .update(JSON.stringify([nonce, at, r.client.id, r.redirectUri, r.challenge, r.scope, r.state]))
+      .digest('base64url');
   }
 
   token(nonce: string, at: number, r: AuthRequest): string {

@@ -26,7 +26,6 @@ export interface OAuthMountOptions {
   address: (c: Context<Env>) => string;
 }
 
-
 const CSRF_COOKIE = 'stays_oauth_csrf';
 /** The window of STAYS_OAUTH_REGISTER_PER_HOUR. */
 const REGISTER_WINDOW_MS = 3_600_000;
@@ -100,7 +99,11 @@ export function createOAuthHandlers(opts: OAuthMountOptions): OAuthHandlers {
       const client = await s.store.createOAuthClient(clientFromRegistration(body, s.ids, now), { address: opts.address(c), max: s.config.oauthRegisterPerHour, windowMs: REGISTER_WINDOW_MS });
       if ('retryAt' in client) {
         const retryAfter = Math.max(1, Math.ceil((client.retryAt - now) / 1000));
-        throw new ServiceError('rate_limit_exceeded', `This address registered ${s.config.oauthRegisterPerHour} clients in the last hour, the most it may (STAYS_OAUTH_REGISTER_PER_HOUR); retry in ${retryAfter} s, or reuse a client_id you registered.`, { retryAfter });
+        throw new ServiceError(
+          'rate_limit_exceeded',
+          `This address registered ${s.config.oauthRegisterPerHour} clients in the last hour, the most it may (STAYS_OAUTH_REGISTER_PER_HOUR); retry in ${retryAfter} s, or reuse a client_id you registered.`,
+          { retryAfter },
+        );
       }
       return oauthJson(c, registrationResponse(client), 201);
     } catch (e) {
@@ -181,7 +184,16 @@ export function createOAuthHandlers(opts: OAuthMountOptions): OAuthHandlers {
       }
       const code = newSecret(s.ids, PREFIX.code);
       const now = s.clock.now();
-      await s.store.createOAuthCode({ hash: hashKey(code), clientId: r.client.id, redirectUri: r.redirectUri, challenge: r.challenge, scope: r.scope, keyId: who.key.id, expiresAt: now + CODE_TTL_MS, createdAt: now });
+      await s.store.createOAuthCode({
+        hash: hashKey(code),
+        clientId: r.client.id,
+        redirectUri: r.redirectUri,
+        challenge: r.challenge,
+        scope: r.scope,
+        keyId: who.key.id,
+        expiresAt: now + CODE_TTL_MS,
+        createdAt: now,
+      });
       setCookie(c, CSRF_COOKIE, '', { path: '/oauth', httpOnly: true, sameSite: 'Strict', maxAge: 0 });
       c.header('Cache-Control', 'no-store');
       return c.redirect(redirectTo(r.redirectUri, { code, state: r.state, iss }), 303);

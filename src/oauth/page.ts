@@ -22,7 +22,16 @@ function layout(title: string, body: string): string {
 export function consentPage(r: AuthRequest, csrf: string, error: string | null, action: string): string {
   const name = r.client.name ?? 'An application';
   const host = new URL(r.redirectUri).host;
-  const hidden = { response_type: 'code', client_id: r.client.id, redirect_uri: r.redirectUri, code_challenge: r.challenge, code_challenge_method: 'S256', scope: r.scope, ...(r.state !== null ? { state: r.state } : {}), csrf };
+  const hidden = {
+    response_type: 'code',
+    client_id: r.client.id,
+    redirect_uri: r.redirectUri,
+    code_challenge: r.challenge,
+    code_challenge_method: 'S256',
+    scope: r.scope,
+    ...(r.state !== null ? { state: r.state } : {}),
+    csrf,
+  };
   const fields = Object.entries(hidden)
     .map(([k, v]) => `<input type="hidden" name="${k}" value="${esc(v)}">`)
     .join('');

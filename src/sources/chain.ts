@@ -23,10 +23,7 @@ function withDeadline<T>(p: Promise<T>, ms: number, platform: string, source: st
 export type WhyUnserved = (platform: EnabledPlatform, need: Need) => string | null | undefined;
 const noSource = (platform: EnabledPlatform, need: Need) => `${platform}: no source is configured for ${need} on this server.`;
 
-async function runChain<T>(
-  platform: EnabledPlatform, need: Need, all: Upstream[], deadlineMs: number, report: ((r: SourceReport) => void) | undefined,
-  call: (u: Upstream) => Promise<T>,
-): Promise<T> {
+async function runChain<T>(platform: EnabledPlatform, need: Need, all: Upstream[], deadlineMs: number, report: ((r: SourceReport) => void) | undefined, call: (u: Upstream) => Promise<T>): Promise<T> {
   const sources = all.filter((s) => s.serves?.(platform, need) ?? true);
   if (sources.length === 0) throw new ServiceError('upstream_unavailable', noSource(platform, need));
   const failures: ServiceError[] = [];
@@ -71,9 +68,14 @@ export function chainUpstream(chains: Chains, deadlineMs: number, report?: (r: S
     compareGoogle: (q, stay) => run('google', 'compare', (u) => u.compareGoogle(q, stay)),
     // A view whose calls also go to `r` (the executor names the source of each leg with it).
     observe: (r) =>
-      chainUpstream(chains, deadlineMs, (x) => {
-        report?.(x);
-        r(x);
-      }, why),
+      chainUpstream(
+        chains,
+        deadlineMs,
+        (x) => {
+          report?.(x);
+          r(x);
+        },
+        why,
+      ),
   };
 }

@@ -43,8 +43,7 @@ export function simulatedUpstream(world: SandboxWorld, opts: SimulatedOptions): 
         const { price: _price, identity: _identity, ...body } = world.listing(p, id, { currency: o.currency, requestedId: id });
         return LANES[p].listing(body);
       }),
-    price: (p, id, stay) =>
-      call(p, () => LANES[p].price(world.price(p, id, stay), stay) ?? unpriced(p, id)),
+    price: (p, id, stay) => call(p, () => LANES[p].price(world.price(p, id, stay), stay) ?? unpriced(p, id)),
     availability: (p, id, s, e) => call(p, () => LANES[p].availability(world.availability(p, id, s, e), { startDate: s, endDate: e })),
     // No reviews normalizer exists for google (the service refuses google reviews before this
     // port), so its reviews, if ever asked for, are the world's as they are.
@@ -76,7 +75,10 @@ function unpriced(platform: EnabledPlatform, id: string): never {
 export function parseLatency(spec: string | undefined, fallback = 2000): Record<EnabledPlatform, number> {
   const out: Record<EnabledPlatform, number> = { airbnb: fallback, booking: fallback, vrbo: fallback, google: fallback };
   if (spec === undefined || spec.trim() === '') return out;
-  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^(?:(airbnb|booking|vrbo|google)=)?(\d{1,7})$/.exec(part);
     if (!m) throw new ConfigError(`invalid setting STAYS_SIM_LATENCY_MS: cannot read ${JSON.stringify(part)}; use 2000 or airbnb=3000,booking=500`);
     if (m[1]) out[m[1] as EnabledPlatform] = Number(m[2]);
@@ -89,7 +91,10 @@ export function parseLatency(spec: string | undefined, fallback = 2000): Record<
 export function parseFailures(spec: string | undefined, isCode: (c: string) => c is ErrorCode): Partial<Record<EnabledPlatform, ErrorCode>> {
   const out: Partial<Record<EnabledPlatform, ErrorCode>> = {};
   if (spec === undefined || spec.trim() === '') return out;
-  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^(airbnb|booking|vrbo|google)=([a-z_]+)$/.exec(part);
     if (!m || !isCode(m[2]!)) throw new ConfigError(`invalid setting STAYS_SIM_FAIL: cannot read ${JSON.stringify(part)}; use vrbo=all_actors_failed,booking=actor_timeout`);
     out[m[1] as EnabledPlatform] = m[2] as ErrorCode;

@@ -13,8 +13,7 @@ export interface UpstreamReport {
 }
 
 /** The needs a platform has at all: compare is Google's, reviews every other platform's. */
-const platformNeeds = (platform: EnabledPlatform): Need[] =>
-  NEEDS.filter((n) => !((n === 'compare' && platform !== 'google') || (n === 'reviews' && platform === 'google')));
+const platformNeeds = (platform: EnabledPlatform): Need[] => NEEDS.filter((n) => !((n === 'compare' && platform !== 'google') || (n === 'reviews' && platform === 'google')));
 
 export async function upstreamReport(config: Pick<Config, 'upstream' | 'actors'>): Promise<UpstreamReport> {
   const platforms = {} as UpstreamReport['platforms'];

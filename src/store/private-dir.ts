@@ -24,7 +24,9 @@ export function makePrivateDir(dir: string, warn: (message: string) => void = (m
   }
   const others = readdirSync(dir).filter((n) => !OUR_FILES.test(n));
   if (others.length > 0) {
-    warn(`the data directory ${dir} is open to other users (mode ${octal(st.mode)}) and holds other files (${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''}), so it was left as is; ${why}: ${fix}, or give stays a directory of its own (--data-dir)`);
+    warn(
+      `the data directory ${dir} is open to other users (mode ${octal(st.mode)}) and holds other files (${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''}), so it was left as is; ${why}: ${fix}, or give stays a directory of its own (--data-dir)`,
+    );
     return;
   }
   try {

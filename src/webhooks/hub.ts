@@ -20,8 +20,6 @@ export interface WebhookHub extends EventSink {
   onQueued(listener: ((deliveryIds: string[]) => void) | null): void;
 }
 
-;
-
 export interface HubDeps {
   store: Store;
   clock: Clock;

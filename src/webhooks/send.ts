@@ -28,8 +28,7 @@ export type SendResult =
 
 export type Resolver = (host: string) => Promise<LookupAddress[]>;
 
-const systemResolver: Resolver = (host) =>
-  new Promise((resolve, reject) => dnsLookup(host, { all: true, verbatim: true }, (e, addresses) => (e ? reject(e) : resolve(addresses))));
+const systemResolver: Resolver = (host) => new Promise((resolve, reject) => dnsLookup(host, { all: true, verbatim: true }, (e, addresses) => (e ? reject(e) : resolve(addresses))));
 
 export interface SendOptions {
   headers: Record<string, string>;
@@ -71,7 +70,10 @@ function describe(e: unknown, host: string, timeoutMs: number): string {
 
 /** The first PREVIEW_BYTES of the body as text (a character cut in half is dropped). */
 export function previewOf(chunks: Buffer[]): string {
-  return Buffer.concat(chunks).subarray(0, PREVIEW_BYTES).toString('utf8').replace(/\uFFFD$/, '');
+  return Buffer.concat(chunks)
+    .subarray(0, PREVIEW_BYTES)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
 }
 
 /** POSTs `body` to `url` once. Never throws for a receiver's failure: that is a SendResult. */
@@ -89,8 +91,7 @@ export async function sendOnce(url: string, body: string, o: SendOptions): Promi
     if ('refused' in target) return { kind: 'refused', preview: target.refused };
     // Only the addresses resolved (and checked) above: the connection never looks the name up again.
     const pinned = target.addresses;
-    const lookup = (_h: string, opts: { all?: boolean }, cb: (...a: unknown[]) => void) =>
-      opts.all ? cb(null, pinned) : cb(null, pinned[0]!.address, pinned[0]!.family);
+    const lookup = (_h: string, opts: { all?: boolean }, cb: (...a: unknown[]) => void) => (opts.all ? cb(null, pinned) : cb(null, pinned[0]!.address, pinned[0]!.family));
     const { status, preview } = await new Promise<{ status: number; preview: string | null }>((resolve, reject) => {
       const send = process.getBuiltinModule(u.protocol === 'https:' ? 'node:https' : 'node:http').request;
       const req = send(u, {

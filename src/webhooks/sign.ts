@@ -18,8 +18,7 @@ export interface VerifyOptions {
 
 export type VerifyResult = { ok: true; timestamp: number } | { ok: false; reason: 'malformed' | 'stale' | 'future' | 'mismatch' };
 
-const digest = (secret: string, t: number, rawBody: string | Uint8Array) =>
-  createHmac('sha256', secret).update(`${t}.`).update(rawBody).digest('hex');
+const digest = (secret: string, t: number, rawBody: string | Uint8Array) => createHmac('sha256', secret).update(`${t}.`).update(rawBody).digest('hex');
 
 /** The header value for a body signed at unix time `t`. */
 export function signatureHeader(rawBody: string | Uint8Array, secret: string, t: number = Math.floor(Date.now() / 1000)): string {

@@ -23,16 +23,38 @@ function blockLists(): { blocked4: BlockList; blocked6: BlockList } {
   if (lists) return lists;
   const blocked4 = new BlockList();
   for (const [net, bits] of [
-    ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-    ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-    ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-  ] as const) blocked4.addSubnet(net, bits, 'ipv4');
+    ['0.0.0.0', 8],
+    ['10.0.0.0', 8],
+    ['100.64.0.0', 10],
+    ['127.0.0.0', 8],
+    ['169.254.0.0', 16],
+    ['172.16.0.0', 12],
+    ['192.0.0.0', 24],
+    ['192.0.2.0', 24],
+    ['192.88.99.0', 24],
+    ['192.168.0.0', 16],
+    ['198.18.0.0', 15],
+    ['198.51.100.0', 24],
+    ['203.0.113.0', 24],
+    ['224.0.0.0', 4],
+    ['240.0.0.0', 4],
+  ] as const)
+    blocked4.addSubnet(net, bits, 'ipv4');
   const blocked6 = new BlockList();
   for (const [net, bits] of [
     // Unspecified and loopback are caught as IPv4-compatible forms (0.0.0.0, 0.0.0.1) below.
-    ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 32], ['2001:10::', 28], ['2001:20::', 28], ['2001:db8::', 32],
-    ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-  ] as const) blocked6.addSubnet(net, bits, 'ipv6');
+    ['64:ff9b:1::', 48],
+    ['100::', 64],
+    ['2001::', 32],
+    ['2001:10::', 28],
+    ['2001:20::', 28],
+    ['2001:db8::', 32],
+    ['fc00::', 7],
+    ['fe80::', 10],
+    ['fec0::', 10],
+    ['ff00::', 8],
+  ] as const)
+    blocked6.addSubnet(net, bits, 'ipv6');
   return (lists = { blocked4, blocked6 });
 }
 const lookup = (host: string, opts: { all: true; verbatim: true }) => process.getBuiltinModule('node:dns/promises').lookup(host, opts);
@@ -91,7 +113,10 @@ export function isPrivateAddress(ip: string): boolean {
 
 /** Whether a listening address accepts only connections from this machine. */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+  const h = host
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.$/, '');
   if (h === 'localhost' || h.endsWith('.localhost')) return true;
   if (isIP(h) === 4) return h.startsWith('127.');
   if (isIP(h) === 6) {
@@ -115,8 +140,7 @@ export function denyPrivateTargets(config: Pick<Config, 'webhookPrivateTargets' 
 
 const DNS_TIMEOUT_MS = 2_000;
 
-const WHY =
-  'this server is reachable from other hosts, so it refuses loopback, private and link-local webhook targets (STAYS_WEBHOOK_DENY_PRIVATE); use a public address';
+const WHY = 'this server is reachable from other hosts, so it refuses loopback, private and link-local webhook targets (STAYS_WEBHOOK_DENY_PRIVATE); use a public address';
 
 /** Refuses (invalid_parameter, param url) a target on a private network; resolves host names. */
 export async function assertPublicTarget(url: string, timeoutMs = DNS_TIMEOUT_MS, param = 'url'): Promise<void> {

@@ -10,8 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli, tempDir } from '../helpers/stays.js';
 import { type Sandbox, bash, freshSandbox, pathWithStays, stays } from './helpers.js';
 
-
-
 let box: Sandbox;
 beforeAll(() => {
   box = freshSandbox();
@@ -20,7 +18,11 @@ beforeAll(() => {
 describe('stays api examples', () => {
   it('every example in stays api --help exits 0 with output on a fresh machine', async () => {
     const help = await runCli(['api', '--help'], { COLUMNS: '200' });
-    const examples = help.stdout.slice(help.stdout.indexOf('Examples:')).split('\n').map((l) => l.trim()).filter((l) => /(^|\| )stays api /.test(l));
+    const examples = help.stdout
+      .slice(help.stdout.indexOf('Examples:'))
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => /(^|\| )stays api /.test(l));
     expect(examples.length).toBeGreaterThanOrEqual(4);
     const fresh = freshSandbox();
     const env = { ...fresh.env, PATH: pathWithStays() };
@@ -48,7 +50,10 @@ describe('stays api -o', () => {
   it('-o jsonl prints one data row a line', async () => {
     const r = await stays(['api', 'search', '-f', 'location=Lisbon', '-f', 'limit=2', '-f', 'platforms=airbnb,booking', '-o', 'jsonl'], box.env);
     expect(r.code).toBe(0);
-    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { platform: string });
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { platform: string });
     expect(rows).toHaveLength(4);
     expect(new Set(rows.map((x) => x.platform))).toEqual(new Set(['airbnb', 'booking']));
   });
@@ -110,7 +115,10 @@ describe('stays api --no-input', () => {
   it('does not undo --input FILE, whichever comes first', async () => {
     const file = join(tempDir(), 'body.json');
     writeFileSync(file, JSON.stringify({ location: 'Porto', limit: 1, platforms: ['vrbo'] }));
-    for (const order of [['--input', file, '--no-input'], ['--no-input', '--input', file]]) {
+    for (const order of [
+      ['--input', file, '--no-input'],
+      ['--no-input', '--input', file],
+    ]) {
       const r = await stays(['api', 'search', ...order], box.env);
       expect(r.code, r.stderr).toBe(0);
       const body = JSON.parse(r.stdout) as { data: { platform: string; location: { city: string } }[] };

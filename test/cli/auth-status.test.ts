@@ -70,7 +70,12 @@ describe('in-process', () => {
       configFile: join(box.configDir, 'config.json'),
       configFileExists: true,
       key: { prefix: `${local.key.slice(0, 14)}…`, env: 'sandbox', from: 'local', id: local.keyId },
-      account: { id: local.accountId, plan: { code: 'free', name: 'Free / Sandbox', status: 'active' }, credits: { balance: 0, available: 0, held: 0, expiringSoon: 0 }, rateLimit: expect.objectContaining({}) },
+      account: {
+        id: local.accountId,
+        plan: { code: 'free', name: 'Free / Sandbox', status: 'active' },
+        credits: { balance: 0, available: 0, held: 0, expiringSoon: 0 },
+        rateLimit: expect.objectContaining({}),
+      },
       authenticated: true,
     });
     const again = await stays(['auth', 'status', '--json'], box.env);

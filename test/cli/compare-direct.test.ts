@@ -12,7 +12,11 @@ beforeAll(() => {
   box = freshSandbox();
 });
 
-interface Offer { platform: string; listingId: string; totalPrice: number }
+interface Offer {
+  platform: string;
+  listingId: string;
+  totalPrice: number;
+}
 
 describe('stays compare --listings', () => {
   it('prints offers cheapest total first, in JSON and in the table, whatever the typed order', async () => {

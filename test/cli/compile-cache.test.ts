@@ -94,7 +94,11 @@ describe.runIf(ownCache)('the compile cache of bin/stays (Node 20)', () => {
       // STAYS_BUNDLE=full: the whole bundle, the same answer.
       const full = await stays(['account', '--json'], { ...env, STAYS_BUNDLE: 'full' });
       expect(json(full).data).toEqual(json(first).data);
-      expect(caches(dir).map((f) => f.replace(/^cli-[0-9a-f]+-v[\d.]+-\w+-/, '')).sort()).toEqual(['account.v8', 'remote-account.v8']);
+      expect(
+        caches(dir)
+          .map((f) => f.replace(/^cli-[0-9a-f]+-v[\d.]+-\w+-/, ''))
+          .sort(),
+      ).toEqual(['account.v8', 'remote-account.v8']);
     } finally {
       await peer.close();
     }
@@ -108,7 +112,11 @@ describe.runIf(ownCache)('the compile cache of bin/stays (Node 20)', () => {
     expect(handed.code).toBe(0);
     expect(handed.stderr).toBe(usual.stderr);
     expect(json(handed).data).toEqual(json(usual).data);
-    expect(caches(dir).map((f) => f.replace(/^cli-[0-9a-f]+-v[\d.]+-\w+-/, '')).sort()).toEqual(['remote-search.v8', 'search.v8']);
+    expect(
+      caches(dir)
+        .map((f) => f.replace(/^cli-[0-9a-f]+-v[\d.]+-\w+-/, ''))
+        .sort(),
+    ).toEqual(['remote-search.v8', 'search.v8']);
   });
 
   it('a corrupt cache is rejected by V8 and replaced; the command is unaffected', async () => {

@@ -41,7 +41,11 @@ function bash(...words: string[]): string[] {
 /** What fish completes for a command line (`complete -C`), values only. */
 function fish(line: string): string[] {
   const out = execFileSync('fish', ['-c', 'source $argv[1]; complete -C $argv[2]', scripts.fish!, line], { encoding: 'utf8' });
-  return out.split('\n').filter(Boolean).map((l) => l.split('\t')[0]!).sort();
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t')[0]!)
+    .sort();
 }
 
 // zsh completes only in an interactive shell: run one in a pseudo-terminal (zsh's zpty), load
@@ -84,7 +88,12 @@ const sorted = (xs: readonly string[]) => [...xs].sort();
 describe('stays completion bash', () => {
   it('completes every command and subcommand stays --help lists, and every flag of a command', async () => {
     const help = (await stays(['--help'], box.env)).stdout;
-    const commands = [...help.split('Commands:')[1]!.split('\n\n')[0]!.matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]!);
+    const commands = [
+      ...help
+        .split('Commands:')[1]!
+        .split('\n\n')[0]!
+        .matchAll(/^ {2}([a-z]+)\b/gm),
+    ].map((m) => m[1]!);
     expect(commands).toContain('completion');
     expect(bash('stays', '')).toEqual(sorted(commands));
     expect(bash('stays', 'se')).toEqual(['search', 'serve']);

@@ -23,7 +23,13 @@ describe('stays config', () => {
 
   it('refuses unknown keys and bad values with exit 2', async () => {
     const { env } = freshSandbox();
-    for (const args of [['set', 'colour', 'red'], ['set', 'output', 'yaml'], ['set', 'timeout', 'soon'], ['set', 'base-url', 'ftp://x'], ['get', 'nope']]) {
+    for (const args of [
+      ['set', 'colour', 'red'],
+      ['set', 'output', 'yaml'],
+      ['set', 'timeout', 'soon'],
+      ['set', 'base-url', 'ftp://x'],
+      ['get', 'nope'],
+    ]) {
       const r = await stays(['config', ...args], env);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^stays config: /);

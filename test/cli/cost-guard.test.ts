@@ -47,7 +47,7 @@ async function helpFlags(name: string): Promise<Set<string>> {
 
 const credits = async (key: string) => ((await (await s.req('/v1/account', { key })).json()) as { data: { credits: { balance: number; held: number } } }).data.credits;
 
-describe('--max-credits refusals name only the command\'s own flags', () => {
+describe("--max-credits refusals name only the command's own flags", () => {
   it('every billable command: exit 5, nothing charged, every flag named is one the command has', async () => {
     const env = { ...freshSandbox().env, STAYS_BASE_URL: s.url, STAYS_API_KEY: a.liveKey };
     const before = await credits(a.liveKey);
@@ -162,7 +162,7 @@ describe('--dry-run sends nothing that costs credits', () => {
 
   it('in-process, with a live key of the local store', async () => {
     const dataDir = tempDir('stays-dry-');
-    const admin = async <T,>(...args: string[]) => {
+    const admin = async <T>(...args: string[]) => {
       const r = await runCli(['admin', ...args, '--json', '--data-dir', dataDir]);
       expect(r.code, r.stderr).toBe(0);
       return JSON.parse(r.stdout) as T;

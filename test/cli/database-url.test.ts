@@ -21,7 +21,10 @@ describe('stays admin / serve --database-url', () => {
   });
 
   it('an invalid URL from the flag names the flag; from the environment, the variable', async () => {
-    for (const cmd of [['admin', 'account', 'list'], ['serve', '--port', '0']]) {
+    for (const cmd of [
+      ['admin', 'account', 'list'],
+      ['serve', '--port', '0'],
+    ]) {
       const flag = await stays([...cmd, '--database-url', 'mysql://db/stays'], box.env);
       expect(flag.code).toBe(2);
       expect(flag.stderr).toContain('invalid option --database-url: must be a postgres:// or postgresql:// URL');

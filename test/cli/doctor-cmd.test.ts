@@ -183,4 +183,3 @@ describe('stays doctor against a server (remote mode, issue 22 item 3)', () => {
     }
   });
 });
-

@@ -17,8 +17,39 @@ export interface FakeJobs {
   close(): Promise<void>;
 }
 
-const ROW = { id: 'stays_airbnb_12345678', platform: 'airbnb', platformListingId: '12345678', url: 'https://www.airbnb.com/rooms/12345678', name: 'Fake flat', propertyType: 'apartment', location: { lat: 1, lng: 2, city: 'Lisbon', region: null, country: 'PT', address: null }, starRating: null, guestRating: 4.8, ratingScale: 5, reviewCount: 3, maxOccupancy: 2, bedrooms: 1, bathrooms: 1, amenities: [], images: [], host: null, price: null };
-const meta = (n: number) => ({ requestId: `req_FAKE${String(n).padStart(22, '0')}`, environment: 'live', sandbox: false, platforms: ['airbnb'], cached: false, partial: false, creditsCharged: 5, currency: 'USD', pagination: null, platformResults: [], warnings: [] });
+const ROW = {
+  id: 'stays_airbnb_12345678',
+  platform: 'airbnb',
+  platformListingId: '12345678',
+  url: 'https://www.airbnb.com/rooms/12345678',
+  name: 'Fake flat',
+  propertyType: 'apartment',
+  location: { lat: 1, lng: 2, city: 'Lisbon', region: null, country: 'PT', address: null },
+  starRating: null,
+  guestRating: 4.8,
+  ratingScale: 5,
+  reviewCount: 3,
+  maxOccupancy: 2,
+  bedrooms: 1,
+  bathrooms: 1,
+  amenities: [],
+  images: [],
+  host: null,
+  price: null,
+};
+const meta = (n: number) => ({
+  requestId: `req_FAKE${String(n).padStart(22, '0')}`,
+  environment: 'live',
+  sandbox: false,
+  platforms: ['airbnb'],
+  cached: false,
+  partial: false,
+  creditsCharged: 5,
+  currency: 'USD',
+  pagination: null,
+  platformResults: [],
+  warnings: [],
+});
 const jobMeta = (n: number) => ({ requestId: `req_FAKE${String(n).padStart(22, '0')}`, creditsCharged: 0, platforms: ['airbnb'] });
 const error = (type: string, code: string, message: string, retryable = false) => ({ type, code, message, retryable });
 
@@ -39,7 +70,10 @@ export async function startFakeJobs(): Promise<FakeJobs> {
     seen.push({ method: req.method ?? 'GET', url: url.pathname + url.search, auth: req.headers.authorization, at: Date.now() });
     if (url.pathname === '/v1/search') {
       const where = url.searchParams.get('location') ?? '';
-      if (where === 'boom') return send(res, 500, { error: { ...error('internal_error', 'internal_error', 'Fake failure.'), param: null, requestId: 'req_FAKE', creditsCharged: 0, docUrl: 'https://stays.dev/docs/errors/internal_error' } });
+      if (where === 'boom')
+        return send(res, 500, {
+          error: { ...error('internal_error', 'internal_error', 'Fake failure.'), param: null, requestId: 'req_FAKE', creditsCharged: 0, docUrl: 'https://stays.dev/docs/errors/internal_error' },
+        });
       if (where === 'busy-once' && rateLimited++ === 0) return send(res, 429, { error: { ...error('rate_limited', 'rate_limit_exceeded', 'Slow down.', true), param: null } }, { 'retry-after': '1' });
       if (where === 'busy') return send(res, 429, { error: { ...error('rate_limited', 'rate_limit_exceeded', 'Slow down.', true), param: null } }, { 'retry-after': '1' });
       if (where === 'busy-once') return send(res, 200, { data: [ROW], meta: meta(n) });
@@ -53,8 +87,10 @@ export async function startFakeJobs(): Promise<FakeJobs> {
       const running = () => send(res, 200, { data: { jobId, status: 'running', pollUrl: `/v1/jobs/${jobId}`, estimatedSeconds: 1 }, meta: jobMeta(n) }, { 'retry-after': '1' });
       if (jobId === 'job_slow') return running();
       if (count < 2) return running();
-      if (jobId === 'job_fails') return send(res, 200, { data: { jobId, status: 'failed', error: error('upstream_timeout', 'actor_timeout', 'The upstream work timed out without data.', true) }, meta: jobMeta(n) });
-      if (jobId === 'job_missing') return send(res, 200, { data: { jobId, status: 'failed', error: error('not_found', 'listing_not_found', 'The listing does not exist upstream.') }, meta: jobMeta(n) });
+      if (jobId === 'job_fails')
+        return send(res, 200, { data: { jobId, status: 'failed', error: error('upstream_timeout', 'actor_timeout', 'The upstream work timed out without data.', true) }, meta: jobMeta(n) });
+      if (jobId === 'job_missing')
+        return send(res, 200, { data: { jobId, status: 'failed', error: error('not_found', 'listing_not_found', 'The listing does not exist upstream.') }, meta: jobMeta(n) });
       return send(res, 200, { data: { jobId, status: 'completed', result: [ROW] }, meta: meta(n) });
     }
     return send(res, 404, { error: { ...error('not_found', 'route_not_found', 'No such route.'), param: null } });

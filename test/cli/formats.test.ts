@@ -48,9 +48,9 @@ describe('csv and tsv', () => {
     for (const h of header) expect(h).toMatch(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/);
     expect(header.slice(0, 3)).toEqual(['name', 'platform', 'listing_id']);
     expect(header).toEqual(expect.arrayContaining(['nightly_price', 'total_price', 'currency', 'guest_rating', 'rating_scale', 'review_count']));
-    const data = json<{ data: { platformListingId: string; guestRating: number | null; ratingScale: number; reviewCount: number; price: { nightlyPrice: number; totalPrice: number; currency: string } }[] }>(
-      await stays([...COMMANDS.search!, '--json'], box.env),
-    ).data;
+    const data = json<{
+      data: { platformListingId: string; guestRating: number | null; ratingScale: number; reviewCount: number; price: { nightlyPrice: number; totalPrice: number; currency: string } }[];
+    }>(await stays([...COMMANDS.search!, '--json'], box.env)).data;
     expect(rows).toHaveLength(data.length);
     rows.forEach((row, i) => {
       const p = data[i]!;
@@ -90,17 +90,28 @@ describe('csv and tsv', () => {
   it('tsv: the csv cells without a header, one line a row', async () => {
     for (const [name, args] of Object.entries(COMMANDS)) {
       const csv = parseCsv((await stays([...args, '-o', 'csv'], box.env)).stdout);
-      const tsv = (await stays(args, box.env)).stdout.replace(/\n$/, '').split('\n').map((l) => l.split('\t'));
+      const tsv = (await stays(args, box.env)).stdout
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((l) => l.split('\t'));
       expect(tsv, name).toEqual(csv.slice(1));
     }
   });
 
-  it('each command\'s --help lists the columns it prints, in order', async () => {
+  it("each command's --help lists the columns it prints, in order", async () => {
     for (const [name, args] of Object.entries(COMMANDS)) {
       const [header] = parseCsv((await stays([...args, '-o', 'csv'], box.env)).stdout);
       const help = (await stays([name, '--help'], box.env)).stdout;
-      const listed = help.split('Columns of -o tsv and -o csv')[1]?.split('\n').slice(1).filter((l) => l.startsWith('  ')).join(' ');
-      expect(listed?.split(',').map((k) => k.trim()), name).toEqual(header);
+      const listed = help
+        .split('Columns of -o tsv and -o csv')[1]
+        ?.split('\n')
+        .slice(1)
+        .filter((l) => l.startsWith('  '))
+        .join(' ');
+      expect(
+        listed?.split(',').map((k) => k.trim()),
+        name,
+      ).toEqual(header);
     }
   });
 
@@ -112,10 +123,17 @@ describe('csv and tsv', () => {
       const help = (await stays([...words, '--help'], box.env)).stdout;
       const block = help.split('Columns of -o tsv and -o csv')[1];
       expect(block, words.join(' ')).toBeDefined();
-      const listed = block!.split('\n').slice(1).filter((l) => l.startsWith('  ')).join(' ');
+      const listed = block!
+        .split('\n')
+        .slice(1)
+        .filter((l) => l.startsWith('  '))
+        .join(' ');
       // The header row is printed even when there are no rows (no jobs, no webhooks yet).
       const [header] = parseCsv(csv);
-      expect(listed.split(',').map((k) => k.trim()), words.join(' ')).toEqual(header);
+      expect(
+        listed.split(',').map((k) => k.trim()),
+        words.join(' '),
+      ).toEqual(header);
     }
   });
 

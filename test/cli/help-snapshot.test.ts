@@ -3,9 +3,35 @@
 import { expect, it } from 'vitest';
 import { runCli } from '../helpers/stays.js';
 
-const COMMANDS = [[], ['search'], ['listing'], ['stay'], ['stay', 'get'], ['stay', 'batch'], ['listings'], ['listings', 'superhost'], ['price'], ['compare'], ['availability'], ['reviews'], ['account'], ['auth'], ['jobs'], ['webhooks'], ['webhooks', 'create'], ['webhooks', 'verify'], ['webhooks', 'listen'], ['api'], ['mcp'], ['config'], ['serve'], ['doctor'], ['admin']];
+const COMMANDS = [
+  [],
+  ['search'],
+  ['listing'],
+  ['stay'],
+  ['stay', 'get'],
+  ['stay', 'batch'],
+  ['listings'],
+  ['listings', 'superhost'],
+  ['price'],
+  ['compare'],
+  ['availability'],
+  ['reviews'],
+  ['account'],
+  ['auth'],
+  ['jobs'],
+  ['webhooks'],
+  ['webhooks', 'create'],
+  ['webhooks', 'verify'],
+  ['webhooks', 'listen'],
+  ['api'],
+  ['mcp'],
+  ['config'],
+  ['serve'],
+  ['doctor'],
+  ['admin'],
+];
 
-it('stays --help and each command\'s --help match the reviewed snapshot', async () => {
+it("stays --help and each command's --help match the reviewed snapshot", async () => {
   const pages: string[] = [];
   for (const cmd of COMMANDS) {
     const r = await runCli([...cmd, '--help'], { COLUMNS: '100', NO_COLOR: '1' });

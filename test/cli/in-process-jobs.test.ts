@@ -89,7 +89,7 @@ describe('live jobs in-process', () => {
     for (let i = 0; !id; i++) {
       if (i > 400) throw new Error('the job did not start');
       await new Promise((r) => setTimeout(r, 50));
-      id = db((d) => (d.prepare(`SELECT id FROM jobs WHERE status = 'running' AND request_id IN (SELECT request_id FROM credit_holds)`).pluck().get() as string | undefined));
+      id = db((d) => d.prepare(`SELECT id FROM jobs WHERE status = 'running' AND request_id IN (SELECT request_id FROM credit_holds)`).pluck().get() as string | undefined);
     }
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));

@@ -55,7 +55,11 @@ describe('stays jobs list', () => {
 
   it('fits COLUMNS: ERROR goes first, then OPERATION; the ids stay whole', async () => {
     const at = (columns: number) => stays(['jobs', 'list', '-o', 'table', '--base-url', s.url, '--api-key', a.liveKey], { ...box.env, COLUMNS: String(columns) });
-    for (const [columns, shown, gone] of [[200, ['OPERATION', 'ERROR'], []], [80, ['OPERATION', 'AGE', 'CREDITS'], ['ERROR']], [60, ['AGE', 'CREDITS'], ['ERROR', 'OPERATION']]] as const) {
+    for (const [columns, shown, gone] of [
+      [200, ['OPERATION', 'ERROR'], []],
+      [80, ['OPERATION', 'AGE', 'CREDITS'], ['ERROR']],
+      [60, ['AGE', 'CREDITS'], ['ERROR', 'OPERATION']],
+    ] as const) {
       const r = await at(columns);
       expect(r.code, r.stderr).toBe(0);
       const [header, ...rows] = r.stdout.trimEnd().split('\n');
@@ -69,7 +73,10 @@ describe('stays jobs list', () => {
   it('tsv and csv are data: ISO times, plain numbers, empty when unknown', async () => {
     const tsv = await jobs('-o', 'tsv');
     expect(tsv.code, tsv.stderr).toBe(0);
-    const rows = tsv.stdout.replace(/\n$/, '').split('\n').map((l) => l.split('\t'));
+    const rows = tsv.stdout
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(rows.map((r) => r[0])).toEqual(ids);
     const [running, failed, done] = rows as [string[], string[], string[]];
     expect(done).toEqual([ids[2], 'completed', 'price', 'airbnb', expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/), expect.stringMatching(/Z$/), String(charged), '']);
@@ -99,12 +106,22 @@ describe('stays jobs list', () => {
     ]);
 
     const jsonl = await jobs('-o', 'jsonl');
-    expect(jsonl.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { jobId: string }).jobId)).toEqual(ids);
+    expect(
+      jsonl.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { jobId: string }).jobId),
+    ).toEqual(ids);
   });
 
   it('--status filters; --limit pages with a footer; --all walks every page', async () => {
     const failed = await jobs('--status', 'failed', '-o', 'tsv');
-    expect(failed.stdout.trimEnd().split('\n').map((l) => l.split('\t')[0])).toEqual([ids[1]]);
+    expect(
+      failed.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split('\t')[0]),
+    ).toEqual([ids[1]]);
 
     const one = await jobs('--limit', '1', '-o', 'table');
     expect(one.code, one.stderr).toBe(0);
@@ -122,13 +139,16 @@ describe('stays jobs list', () => {
         format === 'json'
           ? json<{ data: { jobId: string }[] }>(all).data.map((j) => j.jobId)
           : format === 'jsonl'
-            ? all.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { jobId: string }).jobId)
+            ? all.stdout
+                .trimEnd()
+                .split('\n')
+                .map((l) => (JSON.parse(l) as { jobId: string }).jobId)
             : all.stdout.match(/^job_[0-9A-Z]{26}/gm);
       expect(found, format).toEqual(ids);
     }
   });
 
-  it('bad flags are the API\'s typed errors: exit 2, free, the envelope with --json', async () => {
+  it("bad flags are the API's typed errors: exit 2, free, the envelope with --json", async () => {
     const zero = await jobs('--limit', '0');
     expect(zero.code).toBe(2);
     expect(zero.stderr).toMatch(/^error: --limit must be at least 1/m);

@@ -21,7 +21,6 @@ afterAll(async () => {
 
 const viaFake = (...args: string[]) => stays([...args, '--base-url', fake.url, '--api-key', 'stay_live_fake'], box.env);
 
-
 /** Runs the built CLI and sends it Ctrl-C once it says it is waiting for a job; its exit code and stderr. */
 async function interruptWhileWaiting(args: string[]): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...box.env } });
@@ -133,7 +132,10 @@ describe('waiting on jobs (simulated upstream, live key)', () => {
     expect(table.code, table.stderr).toBe(0);
     expect(table.stdout).toMatch(new RegExp(`^JOB ID +${jobId}\nSTATUS +completed\n\nNAME +PLATFORM`));
     const rows = await live('jobs', 'wait', jobId, '-o', 'jsonl');
-    const ids = rows.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { platformListingId: string }).platformListingId);
+    const ids = rows.stdout
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { platformListingId: string }).platformListingId);
     expect(ids).toHaveLength(4);
     for (const id of ids) expect(table.stdout).toContain(id);
     expect(table.stderr).toMatch(/credits charged/);

@@ -20,7 +20,10 @@ describe('output', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(ANSI);
     expect(r.stderr).toBe('');
-    const rows = r.stdout.trim().split('\n').map((l) => l.split('\t'));
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(rows).toHaveLength(2);
     expect(rows[0]![0]).not.toBe('NAME');
     expect(rows[0]![rows[0]!.length - 1]).toMatch(/^https:\/\/www\.booking\.com\/hotel\/.+\.html$/);
@@ -50,7 +53,9 @@ describe('output', () => {
     expect(JSON.parse(lines[0]!)).toHaveProperty('reviewId');
     const c = await run('search', 'Lisbon', '--limit', '2', '--platforms', 'airbnb', '-o', 'csv');
     const [header, ...rows] = c.stdout.trim().split('\n');
-    expect(header).toBe('name,platform,listing_id,id,property_type,nightly_price,total_price,currency,nights,guest_rating,rating_scale,review_count,star_rating,bedrooms,bathrooms,max_occupancy,city,region,country,address,lat,lng,host_name,superhost,amenities,image_count,url');
+    expect(header).toBe(
+      'name,platform,listing_id,id,property_type,nightly_price,total_price,currency,nights,guest_rating,rating_scale,review_count,star_rating,bedrooms,bathrooms,max_occupancy,city,region,country,address,lat,lng,host_name,superhost,amenities,image_count,url',
+    );
     expect(rows).toHaveLength(2);
   });
 
@@ -61,7 +66,7 @@ describe('output', () => {
     expect(r.stderr).toMatch(/^0 credits charged \(sandbox\) · not cached · more pages \(--all for every one\); the next:\n--cursor \S+\n/m);
   });
 
-  it('the next page\'s token is on a line of its own, whole, however long (issue 22, item 18)', async () => {
+  it("the next page's token is on a line of its own, whole, however long (issue 22, item 18)", async () => {
     // Four platforms: a cursor longer than an 80-column terminal; it must not share its line.
     const r = await run('search', 'Lisbon', '--limit', '2', '-o', 'table', '--no-color');
     expect(r.code, r.stderr).toBe(0);
@@ -126,10 +131,12 @@ describe('conflicting output flags', () => {
     const fields = await run('search', 'Lisbon', '--limit', '1', '-o', 'tsv', '--json', 'name,platform');
     expect(fields.code).toBe(2);
     expect(fields.stdout).toBe('');
-    expect(JSON.parse(fields.stderr.trim()).error.message).toContain("--json name,platform prints those fields as JSON, so it cannot also print -o tsv: drop -o tsv, or let jq format them: --json name,platform --jq '.[] | [.name, .platform] | @tsv'");
+    expect(JSON.parse(fields.stderr.trim()).error.message).toContain(
+      "--json name,platform prints those fields as JSON, so it cannot also print -o tsv: drop -o tsv, or let jq format them: --json name,platform --jq '.[] | [.name, .platform] | @tsv'",
+    );
   });
 
-  it('-o json agrees with --json and --jq; a profile\'s default output is overridden, not a conflict', async () => {
+  it("-o json agrees with --json and --jq; a profile's default output is overridden, not a conflict", async () => {
     const agree = await run('search', 'Lisbon', '--limit', '1', '--platforms', 'booking', '-o', 'json', '--json', 'platform', '--jq', '.[0].platform');
     expect(agree.code, agree.stderr).toBe(0);
     expect(agree.stdout).toBe('booking\n');

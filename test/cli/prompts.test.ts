@@ -43,7 +43,7 @@ const CTRL_U = '\x15'; // readline: clear the line typed so far
 const ENTER = '\r';
 
 describe('prompts on a terminal', () => {
-  it('Ctrl-C at a prompt exits 130 without inquirer\'s message', async () => {
+  it("Ctrl-C at a prompt exits 130 without inquirer's message", async () => {
     const { code, screen, pending } = await onTty(['search'], [{ when: /Where\?/, keys: CTRL_C }]);
     expect(pending).toBe(0);
     expect(code).toBe(130);
@@ -59,14 +59,17 @@ describe('prompts on a terminal', () => {
 
   it('a date is checked as it is typed: form, calendar, past, and check-out after check-in', async () => {
     const checkIn = day(30);
-    const { code, screen, pending } = await onTty(['price', 'airbnb', '12345678', '-o', 'tsv'], [
-      { when: /Check-in \(YYYY-MM-DD\)\?/, keys: `2027-3-1${ENTER}` },
-      { when: /--check-in is a date in YYYY-MM-DD form/, keys: `${CTRL_U}2027-02-30${ENTER}` },
-      { when: /2027-02-30 is not a calendar date/, keys: `${CTRL_U}2020-01-01${ENTER}` },
-      { when: /2020-01-01 is in the past/, keys: `${CTRL_U}${checkIn}${ENTER}` },
-      { when: /Check-out \(YYYY-MM-DD\)\?/, keys: `${checkIn}${ENTER}` },
-      { when: new RegExp(`--check-out must be after --check-in \\(${checkIn}\\)`), keys: `${CTRL_U}${day(33)}${ENTER}` },
-    ]);
+    const { code, screen, pending } = await onTty(
+      ['price', 'airbnb', '12345678', '-o', 'tsv'],
+      [
+        { when: /Check-in \(YYYY-MM-DD\)\?/, keys: `2027-3-1${ENTER}` },
+        { when: /--check-in is a date in YYYY-MM-DD form/, keys: `${CTRL_U}2027-02-30${ENTER}` },
+        { when: /2027-02-30 is not a calendar date/, keys: `${CTRL_U}2020-01-01${ENTER}` },
+        { when: /2020-01-01 is in the past/, keys: `${CTRL_U}${checkIn}${ENTER}` },
+        { when: /Check-out \(YYYY-MM-DD\)\?/, keys: `${checkIn}${ENTER}` },
+        { when: new RegExp(`--check-out must be after --check-in \\(${checkIn}\\)`), keys: `${CTRL_U}${day(33)}${ENTER}` },
+      ],
+    );
     expect(pending, screen).toBe(0);
     expect(code, screen).toBe(0);
     // The quote for the dates finally typed.
@@ -75,10 +78,13 @@ describe('prompts on a terminal', () => {
 
   it('the end date of availability must come after its start date', async () => {
     const start = day(10);
-    const { code, screen, pending } = await onTty(['availability', 'vrbo', '4886746', '--start-date', start, '-o', 'tsv'], [
-      { when: /End date \(YYYY-MM-DD\)\?/, keys: `${day(5)}${ENTER}` },
-      { when: new RegExp(`--end-date must be after --start-date \\(${start}\\)`), keys: `${CTRL_U}${day(12)}${ENTER}` },
-    ]);
+    const { code, screen, pending } = await onTty(
+      ['availability', 'vrbo', '4886746', '--start-date', start, '-o', 'tsv'],
+      [
+        { when: /End date \(YYYY-MM-DD\)\?/, keys: `${day(5)}${ENTER}` },
+        { when: new RegExp(`--end-date must be after --start-date \\(${start}\\)`), keys: `${CTRL_U}${day(12)}${ENTER}` },
+      ],
+    );
     expect(pending, screen).toBe(0);
     expect(code, screen).toBe(0);
     expect(screen).toContain(day(11));

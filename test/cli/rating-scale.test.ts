@@ -12,14 +12,14 @@ beforeAll(() => {
 
 type Body = { data: unknown[]; meta: { warnings: { code: string; platform?: string; message: string; docUrl: string }[] } };
 
-describe('rating filters outside a platform\'s scale', () => {
+describe("rating filters outside a platform's scale", () => {
   it('reviews --min-rating 6 on airbnb: a meta warning, and a line on stderr', async () => {
     const body = json<Body>(await stays(['reviews', 'airbnb', '12345678', '--min-rating', '6', '--json'], box.env));
     expect(body.data).toEqual([]);
     const w = body.meta.warnings.filter((x) => x.code === 'rating_out_of_scale');
     expect(w).toHaveLength(1);
     expect(w[0]).toMatchObject({ platform: 'airbnb' });
-    expect(w[0]!.message).toContain('minRating 6 is above airbnb\'s rating scale (0 to 5)');
+    expect(w[0]!.message).toContain("minRating 6 is above airbnb's rating scale (0 to 5)");
     expect(w[0]!.docUrl).toContain('rating_out_of_scale');
 
     const table = await stays(['reviews', 'airbnb', '12345678', '--min-rating', '6', '-o', 'table'], box.env);
@@ -34,7 +34,7 @@ describe('rating filters outside a platform\'s scale', () => {
     // Booking rows still come: the filter is valid there.
     expect(body.data.length).toBeGreaterThan(0);
     const tsv = await stays(['search', 'Lisbon', '--platforms', 'airbnb,booking', '--min-guest-rating', '8', '--limit', '3', '-o', 'tsv'], box.env);
-    expect(tsv.stderr).toContain('minGuestRating 8 is above airbnb\'s rating scale');
+    expect(tsv.stderr).toContain("minGuestRating 8 is above airbnb's rating scale");
     expect(tsv.stderr).not.toContain('above booking');
   });
 

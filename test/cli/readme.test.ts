@@ -18,7 +18,6 @@ function section(title: string): string[] {
   return [...body.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n')).filter((l) => l.trim() && !l.startsWith('#'));
 }
 
-
 describe('README: first five minutes, verbatim', () => {
   const lines = section('First five minutes');
 

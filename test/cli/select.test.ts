@@ -32,7 +32,7 @@ function onTty(args: string[]): Promise<string> {
 const sentRequest = (r: Run) => /stays debug: GET /.test(r.stderr);
 
 describe('--json FIELDS', () => {
-  it('the static field lists are the resource schemas\' fields', () => {
+  it("the static field lists are the resource schemas' fields", () => {
     expect(PROPERTY_FIELDS).toEqual(Object.keys(PropertySchema.shape));
     expect(PRICE_FIELDS).toEqual(Object.keys(PriceSchema.shape));
     expect(PRICE_COMPARE_FIELDS).toEqual(Object.keys(PriceCompareSchema.shape));
@@ -83,7 +83,10 @@ describe('--json FIELDS', () => {
     expect(sentRequest(rv)).toBe(false);
     expect(errorOf(rv).message).toContain(`available: ${[...REVIEW_FIELDS].sort().join(', ')}.`);
     const ok = await run('reviews', 'booking', 'pt/casa-azul', '--limit', '2', '--json', 'reviewId,rating');
-    expect(JSON.parse(ok.stdout)).toEqual([{ reviewId: expect.any(String), rating: expect.any(Number) }, { reviewId: expect.any(String), rating: expect.any(Number) }]);
+    expect(JSON.parse(ok.stdout)).toEqual([
+      { reviewId: expect.any(String), rating: expect.any(Number) },
+      { reviewId: expect.any(String), rating: expect.any(Number) },
+    ]);
   });
 
   it('a nested path points to --jq', async () => {
@@ -148,7 +151,7 @@ describe('--jq EXPR', () => {
     expect(r.stdout).toBe('["name","platform"]\n');
   });
 
-  it('a compile error is a usage error with jq\'s message, before any request', async () => {
+  it("a compile error is a usage error with jq's message, before any request", async () => {
     const r = await run('search', 'Lisbon', '--jq', '.data[', '--debug');
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
@@ -165,7 +168,10 @@ describe('--jq EXPR', () => {
     for (const mode of [[], ['--json', 'name'], ['-o', 'json']]) {
       const syntax = await run('search', 'Lisbon', '--limit', '1', ...mode, '--jq', '.data[');
       const runtime = await run('search', 'Lisbon', '--limit', '1', ...mode, '--jq', 'error("boom")');
-      for (const [r, message] of [[syntax, 'Invalid --jq expression: jq: error: syntax error'], [runtime, '--jq failed: jq: error: boom']] as const) {
+      for (const [r, message] of [
+        [syntax, 'Invalid --jq expression: jq: error: syntax error'],
+        [runtime, '--jq failed: jq: error: boom'],
+      ] as const) {
         expect(r.code, `${mode.join(' ')} ${r.stderr}`).toBe(2);
         expect(r.stdout).toBe('');
         expect(r.stderr).toMatch(new RegExp(`^error: ${message.replace(/[[\]().]/g, '\\$&')}`, 'm'));
@@ -174,7 +180,7 @@ describe('--jq EXPR', () => {
     }
   });
 
-  it('a runtime error prints the values before it, then jq\'s message, exit 2', async () => {
+  it("a runtime error prints the values before it, then jq's message, exit 2", async () => {
     const r = await run('search', 'Lisbon', '--limit', '1', '--platforms', 'booking', '--jq', '.data[0].platform, error("boom"), 3');
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('booking\n');
@@ -191,7 +197,7 @@ describe('--jq EXPR', () => {
     expect(fields).toMatch(/^\{\n {2}"plan": \{\n {4}"code": "free",/);
   });
 
-  it('jq\'s debug output goes to stderr, the values to stdout', async () => {
+  it("jq's debug output goes to stderr, the values to stdout", async () => {
     const r = await run('account', '--jq', '.data.plan.code | debug');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('free\n');

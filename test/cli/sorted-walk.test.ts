@@ -79,7 +79,10 @@ describe('--all with --sort: one order over every page', () => {
 
     const r = await stays([...QUERY, '--sort', 'price_asc', '--all', '-o', 'jsonl'], box.env);
     expect(r.code, r.stderr).toBe(0);
-    const walked = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Row);
+    const walked = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Row);
     expect(ordered(walked, 'price_asc')).toBe(true);
     expect(walked).toHaveLength(flat.length);
     expect(new Set(walked.map((w) => w.id)).size).toBe(walked.length);
@@ -103,15 +106,24 @@ describe('--all with --sort: one order over every page', () => {
     expect(at, header!.join(',')).toBeGreaterThanOrEqual(0);
     expect(records).toHaveLength(walked.data.length);
     expect(new Set(records.map((l) => l[header!.indexOf('id')])).size).toBe(records.length);
-    const prices = records.map((l) => l[at]!).filter((p) => p !== '').map(Number);
+    const prices = records
+      .map((l) => l[at]!)
+      .filter((p) => p !== '')
+      .map(Number);
     expect(prices).toEqual([...prices].sort((a, b) => b - a));
   });
 
-  it('reviews --all --sort: one platform\'s list is sorted before it is paged, so the walk streams in order as it is', async () => {
-    for (const [sort, dir] of [['rating_asc', 1], ['rating_desc', -1]] as const) {
+  it("reviews --all --sort: one platform's list is sorted before it is paged, so the walk streams in order as it is", async () => {
+    for (const [sort, dir] of [
+      ['rating_asc', 1],
+      ['rating_desc', -1],
+    ] as const) {
       const r = await stays(['reviews', 'booking', 'pt/casa-azul', '--limit', '5', '--sort', sort, '--all', '-o', 'jsonl'], box.env);
       expect(r.code, r.stderr).toBe(0);
-      const ratings = r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { rating: number }).rating);
+      const ratings = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { rating: number }).rating);
       expect(ratings.length).toBeGreaterThan(5);
       expect(ratings).toEqual([...ratings].sort((a, b) => dir * (a - b)));
     }

@@ -28,14 +28,12 @@ interface SMeta {
   warning?: string;
 }
 
-const STAY_HEADER = 'id,title,property_type,room_type,person_capacity,star_rating,reviews_count,price,currency,rate_type,city,country,address,latitude,longitude,host_id,host_name,is_superhost,photo_count,amenities,url';
+const STAY_HEADER =
+  'id,title,property_type,room_type,person_capacity,star_rating,reviews_count,price,currency,rate_type,city,country,address,latitude,longitude,host_id,host_name,is_superhost,photo_count,amenities,url';
 
 describe('stays search, Family S form', () => {
   it('--family s and an S-only flag both post the S body: Stay rows, snake_case meta', async () => {
-    const [family, implied] = await Promise.all([
-      stays(['search', 'Lisbon', '--family', 's', '--json'], box.env, T),
-      stays(['search', 'Lisbon', '--max-items', '5', '--json'], box.env, T),
-    ]);
+    const [family, implied] = await Promise.all([stays(['search', 'Lisbon', '--family', 's', '--json'], box.env, T), stays(['search', 'Lisbon', '--max-items', '5', '--json'], box.env, T)]);
     for (const r of [family, implied]) expect(r.code, r.stderr).toBe(0);
     const a = json<{ data: Stay[]; meta: SMeta }>(family);
     const b = json<{ data: Stay[]; meta: SMeta }>(implied);
@@ -70,11 +68,21 @@ describe('stays search, Family S form', () => {
 
   it('json, jsonl, csv and tsv shapes; the tsv has the csv columns without a header', async () => {
     const args = ['search', 'Porto', '--family', 's', '--max-items', '4'];
-    const [j, l, c, t] = await Promise.all([stays([...args, '-o', 'json'], box.env, T), stays([...args, '-o', 'jsonl'], box.env, T), stays([...args, '-o', 'csv'], box.env, T), stays([...args, '-o', 'tsv'], box.env, T)]);
+    const [j, l, c, t] = await Promise.all([
+      stays([...args, '-o', 'json'], box.env, T),
+      stays([...args, '-o', 'jsonl'], box.env, T),
+      stays([...args, '-o', 'csv'], box.env, T),
+      stays([...args, '-o', 'tsv'], box.env, T),
+    ]);
     for (const r of [j, l, c, t]) expect(r.code, r.stderr).toBe(0);
     const ids = json<{ data: Stay[] }>(j).data.map((s) => s.id);
     expect(ids).toHaveLength(4);
-    expect(l.stdout.trim().split('\n').map((x) => (JSON.parse(x) as Stay).id)).toEqual(ids);
+    expect(
+      l.stdout
+        .trim()
+        .split('\n')
+        .map((x) => (JSON.parse(x) as Stay).id),
+    ).toEqual(ids);
     const csv = c.stdout.trim().split('\n');
     expect(csv[0]).toBe(STAY_HEADER);
     expect(csv.slice(1).map((x) => x.split(',')[0])).toEqual(ids);
@@ -87,7 +95,10 @@ describe('stays search, Family S form', () => {
     const base = ['search', 'Lisbon', '--family', 's', '--max-items', '25'];
     const walked = await stays([...base, '--all', '-o', 'jsonl'], box.env, T);
     expect(walked.code, walked.stderr).toBe(0);
-    const all = walked.stdout.trim().split('\n').map((x) => (JSON.parse(x) as Stay).id);
+    const all = walked.stdout
+      .trim()
+      .split('\n')
+      .map((x) => (JSON.parse(x) as Stay).id);
 
     const byHand: string[] = [];
     let token: string | null = null;

@@ -45,7 +45,9 @@ describe('stays stay get', () => {
     const r = await stays(['stay', 'get', 'https://www.airbnb.com/rooms/777', '-o', 'csv'], box.env, T);
     expect(r.code, r.stderr).toBe(0);
     const [header, row, ...rest] = r.stdout.trim().split('\n');
-    expect(header).toBe('id,title,property_type,room_type,person_capacity,star_rating,reviews_count,price,currency,rate_type,city,country,address,latitude,longitude,host_id,host_name,is_superhost,photo_count,amenities,url');
+    expect(header).toBe(
+      'id,title,property_type,room_type,person_capacity,star_rating,reviews_count,price,currency,rate_type,city,country,address,latitude,longitude,host_id,host_name,is_superhost,photo_count,amenities,url',
+    );
     expect(row!.startsWith('777,')).toBe(true);
     expect(row).toContain('https://www.airbnb.com/rooms/777');
     expect(rest).toEqual([]);
@@ -99,7 +101,11 @@ describe('dates on stay lookups and S searches', () => {
     const p = json<{ data: { pricing: { price: number; currency: string } } }>(dated).data.pricing;
     expect(p.price).toBeGreaterThan(0);
     expect(p.currency).toBe('EUR');
-    const table = await stays(['stay', 'get', '12345678', '--part', 'pricing', '--check-in', '2027-03-01', '--check-out', '2027-03-04', '--currency', 'EUR', '-o', 'table'], { ...box.env, COLUMNS: '100' }, T);
+    const table = await stays(
+      ['stay', 'get', '12345678', '--part', 'pricing', '--check-in', '2027-03-01', '--check-out', '2027-03-04', '--currency', 'EUR', '-o', 'table'],
+      { ...box.env, COLUMNS: '100' },
+      T,
+    );
     expect(table.stdout).toMatch(new RegExp(`^PRICE\\s+${p.price.toFixed(2).replace('.', '\\.')} EUR`, 'm'));
     const undated = await stays(['stay', 'get', '12345678', '--part', 'pricing', '-o', 'table'], { ...box.env, COLUMNS: '100' }, T);
     expect(undated.stdout).toMatch(/--check-in D --check-out D/);
@@ -124,7 +130,12 @@ describe('stays stay batch', () => {
     writeFileSync(file, '# my stays\n12345\n\nhttps://www.airbnb.com/rooms/777\n  404  \n');
     const r = await stays(['stay', 'batch', '--file', file, '-o', 'tsv'], box.env, T);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.trim().split('\n').map((l) => l.split('\t')[0])).toEqual(['12345', '777']);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t')[0]),
+    ).toEqual(['12345', '777']);
     expect(r.stderr).toMatch(/^warning: .*404.*listing_not_found/m);
     expect(r.stderr).toMatch(/^stays: 1 of 3 entries could not be resolved$/m);
 
@@ -142,7 +153,11 @@ describe('stays stay batch', () => {
     const array = await stays(['stay', 'batch', '--file', '-', '-o', 'jsonl'], box.env, { ...T, input: JSON.stringify([{ id: '12345' }, { url: 'https://www.airbnb.com/rooms/777' }]) });
     const object = await stays(['stay', 'batch', '--file', '-', '--json'], box.env, { ...T, input: JSON.stringify({ entries: [{ id: '12345' }, { url: 'https://www.airbnb.com/rooms/777' }] }) });
     for (const r of [lines, array, object]) expect(r.code, r.stderr).toBe(0);
-    const ids = (s: string) => s.trim().split('\n').map((l) => (JSON.parse(l) as Stay).id);
+    const ids = (s: string) =>
+      s
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as Stay).id);
     expect(ids(lines.stdout)).toEqual(['12345', '777']);
     expect(ids(array.stdout)).toEqual(['12345', '777']);
     expect(json<{ data: Stay[] }>(object).data.map((s) => s.id)).toEqual(['12345', '777']);
@@ -153,7 +168,12 @@ describe('stays stay batch', () => {
   it('a malformed line is named by its 1-based line number and skipped; the good lines run, then exit 2', async () => {
     const r = await stays(['stay', 'batch', '--file', '-', '-o', 'tsv'], box.env, { ...T, input: '# ids\n12345\n\nnot-an-id\n777\n' });
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stdout.trim().split('\n').map((l) => l.split('\t')[0])).toEqual(['12345', '777']);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t')[0]),
+    ).toEqual(['12345', '777']);
     expect(r.stderr).toMatch(/^stays: line 4: .*"not-an-id"; skipped$/m);
     expect(r.stderr).not.toMatch(/entries\[/);
     // A JSON file: entries are numbered 1-based the same way.

@@ -42,7 +42,10 @@ describe('remote, sandbox key', () => {
     expect(part.stdout.split('\n')[0]).toBe('stay_id,category,items');
     expect(batch.stdout.trim().split('\n')).toHaveLength(2);
     expect(batch.stderr).toMatch(/^stays: 1 of 2 entries could not be resolved$/m);
-    const ids = walk.stdout.trim().split('\n').map((l) => (JSON.parse(l) as Stay).id);
+    const ids = walk.stdout
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as Stay).id);
     expect(ids.length).toBeGreaterThan(20);
     expect(new Set(ids).size).toBe(ids.length);
   }, 120_000);

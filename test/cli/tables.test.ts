@@ -26,7 +26,16 @@ function onTty(args: string[], env: NodeJS.ProcessEnv, cols: number): Promise<{ 
   child.stdout.on('data', (d: Buffer) => (raw += d.toString()));
   child.stdin.end();
   return new Promise((r) =>
-    child.once('close', (code) => r({ code, raw, lines: raw.replace(ESCAPES, '').split(/\r?\n/).filter((l) => l.trim() !== '') })),
+    child.once('close', (code) =>
+      r({
+        code,
+        raw,
+        lines: raw
+          .replace(ESCAPES, '')
+          .split(/\r?\n/)
+          .filter((l) => l.trim() !== ''),
+      }),
+    ),
   );
 }
 
@@ -157,7 +166,11 @@ describe('stays listing is the listing, as fields', () => {
       const { code, lines } = await onTty(['listing', 'airbnb', '12345678'], box.env, cols);
       expect(code).toBe(0);
       fits(lines, cols);
-      const field = (label: string) => lines.find((l) => l.startsWith(`${label} `))?.slice(label.length).trim();
+      const field = (label: string) =>
+        lines
+          .find((l) => l.startsWith(`${label} `))
+          ?.slice(label.length)
+          .trim();
       expect(field('NAME')).toBe(p.name);
       expect(field('PLATFORM')).toBe('airbnb');
       expect(field('LISTING ID')).toBe('12345678');

@@ -80,15 +80,23 @@ describe('on a terminal', () => {
     const before = ((await (await s.req('/v1/account', { key: a.liveKey })).json()) as { data: { credits: { balance: number } } }).data.credits.balance;
     // Each airbnb page of 5 may cost 10: page 1 passes 5 at once; yes allows it and 5 more (15).
     const args = ['search', 'Faro', '--platforms', 'airbnb', '--limit', '5', '--all', '--max-credits', '5', '-o', 'jsonl', '--base-url', s.url, '--api-key', a.liveKey];
-    const { code, screen: raw, pending } = await onTty(args, freshSandbox().env, [
+    const {
+      code,
+      screen: raw,
+      pending,
+    } = await onTty(args, freshSandbox().env, [
       { when: /This call may cost up to 10 credits, which passes --max-credits 5\. Continue\?/, answer: 'y\r' },
       { when: /next page \(2\)[^?]*Continue\?/, answer: 'y\r' },
       { when: /next page \(3\)[^?]*Continue\?/, answer: 'n\r' },
     ]);
     const screen = flat(raw);
     expect(pending, screen).toBe(0);
-    expect(screen).toMatch(/next page \(2\) may cost up to 10 credits, after 10 charged for 1 page, which passes 15 credits, the cap since you continued at page 1 \(5 more beyond that page\)\. Continue\?/);
-    expect(screen).toMatch(/next page \(3\) may cost up to 10 credits, after 20 charged for 2 pages, which passes 25 credits, the cap since you continued at page 2 \(5 more beyond that page\)\. Continue\?/);
+    expect(screen).toMatch(
+      /next page \(2\) may cost up to 10 credits, after 10 charged for 1 page, which passes 15 credits, the cap since you continued at page 1 \(5 more beyond that page\)\. Continue\?/,
+    );
+    expect(screen).toMatch(
+      /next page \(3\) may cost up to 10 credits, after 20 charged for 2 pages, which passes 25 credits, the cap since you continued at page 2 \(5 more beyond that page\)\. Continue\?/,
+    );
     expect(screen).not.toMatch(/next page \(\d\) may cost up to 10 credits, after \d+ charged for \d pages?, which passes --max-credits/);
     expect(code).toBe(5);
     const after = ((await (await s.req('/v1/account', { key: a.liveKey })).json()) as { data: { credits: { balance: number } } }).data.credits.balance;
@@ -98,14 +106,24 @@ describe('on a terminal', () => {
   it('without --max-credits, a walk asked about at the default cap of 100 says later what it has charged and the cap it runs to', async () => {
     // Four platforms at limit 10: each page may cost 55 (the worst case), so page 2 passes 100.
     const args = ['search', 'Faro', '--all', '-o', 'jsonl', '--base-url', s.url, '--api-key', a.liveKey];
-    const { code, screen: raw, pending } = await onTty(args, freshSandbox().env, [
-      { when: /next page \(2\) may cost up to 55 credits, after \d+ charged for 1 page, which passes the default cap of 100 credits on a terminal \(set --max-credits N\)\. Continue\?/, answer: 'y\r' },
+    const {
+      code,
+      screen: raw,
+      pending,
+    } = await onTty(args, freshSandbox().env, [
+      {
+        when: /next page \(2\) may cost up to 55 credits, after \d+ charged for 1 page, which passes the default cap of 100 credits on a terminal \(set --max-credits N\)\. Continue\?/,
+        answer: 'y\r',
+      },
       { when: /next page \(\d+\)[^?]*continued at page 2[^?]*Continue\?/, answer: 'n\r' },
     ]);
     const screen = flat(raw);
     expect(pending, screen).toBe(0);
     expect(code).toBe(5);
-    const [, page, spent, cap] = /next page \((\d+)\) may cost up to 55 credits, after (\d+) charged for \d+ pages, which passes (\d+) credits, the cap since you continued at page 2 \(100 more beyond that page\)/.exec(screen)!.map(Number);
+    const [, page, spent, cap] =
+      /next page \((\d+)\) may cost up to 55 credits, after (\d+) charged for \d+ pages, which passes (\d+) credits, the cap since you continued at page 2 \(100 more beyond that page\)/
+        .exec(screen)!
+        .map(Number);
     expect(page).toBeGreaterThan(2);
     expect(spent! + 55).toBeGreaterThan(cap!);
     expect(cap).toBeGreaterThan(100);

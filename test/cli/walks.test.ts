@@ -19,7 +19,11 @@ afterAll(async () => {
 });
 
 const balance = async () => ((await (await s.req('/v1/account', { key: a.liveKey })).json()) as { data: { credits: { balance: number; held: number } } }).data.credits;
-const ids = (jsonl: string) => jsonl.trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
+const ids = (jsonl: string) =>
+  jsonl
+    .trim()
+    .split('\n')
+    .map((l) => (JSON.parse(l) as { id: string }).id);
 
 describe('--all over pages that run as async jobs (live key, real server)', () => {
   it('search: the first walk returns every row, the same as the cached walk, and bills what it says', async () => {
@@ -50,7 +54,10 @@ describe('--all over pages that run as async jobs (live key, real server)', () =
     expect(first.stderr).toMatch(/waiting for job job_/);
     const again = await stays(['reviews', 'airbnb', '31415926', '--limit', '5', '--all', '-o', 'jsonl'], env, { timeoutMs: 60_000 });
     expect(again.code, again.stderr).toBe(0);
-    const rows = again.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { reviewId: string }).reviewId);
+    const rows = again.stdout
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { reviewId: string }).reviewId);
     expect(first.stdout).toBe(again.stdout);
     expect(rows.length).toBeGreaterThan(5);
   });

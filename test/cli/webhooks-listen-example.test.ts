@@ -13,7 +13,9 @@ import { freshSandbox, json, pathWithStays, stays } from './helpers.js';
 
 /** The listen example that pipes into jq, from the help text itself. */
 function listenExample(): string {
-  const listen = buildProgram().commands.find((c) => c.name() === 'webhooks')!.commands.find((c: Command) => c.name() === 'listen')!;
+  const listen = buildProgram()
+    .commands.find((c) => c.name() === 'webhooks')!
+    .commands.find((c: Command) => c.name() === 'listen')!;
   let text = '';
   listen.configureOutput({ writeOut: (s) => void (text += s) });
   listen.outputHelp();
@@ -85,7 +87,12 @@ describe('stays webhooks listen, as its help shows it', () => {
     expect(json<{ data: { webhooks: number } }>(trig).data.webhooks).toBe(1);
     // jq's lines (it colours them on a terminal), once all three are there.
     // eslint-disable-next-line no-control-regex
-    const printed = () => l.out().replace(/\x1b\[[0-9;]*m/g, '').split(/\r?\n/).filter((x) => /^\{.*\}$/.test(x));
+    const printed = () =>
+      l
+        .out()
+        .replace(/\x1b\[[0-9;]*m/g, '')
+        .split(/\r?\n/)
+        .filter((x) => /^\{.*\}$/.test(x));
     await until(() => String(printed().length), /^[3-9]/);
     expect(printed().map((x) => JSON.parse(x))).toEqual([
       { event: 'job.queued', job: jobId },

@@ -61,7 +61,12 @@ async function listenPiped(args: string[]): Promise<Listening> {
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  return ready(child, () => out, () => err, () => err);
+  return ready(
+    child,
+    () => out,
+    () => err,
+    () => err,
+  );
 }
 
 /** On a pseudo-terminal: stdout and stderr are one screen; stdin goes to the terminal (so \x03 is Ctrl-C). */
@@ -70,17 +75,31 @@ async function listenOnTty(args: string[]): Promise<Listening> {
   const child = spawn('script', ['-q', '-e', '-c', line, '/dev/null'], { env: baseEnv({ TERM: 'xterm-256color' }) });
   let screen = '';
   child.stdout!.on('data', (d: Buffer) => (screen += d.toString()));
-  return ready(child, () => screen, () => screen, () => screen);
+  return ready(
+    child,
+    () => screen,
+    () => screen,
+    () => screen,
+  );
 }
 
 const hookActive = async (id: string) => ((await (await s.req(`/v1/webhooks/${id}`, { key: a.liveKey })).json()) as { data: { active: boolean } }).data.active;
 
 async function deliver(l: Listening, body: object, secret = l.secret, t?: number): Promise<Response> {
   const raw = JSON.stringify(body);
-  return fetch(l.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': signatureHeader(raw, secret, t), 'x-service-event-id': (body as { id: string }).id }, body: raw });
+  return fetch(l.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-service-signature': signatureHeader(raw, secret, t), 'x-service-event-id': (body as { id: string }).id },
+    body: raw,
+  });
 }
 
-const event = (n: number, name = 'job.succeeded') => ({ id: `evt_${String(n).padStart(26, '0')}`, event: name, created_at: new Date().toISOString(), data: { job_id: `job_${n}`, status: 'completed' } });
+const event = (n: number, name = 'job.succeeded') => ({
+  id: `evt_${String(n).padStart(26, '0')}`,
+  event: name,
+  created_at: new Date().toISOString(),
+  data: { job_id: `job_${n}`, status: 'completed' },
+});
 
 describe('stays webhooks listen, piped', () => {
   it('registers a webhook at 127.0.0.1, prints one JSON line per verified delivery, rejects bad signatures, deletes the webhook on SIGTERM (exit 0)', async () => {
@@ -138,7 +157,11 @@ describe('stays webhooks listen, piped', () => {
       expect(res.status).toBe(202);
       const jobId = ((await res.json()) as { data: { jobId: string } }).data.jobId;
       await until(l.out, /job\.succeeded/, 30_000);
-      const events = l.out().trimEnd().split('\n').map((x) => JSON.parse(x) as { event: string; data: { job_id?: string } });
+      const events = l
+        .out()
+        .trimEnd()
+        .split('\n')
+        .map((x) => JSON.parse(x) as { event: string; data: { job_id?: string } });
       const mine = events.filter((e) => e.data.job_id === jobId).map((e) => e.event);
       expect(mine).toEqual(['job.queued', 'job.running', 'job.succeeded']);
       // The attempt log, as `stays webhooks deliveries` shows it: each answered 200 by listen; what a

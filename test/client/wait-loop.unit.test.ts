@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { JobEnvelope } from '../../src/client/types.js';
 import { MAX_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS, pollJobUntil } from '../../src/client/wait.js';
 
-const job = (status: JobEnvelope['data']['status']): JobEnvelope =>
-  ({ data: { jobId: 'job_1', status }, meta: { requestId: 'req_1' } }) as unknown as JobEnvelope;
+const job = (status: JobEnvelope['data']['status']): JobEnvelope => ({ data: { jobId: 'job_1', status }, meta: { requestId: 'req_1' } }) as unknown as JobEnvelope;
 
 /** A clock that moves only when the loop sleeps; `answers` are the polls' replies in turn. */
 function harness(answers: { status: JobEnvelope['data']['status']; hint: number | null }[]) {

@@ -2,17 +2,7 @@
 // D1-D5, D25, D26, directly: the HTTP tests show the same figures end to end
 // (test/http/stays-billing.inprocess.test.ts, test/http/live-path.inprocess.test.ts).
 import { describe, expect, it } from 'vitest';
-import {
-  GOOGLE_COMPARE_COST,
-  PRICE_COST,
-  STAY_LOOKUP_COST,
-  availabilityCost,
-  listingCost,
-  reviewsCost,
-  searchLegCost,
-  searchWorstCase,
-  stayRowsCost,
-} from '../../src/core/billing.js';
+import { GOOGLE_COMPARE_COST, PRICE_COST, STAY_LOOKUP_COST, availabilityCost, listingCost, reviewsCost, searchLegCost, searchWorstCase, stayRowsCost } from '../../src/core/billing.js';
 
 describe('search legs (D3): per result and platform, at least 5; google 15 per page of up to 20', () => {
   it.each([

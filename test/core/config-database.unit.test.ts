@@ -24,7 +24,7 @@ describe('STAYS_DATABASE_URL', () => {
     expect(() => loadConfig({}, env({ STAYS_DATABASE_POOL_MAX: '0' }))).toThrow(/STAYS_DATABASE_POOL_MAX/);
   });
 
-  it('needs STAYS_SECRET_KEY: instances must open each other\'s webhook secrets', () => {
+  it("needs STAYS_SECRET_KEY: instances must open each other's webhook secrets", () => {
     const key = '11'.repeat(32);
     expect(() => serverKey({ dataDir: '/tmp/x', databaseUrl: 'postgres://db/x' })).toThrow(/STAYS_SECRET_KEY/);
     expect(serverKey({ dataDir: '/tmp/x', databaseUrl: 'postgres://db/x', secretKey: key }).toString('hex')).toBe(key);

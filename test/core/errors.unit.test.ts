@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_ERROR_CODES, ServiceError, errorInfo } from '../../src/core/errors.js';
 
 describe('the error catalogue', () => {
-  it("every 503 the service raises about itself says when to come back, whoever throws it", () => {
+  it('every 503 the service raises about itself says when to come back, whoever throws it', () => {
     // A flight follower re-raises its leader's recorded code with no options: the header must survive that.
     expect(new ServiceError('database_unavailable').retryAfter).toBe(2);
     expect(new ServiceError('service_overloaded', 'busy').retryAfter).toBe(1);

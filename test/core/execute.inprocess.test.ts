@@ -23,7 +23,10 @@ async function setup() {
   const calls: Record<string, number> = {};
   const inner = simulatedUpstream(createSandboxWorld(), { latencyMs: { airbnb: 30, booking: 30, vrbo: 30, google: 30 }, fail: {} });
   const counting = Object.fromEntries(
-    Object.entries(inner).map(([k, v]) => [k, typeof v === 'function' && k !== 'estimateSeconds' ? (...args: unknown[]) => ((calls[k] = (calls[k] ?? 0) + 1), (v as (...a: unknown[]) => unknown)(...args)) : v]),
+    Object.entries(inner).map(([k, v]) => [
+      k,
+      typeof v === 'function' && k !== 'estimateSeconds' ? (...args: unknown[]) => ((calls[k] = (calls[k] ?? 0) + 1), (v as (...a: unknown[]) => unknown)(...args)) : v,
+    ]),
   ) as unknown as Upstream;
   (rt as { upstream: Upstream | null }).upstream = counting;
   const app = createApp(rt);

@@ -5,7 +5,6 @@ import { inferListingRef, listingUrl, parseListingId, parseListingUrl, platformO
 import { ALL_PLATFORMS, type Platform } from '../../src/core/platforms.js';
 import { caught } from '../helpers/caught.js';
 
-
 describe('splitStaysId', () => {
   it.each<[string, { platform: Platform; id: string } | null]>([
     ['stays_airbnb_12345', { platform: 'airbnb', id: '12345' }],

@@ -4,8 +4,7 @@ import { ENTRY_OVERHEAD, Lru, approxBytes, keyBytes, pageBytes } from '../../src
 import { createSandboxWorld } from '../../src/sources/sandbox/world.js';
 
 /** Values are their own size: an entry of value n costs n + ENTRY_OVERHEAD bytes. */
-const sized = (maxBytes: number, maxEntries?: number) =>
-  new Lru<string, number>({ maxBytes, sizeOf: (n) => n, ...(maxEntries === undefined ? {} : { maxEntries }) });
+const sized = (maxBytes: number, maxEntries?: number) => new Lru<string, number>({ maxBytes, sizeOf: (n) => n, ...(maxEntries === undefined ? {} : { maxEntries }) });
 const E = ENTRY_OVERHEAD;
 
 describe('Lru bounded by bytes', () => {

@@ -68,7 +68,7 @@ describe('RateLimiter', () => {
 });
 
 describe('takeShared', () => {
-  it('turns the shared bucket\'s answer into the same figures as the in-process limiter', async () => {
+  it("turns the shared bucket's answer into the same figures as the in-process limiter", async () => {
     const clock = manualClock(T0);
     const calls: [string, number, number][] = [];
     const shared = {

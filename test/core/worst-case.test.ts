@@ -23,7 +23,11 @@ const ctx = { requestId: 'req_test', account: { id: 'acct_test' }, key: { env: '
 
 /** The query as the HTTP layer hands it to a plan: every value a string, lists comma-joined. */
 const raw = (call: ApiCall): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(call.query ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]));
+  Object.fromEntries(
+    Object.entries(call.query ?? {})
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]),
+  );
 
 const day = (offset: number) => new Date(TODAY + offset * 86_400_000).toISOString().slice(0, 10);
 const ID: Record<string, (n: number) => string> = { airbnb: (n) => String(10_000_000 + n), vrbo: (n) => String(1_000_000 + n), google: (n) => `ChIJ${'a'.repeat(20)}${n}` };

@@ -102,7 +102,7 @@ describe.skipIf(!haveChromium)('/docs in a browser (system Chromium)', () => {
     await page.close();
   });
 
-  it('opens the page a real error\'s docUrl names, light and dark', async (t) => {
+  it("opens the page a real error's docUrl names, light and dark", async (t) => {
     if (unusable) t.skip(unusable);
     const res = await s.req('/v1/listing/airbnb/404', { key: a.sandboxKey });
     const { error } = (await res.json()) as { error: { code: string; docUrl: string } };

@@ -8,7 +8,12 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SCANNED_DIRS = ['src', 'commands', 'bin', 'scripts', 'test', 'bench'];
-const SCANNED_FILES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const SCANNED_FILES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const SECTION = "## The specification's resolutions";
 
 /** A decision number: a capital D then one or two digits, standing alone ("D5", "(D26;", "D18's", "D1–D4"). */
@@ -17,9 +22,7 @@ const CITATION = /\bD(\d{1,2})\b/g;
 const ENTRY = /^- \*\*D(\d{1,2})\.\*\*/gm;
 
 function filesUnder(dir: string): string[] {
-  return (readdirSync(join(ROOT, dir), { recursive: true }) as string[])
-    .map((f) => join(dir, f))
-    .filter((f) => statSync(join(ROOT, f)).isFile());
+  return (readdirSync(join(ROOT, dir), { recursive: true }) as string[]).map((f) => join(dir, f)).filter((f) => statSync(join(ROOT, f)).isFile());
 }
 
 function scanned(): { path: string; text: string }[] {
@@ -55,7 +58,7 @@ function entries(): number[] {
 describe('decision numbers cited in the repository (issue 24, item 4)', () => {
   it('the citation pattern finds decision numbers and nothing else', () => {
     const found = (s: string) => [...s.matchAll(CITATION)].map((m) => Number(m[1]));
-    expect(found('// D5 worst case; (D26; sandbox keys 0); D18\'s job shape; D1–D4; D17/D18.')).toEqual([5, 26, 18, 1, 4, 17, 18]);
+    expect(found("// D5 worst case; (D26; sandbox keys 0); D18's job shape; D1–D4; D17/D18.")).toEqual([5, 26, 18, 1, 4, 17, 18]);
     expect(found('0xD1 3D D100 ID5 D5x d5 DECISIONS_D2 Dx')).toEqual([]);
   });
 
@@ -74,7 +77,7 @@ describe('decision numbers cited in the repository (issue 24, item 4)', () => {
     expect(missing, 'decision numbers without an entry in docs/decisions.md').toEqual([]);
   });
 
-  it('nothing points readers at the specification repository\'s decisions file, which users\' clones lack', () => {
+  it("nothing points readers at the specification repository's decisions file, which users' clones lack", () => {
     const self = relative(ROOT, import.meta.filename);
     const outside = /(?:\.\.\/)?shared\/spec\/DECISIONS\.md/;
     const pointing = scanned()

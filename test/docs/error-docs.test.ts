@@ -16,7 +16,17 @@ describe('error docs', () => {
   });
 
   it('documents every warning code the service emits', () => {
-    for (const code of ['platform_not_enabled', 'price_filter_needs_dates', 'rating_out_of_scale', 'price_unavailable', 'max_items_clamped', 'filter_ignored', 'simulated_upstream', 'availability_unavailable', 'reviews_unavailable']) {
+    for (const code of [
+      'platform_not_enabled',
+      'price_filter_needs_dates',
+      'rating_out_of_scale',
+      'price_unavailable',
+      'max_items_clamped',
+      'filter_ignored',
+      'simulated_upstream',
+      'availability_unavailable',
+      'reviews_unavailable',
+    ]) {
       expect(ALL_WARNING_CODES, code).toContain(code);
     }
     for (const code of ALL_WARNING_CODES) expect(WARNING_DOCS[code].cause.length).toBeGreaterThan(20);

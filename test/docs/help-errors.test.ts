@@ -32,7 +32,7 @@ describe('stays help errors', () => {
 });
 
 describe('in-process docUrls', () => {
-  it('name the reference shipped with the package: a file that has the code\'s section', async () => {
+  it("name the reference shipped with the package: a file that has the code's section", async () => {
     const r = await runCli(['listing', 'airbnb', '404', '--json'], { STAYS_DATA_DIR: dir, STAYS_DOCS_URL: '' });
     expect(r.code).toBe(3);
     // The first use also says it created a local sandbox account; the envelope is the last line.

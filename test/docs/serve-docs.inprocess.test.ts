@@ -31,8 +31,8 @@ async function call(path: string, init: RequestInit & { key?: string } = {}): Pr
   return { status: res.status, body };
 }
 
-const errorOf = (b: Record<string, unknown>) => (b.error as { code: string; docUrl?: string } | undefined);
-const warningsOf = (b: Record<string, unknown>) => ((b.meta as { warnings?: { code: string; docUrl?: string }[] } | undefined)?.warnings ?? []);
+const errorOf = (b: Record<string, unknown>) => b.error as { code: string; docUrl?: string } | undefined;
+const warningsOf = (b: Record<string, unknown>) => (b.meta as { warnings?: { code: string; docUrl?: string }[] } | undefined)?.warnings ?? [];
 
 /** `GET /v1/x?y with a stay_test_ key` → the method and path, when the line is a sandbox request. */
 function sandboxRequest(line: string | undefined): { method: string; path: string } | null {
@@ -96,7 +96,7 @@ describe('error and warning pages on stays serve', () => {
     expect(text).toContain('href="/docs/warnings"');
   });
 
-  it('each page\'s reproduce line reproduces its code with a sandbox key', async () => {
+  it("each page's reproduce line reproduces its code with a sandbox key", async () => {
     const wrong: string[] = [];
     let tried = 0;
     for (const code of ALL_ERROR_CODES) {

@@ -26,7 +26,12 @@ describe('webhook events in the OpenAPI document', () => {
       },
     } as unknown as Store;
     let n = 0;
-    const webhooks = createWebhookHub({ store, clock: { now: () => 1_800_000_000_000 } as never, ids: { ulid: () => `01J${String(n++).padStart(23, '0')}` } as never, config: { dataDir: '/nonexistent' } });
+    const webhooks = createWebhookHub({
+      store,
+      clock: { now: () => 1_800_000_000_000 } as never,
+      ids: { ulid: () => `01J${String(n++).padStart(23, '0')}` } as never,
+      config: { dataDir: '/nonexistent' },
+    });
     const s = { webhooks } as unknown as Services;
     const job = { id: 'job_1', accountId: 'acct_1', env: 'live' as const, operation: 'search', platforms: ['airbnb'], createdAt: 1_800_000_000_000 };
     for (const e of ['job.queued', 'job.running', 'job.succeeded'] as const) emitJob(s, e, job);

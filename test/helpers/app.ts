@@ -77,7 +77,7 @@ export async function startApp(env: NodeJS.ProcessEnv = {}, opts: AppOptions = {
   const app = createApp(runtime, { logger, ownDocs: true, listenHost: '127.0.0.1' });
   if (opts.deliver !== false) runtime.dispatcher.start();
 
-  const admin = async <T,>(...args: string[]): Promise<T> => JSON.parse(JSON.stringify(await runAdmin(runtime, args))) as T;
+  const admin = async <T>(...args: string[]): Promise<T> => JSON.parse(JSON.stringify(await runAdmin(runtime, args))) as T;
 
   let stopped: Promise<void> | undefined;
   const t: TestApp = {
@@ -96,7 +96,10 @@ export async function startApp(env: NodeJS.ProcessEnv = {}, opts: AppOptions = {
         freeTierBudget: o.freeTierBudget,
         emailVerified: !o.emailUnverified,
       });
-      const scopes = o.scopes?.split(',').map((x) => x.trim()).filter(Boolean);
+      const scopes = o.scopes
+        ?.split(',')
+        .map((x) => x.trim())
+        .filter(Boolean);
       const sk = await createKey(runtime, { accountId: acct.id, env: 'sandbox', scopes });
       const lk = await createKey(runtime, { accountId: acct.id, env: 'live', scopes });
       return { id: acct.id, sandboxKey: sk.key, liveKey: lk.key, sandboxKeyId: sk.id, liveKeyId: lk.id };
@@ -171,7 +174,15 @@ async function runAdmin(rt: Runtime, args: string[]): Promise<unknown> {
     case 'account list':
       return listAccounts(rt);
     case 'key create':
-      return createKey(rt, { accountId: str('account')!, env: str('env')!, scopes: str('scopes')?.split(',').map((s) => s.trim()).filter(Boolean), prefix: str('prefix') });
+      return createKey(rt, {
+        accountId: str('account')!,
+        env: str('env')!,
+        scopes: str('scopes')
+          ?.split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+        prefix: str('prefix'),
+      });
     case 'key revoke':
       return revokeKey(rt, positional[0]!);
     case 'credits grant':

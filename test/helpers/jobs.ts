@@ -4,7 +4,15 @@ import type { Api as Stays } from './stays.js';
 
 export interface JobBody {
   data: { jobId: string; status: string; pollUrl?: string; estimatedSeconds?: number; result?: unknown; error?: { type: string; code: string; message: string; retryable: boolean } };
-  meta: { requestId: string; creditsCharged: number; platforms: string[]; cached?: boolean; partial?: boolean; platformResults?: { platform: string; status: string; creditsCharged: number; cached: boolean }[]; warnings?: { code: string }[] };
+  meta: {
+    requestId: string;
+    creditsCharged: number;
+    platforms: string[];
+    cached?: boolean;
+    partial?: boolean;
+    platformResults?: { platform: string; status: string; creditsCharged: number; cached: boolean }[];
+    warnings?: { code: string }[];
+  };
 }
 
 /** Polls GET /v1/jobs/{id} until completed or failed, checking the in-progress shape on the way. */

@@ -165,4 +165,8 @@ export async function pollUntilDone(i: Instance, key: string, jobId: string, tim
 export const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 
 /** The log lines at level error or fatal (pino: 50, 60) an instance wrote so far. */
-export const errorLogs = (i: Instance) => i.stdout().split('\n').filter((l) => /"level":(50|60)\b/.test(l));
+export const errorLogs = (i: Instance) =>
+  i
+    .stdout()
+    .split('\n')
+    .filter((l) => /"level":(50|60)\b/.test(l));

@@ -114,7 +114,10 @@ export async function startPeerFake(): Promise<PeerFake> {
       polls.set(job[1]!, n);
       if (n === 1) return { status: 200, headers: { 'retry-after': '0' }, body: { data: { jobId: job[1], status: 'running', pollUrl: p, estimatedSeconds: 1 }, meta: jobMeta } };
       if (job[1]!.startsWith('job_fails')) {
-        return { status: 200, body: { data: { jobId: job[1], status: 'failed', error: { type: 'upstream_unavailable', code: 'all_actors_failed', message: 'Every source failed.', retryable: true } }, meta: jobMeta } };
+        return {
+          status: 200,
+          body: { data: { jobId: job[1], status: 'failed', error: { type: 'upstream_unavailable', code: 'all_actors_failed', message: 'Every source failed.', retryable: true } }, meta: jobMeta },
+        };
       }
       return { status: 200, body: { data: { jobId: job[1], status: 'completed', result: data.listing }, meta } };
     }

@@ -38,9 +38,10 @@ export type SInit = RequestInit & { key?: string; json?: unknown };
 /** One request; the body parsed (not checked: see expectS*). */
 export async function sCall(s: Stays, path: string, init: SInit = {}): Promise<SResult> {
   const { json, ...rest } = init;
-  const req = json === undefined
-    ? rest
-    : { ...rest, method: rest.method ?? 'POST', body: JSON.stringify(json), headers: { 'content-type': 'application/json', ...(rest.headers as Record<string, string> | undefined) } };
+  const req =
+    json === undefined
+      ? rest
+      : { ...rest, method: rest.method ?? 'POST', body: JSON.stringify(json), headers: { 'content-type': 'application/json', ...(rest.headers as Record<string, string> | undefined) } };
   const res = await s.req(path, req);
   const text = await res.text();
   let body: SBody;
@@ -79,7 +80,10 @@ export function expectSError(r: SResult, status: number, code: string, param?: s
 export function expectSOk<D = unknown>(r: SResult, status = 200): { data: D; meta: Record<string, unknown> & { warnings: { code: string; message: string }[] } } {
   expect(r.status, r.text.slice(0, 500)).toBe(status);
   const keys = Object.keys(r.body).sort();
-  expect(keys.filter((k) => k !== 'meta'), r.text.slice(0, 300)).toEqual(['data', 'request_id']);
+  expect(
+    keys.filter((k) => k !== 'meta'),
+    r.text.slice(0, 300),
+  ).toEqual(['data', 'request_id']);
   expectRequestId(r);
   return { data: r.body.data as D, meta: (r.body.meta ?? { warnings: [] }) as never };
 }
@@ -93,8 +97,25 @@ const StrictStay = StaySchema.extend({
 }).strict();
 
 /** The spec table's top-level Stay keys, sorted. */
-const STAY_KEYS = ['amenities', 'availability', 'description', 'host', 'id', 'location', 'person_capacity', 'photos', 'pricing', 'property_type', 'rating_breakdown', 'reviews',
-  'reviews_count', 'room_type', 'star_rating', 'title', 'url'];
+const STAY_KEYS = [
+  'amenities',
+  'availability',
+  'description',
+  'host',
+  'id',
+  'location',
+  'person_capacity',
+  'photos',
+  'pricing',
+  'property_type',
+  'rating_breakdown',
+  'reviews',
+  'reviews_count',
+  'room_type',
+  'star_rating',
+  'title',
+  'url',
+];
 
 export type StayJson = ReturnType<typeof StrictStay.parse>;
 

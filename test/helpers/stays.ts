@@ -91,7 +91,7 @@ export async function startStays(env: NodeJS.ProcessEnv = {}, dataDir = tempDir(
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${err}`)));
   });
 
-  const admin = async <T,>(...args: string[]): Promise<T> => {
+  const admin = async <T>(...args: string[]): Promise<T> => {
     const r = await runCli(['admin', ...args, '--json', '--data-dir', dataDir]);
     if (r.code !== 0) throw new Error(`stays admin ${args.join(' ')} failed (${r.code}): ${r.stderr}`);
     return JSON.parse(r.stdout) as T;
@@ -141,7 +141,10 @@ export function day(n: number): string {
 /** `stays serve --port 0 --mcp-port 0` on a temp data directory: its two addresses, and a stop that removes the directory. */
 export async function startServeWithMcpPort(): Promise<{ url: string; mcpUrl: string; dataDir: string; stop(): Promise<void> }> {
   const dataDir = tempDir();
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--mcp-port', '0', '--data-dir', dataDir], { env: { ...process.env, STAYS_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--mcp-port', '0', '--data-dir', dataDir], {
+    env: { ...process.env, STAYS_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const [url, mcpUrl] = await new Promise<[string, string]>((resolveUrls, reject) => {
     let err = '';
     const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 20_000);

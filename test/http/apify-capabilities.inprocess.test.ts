@@ -31,7 +31,7 @@ const credits = async () => ((await (await s.req('/v1/account', { key: a.liveKey
 const runs = () => fake.calls.filter((c) => c.method === 'POST').length;
 type ErrorBody = { error: { type: string; code: string; message: string; param: string | null; retryable: boolean; creditsCharged: number } };
 
-describe('availability a platform\'s actors cannot serve', () => {
+describe("availability a platform's actors cannot serve", () => {
   for (const platform of ['booking', 'google'] as const) {
     it(`${platform}: refused up front, free, not retryable, no actor run, no job`, async () => {
       const before = await credits();
@@ -71,7 +71,10 @@ describe('availability a platform\'s actors cannot serve', () => {
   it('a configured calendar actor answering with a hotel row, not days, is all_actors_failed, never actor_blocked', async () => {
     const u = upstreamOver(fake);
     fake.script(ACTORS.booking.availability!, { kind: 'items', items: FIXTURES.booking.listing!.normal });
-    const e = await u.availability('booking', IDS.booking, '2026-11-06', '2026-11-08').then(() => null, (x: unknown) => x);
+    const e = await u.availability('booking', IDS.booking, '2026-11-06', '2026-11-08').then(
+      () => null,
+      (x: unknown) => x,
+    );
     expect(e).toMatchObject({ code: 'all_actors_failed' });
     expect((e as Error).message).toContain('without calendar days');
   });

@@ -102,7 +102,6 @@ describe('GET /v1/account', () => {
     const sb = (await (await s.req('/v1/account', { key: a.sandboxKey })).json()) as { data: { key: { env: string } } };
     expect(sb.data.key.env).toBe('sandbox');
   });
-
 });
 
 describe('rate limit', () => {

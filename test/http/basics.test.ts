@@ -37,7 +37,7 @@ describe('service basics', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.0.0');
     const validator = new Validator();
-    const result = await validator.validate(doc as Parameters<Validator["validate"]>[0]);
+    const result = await validator.validate(doc as Parameters<Validator['validate']>[0]);
     expect(result.errors ?? [], JSON.stringify(result.errors)).toEqual([]);
     expect(result.valid).toBe(true);
     for (const p of ['/v1/search', '/v1/reviews', '/v1/price', '/v1/price-compare', '/v1/availability', '/v1/listing/{platform}/{id}', '/v1/account', '/v1/jobs/{jobId}', '/v1/billing/topups']) {
@@ -115,7 +115,13 @@ describe('service basics', () => {
   });
 
   it('every response carries X-Request-Id and the rate-limit headers', async () => {
-    for (const [path, key] of [['/v1/health', undefined], ['/v1/account', a.sandboxKey], ['/v1/search', a.sandboxKey], ['/v1/nope', undefined], ['/v1/account', undefined]] as const) {
+    for (const [path, key] of [
+      ['/v1/health', undefined],
+      ['/v1/account', a.sandboxKey],
+      ['/v1/search', a.sandboxKey],
+      ['/v1/nope', undefined],
+      ['/v1/account', undefined],
+    ] as const) {
       const res = await s.req(path, key ? { key } : {});
       expect(res.headers.get('x-request-id'), path).toMatch(REQUEST_ID_PATTERN);
       expect(Number(res.headers.get('x-ratelimit-limit')), path).toBeGreaterThan(0);
@@ -162,9 +168,19 @@ describe('request log', () => {
         sock.on('close', () => resolve());
         sock.setTimeout(10_000, () => reject(new Error('no close')));
       });
-      const lines = () => t.stdout().trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { level: number; msg: string });
+      const lines = () =>
+        t
+          .stdout()
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { level: number; msg: string });
       for (let i = 0; i < 100 && !lines().some((l) => l.msg === 'client disconnected'); i++) await new Promise((r) => setTimeout(r, 50));
-      expect(lines().filter((l) => l.msg === 'client disconnected').map((l) => l.level)).toEqual([30]);
+      expect(
+        lines()
+          .filter((l) => l.msg === 'client disconnected')
+          .map((l) => l.level),
+      ).toEqual([30]);
       expect(lines().filter((l) => l.level >= 50)).toEqual([]);
       // The server is fine afterwards.
       expect((await t.req('/v1/health')).status).toBe(200);
@@ -180,7 +196,12 @@ describe('request log', () => {
       const r1 = await t.req('/v1/search?location=Lisbon&limit=1', { key: b.sandboxKey });
       const r2 = await t.req('/v1/nope');
       await new Promise((r) => setTimeout(r, 200));
-      const lines = t.stdout().trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const lines = t
+        .stdout()
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       const requests = lines.filter((l) => l.msg === 'request');
       expect(requests.map((l) => [l.reqId, l.method, l.path, l.status])).toEqual([
         [r1.headers.get('x-request-id'), 'GET', '/v1/search', 200],

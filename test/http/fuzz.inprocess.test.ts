@@ -21,16 +21,89 @@ afterAll(async () => {
   await s.stop();
 });
 
-const PARAMS = ['location', 'checkIn', 'checkOut', 'adults', 'children', 'childAges', 'childAges[]', 'rooms', 'propertyType', 'amenities', 'minBedrooms', 'priceMin', 'priceMax',
-  'minGuestRating', 'platforms', 'platforms[]', 'platform', 'limit', 'cursor', 'sort', 'currency', 'listingId', 'listingIds', 'url', 'country', 'language', 'minRating',
-  'listings', 'name', 'googleHotelId', 'startDate', 'endDate', 'onlyAvailable', 'credits', '__proto__', 'constructor'];
+const PARAMS = [
+  'location',
+  'checkIn',
+  'checkOut',
+  'adults',
+  'children',
+  'childAges',
+  'childAges[]',
+  'rooms',
+  'propertyType',
+  'amenities',
+  'minBedrooms',
+  'priceMin',
+  'priceMax',
+  'minGuestRating',
+  'platforms',
+  'platforms[]',
+  'platform',
+  'limit',
+  'cursor',
+  'sort',
+  'currency',
+  'listingId',
+  'listingIds',
+  'url',
+  'country',
+  'language',
+  'minRating',
+  'listings',
+  'name',
+  'googleHotelId',
+  'startDate',
+  'endDate',
+  'onlyAvailable',
+  'credits',
+  '__proto__',
+  'constructor',
+];
 
 const hostile = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme', maxLength: 30 }),
-  fc.constantFrom('', ' ', '%', '%00', '%E0%A4%A', '\u0000', '-1', '0', '1e309', 'NaN', 'Infinity', '9999999999999999999999', 'null', 'true', '[]', '{}',
-    'airbnb', 'booking', 'vrbo', 'google', 'expedia', 'Lisbon', 'fail', 'partial', '404', 'https://www.airbnb.com/rooms/1', 'stays_airbnb_1', 'fr/slug', 'airbnb:1,vrbo:2',
-    day(1), day(3), day(-1), day(400), '2026-02-30', 'x'.repeat(5000), '../../etc/passwd', '<script>', "' OR 1=1 --", '\uD800'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '%',
+    '%00',
+    '%E0%A4%A',
+    '\u0000',
+    '-1',
+    '0',
+    '1e309',
+    'NaN',
+    'Infinity',
+    '9999999999999999999999',
+    'null',
+    'true',
+    '[]',
+    '{}',
+    'airbnb',
+    'booking',
+    'vrbo',
+    'google',
+    'expedia',
+    'Lisbon',
+    'fail',
+    'partial',
+    '404',
+    'https://www.airbnb.com/rooms/1',
+    'stays_airbnb_1',
+    'fr/slug',
+    'airbnb:1,vrbo:2',
+    day(1),
+    day(3),
+    day(-1),
+    day(400),
+    '2026-02-30',
+    'x'.repeat(5000),
+    '../../etc/passwd',
+    '<script>',
+    "' OR 1=1 --",
+    '\uD800',
+  ),
   fc.integer().map(String),
   fc.double().map(String),
 );
@@ -119,7 +192,11 @@ describe('hostile input', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom('/v1/search', '/v1/billing/topups'),
-        fc.oneof(fc.dictionary(fc.constantFrom(...PARAMS, 'maxItems', 'locationQueries'), jsonValue, { maxKeys: 8 }).map((o) => JSON.stringify(o)), fc.string(), fc.json()),
+        fc.oneof(
+          fc.dictionary(fc.constantFrom(...PARAMS, 'maxItems', 'locationQueries'), jsonValue, { maxKeys: 8 }).map((o) => JSON.stringify(o)),
+          fc.string(),
+          fc.json(),
+        ),
         async (route, body) => {
           await check(await s.req(route, { method: 'POST', key: a.sandboxKey, body, headers: { 'content-type': 'application/json' } }), `${route} ${body.slice(0, 200)}`);
         },
@@ -129,7 +206,8 @@ describe('hostile input', () => {
   });
 
   it('random ids, sub-resources and queries on every Family S GET route', async () => {
-    const idArb = fc.oneof(hostile, fc.constantFrom('12345', 'stays_airbnb_12345', 'stays_vrbo_1', 'stays_', 'by-url', 'by-address', 'batch', '502', '503', '504'))
+    const idArb = fc
+      .oneof(hostile, fc.constantFrom('12345', 'stays_airbnb_12345', 'stays_vrbo_1', 'stays_', 'by-url', 'by-address', 'batch', '502', '503', '504'))
       // An empty, '.' or '..' segment makes a path no route serves (fetch normalises the dots).
       .map((id) => encodeURIComponent(id.replace(/[\uD800-\uDFFF]/gu, '\uFFFD')))
       .filter((seg) => !/^(?:\.|%2e){0,2}$/i.test(seg));
@@ -150,18 +228,42 @@ describe('hostile input', () => {
   });
 
   it('random JSON bodies on every Family S POST route', async () => {
-    const S_KEYS = ['location', 'locationQueries', 'searchUrls', 'checkIn', 'checkOut', 'adults', 'children', 'infants', 'pets', 'priceMin', 'priceMax', 'minBeds', 'minBedrooms',
-      'minBathrooms', 'currency', 'locale', 'maxItems', 'nextPageToken', 'fields', 'limit', 'platforms', '__proto__'];
+    const S_KEYS = [
+      'location',
+      'locationQueries',
+      'searchUrls',
+      'checkIn',
+      'checkOut',
+      'adults',
+      'children',
+      'infants',
+      'pets',
+      'priceMin',
+      'priceMax',
+      'minBeds',
+      'minBedrooms',
+      'minBathrooms',
+      'currency',
+      'locale',
+      'maxItems',
+      'nextPageToken',
+      'fields',
+      'limit',
+      'platforms',
+      '__proto__',
+    ];
     const entry = fc.oneof(jsonValue, fc.dictionary(fc.constantFrom('id', 'url', 'address', 'x'), hostile, { maxKeys: 3 }), fc.record({ id: hostile }), fc.record({ url: hostile }));
-    const batchBody = fc.oneof(
-      fc.record({ entries: fc.array(entry, { maxLength: 60 }) }),
-      fc.dictionary(fc.constantFrom('entries', 'id', 'url'), jsonValue, { maxKeys: 3 }),
-    );
+    const batchBody = fc.oneof(fc.record({ entries: fc.array(entry, { maxLength: 60 }) }), fc.dictionary(fc.constantFrom('entries', 'id', 'url'), jsonValue, { maxKeys: 3 }));
     const searchBody = fc.dictionary(fc.constantFrom(...S_KEYS), fc.oneof(jsonValue, fc.integer({ min: -5, max: 400 }), fc.array(hostile, { minLength: 1, maxLength: 3 })), { maxKeys: 8 });
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom('/v1/stays/batch', '/v1/search', '/v1/search/with-details', '/v1/listings/superhost', '/v1/listings/luxury', '/v1/listings/instant-book'),
-        fc.oneof(batchBody.map((o) => JSON.stringify(o)), searchBody.map((o) => JSON.stringify(o)), fc.string(), fc.json()),
+        fc.oneof(
+          batchBody.map((o) => JSON.stringify(o)),
+          searchBody.map((o) => JSON.stringify(o)),
+          fc.string(),
+          fc.json(),
+        ),
         fc.boolean(),
         async (route, body, live) => {
           const res = await s.req(route, { method: 'POST', key: live ? a.liveKey : a.sandboxKey, body, headers: { 'content-type': 'application/json' } });
@@ -219,9 +321,32 @@ describe('random Family S calls with a live key on the simulated upstream', () =
     { requiredKeys: [] },
   );
   const call = fc.oneof(
-    fc.tuple(fc.constant('GET'), fc.oneof(ID.map((id) => `/v1/stays/${id}`), fc.tuple(ID, fc.constantFrom(...STAY_PARTS)).map(([id, p]) => `/v1/stays/${id}/${p}`)), fc.constant(undefined as unknown)),
-    fc.tuple(fc.constant('POST'), fc.constant('/v1/stays/batch'), fc.array(fc.oneof(ID.map((id) => ({ id })), ID.map((id) => ({ url: `https://www.airbnb.com/rooms/${id}` }))), { minLength: 0, maxLength: 8 }).map((entries) => ({ entries }) as unknown)),
-    fc.tuple(fc.constant('POST'), fc.constantFrom('/v1/search', '/v1/search/with-details', '/v1/listings/superhost', '/v1/listings/luxury', '/v1/listings/instant-book'), searchBody.map((x) => x as unknown)),
+    fc.tuple(
+      fc.constant('GET'),
+      fc.oneof(
+        ID.map((id) => `/v1/stays/${id}`),
+        fc.tuple(ID, fc.constantFrom(...STAY_PARTS)).map(([id, p]) => `/v1/stays/${id}/${p}`),
+      ),
+      fc.constant(undefined as unknown),
+    ),
+    fc.tuple(
+      fc.constant('POST'),
+      fc.constant('/v1/stays/batch'),
+      fc
+        .array(
+          fc.oneof(
+            ID.map((id) => ({ id })),
+            ID.map((id) => ({ url: `https://www.airbnb.com/rooms/${id}` })),
+          ),
+          { minLength: 0, maxLength: 8 },
+        )
+        .map((entries) => ({ entries }) as unknown),
+    ),
+    fc.tuple(
+      fc.constant('POST'),
+      fc.constantFrom('/v1/search', '/v1/search/with-details', '/v1/listings/superhost', '/v1/listings/luxury', '/v1/listings/instant-book'),
+      searchBody.map((x) => x as unknown),
+    ),
   );
 
   it('every answer is typed, every error free, and the credits_charged returned sum to the balance change exactly', async () => {

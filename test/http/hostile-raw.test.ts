@@ -180,20 +180,47 @@ const byte = fc.integer({ min: 0, max: 255 }).map((c) => String.fromCharCode(c))
 const bytes = (maxLength: number) => fc.string({ unit: byte, maxLength });
 const ascii = (maxLength: number) => fc.string({ maxLength });
 /** Mostly the well-formed part, sometimes a hostile one: most requests carry one or two defects. */
-const mostly = <T,>(good: fc.Arbitrary<T>, bad: fc.Arbitrary<T>, goodWeight = 6) => fc.oneof({ weight: goodWeight, arbitrary: good }, { weight: 1, arbitrary: bad });
+const mostly = <T>(good: fc.Arbitrary<T>, bad: fc.Arbitrary<T>, goodWeight = 6) => fc.oneof({ weight: goodWeight, arbitrary: good }, { weight: 1, arbitrary: bad });
 
 const method = mostly(
   fc.constantFrom('GET', 'GET', 'GET', 'POST', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'TRACE'),
   fc.oneof(fc.constantFrom('CONNECT', 'get', 'G ET', 'GET\0', '', 'PRI', 'BREW', 'M-SEARCH', 'PROPFIND', 'GET GET'), bytes(8)),
 );
-const PATHS = ['/v1/health', '/v1/search?location=Lisbon&limit=1', '/v1/search', '/v1/account', '/v1/reviews?platform=airbnb&listingId=1', '/v1/listing/airbnb/1',
-  '/v1/jobs/job_x', '/v1/billing/topups', '/v1/openapi.json', '/', '/v2/x', '/v1/search?location=%00', '/v1/listing/airbnb/1%002', '/v1/search?location=L%7F'];
+const PATHS = [
+  '/v1/health',
+  '/v1/search?location=Lisbon&limit=1',
+  '/v1/search',
+  '/v1/account',
+  '/v1/reviews?platform=airbnb&listingId=1',
+  '/v1/listing/airbnb/1',
+  '/v1/jobs/job_x',
+  '/v1/billing/topups',
+  '/v1/openapi.json',
+  '/',
+  '/v2/x',
+  '/v1/search?location=%00',
+  '/v1/listing/airbnb/1%002',
+  '/v1/search?location=L%7F',
+];
 const target = mostly(
   fc.constantFrom(...PATHS),
   fc.oneof(
     fc.tuple(fc.constantFrom(...PATHS), bytes(12), fc.nat(40)).map(([p, junk, at]) => p.slice(0, at) + junk + p.slice(at)),
-    fc.constantFrom('*', '', 'v1/health', '//v1//health', '/v1/../v1/health', '/v1\\health', '/%', '/?%00', 'http://localhost/v1/health', 'http://[::1', 'https://a b/', 'HTTP://x/',
-      `/v1/search?location=${'a'.repeat(17_000)}`),
+    fc.constantFrom(
+      '*',
+      '',
+      'v1/health',
+      '//v1//health',
+      '/v1/../v1/health',
+      '/v1\\health',
+      '/%',
+      '/?%00',
+      'http://localhost/v1/health',
+      'http://[::1',
+      'https://a b/',
+      'HTTP://x/',
+      `/v1/search?location=${'a'.repeat(17_000)}`,
+    ),
     ascii(40),
   ),
   3,
@@ -203,21 +230,57 @@ const sep = mostly(fc.constant(' '), fc.constantFrom('  ', '\t', ' \0 ', '', '\r
 const eol = mostly(fc.constant('\r\n'), fc.constantFrom('\n', '\r', '\n\r'), 10);
 const host = mostly(
   fc.constantFrom('Host: localhost', 'Host: 127.0.0.1:8787', 'Host: [::1]:8787'),
-  fc.constantFrom('', 'Host: ', 'Host: a b', 'Host: x\0y', 'Host: [zz]', 'Host: x:99999', 'Host: 127.1:80', 'Host: a/b', 'Host: localhost\r\nHost: other', `Host: ${'h'.repeat(300)}`, 'Host:localhost', ' Host: localhost'),
+  fc.constantFrom(
+    '',
+    'Host: ',
+    'Host: a b',
+    'Host: x\0y',
+    'Host: [zz]',
+    'Host: x:99999',
+    'Host: 127.1:80',
+    'Host: a/b',
+    'Host: localhost\r\nHost: other',
+    `Host: ${'h'.repeat(300)}`,
+    'Host:localhost',
+    ' Host: localhost',
+  ),
 );
 const header = mostly(
-  fc.constantFrom('Content-Type: application/json', 'Accept: */*', 'Connection: keep-alive', 'Connection: close', 'Prefer: wait=1', 'X-Request-Id: mine', 'Content-Length: 0',
-    'Transfer-Encoding: chunked', 'Expect: 100-continue', 'Upgrade: websocket', 'Accept-Encoding: gzip'),
+  fc.constantFrom(
+    'Content-Type: application/json',
+    'Accept: */*',
+    'Connection: keep-alive',
+    'Connection: close',
+    'Prefer: wait=1',
+    'X-Request-Id: mine',
+    'Content-Length: 0',
+    'Transfer-Encoding: chunked',
+    'Expect: 100-continue',
+    'Upgrade: websocket',
+    'Accept-Encoding: gzip',
+  ),
   fc.oneof(
-    fc.tuple(fc.constantFrom('Content-Length', 'Transfer-Encoding', 'Expect', 'Connection', 'Content-Type', 'Upgrade', 'Prefer', 'Authorization', 'Cookie', 'X-A'),
-      fc.oneof(fc.constantFrom('5', '-1', '99999999999', '1, 2', 'gzip, chunked', 'identity', 'teapot', 'Bearer nope', 'text/plain'), ascii(30), bytes(30), fc.nat(30_000).map((n) => 'v'.repeat(n))))
+    fc
+      .tuple(
+        fc.constantFrom('Content-Length', 'Transfer-Encoding', 'Expect', 'Connection', 'Content-Type', 'Upgrade', 'Prefer', 'Authorization', 'Cookie', 'X-A'),
+        fc.oneof(
+          fc.constantFrom('5', '-1', '99999999999', '1, 2', 'gzip, chunked', 'identity', 'teapot', 'Bearer nope', 'text/plain'),
+          ascii(30),
+          bytes(30),
+          fc.nat(30_000).map((n) => 'v'.repeat(n)),
+        ),
+      )
       .map(([n, v]) => `${n}: ${v}`),
     fc.tuple(fc.oneof(ascii(12), bytes(6)), bytes(20)).map(([n, v]) => `${n}: ${v}`),
     bytes(30),
   ),
   4,
 );
-const body = mostly(fc.constantFrom('', '', '{"location":"Lisbon"}', '{"location":"L\\u0000"}', '{"credits":1}'), fc.oneof(fc.constantFrom('0\r\n\r\n', '5\r\nhello\r\n0\r\n\r\n'), ascii(50), bytes(50)), 3);
+const body = mostly(
+  fc.constantFrom('', '', '{"location":"Lisbon"}', '{"location":"L\\u0000"}', '{"credits":1}'),
+  fc.oneof(fc.constantFrom('0\r\n\r\n', '5\r\nhello\r\n0\r\n\r\n'), ascii(50), bytes(50)),
+  3,
+);
 const blank = mostly(fc.constant('\r\n'), fc.constantFrom('\n', '', '\r\n\r\n'), 8);
 
 const rawRequest = fc.record({ method, sep1: sep, target, sep2: sep, version, eol, host, headers: fc.array(header, { maxLength: 3 }), auth: fc.boolean(), blank, body }).map((r) => {

@@ -103,8 +103,25 @@ const allowed = (path: string, body: string): Sent => ({ path, init: post(path, 
 
 // Family S keys (maxItems, locationQueries…) are left out: within the bounds they answer 501
 // not_implemented by design (D8) until Family S lands.
-const FIELDS = ['location', 'sort', 'limit', 'platforms', 'platform', 'childAges', 'cursor', 'currency', 'checkIn', 'priceMin', 'amenities', 'propertyType',
-  'credits', 'unknown', '__proto__', 'constructor', ''];
+const FIELDS = [
+  'location',
+  'sort',
+  'limit',
+  'platforms',
+  'platform',
+  'childAges',
+  'cursor',
+  'currency',
+  'checkIn',
+  'priceMin',
+  'amenities',
+  'propertyType',
+  'credits',
+  'unknown',
+  '__proto__',
+  'constructor',
+  '',
+];
 const field = fc.constantFrom(...FIELDS);
 const LEAVES = ['"x"', '1', 'null', 'true', '"price_asc"', '{}', '[]'];
 const leaf = fc.constantFrom(...LEAVES);
@@ -125,7 +142,13 @@ const deep = fc.record({
 });
 const buildDeep = (r: typeof deep extends fc.Arbitrary<infer T> ? T : never): Sent => {
   const levels = Array.isArray(r.levels) ? r.levels : Array<string>(r.levels.n).fill(r.levels.unit);
-  const inner = levels.map((l) => OPEN[l]).join('') + r.leaf + [...levels].reverse().map((l) => CLOSE[l]).join('');
+  const inner =
+    levels.map((l) => OPEN[l]).join('') +
+    r.leaf +
+    [...levels]
+      .reverse()
+      .map((l) => CLOSE[l])
+      .join('');
   const body = `{"location":"Lisbon",${JSON.stringify(r.field)}:${inner}}`;
   // The body object is level 1; an empty {} or [] leaf is one more.
   const depth = 1 + levels.length + (r.leaf === '{}' || r.leaf === '[]' ? 1 : 0);
@@ -236,7 +259,19 @@ const anything = fc.oneof(
     route: fc.constantFrom('/v1/search', '/v1/reviews', '/v1/price', '/v1/price-compare', '/v1/availability', '/v1/account', '/v1/listing/vrbo/1'),
     q: fc.array(fc.tuple(fc.constantFrom(...FIELDS, ...QUERY_PARAMS, 'listingId', 'platform', 'url', 'name', 'startDate', 'endDate'), hostileText), { maxLength: 8 }),
   }),
-  fc.record({ entries: fc.array(fc.tuple(field, fc.oneof(hostileText.map((t) => JSON.stringify(t)), leaf)), { maxLength: 6 }), raw: fc.oneof(fc.constant(''), fc.string({ maxLength: 30 })) }),
+  fc.record({
+    entries: fc.array(
+      fc.tuple(
+        field,
+        fc.oneof(
+          hostileText.map((t) => JSON.stringify(t)),
+          leaf,
+        ),
+      ),
+      { maxLength: 6 },
+    ),
+    raw: fc.oneof(fc.constant(''), fc.string({ maxLength: 30 })),
+  }),
 );
 function buildAnything(r: typeof anything extends fc.Arbitrary<infer T> ? T : never): Sent {
   if ('route' in r) return { path: `${r.route}?${new URLSearchParams(r.q).toString()}`, init: { key: a.sandboxKey } };

@@ -135,7 +135,12 @@ describe('the same key with another request: a typed 400', () => {
     const e = expectSError(other, 400, 'idempotency_key_reused', 'Idempotency-Key');
     expect(e).toMatchObject({ type: 'invalid_request', retryable: false, creditsCharged: 0 });
     // The same key on another POST route (Family U: its envelope).
-    const res = await fast.req('/v1/search', { method: 'POST', key: a.liveKey, body: JSON.stringify({ location: 'Lisbon' }), headers: { 'content-type': 'application/json', 'idempotency-key': 'k-1' } });
+    const res = await fast.req('/v1/search', {
+      method: 'POST',
+      key: a.liveKey,
+      body: JSON.stringify({ location: 'Lisbon' }),
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'k-1' },
+    });
     await expectError(res, 400, 'idempotency_key_reused', 'Idempotency-Key');
     expect((await ledgerOf(fast, a)).filter((l) => l.kind === 'charge').map((l) => l.amount)).toEqual([-3]);
     // The first request still replays.
@@ -164,7 +169,8 @@ describe('the same key with another request: a typed 400', () => {
 describe('answers that are not kept', () => {
   it('a 503 (every upstream failed) is not stored: the retry with the same key executes again', async () => {
     const a = await fast.account({ credits: 1000, rpm: 100_000 });
-    const post = () => fast.req('/v1/search', { method: 'POST', key: a.sandboxKey, body: JSON.stringify({ location: 'fail' }), headers: { 'content-type': 'application/json', 'idempotency-key': 'fail-1' } });
+    const post = () =>
+      fast.req('/v1/search', { method: 'POST', key: a.sandboxKey, body: JSON.stringify({ location: 'fail' }), headers: { 'content-type': 'application/json', 'idempotency-key': 'fail-1' } });
     for (let i = 0; i < 2; i++) {
       const r = await post();
       await expectError(r, 503, 'upstream_degraded');

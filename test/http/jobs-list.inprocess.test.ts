@@ -33,7 +33,11 @@ beforeAll(async () => {
   // google answers after 8 s, so its job is still in flight while the list is read.
   s = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '50,google=8000', STAYS_SIM_FAIL: 'vrbo=all_actors_failed' });
   a = await s.account({ credits: 10_000, rpm: 100_000 });
-  for (const [platform, id] of [['airbnb', '1234567'], ['vrbo', '7654321'], ['booking', 'pt/hotel-aurora-lisboa']] as const) {
+  for (const [platform, id] of [
+    ['airbnb', '1234567'],
+    ['vrbo', '7654321'],
+    ['booking', 'pt/hotel-aurora-lisboa'],
+  ] as const) {
     const jobId = await startJob(platform, id);
     const done = await pollJob(s, a.liveKey, jobId);
     jobs.push({ id: jobId, charged: done.data.status === 'completed' ? done.meta.creditsCharged : 0, status: done.data.status });
@@ -45,7 +49,7 @@ afterAll(async () => {
 });
 
 describe('GET /v1/jobs', () => {
-  it('lists the key\'s jobs newest first, each a poll summary without the result, free', async () => {
+  it("lists the key's jobs newest first, each a poll summary without the result, free", async () => {
     expect(jobs.map((j) => j.status)).toEqual(['completed', 'failed', 'completed', 'running']);
     const { data, meta } = await list();
     expect(data.map((j) => j.jobId)).toEqual(jobs.map((j) => j.id).reverse());
@@ -102,7 +106,7 @@ describe('GET /v1/jobs', () => {
     expect(body.error.message).toMatch(/different query/);
   });
 
-  it('shows only the calling key\'s account and environment', async () => {
+  it("shows only the calling key's account and environment", async () => {
     const sandbox = await list('', a.sandboxKey);
     expect(sandbox.data).toEqual([]);
     expect(sandbox.meta).toMatchObject({ environment: 'test', sandbox: true, creditsCharged: 0 });
@@ -158,7 +162,11 @@ describe('GET /v1/jobs', () => {
     };
     const op = doc.paths['/v1/jobs']!.get!;
     expect(op.operationId).toBe('listJobs');
-    expect(op.parameters.map((p) => [p.name, p.in, p.required])).toEqual([['status', 'query', false], ['limit', 'query', false], ['cursor', 'query', false]]);
+    expect(op.parameters.map((p) => [p.name, p.in, p.required])).toEqual([
+      ['status', 'query', false],
+      ['limit', 'query', false],
+      ['cursor', 'query', false],
+    ]);
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '429']));
     expect(op.responses['202']).toBeUndefined();
     expect(Object.keys(doc.components.schemas.JobSummary!.properties!)).toEqual(Object.keys(JobSummarySchema.shape));

@@ -23,8 +23,7 @@ function readDb<T>(dataDir: string, f: (db: Database.Database) => T): T {
   }
 }
 
-const unfinished = (dataDir: string) =>
-  readDb(dataDir, (db) => (db.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE status IN ('pending', 'running')`).get() as { n: number }).n);
+const unfinished = (dataDir: string) => readDb(dataDir, (db) => (db.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE status IN ('pending', 'running')`).get() as { n: number }).n);
 
 async function until(what: string, cond: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;

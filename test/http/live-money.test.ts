@@ -32,21 +32,22 @@ describe('concurrency', () => {
     ];
     const calls = Array.from({ length: 210 }, (_, i) => ({ key: keys[i % keys.length]!, path: paths[i % paths.length]! }));
     const statuses: number[] = [];
-    const run = (wave: typeof calls) => Promise.all(
-      wave.map(async ({ key, path }) => {
-        const res = await s.req(path, { key });
-        statuses.push(res.status);
-        const body = (await res.json()) as JobBody & { error?: { creditsCharged: number } };
-        if (res.status === 200) return body.meta.creditsCharged;
-        if (res.status === 202) {
-          const job = await pollJob(s, key, body.data.jobId, 60_000);
-          return job.data.status === 'completed' ? job.meta.creditsCharged : 0;
-        }
-        expect(body.error!.creditsCharged).toBe(0);
-        expect(res.status).toBe(402); // the only refusal expected: the balance ran out
-        return 0;
-      }),
-    );
+    const run = (wave: typeof calls) =>
+      Promise.all(
+        wave.map(async ({ key, path }) => {
+          const res = await s.req(path, { key });
+          statuses.push(res.status);
+          const body = (await res.json()) as JobBody & { error?: { creditsCharged: number } };
+          if (res.status === 200) return body.meta.creditsCharged;
+          if (res.status === 202) {
+            const job = await pollJob(s, key, body.data.jobId, 60_000);
+            return job.data.status === 'completed' ? job.meta.creditsCharged : 0;
+          }
+          expect(body.error!.creditsCharged).toBe(0);
+          expect(res.status).toBe(402); // the only refusal expected: the balance ran out
+          return 0;
+        }),
+      );
     // Two waves of 105 concurrent calls: the first fills the cache (202 jobs, coalesced legs), the
     // second mixes cache hits (200) with jobs and, as the balance runs out, 402 refusals.
     const charged = [...(await run(calls.slice(0, 105))), ...(await run(calls.slice(105)))];

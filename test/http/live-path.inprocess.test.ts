@@ -25,7 +25,10 @@ describe('live calls on the simulated upstream', () => {
     const res = await s.req('/v1/search?location=Madrid&limit=3', { key: a.liveKey });
     expect(res.status).toBe(202);
     expect(res.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
-    const accepted = (await res.json()) as { data: { jobId: string; status: string; pollUrl: string; estimatedSeconds: number }; meta: { requestId: string; creditsCharged: number; platforms: string[] } };
+    const accepted = (await res.json()) as {
+      data: { jobId: string; status: string; pollUrl: string; estimatedSeconds: number };
+      meta: { requestId: string; creditsCharged: number; platforms: string[] };
+    };
     expect(accepted.data.jobId).toMatch(/^job_[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(accepted.data).toMatchObject({ status: 'pending', pollUrl: `/v1/jobs/${accepted.data.jobId}` });
     expect(accepted.meta).toEqual({ requestId: res.headers.get('x-request-id'), creditsCharged: 0, platforms: ['vrbo', 'booking', 'airbnb', 'google'] });

@@ -19,8 +19,14 @@ const stay = `checkIn=${day(30)}&checkOut=${day(33)}`;
 describe('live keys', () => {
   it('an admitted live call → 503 upstream_unavailable saying how to get data, free', async () => {
     const a = await s.account({ credits: 1000 });
-    for (const path of ['/v1/search?location=Lisbon', `/v1/price?platform=airbnb&listingId=1&${stay}`, '/v1/listing/vrbo/123', '/v1/reviews?platform=airbnb&listingId=1',
-      `/v1/availability?platform=airbnb&listingId=1&startDate=${day(1)}&endDate=${day(9)}`, `/v1/price-compare?name=Hotel&${stay}`]) {
+    for (const path of [
+      '/v1/search?location=Lisbon',
+      `/v1/price?platform=airbnb&listingId=1&${stay}`,
+      '/v1/listing/vrbo/123',
+      '/v1/reviews?platform=airbnb&listingId=1',
+      `/v1/availability?platform=airbnb&listingId=1&startDate=${day(1)}&endDate=${day(9)}`,
+      `/v1/price-compare?name=Hotel&${stay}`,
+    ]) {
       const body = await expectError(await s.req(path, { key: a.liveKey }), 503, 'upstream_unavailable');
       expect(body.error.retryable).toBe(true);
       expect(body.error.message).toMatch(/STAYS_UPSTREAM=simulated/);

@@ -1,13 +1,6 @@
 // Wire compatibility: the public service's official client (@stayingapi/sdk), unchanged, against
 // a real `stays serve`: every method, pagination helpers, transparent job polling, typed errors.
-import {
-  AuthenticationError,
-  InvalidRequestError,
-  NotFoundError,
-  StayingApiClient,
-  UpstreamUnavailableError,
-  isStayingApiError,
-} from '@stayingapi/sdk';
+import { AuthenticationError, InvalidRequestError, NotFoundError, StayingApiClient, UpstreamUnavailableError, isStayingApiError } from '@stayingapi/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stays, type TestAccount, day, startStays } from '../helpers/stays.js';
 
@@ -55,7 +48,9 @@ describe('@stayingapi/sdk against stays serve (sandbox key)', () => {
 
   it('maps our error envelopes onto its typed errors', async () => {
     await expect(client('stay_test_nope').account()).rejects.toBeInstanceOf(AuthenticationError);
-    const err = await client(a.sandboxKey).search({ location: 'Lisbon', limit: 99 }).catch((e: unknown) => e);
+    const err = await client(a.sandboxKey)
+      .search({ location: 'Lisbon', limit: 99 })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InvalidRequestError);
     expect(isStayingApiError(err) && [err.code, err.param]).toEqual(['limit_out_of_range', 'limit']);
     await expect(client(a.sandboxKey).listing('airbnb', '404')).rejects.toBeInstanceOf(NotFoundError);
@@ -73,7 +68,9 @@ describe('@stayingapi/sdk against stays serve (live key, simulated upstream)', (
   });
 
   it('a failed job becomes its typed error', async () => {
-    const err = await client(a.liveKey).listing('vrbo', '503', {}, { pollIntervalMs: 100 }).catch((e: unknown) => e);
+    const err = await client(a.liveKey)
+      .listing('vrbo', '503', {}, { pollIntervalMs: 100 })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UpstreamUnavailableError);
     expect(isStayingApiError(err) && err.code).toBe('all_actors_failed');
   });

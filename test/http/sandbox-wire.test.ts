@@ -39,5 +39,4 @@ describe('sandbox search on the wire', () => {
       expect(new Set(answers).size).toBe(1);
     }
   });
-
 });

@@ -2,13 +2,7 @@
 // pagination and the documented error triggers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  AvailabilitySchema,
-  PriceCompareSchema,
-  PriceSchema,
-  PropertySchema,
-  ReviewSchema,
-} from '../../src/core/schemas/resources.js';
+import { AvailabilitySchema, PriceCompareSchema, PriceSchema, PropertySchema, ReviewSchema } from '../../src/core/schemas/resources.js';
 import { expectError, expectOk } from '../helpers/assert.js';
 import { type TestApp, startApp } from '../helpers/app.js';
 import { type TestAccount, day } from '../helpers/stays.js';
@@ -35,7 +29,10 @@ describe('sandbox routes', () => {
     expect(rows.slice(0, 4).map((r) => r.platform)).toEqual(['vrbo', 'booking', 'airbnb', 'google']);
     expect(meta).toMatchObject({ environment: 'test', sandbox: true, creditsCharged: 0, cached: false, partial: false, currency: 'USD' });
     expect(meta.platformResults.map((r) => [r.platform, r.status, r.count, r.creditsCharged])).toEqual([
-      ['vrbo', 'ok', 5, 0], ['booking', 'ok', 5, 0], ['airbnb', 'ok', 5, 0], ['google', 'ok', 5, 0],
+      ['vrbo', 'ok', 5, 0],
+      ['booking', 'ok', 5, 0],
+      ['airbnb', 'ok', 5, 0],
+      ['google', 'ok', 5, 0],
     ]);
     expect(meta.pagination).toMatchObject({ limit: 5, cursor: null, hasMore: true });
     for (const r of rows) {
@@ -132,7 +129,11 @@ describe('sandbox routes', () => {
     expect(data.some((r) => r.platform === failed[0]!.platform)).toBe(false);
   });
 
-  it.each([['fail', 'upstream_degraded'], ['timeout', 'upstream_degraded'], ['blocked', 'upstream_degraded']])('search: location "%s" fails every leg → 503 %s', async (loc, code) => {
+  it.each([
+    ['fail', 'upstream_degraded'],
+    ['timeout', 'upstream_degraded'],
+    ['blocked', 'upstream_degraded'],
+  ])('search: location "%s" fails every leg → 503 %s', async (loc, code) => {
     await expectError(await get(`/v1/search?location=${loc}`), 503, code);
   });
 

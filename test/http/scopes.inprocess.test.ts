@@ -122,7 +122,7 @@ describe('scopes on every route', () => {
     expect([200, 202]).toContain(search.status);
   });
 
-  it('keys made without --scopes get webhooks.write; OpenAPI names each operation\'s scopes', async () => {
+  it("keys made without --scopes get webhooks.write; OpenAPI names each operation's scopes", async () => {
     const shown = await s.admin<{ keys: { scopes: string[] }[] }>('account', 'show', a.id);
     expect(shown.keys.some((k) => k.scopes.join(',') === 'stays.read,account.read,webhooks.write')).toBe(true);
     const doc = (await (await s.req('/v1/openapi.json')).json()) as { paths: Record<string, Record<string, { security?: unknown; responses: Record<string, unknown> }>> };

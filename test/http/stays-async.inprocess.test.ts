@@ -110,9 +110,7 @@ describe('past the synchronous wait: 202, then a job whose result is the synchro
     const own = await s.account({ credits: 100 });
     const before = (await (await s.req('/v1/account', { key: own.liveKey })).json()) as { data: { credits: { balance: number } } };
     const r = await sCall(s, '/v1/stays/batch', { key: own.liveKey, json: { entries: [{ id: '41005' }, { id: '404' }, { id: '41006' }] } });
-    const charged = r.status === 200
-      ? (expectSOk(r).meta.credits_charged as number)
-      : (await pollJob(s, own.liveKey, expectAccepted(r).data.jobId)).meta.creditsCharged;
+    const charged = r.status === 200 ? (expectSOk(r).meta.credits_charged as number) : (await pollJob(s, own.liveKey, expectAccepted(r).data.jobId)).meta.creditsCharged;
     expect(charged).toBe(2);
     const after = (await (await s.req('/v1/account', { key: own.liveKey })).json()) as { data: { credits: { balance: number; held: number } } };
     expect(before.data.credits.balance - after.data.credits.balance).toBe(2);
@@ -133,7 +131,12 @@ describe('presets are always synchronous (D10)', () => {
   it.each([['superhost'], ['luxury'], ['instant-book']])('/v1/listings/%s answers 200 even when the synchronous wait is configured to 0', async (preset) => {
     const r = await call(`/v1/listings/${preset}`, { location: `Evora ${preset}` });
     expect(r.status, r.text.slice(0, 200)).toBe(200);
-    const r2 = await s.req(`/v1/listings/${preset}`, { method: 'POST', key: a.liveKey, body: JSON.stringify({ location: `Beja ${preset}` }), headers: { 'content-type': 'application/json', prefer: 'wait=1' } });
+    const r2 = await s.req(`/v1/listings/${preset}`, {
+      method: 'POST',
+      key: a.liveKey,
+      body: JSON.stringify({ location: `Beja ${preset}` }),
+      headers: { 'content-type': 'application/json', prefer: 'wait=1' },
+    });
     expect(r2.status, 'a short Prefer: wait does not make a preset async').toBe(200);
     await r2.text();
   });

@@ -23,7 +23,9 @@ type Pricing = { price: number | null; currency: string | null; rate_type: strin
 
 describe('dated Family S lookups', () => {
   it('/pricing with dates is the quote of that stay (as GET /v1/price gives it); without dates all null', async () => {
-    const quote = (await expectOk<{ nightlyPrice: number; currency: string; nights: number }>(await s.req(`/v1/price?platform=airbnb&listingId=${ID}&${stay}&adults=3&currency=EUR`, { key: a.sandboxKey }))).data;
+    const quote = (
+      await expectOk<{ nightlyPrice: number; currency: string; nights: number }>(await s.req(`/v1/price?platform=airbnb&listingId=${ID}&${stay}&adults=3&currency=EUR`, { key: a.sandboxKey }))
+    ).data;
     const dated = expectSOk<{ id: string; pricing: Pricing }>(await sCall(s, `/v1/stays/${ID}/pricing?${stay}&adults=3&currency=EUR`, { key: a.sandboxKey })).data;
     expect(dated.pricing).toMatchObject({ price: quote.nightlyPrice, currency: 'EUR', rate_type: 'nightly' });
     expect(dated.pricing.breakdown![0]).toEqual({ label: '3 nights', amount: expect.any(Number) });

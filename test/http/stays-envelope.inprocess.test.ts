@@ -108,12 +108,15 @@ describe('429 before the route', () => {
 describe('413, 405, 415', () => {
   const big = JSON.stringify({ entries: [{ id: '1' }], pad: 'x'.repeat(1024 * 1024 + 10) });
 
-  it.each(['/v1/stays/batch', '/v1/search/with-details', '/v1/listings/superhost', '/v1/listings/luxury', '/v1/listings/instant-book'])('POST %s with a body over 1 MiB → 413 payload_too_large as { error, request_id }', async (path) => {
-    for (const key of [a.sandboxKey, undefined]) {
-      const r = await sCall(s, path, { method: 'POST', ...(key ? { key } : {}), body: big, headers: { 'content-type': 'application/json' } });
-      expectSError(r, 413, 'payload_too_large');
-    }
-  });
+  it.each(['/v1/stays/batch', '/v1/search/with-details', '/v1/listings/superhost', '/v1/listings/luxury', '/v1/listings/instant-book'])(
+    'POST %s with a body over 1 MiB → 413 payload_too_large as { error, request_id }',
+    async (path) => {
+      for (const key of [a.sandboxKey, undefined]) {
+        const r = await sCall(s, path, { method: 'POST', ...(key ? { key } : {}), body: big, headers: { 'content-type': 'application/json' } });
+        expectSError(r, 413, 'payload_too_large');
+      }
+    },
+  );
 
   it.each([
     // A billed GET has no HEAD (its answer could not report the charge); the free by-address keeps it.
@@ -140,21 +143,30 @@ describe('413, 405, 415', () => {
     expect(r.headers.get('allow')).toBe('POST');
   });
 
-  it.each(['/v1/stays/12345', '/v1/stays/12345/photos', `/v1/stays/by-url?url=${encodeURIComponent('https://www.airbnb.com/rooms/1')}`])('HEAD %s (a billed GET) → 405 Allow: GET, with X-Request-Id', async (path) => {
-    const res = await s.req(path, { method: 'HEAD', key: a.sandboxKey });
-    expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('GET');
-    expect(res.headers.get('x-request-id')).toMatch(/^req_/);
-  });
+  it.each(['/v1/stays/12345', '/v1/stays/12345/photos', `/v1/stays/by-url?url=${encodeURIComponent('https://www.airbnb.com/rooms/1')}`])(
+    'HEAD %s (a billed GET) → 405 Allow: GET, with X-Request-Id',
+    async (path) => {
+      const res = await s.req(path, { method: 'HEAD', key: a.sandboxKey });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('GET');
+      expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+    },
+  );
 
-  it.each(['/v1/stays/12345/', '/v1/stays//photos', '/v1/stays/12345/nope', '/v1/listings/cheap', '/v1/webhooks/wh_1/nope'])('an unknown path under a Family S prefix (%s) → 404 route_not_found in the S envelope', async (path) => {
-    expectSError(await sCall(s, path, { key: a.sandboxKey }), 404, 'route_not_found');
-  });
+  it.each(['/v1/stays/12345/', '/v1/stays//photos', '/v1/stays/12345/nope', '/v1/listings/cheap', '/v1/webhooks/wh_1/nope'])(
+    'an unknown path under a Family S prefix (%s) → 404 route_not_found in the S envelope',
+    async (path) => {
+      expectSError(await sCall(s, path, { key: a.sandboxKey }), 404, 'route_not_found');
+    },
+  );
 
-  it.each(['/v1/stays/batch', '/v1/search/with-details', '/v1/listings/superhost', '/v1/listings/luxury', '/v1/listings/instant-book'])('POST %s with a non-JSON content type → 415 unsupported_media_type as { error, request_id }', async (path) => {
-    const r = await sCall(s, path, { method: 'POST', key: a.sandboxKey, body: 'entries=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    expectSError(r, 415, 'unsupported_media_type');
-  });
+  it.each(['/v1/stays/batch', '/v1/search/with-details', '/v1/listings/superhost', '/v1/listings/luxury', '/v1/listings/instant-book'])(
+    'POST %s with a non-JSON content type → 415 unsupported_media_type as { error, request_id }',
+    async (path) => {
+      const r = await sCall(s, path, { method: 'POST', key: a.sandboxKey, body: 'entries=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      expectSError(r, 415, 'unsupported_media_type');
+    },
+  );
 
   it.each(['/v1/stays/batch', '/v1/search/with-details', '/v1/listings/luxury'])('POST %s with malformed JSON or a non-object body → 400 invalid_parameter body, S envelope', async (path) => {
     for (const body of ['{', '[1,2]', '"x"', 'null']) {
@@ -179,7 +191,6 @@ describe('X-Request-Id on every Family S answer (D11)', () => {
       expect(r.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
     }
   });
-
 
   it('200s carry request_id equal to X-Request-Id, unique per request', async () => {
     const ids = new Set<string>();

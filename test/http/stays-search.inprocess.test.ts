@@ -22,7 +22,17 @@ afterAll(async () => {
 });
 
 type Row = ReturnType<typeof expectStay>;
-type ListMeta = { count: number; limit: number; has_more: boolean; next_page_token: string | null; credits_charged: number; environment: string; cached: boolean; warnings: { code: string; message: string }[]; warning?: string };
+type ListMeta = {
+  count: number;
+  limit: number;
+  has_more: boolean;
+  next_page_token: string | null;
+  credits_charged: number;
+  environment: string;
+  cached: boolean;
+  warnings: { code: string; message: string }[];
+  warning?: string;
+};
 
 const post = (path: string, json: unknown, key = a.sandboxKey, headers: Record<string, string> = {}) => sCall(s, path, { key, json, headers });
 const search = (json: unknown, key?: string) => post('/v1/search', json, key);
@@ -44,8 +54,16 @@ const PLACES = ['Lisbon', 'Porto', 'Paris', 'Rome', 'Berlin', 'Madrid'];
 describe('D8: the body selects the family', () => {
   it.each(FAMILY_S_SEARCH_KEYS.map((k) => [k]))('a body with %s is an S search: { data, meta, request_id }', async (k) => {
     const sample: Record<string, unknown> = {
-      locationQueries: ['Lisbon'], searchUrls: ['https://www.airbnb.com/s/Lisbon--Portugal/homes'], maxItems: 3, nextPageToken: undefined, fields: 'id,title', infants: 0, pets: 0,
-      locale: 'en', minBeds: 1, minBathrooms: 1,
+      locationQueries: ['Lisbon'],
+      searchUrls: ['https://www.airbnb.com/s/Lisbon--Portugal/homes'],
+      maxItems: 3,
+      nextPageToken: undefined,
+      fields: 'id,title',
+      infants: 0,
+      pets: 0,
+      locale: 'en',
+      minBeds: 1,
+      minBathrooms: 1,
     };
     const body: Record<string, unknown> = k === 'locationQueries' || k === 'searchUrls' ? { [k]: sample[k] } : { location: 'Lisbon', [k]: sample[k] };
     if (k === 'nextPageToken') {
@@ -108,7 +126,10 @@ describe('the place: location xor locationQueries xor searchUrls', () => {
   it('other airbnb hosts and query strings are understood', async () => {
     const viaLoc = list(await search({ location: 'Lisbon', maxItems: 5 })).rows.map((r) => r.id);
     for (const u of ['https://www.airbnb.pt/s/Lisbon/homes?adults=2', 'https://fr.airbnb.ca/s/Lisbon/homes', 'https://www.airbnb.com/s/Lisbon']) {
-      expect(list(await search({ searchUrls: [u], maxItems: 5 })).rows.map((r) => r.id), u).toEqual(viaLoc);
+      expect(
+        list(await search({ searchUrls: [u], maxItems: 5 })).rows.map((r) => r.id),
+        u,
+      ).toEqual(viaLoc);
     }
   });
 
@@ -230,7 +251,12 @@ describe('paging by resending the same body with next_page_token', () => {
   it('a token with a changed body → 400 invalid_cursor, param nextPageToken; a garbage token too', async () => {
     const first = list(await search({ location: 'Lisbon', maxItems: 5 }));
     const token = first.meta.next_page_token!;
-    for (const changed of [{ location: 'Porto', maxItems: 5 }, { location: 'Lisbon', maxItems: 6 }, { location: 'Lisbon', maxItems: 5, pets: 1 }, { location: 'Lisbon', maxItems: 5, priceMax: 400 }]) {
+    for (const changed of [
+      { location: 'Porto', maxItems: 5 },
+      { location: 'Lisbon', maxItems: 6 },
+      { location: 'Lisbon', maxItems: 5, pets: 1 },
+      { location: 'Lisbon', maxItems: 5, priceMax: 400 },
+    ]) {
       expectSError(await search({ ...changed, nextPageToken: token }), 400, 'invalid_cursor', 'nextPageToken');
     }
     expectSError(await search({ location: 'Lisbon', maxItems: 5, nextPageToken: 'not-a-token' }), 400, 'invalid_cursor', 'nextPageToken');
@@ -275,7 +301,11 @@ describe('maxItems (D10)', () => {
     const r = await search(body, a.liveKey);
     expect(r.status, r.text.slice(0, 300)).toBe(202);
     expect(r.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
-    const b = r.body as unknown as { data: { jobId: string; status: string; pollUrl: string; estimatedSeconds: number }; meta: { requestId: string; creditsCharged: number; platforms: string[] }; request_id: string };
+    const b = r.body as unknown as {
+      data: { jobId: string; status: string; pollUrl: string; estimatedSeconds: number };
+      meta: { requestId: string; creditsCharged: number; platforms: string[] };
+      request_id: string;
+    };
     expect(Object.keys(b).sort()).toEqual(['data', 'meta', 'request_id']);
     expect(b.data.jobId).toMatch(/^job_[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(b.data).toMatchObject({ status: 'pending', pollUrl: `/v1/jobs/${b.data.jobId}`, estimatedSeconds: expect.any(Number) });
@@ -389,7 +419,12 @@ describe('filters', () => {
       expect(looked.amenities[0]!.items).toContain('pet_friendly');
     }
     // Every pet-friendly row of the unfiltered search is kept.
-    expect(pets.map((r) => r.id).sort()).toEqual(all.filter((r) => r.amenities[0]!.items.includes('pet_friendly')).map((r) => r.id).sort());
+    expect(pets.map((r) => r.id).sort()).toEqual(
+      all
+        .filter((r) => r.amenities[0]!.items.includes('pet_friendly'))
+        .map((r) => r.id)
+        .sort(),
+    );
   });
 
   it('priceMin/priceMax bound pricing.price', async () => {
@@ -399,7 +434,12 @@ describe('filters', () => {
       expect(r.pricing.price!).toBeGreaterThanOrEqual(100);
       expect(r.pricing.price!).toBeLessThanOrEqual(200);
     }
-    expect(rows.map((r) => r.id).sort()).toEqual(all.filter((r) => r.pricing.price! >= 100 && r.pricing.price! <= 200).map((r) => r.id).sort());
+    expect(rows.map((r) => r.id).sort()).toEqual(
+      all
+        .filter((r) => r.pricing.price! >= 100 && r.pricing.price! <= 200)
+        .map((r) => r.id)
+        .sort(),
+    );
   });
 
   it('minBedrooms and minBathrooms filter (checked against the with-details description)', async () => {
@@ -428,7 +468,7 @@ describe('filters', () => {
     for (const r of withChildren) if (r.person_capacity !== null) expect(r.person_capacity).toBeGreaterThanOrEqual(5);
   });
 
-  it('adults above a stay\'s capacity leave it out', async () => {
+  it("adults above a stay's capacity leave it out", async () => {
     const rows = list(await search({ ...body, adults: 6 })).rows;
     for (const r of rows) if (r.person_capacity !== null) expect(r.person_capacity).toBeGreaterThanOrEqual(6);
   });
@@ -490,7 +530,12 @@ describe('presets (D10: maxItems default 50, capped at 50, always sync)', () => 
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r) => r.host.is_superhost)).toBe(true);
     const all = list(await search({ location: 'Lisbon', maxItems: 60 })).rows;
-    expect(rows.map((r) => r.id)).toEqual(all.filter((r) => r.host.is_superhost).map((r) => r.id).slice(0, 50));
+    expect(rows.map((r) => r.id)).toEqual(
+      all
+        .filter((r) => r.host.is_superhost)
+        .map((r) => r.id)
+        .slice(0, 50),
+    );
   });
 
   it('luxury: every pricing.price >= max(300, priceMin)', async () => {

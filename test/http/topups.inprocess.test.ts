@@ -24,8 +24,7 @@ afterAll(async () => {
   await Promise.all([plain?.stop(), capped?.stop()]);
 });
 
-const topup = (s: TestApp, key: string, body: unknown) =>
-  s.req('/v1/billing/topups', { method: 'POST', key, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+const topup = (s: TestApp, key: string, body: unknown) => s.req('/v1/billing/topups', { method: 'POST', key, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
 
 type Credits = { balance: number; available: number; held: number; expiringSoon: number };
 const credits = async (s: TestApp, key: string) => ((await (await s.req('/v1/account', { key })).json()) as { data: { credits: Credits } }).data.credits;
@@ -157,7 +156,13 @@ describe(`live keys, STAYS_TOPUP_MAX_PER_DAY=${CAP}`, () => {
   });
 
   it('an active or trialing paid plan tops up; free and inactive plans get 403 subscription_required', async () => {
-    const plans = [['starter', 'active'], ['starter', 'trialing'], ['free', 'active'], ['pro', 'past_due'], ['scale', 'canceled']] as const;
+    const plans = [
+      ['starter', 'active'],
+      ['starter', 'trialing'],
+      ['free', 'active'],
+      ['pro', 'past_due'],
+      ['scale', 'canceled'],
+    ] as const;
     const accounts = await Promise.all(plans.map(([plan, status]) => capped.account({ plan, status, credits: 50, scopes: BILLING })));
     for (const a of accounts.slice(0, 2)) {
       expect(await okBody(await topup(capped, a.liveKey, { credits: 250 }))).toEqual({ data: { credits: { balance: 300, available: 300, held: 0, expiringSoon: 0 } } });

@@ -18,8 +18,7 @@ afterAll(async () => {
   await capped?.stop();
 });
 
-const topup = (s: Stays, key: string, body: unknown) =>
-  s.req('/v1/billing/topups', { method: 'POST', key, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+const topup = (s: Stays, key: string, body: unknown) => s.req('/v1/billing/topups', { method: 'POST', key, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
 
 const credits = async (s: Stays, key: string) => ((await (await s.req('/v1/account', { key })).json()) as { data: { credits: { balance: number } } }).data.credits;
 

@@ -138,9 +138,27 @@ describe('invalid_request codes (GET)', () => {
   });
 
   it('covers every invalid_request code the spec lists', () => {
-    const required = ['missing_parameter', 'invalid_parameter', 'invalid_date_range', 'date_in_past', 'child_ages_mismatch', 'stay_too_long', 'window_too_long',
-      'invalid_listing_url', 'invalid_property_type', 'invalid_amenity', 'invalid_price_range', 'invalid_language', 'invalid_sort', 'invalid_cursor',
-      'limit_out_of_range', 'mutually_exclusive_params', 'platform_not_enabled', 'no_enabled_platform', 'needs_country'];
+    const required = [
+      'missing_parameter',
+      'invalid_parameter',
+      'invalid_date_range',
+      'date_in_past',
+      'child_ages_mismatch',
+      'stay_too_long',
+      'window_too_long',
+      'invalid_listing_url',
+      'invalid_property_type',
+      'invalid_amenity',
+      'invalid_price_range',
+      'invalid_language',
+      'invalid_sort',
+      'invalid_cursor',
+      'limit_out_of_range',
+      'mutually_exclusive_params',
+      'platform_not_enabled',
+      'no_enabled_platform',
+      'needs_country',
+    ];
     const covered = new Set(CASES.map((c) => c[2]));
     expect(required.filter((c) => !covered.has(c))).toEqual([]);
   });
@@ -195,7 +213,15 @@ describe('POST /v1/billing/topups validation', () => {
 // Issue 8: control characters (C0 and DEL) in any free-text parameter are invalid_parameter naming
 // the parameter, for every key kind, and free.
 describe('control characters in text parameters', () => {
-  const CTRL: [string, string][] = [['%00', 'NUL'], ['%01', 'SOH'], ['%1B', 'ESC'], ['%1F', 'US'], ['%7F', 'DEL'], ['%0A', 'LF'], ['%09', 'TAB']];
+  const CTRL: [string, string][] = [
+    ['%00', 'NUL'],
+    ['%01', 'SOH'],
+    ['%1B', 'ESC'],
+    ['%1F', 'US'],
+    ['%7F', 'DEL'],
+    ['%0A', 'LF'],
+    ['%09', 'TAB'],
+  ];
   const at = (v: string) => `Lis${v}bon`; // inside the value: trimming must not remove it
   const GET: [path: (v: string) => string, param: string][] = [
     [(v) => `/v1/search?location=${at(v)}`, 'location'],
@@ -255,7 +281,12 @@ describe('JSON body bounds', () => {
     // A key without billing.write is refused before the body matters (scope → body, docs/decisions.md).
     await expectError(await postRaw('/v1/billing/topups', `{"credits":${'['.repeat(5000)}1${']'.repeat(5000)}}`), 403, 'scope_insufficient');
     const billing = await s.account({ rpm: 100_000, scopes: 'stays.read,billing.write' });
-    const topup = await s.req('/v1/billing/topups', { method: 'POST', key: billing.sandboxKey, body: `{"credits":${'['.repeat(5000)}1${']'.repeat(5000)}}`, headers: { 'content-type': 'application/json' } });
+    const topup = await s.req('/v1/billing/topups', {
+      method: 'POST',
+      key: billing.sandboxKey,
+      body: `{"credits":${'['.repeat(5000)}1${']'.repeat(5000)}}`,
+      headers: { 'content-type': 'application/json' },
+    });
     await expectError(topup, 400, 'invalid_parameter', 'body');
   });
 

@@ -37,7 +37,13 @@ describe('POST /v1/webhooks/trigger', () => {
     const body = (await res.json()) as Triggered;
     expect(res.status, JSON.stringify(body)).toBe(200);
     const jobId = body.data.job_id!;
-    expect(body.data).toEqual({ event: 'job.succeeded', job_id: expect.stringMatching(/^job_[0-9A-Z]{26}$/), poll_url: `/v1/jobs/${jobId}`, events: ['job.queued', 'job.running', 'job.succeeded'], webhooks: 1 });
+    expect(body.data).toEqual({
+      event: 'job.succeeded',
+      job_id: expect.stringMatching(/^job_[0-9A-Z]{26}$/),
+      poll_url: `/v1/jobs/${jobId}`,
+      events: ['job.queued', 'job.running', 'job.succeeded'],
+      webhooks: 1,
+    });
     const got = await r.waitFor(3);
     expect(got.map((g) => g.body.event)).toEqual(['job.queued', 'job.running', 'job.succeeded']);
     expect(got.map((g) => g.body.data.job_id)).toEqual([jobId, jobId, jobId]);

@@ -24,7 +24,10 @@ type Body = { data?: Record<string, unknown> & { id?: string }; error?: { code: 
 
 async function call(path: string, init: RequestInit & { key?: string; json?: unknown } = {}): Promise<{ status: number; body: Body; headers: Headers }> {
   const { json, ...rest } = init;
-  const res = await s.req(path, json === undefined ? rest : { ...rest, method: rest.method ?? 'POST', body: JSON.stringify(json), headers: { 'content-type': 'application/json', ...(rest.headers as object) } });
+  const res = await s.req(
+    path,
+    json === undefined ? rest : { ...rest, method: rest.method ?? 'POST', body: JSON.stringify(json), headers: { 'content-type': 'application/json', ...(rest.headers as object) } },
+  );
   const body = (await res.json()) as Body;
   // Family S: every body carries request_id, equal to the header.
   expect(body.request_id).toBe(res.headers.get('x-request-id'));
@@ -121,7 +124,7 @@ describe('GET, DELETE and deliveries', () => {
     id = (await create(a.liveKey, { url: 'https://example.net/hook', events: ['job.running'], description: 'to revoke' })).body.data!.id!;
   });
 
-  it('GET /v1/webhooks lists the account\'s webhooks of the key\'s environment, newest first, without secrets', async () => {
+  it("GET /v1/webhooks lists the account's webhooks of the key's environment, newest first, without secrets", async () => {
     const live = await call('/v1/webhooks', { key: a.liveKey });
     const sandbox = await call('/v1/webhooks', { key: a.sandboxKey });
     expect(live.status).toBe(200);
@@ -154,11 +157,15 @@ describe('GET, DELETE and deliveries', () => {
     expect(r.body.data).toEqual([]);
   });
 
-  it('another account\'s id, an unknown id and a malformed id are 404 webhook_not_found on every route', async () => {
+  it("another account's id, an unknown id and a malformed id are 404 webhook_not_found on every route", async () => {
     const ids = [id, 'wh_01J8ZK4R2ABCDEF0123456789A', 'nope', 'wh_%E2%9C%93', `wh_${'A'.repeat(300)}`];
     for (const x of ids) {
       const key = x === id ? other.liveKey : a.liveKey;
-      for (const [method, path] of [['GET', `/v1/webhooks/${x}`], ['DELETE', `/v1/webhooks/${x}`], ['GET', `/v1/webhooks/${x}/deliveries`]] as const) {
+      for (const [method, path] of [
+        ['GET', `/v1/webhooks/${x}`],
+        ['DELETE', `/v1/webhooks/${x}`],
+        ['GET', `/v1/webhooks/${x}/deliveries`],
+      ] as const) {
         expectTyped(await call(path, { key, method }), 404, 'webhook_not_found', 'id');
       }
     }
@@ -248,8 +255,18 @@ describe('STAYS_WEBHOOK_DENY_PRIVATE=1', () => {
   };
 
   it.each([
-    'http://127.0.0.1:8080/x', 'http://10.1.2.3/', 'http://172.20.0.1/', 'http://192.168.1.1/', 'http://169.254.169.254/latest/meta-data',
-    'http://[::1]/', 'http://[fe80::1]/', 'http://[fd00::1]/', 'http://[::ffff:127.0.0.1]/', 'http://0.0.0.0/', 'http://2130706433/', 'http://localhost:9/',
+    'http://127.0.0.1:8080/x',
+    'http://10.1.2.3/',
+    'http://172.20.0.1/',
+    'http://192.168.1.1/',
+    'http://169.254.169.254/latest/meta-data',
+    'http://[::1]/',
+    'http://[fe80::1]/',
+    'http://[fd00::1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://0.0.0.0/',
+    'http://2130706433/',
+    'http://localhost:9/',
     'http://nowhere.invalid/',
   ])('refuses %s with invalid_parameter url', async (url) => {
     const r = await post(url);

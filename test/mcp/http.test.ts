@@ -42,7 +42,7 @@ describe('/mcp on stays serve (Streamable HTTP, an API key as the bearer)', () =
     expect(body.data).toEqual(rest.data);
   });
 
-  it('a bad argument is a tool error carrying REST\'s typed error', async () => {
+  it("a bad argument is a tool error carrying REST's typed error", async () => {
     const client = await httpClient(`${s.url}/mcp`, acct.sandboxKey);
     clients.push(client);
     const r = await client.callTool({ name: 'get_price', arguments: { platform: 'airbnb' } });
@@ -51,7 +51,11 @@ describe('/mcp on stays serve (Streamable HTTP, an API key as the bearer)', () =
   });
 
   it('no credential: 401 with WWW-Authenticate naming the protected-resource metadata, and a JSON error', async () => {
-    const res = await fetch(`${s.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    const res = await fetch(`${s.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${s.url}/.well-known/oauth-protected-resource"`);
     expect(((await res.json()) as { error: unknown }).error).toMatchObject({ type: 'authentication_error', code: 'missing_api_key' });

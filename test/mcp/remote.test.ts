@@ -91,7 +91,7 @@ describe('stays mcp against a server (live key, simulated upstream)', () => {
     expect(r.stderr).toContain('STAYS_API_KEY');
   });
 
-  it('a refused key is a tool error with the API\'s authentication error', async () => {
+  it("a refused key is a tool error with the API's authentication error", async () => {
     const m = await startMcp(['--base-url', s.url, '--api-key', 'stay_live_nope'], { STAYS_CONFIG_DIR: `${s.dataDir}/mcp-config` });
     started.push(m);
     const r = await m.client.callTool({ name: 'search_stays', arguments: { location: 'Lisbon' } });

@@ -8,7 +8,19 @@ import type { ToolContext } from '../../src/mcp/tool.js';
 
 const JOB = 'job_01M84TE32KDJ1F1BH73HNDP4KN';
 const REQ = 'req_01M84TE32KDJ1F1BH73HNDP4KN';
-const meta = { requestId: REQ, environment: 'live', sandbox: false, platforms: ['airbnb'], cached: false, partial: false, creditsCharged: 7, currency: 'USD', pagination: null, platformResults: [], warnings: [] };
+const meta = {
+  requestId: REQ,
+  environment: 'live',
+  sandbox: false,
+  platforms: ['airbnb'],
+  cached: false,
+  partial: false,
+  creditsCharged: 7,
+  currency: 'USD',
+  pagination: null,
+  platformResults: [],
+  warnings: [],
+};
 
 /** Answers the call with a 202, then each poll with the next of `polls` (the last one repeats). */
 function scripted(polls: object[]) {
@@ -20,7 +32,8 @@ function scripted(polls: object[]) {
     base: 'scripted:',
     async send(req) {
       seen.push(req);
-      if (!req.path.startsWith('/v1/jobs/')) return json(202, { data: { jobId: JOB, status: 'pending', pollUrl: `/v1/jobs/${JOB}` }, meta: { requestId: REQ, creditsCharged: 0 } }, { 'retry-after': '0' });
+      if (!req.path.startsWith('/v1/jobs/'))
+        return json(202, { data: { jobId: JOB, status: 'pending', pollUrl: `/v1/jobs/${JOB}` }, meta: { requestId: REQ, creditsCharged: 0 } }, { 'retry-after': '0' });
       const body = polls[Math.min(n++, polls.length - 1)]!;
       return json(200, body, { 'retry-after': '0' });
     },
@@ -31,7 +44,10 @@ function scripted(polls: object[]) {
 
 const running = { data: { jobId: JOB, status: 'running', pollUrl: `/v1/jobs/${JOB}` }, meta: { requestId: REQ, creditsCharged: 0 } };
 const completed = { data: { jobId: JOB, status: 'completed', result: [{ id: 'x' }] }, meta };
-const failed = { data: { jobId: JOB, status: 'failed', error: { type: 'upstream_unavailable', code: 'all_actors_failed', message: 'Every source failed.', retryable: true } }, meta: { requestId: REQ, creditsCharged: 0 } };
+const failed = {
+  data: { jobId: JOB, status: 'failed', error: { type: 'upstream_unavailable', code: 'all_actors_failed', message: 'Every source failed.', retryable: true } },
+  meta: { requestId: REQ, creditsCharged: 0 },
+};
 
 const spec = { tool: 'search_stays', call: { method: 'GET' as const, path: '/v1/search', query: { location: 'Lisbon' } }, summarize: () => 'summary' };
 
@@ -62,6 +78,8 @@ describe('runOperation on a live job', () => {
     const { client } = scripted([failed]);
     const r = await runOperation({ client, waitMs: 5_000 }, spec);
     expect(r.isError).toBe(true);
-    expect(r.structuredContent).toEqual({ error: { type: 'upstream_unavailable', code: 'all_actors_failed', message: 'Every source failed.', retryable: true, param: null, requestId: REQ, jobId: JOB } });
+    expect(r.structuredContent).toEqual({
+      error: { type: 'upstream_unavailable', code: 'all_actors_failed', message: 'Every source failed.', retryable: true, param: null, requestId: REQ, jobId: JOB },
+    });
   });
 });

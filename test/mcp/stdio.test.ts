@@ -58,7 +58,7 @@ describe('stays mcp (stdio, in-process sandbox)', () => {
     expect(textOf(r)).toContain(error.requestId as string);
   });
 
-  it('a bad argument gets the API\'s own validation error, naming the parameter', async () => {
+  it("a bad argument gets the API's own validation error, naming the parameter", async () => {
     const r = await mcp.client.callTool({ name: 'search_stays', arguments: { location: 'Lisbon', adults: 0 } });
     expect(r.isError).toBe(true);
     expect((r.structuredContent as { error: unknown }).error).toMatchObject({ type: 'invalid_request', code: 'invalid_parameter', param: 'adults' });

@@ -100,7 +100,7 @@ describe('each tool in the sandbox', () => {
     expect(text.split('\n').filter((l) => l.startsWith('- '))).toHaveLength(2);
   });
 
-  it('get_job: an unknown job is the API\'s job_not_found', async () => {
+  it("get_job: an unknown job is the API's job_not_found", async () => {
     const { r } = await call('get_job', { jobId: 'job_01M84TE32KDJ1F1BH73HNDP4KN' });
     expect(r.isError).toBe(true);
     expect((r.structuredContent as { error: unknown }).error).toMatchObject({ type: 'not_found', code: 'job_not_found', param: 'jobId' });

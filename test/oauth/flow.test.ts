@@ -49,7 +49,11 @@ describe('OAuth 2.1 + PKCE for /mcp, end to end', () => {
     });
 
     // Registration.
-    const reg = await fetch(as.registration_endpoint as string, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT], client_name: 'Flow test' }) });
+    const reg = await fetch(as.registration_endpoint as string, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: [REDIRECT], client_name: 'Flow test' }),
+    });
     expect(reg.status).toBe(201);
     const client = (await reg.json()) as { client_id: string; token_endpoint_auth_method: string; redirect_uris: string[] };
     expect(client).toMatchObject({ client_id: expect.stringMatching(/^client_/), token_endpoint_auth_method: 'none', redirect_uris: [REDIRECT] });
@@ -59,7 +63,13 @@ describe('OAuth 2.1 + PKCE for /mcp, end to end', () => {
     const code = await authorize(s, client.client_id, acct.sandboxKey, challenge);
     expect(code).toMatch(/^stays_ac_/);
     const tokens = await exchange(s, client.client_id, code, verifier);
-    expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'stays.read', access_token: expect.stringMatching(/^stays_at_/), refresh_token: expect.stringMatching(/^stays_rt_/) });
+    expect(tokens).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: 'stays.read',
+      access_token: expect.stringMatching(/^stays_at_/),
+      refresh_token: expect.stringMatching(/^stays_rt_/),
+    });
 
     // The tool server with the access token.
     const listed = await rpc(s, tokens.access_token, 'tools/list');
@@ -87,7 +97,7 @@ describe('OAuth 2.1 + PKCE for /mcp, end to end', () => {
     }
   });
 
-  it('REST accepts the access token too, for the key\'s account, with scope stays.read only', async () => {
+  it("REST accepts the access token too, for the key's account, with scope stays.read only", async () => {
     const other = await s.account({ scopes: 'stays.read,account.read,billing.write' });
     const tokens = await signIn(s, other.sandboxKey);
     const account = await s.req('/v1/account', { key: tokens.access_token });
@@ -99,7 +109,7 @@ describe('OAuth 2.1 + PKCE for /mcp, end to end', () => {
     expect(((await topup.json()) as { error: { code: string } }).error.code).toBe('scope_insufficient');
   });
 
-  it('calls made with OAuth tokens use a per-account bucket, not the key\'s', async () => {
+  it("calls made with OAuth tokens use a per-account bucket, not the key's", async () => {
     const small = await s.account({ rpm: 5 });
     const tokens = await signIn(s, small.sandboxKey);
     const limit = async (key: string) => {

@@ -51,7 +51,11 @@ export async function openConsent(s: Stays, p: AuthorizeParams): Promise<{ field
   expect(res.status, html).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/html/);
   const fields = new URLSearchParams();
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields.set(m[1]!, m[2]!.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n))));
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+    fields.set(
+      m[1]!,
+      m[2]!.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n))),
+    );
   const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
   return { fields, cookie, html };
 }
@@ -108,7 +112,12 @@ export async function signIn(s: Stays, apiKey: string): Promise<Tokens & { clien
 }
 
 /** One JSON-RPC request to /mcp with plain fetch (no Authorization when `bearer` is empty); the message from its SSE (or JSON) answer. */
-export async function rpc(s: Stays, bearer: string, method: string, params: object = {}): Promise<{ status: number; headers: Headers; message: { result?: Record<string, unknown>; error?: unknown } | null; text: string }> {
+export async function rpc(
+  s: Stays,
+  bearer: string,
+  method: string,
+  params: object = {},
+): Promise<{ status: number; headers: Headers; message: { result?: Record<string, unknown>; error?: unknown } | null; text: string }> {
   const res = await send(s, '/mcp', {
     method: 'POST',
     headers: { ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },

@@ -115,7 +115,10 @@ describe('a server listening on 0.0.0.0', () => {
         ['POST', '/oauth/token', 'grant_type=authorization_code'],
       ];
       for (const [method, path, body] of requests) {
-        const r = await raw(srv.port, path, 'evil.example', { method, ...(body ? { body, headers: { 'content-type': body.startsWith('{') ? 'application/json' : 'application/x-www-form-urlencoded' } } : {}) });
+        const r = await raw(srv.port, path, 'evil.example', {
+          method,
+          ...(body ? { body, headers: { 'content-type': body.startsWith('{') ? 'application/json' : 'application/x-www-form-urlencoded' } } : {}),
+        });
         expect(r.status, `${method} ${path}`).toBe(501);
         expect(r.body.error).toMatchObject({ type: 'not_implemented', code: 'public_url_required', param: null, creditsCharged: 0, retryable: false });
         expect(r.body.error!.message).toContain('STAYS_PUBLIC_URL');
@@ -150,7 +153,11 @@ describe('a server listening on 0.0.0.0', () => {
       const as = await raw(srv.port, '/.well-known/oauth-authorization-server', 'evil.example');
       expect(as.status).toBe(200);
       expect(as.body).toMatchObject({ issuer: PUBLIC, token_endpoint: `${PUBLIC}/oauth/token` });
-      const reg = await raw(srv.port, '/oauth/register', 'evil.example', { method: 'POST', body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:53682/callback'] }), headers: { 'content-type': 'application/json' } });
+      const reg = await raw(srv.port, '/oauth/register', 'evil.example', {
+        method: 'POST',
+        body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:53682/callback'] }),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(reg.status).toBe(201);
     } finally {
       await srv.stop();

@@ -46,7 +46,11 @@ class AgentProvider implements OAuthClientProvider {
     const html = await res.text();
     expect(res.status, html).toBe(200);
     const fields = new URLSearchParams();
-    for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields.set(m[1]!, m[2]!.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n))));
+    for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+      fields.set(
+        m[1]!,
+        m[2]!.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n))),
+      );
     const back = location(await consent({ url: url.origin } as Stays, { fields, cookie: (res.headers.get('set-cookie') ?? '').split(';')[0]! }, this.apiKey));
     this.code = back.searchParams.get('code');
   }

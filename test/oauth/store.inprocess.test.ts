@@ -22,7 +22,16 @@ async function setup() {
   await a.createAccount({ id: 'acct_1', planCode: 'pro', planName: 'Pro', planStatus: 'active', emailVerified: true, requestsPerMinute: 300, freeTierBudget: 300, createdAt: T0 }, 0, null);
   await a.createKey({ id: 'key_1', accountId: 'acct_1', env: 'sandbox', scopes: ['stays.read', 'account.read'], hash: 'k'.repeat(64), prefix: 'stay_test_abcd', createdAt: T0 });
   await a.createOAuthClient({ id: 'client_1', name: 'Agent', redirectUris: ['http://127.0.0.1:1/cb'], createdAt: T0 });
-  await a.createOAuthCode({ hash: 'code-hash', clientId: 'client_1', redirectUri: 'http://127.0.0.1:1/cb', challenge: 'chal', scope: 'stays.read', keyId: 'key_1', expiresAt: T0 + 60_000, createdAt: T0 });
+  await a.createOAuthCode({
+    hash: 'code-hash',
+    clientId: 'client_1',
+    redirectUri: 'http://127.0.0.1:1/cb',
+    challenge: 'chal',
+    scope: 'stays.read',
+    keyId: 'key_1',
+    expiresAt: T0 + 60_000,
+    createdAt: T0,
+  });
   return { a, b };
 }
 
@@ -50,10 +59,15 @@ describe('OAuth in the SQLite store', () => {
     const access = await b.findOAuthAccess('at-1');
     expect(access).toMatchObject({ expiresAt: T0 + HOUR, scope: 'stays.read', clientId: 'client_1', grantId: 'grant_1', key: { id: 'key_1' }, account: { id: 'acct_1' } });
     // The second use, from the other process: refused, and the first use's tokens revoked.
-    expect(await b.redeemOAuthCode(redeem({ grantId: 'grant_2', access: { hash: 'at-2', expiresAt: T0 + HOUR }, refresh: { hash: 'rt-2', expiresAt: T0 + HOUR } }))).toEqual({ ok: false, reason: 'reused' });
+    expect(await b.redeemOAuthCode(redeem({ grantId: 'grant_2', access: { hash: 'at-2', expiresAt: T0 + HOUR }, refresh: { hash: 'rt-2', expiresAt: T0 + HOUR } }))).toEqual({
+      ok: false,
+      reason: 'reused',
+    });
     expect(await a.findOAuthAccess('at-1')).toBeNull();
     expect(await a.findOAuthAccess('at-2')).toBeNull();
-    expect(await a.rotateOAuthRefresh({ hash: 'rt-1', clientId: 'client_1', access: { hash: 'at-3', expiresAt: T0 + HOUR }, refresh: { hash: 'rt-3', expiresAt: T0 + HOUR }, now: T0 + 2000 })).toEqual({ ok: false, reason: 'revoked' });
+    expect(await a.rotateOAuthRefresh({ hash: 'rt-1', clientId: 'client_1', access: { hash: 'at-3', expiresAt: T0 + HOUR }, refresh: { hash: 'rt-3', expiresAt: T0 + HOUR }, now: T0 + 2000 })).toEqual(
+      { ok: false, reason: 'revoked' },
+    );
   });
 
   it('an expired code is refused', async () => {
@@ -67,7 +81,10 @@ describe('OAuth in the SQLite store', () => {
     const rotate = (s: Store, from: string, to: string, now = T0 + 5000) =>
       s.rotateOAuthRefresh({ hash: from, clientId: 'client_1', access: { hash: `at-${to}`, expiresAt: now + HOUR }, refresh: { hash: to, expiresAt: now + 720 * HOUR }, now });
     expect(await rotate(a, 'rt-1', 'rt-2')).toEqual({ ok: true, scope: 'stays.read', grantId: 'grant_1' });
-    expect(await a.rotateOAuthRefresh({ hash: 'rt-2', clientId: 'client_9', access: { hash: 'x', expiresAt: T0 }, refresh: { hash: 'y', expiresAt: T0 }, now: T0 })).toEqual({ ok: false, reason: 'mismatch' });
+    expect(await a.rotateOAuthRefresh({ hash: 'rt-2', clientId: 'client_9', access: { hash: 'x', expiresAt: T0 }, refresh: { hash: 'y', expiresAt: T0 }, now: T0 })).toEqual({
+      ok: false,
+      reason: 'mismatch',
+    });
     expect(await rotate(b, 'rt-2', 'rt-3')).toMatchObject({ ok: true });
     expect(await b.findOAuthAccess('at-rt-3')).not.toBeNull();
     expect(await rotate(a, 'rt-1', 'rt-4')).toEqual({ ok: false, reason: 'reused' });
@@ -79,9 +96,15 @@ describe('OAuth in the SQLite store', () => {
   it('an expired refresh token is refused; a revoked key refuses rotation', async () => {
     const { a } = await setup();
     await a.redeemOAuthCode(redeem());
-    expect(await a.rotateOAuthRefresh({ hash: 'rt-1', clientId: 'client_1', access: { hash: 'a2', expiresAt: T0 }, refresh: { hash: 'r2', expiresAt: T0 }, now: T0 + 720 * HOUR })).toEqual({ ok: false, reason: 'expired' });
+    expect(await a.rotateOAuthRefresh({ hash: 'rt-1', clientId: 'client_1', access: { hash: 'a2', expiresAt: T0 }, refresh: { hash: 'r2', expiresAt: T0 }, now: T0 + 720 * HOUR })).toEqual({
+      ok: false,
+      reason: 'expired',
+    });
     await a.revokeKey('key_1', T0 + 1);
-    expect(await a.rotateOAuthRefresh({ hash: 'rt-1', clientId: 'client_1', access: { hash: 'a3', expiresAt: T0 }, refresh: { hash: 'r3', expiresAt: T0 }, now: T0 + 2 })).toEqual({ ok: false, reason: 'revoked' });
+    expect(await a.rotateOAuthRefresh({ hash: 'rt-1', clientId: 'client_1', access: { hash: 'a3', expiresAt: T0 }, refresh: { hash: 'r3', expiresAt: T0 }, now: T0 + 2 })).toEqual({
+      ok: false,
+      reason: 'revoked',
+    });
     expect((await a.findOAuthAccess('at-1'))?.key.revoked).toBe(true);
   });
 

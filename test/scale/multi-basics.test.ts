@@ -118,7 +118,10 @@ describe.skipIf(!(await pgAvailable()))('the CLI on PostgreSQL', { timeout: 180_
 
   it('an unreachable database: a non-zero exit and a clear error without the password or a stack trace', async () => {
     const bad = 'postgres://u:pw@127.0.0.1:1/x';
-    for (const args of [['search', 'Lisbon', '--json'], ['search', 'Lisbon']]) {
+    for (const args of [
+      ['search', 'Lisbon', '--json'],
+      ['search', 'Lisbon'],
+    ]) {
       const r = await runCli(args, { ...dirs(), STAYS_DATABASE_URL: bad });
       expect(r.code).not.toBe(0);
       const all = r.stdout + r.stderr;

@@ -62,7 +62,7 @@ describe.skipIf(!(await pgAvailable()))('upstream coalescing across instances (D
     for (const i of [a, b]) expect(errorLogs(i)).toEqual([]);
   });
 
-  it('the instance leading a flight dies: once the flight\'s lease expires the waiting instance asks the upstream itself; its caller is served and billed, the dead one\'s caller is not billed', async () => {
+  it("the instance leading a flight dies: once the flight's lease expires the waiting instance asks the upstream itself; its caller is served and billed, the dead one's caller is not billed", async () => {
     const actor = ACTORS.airbnb.price!;
     fake.script(actor, { kind: 'items', items: FIXTURES.airbnb.price!.normal, runMs: 60_000 });
     const runs = () => fake.calls.filter((c) => c.actor === actor && c.method === 'POST').length;

@@ -20,7 +20,7 @@ describe.skipIf(!(await pgAvailable()))('an instance killed mid-job', { timeout:
     await db?.drop();
   });
 
-  it('kill -9 A mid-job: after the lease expires B fails A\'s jobs (retryable, free); B\'s own jobs complete and are charged once', async () => {
+  it("kill -9 A mid-job: after the lease expires B fails A's jobs (retryable, free); B's own jobs complete and are charged once", async () => {
     const START = 5000;
     const acct = await liveAccount(db.url, { credits: START });
     const create = async (i: Instance, path: string) => {
@@ -34,22 +34,19 @@ describe.skipIf(!(await pgAvailable()))('an instance killed mid-job', { timeout:
       await create(a, `/v1/price?platform=airbnb&listingId=42424242&checkIn=${day(9)}&checkOut=${day(11)}`),
       await create(a, '/v1/reviews?platform=booking&listingId=it/casa-roma&limit=5'),
     ];
-    const onB = [
-      await create(b, '/v1/search?location=Milan&limit=2'),
-      await create(b, `/v1/price?platform=airbnb&listingId=53535353&checkIn=${day(9)}&checkOut=${day(11)}`),
-    ];
+    const onB = [await create(b, '/v1/search?location=Milan&limit=2'), await create(b, `/v1/price?platform=airbnb&listingId=53535353&checkIn=${day(9)}&checkOut=${day(11)}`)];
     // A's jobs are still in flight (5 s of upstream latency) and hold credits.
     const inFlight = await sql<{ id: string; status: string }>(db.url, 'SELECT id, status FROM jobs WHERE id = ANY($1)', [onA]);
-    expect(inFlight.map((j) => j.status).every((st) => st === 'pending' || st === 'running'), JSON.stringify(inFlight)).toBe(true);
+    expect(
+      inFlight.map((j) => j.status).every((st) => st === 'pending' || st === 'running'),
+      JSON.stringify(inFlight),
+    ).toBe(true);
     expect((await accountShow(db.url, acct.id)).credits.held).toBeGreaterThan(0);
 
     a.child.kill('SIGKILL');
     await new Promise((r) => (a.child.exitCode !== null || a.child.signalCode !== null ? r(null) : a.child.once('exit', r)));
 
-    const [failed, done] = await Promise.all([
-      Promise.all(onA.map((id) => pollUntilDone(b, acct.liveKey, id, 60_000))),
-      Promise.all(onB.map((id) => pollUntilDone(b, acct.liveKey, id, 60_000))),
-    ]);
+    const [failed, done] = await Promise.all([Promise.all(onA.map((id) => pollUntilDone(b, acct.liveKey, id, 60_000))), Promise.all(onB.map((id) => pollUntilDone(b, acct.liveKey, id, 60_000)))]);
     for (const j of failed) {
       expect(j.body.data!.status, JSON.stringify(j.body)).toBe('failed');
       expect(j.body.data!.error).toMatchObject({ retryable: true });

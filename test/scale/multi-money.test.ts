@@ -76,13 +76,19 @@ describe.skipIf(!(await pgAvailable()))('money and limits across two instances',
 
     const show = await accountShow(db.url, acct.id);
     expect(show.credits).toMatchObject({ balance: START - charged, held: 0, spent: charged });
-    const ledger = await sql<{ kind: string; amount: number; balance_after: number }>(db.url, 'SELECT kind, amount::int, balance_after::int FROM credit_ledger WHERE account_id = $1 ORDER BY id', [acct.id]);
+    const ledger = await sql<{ kind: string; amount: number; balance_after: number }>(db.url, 'SELECT kind, amount::int, balance_after::int FROM credit_ledger WHERE account_id = $1 ORDER BY id', [
+      acct.id,
+    ]);
     expect(ledger.filter((r) => r.kind === 'charge').reduce((n, r) => n - r.amount, 0)).toBe(charged);
     expect(ledger.reduce((n, r) => n + r.amount, 0)).toBe(START - charged);
     expect(ledger.filter((r) => r.balance_after < 0)).toEqual([]);
     expect(await sql(db.url, 'SELECT id FROM credit_holds WHERE account_id = $1', [acct.id])).toEqual([]);
     // Each job charged at most once, and no job is both completed and failed.
-    const perJob = await sql<{ job_id: string; n: number }>(db.url, `SELECT job_id, COUNT(*)::int AS n FROM credit_ledger WHERE account_id = $1 AND kind = 'charge' AND job_id IS NOT NULL GROUP BY job_id HAVING COUNT(*) > 1`, [acct.id]);
+    const perJob = await sql<{ job_id: string; n: number }>(
+      db.url,
+      `SELECT job_id, COUNT(*)::int AS n FROM credit_ledger WHERE account_id = $1 AND kind = 'charge' AND job_id IS NOT NULL GROUP BY job_id HAVING COUNT(*) > 1`,
+      [acct.id],
+    );
     expect(perJob).toEqual([]);
     for (const i of [a, b]) expect(errorLogs(i)).toEqual([]);
   });
@@ -124,7 +130,9 @@ describe.skipIf(!(await pgAvailable()))('money and limits across two instances',
     }
     const show = await accountShow(db.url, acct.id);
     expect(show.credits).toMatchObject({ balance: 50 + TOPUP_CAP, held: 0 });
-    const rows = await sql<{ amount: number; balance_after: number }>(db.url, `SELECT amount::int, balance_after::int FROM credit_ledger WHERE account_id = $1 AND kind = 'topup' ORDER BY id`, [acct.id]);
+    const rows = await sql<{ amount: number; balance_after: number }>(db.url, `SELECT amount::int, balance_after::int FROM credit_ledger WHERE account_id = $1 AND kind = 'topup' ORDER BY id`, [
+      acct.id,
+    ]);
     expect(rows.map((r) => r.balance_after)).toEqual(rows.map((_, n) => 50 + 100 * (n + 1)));
   });
 

@@ -9,8 +9,16 @@ import { chainUpstream } from '../../src/sources/chain.js';
 function source(name: string, needs: Need[], answer: () => Promise<unknown>): Upstream {
   const no = () => Promise.reject(new Error('not called'));
   return {
-    name, simulated: false, estimateSeconds: () => 1, serves: (_p, n) => needs.includes(n),
-    searchPlatform: answer as never, listing: no, price: no, availability: no, reviews: answer as never, compareGoogle: no,
+    name,
+    simulated: false,
+    estimateSeconds: () => 1,
+    serves: (_p, n) => needs.includes(n),
+    searchPlatform: answer as never,
+    listing: no,
+    price: no,
+    availability: no,
+    reviews: answer as never,
+    compareGoogle: no,
   };
 }
 
@@ -22,7 +30,10 @@ describe('chainUpstream per need', () => {
     const chain = chainUpstream({ airbnb: [a, b, c], booking: [], vrbo: [], google: [] }, 1000);
     const seen: SourceReport[] = [];
     await chain.observe!((r) => seen.push(r)).searchPlatform('airbnb', 'x', { currency: 'USD', rooms: 1 });
-    expect(seen.map((r) => [r.source, r.ok, r.code])).toEqual([['a~search', false, 'actor_blocked'], ['c~search', true, undefined]]);
+    expect(seen.map((r) => [r.source, r.ok, r.code])).toEqual([
+      ['a~search', false, 'actor_blocked'],
+      ['c~search', true, undefined],
+    ]);
     seen.length = 0;
     await chain.observe!((r) => seen.push(r)).reviews('airbnb', '1');
     expect(seen.map((r) => r.source)).toEqual(['b~reviews']);

@@ -115,10 +115,16 @@ describe('normalize(emit(x)) = x', () => {
 
   it.each(ENABLED_PLATFORMS)('%s: listings by any canonical id, with calendars and reviews', (p) => {
     fc.assert(
-      fc.property(idArb[p].filter((id) => !MAGIC.has(id.split('/').pop()!)), stayArb, day, fc.integer({ min: 1, max: 90 }), (id, stay, start, days) => {
-        checkListing(p, id, stay);
-        checkCalendarAndReviews(p, id, start, days);
-      }),
+      fc.property(
+        idArb[p].filter((id) => !MAGIC.has(id.split('/').pop()!)),
+        stayArb,
+        day,
+        fc.integer({ min: 1, max: 90 }),
+        (id, stay, start, days) => {
+          checkListing(p, id, stay);
+          checkCalendarAndReviews(p, id, start, days);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -161,7 +167,11 @@ describe('the simulated upstream', () => {
   const ID: Record<EnabledPlatform, string> = { airbnb: '12345678', vrbo: '4886746', booking: 'pt/casa-azul', google: 'ChIJabcDEF1234567890' };
 
   async function outcome<T>(f: (u: Upstream) => Promise<T>): Promise<{ sim: unknown; sandbox: unknown }> {
-    const run = (u: Upstream) => f(u).then((v) => ({ ok: v }), (e: unknown) => ({ code: e instanceof ServiceError ? e.code : String(e) }));
+    const run = (u: Upstream) =>
+      f(u).then(
+        (v) => ({ ok: v }),
+        (e: unknown) => ({ code: e instanceof ServiceError ? e.code : String(e) }),
+      );
     return { sim: await run(sim), sandbox: await run(sandbox) };
   }
 
@@ -169,7 +179,10 @@ describe('the simulated upstream', () => {
     const calls: ((u: Upstream) => Promise<unknown>)[] = [];
     const ids = [ID[p], ...['404', '409', '410', '411', '502', '503', '504'].map((m) => (p === 'booking' ? `us/${m}` : m))];
     for (const location of ['Lisbon', 'Tokyo', 'empty', 'partial', 'fail', 'timeout', 'blocked']) {
-      calls.push((u) => u.searchPlatform(p, location, { currency: 'EUR', rooms: 2, stay }), (u) => u.searchPlatform(p, location, { currency: 'USD', rooms: 1 }));
+      calls.push(
+        (u) => u.searchPlatform(p, location, { currency: 'EUR', rooms: 2, stay }),
+        (u) => u.searchPlatform(p, location, { currency: 'USD', rooms: 1 }),
+      );
     }
     for (const id of ids) {
       calls.push(

@@ -13,13 +13,17 @@ const stay: StayQuery = { checkIn: '2026-11-06', checkOut: '2026-11-08', adults:
 
 // 2.6, the jupri/vrbo-property item.
 const VRBO_JUPRI: VrboPropertyItem = {
-  id: '4886746', name: 'Sandy Lane Garden Villa',
+  id: '4886746',
+  name: 'Sandy Lane Garden Villa',
   description: { about: { items: [{ items: [{ value: 'Welcome to ...' }] }] } },
   highlights: { bedroomsCount: 4, bathroomsCount: 3, sleepsCount: 8 },
   address: { city: 'Destin', province: 'FL' },
   coordinate: { latitude: 30.39, longitude: -86.49 },
   amenities: { items: [{ items: [{ value: 'Pool' }, { value: 'WiFi' }] }, { items: [{ value: 'Ocean View' }, { value: 'Pool' }] }] },
-  gallery: [{ name: 'All photos', images: [{ url: 'https://media.vrbo.com/1.jpg', name: 'Living room' }] }, { name: 'Living room', images: [{ url: 'https://media.vrbo.com/1.jpg' }] }],
+  gallery: [
+    { name: 'All photos', images: [{ url: 'https://media.vrbo.com/1.jpg', name: 'Living room' }] },
+    { name: 'Living room', images: [{ url: 'https://media.vrbo.com/1.jpg' }] },
+  ],
   reviews: { total: 84, reviews: [{ text: '...', rating: 10, reviewer: { name: 'Ann' }, reviewDate: '2024-05-02', response: null }] },
   availabilityCalendar: {},
   rateSummary: { rentNights: [], rentNightsConverted: [] },
@@ -29,10 +33,20 @@ describe('vrbo', () => {
   it('reads the jupri item: double-nested amenities, singular coordinate, repeated gallery photos', () => {
     const p = vrbo.normalizeListing(VRBO_JUPRI);
     expect(p).toMatchObject({
-      id: 'stays_vrbo_4886746', url: 'https://www.vrbo.com/4886746', name: 'Sandy Lane Garden Villa', propertyType: 'other',
+      id: 'stays_vrbo_4886746',
+      url: 'https://www.vrbo.com/4886746',
+      name: 'Sandy Lane Garden Villa',
+      propertyType: 'other',
       location: { lat: 30.39, lng: -86.49, city: 'Destin', region: 'FL', country: null, address: null },
-      guestRating: null, ratingScale: 5, reviewCount: 84, maxOccupancy: 8, bedrooms: 4, bathrooms: 3,
-      amenities: ['pool', 'wifi', 'sea_view'], images: ['https://media.vrbo.com/1.jpg'], host: null,
+      guestRating: null,
+      ratingScale: 5,
+      reviewCount: 84,
+      maxOccupancy: 8,
+      bedrooms: 4,
+      bathrooms: 3,
+      amenities: ['pool', 'wifi', 'sea_view'],
+      images: ['https://media.vrbo.com/1.jpg'],
+      host: null,
     });
     PropertySchema.parse(p);
     expect(vrbo.normalizePrice(VRBO_JUPRI, { stay })).toBeNull();
@@ -75,15 +89,26 @@ describe('vrbo', () => {
       ],
       { listingId: '4886746' },
     );
-    expect(cal.dates.map((d) => [d.checkIn, d.checkOut, d.minNights, d.bookable])).toEqual([[true, false, 3, true], [false, null, null, false], [null, null, null, null], [null, null, null, false]]);
+    expect(cal.dates.map((d) => [d.checkIn, d.checkOut, d.minNights, d.bookable])).toEqual([
+      [true, false, 3, true],
+      [false, null, null, false],
+      [null, null, null, null],
+      [null, null, null, false],
+    ]);
   });
 });
 
 // 2.7, the martin.forejt item.
 const GOOGLE_REGINA: GoogleHotelItem = {
-  name: 'Hotel Regina', url: 'https://www.google.com/travel/hotels/entity/ChcIyo2ZwPrZ6KaUARoKL2cvMXRkMTlfNRAB',
-  address: 'Rooseveltplatz 15, 1090 Wien, Austria', rating: 4.3, reviewsCount: 1847, hotelClass: 4,
-  checkInDate: '2026-11-06', checkOutDate: '2026-11-08', currency: 'USD',
+  name: 'Hotel Regina',
+  url: 'https://www.google.com/travel/hotels/entity/ChcIyo2ZwPrZ6KaUARoKL2cvMXRkMTlfNRAB',
+  address: 'Rooseveltplatz 15, 1090 Wien, Austria',
+  rating: 4.3,
+  reviewsCount: 1847,
+  hotelClass: 4,
+  checkInDate: '2026-11-06',
+  checkOutDate: '2026-11-08',
+  currency: 'USD',
   prices: [
     { provider: 'Booking.com', price: '$139', link: 'https://www.google.com/travel/clk?a=1' },
     { provider: 'Expedia.com', price: 145, link: 'https://www.google.com/travel/clk?a=2' },
@@ -111,8 +136,16 @@ describe('google', () => {
   it('reads the hotel: id from the entity URL, rating on 5, class apart', () => {
     const p = google.normalizeListing(GOOGLE_REGINA);
     expect(p).toMatchObject({
-      id: 'stays_google_ChcIyo2ZwPrZ6KaUARoKL2cvMXRkMTlfNRAB', propertyType: 'hotel', starRating: 4, guestRating: 4.3, ratingScale: 5, reviewCount: 1847,
-      location: { lat: null, lng: null, address: 'Rooseveltplatz 15, 1090 Wien, Austria' }, bedrooms: null, host: null, amenities: [],
+      id: 'stays_google_ChcIyo2ZwPrZ6KaUARoKL2cvMXRkMTlfNRAB',
+      propertyType: 'hotel',
+      starRating: 4,
+      guestRating: 4.3,
+      ratingScale: 5,
+      reviewCount: 1847,
+      location: { lat: null, lng: null, address: 'Rooseveltplatz 15, 1090 Wien, Austria' },
+      bedrooms: null,
+      host: null,
+      amenities: [],
     });
     PropertySchema.parse(p);
     expect(google.normalizeListing({ ...GOOGLE_REGINA, hotelClass: '5-star hotel' }).starRating).toBe(5);

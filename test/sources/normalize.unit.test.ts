@@ -12,7 +12,6 @@ import { caught } from '../helpers/caught.js';
 
 const stay: StayQuery = { checkIn: '2026-11-06', checkOut: '2026-11-08', adults: 2, children: 0, childAges: [], currency: 'USD' };
 
-
 // 2.1, the README item (trimmed as in the research doc).
 const AIRBNB_README: AirbnbListingItem = {
   id: '14926879',
@@ -32,10 +31,15 @@ const AIRBNB_README: AirbnbListingItem = {
   ],
   images: [],
   price: {
-    label: '$107 per night', amount: '$107', qualifier: 'night',
+    label: '$107 per night',
+    amount: '$107',
+    qualifier: 'night',
     breakDown: {
       basePrice: { description: 'Cleaning fee', price: '$48' },
-      basePriceBreakdown: [{ description: '11/25/2024', price: '$107' }, { description: 'Total Base Price', price: '$214' }],
+      basePriceBreakdown: [
+        { description: '11/25/2024', price: '$107' },
+        { description: 'Total Base Price', price: '$214' },
+      ],
       serviceFee: { description: 'Airbnb service fee', price: '$40' },
       totalBeforeTaxes: { description: 'Total before taxes', price: '$302' },
     },
@@ -46,11 +50,23 @@ describe('airbnb', () => {
   it('reads the README listing: SEO title cut, studio, rating object, "Not included" dropped', () => {
     const p = airbnb.normalizeListing(AIRBNB_README);
     expect(p).toMatchObject({
-      id: 'stays_airbnb_14926879', platform: 'airbnb', platformListingId: '14926879', url: 'https://www.airbnb.com/rooms/14926879',
-      name: 'Terrific Notting Hill Studio', propertyType: 'apartment',
+      id: 'stays_airbnb_14926879',
+      platform: 'airbnb',
+      platformListingId: '14926879',
+      url: 'https://www.airbnb.com/rooms/14926879',
+      name: 'Terrific Notting Hill Studio',
+      propertyType: 'apartment',
       location: { lat: 51.5101, lng: -0.1949, city: null, region: null, country: null, address: null },
-      starRating: null, guestRating: 4.58, ratingScale: 5, reviewCount: 371, maxOccupancy: 1, bedrooms: 0, bathrooms: 1,
-      amenities: ['wifi'], images: [AIRBNB_README.thumbnail], host: { name: 'Max And Billie', isSuperhost: false },
+      starRating: null,
+      guestRating: 4.58,
+      ratingScale: 5,
+      reviewCount: 371,
+      maxOccupancy: 1,
+      bedrooms: 0,
+      bathrooms: 1,
+      amenities: ['wifi'],
+      images: [AIRBNB_README.thumbnail],
+      host: { name: 'Max And Billie', isSuperhost: false },
     });
     expect(p).not.toHaveProperty('price');
     PropertySchema.parse(p);
@@ -59,9 +75,16 @@ describe('airbnb', () => {
   it('maps fees by description when the key lies (basePrice holding the cleaning fee)', () => {
     const q = airbnb.normalizePrice(AIRBNB_README, { stay });
     expect(q).toEqual({
-      platform: 'airbnb', listingId: '14926879', currency: 'USD', nightlyPrice: 107, totalPrice: 302,
-      fees: { cleaning: 48, service: 40, taxes: null }, nights: 2,
-      occupancy: { adults: 2, children: 0, childAges: [] }, source: 'airbnb', url: 'https://www.airbnb.com/rooms/14926879',
+      platform: 'airbnb',
+      listingId: '14926879',
+      currency: 'USD',
+      nightlyPrice: 107,
+      totalPrice: 302,
+      fees: { cleaning: 48, service: 40, taxes: null },
+      nights: 2,
+      occupancy: { adults: 2, children: 0, childAges: [] },
+      source: 'airbnb',
+      url: 'https://www.airbnb.com/rooms/14926879',
     });
     PriceSchema.parse(q);
   });
@@ -85,13 +108,26 @@ describe('airbnb', () => {
 
   it('reads the legacy shape and a bare-number rating', () => {
     const p = airbnb.normalizeListing({
-      url: 'https://www.airbnb.com/rooms/53486438', name: 'Deluxe Bungalows 10', stars: null, numberOfGuests: 3, roomType: 'Entire rental unit',
-      location: { lat: -6.26389, lng: 39.44415 }, primaryHost: { id: 431411846, firstName: 'Piotr', isSuperHost: false },
-      photos: [{ caption: '', pictureUrl: 'https://a0.muscache.com/x.jpg?aki_policy=large' }], rating: 4.9,
+      url: 'https://www.airbnb.com/rooms/53486438',
+      name: 'Deluxe Bungalows 10',
+      stars: null,
+      numberOfGuests: 3,
+      roomType: 'Entire rental unit',
+      location: { lat: -6.26389, lng: 39.44415 },
+      primaryHost: { id: 431411846, firstName: 'Piotr', isSuperHost: false },
+      photos: [{ caption: '', pictureUrl: 'https://a0.muscache.com/x.jpg?aki_policy=large' }],
+      rating: 4.9,
     });
     expect(p).toMatchObject({
-      platformListingId: '53486438', name: 'Deluxe Bungalows 10', propertyType: 'apartment', maxOccupancy: 3, guestRating: 4.9, reviewCount: null,
-      location: { lat: -6.26389, lng: 39.44415 }, host: { name: 'Piotr', isSuperhost: false }, images: ['https://a0.muscache.com/x.jpg?aki_policy=large'],
+      platformListingId: '53486438',
+      name: 'Deluxe Bungalows 10',
+      propertyType: 'apartment',
+      maxOccupancy: 3,
+      guestRating: 4.9,
+      reviewCount: null,
+      location: { lat: -6.26389, lng: 39.44415 },
+      host: { name: 'Piotr', isSuperhost: false },
+      images: ['https://a0.muscache.com/x.jpg?aki_policy=large'],
     });
   });
 
@@ -104,15 +140,32 @@ describe('airbnb', () => {
 
   it('reads a review (2.2): no title, trip type or liked text; listing from startUrl; `comments` read too', () => {
     const raw = {
-      id: '1201639499748794793', language: 'en', text: 'Great place, very clean!', localizedDate: 'July 2024', createdAt: '2024-07-15T22:43:11Z', rating: 5,
-      reviewer: { id: '329999820', firstName: 'Dani', hostName: 'Dani' }, response: 'Thank you so much for your kind words!',
+      id: '1201639499748794793',
+      language: 'en',
+      text: 'Great place, very clean!',
+      localizedDate: 'July 2024',
+      createdAt: '2024-07-15T22:43:11Z',
+      rating: 5,
+      reviewer: { id: '329999820', firstName: 'Dani', hostName: 'Dani' },
+      response: 'Thank you so much for your kind words!',
       startUrl: 'https://www.airbnb.com/rooms/12345678',
     };
     const r = airbnb.normalizeReview(raw, {});
     expect(r).toEqual({
-      platform: 'airbnb', listingId: '12345678', reviewId: '1201639499748794793', rating: 5, ratingScale: 5, title: null,
-      text: 'Great place, very clean!', author: 'Dani', date: '2024-07-15', tripType: null, language: 'en',
-      ownerResponse: 'Thank you so much for your kind words!', liked: null, disliked: null,
+      platform: 'airbnb',
+      listingId: '12345678',
+      reviewId: '1201639499748794793',
+      rating: 5,
+      ratingScale: 5,
+      title: null,
+      text: 'Great place, very clean!',
+      author: 'Dani',
+      date: '2024-07-15',
+      tripType: null,
+      language: 'en',
+      ownerResponse: 'Thank you so much for your kind words!',
+      liked: null,
+      disliked: null,
     });
     ReviewSchema.parse(r);
     const { text: _t, ...noText } = raw;
@@ -123,7 +176,16 @@ describe('airbnb', () => {
   it('reads both calendar spellings (2.3); what a day does not state stays null', () => {
     const cal = airbnb.normalizeCalendar(
       [
-        { date: '2025-11-01', available: true, available_for_checkin: true, available_for_checkout: true, bookable: true, min_nights: 2, max_nights: 30, price: { local_price: 125, local_price_formatted: '£125', local_currency: 'GBP', local_adjusted_price: 125 } },
+        {
+          date: '2025-11-01',
+          available: true,
+          available_for_checkin: true,
+          available_for_checkout: true,
+          bookable: true,
+          min_nights: 2,
+          max_nights: 30,
+          price: { local_price: 125, local_price_formatted: '£125', local_currency: 'GBP', local_adjusted_price: 125 },
+        },
         { date: '2025-11-02', available: true, availableForCheckin: false, availableForCheckout: true, price: { amount: 125, currency: 'EUR' }, minimumStay: 3 },
         { date: '2025-11-03', available: false },
         { date: 'someday', available: true },
@@ -137,7 +199,13 @@ describe('airbnb', () => {
     ]);
     AvailabilitySchema.parse(cal);
     // Airbnb answers whole months: days outside the window asked for are dropped.
-    const windowed = airbnb.normalizeCalendar([{ date: '2025-10-31', available: true }, { date: '2025-11-01', available: true }], { listingId: '1', startDate: '2025-11-01', endDate: '2025-11-02' });
+    const windowed = airbnb.normalizeCalendar(
+      [
+        { date: '2025-10-31', available: true },
+        { date: '2025-11-01', available: true },
+      ],
+      { listingId: '1', startDate: '2025-11-01', endDate: '2025-11-02' },
+    );
     expect(windowed.dates.map((d) => d.date)).toEqual(['2025-11-01']);
   });
 });
@@ -146,8 +214,15 @@ describe('airbnb', () => {
 const BOOKING_README: BookingHotelItem = {
   order: 8,
   url: 'https://www.booking.com/hotel/cz/alfons.html?selected_currency=EUR&lang=en-us&group_adults=2&no_rooms=1&checkin=2022-06-10&checkout=2022-06-12',
-  name: 'Alfons Boutique Hotel', type: 'Hotel', stars: 4, price: 184, rating: 9.1, reviews: 898,
-  breakfast: 'Continental, Vegetarian, Gluten-free, American, Buffet', checkInFrom: '14:00', checkInTo: '22:00',
+  name: 'Alfons Boutique Hotel',
+  type: 'Hotel',
+  stars: 4,
+  price: 184,
+  rating: 9.1,
+  reviews: 898,
+  breakfast: 'Continental, Vegetarian, Gluten-free, American, Buffet',
+  checkInFrom: '14:00',
+  checkInTo: '22:00',
   location: { lat: '50.0739590', lng: '14.4300880' },
   address: { full: 'Legerova 41, Prague, 120 00, Czech Republic', postalCode: '120 00', street: 'Legerova 41', country: 'Czech Republic', region: '' },
   image: 'https://cf.bstatic.com/xdata/images/hotel/max1024x768/321992025.jpg?k=a',
@@ -160,11 +235,23 @@ describe('booking', () => {
   it('reads the README item: {cc}/{slug} id from the URL, rating kept on 10, string coordinates', () => {
     const p = booking.normalizeListing(BOOKING_README);
     expect(p).toEqual({
-      id: 'stays_booking_cz/alfons', platform: 'booking', platformListingId: 'cz/alfons', url: 'https://www.booking.com/hotel/cz/alfons.html',
-      name: 'Alfons Boutique Hotel', propertyType: 'hotel',
+      id: 'stays_booking_cz/alfons',
+      platform: 'booking',
+      platformListingId: 'cz/alfons',
+      url: 'https://www.booking.com/hotel/cz/alfons.html',
+      name: 'Alfons Boutique Hotel',
+      propertyType: 'hotel',
       location: { lat: 50.073959, lng: 14.430088, city: null, region: null, country: 'CZ', address: 'Legerova 41, Prague, 120 00, Czech Republic' },
-      starRating: 4, guestRating: 9.1, ratingScale: 10, reviewCount: 898, maxOccupancy: null, bedrooms: null, bathrooms: null,
-      amenities: ['wifi', 'air_conditioning', 'breakfast'], images: BOOKING_README.images, host: null,
+      starRating: 4,
+      guestRating: 9.1,
+      ratingScale: 10,
+      reviewCount: 898,
+      maxOccupancy: null,
+      bedrooms: null,
+      bathrooms: null,
+      amenities: ['wifi', 'air_conditioning', 'breakfast'],
+      images: BOOKING_README.images,
+      host: null,
     });
     PropertySchema.parse(p);
   });
@@ -172,7 +259,10 @@ describe('booking', () => {
   it('prices the whole stay from the URL dates and currency', () => {
     const q = booking.normalizePrice(BOOKING_README, { stay })!;
     expect(q).toMatchObject({ listingId: 'cz/alfons', currency: 'EUR', totalPrice: 184, nightlyPrice: 92, nights: 2, fees: { cleaning: null, service: null, taxes: null } });
-    const taxed = booking.normalizePrice({ url: 'https://www.booking.com/hotel/fr/x.fr.html', rooms: [{ price: '€ 230', pricePerNight: 100, taxesAndCharges: '+€30 taxes and charges' }] }, { stay: { ...stay, currency: 'EUR' } });
+    const taxed = booking.normalizePrice(
+      { url: 'https://www.booking.com/hotel/fr/x.fr.html', rooms: [{ price: '€ 230', pricePerNight: 100, taxesAndCharges: '+€30 taxes and charges' }] },
+      { stay: { ...stay, currency: 'EUR' } },
+    );
     expect(taxed).toMatchObject({ listingId: 'fr/x', currency: 'EUR', totalPrice: 230, nightlyPrice: 100, fees: { taxes: 30 } });
     expect(booking.normalizePrice({ url: BOOKING_README.url }, { stay })).toBeNull();
   });
@@ -189,14 +279,35 @@ describe('booking', () => {
 
   it('reads a review (2.5) on 10, and the older reviewTextParts', () => {
     const raw = {
-      id: 'a1b2c3d4e5', hotelId: '1234567', reviewTitle: 'Exceptional', rating: 10, reviewDate: '2024-07-01T00:00:00.000Z',
-      likedText: 'Quiet, great breakfast', dislikedText: 'Small bathroom', userName: 'Jane', userLocation: 'United States',
-      travelerType: 'Couple', reviewLanguage: 'en', startUrl: 'https://www.booking.com/hotel/us/example.html',
+      id: 'a1b2c3d4e5',
+      hotelId: '1234567',
+      reviewTitle: 'Exceptional',
+      rating: 10,
+      reviewDate: '2024-07-01T00:00:00.000Z',
+      likedText: 'Quiet, great breakfast',
+      dislikedText: 'Small bathroom',
+      userName: 'Jane',
+      userLocation: 'United States',
+      travelerType: 'Couple',
+      reviewLanguage: 'en',
+      startUrl: 'https://www.booking.com/hotel/us/example.html',
     };
     const r = booking.normalizeReview(raw, {});
     expect(r).toEqual({
-      platform: 'booking', listingId: 'us/example', reviewId: 'a1b2c3d4e5', rating: 10, ratingScale: 10, title: 'Exceptional', text: null,
-      author: 'Jane', date: '2024-07-01', tripType: 'couple', language: 'en', ownerResponse: null, liked: 'Quiet, great breakfast', disliked: 'Small bathroom',
+      platform: 'booking',
+      listingId: 'us/example',
+      reviewId: 'a1b2c3d4e5',
+      rating: 10,
+      ratingScale: 10,
+      title: 'Exceptional',
+      text: null,
+      author: 'Jane',
+      date: '2024-07-01',
+      tripType: 'couple',
+      language: 'en',
+      ownerResponse: null,
+      liked: 'Quiet, great breakfast',
+      disliked: 'Small bathroom',
     });
     ReviewSchema.parse(r);
     const { likedText: _l, dislikedText: _d, ...old } = raw;

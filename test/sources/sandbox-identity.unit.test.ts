@@ -44,7 +44,7 @@ describe('a sandbox id is one property wherever it is read', () => {
     for (const place of ['Lisbon', 'Mexico City', 'Springfield, IL', '38.72,-9.14']) {
       for (const p of PLATFORMS) {
         for (const row of (await u.searchPlatform(p, place, { currency: 'USD', rooms: 1, stay })).slice(0, 20)) {
-          sameProperty(row, await u.listing(p, row.platformListingId, { currency: 'USD' }) as Property, `${p} ${row.platformListingId} found in ${place}`);
+          sameProperty(row, (await u.listing(p, row.platformListingId, { currency: 'USD' })) as Property, `${p} ${row.platformListingId} found in ${place}`);
         }
       }
     }

@@ -16,7 +16,6 @@ const usd: StayQuery = { ...stay, currency: 'USD' };
 const SAMPLE_ID: Record<EnabledPlatform, string> = { airbnb: '12345678', vrbo: '4886746', booking: 'pt/casa-azul', google: 'ChIJabcDEF1234567890' };
 const magicId = (p: EnabledPlatform, m: string) => (p === 'booking' ? `us/${m}` : m);
 
-
 /** Every answer of one world for a fixed set of calls, as one JSON string. */
 function transcript(world: SandboxWorld, reverse = false): string {
   const calls: (() => unknown)[] = [];
@@ -171,7 +170,11 @@ describe('search', () => {
       }
     });
     expect(failed).toEqual(['google']);
-    for (const [loc, code] of [['fail', 'all_actors_failed'], ['TIMEOUT', 'actor_timeout'], [' blocked', 'actor_blocked']] as const) {
+    for (const [loc, code] of [
+      ['fail', 'all_actors_failed'],
+      ['TIMEOUT', 'actor_timeout'],
+      [' blocked', 'actor_blocked'],
+    ] as const) {
       for (const p of ENABLED_PLATFORMS) {
         const e = caught(() => w.searchPlatform(p, loc, { currency: 'USD', rooms: 1 }));
         expect(e.code).toBe(code);
@@ -203,16 +206,17 @@ describe('ratings on native scales', () => {
 });
 
 describe('magic listing ids', () => {
-  const everywhere = [['404', 'listing_not_found'], ['409', 'identity_mismatch'], ['502', 'actor_blocked'], ['503', 'all_actors_failed'], ['504', 'actor_timeout']] as const;
+  const everywhere = [
+    ['404', 'listing_not_found'],
+    ['409', 'identity_mismatch'],
+    ['502', 'actor_blocked'],
+    ['503', 'all_actors_failed'],
+    ['504', 'actor_timeout'],
+  ] as const;
   it.each(ENABLED_PLATFORMS)('%s: every method throws the documented code', (p) => {
     for (const [m, code] of everywhere) {
       const id = magicId(p, m);
-      const calls = [
-        () => w.listing(p, id, { currency: 'USD', requestedId: id }),
-        () => w.price(p, id, stay),
-        () => w.availability(p, id, '2026-07-01', '2026-07-08'),
-        () => w.reviews(p, id),
-      ];
+      const calls = [() => w.listing(p, id, { currency: 'USD', requestedId: id }), () => w.price(p, id, stay), () => w.availability(p, id, '2026-07-01', '2026-07-08'), () => w.reviews(p, id)];
       for (const call of calls) {
         const e = caught(call);
         expect(e.code).toBe(code);
@@ -222,7 +226,10 @@ describe('magic listing ids', () => {
   });
 
   it.each(ENABLED_PLATFORMS)('%s: 410 and 411 fail price() only; listing with dates has a null price', (p) => {
-    for (const [m, code] of [['410', 'no_availability'], ['411', 'price_not_found']] as const) {
+    for (const [m, code] of [
+      ['410', 'no_availability'],
+      ['411', 'price_not_found'],
+    ] as const) {
       const id = magicId(p, m);
       expect(caught(() => w.price(p, id, stay)).code).toBe(code);
       expect(w.listing(p, id, { currency: 'USD', requestedId: id, stay }).price).toBeNull();
@@ -267,7 +274,9 @@ describe('price', () => {
     expect(q).toMatchObject({ platform: p, listingId: id, currency: 'EUR', nights: 4, source: p, occupancy: { adults: 2, children: 1, childAges: [6] } });
     const fees = (q.fees.cleaning ?? 0) + (q.fees.service ?? 0) + (q.fees.taxes ?? 0);
     expect(Math.abs(q.totalPrice - (q.nightlyPrice * q.nights + fees))).toBeLessThan(0.011);
-    const stated = Object.entries(q.fees).filter(([, v]) => v !== null).map(([k]) => k);
+    const stated = Object.entries(q.fees)
+      .filter(([, v]) => v !== null)
+      .map(([k]) => k);
     expect(stated).toEqual({ airbnb: ['cleaning', 'service', 'taxes'], booking: ['taxes'], vrbo: [], google: [] }[p]);
     for (const n of [q.nightlyPrice, q.totalPrice, ...Object.values(q.fees)]) if (n !== null) expect(Math.round(n * 100) / 100).toBe(n);
   });

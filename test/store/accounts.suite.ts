@@ -7,7 +7,17 @@ import { addAccount, backings, T0, type StoreKind } from './stores.js';
 
 const HOUR = 3_600_000;
 const lease = { owner: 'inst_A', expiresAt: T0 + 60_000 };
-const hold = (id: string, amount: number, over: Partial<NewHold> = {}): NewHold => ({ id, accountId: 'acct_1', amount, requestId: `req_${id}`, jobId: null, at: T0, freeTierBudget: null, lease, ...over });
+const hold = (id: string, amount: number, over: Partial<NewHold> = {}): NewHold => ({
+  id,
+  accountId: 'acct_1',
+  amount,
+  requestId: `req_${id}`,
+  jobId: null,
+  at: T0,
+  freeTierBudget: null,
+  lease,
+  ...over,
+});
 
 /** The suite on one store: accounts.inprocess.test.ts runs it on SQLite, accounts.pg.test.ts (e2e) on PostgreSQL. */
 export function suite(kind: StoreKind): void {
@@ -19,7 +29,17 @@ export function suite(kind: StoreKind): void {
     it('accounts: created with their plan, listed oldest first, unknown ones null', async () => {
       const store = await open();
       const a = await addAccount(store, 'acct_b', 0, { planCode: 'free', planName: 'Free', planStatus: 'active', emailVerified: false, requestsPerMinute: 10, freeTierBudget: 25, createdAt: T0 + 5 });
-      expect(a).toEqual({ id: 'acct_b', planCode: 'free', planName: 'Free', planStatus: 'active', emailVerified: false, requestsPerMinute: 10, freeTierBudget: 25, disabled: false, createdAt: T0 + 5 });
+      expect(a).toEqual({
+        id: 'acct_b',
+        planCode: 'free',
+        planName: 'Free',
+        planStatus: 'active',
+        emailVerified: false,
+        requestsPerMinute: 10,
+        freeTierBudget: 25,
+        disabled: false,
+        createdAt: T0 + 5,
+      });
       await addAccount(store, 'acct_c', 0, { createdAt: T0 + 1 });
       await addAccount(store, 'acct_a', 0, { createdAt: T0 + 5 });
       expect(await store.getAccount('acct_b')).toEqual(a);
@@ -28,7 +48,11 @@ export function suite(kind: StoreKind): void {
       // Initial credits arrive as a grant with its ledger row; none, no row.
       expect(await store.getCredits('acct_b')).toEqual({ balance: 0, held: 0, spent: 0, expiringSoon: 0 });
       expect(await store.ledger('acct_b')).toEqual([]);
-      await store.createAccount({ id: 'acct_d', planCode: 'pro', planName: 'Pro', planStatus: 'active', emailVerified: true, requestsPerMinute: 300, freeTierBudget: 300, createdAt: T0 + 9 }, 500, 'req_signup');
+      await store.createAccount(
+        { id: 'acct_d', planCode: 'pro', planName: 'Pro', planStatus: 'active', emailVerified: true, requestsPerMinute: 300, freeTierBudget: 300, createdAt: T0 + 9 },
+        500,
+        'req_signup',
+      );
       expect(await store.ledger('acct_d')).toEqual([
         { id: expect.any(Number), accountId: 'acct_d', kind: 'grant', amount: 500, balanceAfter: 500, requestId: 'req_signup', jobId: null, keyId: null, note: 'initial credits', createdAt: T0 + 9 },
       ]);
@@ -132,7 +156,9 @@ export function suite(kind: StoreKind): void {
       await expect(charge(5, -1)).rejects.toThrow(RangeError);
       // A zero cost: admitted, no ledger row.
       expect(await charge(30, 0)).toEqual({ ok: true, credits: { balance: 90, held: 60, spent: 10, expiringSoon: 0 } });
-      expect((await store.ledger('acct_1')).slice(1).map((l) => [l.kind, l.amount, l.balanceAfter, l.requestId, l.jobId, l.keyId, l.createdAt])).toEqual([['charge', -10, 90, 'req_c1', null, null, T0 + 1]]);
+      expect((await store.ledger('acct_1')).slice(1).map((l) => [l.kind, l.amount, l.balanceAfter, l.requestId, l.jobId, l.keyId, l.createdAt])).toEqual([
+        ['charge', -10, 90, 'req_c1', null, null, T0 + 1],
+      ]);
       // Free plan: spent + held + the worst case may not pass the budget (10 spent, 60 held here).
       expect(await charge(11, 1, { freeTierBudget: 80 })).toMatchObject({ ok: false, reason: 'free_tier', credits: { spent: 10, held: 60 } });
       expect(await charge(10, 1, { freeTierBudget: 80 })).toMatchObject({ ok: true, credits: { spent: 11 } });
@@ -183,8 +209,22 @@ export function suite(kind: StoreKind): void {
         const b = db.open();
         await addAccount(a, 'acct_1', 0);
         await a.createKey({ id: 'key_1', accountId: 'acct_1', env: 'sandbox', scopes: ['stays.read', 'account.read'], hash: 'k'.repeat(64), prefix: 'stay_test_abcd', createdAt: T0 });
-        expect(await a.createOAuthClient({ id: 'client_1', name: 'Agent', redirectUris: ['http://127.0.0.1:1/cb'], createdAt: T0 })).toEqual({ id: 'client_1', name: 'Agent', redirectUris: ['http://127.0.0.1:1/cb'], createdAt: T0 });
-        await a.createOAuthCode({ hash: 'code-hash', clientId: 'client_1', redirectUri: 'http://127.0.0.1:1/cb', challenge: 'chal', scope: 'stays.read', keyId: 'key_1', expiresAt: T0 + 60_000, createdAt: T0 });
+        expect(await a.createOAuthClient({ id: 'client_1', name: 'Agent', redirectUris: ['http://127.0.0.1:1/cb'], createdAt: T0 })).toEqual({
+          id: 'client_1',
+          name: 'Agent',
+          redirectUris: ['http://127.0.0.1:1/cb'],
+          createdAt: T0,
+        });
+        await a.createOAuthCode({
+          hash: 'code-hash',
+          clientId: 'client_1',
+          redirectUri: 'http://127.0.0.1:1/cb',
+          challenge: 'chal',
+          scope: 'stays.read',
+          keyId: 'key_1',
+          expiresAt: T0 + 60_000,
+          createdAt: T0,
+        });
         return { a, b };
       }
       const redeem = (o: Partial<OAuthRedeem> = {}): OAuthRedeem => ({
@@ -198,7 +238,13 @@ export function suite(kind: StoreKind): void {
         now: T0 + 1000,
         ...o,
       });
-      const rotate = (hash: string, n: number, now = T0 + 2000) => ({ hash, clientId: 'client_1', access: { hash: `at-${n}`, expiresAt: now + HOUR }, refresh: { hash: `rt-${n}`, expiresAt: now + 720 * HOUR }, now });
+      const rotate = (hash: string, n: number, now = T0 + 2000) => ({
+        hash,
+        clientId: 'client_1',
+        access: { hash: `at-${n}`, expiresAt: now + HOUR },
+        refresh: { hash: `rt-${n}`, expiresAt: now + 720 * HOUR },
+        now,
+      });
 
       it('clients; a code redeemed once, refusals leaving it usable; its reuse (from another process) revokes the grant', async () => {
         const { a, b } = await setup();
@@ -210,9 +256,20 @@ export function suite(kind: StoreKind): void {
         expect(await a.redeemOAuthCode(redeem({ now: T0 + 60_000 }))).toEqual({ ok: false, reason: 'expired' });
         expect(await a.redeemOAuthCode(redeem())).toEqual({ ok: true, scope: 'stays.read', grantId: 'grant_1' });
         const access = await b.findOAuthAccess('at-1');
-        expect(access).toMatchObject({ hash: 'at-1', expiresAt: T0 + HOUR, scope: 'stays.read', clientId: 'client_1', grantId: 'grant_1', key: { id: 'key_1', env: 'sandbox' }, account: { id: 'acct_1' } });
+        expect(access).toMatchObject({
+          hash: 'at-1',
+          expiresAt: T0 + HOUR,
+          scope: 'stays.read',
+          clientId: 'client_1',
+          grantId: 'grant_1',
+          key: { id: 'key_1', env: 'sandbox' },
+          account: { id: 'acct_1' },
+        });
         expect(await b.findOAuthAccess('rt-1')).toBeNull();
-        expect(await b.redeemOAuthCode(redeem({ grantId: 'grant_2', access: { hash: 'at-x', expiresAt: T0 + HOUR }, refresh: { hash: 'rt-x', expiresAt: T0 + HOUR } }))).toEqual({ ok: false, reason: 'reused' });
+        expect(await b.redeemOAuthCode(redeem({ grantId: 'grant_2', access: { hash: 'at-x', expiresAt: T0 + HOUR }, refresh: { hash: 'rt-x', expiresAt: T0 + HOUR } }))).toEqual({
+          ok: false,
+          reason: 'reused',
+        });
         expect(await a.findOAuthAccess('at-1')).toBeNull();
         expect(await a.rotateOAuthRefresh(rotate('rt-1', 2))).toEqual({ ok: false, reason: 'revoked' });
       });
@@ -230,14 +287,34 @@ export function suite(kind: StoreKind): void {
         expect(await a.findOAuthAccess('at-3')).toBeNull();
         expect(await a.rotateOAuthRefresh(rotate('rt-3', 5))).toEqual({ ok: false, reason: 'revoked' });
 
-        await a.createOAuthCode({ hash: 'code-2', clientId: 'client_1', redirectUri: 'http://127.0.0.1:1/cb', challenge: 'chal', scope: 'account.read', keyId: 'key_1', expiresAt: T0 + 60_000, createdAt: T0 });
-        expect(await a.redeemOAuthCode(redeem({ codeHash: 'code-2', grantId: 'grant_2', access: { hash: 'at-b', expiresAt: T0 + HOUR }, refresh: { hash: 'rt-b', expiresAt: T0 + 2 * HOUR } }))).toMatchObject({ ok: true, scope: 'account.read' });
+        await a.createOAuthCode({
+          hash: 'code-2',
+          clientId: 'client_1',
+          redirectUri: 'http://127.0.0.1:1/cb',
+          challenge: 'chal',
+          scope: 'account.read',
+          keyId: 'key_1',
+          expiresAt: T0 + 60_000,
+          createdAt: T0,
+        });
+        expect(
+          await a.redeemOAuthCode(redeem({ codeHash: 'code-2', grantId: 'grant_2', access: { hash: 'at-b', expiresAt: T0 + HOUR }, refresh: { hash: 'rt-b', expiresAt: T0 + 2 * HOUR } })),
+        ).toMatchObject({ ok: true, scope: 'account.read' });
         expect(await a.rotateOAuthRefresh(rotate('rt-b', 6, T0 + 2 * HOUR))).toEqual({ ok: false, reason: 'expired' });
         await b.revokeKey('key_1', T0 + 3000);
         expect(await a.rotateOAuthRefresh(rotate('rt-b', 7))).toEqual({ ok: false, reason: 'revoked' });
         // An access token is found whatever its expiry (the caller checks it), with its key's state.
         expect(await a.findOAuthAccess('at-b')).toMatchObject({ key: { revoked: true } });
-        await a.createOAuthCode({ hash: 'code-3', clientId: 'client_1', redirectUri: 'http://127.0.0.1:1/cb', challenge: 'chal', scope: 'stays.read', keyId: 'key_1', expiresAt: T0 + 60_000, createdAt: T0 });
+        await a.createOAuthCode({
+          hash: 'code-3',
+          clientId: 'client_1',
+          redirectUri: 'http://127.0.0.1:1/cb',
+          challenge: 'chal',
+          scope: 'stays.read',
+          keyId: 'key_1',
+          expiresAt: T0 + 60_000,
+          createdAt: T0,
+        });
         expect(await a.redeemOAuthCode(redeem({ codeHash: 'code-3', grantId: 'grant_3' }))).toEqual({ ok: false, reason: 'revoked' });
       });
     });

@@ -16,7 +16,16 @@ async function startJob(store: Store, id: string, owner: string, run = true) {
 }
 
 const end = (id: string, owner: string, charge: number) => ({
-  jobId: id, owner, holdId: `hold_${id}`, charge, requestId: `req_${id}`, status: 'completed' as const, result: [1], meta: {}, at: T0 + 10, expiresAt: T0 + 86_400_000,
+  jobId: id,
+  owner,
+  holdId: `hold_${id}`,
+  charge,
+  requestId: `req_${id}`,
+  status: 'completed' as const,
+  result: [1],
+  meta: {},
+  at: T0 + 10,
+  expiresAt: T0 + 86_400_000,
 });
 
 /** The suite on one store: cancel-job.inprocess.test.ts runs it on SQLite, cancel-job.pg.test.ts (e2e) on PostgreSQL. */

@@ -25,7 +25,9 @@ async function job(store: Store, o: { id: string; at: number; account?: string; 
     charge,
     requestId: `req_${o.id}`,
     status: o.end,
-    ...(o.end === 'completed' ? { result: [{ big: 'x'.repeat(10_000) }], meta: { creditsCharged: charge } } : { error: { type: 'upstream_unavailable', code: 'all_actors_failed', message: 'no', retryable: true } }),
+    ...(o.end === 'completed'
+      ? { result: [{ big: 'x'.repeat(10_000) }], meta: { creditsCharged: charge } }
+      : { error: { type: 'upstream_unavailable', code: 'all_actors_failed', message: 'no', retryable: true } }),
     at: o.at + 1000,
     expiresAt: o.at + 1000 + DAY,
   });
@@ -110,7 +112,9 @@ export function sqliteOnly(): void {
       for (const m of MIGRATIONS.slice(0, 3)) db.exec(m);
       db.pragma('user_version = 3');
       db.exec(`INSERT INTO accounts (id, plan_code, plan_name, plan_status, requests_per_minute, free_tier_budget, created_at) VALUES ('acct_1', 'pro', 'Pro', 'active', 300, 300, ${T0})`);
-      db.exec(`INSERT INTO jobs (id, account_id, request_id, operation, status, platforms, created_at, updated_at) VALUES ('${J(1)}', 'acct_1', 'req_1', 'price', 'pending', '["airbnb"]', ${T0}, ${T0})`);
+      db.exec(
+        `INSERT INTO jobs (id, account_id, request_id, operation, status, platforms, created_at, updated_at) VALUES ('${J(1)}', 'acct_1', 'req_1', 'price', 'pending', '["airbnb"]', ${T0}, ${T0})`,
+      );
       db.close();
       const store = openSqliteStore(file);
       stores.push(store);

@@ -80,7 +80,12 @@ describe.skipIf(!pgKind.available)('PostgreSQL under concurrency', { timeout: 12
     const charges = ledger.filter((l) => l.kind === 'charge');
     expect(charges.reduce((x, l) => x - l.amount, 0)).toBe(charged);
     // One row per settlement that charged something, each naming its request.
-    expect(charges.map((l) => l.requestId).sort()).toEqual(plan.filter((_p, k) => results[k]! > 0).map((p) => `req_${p.i}`).sort());
+    expect(charges.map((l) => l.requestId).sort()).toEqual(
+      plan
+        .filter((_p, k) => results[k]! > 0)
+        .map((p) => `req_${p.i}`)
+        .sort(),
+    );
     expect(refused).toBeGreaterThan(0);
   });
 
@@ -124,7 +129,18 @@ describe.skipIf(!pgKind.available)('PostgreSQL under concurrency', { timeout: 12
     }
     // Every job's lease has expired; the owner, late, finishes each while b sweeps, all at once.
     const finishes = ids.map((id) =>
-      a.finishJob({ jobId: id, owner: 'inst_a', holdId: `hold_${id}`, charge: 7, requestId: `req_${id}`, status: 'completed', result: { id }, meta: { creditsCharged: 7 }, at: T0 + 1500, expiresAt: T0 + 90_000_000 }),
+      a.finishJob({
+        jobId: id,
+        owner: 'inst_a',
+        holdId: `hold_${id}`,
+        charge: 7,
+        requestId: `req_${id}`,
+        status: 'completed',
+        result: { id },
+        meta: { creditsCharged: 7 },
+        at: T0 + 1500,
+        expiresAt: T0 + 90_000_000,
+      }),
     );
     const sweeps = Array.from({ length: 8 }, () => b.failExpired(FAILED, T0 + 1000, T0 + 90_000_000));
     const finished = await Promise.all(finishes);
@@ -168,7 +184,20 @@ describe.skipIf(!pgKind.available)('PostgreSQL under concurrency', { timeout: 12
     expect(gone.holds).toBe(3);
     expect(await b.getJob('job_b1')).toMatchObject({ status: 'pending', owner: 'inst_b' });
     expect(await a.getCredits('acct_1')).toEqual({ balance: 1000, held: 50, spent: 0, expiringSoon: 0 });
-    expect(await b.finishJob({ jobId: 'job_b1', owner: 'inst_b', holdId: 'hold_job_b1', charge: 10, requestId: 'req_job_b1', status: 'completed', result: [], meta: {}, at: T0 + 4200, expiresAt: T0 + 90_000_000 })).toBe(true);
+    expect(
+      await b.finishJob({
+        jobId: 'job_b1',
+        owner: 'inst_b',
+        holdId: 'hold_job_b1',
+        charge: 10,
+        requestId: 'req_job_b1',
+        status: 'completed',
+        result: [],
+        meta: {},
+        at: T0 + 4200,
+        expiresAt: T0 + 90_000_000,
+      }),
+    ).toBe(true);
     expect(await a.getCredits('acct_1')).toEqual({ balance: 990, held: 0, spent: 10, expiringSoon: 0 });
   });
 
@@ -176,7 +205,16 @@ describe.skipIf(!pgKind.available)('PostgreSQL under concurrency', { timeout: 12
     const [a, b] = await two();
     await addAccount(a, 'acct_1', 0);
     for (let w = 0; w < 10; w++) {
-      await a.createWebhook({ id: `wh_${w}`, accountId: 'acct_1', env: 'live' as const, url: `http://127.0.0.1:9/${w}`, events: ['job.succeeded'], description: null, secretEnc: 'v1.x', createdAt: T0 });
+      await a.createWebhook({
+        id: `wh_${w}`,
+        accountId: 'acct_1',
+        env: 'live' as const,
+        url: `http://127.0.0.1:9/${w}`,
+        events: ['job.succeeded'],
+        description: null,
+        secretEnc: 'v1.x',
+        createdAt: T0,
+      });
     }
     const all = Array.from({ length: 300 }, (_, i) => ({ id: `evt_${String(i).padStart(3, '0')}`, webhookId: `wh_${i % 10}`, event: 'job.succeeded' as const, body: '{}', createdAt: T0 + (i % 7) }));
     await a.enqueueDeliveries(all);
@@ -203,7 +241,16 @@ describe.skipIf(!pgKind.available)('PostgreSQL under concurrency', { timeout: 12
     const [a, b] = await two();
     await addAccount(a, 'acct_1', 0);
     for (let w = 0; w < 5; w++) {
-      await a.createWebhook({ id: `wh_${w}`, accountId: 'acct_1', env: 'live' as const, url: `http://127.0.0.1:9/${w}`, events: ['job.succeeded'], description: null, secretEnc: 'v1.x', createdAt: T0 });
+      await a.createWebhook({
+        id: `wh_${w}`,
+        accountId: 'acct_1',
+        env: 'live' as const,
+        url: `http://127.0.0.1:9/${w}`,
+        events: ['job.succeeded'],
+        description: null,
+        secretEnc: 'v1.x',
+        createdAt: T0,
+      });
     }
     const all = Array.from({ length: 100 }, (_, i) => ({ id: `evt_${String(i).padStart(3, '0')}`, webhookId: `wh_${i % 5}`, event: 'job.succeeded' as const, body: '{}', createdAt: T0 }));
     await a.enqueueDeliveries(all);

@@ -13,8 +13,7 @@ import { type TcpProxy, startTcpProxy } from '../helpers/tcp-proxy.js';
 import { T0, addAccount, pgKind, rejection } from './stores.js';
 
 const lease = { owner: 'inst_a', expiresAt: T0 + 60_000 };
-const hold = (store: Store, id: string, amount = 5) =>
-  store.hold({ id, accountId: 'acct_1', amount, requestId: `req_${id}`, jobId: null, at: T0, freeTierBudget: null, lease });
+const hold = (store: Store, id: string, amount = 5) => store.hold({ id, accountId: 'acct_1', amount, requestId: `req_${id}`, jobId: null, at: T0, freeTierBudget: null, lease });
 
 describe.skipIf(!pgKind.available)('PostgreSQL store under faults and load', { timeout: 120_000 }, () => {
   const cleanup: (() => Promise<unknown>)[] = [];

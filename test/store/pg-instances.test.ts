@@ -39,7 +39,10 @@ describe.skipIf(!pgKind.available)('PostgreSQL: caps and one-time operations acr
     await addAccount(a, 'acct_1', 0);
     const made = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        (i % 2 === 0 ? a : b).createWebhook({ id: `wh_${i}`, accountId: 'acct_1', env: 'live' as const, url: `http://127.0.0.1:9/${i}`, events: ['job.failed'], description: null, secretEnc: 'v1.x', createdAt: T0 + i }, 3),
+        (i % 2 === 0 ? a : b).createWebhook(
+          { id: `wh_${i}`, accountId: 'acct_1', env: 'live' as const, url: `http://127.0.0.1:9/${i}`, events: ['job.failed'], description: null, secretEnc: 'v1.x', createdAt: T0 + i },
+          3,
+        ),
       ),
     );
     expect(made.filter((w) => w !== null).length).toBe(3);
@@ -72,7 +75,15 @@ describe.skipIf(!pgKind.available)('PostgreSQL: caps and one-time operations acr
     await a.createOAuthCode({ hash: 'code-2', clientId: 'client_1', redirectUri: 'http://127.0.0.1:1/cb', challenge: 'c', scope: 'stays.read', keyId: 'key_1', expiresAt: T0 + 60_000, createdAt: T0 });
     expect(await b.redeemOAuthCode({ ...redeem(9), codeHash: 'code-2' })).toMatchObject({ ok: true });
     const rotations = await Promise.all(
-      [0, 1, 2, 3].map((i) => (i % 2 === 0 ? a : b).rotateOAuthRefresh({ hash: 'rt_9', clientId: 'client_1', access: { hash: `at_r${i}`, expiresAt: T0 + HOUR }, refresh: { hash: `rt_r${i}`, expiresAt: T0 + 2 * HOUR }, now: T0 + 2000 })),
+      [0, 1, 2, 3].map((i) =>
+        (i % 2 === 0 ? a : b).rotateOAuthRefresh({
+          hash: 'rt_9',
+          clientId: 'client_1',
+          access: { hash: `at_r${i}`, expiresAt: T0 + HOUR },
+          refresh: { hash: `rt_r${i}`, expiresAt: T0 + 2 * HOUR },
+          now: T0 + 2000,
+        }),
+      ),
     );
     expect(rotations.filter((r) => r.ok).length).toBe(1);
     // The first refused sees the token used and revokes the grant; a later one may find it revoked.
@@ -138,7 +149,16 @@ describe.skipIf(!pgKind.available)('PostgreSQL: caps and one-time operations acr
   ])('a %s claim never hands out a delivery whose webhook another instance revoked while the claim ran', async (_name, opts) => {
     const { a, b, url } = await two();
     await addAccount(a, 'acct_1', 0);
-    const hook = (id: string) => ({ id, accountId: 'acct_1', env: 'live' as const, url: `http://127.0.0.1:9/${id}`, events: ['job.failed' as const], description: null, secretEnc: 'v1.x', createdAt: T0 });
+    const hook = (id: string) => ({
+      id,
+      accountId: 'acct_1',
+      env: 'live' as const,
+      url: `http://127.0.0.1:9/${id}`,
+      events: ['job.failed' as const],
+      description: null,
+      secretEnc: 'v1.x',
+      createdAt: T0,
+    });
     await a.createWebhook(hook('wh_1'));
     await a.createWebhook(hook('wh_2'));
     await a.revokeWebhook('wh_2', 'acct_1', T0);
@@ -157,7 +177,11 @@ describe.skipIf(!pgKind.available)('PostgreSQL: caps and one-time operations acr
       await blocker.query(`SELECT 1 FROM webhook_outbox WHERE id = 'evt_y' FOR UPDATE`);
       const claim = a.claimDeliveries('inst_a', T0 + 10, T0 + 60_000, 10, opts);
       for (;;) {
-        const waiting = (await watcher.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%webhook_id IN (SELECT id FROM webhooks WHERE revoked_at IS NOT NULL%'`)).rows;
+        const waiting = (
+          await watcher.query(
+            `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%webhook_id IN (SELECT id FROM webhooks WHERE revoked_at IS NOT NULL%'`,
+          )
+        ).rows;
         if (waiting.length > 0) break;
         await new Promise((r) => setTimeout(r, 10));
       }

@@ -34,7 +34,12 @@ describe.skipIf(!pgKind.available)('PostgreSQL shared state', { timeout: 120_000
     const takes = await Promise.all(Array.from({ length: 120 }, (_, i) => (i % 2 === 0 ? a : b).takeToken('key_1', 50, T0)));
     expect(takes.filter((t) => t.allowed).length).toBe(50);
     for (const t of takes) expect(t.tokens).toBeGreaterThanOrEqual(0);
-    expect(takes.filter((t) => t.allowed).map((t) => t.tokens).sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(
+      takes
+        .filter((t) => t.allowed)
+        .map((t) => t.tokens)
+        .sort((x, y) => x - y),
+    ).toEqual(Array.from({ length: 50 }, (_, i) => i));
     // Another bucket is its own.
     expect(await a.takeToken('key_2', 50, T0)).toEqual({ allowed: true, tokens: 49 });
     // 12 seconds at 50 a minute: 10 tokens back, no more.

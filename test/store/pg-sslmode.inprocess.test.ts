@@ -53,7 +53,7 @@ describe('libpq sslmode on the pg driver', () => {
     expect(sslOf('sslmode=verify-full')).toEqual({});
   });
 
-  it('no sslmode, the driver\'s no-verify and an explicit uselibpqcompat are left alone', () => {
+  it("no sslmode, the driver's no-verify and an explicit uselibpqcompat are left alone", () => {
     expect(libpqCompatUrl(BASE)).toBe(BASE);
     expect(libpqCompatUrl(`${BASE}?sslmode=no-verify`)).toBe(`${BASE}?sslmode=no-verify`);
     expect(libpqCompatUrl(`${BASE}?sslmode=require&uselibpqcompat=false`)).toBe(`${BASE}?sslmode=require&uselibpqcompat=false`);

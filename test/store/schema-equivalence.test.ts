@@ -14,7 +14,11 @@ const PG_ONLY_COLUMNS = new Set(['webhook_outbox.seq']);
 /** Each engine's own bookkeeping. */
 const BOOKKEEPING = new Set(['schema_migrations', 'sqlite_sequence']);
 
-interface Column { type: string; notNull: boolean; default: string | null }
+interface Column {
+  type: string;
+  notNull: boolean;
+  default: string | null;
+}
 interface Schema {
   tables: Record<string, Record<string, Column>>;
   indexes: Record<string, { table: string; columns: string[]; unique: boolean }>;

@@ -67,7 +67,6 @@ export const pgKind: StoreKind = {
   },
 };
 
-
 /**
  * Per-test backing databases of one kind, dropped after each test (call `cleanup` from afterEach).
  */

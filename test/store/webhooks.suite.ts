@@ -19,7 +19,16 @@ export function suite(kind: StoreKind): void {
       const a = db.open();
       const b = db.open(); // a second process on the same database
       for (const id of ['acct_1', 'acct_2']) await addAccount(a, id, 0);
-      const hook = await a.createWebhook({ id: 'wh_1', accountId: 'acct_1', env: 'live' as const, url: 'http://127.0.0.1:9/hook', events: ['job.succeeded', 'job.failed'], description: null, secretEnc: 'v1.sealed', createdAt: T0 });
+      const hook = await a.createWebhook({
+        id: 'wh_1',
+        accountId: 'acct_1',
+        env: 'live' as const,
+        url: 'http://127.0.0.1:9/hook',
+        events: ['job.succeeded', 'job.failed'],
+        description: null,
+        secretEnc: 'v1.sealed',
+        createdAt: T0,
+      });
       return { a, b, hook: hook! };
     }
 
@@ -93,7 +102,16 @@ export function suite(kind: StoreKind): void {
     });
     it('onePerWebhook: one delivery per webhook at a time, in order; plain claims take many', async () => {
       const { a, b } = await setup();
-      await a.createWebhook({ id: 'wh_2', accountId: 'acct_1', env: 'live' as const, url: 'http://127.0.0.1:9/two', events: ['job.succeeded'], description: 'two', secretEnc: 'v1.two', createdAt: T0 + 1 });
+      await a.createWebhook({
+        id: 'wh_2',
+        accountId: 'acct_1',
+        env: 'live' as const,
+        url: 'http://127.0.0.1:9/two',
+        events: ['job.succeeded'],
+        description: 'two',
+        secretEnc: 'v1.two',
+        createdAt: T0 + 1,
+      });
       await a.enqueueDeliveries([delivery('evt_1'), delivery('evt_2'), { ...delivery('evt_3'), webhookId: 'wh_2' }, delivery('evt_4')]);
       expect(await a.pendingDeliveries(['evt_1', 'evt_3', 'evt_9'])).toEqual(expect.arrayContaining(['evt_1', 'evt_3']));
       expect((await a.pendingDeliveries(['evt_1', 'evt_3', 'evt_9'])).length).toBe(2);
@@ -114,7 +132,16 @@ export function suite(kind: StoreKind): void {
 
     it('createWebhook keeps to maxActive; a revoked one frees its place; getWebhook and listWebhooks', async () => {
       const { a } = await setup();
-      const w = (id: string, at: number) => ({ id, accountId: 'acct_1', env: 'live' as const, url: `http://127.0.0.1:9/${id}`, events: ['job.queued' as const], description: id, secretEnc: `v1.${id}`, createdAt: at });
+      const w = (id: string, at: number) => ({
+        id,
+        accountId: 'acct_1',
+        env: 'live' as const,
+        url: `http://127.0.0.1:9/${id}`,
+        events: ['job.queued' as const],
+        description: id,
+        secretEnc: `v1.${id}`,
+        createdAt: at,
+      });
       expect(await a.createWebhook(w('wh_2', T0 + 1), 2)).toMatchObject({ id: 'wh_2', description: 'wh_2', secretEnc: 'v1.wh_2', revokedAt: null });
       expect(await a.createWebhook(w('wh_3', T0 + 2), 2)).toBeNull();
       expect(await a.getWebhook('wh_3')).toBeNull();
@@ -128,14 +155,26 @@ export function suite(kind: StoreKind): void {
 
     it('fair claims (issue 21): round-robin across accounts, oldest first within each, at most perAccount in flight per account', async () => {
       const { a, b } = await setup();
-      const hook = (id: string, accountId: string, at: number) => ({ id, accountId, env: 'live' as const, url: `http://127.0.0.1:9/${id}`, events: ['job.succeeded' as const], description: null, secretEnc: 'v1.x', createdAt: at });
+      const hook = (id: string, accountId: string, at: number) => ({
+        id,
+        accountId,
+        env: 'live' as const,
+        url: `http://127.0.0.1:9/${id}`,
+        events: ['job.succeeded' as const],
+        description: null,
+        secretEnc: 'v1.x',
+        createdAt: at,
+      });
       for (let i = 2; i <= 6; i++) await a.createWebhook(hook(`wh_${i}`, 'acct_1', T0 + i));
       await a.createWebhook(hook('wh_b1', 'acct_2', T0 + 7));
       await a.createWebhook(hook('wh_b2', 'acct_2', T0 + 8));
       // acct_1's backlog first (6 webhooks, 2 each), acct_2's two events last.
       const backlog = [1, 2, 3, 4, 5, 6].flatMap((i) => [0, 1].map((k) => ({ ...delivery(`evt_a${i}${k}`, T0 + k), webhookId: `wh_${i}` })));
       await a.enqueueDeliveries(backlog);
-      await a.enqueueDeliveries([{ ...delivery('evt_b1', T0 + 5), webhookId: 'wh_b1' }, { ...delivery('evt_b2', T0 + 5), webhookId: 'wh_b2' }]);
+      await a.enqueueDeliveries([
+        { ...delivery('evt_b1', T0 + 5), webhookId: 'wh_b1' },
+        { ...delivery('evt_b2', T0 + 5), webhookId: 'wh_b2' },
+      ]);
       const now = T0 + 10;
       const first = await a.claimDeliveries('inst_a', now, now + 30_000, 3, { onePerWebhook: true, perAccount: 2 });
       // Turns: acct_1's oldest, acct_2's oldest, then acct_1's second.
@@ -155,7 +194,21 @@ export function suite(kind: StoreKind): void {
       const fail = async (at: number, attempt = 1) => {
         const [d] = await a.claimDeliveries('inst_a', at, at + 30_000, 1, opts);
         expect(d, `claim at +${at - T0}`).toBeDefined();
-        expect(await a.recordAttempt({ deliveryId: d!.id, owner: 'inst_a', attempt, statusCode: 503, responsePreview: 'busy', delivered: false, at, retryAt: null, endedAt: at + 5, failure: 'HTTP 503', disableAfter: 5 })).toBe(true);
+        expect(
+          await a.recordAttempt({
+            deliveryId: d!.id,
+            owner: 'inst_a',
+            attempt,
+            statusCode: 503,
+            responsePreview: 'busy',
+            delivered: false,
+            at,
+            retryAt: null,
+            endedAt: at + 5,
+            failure: 'HTTP 503',
+            disableAfter: 5,
+          }),
+        ).toBe(true);
         return d!.id;
       };
       await fail(T0);

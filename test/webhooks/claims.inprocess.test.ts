@@ -20,7 +20,16 @@ async function setup() {
   stores.push(a, b);
   await a.createAccount({ id: 'acct_1', planCode: 'pro', planName: 'Pro', planStatus: 'active', emailVerified: true, requestsPerMinute: 300, freeTierBudget: 300, createdAt: T0 }, 0, null);
   for (const id of ['wh_1', 'wh_2']) {
-    await a.createWebhook({ id, accountId: 'acct_1', env: 'live' as const, url: `http://127.0.0.1:9/${id}`, events: ['job.queued', 'job.running'], description: null, secretEnc: 'v1.x', createdAt: T0 });
+    await a.createWebhook({
+      id,
+      accountId: 'acct_1',
+      env: 'live' as const,
+      url: `http://127.0.0.1:9/${id}`,
+      events: ['job.queued', 'job.running'],
+      description: null,
+      secretEnc: 'v1.x',
+      createdAt: T0,
+    });
   }
   return { a, b };
 }

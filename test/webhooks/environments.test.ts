@@ -37,7 +37,7 @@ function expectNotFound(r: { status: number; body: Body }, what: string) {
 }
 
 describe('webhooks per environment', () => {
-  it('a key of one environment cannot list, get, delete or read the deliveries of the other\'s webhooks', async () => {
+  it("a key of one environment cannot list, get, delete or read the deliveries of the other's webhooks", async () => {
     const r = await pool.start();
     const live = await createHook(s, a.liveKey, r.url, ['job.succeeded']);
     const sandbox = await createHook(s, a.sandboxKey, r.url, ['job.succeeded']);
@@ -58,7 +58,7 @@ describe('webhooks per environment', () => {
     expect(((await call(`/v1/webhooks/${sandbox.id}`, a.sandboxKey)).body.data as { active: boolean }).active).toBe(true);
   });
 
-  it('a live lookup\'s events (the job\'s and stay.cached) reach the live webhook, never the sandbox one', async () => {
+  it("a live lookup's events (the job's and stay.cached) reach the live webhook, never the sandbox one", async () => {
     // The sandbox webhook is registered first: were it subscribed, its deliveries would be queued
     // in the same store write as the live one's, before them.
     const sandboxReceiver = await pool.start();

@@ -84,19 +84,23 @@ describe('fair webhook deliveries (issue 21)', () => {
     await scenario(s, s, a.liveKey, b.liveKey);
   }, 90_000);
 
-  it.skipIf(!PG)("PostgreSQL, two instances: account A's backlog on both does not hold back account B's first attempt", async () => {
-    const db = await freshDatabase();
-    try {
-      const env = { ...SCENARIO_ENV, STAYS_SHUTDOWN_GRACE_MS: '0' };
-      const [i1, i2] = await Promise.all([startInstance('A', db.url, env), startInstance('B', db.url, env)]);
-      const [a, b] = await Promise.all([liveAccount(db.url, { credits: 10_000 }), liveAccount(db.url, { credits: 10_000 })]);
-      // A's jobs and webhooks through the first instance, B's through the second: the shares hold across instances.
-      await scenario(i1 as unknown as Stays, i2 as unknown as Stays, a.liveKey, b.liveKey);
-    } finally {
-      await stopAll();
-      await db.drop();
-    }
-  }, 120_000);
+  it.skipIf(!PG)(
+    "PostgreSQL, two instances: account A's backlog on both does not hold back account B's first attempt",
+    async () => {
+      const db = await freshDatabase();
+      try {
+        const env = { ...SCENARIO_ENV, STAYS_SHUTDOWN_GRACE_MS: '0' };
+        const [i1, i2] = await Promise.all([startInstance('A', db.url, env), startInstance('B', db.url, env)]);
+        const [a, b] = await Promise.all([liveAccount(db.url, { credits: 10_000 }), liveAccount(db.url, { credits: 10_000 })]);
+        // A's jobs and webhooks through the first instance, B's through the second: the shares hold across instances.
+        await scenario(i1 as unknown as Stays, i2 as unknown as Stays, a.liveKey, b.liveKey);
+      } finally {
+        await stopAll();
+        await db.drop();
+      }
+    },
+    120_000,
+  );
 
   it('a webhook that keeps failing waits longer and longer, then is disabled and says so; it gets nothing more', async () => {
     const s = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '20', STAYS_SIM_FAIL: ALL_FAIL, STAYS_WEBHOOK_DISABLE_AFTER: '6' });

@@ -74,7 +74,10 @@ describe('sendOnce', () => {
     const mixed = await sendOnce(`http://hooks.example:${port}/hook`, '{}', {
       ...base,
       denyPrivate: true,
-      resolve: async () => [{ address: '93.184.216.34', family: 4 }, { address: '10.0.0.7', family: 4 }],
+      resolve: async () => [
+        { address: '93.184.216.34', family: 4 },
+        { address: '10.0.0.7', family: 4 },
+      ],
     });
     expect(mixed).toEqual({ kind: 'refused', preview: expect.stringMatching(/^not sent: hooks\.example resolves to 10\.0\.0\.7, which is a loopback/) });
     // A name with no address at all: a failure (retried), not a refusal.

@@ -37,7 +37,9 @@ export function availabilityPlan(services: Services, ctx: RequestContext, raw: R
   else {
     const list = q.listingIds!;
     if (list.length > BATCH_MAX[platform]) {
-      throw new ServiceError('invalid_parameter', `${platform} accepts at most ${BATCH_MAX[platform]} listing${BATCH_MAX[platform] === 1 ? '' : 's'} per call (got ${list.length}).`, { param: 'listingIds' });
+      throw new ServiceError('invalid_parameter', `${platform} accepts at most ${BATCH_MAX[platform]} listing${BATCH_MAX[platform] === 1 ? '' : 's'} per call (got ${list.length}).`, {
+        param: 'listingIds',
+      });
     }
     ids = [...new Set(list.map((x) => parseListingId(platform, x, { country: q.country, param: 'listingIds' })))];
   }
@@ -71,7 +73,14 @@ export function availabilityPlan(services: Services, ctx: RequestContext, raw: R
       if (data.length === 0 && first && !first.ok) throw first.error;
       return {
         data,
-        platformResults: [okResult(platform, data.length, data.length * each, outcomes.every((o) => o.ok && o.cached))],
+        platformResults: [
+          okResult(
+            platform,
+            data.length,
+            data.length * each,
+            outcomes.every((o) => o.ok && o.cached),
+          ),
+        ],
         warnings,
       };
     },

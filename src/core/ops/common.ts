@@ -113,10 +113,7 @@ export async function refuseWithoutUpstream(services: Services, ctx: RequestCont
   }
   const available = credits.balance - credits.held;
   if (available < worstCase) {
-    throw new ServiceError(
-      'credit_balance_too_low',
-      `This call may cost up to ${worstCase} credits; ${available} ${available === 1 ? 'is' : 'are'} available.`,
-    );
+    throw new ServiceError('credit_balance_too_low', `This call may cost up to ${worstCase} credits; ${available} ${available === 1 ? 'is' : 'are'} available.`);
   }
   throw new ServiceError(
     'upstream_unavailable',

@@ -17,7 +17,10 @@ const MIN_PAIRS = 2;
 const MAX_PAIRS = 6;
 
 function minMedian(offers: Offer[], currency: string): { min: number | null; median: number | null } {
-  const totals = offers.filter((o) => o.currency === currency).map((o) => o.totalPrice).sort((a, b) => a - b);
+  const totals = offers
+    .filter((o) => o.currency === currency)
+    .map((o) => o.totalPrice)
+    .sort((a, b) => a - b);
   if (totals.length === 0) return { min: null, median: null };
   const mid = Math.floor(totals.length / 2);
   const median = totals.length % 2 ? totals[mid]! : (totals[mid - 1]! + totals[mid]!) / 2;
@@ -31,7 +34,10 @@ function minMedian(offers: Offer[], currency: string): { min: number | null; med
  */
 function byTotal(offers: Offer[], currency: string): Offer[] {
   const rank = (o: Offer) => (o.currency === currency ? 0 : 1);
-  return offers.map((o, i) => ({ o, i })).sort((a, b) => rank(a.o) - rank(b.o) || a.o.totalPrice - b.o.totalPrice || a.i - b.i).map((x) => x.o);
+  return offers
+    .map((o, i) => ({ o, i }))
+    .sort((a, b) => rank(a.o) - rank(b.o) || a.o.totalPrice - b.o.totalPrice || a.i - b.i)
+    .map((x) => x.o);
 }
 
 /** Direct mode compares several listings: the title names them all (in the order given), not the first. */

@@ -18,7 +18,12 @@ export async function cancelJob(services: Services, ctx: RequestContext, jobId: 
   const job = await ownJob(services, ctx, jobId);
   if (job.status === 'completed' || job.status === 'failed') throw notCancelable(jobId, job.status);
   const info = errorInfo('job_canceled');
-  const error = { type: info.type, code: 'job_canceled', message: `The job was canceled (request ${ctx.requestId}) before it finished; its credit hold was released and nothing was charged.`, retryable: false };
+  const error = {
+    type: info.type,
+    code: 'job_canceled',
+    message: `The job was canceled (request ${ctx.requestId}) before it finished; its credit hold was released and nothing was charged.`,
+    retryable: false,
+  };
   const now = services.clock.now();
   const canceled = await services.store.cancelJob(job.id, error, now, now + JOB_RETENTION_MS);
   const after = await services.store.getJob(job.id);

@@ -33,9 +33,7 @@ export function listingPlan(services: Services, ctx: RequestContext, path: RawIn
   const id = parseListingId(platform, p.id, { country: q.country, param: 'id' });
   checkStay(q, utcToday(services.clock));
   const childAges = checkChildAges(q);
-  const stay = q.checkIn && q.checkOut
-    ? { checkIn: q.checkIn, checkOut: q.checkOut, adults: q.adults, children: q.children, childAges, currency: q.currency }
-    : undefined;
+  const stay = q.checkIn && q.checkOut ? { checkIn: q.checkIn, checkOut: q.checkOut, adults: q.adults, children: q.children, childAges, currency: q.currency } : undefined;
   const body = listingBodyLeg(platform, id, q.currency);
   const cost = listingCost(platform); // D25: with or without dates; the embedded price adds nothing
   return {
@@ -48,9 +46,8 @@ export function listingPlan(services: Services, ctx: RequestContext, path: RawIn
       if (!b!.ok) throw b!.error;
       const property = b!.value as Property;
       const price = pr?.ok ? (pr.value as Price) : null;
-      const warnings = stay && !pr?.ok
-        ? [{ code: 'price_unavailable', message: `No live price could be quoted for these dates${pr && !pr.ok ? ` (${pr.error.code})` : ''}; price is null.`, platform }]
-        : [];
+      const warnings =
+        stay && !pr?.ok ? [{ code: 'price_unavailable', message: `No live price could be quoted for these dates${pr && !pr.ok ? ` (${pr.error.code})` : ''}; price is null.`, platform }] : [];
       return {
         data: { ...property, price, identity: { requestedId: p.id, resolvedId: id, canonicalUrl: property.url } },
         platformResults: [okResult(platform, 1, cost, b!.cached && (pr === undefined || pr.ok === false || pr.cached))],

@@ -28,9 +28,7 @@ export function reviewsPlan(_services: Services, ctx: RequestContext, raw: RawIn
   const form = exactlyOne(q, ['listingId', 'url'], 'listing');
   // The platform may come from the listing itself: a stays_<platform>_<id> listingId or a listing URL.
   const platform = requireEnabled(platformFor(q.platform, form === 'url' ? q.url : q.listingId), REVIEW_PLATFORMS, 'reviews');
-  const id = form === 'url'
-    ? parseListingUrl(platform, q.url!, { param: 'url' })
-    : parseListingId(platform, q.listingId!, { country: q.country, param: 'listingId' });
+  const id = form === 'url' ? parseListingUrl(platform, q.url!, { param: 'url' }) : parseListingId(platform, q.listingId!, { country: q.country, param: 'listingId' });
   const fp = fingerprint(['reviews', platform, id, q.language, q.minRating, q.sort, q.limit]);
   const offset = decodeCursor(q.cursor, fp)?.o._ ?? 0;
   return {
@@ -41,9 +39,7 @@ export function reviewsPlan(_services: Services, ctx: RequestContext, raw: RawIn
     legs: [reviewsLeg(platform, id)],
     compose: ([o]) => {
       if (!o!.ok) throw o!.error;
-      const all = (o!.value as Review[])
-        .filter((r) => (q.language === undefined || r.language === q.language) && (q.minRating === undefined || r.rating >= q.minRating))
-        .sort(SORTS[q.sort]);
+      const all = (o!.value as Review[]).filter((r) => (q.language === undefined || r.language === q.language) && (q.minRating === undefined || r.rating >= q.minRating)).sort(SORTS[q.sort]);
       const page = all.slice(offset, offset + q.limit);
       const hasMore = offset + page.length < all.length;
       return {

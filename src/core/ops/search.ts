@@ -126,12 +126,28 @@ export function searchPlanOf(services: Services, ctx: RequestContext, text: stri
 
 function planSearch(raw: RawInput, today: string): SearchPlan {
   const q = parseSearch(raw, today);
-  const fp = fingerprint(['search', q.location.toLowerCase(), q.checkIn, q.checkOut, q.adults, q.children, q.childAges, q.rooms,
-    q.propertyType, q.amenities, q.minBedrooms, q.priceMin, q.priceMax, q.minGuestRating, q.resolved.legs, q.limit, q.sort, q.currency]);
+  const fp = fingerprint([
+    'search',
+    q.location.toLowerCase(),
+    q.checkIn,
+    q.checkOut,
+    q.adults,
+    q.children,
+    q.childAges,
+    q.rooms,
+    q.propertyType,
+    q.amenities,
+    q.minBedrooms,
+    q.priceMin,
+    q.priceMax,
+    q.minGuestRating,
+    q.resolved.legs,
+    q.limit,
+    q.sort,
+    q.currency,
+  ]);
   const offsets = decodeCursor(q.cursor, fp)?.o ?? {};
-  const stay = q.checkIn && q.checkOut
-    ? { checkIn: q.checkIn, checkOut: q.checkOut, adults: q.adults, children: q.children, childAges: q.childAges, currency: q.currency }
-    : undefined;
+  const stay = q.checkIn && q.checkOut ? { checkIn: q.checkIn, checkOut: q.checkOut, adults: q.adults, children: q.children, childAges: q.childAges, currency: q.currency } : undefined;
   const legs: Leg[] = q.resolved.legs.map((platform) => searchLeg(platform, q.location, { currency: q.currency, rooms: q.rooms, stay }));
   return Object.freeze({
     memoKey: `search|${q.location}|${fp}|${q.cursor ?? ''}`,

@@ -25,7 +25,7 @@ const isPreset = (k: SSearchKind) => k === 'superhost' || k === 'luxury' || k ==
 /** The luxury preset's floor, per night in the request currency. */
 const LUXURY_PRICE_MIN = 300;
 
-export { FAMILY_S_SEARCH_KEYS,  } from '../schemas/stays.js';
+export { FAMILY_S_SEARCH_KEYS } from '../schemas/stays.js';
 
 type Warn = Omit<Warning, 'docUrl'>;
 
@@ -142,7 +142,10 @@ export function sSearchPlan(services: Services, ctx: RequestContext, raw: RawInp
   const cap = isPreset(kind) ? PRESET_MAX_ITEMS : S_MAX_ITEMS;
   let maxItems = q.maxItems ?? S_DEFAULT_MAX_ITEMS;
   if (maxItems > cap) {
-    warnings.push({ code: 'max_items_clamped', message: `maxItems ${maxItems} is above ${isPreset(kind) ? 'the presets\' cap' : 'the cap'} of ${cap}; ${cap} rows per page were returned. Page on with next_page_token.` });
+    warnings.push({
+      code: 'max_items_clamped',
+      message: `maxItems ${maxItems} is above ${isPreset(kind) ? "the presets' cap" : 'the cap'} of ${cap}; ${cap} rows per page were returned. Page on with next_page_token.`,
+    });
     maxItems = cap;
   }
   if (q.minBeds !== undefined) {
@@ -151,8 +154,24 @@ export function sSearchPlan(services: Services, ctx: RequestContext, raw: RawInp
   const projection = parseFields(q.fields);
   const details = kind === 'with-details';
   const stay: StayQuery = { checkIn: checkIn!, checkOut: checkOut!, adults: q.adults, children: q.children, childAges: [], currency: q.currency };
-  const fp = fingerprint(['s-search', kind, places.map((p) => p.query), checkIn, checkOut, q.adults, q.children, q.infants, q.pets, priceMin,
-    q.priceMax, q.minBeds, q.minBedrooms, q.minBathrooms, q.currency, maxItems]);
+  const fp = fingerprint([
+    's-search',
+    kind,
+    places.map((p) => p.query),
+    checkIn,
+    checkOut,
+    q.adults,
+    q.children,
+    q.infants,
+    q.pets,
+    priceMin,
+    q.priceMax,
+    q.minBeds,
+    q.minBedrooms,
+    q.minBathrooms,
+    q.currency,
+    maxItems,
+  ]);
   const offsets = decodeCursor(q.nextPageToken, fp, { param: 'nextPageToken', from: 'meta.next_page_token' })?.o ?? {};
 
   const keep = (p: Property): boolean => {
@@ -192,7 +211,11 @@ export function sSearchPlan(services: Services, ctx: RequestContext, raw: RawInp
       paged.rows.forEach((r) => {
         const d = detailed.get(r.property.platformListingId);
         if (!d?.ok) {
-          notes.push({ code: d?.code ?? 'listing_not_found', message: `${r.property.platformListingId}: its details could not be fetched (${d?.code ?? 'missing'}); the row was left out and not billed.`, platform: P });
+          notes.push({
+            code: d?.code ?? 'listing_not_found',
+            message: `${r.property.platformListingId}: its details could not be fetched (${d?.code ?? 'missing'}); the row was left out and not billed.`,
+            platform: P,
+          });
           return;
         }
         // The row as searched (title, place, price), enriched with what a lookup adds: reviews,
@@ -202,7 +225,14 @@ export function sSearchPlan(services: Services, ctx: RequestContext, raw: RawInp
       });
     } else stays = paged.rows.map(searchRow);
     const data = project(stays, projection);
-    results.unshift(okResult(P, data.length, stayRowsCost(data.length, details), outcomes.every((o) => o.ok && o.cached)));
+    results.unshift(
+      okResult(
+        P,
+        data.length,
+        stayRowsCost(data.length, details),
+        outcomes.every((o) => o.ok && o.cached),
+      ),
+    );
     return {
       data,
       platformResults: results,
@@ -217,26 +247,28 @@ export function sSearchPlan(services: Services, ctx: RequestContext, raw: RawInp
     // With details, which rows need a lookup is known only once the search answered: one leg
     // searches, pages and looks the page's rows up, cached as a whole (docs/decisions.md).
     const window = { start: today, end: plusDays(today, LOOKUP_CALENDAR_DAYS) };
-    legs = [{
-      platform: P,
-      key: `s-details:${fp}:${JSON.stringify(offsets)}`,
-      ttlMs: TTL.search,
-      // A failed place or lookup is answered (with a warning) but not cached: the next call retries it.
-      cacheable: (v) => {
-        const d = v as { outcomes: WireOutcome[]; details: (readonly [string, Detail])[] };
-        return d.outcomes.every((o) => o.ok) && d.details.every(([, x]) => x.ok);
+    legs = [
+      {
+        platform: P,
+        key: `s-details:${fp}:${JSON.stringify(offsets)}`,
+        ttlMs: TTL.search,
+        // A failed place or lookup is answered (with a warning) but not cached: the next call retries it.
+        cacheable: (v) => {
+          const d = v as { outcomes: WireOutcome[]; details: (readonly [string, Detail])[] };
+          return d.outcomes.every((o) => o.ok) && d.details.every(([, x]) => x.ok);
+        },
+        fetch: async (u) => {
+          const outcomes = await Promise.all(searchLegs.map((l) => settle(l.fetch(u))));
+          // Every place failed: the leg fails (and nothing is cached), as a plain search's would.
+          const firstFailure = outcomes.find((o) => !o.ok);
+          if (firstFailure && !firstFailure.ok && outcomes.every((o) => !o.ok)) throw firstFailure.error;
+          const lists = outcomes.map((o) => (o.ok ? (o.value as Property[]).filter(keep) : []));
+          const ids = page(distinct(lists), places, offsets, maxItems).rows.map((r) => r.property.platformListingId);
+          const detailsOf = await Promise.all(ids.map((id) => lookup(u, id, window)));
+          return { outcomes: outcomes.map(toWire), details: ids.map((id, i) => [id, detailsOf[i]!] as const) };
+        },
       },
-      fetch: async (u) => {
-        const outcomes = await Promise.all(searchLegs.map((l) => settle(l.fetch(u))));
-        // Every place failed: the leg fails (and nothing is cached), as a plain search's would.
-        const firstFailure = outcomes.find((o) => !o.ok);
-        if (firstFailure && !firstFailure.ok && outcomes.every((o) => !o.ok)) throw firstFailure.error;
-        const lists = outcomes.map((o) => (o.ok ? (o.value as Property[]).filter(keep) : []));
-        const ids = page(distinct(lists), places, offsets, maxItems).rows.map((r) => r.property.platformListingId);
-        const detailsOf = await Promise.all(ids.map((id) => lookup(u, id, window)));
-        return { outcomes: outcomes.map(toWire), details: ids.map((id, i) => [id, detailsOf[i]!] as const) };
-      },
-    }];
+    ];
     composeAll = ([o]) => {
       if (!o!.ok) throw o!.error;
       const v = o!.value as { outcomes: WireOutcome[]; details: (readonly [string, Detail])[] };
@@ -276,8 +308,7 @@ async function settle(p: Promise<unknown>): Promise<LegOutcome> {
 }
 
 const toWire = (o: LegOutcome): WireOutcome => (o.ok ? { ok: true, value: o.value } : { ok: false, code: o.error.code, message: o.error.message });
-const fromWire = (o: WireOutcome): LegOutcome =>
-  o.ok ? { ok: true, value: o.value, cached: false } : { ok: false, error: new ServiceError(o.code as never, o.message) };
+const fromWire = (o: WireOutcome): LegOutcome => (o.ok ? { ok: true, value: o.value, cached: false } : { ok: false, error: new ServiceError(o.code as never, o.message) });
 
 async function lookup(u: Upstream, id: string, w: { start: string; end: string }): Promise<Detail> {
   const [body, cal, rev] = await Promise.all([settle(u.listing(P, id, { currency: 'USD' })), settle(u.availability(P, id, w.start, w.end)), settle(u.reviews(P, id))]);

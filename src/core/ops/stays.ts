@@ -139,31 +139,34 @@ export function batchPlan(services: Services, ctx: RequestContext, raw: RawInput
   }
   const ids = entries.map(batchEntryId);
   const legs = ids.flatMap((id) => lookupLegs(services, id));
-  return { requested: ids.length, plan: {
-    operation: 'stay-batch',
-    platforms: [P],
-    currency: 'USD',
-    worstCase: stayRowsCost(ids.length),
-    legs,
-    compose: (outcomes) => {
-      const warnings: Warn[] = [];
-      const stays: Stay[] = [];
-      const failures: ServiceError[] = [];
-      ids.forEach((id, i) => {
-        const own = outcomes.slice(i * 3, i * 3 + 3);
-        const body = own[0]!;
-        if (!body.ok) {
-          failures.push(body.error);
-          warnings.push({ code: body.error.code, message: `entries[${i}] (${id}): ${body.error.message}`, platform: P });
-          return;
-        }
-        stays.push(stayFrom(id, own, warnings));
-      });
-      // Nothing resolved and nothing was simply absent: the upstream failed, and that is the answer.
-      if (stays.length === 0 && failures.length > 0 && failures.every(isUpstreamFailure)) throw failures[0]!;
-      const results = [okResult(P, stays.length, stayRowsCost(stays.length), allCached(outcomes))];
-      if (failures.some(isUpstreamFailure)) results.push(failedResult(P, failures.find(isUpstreamFailure)!));
-      return { data: stays, platformResults: results, warnings };
+  return {
+    requested: ids.length,
+    plan: {
+      operation: 'stay-batch',
+      platforms: [P],
+      currency: 'USD',
+      worstCase: stayRowsCost(ids.length),
+      legs,
+      compose: (outcomes) => {
+        const warnings: Warn[] = [];
+        const stays: Stay[] = [];
+        const failures: ServiceError[] = [];
+        ids.forEach((id, i) => {
+          const own = outcomes.slice(i * 3, i * 3 + 3);
+          const body = own[0]!;
+          if (!body.ok) {
+            failures.push(body.error);
+            warnings.push({ code: body.error.code, message: `entries[${i}] (${id}): ${body.error.message}`, platform: P });
+            return;
+          }
+          stays.push(stayFrom(id, own, warnings));
+        });
+        // Nothing resolved and nothing was simply absent: the upstream failed, and that is the answer.
+        if (stays.length === 0 && failures.length > 0 && failures.every(isUpstreamFailure)) throw failures[0]!;
+        const results = [okResult(P, stays.length, stayRowsCost(stays.length), allCached(outcomes))];
+        if (failures.some(isUpstreamFailure)) results.push(failedResult(P, failures.find(isUpstreamFailure)!));
+        return { data: stays, platformResults: results, warnings };
+      },
     },
-  } };
+  };
 }

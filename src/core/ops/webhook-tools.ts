@@ -51,7 +51,10 @@ export async function triggerEvent(services: Services, ctx: RequestContext, raw:
   let outcome: { ok: true; data: unknown; meta: unknown } | { ok: false; error: { type: string; code: string; message: string; retryable: boolean } };
   try {
     const r = await execute(services, ctx, plan);
-    outcome = r.kind === 'sync' ? { ok: true, data: r.data, meta: r.meta } : { ok: false, error: { type: 'internal_error', code: 'internal_error', message: 'The sandbox did not answer at once.', retryable: false } };
+    outcome =
+      r.kind === 'sync'
+        ? { ok: true, data: r.data, meta: r.meta }
+        : { ok: false, error: { type: 'internal_error', code: 'internal_error', message: 'The sandbox did not answer at once.', retryable: false } };
   } catch (e) {
     if (!(e instanceof ServiceError)) throw e;
     outcome = { ok: false, error: { type: e.type, code: e.code, message: e.message, retryable: e.retryable } };
@@ -63,7 +66,17 @@ export async function triggerEvent(services: Services, ctx: RequestContext, raw:
   const lease = leaseFor(services);
   // The same store path as a live job, with nothing to hold: a hold of 0 credits.
   await services.store.hold({ id: holdId, accountId: ctx.account.id, amount: 0, requestId: ctx.requestId, jobId, at: now, freeTierBudget: null, lease });
-  await services.store.createJob({ id: jobId, accountId: ctx.account.id, env: ctx.key.env, requestId: ctx.requestId, operation: plan.operation, platforms: plan.platforms, estimatedSeconds: 1, createdAt: now, lease });
+  await services.store.createJob({
+    id: jobId,
+    accountId: ctx.account.id,
+    env: ctx.key.env,
+    requestId: ctx.requestId,
+    operation: plan.operation,
+    platforms: plan.platforms,
+    estimatedSeconds: 1,
+    createdAt: now,
+    lease,
+  });
   const job: JobFacts = { id: jobId, accountId: ctx.account.id, env: ctx.key.env, operation: plan.operation, platforms: plan.platforms, createdAt: now };
   emitJob(services, 'job.queued', job);
   await services.store.startJob(jobId, owner, services.clock.now());
@@ -87,11 +100,15 @@ export async function resendDelivery(services: Services, ctx: RequestContext, we
   requireScope(ctx, 'webhooks.write');
   const w = await ownWebhook(services, ctx, webhookId);
   if (w.revokedAt !== null || w.disabledAt !== null) {
-    throw new ServiceError('webhook_not_found', `Webhook ${w.id} is ${w.revokedAt !== null ? 'deleted' : 'disabled'}: nothing is sent to it any more. Create another and trigger the event again.`, { param: 'id' });
+    throw new ServiceError('webhook_not_found', `Webhook ${w.id} is ${w.revokedAt !== null ? 'deleted' : 'disabled'}: nothing is sent to it any more. Create another and trigger the event again.`, {
+      param: 'id',
+    });
   }
   const r = /^evt_[0-9A-HJKMNP-TV-Z]{26}$/.test(deliveryId) ? await services.store.resendDelivery(w.id, deliveryId, services.clock.now()) : 'missing';
   if (r === 'missing') {
-    throw new ServiceError('delivery_not_found', `Webhook ${w.id} has no delivery ${preview(deliveryId)} (kept 30 days); its attempt log (GET /v1/webhooks/${w.id}/deliveries) lists the event ids.`, { param: 'deliveryId' });
+    throw new ServiceError('delivery_not_found', `Webhook ${w.id} has no delivery ${preview(deliveryId)} (kept 30 days); its attempt log (GET /v1/webhooks/${w.id}/deliveries) lists the event ids.`, {
+      param: 'deliveryId',
+    });
   }
   services.webhooks.announce([deliveryId]);
   return { id: deliveryId, webhook_id: w.id, status: 'queued' };

@@ -23,9 +23,17 @@ const iso = (ms: number) => new Date(ms).toISOString();
 function webhookView(w: WebhookRow): Webhook {
   const status = w.revokedAt !== null ? 'deleted' : w.disabledAt !== null ? 'disabled' : 'active';
   return {
-    id: w.id, url: w.url, events: w.events, description: w.description, active: status === 'active', created_at: iso(w.createdAt),
+    id: w.id,
+    url: w.url,
+    events: w.events,
+    description: w.description,
+    active: status === 'active',
+    created_at: iso(w.createdAt),
     // A webhook that keeps failing is slowed, then disabled (issue 21).
-    status, consecutive_failures: w.consecutiveFailures, disabled_at: w.disabledAt === null ? null : iso(w.disabledAt), disabled_reason: w.disabledReason,
+    status,
+    consecutive_failures: w.consecutiveFailures,
+    disabled_at: w.disabledAt === null ? null : iso(w.disabledAt),
+    disabled_reason: w.disabledReason,
   };
 }
 
@@ -70,18 +78,24 @@ export async function createWebhook(
   await checkTarget?.(input.url);
   const secret = `whsec_${services.ids.bytes(32).toString('base64url')}`;
   // The cap is checked in the store's transaction: concurrent creations cannot pass it together.
-  const row = await services.store.createWebhook({
-    id: `wh_${services.ids.ulid()}`,
-    accountId: ctx.account.id,
-    env: ctx.key.env,
-    url: input.url,
-    events: input.events,
-    description: input.description ?? null,
-    secretEnc: services.webhooks.box().seal(secret),
-    createdAt: services.clock.now(),
-  }, MAX_ACTIVE_WEBHOOKS);
+  const row = await services.store.createWebhook(
+    {
+      id: `wh_${services.ids.ulid()}`,
+      accountId: ctx.account.id,
+      env: ctx.key.env,
+      url: input.url,
+      events: input.events,
+      description: input.description ?? null,
+      secretEnc: services.webhooks.box().seal(secret),
+      createdAt: services.clock.now(),
+    },
+    MAX_ACTIVE_WEBHOOKS,
+  );
   if (!row) {
-    throw new ServiceError('webhook_limit_exceeded', `This account already has ${MAX_ACTIVE_WEBHOOKS} active webhooks (sandbox and live together), the most it may have; delete one first (DELETE /v1/webhooks/{id}, with a key of its environment).`);
+    throw new ServiceError(
+      'webhook_limit_exceeded',
+      `This account already has ${MAX_ACTIVE_WEBHOOKS} active webhooks (sandbox and live together), the most it may have; delete one first (DELETE /v1/webhooks/{id}, with a key of its environment).`,
+    );
   }
   return { ...webhookView(row), signing_secret: secret, note: SECRET_NOTE };
 }

@@ -137,9 +137,7 @@ export interface NewCharge {
   freeTierBudget: number | null;
 }
 
-export type HoldResult =
-  | { ok: true; credits: CreditsRow }
-  | { ok: false; reason: 'balance' | 'free_tier'; credits: CreditsRow };
+export type HoldResult = { ok: true; credits: CreditsRow } | { ok: false; reason: 'balance' | 'free_tier'; credits: CreditsRow };
 
 interface NewJob {
   id: string;

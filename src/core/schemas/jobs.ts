@@ -15,7 +15,11 @@ export const JobsListParams = z.object({
 export const JobSummarySchema = z.object({
   jobId: z.string().describe('job_-prefixed id; GET pollUrl for its result.'),
   status: z.enum(JOB_STATUSES),
-  operation: z.string().describe('The call that started it: search, reviews, price, price-compare, availability, listing; Family S: stay, stay-batch, stay-search, stay-search-with-details, listings-superhost, listings-luxury, listings-instant-book.'),
+  operation: z
+    .string()
+    .describe(
+      'The call that started it: search, reviews, price, price-compare, availability, listing; Family S: stay, stay-batch, stay-search, stay-search-with-details, listings-superhost, listings-luxury, listings-instant-book.',
+    ),
   platforms: z.array(PlatformSchema),
   pollUrl: z.string(),
   createdAt: z.string().describe('ISO 8601, UTC.'),

@@ -20,7 +20,9 @@ const platform = () => lowerEnum(ALL_PLATFORMS);
 const occupancy = {
   adults: int(z.number().min(1).max(MAX_ADULTS)).default(2).describe('Adults, >= 1. Default 2.'),
   children: int(z.number().min(0).max(MAX_CHILDREN)).default(0).describe('Children, >= 0; needs matching childAges.'),
-  childAges: list(int(z.number().min(0).max(MAX_CHILD_AGE))).optional().describe('One age (0-17) per child; comma-separated or repeated.'),
+  childAges: list(int(z.number().min(0).max(MAX_CHILD_AGE)))
+    .optional()
+    .describe('One age (0-17) per child; comma-separated or repeated.'),
 };
 
 const curr = () => currency().default('USD').describe('ISO-4217 currency, echoed. Default USD.');
@@ -31,12 +33,14 @@ export const SearchParams = z.object({
   checkOut: date().optional().describe('YYYY-MM-DD; required if checkIn is given; after checkIn.'),
   ...occupancy,
   rooms: int(z.number().min(1).max(MAX_ROOMS)).default(1).describe('Rooms, >= 1. Default 1.'),
-  propertyType: list(lowerEnum(PROPERTY_TYPES)).optional().describe(`Property types: ${PROPERTY_TYPES.join(', ')}.`),
+  propertyType: list(lowerEnum(PROPERTY_TYPES))
+    .optional()
+    .describe(`Property types: ${PROPERTY_TYPES.join(', ')}.`),
   amenities: list(lowerEnum(AMENITIES)).optional().describe('Canonical amenity tokens; all must match.'),
   minBedrooms: int(z.number().min(0)).optional().describe('Minimum bedrooms, >= 0.'),
   priceMin: num(z.number().min(0)).optional().describe('Minimum nightly price in currency, >= 0.'),
   priceMax: num(z.number().min(0)).optional().describe('Maximum nightly price in currency, >= priceMin.'),
-  minGuestRating: num(z.number().min(0)).optional().describe('Minimum guest rating, on each platform\'s native ratingScale.'),
+  minGuestRating: num(z.number().min(0)).optional().describe("Minimum guest rating, on each platform's native ratingScale."),
   platforms: list(platform()).optional().describe('Platforms to fan out to (default vrbo,booking,airbnb,google); drives billing.'),
   platform: platform().optional().describe('Alias for platforms with one value.'),
   limit: int(z.number().min(1).max(SEARCH_LIMIT.max)).default(SEARCH_LIMIT.default).describe(`Results per platform, 1 to ${SEARCH_LIMIT.max}. Default ${SEARCH_LIMIT.default}.`),
@@ -79,7 +83,11 @@ export const PriceCompareParams = z.object({
 });
 
 export const AvailabilityParams = z.object({
-  platform: platform().optional().describe('vrbo, booking, airbnb or google; one platform, which may be derived from a listing URL or a stays_<platform>_<id> id. A server whose upstream has no calendar source for the platform (booking and google on the scraping platform) refuses it with platform_not_enabled, free.'),
+  platform: platform()
+    .optional()
+    .describe(
+      'vrbo, booking, airbnb or google; one platform, which may be derived from a listing URL or a stays_<platform>_<id> id. A server whose upstream has no calendar source for the platform (booking and google on the scraping platform) refuses it with platform_not_enabled, free.',
+    ),
   listingId: str().optional().describe('One listing id (one identification form).'),
   listingIds: list(str()).optional().describe('Batch of ids: airbnb 1, vrbo at most 12.'),
   url: str().optional().describe('Full listing URL (one identification form).'),

@@ -12,10 +12,36 @@ export const PropertyTypeSchema = z.enum(PROPERTY_TYPES);
 
 /** The canonical amenity taxonomy (lower snake case tokens). */
 export const AMENITIES = [
-  'pool', 'hot_tub', 'kitchen', 'wifi', 'air_conditioning', 'heating', 'parking_free', 'parking_paid',
-  'pet_friendly', 'washer', 'dryer', 'ev_charger', 'gym', 'sea_view', 'beachfront', 'balcony', 'bbq',
-  'workspace', 'crib', 'elevator', 'wheelchair_accessible', 'smoke_alarm', 'breakfast', 'spa', 'garden',
-  'fireplace', 'dishwasher', 'self_check_in', 'non_smoking', 'family_friendly',
+  'pool',
+  'hot_tub',
+  'kitchen',
+  'wifi',
+  'air_conditioning',
+  'heating',
+  'parking_free',
+  'parking_paid',
+  'pet_friendly',
+  'washer',
+  'dryer',
+  'ev_charger',
+  'gym',
+  'sea_view',
+  'beachfront',
+  'balcony',
+  'bbq',
+  'workspace',
+  'crib',
+  'elevator',
+  'wheelchair_accessible',
+  'smoke_alarm',
+  'breakfast',
+  'spa',
+  'garden',
+  'fireplace',
+  'dishwasher',
+  'self_check_in',
+  'non_smoking',
+  'family_friendly',
 ] as const;
 export const AmenitySchema = z.enum(AMENITIES);
 
@@ -140,7 +166,10 @@ export const ReviewSchema = z.object({
   author: z.string().nullable(),
   date: DateString,
   tripType: z.string().nullable(),
-  language: z.string().regex(/^[a-z]{2}$/).nullable(),
+  language: z
+    .string()
+    .regex(/^[a-z]{2}$/)
+    .nullable(),
   ownerResponse: z.string().nullable(),
   liked: z.string().nullable(),
   disliked: z.string().nullable(),
@@ -157,7 +186,7 @@ export const CreditsSchema = z.object({
 });
 
 export const AccountSchema = z.object({
-  id: z.string().describe('The account id (acct_…), as `stays admin` names it. Beyond the spec\'s table, for `stays auth status`; clients of the spec ignore it.'),
+  id: z.string().describe("The account id (acct_…), as `stays admin` names it. Beyond the spec's table, for `stays auth status`; clients of the spec ignore it."),
   plan: z.object({ code: z.enum(PLAN_CODES), name: z.string(), status: z.enum(PLAN_STATUSES) }),
   key: z.object({ env: z.enum(['live', 'sandbox']) }),
   credits: CreditsSchema,

@@ -98,11 +98,8 @@ export const StayByUrlParams = z.object({
   url: str(z.string().min(1)).describe('An airbnb room URL, e.g. https://www.airbnb.com/rooms/12345.'),
 });
 
-
 export const BatchBody = z.object({
-  entries: z
-    .array(z.unknown())
-    .describe('1 to 50 entries, each { id } or { url } (exactly one).'),
+  entries: z.array(z.unknown()).describe('1 to 50 entries, each { id } or { url } (exactly one).'),
 });
 
 export { FAMILY_S_SEARCH_KEYS, FAMILY_U_ONLY_SEARCH_KEYS } from '../search-family.js';
@@ -110,7 +107,14 @@ export { FAMILY_S_SEARCH_KEYS, FAMILY_U_ONLY_SEARCH_KEYS } from '../search-famil
 export { MAX_BATCH_ENTRIES, PRESET_MAX_ITEMS, S_DEFAULT_MAX_ITEMS, S_MAX_ITEMS, S_SYNC_MAX_ITEMS } from '../limits.js';
 
 /** A list of free-text values; one value alone is a list of one (never split on commas: places have them). */
-const strings = () => z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(str(z.string().min(1))).min(1).max(10));
+const strings = () =>
+  z.preprocess(
+    (v) => (typeof v === 'string' ? [v] : v),
+    z
+      .array(str(z.string().min(1)))
+      .min(1)
+      .max(10),
+  );
 
 export const SSearchBody = z.object({
   location: str(z.string().min(1)).optional().describe('Free text; exactly one of location, locationQueries or searchUrls.'),
@@ -128,7 +132,9 @@ export const SSearchBody = z.object({
   minBedrooms: int(z.number().min(0).max(50)).optional().describe('Minimum bedrooms.'),
   minBathrooms: num(z.number().min(0).max(50)).optional().describe('Minimum bathrooms.'),
   currency: currency().default('USD').describe('ISO-4217 code. Default USD.'),
-  locale: str(z.string().regex(/^[A-Za-z]{2}(?:[-_][A-Za-z]{2})?$/, { message: 'must be a language code such as en or en-US' })).optional().describe('e.g. en or en-US; echoed, not applied.'),
+  locale: str(z.string().regex(/^[A-Za-z]{2}(?:[-_][A-Za-z]{2})?$/, { message: 'must be a language code such as en or en-US' }))
+    .optional()
+    .describe('e.g. en or en-US; echoed, not applied.'),
   maxItems: int(z.number().min(1)).optional().describe('Rows per page: default 50; up to 240 synchronous, 241–250 async, above 250 clamped to 250 (presets: 50).'),
   nextPageToken: str().optional().describe('meta.next_page_token of the previous page; resend the same body with it.'),
   fields: str().optional().describe('Projection: comma-separated dotted paths of Stay, e.g. id,title,pricing.price.'),
@@ -147,7 +153,9 @@ export const ListMetaSSchema = z.object({
   cached: z.boolean(),
   warnings: z.array(z.object({ code: z.string(), message: z.string() })),
   warning: z.string().optional().describe('instant-book only: "experimental".'),
-  default_dates: z.object({ check_in: z.string(), check_out: z.string() }).optional()
+  default_dates: z
+    .object({ check_in: z.string(), check_out: z.string() })
+    .optional()
     .describe('Present when the body gave no dates: the stay the rows are priced for (today + 14 to today + 16, UTC).'),
 });
 

@@ -23,8 +23,15 @@ export const WebhookSchema = z.object({
   description: z.string().nullable(),
   active: z.boolean().describe('Whether deliveries are sent: false once deleted (revoked) or disabled; the record stays for audit.'),
   created_at: z.string().describe('ISO 8601, UTC.'),
-  status: z.enum(['active', 'disabled', 'deleted']).describe('active; disabled: its deliveries failed too many times in a row (disabled_reason), nothing is sent any more and it keeps its place among the 20 until deleted (to resume, delete it and create another); deleted.'),
-  consecutive_failures: z.number().int().describe('Delivery attempts in a row that failed; a delivered one resets it. From 3, the webhook\'s next delivery waits 1 s, then 2, 4… up to 5 min; at 20 (the server\'s setting) it is disabled.'),
+  status: z
+    .enum(['active', 'disabled', 'deleted'])
+    .describe(
+      'active; disabled: its deliveries failed too many times in a row (disabled_reason), nothing is sent any more and it keeps its place among the 20 until deleted (to resume, delete it and create another); deleted.',
+    ),
+  consecutive_failures: z
+    .number()
+    .int()
+    .describe("Delivery attempts in a row that failed; a delivered one resets it. From 3, the webhook's next delivery waits 1 s, then 2, 4… up to 5 min; at 20 (the server's setting) it is disabled."),
   disabled_at: z.string().nullable().describe('When it was disabled (ISO 8601, UTC); null unless status is disabled.'),
   disabled_reason: z.string().nullable().describe('Why it was disabled; null unless status is disabled.'),
 });
@@ -40,8 +47,11 @@ export const DeliverySchema = z.object({
   event_id: z.string().describe('evt_… id, the same on every attempt of one delivery (x-service-event-id).'),
   event: z.enum(WEBHOOK_EVENTS),
   attempt: z.number().int().describe('1, 2 or 3.'),
-  status_code: z.number().int().nullable().describe('The receiver\'s HTTP status; null when it did not answer (timeout, connection error).'),
-  response_preview: z.string().nullable().describe('The first 500 bytes of the receiver\'s answer, or why there was none; null when the answer came from a loopback, private or link-local address (never shown).'),
+  status_code: z.number().int().nullable().describe("The receiver's HTTP status; null when it did not answer (timeout, connection error)."),
+  response_preview: z
+    .string()
+    .nullable()
+    .describe("The first 500 bytes of the receiver's answer, or why there was none; null when the answer came from a loopback, private or link-local address (never shown)."),
   delivered: z.boolean().describe('Whether this attempt got a 2xx.'),
   attempted_at: z.string().describe('ISO 8601, UTC.'),
 });
@@ -50,7 +60,11 @@ export const DeliverySchema = z.object({
 export const TRIGGER_EVENTS = ['job.succeeded', 'job.failed', 'stay.cached'] as const;
 
 export const TriggerBody = z.object({
-  event: z.enum(TRIGGER_EVENTS).describe(`What to make happen, for free, with a sandbox key: job.succeeded (a sandbox job that sends job.queued, job.running, job.succeeded), job.failed (job.queued, job.running, job.failed) or stay.cached.`),
+  event: z
+    .enum(TRIGGER_EVENTS)
+    .describe(
+      `What to make happen, for free, with a sandbox key: job.succeeded (a sandbox job that sends job.queued, job.running, job.succeeded), job.failed (job.queued, job.running, job.failed) or stay.cached.`,
+    ),
 });
 
 export const TriggeredSchema = z.object({

@@ -30,11 +30,22 @@ export type Projection = string[][];
 /** Parses and checks a fields string; undefined means every field. */
 export function parseFields(fields: string | undefined, param = 'fields'): Projection | undefined {
   if (fields === undefined) return undefined;
-  const paths = [...new Set(fields.split(',').map((f) => f.trim()).filter((f) => f !== ''))];
+  const paths = [
+    ...new Set(
+      fields
+        .split(',')
+        .map((f) => f.trim())
+        .filter((f) => f !== ''),
+    ),
+  ];
   if (paths.length === 0) throw new ServiceError('invalid_parameter', `${param} is empty; give comma-separated Stay paths such as id,title,pricing.price.`, { param });
   for (const p of paths) {
     if (!STAY_FIELD_PATHS.has(p)) {
-      throw new ServiceError('invalid_parameter', `${param}: unknown field path ${JSON.stringify(p.length > 60 ? `${p.slice(0, 57)}...` : p)}; top-level fields are ${[...STAY_FIELD_PATHS].filter((x) => !x.includes('.')).join(', ')}.`, { param });
+      throw new ServiceError(
+        'invalid_parameter',
+        `${param}: unknown field path ${JSON.stringify(p.length > 60 ? `${p.slice(0, 57)}...` : p)}; top-level fields are ${[...STAY_FIELD_PATHS].filter((x) => !x.includes('.')).join(', ')}.`,
+        { param },
+      );
     }
   }
   // A path under one already asked for whole adds nothing.

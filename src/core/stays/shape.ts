@@ -8,7 +8,13 @@ import type { Stay, StayPart } from '../schemas/stays.js';
 const NULL_PRICING: Stay['pricing'] = Object.freeze({ price: null, currency: null, rate_type: null, breakdown: null });
 
 const NULL_BREAKDOWN: Stay['rating_breakdown'] = Object.freeze({
-  accuracy: null, cleanliness: null, communication: null, location: null, value: null, check_in: null, guest_satisfaction: null,
+  accuracy: null,
+  cleanliness: null,
+  communication: null,
+  location: null,
+  value: null,
+  check_in: null,
+  guest_satisfaction: null,
 });
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -24,7 +30,12 @@ export function pricingOf(price: Price | null | undefined): Stay['pricing'] {
 }
 
 const TYPE_WORDS: Record<Property['propertyType'], string> = {
-  hotel: 'Hotel room', apartment: 'Apartment', house: 'House', villa: 'Villa', cottage: 'Cottage', other: 'Place to stay',
+  hotel: 'Hotel room',
+  apartment: 'Apartment',
+  house: 'House',
+  villa: 'Villa',
+  cottage: 'Cottage',
+  other: 'Place to stay',
 };
 
 /**
@@ -89,13 +100,21 @@ export function toStay(p: Property, x: StayExtras): Stay {
 /** A sub-resource of a stay, exactly as the spec's table shapes it. */
 export function stayPart(s: Stay, part: StayPart): Record<string, unknown> {
   switch (part) {
-    case 'photos': return { id: s.id, photos: s.photos };
-    case 'reviews': return { id: s.id, reviews_count: s.reviews_count, rating_breakdown: s.rating_breakdown, reviews: s.reviews };
-    case 'host': return { id: s.id, host: s.host };
-    case 'amenities': return { id: s.id, amenities: s.amenities };
-    case 'availability': return { id: s.id, availability: s.availability };
-    case 'pricing': return { id: s.id, pricing: s.pricing };
-    case 'location': return { id: s.id, location: s.location };
-    case 'rating': return { id: s.id, star_rating: s.star_rating, reviews_count: s.reviews_count, rating_breakdown: s.rating_breakdown };
+    case 'photos':
+      return { id: s.id, photos: s.photos };
+    case 'reviews':
+      return { id: s.id, reviews_count: s.reviews_count, rating_breakdown: s.rating_breakdown, reviews: s.reviews };
+    case 'host':
+      return { id: s.id, host: s.host };
+    case 'amenities':
+      return { id: s.id, amenities: s.amenities };
+    case 'availability':
+      return { id: s.id, availability: s.availability };
+    case 'pricing':
+      return { id: s.id, pricing: s.pricing };
+    case 'location':
+      return { id: s.id, location: s.location };
+    case 'rating':
+      return { id: s.id, star_rating: s.star_rating, reviews_count: s.reviews_count, rating_breakdown: s.rating_breakdown };
   }
 }

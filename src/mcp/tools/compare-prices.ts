@@ -21,9 +21,7 @@ export function summarizeCompare(env: Envelope<PriceCompare>): string {
   const lines = [
     `${c.property}, ${c.checkIn} to ${c.checkOut}: ${plural(offers.length, 'offer')}, min ${money(c.min, c.currency)}, median ${money(c.median, c.currency)} (total price); ${creditsText(env.meta)}.`,
   ];
-  lines.push(
-    ...offers.slice(0, SHOWN).map((o) => `- ${seller(o)}: ${money(o.totalPrice, o.currency)}${o.nightlyPrice !== undefined ? `, ${money(o.nightlyPrice, o.currency)}/night` : ''} ${o.url}`),
-  );
+  lines.push(...offers.slice(0, SHOWN).map((o) => `- ${seller(o)}: ${money(o.totalPrice, o.currency)}${o.nightlyPrice !== undefined ? `, ${money(o.nightlyPrice, o.currency)}/night` : ''} ${o.url}`));
   if (offers.length > SHOWN) lines.push(`… and ${offers.length - SHOWN} more offers in the structured result.`);
   if (env.meta.partial) lines.push(`Platforms: ${platformsText(env.meta)}.`);
   lines.push(...tailLines(env.meta, 'compare_prices'));

@@ -51,7 +51,7 @@ export const getJob: ToolDef = {
   name: 'get_job',
   title: 'Get job',
   description:
-    'Status and result of an async job: a live call still running when its tool answered returns a jobId; this waits for the job (up to the server\'s bound) and returns { data: { jobId, status, result }, meta } when completed, the job again while it runs, or a tool error with the job\'s error when it failed. Polling costs 0 credits.',
+    "Status and result of an async job: a live call still running when its tool answered returns a jobId; this waits for the job (up to the server's bound) and returns { data: { jobId, status, result }, meta } when completed, the job again while it runs, or a tool error with the job's error when it failed. Polling costs 0 credits.",
   params: JobPathParams,
   run: async (ctx, args) => {
     const started = Date.now();

@@ -16,7 +16,11 @@ export function summarizeListing(env: Envelope<Property>): string {
   const p = env.data;
   const place = [p.location.city, p.location.country].filter(Boolean).join(', ');
   const lines = [`${clip(p.name, 100)} (${p.platform} ${p.platformListingId}): ${p.propertyType}${place ? ` in ${place}` : ''}.`];
-  const size = [p.bedrooms !== null ? plural(p.bedrooms, 'bedroom') : null, p.bathrooms !== null ? plural(p.bathrooms, 'bathroom') : null, p.maxOccupancy !== null ? `sleeps ${p.maxOccupancy}` : null].filter(Boolean);
+  const size = [
+    p.bedrooms !== null ? plural(p.bedrooms, 'bedroom') : null,
+    p.bathrooms !== null ? plural(p.bathrooms, 'bathroom') : null,
+    p.maxOccupancy !== null ? `sleeps ${p.maxOccupancy}` : null,
+  ].filter(Boolean);
   if (size.length > 0) lines.push(`Size: ${size.join(', ')}.`);
   const r = rating(p.guestRating, p.ratingScale);
   if (r) lines.push(`Guest rating ${r}${p.reviewCount !== null ? ` from ${plural(p.reviewCount, 'review')}` : ''}${p.starRating ? `; ${p.starRating} stars` : ''}.`);

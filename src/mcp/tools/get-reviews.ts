@@ -16,7 +16,12 @@ export function summarizeReviews(env: Envelope<Review[]>): string {
   const avg = rows.length > 0 ? rows.reduce((s, r) => s + r.rating, 0) / rows.length : null;
   const lines = [`${plural(rows.length, 'review')}${about}${avg !== null && first ? `, average ${rating(avg, first.ratingScale)} on this page` : ''}; ${creditsText(env.meta)}.`];
   lines.push(
-    ...rows.slice(0, SHOWN).map((r) => `- ${rating(r.rating, r.ratingScale)} ${r.author ?? 'anonymous'}, ${r.date}${r.language ? ` (${r.language})` : ''}: ${clip([r.title, r.text].filter(Boolean).join(': ') || '(no text)', 160)}`),
+    ...rows
+      .slice(0, SHOWN)
+      .map(
+        (r) =>
+          `- ${rating(r.rating, r.ratingScale)} ${r.author ?? 'anonymous'}, ${r.date}${r.language ? ` (${r.language})` : ''}: ${clip([r.title, r.text].filter(Boolean).join(': ') || '(no text)', 160)}`,
+      ),
   );
   if (rows.length > SHOWN) lines.push(`… and ${rows.length - SHOWN} more in the structured result.`);
   lines.push(...tailLines(env.meta, 'get_reviews', true));

@@ -100,26 +100,38 @@ export function unservedWhy(platform: EnabledPlatform, need: Need): string {
 
 /** Why this server cannot serve a need on a platform when no actor is configured for it. */
 export function unservedReason(platform: EnabledPlatform, need: Need): string {
-  const hint = need === 'availability' ? ` To check dates on ${platform}, ask for a price for the stay (stays price, GET /v1/price), or configure an actor that returns calendar days under STAYS_ACTORS ${platform}.availability.` : ` Configure an actor for it under STAYS_ACTORS ${platform}.${need}.`;
+  const hint =
+    need === 'availability'
+      ? ` To check dates on ${platform}, ask for a price for the stay (stays price, GET /v1/price), or configure an actor that returns calendar days under STAYS_ACTORS ${platform}.availability.`
+      : ` Configure an actor for it under STAYS_ACTORS ${platform}.${need}.`;
   return `${platform} ${need} is not available on this server's upstream (the scraping platform): ${unservedWhy(platform, need)}.${hint}`;
 }
 
 /** The STAYS_ACTORS schema, built on first use: most processes never read the setting. */
 function fileSchema() {
-  const Options = z.object({
-    timeoutSecs: z.number().int().min(1).max(86_400).optional(),
-    memoryMbytes: z.number().int().min(128).refine((n) => (n & (n - 1)) === 0, 'memoryMbytes must be a power of 2').optional(),
-    build: z.string().min(1).optional(),
-    maxTotalChargeUsd: z.number().min(0).optional(),
-    mode: z.enum(['sync', 'async']).optional(),
-  }).strict();
+  const Options = z
+    .object({
+      timeoutSecs: z.number().int().min(1).max(86_400).optional(),
+      memoryMbytes: z
+        .number()
+        .int()
+        .min(128)
+        .refine((n) => (n & (n - 1)) === 0, 'memoryMbytes must be a power of 2')
+        .optional(),
+      build: z.string().min(1).optional(),
+      maxTotalChargeUsd: z.number().min(0).optional(),
+      mode: z.enum(['sync', 'async']).optional(),
+    })
+    .strict();
   const ActorId = z.string().regex(/^(?:[\w.-]+[~/][\w.-]+|[A-Za-z0-9]{17})$/, 'an actor id is owner~name or a 17-character id');
   const Entry = z.union([ActorId, Options.extend({ id: ActorId }).strict()]);
   const NeedLists = z.object(Object.fromEntries(NEEDS.map((n) => [n, z.array(Entry).optional()])) as Record<Need, z.ZodOptional<z.ZodArray<typeof Entry>>>).strict();
-  return z.object({
-    ...Object.fromEntries(ENABLED_PLATFORMS.map((p) => [p, NeedLists.optional()])) as Record<EnabledPlatform, z.ZodOptional<typeof NeedLists>>,
-    actors: z.record(ActorId, Options).optional(),
-  }).strict();
+  return z
+    .object({
+      ...(Object.fromEntries(ENABLED_PLATFORMS.map((p) => [p, NeedLists.optional()])) as Record<EnabledPlatform, z.ZodOptional<typeof NeedLists>>),
+      actors: z.record(ActorId, Options).optional(),
+    })
+    .strict();
 }
 
 const tilde = (id: string) => id.replace('/', '~');
@@ -156,11 +168,12 @@ export function resolveActors(setting: string | undefined): ActorTable {
     }
   }
   // An actor documented not to answer a need cannot serve it, first or as a fallback.
-  for (const p of ENABLED_PLATFORMS) for (const need of NEEDS) {
-    const known = CANNOT[p]?.[need];
-    const bad = known && table[p][need].find((s) => known.actors.includes(s.id));
-    if (bad) throw new ConfigError(`invalid setting STAYS_ACTORS at ${p}.${need}: ${bad.id} cannot serve ${need}: ${known.why}.`);
-  }
+  for (const p of ENABLED_PLATFORMS)
+    for (const need of NEEDS) {
+      const known = CANNOT[p]?.[need];
+      const bad = known && table[p][need].find((s) => known.actors.includes(s.id));
+      if (bad) throw new ConfigError(`invalid setting STAYS_ACTORS at ${p}.${need}: ${bad.id} cannot serve ${need}: ${known.why}.`);
+    }
   // Per-actor options apply wherever the actor is listed, defaults included.
   for (const p of ENABLED_PLATFORMS) for (const need of NEEDS) table[p][need] = table[p][need].map((s) => (opts[s.id] ? { ...s, ...stripUndefined(opts[s.id]!) } : s));
   return table;

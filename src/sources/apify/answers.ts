@@ -135,7 +135,11 @@ export function availabilityAnswer(c: Ctx, items: unknown[], id: string, startDa
     days = splitRows(list).data.filter((d) => typeof d.date === 'string');
     // The actor answered (nothing blocked it) with no calendar: it does not return one, which a
     // retry will not change. Not actor_blocked: that blames the platform.
-    if (days.length === 0) throw new ServiceError('all_actors_failed', `${c.platform}: actor ${c.actor} returned listing ${id} without calendar days; it does not answer with a calendar (configure one that does under STAYS_ACTORS ${c.platform}.availability).`);
+    if (days.length === 0)
+      throw new ServiceError(
+        'all_actors_failed',
+        `${c.platform}: actor ${c.actor} returned listing ${id} without calendar days; it does not answer with a calendar (configure one that does under STAYS_ACTORS ${c.platform}.availability).`,
+      );
   }
   return N[c.platform].normalizeCalendar(days as never, { listingId: id, startDate, endDate });
 }

@@ -96,19 +96,29 @@ async function factsOf(client: Client, spec: ActorSpec): Promise<ActorFacts> {
 export async function doctor(config: Config): Promise<DoctorReport> {
   const rows: DoctorRow[] = [];
   if (config.upstream !== 'apify') {
-    for (const platform of ENABLED_PLATFORMS) for (const need of NEEDS) {
-      if (need === 'compare' && platform !== 'google') continue;
-      if (need === 'reviews' && platform === 'google') continue;
-      rows.push({ platform, need, rank: 1, source: config.upstream === 'none' ? '-' : 'simulated', status: config.upstream === 'none' ? 'not_configured' : 'builtin', build: null, builtAt: null, mode: null,
-        detail: config.upstream === 'none' ? 'STAYS_UPSTREAM=none: live calls answer 503' : 'the simulated upstream (demo data)' });
-    }
+    for (const platform of ENABLED_PLATFORMS)
+      for (const need of NEEDS) {
+        if (need === 'compare' && platform !== 'google') continue;
+        if (need === 'reviews' && platform === 'google') continue;
+        rows.push({
+          platform,
+          need,
+          rank: 1,
+          source: config.upstream === 'none' ? '-' : 'simulated',
+          status: config.upstream === 'none' ? 'not_configured' : 'builtin',
+          build: null,
+          builtAt: null,
+          mode: null,
+          detail: config.upstream === 'none' ? 'STAYS_UPSTREAM=none: live calls answer 503' : 'the simulated upstream (demo data)',
+        });
+      }
     return { upstream: config.upstream, baseUrl: null, token: null, rows, ok: config.upstream !== 'none' };
   }
   const table = resolveActors(config.actors);
   // Without a token the actors cannot be checked, but the table still says what would serve each need.
   const client = config.apifyToken ? await clientFor({ token: config.apifyToken, baseUrl: config.apifyBaseUrl, maxRetries: 1 }) : null;
   let token: DoctorReport['token'];
-  if (!client) token = { ok: false, user: null, detail: 'STAYS_APIFY_TOKEN is not set (or the profile\'s apify-token)' };
+  if (!client) token = { ok: false, user: null, detail: "STAYS_APIFY_TOKEN is not set (or the profile's apify-token)" };
   else {
     try {
       const me = (await client.user('me').get()) as { username?: string } | undefined;
@@ -120,33 +130,44 @@ export async function doctor(config: Config): Promise<DoctorReport> {
   }
   const unchecked = client ? 'not checked: the token was refused' : 'not checked: no token';
   const facts = new Map<string, Promise<ActorFacts>>();
-  for (const platform of ENABLED_PLATFORMS) for (const need of NEEDS) {
-    const specs = table[platform][need];
-    if (specs.length === 0) {
-      if ((need === 'compare' && platform !== 'google') || (need === 'reviews' && platform === 'google')) continue;
-      rows.push({ platform, need, rank: 1, source: '-', status: 'not_configured', build: null, builtAt: null, mode: null, detail: `not served: ${unservedWhy(platform, need)}; a call that needs only this is refused up front (400 platform_not_enabled, free)` });
-      continue;
-    }
-    for (const [i, spec] of specs.entries()) {
-      const key = `${spec.id}@${spec.build ?? 'latest'}`;
-      const mode = spec.mode ?? (spec.timeoutSecs <= SYNC_MAX_SECS ? 'sync' : 'async');
-      if (!token.ok || !client) {
-        rows.push({ platform, need, rank: i + 1, source: spec.id, status: 'unchecked', build: spec.build ?? null, builtAt: null, mode, detail: unchecked });
+  for (const platform of ENABLED_PLATFORMS)
+    for (const need of NEEDS) {
+      const specs = table[platform][need];
+      if (specs.length === 0) {
+        if ((need === 'compare' && platform !== 'google') || (need === 'reviews' && platform === 'google')) continue;
+        rows.push({
+          platform,
+          need,
+          rank: 1,
+          source: '-',
+          status: 'not_configured',
+          build: null,
+          builtAt: null,
+          mode: null,
+          detail: `not served: ${unservedWhy(platform, need)}; a call that needs only this is refused up front (400 platform_not_enabled, free)`,
+        });
         continue;
       }
-      if (!facts.has(key)) facts.set(key, factsOf(client, spec));
-      const f = await facts.get(key)!;
-      const base = { platform, need, rank: i + 1, source: spec.id, build: f.build, builtAt: f.builtAt, mode } as const;
-      if (f.error) rows.push({ ...base, status: 'error', detail: f.error });
-      else if (!f.found) rows.push({ ...base, status: 'missing', detail: 'actor not found on the platform' });
-      else if (!f.schema) rows.push({ ...base, status: 'warning', detail: 'its build publishes no input schema; our input is unchecked' });
-      else {
-        const { problems, notes } = checkInput(f.schema, inputFor(platform, sampleAsk(need)));
-        if (problems.length > 0) rows.push({ ...base, status: 'input_rejected', detail: problems.join('; ') });
-        else rows.push({ ...base, status: 'ok', detail: notes.length > 0 ? `input accepted (not in its schema, ignored: ${notes.join(', ')})` : 'input accepted' });
+      for (const [i, spec] of specs.entries()) {
+        const key = `${spec.id}@${spec.build ?? 'latest'}`;
+        const mode = spec.mode ?? (spec.timeoutSecs <= SYNC_MAX_SECS ? 'sync' : 'async');
+        if (!token.ok || !client) {
+          rows.push({ platform, need, rank: i + 1, source: spec.id, status: 'unchecked', build: spec.build ?? null, builtAt: null, mode, detail: unchecked });
+          continue;
+        }
+        if (!facts.has(key)) facts.set(key, factsOf(client, spec));
+        const f = await facts.get(key)!;
+        const base = { platform, need, rank: i + 1, source: spec.id, build: f.build, builtAt: f.builtAt, mode } as const;
+        if (f.error) rows.push({ ...base, status: 'error', detail: f.error });
+        else if (!f.found) rows.push({ ...base, status: 'missing', detail: 'actor not found on the platform' });
+        else if (!f.schema) rows.push({ ...base, status: 'warning', detail: 'its build publishes no input schema; our input is unchecked' });
+        else {
+          const { problems, notes } = checkInput(f.schema, inputFor(platform, sampleAsk(need)));
+          if (problems.length > 0) rows.push({ ...base, status: 'input_rejected', detail: problems.join('; ') });
+          else rows.push({ ...base, status: 'ok', detail: notes.length > 0 ? `input accepted (not in its schema, ignored: ${notes.join(', ')})` : 'input accepted' });
+        }
       }
     }
-  }
   const ok = token.ok && rows.every((r) => r.status === 'ok' || r.status === 'warning' || r.status === 'not_configured' || r.rank > 1);
   return { upstream: 'apify', baseUrl: config.apifyBaseUrl, token, rows, ok };
 }
@@ -161,6 +182,9 @@ export function doctorText(r: DoctorReport): string {
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const fmt = (c: string[]) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!))).join('  ');
   if (cells.length > 0) lines.push('', fmt(head), ...cells.map(fmt));
-  lines.push('', r.ok ? 'ok: every primary source is ready' : r.token && !r.token.ok ? 'problems found: the token (see token: above); the actors are not checked without it' : 'problems found: see STATUS above');
+  lines.push(
+    '',
+    r.ok ? 'ok: every primary source is ready' : r.token && !r.token.ok ? 'problems found: the token (see token: above); the actors are not checked without it' : 'problems found: see STATUS above',
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -31,7 +31,8 @@ function actorSource(platform: EnabledPlatform, need: Need, spec: ActorSpec, o: 
       report?.({ platform, need, source: spec.id, ok: true, ms: Date.now() - started, costUsd: r.costUsd, runId: r.runId, items: r.items.length });
       return value;
     } catch (e) {
-      if (e instanceof ServiceError) report?.({ platform, need, source: spec.id, ok: false, code: e.code, ms: Date.now() - started, costUsd: r?.costUsd ?? null, runId: r?.runId ?? null, items: r?.items.length ?? 0 });
+      if (e instanceof ServiceError)
+        report?.({ platform, need, source: spec.id, ok: false, code: e.code, ms: Date.now() - started, costUsd: r?.costUsd ?? null, runId: r?.runId ?? null, items: r?.items.length ?? 0 });
       throw e;
     }
   };
@@ -48,19 +49,21 @@ function actorSource(platform: EnabledPlatform, need: Need, spec: ActorSpec, o: 
     availability: (_p, id, s, e) => call({ need: 'availability', id, startDate: s, endDate: e }, (c, r) => answer.availabilityAnswer(c, r.items, id, s, e)),
     reviews: (_p, id) => call({ need: 'reviews', id }, (c, r) => answer.reviewsAnswer(c, r.items, id)),
     compareGoogle: (q, stay) => call({ need: 'compare', query: q, stay }, (c, r) => answer.compareAnswer(c, r.items, q, stay)),
-    observe: (r) => actorSource(platform, need, spec, o, (x) => {
-      report?.(x);
-      r(x);
-    }),
+    observe: (r) =>
+      actorSource(platform, need, spec, o, (x) => {
+        report?.(x);
+        r(x);
+      }),
   };
   return self;
 }
 
 /** The apify upstream: per platform, every need's actors in order, under one chain. */
 export function apifyUpstream(o: ApifyOptions, deadlineMs: number): Upstream {
-  const chains = Object.fromEntries(
-    ENABLED_PLATFORMS.map((p) => [p, NEEDS.flatMap((need) => o.actors[p][need].map((spec) => actorSource(p, need, spec, o, o.log)))]),
-  ) as Record<EnabledPlatform, Upstream[]>;
+  const chains = Object.fromEntries(ENABLED_PLATFORMS.map((p) => [p, NEEDS.flatMap((need) => o.actors[p][need].map((spec) => actorSource(p, need, spec, o, o.log)))])) as Record<
+    EnabledPlatform,
+    Upstream[]
+  >;
   const chain = chainUpstream(chains, deadlineMs, undefined, (p, need) => unservedReason(p, need));
   return { ...chain, name: 'apify' };
 }

@@ -117,11 +117,17 @@ export function inputFor(platform: EnabledPlatform, ask: Ask): Record<string, un
 export function sampleAsk(need: Need): Ask {
   const stay: StayQuery = { checkIn: '2027-01-10', checkOut: '2027-01-12', adults: 2, children: 0, childAges: [], currency: 'USD' };
   switch (need) {
-    case 'search': return { need, location: 'Lisbon', currency: 'USD', rooms: 1, stay };
-    case 'listing': return { need, id: '1', currency: 'USD' };
-    case 'price': return { need, id: '1', stay };
-    case 'availability': return { need, id: '1', startDate: '2027-01-01', endDate: '2027-02-01' };
-    case 'reviews': return { need, id: '1' };
-    case 'compare': return { need, query: { name: 'Hotel', location: 'Lisbon' }, stay };
+    case 'search':
+      return { need, location: 'Lisbon', currency: 'USD', rooms: 1, stay };
+    case 'listing':
+      return { need, id: '1', currency: 'USD' };
+    case 'price':
+      return { need, id: '1', stay };
+    case 'availability':
+      return { need, id: '1', startDate: '2027-01-01', endDate: '2027-02-01' };
+    case 'reviews':
+      return { need, id: '1' };
+    case 'compare':
+      return { need, query: { name: 'Hotel', location: 'Lisbon' }, stay };
   }
 }

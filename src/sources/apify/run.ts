@@ -128,11 +128,19 @@ async function runSync(client: Client, spec: ActorSpec, input: Record<string, un
 
 async function runAsync(client: Client, spec: ActorSpec, input: Record<string, unknown>): Promise<RunResult> {
   const actor = client.actor(spec.id.replace('/', '~'));
-  const started = await actor.start(input, { timeout: spec.timeoutSecs, ...(spec.memoryMbytes ? { memory: spec.memoryMbytes } : {}), ...(spec.build ? { build: spec.build } : {}), ...(spec.maxTotalChargeUsd !== undefined ? { maxTotalChargeUsd: spec.maxTotalChargeUsd } : {}) });
+  const started = await actor.start(input, {
+    timeout: spec.timeoutSecs,
+    ...(spec.memoryMbytes ? { memory: spec.memoryMbytes } : {}),
+    ...(spec.build ? { build: spec.build } : {}),
+    ...(spec.maxTotalChargeUsd !== undefined ? { maxTotalChargeUsd: spec.maxTotalChargeUsd } : {}),
+  });
   const run = (await client.run(started.id).waitForFinish({ waitSecs: spec.timeoutSecs })) ?? started;
   if (run.status === 'READY' || run.status === 'RUNNING' || run.status === 'TIMING-OUT' || run.status === 'ABORTING') {
     // Our deadline: stop the run so it stops billing, and say so.
-    await client.run(run.id).abort().catch(() => undefined);
+    await client
+      .run(run.id)
+      .abort()
+      .catch(() => undefined);
     throw new ServiceError('actor_timeout', `Actor ${spec.id} was still ${run.status} after ${spec.timeoutSecs} s (run ${run.id}); it was aborted.`);
   }
   const message = run.statusMessage ?? null;

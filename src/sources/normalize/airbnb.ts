@@ -7,9 +7,30 @@ import type { Availability, Price, Property, Review } from '../../core/schemas/r
 import type { AirbnbCalendarDay, AirbnbListingItem, AirbnbPriceLine, AirbnbReviewItem } from '../raw/types.js';
 import { propertyAmenities } from './amenities.js';
 import {
-  type CalendarContext, calendarOf, type ListingBody, type PriceContext, type ReviewContext, type SearchContext,
-  bool, count, countryCode, currencyOf, httpUrl, idFrom, isoDate, language, listingBody, nightsOf, nonNeg, num,
-  positiveInt, priceOf, propertyTypeOf, ratingOn, str, unusable,
+  type CalendarContext,
+  calendarOf,
+  type ListingBody,
+  type PriceContext,
+  type ReviewContext,
+  type SearchContext,
+  bool,
+  count,
+  countryCode,
+  currencyOf,
+  httpUrl,
+  idFrom,
+  isoDate,
+  language,
+  listingBody,
+  nightsOf,
+  nonNeg,
+  num,
+  positiveInt,
+  priceOf,
+  propertyTypeOf,
+  ratingOn,
+  str,
+  unusable,
 } from './common.js';
 import { parseMoney, round2 } from './money.js';
 
@@ -48,9 +69,7 @@ function host(raw: AirbnbListingItem): ListingBody['host'] {
 }
 
 function images(raw: AirbnbListingItem): string[] {
-  const list = [...(raw.images ?? []).map((i) => i.imageUrl), ...(raw.photos ?? []).map((i) => i.pictureUrl)]
-    .map(httpUrl)
-    .filter((u): u is string => u !== null);
+  const list = [...(raw.images ?? []).map((i) => i.imageUrl), ...(raw.photos ?? []).map((i) => i.pictureUrl)].map(httpUrl).filter((u): u is string => u !== null);
   if (list.length > 0) return list;
   const thumb = httpUrl(raw.thumbnail);
   return thumb ? [thumb] : [];
@@ -62,9 +81,7 @@ export function normalizeListing(raw: AirbnbListingItem): ListingBody {
   const rating = raw.rating;
   const scalar = typeof rating === 'number';
   const at = raw.coordinates ?? (typeof raw.location === 'object' ? { latitude: raw.location.lat, longitude: raw.location.lng } : null);
-  const labels = (raw.amenities ?? [])
-    .filter((g) => !/not included/i.test(g.title))
-    .flatMap((g) => g.values.filter((v) => v.available !== '' && v.available !== false).map((v) => v.title));
+  const labels = (raw.amenities ?? []).filter((g) => !/not included/i.test(g.title)).flatMap((g) => g.values.filter((v) => v.available !== '' && v.available !== false).map((v) => v.title));
   return listingBody(P, id, {
     name: name(raw, id),
     // roomType ("Entire home/apt") says least about the kind of place, so it is the last resort.

@@ -7,9 +7,31 @@ import type { Availability, Price, Property, Review } from '../../core/schemas/r
 import type { BookingAddress, BookingCalendarDay, BookingHotelItem, BookingReviewItem } from '../raw/types.js';
 import { propertyAmenities } from './amenities.js';
 import {
-  type CalendarContext, calendarOf, type ListingBody, type PriceContext, type ReviewContext, type SearchContext,
-  bool, count, countryCode, currencyOf, httpUrl, idFrom, isoDate, language, listingBody, nightsOf, nonNeg, num,
-  positiveInt, priceOf, propertyTypeOf, ratingOn, str, tripType, unusable,
+  type CalendarContext,
+  calendarOf,
+  type ListingBody,
+  type PriceContext,
+  type ReviewContext,
+  type SearchContext,
+  bool,
+  count,
+  countryCode,
+  currencyOf,
+  httpUrl,
+  idFrom,
+  isoDate,
+  language,
+  listingBody,
+  nightsOf,
+  nonNeg,
+  num,
+  positiveInt,
+  priceOf,
+  propertyTypeOf,
+  ratingOn,
+  str,
+  tripType,
+  unusable,
 } from './common.js';
 import { parseMoney, round2 } from './money.js';
 

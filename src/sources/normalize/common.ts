@@ -237,7 +237,10 @@ type DayRules = Omit<AvailabilityDay, 'date' | 'available'>;
  * (airbnb answers whole months).
  */
 export function calendarOf<R extends { date: string; available?: boolean }>(
-  platform: EnabledPlatform, rows: readonly R[], ctx: CalendarContext, rules: (row: R, available: boolean) => DayRules,
+  platform: EnabledPlatform,
+  rows: readonly R[],
+  ctx: CalendarContext,
+  rules: (row: R, available: boolean) => DayRules,
 ): Availability {
   const listingId = idFrom(platform, [ctx.listingId]);
   const dates: AvailabilityDay[] = [];

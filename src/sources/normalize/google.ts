@@ -5,9 +5,26 @@ import type { Availability, Offer, Price, Property } from '../../core/schemas/re
 import type { GoogleCalendarDay, GoogleHotelItem } from '../raw/types.js';
 import { propertyAmenities } from './amenities.js';
 import {
-  type CalendarContext, calendarOf, type ListingBody, type PriceContext, type SearchContext,
-  count, countryCode, currencyOf, httpUrl, idFrom, isoDate, listingBody, nightsOf, num,
-  positiveInt, priceOf, propertyTypeOf, ratingOn, str, unusable,
+  type CalendarContext,
+  calendarOf,
+  type ListingBody,
+  type PriceContext,
+  type SearchContext,
+  count,
+  countryCode,
+  currencyOf,
+  httpUrl,
+  idFrom,
+  isoDate,
+  listingBody,
+  nightsOf,
+  num,
+  positiveInt,
+  priceOf,
+  propertyTypeOf,
+  ratingOn,
+  str,
+  unusable,
 } from './common.js';
 import { parseMoney, round2 } from './money.js';
 
@@ -22,9 +39,7 @@ function hotelClass(v: unknown): number | null {
 }
 
 function images(raw: GoogleHotelItem): string[] {
-  return (raw.images ?? [])
-    .map((i) => httpUrl(typeof i === 'string' ? i : (i.originalImage ?? i.original_image ?? i.thumbnail)))
-    .filter((u): u is string => u !== null);
+  return (raw.images ?? []).map((i) => httpUrl(typeof i === 'string' ? i : (i.originalImage ?? i.original_image ?? i.thumbnail))).filter((u): u is string => u !== null);
 }
 
 /** Listing detail (the body the upstream port answers: no price, no identity). */

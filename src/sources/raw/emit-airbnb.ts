@@ -29,7 +29,12 @@ const GROUPS: readonly (readonly [string, readonly Amenity[]])[] = [
 /** Amenities airbnb shows as missing when a listing lacks them. */
 const NOT_INCLUDED: readonly Amenity[] = ['air_conditioning', 'wifi', 'washer', 'smoke_alarm'];
 const PLURAL: Record<Property['propertyType'], string> = {
-  hotel: 'Hotel rooms', apartment: 'Apartments', house: 'Houses', villa: 'Villas', cottage: 'Cottages', other: 'Places',
+  hotel: 'Hotel rooms',
+  apartment: 'Apartments',
+  house: 'Houses',
+  villa: 'Villas',
+  cottage: 'Cottages',
+  other: 'Places',
 };
 
 function amenityGroups(tokens: readonly Amenity[]): AirbnbAmenityGroup[] {

@@ -60,7 +60,12 @@ function item(x: ListingBody, price: Price | null, stay: StayQuery | undefined):
   if (price) {
     out.price = price.totalPrice;
     out.currency = price.currency;
-    out.rooms = [room(price, ROOM_LEVEL.filter((a) => x.amenities.includes(a)).map((a) => AMENITY_LABELS[a].booking))];
+    out.rooms = [
+      room(
+        price,
+        ROOM_LEVEL.filter((a) => x.amenities.includes(a)).map((a) => AMENITY_LABELS[a].booking),
+      ),
+    ];
   }
   return out;
 }

@@ -83,7 +83,6 @@ export function bookingSymbol(currency: string): string {
   return `${SYMBOLS[currency] ?? currency} `;
 }
 
-
 /** A country's English name for display text ("Portugal"); the normalizers never read it back. */
 export function countryName(code: string | null): string | null {
   if (code === null) return null;

@@ -5,8 +5,6 @@
 // actor: the simulated upstream emits them so the round trip is lossless, and a real row without
 // them normalizes to null for the unified field they carry.
 
-;
-
 // Kept as the one import point; the shapes live per platform in ./types/.
 export type * from './types/airbnb.js';
 export type * from './types/booking.js';

@@ -48,7 +48,10 @@ export class BookingCalendar {
   private readonly offset: number;
   private readonly blocks = new Map<number, Block | null>();
 
-  constructor(private readonly platform: string, private readonly id: string) {
+  constructor(
+    private readonly platform: string,
+    private readonly id: string,
+  ) {
     this.offset = rng('calendar-offset', platform, id).int(0, CHUNK - 1);
   }
 

@@ -10,7 +10,10 @@ import type { PriceBasis } from './money.js';
 import { type Rng, rng } from './prng.js';
 
 export function imageUrls(platform: EnabledPlatform, id: string, count: number): string[] {
-  const path = id.split('/').map((s) => encodeURIComponent(s)).join('/');
+  const path = id
+    .split('/')
+    .map((s) => encodeURIComponent(s))
+    .join('/');
   return Array.from({ length: count }, (_v, i) => `https://images.stays.example/${platform}/${path}/${i + 1}.jpg`);
 }
 
@@ -52,10 +55,31 @@ export interface Core {
 }
 
 const TYPE_WEIGHTS: Record<EnabledPlatform, readonly (readonly [PropertyType, number])[]> = {
-  booking: [['hotel', 74], ['apartment', 16], ['villa', 4], ['other', 6]],
-  google: [['hotel', 86], ['apartment', 9], ['other', 5]],
-  airbnb: [['apartment', 52], ['house', 24], ['villa', 8], ['cottage', 8], ['other', 8]],
-  vrbo: [['house', 40], ['apartment', 26], ['villa', 16], ['cottage', 14], ['other', 4]],
+  booking: [
+    ['hotel', 74],
+    ['apartment', 16],
+    ['villa', 4],
+    ['other', 6],
+  ],
+  google: [
+    ['hotel', 86],
+    ['apartment', 9],
+    ['other', 5],
+  ],
+  airbnb: [
+    ['apartment', 52],
+    ['house', 24],
+    ['villa', 8],
+    ['cottage', 8],
+    ['other', 8],
+  ],
+  vrbo: [
+    ['house', 40],
+    ['apartment', 26],
+    ['villa', 16],
+    ['cottage', 14],
+    ['other', 4],
+  ],
 };
 
 export function typeFor(platform: EnabledPlatform, id: string, r: Rng): PropertyType {
@@ -80,26 +104,43 @@ function reviewCountFor(platform: EnabledPlatform, id: string): number {
 function guestRatingFor(platform: EnabledPlatform, r: Rng): number {
   const u = r.next();
   const high = 1 - (1 - u) * (1 - u);
-  const x = platform === 'airbnb' ? 4.3 + 0.7 * Math.sqrt(u)
-    : platform === 'vrbo' ? 4.0 + 1.0 * Math.sqrt(u)
-    : platform === 'booking' ? 6.8 + 2.9 * high
-    : 3.6 + 1.3 * high;
+  const x = platform === 'airbnb' ? 4.3 + 0.7 * Math.sqrt(u) : platform === 'vrbo' ? 4.0 + 1.0 * Math.sqrt(u) : platform === 'booking' ? 6.8 + 2.9 * high : 3.6 + 1.3 * high;
   return Math.round(x * 10) / 10;
 }
 
 type Odds = Partial<Record<PropertyType | 'any', number>>;
 /** Chance of each amenity by property type ('any' for the rest). */
 const AMENITY_ODDS: Record<Amenity, Odds> = {
-  pool: { villa: 0.7, house: 0.2, hotel: 0.2, any: 0.05 }, hot_tub: { villa: 0.3, cottage: 0.2, any: 0.04 },
-  kitchen: { hotel: 0.04, any: 0.95 }, wifi: { any: 0.96 }, air_conditioning: { cottage: 0.2, any: 0.6 },
-  heating: { any: 0.8 }, parking_free: { villa: 0.8, house: 0.6, cottage: 0.8, any: 0.2 }, parking_paid: { hotel: 0.4, any: 0.1 },
-  pet_friendly: { cottage: 0.4, any: 0.18 }, washer: { hotel: 0.02, any: 0.7 }, dryer: { hotel: 0, any: 0.35 },
-  ev_charger: { any: 0.05 }, gym: { hotel: 0.4, apartment: 0.08, any: 0.01 }, sea_view: { villa: 0.35, any: 0.12 },
-  beachfront: { villa: 0.12, any: 0.04 }, balcony: { any: 0.4 }, bbq: { villa: 0.5, house: 0.4, cottage: 0.4, any: 0.03 },
-  workspace: { hotel: 0.3, any: 0.45 }, crib: { any: 0.3 }, elevator: { hotel: 0.9, apartment: 0.5, any: 0.02 },
-  wheelchair_accessible: { hotel: 0.35, any: 0.05 }, smoke_alarm: { hotel: 0.5, any: 0.85 }, breakfast: { hotel: 0.55, other: 0.5, any: 0.03 },
-  spa: { hotel: 0.15, any: 0.01 }, garden: { villa: 0.7, house: 0.6, cottage: 0.7, any: 0.05 }, fireplace: { cottage: 0.5, house: 0.15, any: 0.03 },
-  dishwasher: { hotel: 0, any: 0.4 }, self_check_in: { hotel: 0.1, any: 0.6 }, non_smoking: { any: 0.7 }, family_friendly: { any: 0.4 },
+  pool: { villa: 0.7, house: 0.2, hotel: 0.2, any: 0.05 },
+  hot_tub: { villa: 0.3, cottage: 0.2, any: 0.04 },
+  kitchen: { hotel: 0.04, any: 0.95 },
+  wifi: { any: 0.96 },
+  air_conditioning: { cottage: 0.2, any: 0.6 },
+  heating: { any: 0.8 },
+  parking_free: { villa: 0.8, house: 0.6, cottage: 0.8, any: 0.2 },
+  parking_paid: { hotel: 0.4, any: 0.1 },
+  pet_friendly: { cottage: 0.4, any: 0.18 },
+  washer: { hotel: 0.02, any: 0.7 },
+  dryer: { hotel: 0, any: 0.35 },
+  ev_charger: { any: 0.05 },
+  gym: { hotel: 0.4, apartment: 0.08, any: 0.01 },
+  sea_view: { villa: 0.35, any: 0.12 },
+  beachfront: { villa: 0.12, any: 0.04 },
+  balcony: { any: 0.4 },
+  bbq: { villa: 0.5, house: 0.4, cottage: 0.4, any: 0.03 },
+  workspace: { hotel: 0.3, any: 0.45 },
+  crib: { any: 0.3 },
+  elevator: { hotel: 0.9, apartment: 0.5, any: 0.02 },
+  wheelchair_accessible: { hotel: 0.35, any: 0.05 },
+  smoke_alarm: { hotel: 0.5, any: 0.85 },
+  breakfast: { hotel: 0.55, other: 0.5, any: 0.03 },
+  spa: { hotel: 0.15, any: 0.01 },
+  garden: { villa: 0.7, house: 0.6, cottage: 0.7, any: 0.05 },
+  fireplace: { cottage: 0.5, house: 0.15, any: 0.03 },
+  dishwasher: { hotel: 0, any: 0.4 },
+  self_check_in: { hotel: 0.1, any: 0.6 },
+  non_smoking: { any: 0.7 },
+  family_friendly: { any: 0.4 },
 };
 
 function amenitiesFor(r: Rng, type: PropertyType, stars: number | null): Amenity[] {
@@ -118,11 +159,22 @@ function amenitiesFor(r: Rng, type: PropertyType, stars: number | null): Amenity
 const HOTEL_BASE_USD: Record<number, readonly [number, number]> = { 1: [45, 80], 2: [60, 110], 3: [90, 170], 4: [140, 260], 5: [260, 600] };
 
 function homeRooms(r: Rng, type: PropertyType): { bedrooms: number; bathrooms: number; baseUsd: number } {
-  const bedrooms = type === 'apartment' ? r.weighted([[0, 12], [1, 38], [2, 32], [3, 14], [4, 4]] as const)
-    : type === 'house' ? r.int(2, 5)
-    : type === 'villa' ? r.int(3, 7)
-    : type === 'cottage' ? r.int(1, 3)
-    : 1;
+  const bedrooms =
+    type === 'apartment'
+      ? r.weighted([
+          [0, 12],
+          [1, 38],
+          [2, 32],
+          [3, 14],
+          [4, 4],
+        ] as const)
+      : type === 'house'
+        ? r.int(2, 5)
+        : type === 'villa'
+          ? r.int(3, 7)
+          : type === 'cottage'
+            ? r.int(1, 3)
+            : 1;
   const bathrooms = bedrooms <= 1 ? 1 : 1 + 0.5 * r.int(0, bedrooms - 1);
   const per = type === 'villa' ? 80 : type === 'house' ? 45 : 35;
   const floor = type === 'villa' ? 180 : type === 'house' ? 90 : type === 'other' ? 45 : 60;
@@ -142,11 +194,21 @@ export function coreFor(platform: EnabledPlatform, id: string): Core {
   let maxOccupancy: number;
   let baseUsd: number;
   if (type === 'hotel') {
-    const stars = r.weighted([[1, 3], [2, 10], [3, 35], [4, 38], [5, 14]] as const);
+    const stars = r.weighted([
+      [1, 3],
+      [2, 10],
+      [3, 35],
+      [4, 38],
+      [5, 14],
+    ] as const);
     starRating = stars;
     const [lo, hi] = HOTEL_BASE_USD[stars]!;
     baseUsd = r.range(lo, hi);
-    maxOccupancy = r.weighted([[2, 55], [3, 25], [4, 20]] as const);
+    maxOccupancy = r.weighted([
+      [2, 55],
+      [3, 25],
+      [4, 20],
+    ] as const);
     bedrooms = platform === 'google' ? null : 1;
     bathrooms = platform === 'google' ? null : 1;
   } else {
@@ -159,9 +221,24 @@ export function coreFor(platform: EnabledPlatform, id: string): Core {
   }
   const amenities = amenitiesFor(r, type, starRating);
   const host = home ? { name: hostName(r, platform), isSuperhost: r.chance(0.33) } : null;
-  const minNights = platform === 'vrbo'
-    ? r.weighted([[1, 10], [2, 25], [3, 35], [4, 10], [5, 8], [7, 12]] as const)
-    : r.weighted([[1, 35], [2, 30], [3, 20], [4, 5], [5, 4], [7, 6]] as const);
+  const minNights =
+    platform === 'vrbo'
+      ? r.weighted([
+          [1, 10],
+          [2, 25],
+          [3, 35],
+          [4, 10],
+          [5, 8],
+          [7, 12],
+        ] as const)
+      : r.weighted([
+          [1, 35],
+          [2, 30],
+          [3, 20],
+          [4, 5],
+          [5, 4],
+          [7, 6],
+        ] as const);
   return {
     type,
     starRating,

@@ -8,9 +8,30 @@ import type { StayQuery } from './types.js';
 
 /** Units of each currency per US dollar. Fixed forever (D21); an unknown currency uses 1. */
 const USD_RATES: Readonly<Record<string, number>> = {
-  USD: 1, EUR: 0.92, GBP: 0.79, JPY: 150, CHF: 0.88, CAD: 1.36, AUD: 1.52, NZD: 1.65, CNY: 7.2, HKD: 7.8,
-  SGD: 1.34, INR: 83, BRL: 5, MXN: 17, SEK: 10.5, NOK: 10.6, DKK: 6.87, PLN: 4, CZK: 23, TRY: 32, AED: 3.67,
-  ZAR: 18.5, KRW: 1350, THB: 36,
+  USD: 1,
+  EUR: 0.92,
+  GBP: 0.79,
+  JPY: 150,
+  CHF: 0.88,
+  CAD: 1.36,
+  AUD: 1.52,
+  NZD: 1.65,
+  CNY: 7.2,
+  HKD: 7.8,
+  SGD: 1.34,
+  INR: 83,
+  BRL: 5,
+  MXN: 17,
+  SEK: 10.5,
+  NOK: 10.6,
+  DKK: 6.87,
+  PLN: 4,
+  CZK: 23,
+  TRY: 32,
+  AED: 3.67,
+  ZAR: 18.5,
+  KRW: 1350,
+  THB: 36,
 };
 const ZERO_DECIMAL = new Set(['JPY', 'KRW']);
 

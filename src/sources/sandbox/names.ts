@@ -8,15 +8,49 @@ import { titleCase } from './places.js';
 import { type Rng, hash32 } from './prng.js';
 
 export function slugify(s: string, max = 60): string {
-  const slug = s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const slug = s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   const cut = slug.slice(0, max).replace(/-+$/, '');
   return cut.length > 0 ? cut : `property-${hash32('slug', s).toString(36)}`;
 }
 
 const WORDS = [
-  'Aurora', 'Meridian', 'Belvedere', 'Harbour', 'Lumen', 'Solstice', 'Riverside', 'Marquis', 'Lighthouse', 'Orchard',
-  'Parkview', 'Bellevue', 'Azure', 'Sterling', 'Regent', 'Alma', 'Vista', 'Terrace', 'Cloister', 'Crown', 'Monarch',
-  'Pearl', 'Ivy', 'Cobalt', 'Amber', 'Linden', 'Saffron', 'Juniper', 'Beacon', 'Halcyon', 'Oriel', 'Sable',
+  'Aurora',
+  'Meridian',
+  'Belvedere',
+  'Harbour',
+  'Lumen',
+  'Solstice',
+  'Riverside',
+  'Marquis',
+  'Lighthouse',
+  'Orchard',
+  'Parkview',
+  'Bellevue',
+  'Azure',
+  'Sterling',
+  'Regent',
+  'Alma',
+  'Vista',
+  'Terrace',
+  'Cloister',
+  'Crown',
+  'Monarch',
+  'Pearl',
+  'Ivy',
+  'Cobalt',
+  'Amber',
+  'Linden',
+  'Saffron',
+  'Juniper',
+  'Beacon',
+  'Halcyon',
+  'Oriel',
+  'Sable',
 ] as const;
 const BRANDS = ['Novara', 'Stayford', 'Meridia', 'Quintal', 'Hollis', 'Avena', 'Corvin', 'Lisle'] as const;
 
@@ -71,7 +105,10 @@ export function hotelStyleName(r: Rng, type: PropertyType, place: Place | null):
         [() => `${phrase} Apartments`, 1],
       ])();
     case 'villa':
-      return r.weighted<() => string>([[() => `Villa ${word}`, 2], [() => `Villa ${word} ${city}`, 1]])();
+      return r.weighted<() => string>([
+        [() => `Villa ${word}`, 2],
+        [() => `Villa ${word} ${city}`, 1],
+      ])();
     case 'cottage':
       return `${word} Cottage`;
     case 'house':
@@ -95,9 +132,16 @@ const NOUNS: Record<PropertyType, readonly string[]> = {
   other: ['guesthouse room', 'tiny house', 'houseboat'],
 };
 const FEATURES: readonly (readonly [Amenity, string])[] = [
-  ['pool', 'private pool'], ['hot_tub', 'hot tub'], ['sea_view', 'sea view'], ['beachfront', 'beach access'],
-  ['balcony', 'balcony'], ['garden', 'garden'], ['fireplace', 'fireplace'], ['bbq', 'BBQ terrace'],
-  ['workspace', 'fast Wi-Fi & workspace'], ['parking_free', 'free parking'],
+  ['pool', 'private pool'],
+  ['hot_tub', 'hot tub'],
+  ['sea_view', 'sea view'],
+  ['beachfront', 'beach access'],
+  ['balcony', 'balcony'],
+  ['garden', 'garden'],
+  ['fireplace', 'fireplace'],
+  ['bbq', 'BBQ terrace'],
+  ['workspace', 'fast Wi-Fi & workspace'],
+  ['parking_free', 'free parking'],
 ];
 
 export interface HomeFacts {
@@ -143,12 +187,40 @@ export function vrboTitle(r: Rng, home: HomeFacts, place: Place): string {
 }
 
 const FIRST_NAMES = [
-  'Ana', 'Marta', 'João', 'Sophie', 'Luca', 'Elena', 'James', 'Emily', 'Daniel', 'Sara', 'Miguel', 'Hannah',
-  'Pierre', 'Claire', 'Jonas', 'Lena', 'Carlos', 'Lucía', 'Tom', 'Olivia', 'Kenji', 'Yuki', 'Omar', 'Nadia',
+  'Ana',
+  'Marta',
+  'João',
+  'Sophie',
+  'Luca',
+  'Elena',
+  'James',
+  'Emily',
+  'Daniel',
+  'Sara',
+  'Miguel',
+  'Hannah',
+  'Pierre',
+  'Claire',
+  'Jonas',
+  'Lena',
+  'Carlos',
+  'Lucía',
+  'Tom',
+  'Olivia',
+  'Kenji',
+  'Yuki',
+  'Omar',
+  'Nadia',
 ] as const;
 const MANAGERS = [
-  'Sunset Stays Co.', 'Harbor Lane Rentals', 'Blue Door Holiday Homes', 'Oak & Ivy Property Management',
-  'Seaside Vacation Rentals', 'Old Town Hosting', 'Keystone Holiday Lets', 'Northlight Rentals',
+  'Sunset Stays Co.',
+  'Harbor Lane Rentals',
+  'Blue Door Holiday Homes',
+  'Oak & Ivy Property Management',
+  'Seaside Vacation Rentals',
+  'Old Town Hosting',
+  'Keystone Holiday Lets',
+  'Northlight Rentals',
 ] as const;
 const INITIALS = 'ABCDEFGHJKLMNPRSTVW';
 
@@ -165,7 +237,10 @@ const PARTICLES = new Set(['do', 'da', 'das', 'dos', 'de', 'del', 'la', 'le', 'l
 /** A booking slug's words, title-cased: the listing name when only the id is known. */
 export function nameFromSlug(slug: string): string | null {
   if (!/[a-z]{3}/i.test(slug)) return null;
-  const words = slug.split(/[-_]+/).filter((w) => w.length > 0).map((w) => (w === 'b' ? 'B' : w));
+  const words = slug
+    .split(/[-_]+/)
+    .filter((w) => w.length > 0)
+    .map((w) => (w === 'b' ? 'B' : w));
   const name = titleCase(words.join(' '))
     .replace(/\bB B\b/, 'B&B')
     .split(' ')

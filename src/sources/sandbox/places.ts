@@ -55,14 +55,27 @@ const ROWS: readonly Row[] = [
 ];
 
 export const CITIES: readonly City[] = ROWS.map(([name, local, region, country, countryName, lat, lng, lang, hoods]) => ({
-  name, local: local ?? name, region, country, countryName, lat, lng, lang, hoods: hoods.split('|'),
+  name,
+  local: local ?? name,
+  region,
+  country,
+  countryName,
+  lat,
+  lng,
+  lang,
+  hoods: hoods.split('|'),
 }));
 
 const GENERIC_HOODS = ['the old town', 'the centre', 'the waterfront', 'the market district'] as const;
 
 /** Lower case, accents stripped, whitespace collapsed: the key place names are matched on. */
 export function placeKey(s: string): string {
-  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/\s+/g, ' ').trim();
+  return s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 const CITY_ALIASES = new Map<string, City>();
@@ -71,8 +84,15 @@ for (const c of CITIES) {
   CITY_ALIASES.set(placeKey(c.local), c);
 }
 const EXTRA_CITY_ALIASES: Record<string, string> = {
-  nyc: 'New York', 'new york city': 'New York', manhattan: 'New York', la: 'Los Angeles', sf: 'San Francisco',
-  cdmx: 'Mexico City', rio: 'Rio de Janeiro', oporto: 'Porto', roma: 'Rome',
+  nyc: 'New York',
+  'new york city': 'New York',
+  manhattan: 'New York',
+  la: 'Los Angeles',
+  sf: 'San Francisco',
+  cdmx: 'Mexico City',
+  rio: 'Rio de Janeiro',
+  oporto: 'Porto',
+  roma: 'Rome',
 };
 for (const [alias, name] of Object.entries(EXTRA_CITY_ALIASES)) {
   const c = CITIES.find((x) => x.name === name);
@@ -84,7 +104,19 @@ for (const c of CITIES) {
   COUNTRY_ALIASES.set(placeKey(c.countryName), c.country);
   COUNTRY_ALIASES.set(c.country.toLowerCase(), c.country);
 }
-for (const [alias, cc] of Object.entries({ usa: 'US', 'united states of america': 'US', uk: 'GB', england: 'GB', scotland: 'GB', 'great britain': 'GB', uae: 'AE', 'czech republic': 'CZ', turkey: 'TR', holland: 'NL', 'the netherlands': 'NL' })) {
+for (const [alias, cc] of Object.entries({
+  usa: 'US',
+  'united states of america': 'US',
+  uk: 'GB',
+  england: 'GB',
+  scotland: 'GB',
+  'great britain': 'GB',
+  uae: 'AE',
+  'czech republic': 'CZ',
+  turkey: 'TR',
+  holland: 'NL',
+  'the netherlands': 'NL',
+})) {
   COUNTRY_ALIASES.set(alias, cc);
 }
 
@@ -157,9 +189,7 @@ const coord = (x: number) => (Math.abs(x) < 0.005 ? 0 : x).toFixed(2);
 
 const COORDS = /^(-?\d{1,2}(?:\.\d+)?)\s*,\s*(-?\d{1,3}(?:\.\d+)?)$/;
 
-const US_STATES = new Set(
-  'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC'.split(' '),
-);
+const US_STATES = new Set('AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC'.split(' '));
 
 /** Parses a free-text search location into a place. Pure: same string, same place. */
 export function resolvePlace(location: string): Place {
@@ -180,13 +210,24 @@ export function resolvePlace(location: string): Place {
       const close = near !== null && best < 60;
       // The place reads like one: the city within its reach, else the point itself in words.
       return {
-        city: close ? near!.name : `near ${coord(lat)}, ${coord(lng)}`, local: inCountry ? near!.local : 'Grand', region: close ? near!.region : null,
-        country: inCountry ? near!.country : null, lat, lng, lang: inCountry ? near!.lang : 'en',
-        hoods: near !== null && best < 15 ? near.hoods : GENERIC_HOODS, radiusKm: 3, addressCity: close ? near!.name : null, cityIndex: null,
+        city: close ? near!.name : `near ${coord(lat)}, ${coord(lng)}`,
+        local: inCountry ? near!.local : 'Grand',
+        region: close ? near!.region : null,
+        country: inCountry ? near!.country : null,
+        lat,
+        lng,
+        lang: inCountry ? near!.lang : 'en',
+        hoods: near !== null && best < 15 ? near.hoods : GENERIC_HOODS,
+        radiusKm: 3,
+        addressCity: close ? near!.name : null,
+        cityIndex: null,
       };
     }
   }
-  const parts = text.split(',').map((p) => p.trim()).filter((p) => p.length > 0);
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
   const head = parts[0] ?? 'Somewhere';
   const known = CITY_ALIASES.get(placeKey(head));
   if (known) return fromCity(known);
@@ -266,7 +307,17 @@ export function placeForListing(platform: string, id: string): Place | null {
 
 /** The place a title is written for when the id says nowhere: generic areas, no town. */
 export const PLACELESS: Place = {
-  city: '', local: '', region: null, country: null, lat: 0, lng: 0, lang: 'en', hoods: GENERIC_HOODS, radiusKm: 5, addressCity: null, cityIndex: null,
+  city: '',
+  local: '',
+  region: null,
+  country: null,
+  lat: 0,
+  lng: 0,
+  lang: 'en',
+  hoods: GENERIC_HOODS,
+  radiusKm: 5,
+  addressCity: null,
+  cityIndex: null,
 };
 
 const CITY_SLUG_PARTS = new Map<City, [string, string]>();
@@ -278,7 +329,9 @@ function citySlugParts(c: City): [string, string] {
 }
 
 function slugPart(s: string): string {
-  return placeKey(s).replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return placeKey(s)
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 }
 
 const STREETS: Partial<Record<Lang, readonly string[]>> = {

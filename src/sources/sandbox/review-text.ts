@@ -20,16 +20,25 @@ export const TITLES: Record<ReviewLang, Bank> = {
 
 const EN_OPENERS: Bank = {
   pos: [
-    'We had a fantastic stay.', 'Everything was spotless and exactly as pictured.', 'The location could not be better.',
-    'Our second time here and it was just as good.', 'A lovely place with a real sense of character.', 'Check-in was smooth and quick.',
+    'We had a fantastic stay.',
+    'Everything was spotless and exactly as pictured.',
+    'The location could not be better.',
+    'Our second time here and it was just as good.',
+    'A lovely place with a real sense of character.',
+    'Check-in was smooth and quick.',
   ],
   mid: ['Overall a good stay.', 'The place was fine for a short trip.', 'Good location, but the room was smaller than expected.', 'Mostly as described.'],
   neg: ['Unfortunately the place did not match the photos.', 'The room was not clean when we arrived.', 'Very noisy at night.', 'Check-in took over an hour.'],
 };
 const EN_DETAILS: Bank = {
   pos: [
-    'The bed was very comfortable and we slept well.', 'Great restaurants and cafés within a short walk.', 'The host was friendly and quick to reply.',
-    'The kitchen had everything we needed.', 'Breakfast was excellent.', 'Quiet at night despite being central.', 'We would happily stay again.',
+    'The bed was very comfortable and we slept well.',
+    'Great restaurants and cafés within a short walk.',
+    'The host was friendly and quick to reply.',
+    'The kitchen had everything we needed.',
+    'Breakfast was excellent.',
+    'Quiet at night despite being central.',
+    'We would happily stay again.',
   ],
   mid: ['The Wi-Fi was a little slow.', 'The shower pressure could be better.', 'Some street noise in the evening.', 'Good value for the price.'],
   neg: ['The Wi-Fi did not work for most of our stay.', 'The air conditioning was broken.', 'We would not stay here again.', 'The photos are clearly old.'],

@@ -15,14 +15,37 @@ const HEX = '0123456789abcdef';
 
 const TRIP_TYPES: Record<EnabledPlatform, readonly (readonly [string, number])[] | null> = {
   airbnb: null, // airbnb does not state a trip type
-  booking: [['couple', 40], ['family', 20], ['solo', 15], ['business', 12], ['group', 13]],
-  vrbo: [['family', 45], ['group', 25], ['couple', 25], ['solo', 5]],
-  google: [['couple', 35], ['family', 25], ['business', 20], ['solo', 10], ['group', 10]],
+  booking: [
+    ['couple', 40],
+    ['family', 20],
+    ['solo', 15],
+    ['business', 12],
+    ['group', 13],
+  ],
+  vrbo: [
+    ['family', 45],
+    ['group', 25],
+    ['couple', 25],
+    ['solo', 5],
+  ],
+  google: [
+    ['couple', 35],
+    ['family', 25],
+    ['business', 20],
+    ['solo', 10],
+    ['group', 10],
+  ],
 };
 
 function languageWeights(platform: EnabledPlatform, id: string): (readonly [ReviewLang, number])[] {
   const local = placeForListing(platform, id)?.lang;
-  const w: (readonly [ReviewLang, number])[] = [['en', 70], ['pt', 6], ['fr', 8], ['de', 8], ['es', 8]];
+  const w: (readonly [ReviewLang, number])[] = [
+    ['en', 70],
+    ['pt', 6],
+    ['fr', 8],
+    ['de', 8],
+    ['es', 8],
+  ];
   return w.map(([l, n]) => [l, l === local ? n + 22 : n] as const);
 }
 

@@ -29,7 +29,9 @@ export function idempotencyStore(query: Q): IdempotencyPart {
           [c.accountId, c.env, c.key, c.fingerprint, c.owner, c.leaseUntil, c.now, c.expiresAt],
         );
         if (won.length === 1) return { state: 'claimed' };
-        const r = (await query(`SELECT fingerprint, lease_expires_at, status, headers, body, expires_at FROM idempotency_keys WHERE account_id = $1 AND env = $2 AND key = $3`, [c.accountId, c.env, c.key]))[0];
+        const r = (
+          await query(`SELECT fingerprint, lease_expires_at, status, headers, body, expires_at FROM idempotency_keys WHERE account_id = $1 AND env = $2 AND key = $3`, [c.accountId, c.env, c.key])
+        )[0];
         // Purged, or its claim released, between the two statements: try again.
         if (!r || (r.expires_at as number) <= c.now) continue;
         if (r.fingerprint !== c.fingerprint) return { state: 'mismatch' };
@@ -39,10 +41,13 @@ export function idempotencyStore(query: Q): IdempotencyPart {
       }
     },
     async renewIdempotencyKey(ref, leaseUntil) {
-      const r = await query(
-        `UPDATE idempotency_keys SET lease_expires_at = $5 WHERE account_id = $1 AND env = $2 AND key = $3 AND owner = $4 AND status IS NULL RETURNING 1`,
-        [ref.accountId, ref.env, ref.key, ref.owner, leaseUntil],
-      );
+      const r = await query(`UPDATE idempotency_keys SET lease_expires_at = $5 WHERE account_id = $1 AND env = $2 AND key = $3 AND owner = $4 AND status IS NULL RETURNING 1`, [
+        ref.accountId,
+        ref.env,
+        ref.key,
+        ref.owner,
+        leaseUntil,
+      ]);
       return r.length === 1;
     },
     async completeIdempotencyKey(ref, a) {

@@ -362,11 +362,21 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
   };
   const toCredits = (r: Row): CreditsRow => ({ balance: r.balance as number, held: r.held as number, spent: r.spent as number, expiringSoon: 0 });
 
-  const ledgerRow = (q: Q, l: { accountId: string; kind: string; amount: number; balanceAfter: number; requestId: string | null; jobId: string | null; keyId: string | null; note: string | null; at: number }) =>
-    q(
-      `INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id, job_id, key_id, note, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [l.accountId, l.kind, l.amount, l.balanceAfter, l.requestId, l.jobId, l.keyId, l.note, l.at],
-    );
+  const ledgerRow = (
+    q: Q,
+    l: { accountId: string; kind: string; amount: number; balanceAfter: number; requestId: string | null; jobId: string | null; keyId: string | null; note: string | null; at: number },
+  ) =>
+    q(`INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id, job_id, key_id, note, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [
+      l.accountId,
+      l.kind,
+      l.amount,
+      l.balanceAfter,
+      l.requestId,
+      l.jobId,
+      l.keyId,
+      l.note,
+      l.at,
+    ]);
 
   const grant = async (q: Q, accountId: string, amount: number, requestId: string | null, note: string | null, at: number): Promise<CreditsRow> => {
     const r = (await q(`UPDATE credit_balances SET balance = balance + $1 WHERE account_id = $2 RETURNING balance, held, spent`, [amount, accountId]))[0];
@@ -397,10 +407,12 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
     // A retry after a fault whose first attempt landed (its answer lost on the way back): the
     // charge row it wrote says so, and the caller must hear "charged", not "released".
     if (retry && charge > 0) {
-      const mine = await q(
-        `SELECT 1 FROM credit_ledger WHERE request_id = $1 AND job_id IS NOT DISTINCT FROM $2 AND kind = 'charge' AND amount = $3 AND created_at = $4 LIMIT 1`,
-        [requestId, jobId, -charge, at],
-      );
+      const mine = await q(`SELECT 1 FROM credit_ledger WHERE request_id = $1 AND job_id IS NOT DISTINCT FROM $2 AND kind = 'charge' AND amount = $3 AND created_at = $4 LIMIT 1`, [
+        requestId,
+        jobId,
+        -charge,
+        at,
+      ]);
       if (mine.length > 0) {
         const b = (await q(`SELECT c.balance, c.held, c.spent FROM credit_balances c JOIN credit_ledger l ON l.account_id = c.account_id WHERE l.request_id = $1 LIMIT 1`, [requestId]))[0];
         if (b) return toCredits(b);
@@ -607,9 +619,7 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
       // Not money: its commit does not wait for the WAL to reach the disk (docs/decisions.md, issue
       // 23). A crash loses at most the last fraction of a second of takes, which only refills
       // buckets a little early; the key's row is locked for the statement, not for a disk flush.
-      const r = (
-        await query(`SELECT o_allowed, o_tokens FROM stays_take_token($1, $2, $3), set_config('synchronous_commit', 'off', true)`, [id, Math.max(1, Math.floor(perMinute)), now])
-      )[0]!;
+      const r = (await query(`SELECT o_allowed, o_tokens FROM stays_take_token($1, $2, $3), set_config('synchronous_commit', 'off', true)`, [id, Math.max(1, Math.floor(perMinute)), now]))[0]!;
       return { allowed: r.o_allowed as boolean, tokens: r.o_tokens as number };
     },
     async claimFlight(key, id, owner, leaseUntil, now) {
@@ -651,10 +661,16 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
     shared,
     async createAccount(a, initial, requestId) {
       const row = await tx(async (q) => {
-        await q(
-          `INSERT INTO accounts (id, plan_code, plan_name, plan_status, email_verified, requests_per_minute, free_tier_budget, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          [a.id, a.planCode, a.planName, a.planStatus, a.emailVerified ? 1 : 0, a.requestsPerMinute, a.freeTierBudget, a.createdAt],
-        );
+        await q(`INSERT INTO accounts (id, plan_code, plan_name, plan_status, email_verified, requests_per_minute, free_tier_budget, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
+          a.id,
+          a.planCode,
+          a.planName,
+          a.planStatus,
+          a.emailVerified ? 1 : 0,
+          a.requestsPerMinute,
+          a.freeTierBudget,
+          a.createdAt,
+        ]);
         await q(`INSERT INTO credit_balances (account_id, balance) VALUES ($1, 0)`, [a.id]);
         if (initial > 0) await grant(q, a.id, initial, requestId, 'initial credits', a.createdAt);
         return (await q(`SELECT * FROM accounts WHERE id = $1`, [a.id]))[0]!;
@@ -778,19 +794,22 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
       return (await query(`UPDATE jobs SET status = 'running', updated_at = $1 WHERE id = $2 AND owner = $3 AND status = 'pending' RETURNING id`, [at, id, owner])).length === 1;
     },
     async finishJob(e) {
-      return tx(async (q) => {
-        // The job's end first (its row locked, if this owner still has it), the settlement last:
-        // the account's balance row is then locked only until the COMMIT that follows.
-        const owned = await q(
-          `UPDATE jobs SET status = $3, result = $4, meta = $5, error = $6, updated_at = $7, expires_at = $8, owner = NULL
+      return tx(
+        async (q) => {
+          // The job's end first (its row locked, if this owner still has it), the settlement last:
+          // the account's balance row is then locked only until the COMMIT that follows.
+          const owned = await q(
+            `UPDATE jobs SET status = $3, result = $4, meta = $5, error = $6, updated_at = $7, expires_at = $8, owner = NULL
            WHERE id = $1 AND owner = $2 AND status IN ('pending', 'running') RETURNING 1`,
-          [e.jobId, e.owner, e.status, json(e.result), json(e.meta), json(e.error), e.at, e.expiresAt],
-        );
-        if (owned.length === 0) return false;
-        // The job's row is ours and locked: its hold cannot have been released by a sweep.
-        if ((await settle(q, e.holdId, e.charge, e.requestId, e.jobId, e.at)) === null) throw new Error(`job ${e.jobId} has no hold ${e.holdId}`);
-        return true;
-      }, { must: true });
+            [e.jobId, e.owner, e.status, json(e.result), json(e.meta), json(e.error), e.at, e.expiresAt],
+          );
+          if (owned.length === 0) return false;
+          // The job's row is ours and locked: its hold cannot have been released by a sweep.
+          if ((await settle(q, e.holdId, e.charge, e.requestId, e.jobId, e.at)) === null) throw new Error(`job ${e.jobId} has no hold ${e.holdId}`);
+          return true;
+        },
+        { must: true },
+      );
     },
     async getJob(id) {
       const r = (await query(`SELECT * FROM jobs WHERE id = $1`, [id]))[0];
@@ -816,12 +835,15 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
       );
     },
     async failExpired(error, now, retainUntil) {
-      return tx(async (q) => {
-        // One sweeper at a time; the others find nothing left to do.
-        if (!(await q(`SELECT pg_try_advisory_xact_lock($1) AS ok`, [LOCK.sweep]))[0]!.ok) return { jobs: [], holds: 0 };
-        const r = await failJobs(q, 'lease_expires_at <= $1', [now], JSON.stringify(error), now, retainUntil);
-        return { jobs: r.jobs, holds: r.holds + (await releaseHolds(q, 'lease_expires_at <= $1', [now])) };
-      }, { background: true });
+      return tx(
+        async (q) => {
+          // One sweeper at a time; the others find nothing left to do.
+          if (!(await q(`SELECT pg_try_advisory_xact_lock($1) AS ok`, [LOCK.sweep]))[0]!.ok) return { jobs: [], holds: 0 };
+          const r = await failJobs(q, 'lease_expires_at <= $1', [now], JSON.stringify(error), now, retainUntil);
+          return { jobs: r.jobs, holds: r.holds + (await releaseHolds(q, 'lease_expires_at <= $1', [now])) };
+        },
+        { background: true },
+      );
     },
     async cancelJob(id, error, now, retainUntil) {
       // failJobs takes the row lock: a finishJob of its owner either committed first (then the job
@@ -829,39 +851,45 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
       return tx(async (q) => (await failJobs(q, 'id = $1', [id], JSON.stringify(error), now, retainUntil)).jobs.length === 1, { must: true });
     },
     async abandon(owner, error, now, retainUntil) {
-      return tx(async (q) => {
-        const r = await failJobs(q, 'owner = $1', [owner], JSON.stringify(error), now, retainUntil);
-        await q(`DELETE FROM flights WHERE owner = $1 AND state = 'running'`, [owner]);
-        return { jobs: r.jobs, holds: r.holds + (await releaseHolds(q, 'owner = $1', [owner])) };
-      }, { background: true });
+      return tx(
+        async (q) => {
+          const r = await failJobs(q, 'owner = $1', [owner], JSON.stringify(error), now, retainUntil);
+          await q(`DELETE FROM flights WHERE owner = $1 AND state = 'running'`, [owner]);
+          return { jobs: r.jobs, holds: r.holds + (await releaseHolds(q, 'owner = $1', [owner])) };
+        },
+        { background: true },
+      );
     },
     async purgeExpired(now, batch) {
-      return tx(async (q) => {
-        // One purger at a time; the others find nothing left to do.
-        if (!(await q(`SELECT pg_try_advisory_xact_lock($1) AS ok`, [LOCK.purge]))[0]!.ok) return { jobs: 0, cache: 0, webhooks: 0 };
-        const count = async (sql: string, params: unknown[]) => (await q(sql, params)).length;
-        const jobs = await count(
-          `DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE expires_at IS NOT NULL AND expires_at <= $1 AND status IN ('completed', 'failed') LIMIT $2) RETURNING 1`,
-          [now, batch],
-        );
-        const cache = await count(`DELETE FROM cache_entries WHERE key IN (SELECT key FROM cache_entries WHERE expires_at <= $1 LIMIT $2) RETURNING 1`, [now, batch]);
-        const before = now - WEBHOOK_LOG_RETENTION_MS;
-        const webhooks =
-          (await count(`DELETE FROM webhook_outbox WHERE id IN (SELECT id FROM webhook_outbox WHERE status <> 'pending' AND created_at <= $1 LIMIT $2) RETURNING 1`, [before, batch])) +
-          (await count(`DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE attempted_at <= $1 LIMIT $2) RETURNING 1`, [before, batch]));
-        await q(`DELETE FROM oauth_codes WHERE hash IN (SELECT hash FROM oauth_codes WHERE expires_at <= $1 LIMIT $2)`, [now - CODE_KEEP_MS, batch]);
-        await q(`DELETE FROM oauth_tokens WHERE hash IN (SELECT hash FROM oauth_tokens WHERE expires_at <= $1 LIMIT $2)`, [now, batch]);
-        // Registration is unauthenticated (issue 21): a client that never got a grant and has no code goes after a day.
-        await q(
-          `DELETE FROM oauth_clients WHERE id IN (SELECT c.id FROM oauth_clients c WHERE c.created_at <= $1
+      return tx(
+        async (q) => {
+          // One purger at a time; the others find nothing left to do.
+          if (!(await q(`SELECT pg_try_advisory_xact_lock($1) AS ok`, [LOCK.purge]))[0]!.ok) return { jobs: 0, cache: 0, webhooks: 0 };
+          const count = async (sql: string, params: unknown[]) => (await q(sql, params)).length;
+          const jobs = await count(`DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE expires_at IS NOT NULL AND expires_at <= $1 AND status IN ('completed', 'failed') LIMIT $2) RETURNING 1`, [
+            now,
+            batch,
+          ]);
+          const cache = await count(`DELETE FROM cache_entries WHERE key IN (SELECT key FROM cache_entries WHERE expires_at <= $1 LIMIT $2) RETURNING 1`, [now, batch]);
+          const before = now - WEBHOOK_LOG_RETENTION_MS;
+          const webhooks =
+            (await count(`DELETE FROM webhook_outbox WHERE id IN (SELECT id FROM webhook_outbox WHERE status <> 'pending' AND created_at <= $1 LIMIT $2) RETURNING 1`, [before, batch])) +
+            (await count(`DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries WHERE attempted_at <= $1 LIMIT $2) RETURNING 1`, [before, batch]));
+          await q(`DELETE FROM oauth_codes WHERE hash IN (SELECT hash FROM oauth_codes WHERE expires_at <= $1 LIMIT $2)`, [now - CODE_KEEP_MS, batch]);
+          await q(`DELETE FROM oauth_tokens WHERE hash IN (SELECT hash FROM oauth_tokens WHERE expires_at <= $1 LIMIT $2)`, [now, batch]);
+          // Registration is unauthenticated (issue 21): a client that never got a grant and has no code goes after a day.
+          await q(
+            `DELETE FROM oauth_clients WHERE id IN (SELECT c.id FROM oauth_clients c WHERE c.created_at <= $1
              AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = c.id) AND NOT EXISTS (SELECT 1 FROM oauth_codes o WHERE o.client_id = c.id) LIMIT $2)`,
-          [now - UNUSED_OAUTH_CLIENT_RETENTION_MS, batch],
-        );
-        await q(`DELETE FROM rate_buckets WHERE id IN (SELECT id FROM rate_buckets WHERE updated <= $1 LIMIT $2)`, [now - BUCKET_KEEP_MS, batch]);
-        await q(`DELETE FROM flights WHERE key IN (SELECT key FROM flights WHERE state <> 'running' AND ended_at <= $1 LIMIT $2)`, [now - FLIGHT_KEEP_MS, batch]);
-        await q(purgeIdempotencySql, [now, batch]);
-        return { jobs, cache, webhooks };
-      }, { background: true });
+            [now - UNUSED_OAUTH_CLIENT_RETENTION_MS, batch],
+          );
+          await q(`DELETE FROM rate_buckets WHERE id IN (SELECT id FROM rate_buckets WHERE updated <= $1 LIMIT $2)`, [now - BUCKET_KEEP_MS, batch]);
+          await q(`DELETE FROM flights WHERE key IN (SELECT key FROM flights WHERE state <> 'running' AND ended_at <= $1 LIMIT $2)`, [now - FLIGHT_KEEP_MS, batch]);
+          await q(purgeIdempotencySql, [now, batch]);
+          return { jobs, cache, webhooks };
+        },
+        { background: true },
+      );
     },
 
     // ---- webhooks ----
@@ -902,7 +930,9 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
       });
     },
     async webhooksFor(accountId, event, env) {
-      return (await query(`SELECT * FROM webhooks WHERE account_id = $1 AND env = $2 AND revoked_at IS NULL AND disabled_at IS NULL ORDER BY created_at, id`, [accountId, env])).map(toWebhook).filter((w) => w.events.includes(event));
+      return (await query(`SELECT * FROM webhooks WHERE account_id = $1 AND env = $2 AND revoked_at IS NULL AND disabled_at IS NULL ORDER BY created_at, id`, [accountId, env]))
+        .map(toWebhook)
+        .filter((w) => w.events.includes(event));
     },
     async enqueueDeliveries(list) {
       if (list.length === 0) return;
@@ -981,10 +1011,16 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
         const held = (await q(`SELECT webhook_id, event FROM webhook_outbox WHERE id = $1 AND owner = $2 AND status = 'pending' FOR UPDATE`, [a.deliveryId, a.owner]))[0];
         if (!held) return false;
         const hook = held.webhook_id as string;
-        await q(
-          `INSERT INTO webhook_deliveries (webhook_id, event, attempt, status_code, response_preview, delivered, attempted_at, event_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          [held.webhook_id, held.event, a.attempt, a.statusCode, a.responsePreview, a.delivered ? 1 : 0, a.at, a.deliveryId],
-        );
+        await q(`INSERT INTO webhook_deliveries (webhook_id, event, attempt, status_code, response_preview, delivered, attempted_at, event_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
+          held.webhook_id,
+          held.event,
+          a.attempt,
+          a.statusCode,
+          a.responsePreview,
+          a.delivered ? 1 : 0,
+          a.at,
+          a.deliveryId,
+        ]);
         const status = a.delivered ? 'delivered' : a.retryAt === null ? 'failed' : 'pending';
         await q(`UPDATE webhook_outbox SET attempts = $1, status = $2, next_attempt_at = $3, owner = NULL, lease_expires_at = NULL WHERE id = $4`, [a.attempt, status, a.retryAt, a.deliveryId]);
         // Failures in a row (issue 21): a delivery resets them; past a few the webhook pauses; at disableAfter it is disabled.
@@ -992,9 +1028,13 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
           await q(`UPDATE webhooks SET consecutive_failures = 0, paused_until = NULL WHERE id = $1`, [hook]);
           return true;
         }
-        const n = ((await q(`UPDATE webhooks SET consecutive_failures = consecutive_failures + 1 WHERE id = $1 RETURNING consecutive_failures`, [hook]))[0]!.consecutive_failures as number);
+        const n = (await q(`UPDATE webhooks SET consecutive_failures = consecutive_failures + 1 WHERE id = $1 RETURNING consecutive_failures`, [hook]))[0]!.consecutive_failures as number;
         if (n >= (a.disableAfter ?? WEBHOOK_DISABLE_AFTER)) {
-          await q(`UPDATE webhooks SET paused_until = NULL, disabled_at = COALESCE(disabled_at, $1), disabled_reason = COALESCE(disabled_reason, $2) WHERE id = $3`, [a.at, disabledReason(n, a.failure), hook]);
+          await q(`UPDATE webhooks SET paused_until = NULL, disabled_at = COALESCE(disabled_at, $1), disabled_reason = COALESCE(disabled_reason, $2) WHERE id = $3`, [
+            a.at,
+            disabledReason(n, a.failure),
+            hook,
+          ]);
           await q(`UPDATE webhook_outbox SET status = 'cancelled', owner = NULL, lease_expires_at = NULL WHERE webhook_id = $1 AND status = 'pending'`, [hook]);
         } else if (webhookPauseMs(n) > 0) {
           await q(`UPDATE webhooks SET paused_until = $1 WHERE id = $2`, [(a.endedAt ?? a.at) + webhookPauseMs(n), hook]);
@@ -1039,12 +1079,21 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
 
     // ---- OAuth ----
     async createOAuthClient(c, limit) {
-      const insert = (q: Q) => q(`INSERT INTO oauth_clients (id, name, redirect_uris, created_at, registered_from) VALUES ($1, $2, $3, $4, $5) RETURNING *`, [c.id, c.name, JSON.stringify(c.redirectUris), c.createdAt, limit?.address ?? null]);
+      const insert = (q: Q) =>
+        q(`INSERT INTO oauth_clients (id, name, redirect_uris, created_at, registered_from) VALUES ($1, $2, $3, $4, $5) RETURNING *`, [
+          c.id,
+          c.name,
+          JSON.stringify(c.redirectUris),
+          c.createdAt,
+          limit?.address ?? null,
+        ]);
       if (!limit) return toClient((await insert(query))[0]!);
       return tx(async (q) => {
         // One registration per address at a time, over every instance: the count and the insert agree.
         await q(`SELECT pg_advisory_xact_lock(7361005, hashtext($1))`, [limit.address]);
-        const r = (await q(`SELECT COUNT(*)::int AS n, MIN(created_at) AS oldest FROM oauth_clients WHERE registered_from = $1 AND created_at > $2`, [limit.address, c.createdAt - limit.windowMs]))[0]!;
+        const r = (
+          await q(`SELECT COUNT(*)::int AS n, MIN(created_at) AS oldest FROM oauth_clients WHERE registered_from = $1 AND created_at > $2`, [limit.address, c.createdAt - limit.windowMs])
+        )[0]!;
         if ((r.n as number) >= limit.max) return { retryAt: Number(r.oldest ?? c.createdAt) + limit.windowMs };
         return toClient((await insert(q))[0]!);
       });
@@ -1054,10 +1103,16 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
       return r ? toClient(r) : null;
     },
     async createOAuthCode(c) {
-      await query(
-        `INSERT INTO oauth_codes (hash, client_id, redirect_uri, challenge, scope, key_id, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [c.hash, c.clientId, c.redirectUri, c.challenge, c.scope, c.keyId, c.expiresAt, c.createdAt],
-      );
+      await query(`INSERT INTO oauth_codes (hash, client_id, redirect_uri, challenge, scope, key_id, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
+        c.hash,
+        c.clientId,
+        c.redirectUri,
+        c.challenge,
+        c.scope,
+        c.keyId,
+        c.expiresAt,
+        c.createdAt,
+      ]);
     },
     async redeemOAuthCode(r: OAuthRedeem): Promise<OAuthIssued> {
       return tx(async (q) => {

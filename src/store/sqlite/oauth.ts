@@ -1,7 +1,16 @@
 // The OAuth half of the SQLite store (issue 12): clients, one-time codes, grants (token
 // families) and tokens, codes and tokens kept as SHA-256 hashes. Merged into the Store by store.ts.
 import type Database from 'better-sqlite3';
-import { type OAuthAccess, type OAuthClientRow, type OAuthIssued, type OAuthRedeem, type OAuthRotate, type RegistrationLimit, type Store, UNUSED_OAUTH_CLIENT_RETENTION_MS } from '../../core/ports/store.js';
+import {
+  type OAuthAccess,
+  type OAuthClientRow,
+  type OAuthIssued,
+  type OAuthRedeem,
+  type OAuthRotate,
+  type RegistrationLimit,
+  type Store,
+  UNUSED_OAUTH_CLIENT_RETENTION_MS,
+} from '../../core/ports/store.js';
 import { type Row, toAccount, toKey } from '../rows.js';
 
 type OAuthPart = Pick<Store, 'createOAuthClient' | 'getOAuthClient' | 'createOAuthCode' | 'redeemOAuthCode' | 'rotateOAuthRefresh' | 'findOAuthAccess'>;

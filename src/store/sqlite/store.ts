@@ -6,7 +6,22 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { makePrivateDir } from '../private-dir.js';
-import { type AccountRow, type CreditsRow, type HoldResult, type JobEnd, type KeyRow, type LiveWork, type NewAccount, type NewCharge, type NewHold, type NewKey, type NewTopup, type Store, type TopupResult, WEBHOOK_LOG_RETENTION_MS } from '../../core/ports/store.js';
+import {
+  type AccountRow,
+  type CreditsRow,
+  type HoldResult,
+  type JobEnd,
+  type KeyRow,
+  type LiveWork,
+  type NewAccount,
+  type NewCharge,
+  type NewHold,
+  type NewKey,
+  type NewTopup,
+  type Store,
+  type TopupResult,
+  WEBHOOK_LOG_RETENTION_MS,
+} from '../../core/ports/store.js';
 import { MIGRATIONS } from './migrations.js';
 import { type Row, toAccount, toJob, toJobSummary, toKey, toLedger } from '../rows.js';
 import { oauthStore, purgeOAuth } from './oauth.js';
@@ -90,9 +105,7 @@ export function openSqliteStore(file: string): Store {
     insertBalance: db.prepare(`INSERT INTO credit_balances (account_id, balance) VALUES (?, 0)`),
     getAccount: db.prepare(`SELECT * FROM accounts WHERE id = ?`),
     allAccounts: db.prepare(`SELECT * FROM accounts ORDER BY created_at, id`),
-    insertKey: db.prepare(
-      `INSERT INTO api_keys (id, account_id, env, scopes, hash, prefix, created_at) VALUES (@id, @accountId, @env, @scopes, @hash, @prefix, @createdAt)`,
-    ),
+    insertKey: db.prepare(`INSERT INTO api_keys (id, account_id, env, scopes, hash, prefix, created_at) VALUES (@id, @accountId, @env, @scopes, @hash, @prefix, @createdAt)`),
     keyByHash: db.prepare(`SELECT * FROM api_keys WHERE hash = ?`),
     keyById: db.prepare(`SELECT * FROM api_keys WHERE id = ?`),
     keysOf: db.prepare(`SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id`),
@@ -108,9 +121,7 @@ export function openSqliteStore(file: string): Store {
     getJob: db.prepare(`SELECT * FROM jobs WHERE id = ?`),
     listJobs: db.prepare(`SELECT ${JOB_LIST} ORDER BY created_at DESC, id DESC LIMIT @limit`),
     listJobsAfter: db.prepare(`SELECT ${JOB_LIST} AND (created_at, id) < (@afterAt, @afterId) ORDER BY created_at DESC, id DESC LIMIT @limit`),
-    insertHold: db.prepare(
-      `INSERT INTO credit_holds (id, account_id, amount, request_id, job_id, created_at, owner, lease_expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
+    insertHold: db.prepare(`INSERT INTO credit_holds (id, account_id, amount, request_id, job_id, created_at, owner, lease_expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
     getHold: db.prepare(`SELECT * FROM credit_holds WHERE id = ?`),
     deleteHold: db.prepare(`DELETE FROM credit_holds WHERE id = ?`),
     addHeld: db.prepare(`UPDATE credit_balances SET held = held + ? WHERE account_id = ?`),
@@ -133,9 +144,7 @@ export function openSqliteStore(file: string): Store {
     ownJobs: db.prepare(`SELECT id FROM jobs WHERE owner = ? AND status IN ('pending', 'running')`).pluck(),
     ownHolds: db.prepare(`SELECT id, account_id, amount FROM credit_holds WHERE owner = ?`),
     holdsOfJob: db.prepare(`SELECT id, account_id, amount FROM credit_holds WHERE job_id = ?`),
-    purgeJobs: db.prepare(
-      `DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE expires_at IS NOT NULL AND expires_at <= ? AND status IN ('completed', 'failed') LIMIT ?)`,
-    ),
+    purgeJobs: db.prepare(`DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE expires_at IS NOT NULL AND expires_at <= ? AND status IN ('completed', 'failed') LIMIT ?)`),
     purgeCache: db.prepare(`DELETE FROM cache_entries WHERE key IN (SELECT key FROM cache_entries WHERE expires_at <= ? LIMIT ?)`),
     cacheGet: db.prepare(`SELECT value, stored_at FROM cache_entries WHERE key = ? AND expires_at > ?`),
     cacheSet: db.prepare(
@@ -270,14 +279,12 @@ export function openSqliteStore(file: string): Store {
     return { balance: (r?.balance as number) ?? 0, held: (r?.held as number) ?? 0, spent: (r?.spent as number) ?? 0, expiringSoon: 0 };
   };
 
-  const grantTx = db.transaction(
-    (accountId: string, amount: number, requestId: string | null, note: string | null, at: number): CreditsRow => {
-      q.addBalance.run(amount, accountId);
-      const after = credits(accountId);
-      q.insertLedger.run({ accountId, kind: 'grant', amount, balanceAfter: after.balance, requestId, jobId: null, keyId: null, note, createdAt: at });
-      return after;
-    },
-  );
+  const grantTx = db.transaction((accountId: string, amount: number, requestId: string | null, note: string | null, at: number): CreditsRow => {
+    q.addBalance.run(amount, accountId);
+    const after = credits(accountId);
+    q.insertLedger.run({ accountId, kind: 'grant', amount, balanceAfter: after.balance, requestId, jobId: null, keyId: null, note, createdAt: at });
+    return after;
+  });
 
   const createAccountTx = db.transaction((a: NewAccount, initial: number, requestId: string | null) => {
     q.insertAccount.run({ ...a, emailVerified: a.emailVerified ? 1 : 0 });

@@ -1,7 +1,19 @@
 // The webhook half of the SQLite store: registrations, the outbox of deliveries (claimed with a
 // lease, like jobs) and the attempt log. Merged into the Store by store.ts.
 import type Database from 'better-sqlite3';
-import { type ClaimedDelivery, type DeliveryAttempt, type DeliveryLogRow, type NewDelivery, type NewWebhook, type Store, WEBHOOK_DISABLE_AFTER, type WebhookEvent, type WebhookRow, disabledReason, webhookPauseMs } from '../../core/ports/store.js';
+import {
+  type ClaimedDelivery,
+  type DeliveryAttempt,
+  type DeliveryLogRow,
+  type NewDelivery,
+  type NewWebhook,
+  type Store,
+  WEBHOOK_DISABLE_AFTER,
+  type WebhookEvent,
+  type WebhookRow,
+  disabledReason,
+  webhookPauseMs,
+} from '../../core/ports/store.js';
 import type { Row } from '../rows.js';
 
 /** Ended outbox rows and attempt-log rows older than `before`, at most `batch` of each. */
@@ -13,7 +25,18 @@ export function purgeWebhookLog(db: Database.Database) {
 
 type WebhookPart = Pick<
   Store,
-  'createWebhook' | 'listWebhooks' | 'getWebhook' | 'revokeWebhook' | 'webhooksFor' | 'enqueueDeliveries' | 'claimDeliveries' | 'recordAttempt' | 'nextDeliveryAt' | 'pendingDeliveries' | 'listDeliveries' | 'resendDelivery'
+  | 'createWebhook'
+  | 'listWebhooks'
+  | 'getWebhook'
+  | 'revokeWebhook'
+  | 'webhooksFor'
+  | 'enqueueDeliveries'
+  | 'claimDeliveries'
+  | 'recordAttempt'
+  | 'nextDeliveryAt'
+  | 'pendingDeliveries'
+  | 'listDeliveries'
+  | 'resendDelivery'
 >;
 
 function toWebhook(r: Row): WebhookRow {
@@ -96,13 +119,13 @@ export function webhookStore(db: Database.Database): WebhookPart {
       `INSERT INTO webhook_deliveries (webhook_id, event, attempt, status_code, response_preview, delivered, attempted_at, event_id)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    advance: db.prepare(
-      `UPDATE webhook_outbox SET attempts = ?, status = ?, next_attempt_at = ?, owner = NULL, lease_expires_at = NULL WHERE id = ?`,
-    ),
-    next: db.prepare(
-      `SELECT MIN(MAX(o.next_attempt_at, COALESCE(w.paused_until, 0))) FROM webhook_outbox o JOIN webhooks w ON w.id = o.webhook_id
+    advance: db.prepare(`UPDATE webhook_outbox SET attempts = ?, status = ?, next_attempt_at = ?, owner = NULL, lease_expires_at = NULL WHERE id = ?`),
+    next: db
+      .prepare(
+        `SELECT MIN(MAX(o.next_attempt_at, COALESCE(w.paused_until, 0))) FROM webhook_outbox o JOIN webhooks w ON w.id = o.webhook_id
        WHERE o.status = 'pending' AND w.revoked_at IS NULL AND w.disabled_at IS NULL`,
-    ).pluck(),
+      )
+      .pluck(),
     deliveries: db.prepare(`SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id DESC LIMIT ?`),
   };
 

@@ -14,10 +14,28 @@ export const IDS = {
 
 /** The actor each test configures per platform and need (the defaults where one exists). */
 export const ACTORS: Record<EnabledPlatform, Partial<Record<Need, string>>> = {
-  airbnb: { search: 'tri_angle~airbnb-scraper', listing: 'tri_angle~airbnb-rooms-urls-scraper', price: 'tri_angle~airbnb-rooms-urls-scraper', availability: 'rigelbytes~airbnb-availability-calendar', reviews: 'tri_angle~airbnb-reviews-scraper' },
-  booking: { search: 'voyager~booking-scraper', listing: 'voyager~booking-scraper', price: 'voyager~booking-scraper', availability: 'test~booking-calendar', reviews: 'voyager~booking-reviews-scraper' },
+  airbnb: {
+    search: 'tri_angle~airbnb-scraper',
+    listing: 'tri_angle~airbnb-rooms-urls-scraper',
+    price: 'tri_angle~airbnb-rooms-urls-scraper',
+    availability: 'rigelbytes~airbnb-availability-calendar',
+    reviews: 'tri_angle~airbnb-reviews-scraper',
+  },
+  booking: {
+    search: 'voyager~booking-scraper',
+    listing: 'voyager~booking-scraper',
+    price: 'voyager~booking-scraper',
+    availability: 'test~booking-calendar',
+    reviews: 'voyager~booking-reviews-scraper',
+  },
   vrbo: { search: 'jupri~vrbo-property', listing: 'jupri~vrbo-property', price: 'jupri~vrbo-property', availability: 'jupri~vrbo-property', reviews: 'powerai~vrbo-reviews-scraper' },
-  google: { search: 'martin.forejt~google-hotels-scraper', listing: 'martin.forejt~google-hotels-scraper', price: 'martin.forejt~google-hotels-scraper', availability: 'test~google-calendar', compare: 'martin.forejt~google-hotels-scraper' },
+  google: {
+    search: 'martin.forejt~google-hotels-scraper',
+    listing: 'martin.forejt~google-hotels-scraper',
+    price: 'martin.forejt~google-hotels-scraper',
+    availability: 'test~google-calendar',
+    compare: 'martin.forejt~google-hotels-scraper',
+  },
 };
 
 const AIRBNB_URL = `https://www.airbnb.com/rooms/${IDS.airbnb}`;
@@ -42,7 +60,13 @@ const airbnbListing = {
   ],
   checkIn: '2026-11-06',
   checkOut: '2026-11-08',
-  price: { label: '$1,079 total, originally $1,549', price: '$1,079', originalPrice: '$1,549', qualifier: 'total', breakDown: { cleaningFee: { description: 'Cleaning fee', price: '$48' }, serviceFee: { description: 'Airbnb service fee', price: '$40' } } },
+  price: {
+    label: '$1,079 total, originally $1,549',
+    price: '$1,079',
+    originalPrice: '$1,549',
+    qualifier: 'total',
+    breakDown: { cleaningFee: { description: 'Cleaning fee', price: '$48' }, serviceFee: { description: 'Airbnb service fee', price: '$40' } },
+  },
 };
 // Legacy builds (≤ 0.0.66): no id (the URL has it), name, location {lat,lng}, pricing.rate, photos, a numeric host id.
 const airbnbLegacy = {
@@ -66,12 +90,31 @@ const airbnbDays = [
   { date: '2026-11-07', available: false, availableForCheckin: false, availableForCheckout: true, price: { amount: 125, currency: 'EUR' }, minimumStay: 2 },
 ];
 const airbnbDaysLegacy = [
-  { date: '2026-11-06', available: true, available_for_checkin: true, available_for_checkout: false, bookable: true, min_nights: 2, max_nights: 30, price: { local_price: 125, local_price_formatted: '£125', local_currency: 'GBP', local_adjusted_price: 125 } },
+  {
+    date: '2026-11-06',
+    available: true,
+    available_for_checkin: true,
+    available_for_checkout: false,
+    bookable: true,
+    min_nights: 2,
+    max_nights: 30,
+    price: { local_price: 125, local_price_formatted: '£125', local_currency: 'GBP', local_adjusted_price: 125 },
+  },
   { date: '2026-11-07', available: false, available_for_checkin: false, available_for_checkout: true, bookable: false, min_nights: 2, max_nights: 30 },
 ];
 
 const airbnbReviews = [
-  { id: '1201639499748794793', language: 'en', text: 'Great place, very clean!', localizedText: 'Great place, very clean!', createdAt: '2024-07-15T22:43:11Z', rating: 5, reviewer: { id: '329999820', firstName: 'Dani' }, response: 'Thank you!', startUrl: AIRBNB_URL },
+  {
+    id: '1201639499748794793',
+    language: 'en',
+    text: 'Great place, very clean!',
+    localizedText: 'Great place, very clean!',
+    createdAt: '2024-07-15T22:43:11Z',
+    rating: 5,
+    reviewer: { id: '329999820', firstName: 'Dani' },
+    response: 'Thank you!',
+    startUrl: AIRBNB_URL,
+  },
   { id: '1201639499748794794', language: 'en', text: 'Lovely.', createdAt: '2024-06-01T10:00:00Z', rating: 4, reviewer: { firstName: 'Sam' }, response: null, startUrl: AIRBNB_URL },
 ];
 // Actors that emit Airbnb's GraphQL field name (comments) and no startUrl.
@@ -115,13 +158,31 @@ const bookingLegacy = {
 const bookingOther = { ...bookingHotel, url: 'https://www.booking.com/hotel/cz/other.html', name: 'Other Hotel' };
 
 const bookingReviews = [
-  { id: 'a1b2c3d4e5', hotelId: '1234567', reviewTitle: 'Exceptional', rating: 10, reviewDate: '2024-07-01T00:00:00.000Z', likedText: 'Quiet, great breakfast', dislikedText: 'Small bathroom', userName: 'Jane', travelerType: 'Couple', reviewLanguage: 'en', startUrl: 'https://www.booking.com/hotel/cz/alfons.html' },
+  {
+    id: 'a1b2c3d4e5',
+    hotelId: '1234567',
+    reviewTitle: 'Exceptional',
+    rating: 10,
+    reviewDate: '2024-07-01T00:00:00.000Z',
+    likedText: 'Quiet, great breakfast',
+    dislikedText: 'Small bathroom',
+    userName: 'Jane',
+    travelerType: 'Couple',
+    reviewLanguage: 'en',
+    startUrl: 'https://www.booking.com/hotel/cz/alfons.html',
+  },
 ];
 const bookingReviewsLegacy = [
   { id: 'a1b2c3d4e6', hotelId: '1234567', reviewTitle: 'Good', rating: 8, reviewDate: '2023-03-01T00:00:00.000Z', reviewTextParts: { Liked: 'Location', Disliked: 'Noise' }, userName: 'Tom' },
 ];
-const bookingDays = [{ date: '2026-11-06', available: true, bookable: true }, { date: '2026-11-07', available: false, bookable: false }];
-const bookingDaysLegacy = [{ date: '2026-11-06', available: true }, { date: '2026-11-07', available: true }];
+const bookingDays = [
+  { date: '2026-11-06', available: true, bookable: true },
+  { date: '2026-11-07', available: false, bookable: false },
+];
+const bookingDaysLegacy = [
+  { date: '2026-11-06', available: true },
+  { date: '2026-11-07', available: true },
+];
 
 // 2.6 jupri/vrbo-property (current), rateSummary with converted rents.
 const vrboProperty = {
@@ -148,7 +209,12 @@ const vrboLegacy = {
   highlights: { bedroomsCount: 4, bathroomsCount: 3, sleepsCount: 8 },
   coordinate: { latitude: 30.39, longitude: -86.49 },
   amenities: { items: [{ items: [{ value: 'Hot tub' }] }] },
-  availabilityCalendar: { days: [{ date: '2026-11-06', available: true }, { date: '2026-11-07', available: true }] },
+  availabilityCalendar: {
+    days: [
+      { date: '2026-11-06', available: true },
+      { date: '2026-11-07', available: true },
+    ],
+  },
   ratesummary: { rentNights: [280, 300] },
 };
 const vrboOther = { ...vrboProperty, id: '1111111', name: 'Elsewhere' };
@@ -158,24 +224,44 @@ const vrboReviewsLegacy = [{ reviewId: 'r-2', reviewer: { name: 'Bob' }, rating:
 // 2.7 martin.forejt/google-hotels-scraper (prices[] as text) and eiv-like numbers.
 const GOOGLE_URL = `https://www.google.com/travel/hotels/entity/${IDS.google}`;
 const googleHotel = {
-  name: 'Hotel Regina', url: GOOGLE_URL, address: 'Rooseveltplatz 15, 1090 Wien, Austria',
-  rating: 4.3, reviewsCount: 1847, hotelClass: 4, checkInDate: '2026-11-06', checkOutDate: '2026-11-08', currency: 'USD',
-  pricePerNight: '$139', totalPrice: '$278',
+  name: 'Hotel Regina',
+  url: GOOGLE_URL,
+  address: 'Rooseveltplatz 15, 1090 Wien, Austria',
+  rating: 4.3,
+  reviewsCount: 1847,
+  hotelClass: 4,
+  checkInDate: '2026-11-06',
+  checkOutDate: '2026-11-08',
+  currency: 'USD',
+  pricePerNight: '$139',
+  totalPrice: '$278',
   prices: [
     { provider: 'Booking.com', price: '$278', link: 'https://www.google.com/travel/clk?a=1' },
     { provider: 'Expedia.com', price: '$290', link: 'https://www.google.com/travel/clk?a=2' },
   ],
 };
 const googleLegacy = {
-  name: 'Hotel Regina', url: GOOGLE_URL, rating: 4.3, reviewsCount: 1847, hotelClass: '4-star hotel', currency: 'USD',
+  name: 'Hotel Regina',
+  url: GOOGLE_URL,
+  rating: 4.3,
+  reviewsCount: 1847,
+  hotelClass: '4-star hotel',
+  currency: 'USD',
   gps_coordinates: { latitude: 48.2149, longitude: 16.3593 },
-  pricePerNight: 139, totalPrice: 278,
-  prices: [{ provider: 'Booking.com', price: 278, link: 'https://www.google.com/travel/clk?a=1' }, { provider: 'Nobody', price: null, link: 'https://x' }],
+  pricePerNight: 139,
+  totalPrice: 278,
+  prices: [
+    { provider: 'Booking.com', price: 278, link: 'https://www.google.com/travel/clk?a=1' },
+    { provider: 'Nobody', price: null, link: 'https://x' },
+  ],
 };
 const googleOther = { ...googleHotel, url: 'https://www.google.com/travel/hotels/entity/OtherHotel1', name: 'Other' };
-const googleDays = [{ date: '2026-11-06', available: true }, { date: '2026-11-07', available: false }];
+const googleDays = [
+  { date: '2026-11-06', available: true },
+  { date: '2026-11-07', available: false },
+];
 
-type Shapes = { normal: unknown[]; legacy: unknown[]; /** rows for another listing (identity mismatch) */ other?: unknown[] };
+type Shapes = { normal: unknown[]; legacy: unknown[] /** rows for another listing (identity mismatch) */; other?: unknown[] };
 
 export const FIXTURES: Record<EnabledPlatform, Partial<Record<Need, Shapes>>> = {
   airbnb: {

@@ -104,31 +104,45 @@ export async function startApifyFake(opts: { token?: string; syncLimitMs?: numbe
       actors.set(a.name, a);
       actors.set(a.id, a);
     },
-    close: () => new Promise((r) => {
-      for (const t of timers) clearTimeout(t);
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise((r) => {
+        for (const t of timers) clearTimeout(t);
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 
-  const sleep = (ms: number) => new Promise<void>((r) => {
-    const t = setTimeout(() => (timers.delete(t), r()), ms);
-    timers.add(t);
-  });
+  const sleep = (ms: number) =>
+    new Promise<void>((r) => {
+      const t = setTimeout(() => (timers.delete(t), r()), ms);
+      timers.add(t);
+    });
   const nameOf = (actorId: string) => actors.get(actorId)?.name ?? actorId;
   const statusOf = (run: Run, now = Date.now()) => (run.aborted ? 'ABORTED' : now < run.finishAt ? 'RUNNING' : run.status);
   const runObject = (run: Run) => {
     const status = statusOf(run);
     const done = status !== 'RUNNING';
     return {
-      id: run.id, actId: run.actId, userId: 'fakeUser000000001', actorTaskId: null,
-      startedAt: new Date(run.startedAt).toISOString(), finishedAt: done ? new Date(Math.min(Date.now(), run.finishAt)).toISOString() : null,
-      status, statusMessage: done ? run.statusMessage : 'Crawling…', isStatusMessageTerminal: done ? true : null,
-      meta: { origin: 'API' }, stats: { inputBodyLen: 0, restartCount: 0, resurrectCount: 0, computeUnits: 0 },
+      id: run.id,
+      actId: run.actId,
+      userId: 'fakeUser000000001',
+      actorTaskId: null,
+      startedAt: new Date(run.startedAt).toISOString(),
+      finishedAt: done ? new Date(Math.min(Date.now(), run.finishAt)).toISOString() : null,
+      status,
+      statusMessage: done ? run.statusMessage : 'Crawling…',
+      isStatusMessageTerminal: done ? true : null,
+      meta: { origin: 'API' },
+      stats: { inputBodyLen: 0, restartCount: 0, resurrectCount: 0, computeUnits: 0 },
       options: { build: 'latest', timeoutSecs: 3600, memoryMbytes: 4096, diskMbytes: 8192 },
-      buildId: 'fakeBuild00000001', buildNumber: actors.get(run.actor)?.buildNumber ?? '0.0.1', exitCode: done ? run.exitCode : null,
-      generalAccess: 'RESTRICTED', defaultKeyValueStoreId: 'fakeKvs0000000001', defaultDatasetId: run.datasetId,
-      defaultRequestQueueId: 'fakeRq00000000001', usageTotalUsd: done ? run.costUsd : 0,
+      buildId: 'fakeBuild00000001',
+      buildNumber: actors.get(run.actor)?.buildNumber ?? '0.0.1',
+      exitCode: done ? run.exitCode : null,
+      generalAccess: 'RESTRICTED',
+      defaultKeyValueStoreId: 'fakeKvs0000000001',
+      defaultDatasetId: run.datasetId,
+      defaultRequestQueueId: 'fakeRq00000000001',
+      usageTotalUsd: done ? run.costUsd : 0,
     };
   };
 
@@ -140,12 +154,17 @@ export async function startApifyFake(opts: { token?: string; syncLimitMs?: numbe
       return null;
     }
     const script: Script = s ?? { kind: 'items', items: [] };
-    if (script.kind === 'rate-limit') return error(res, 429, 'rate-limit-exceeded', 'You have exceeded the rate limit of 400 requests per second'), null;
+    if (script.kind === 'rate-limit') return (error(res, 429, 'rate-limit-exceeded', 'You have exceeded the rate limit of 400 requests per second'), null);
     if (script.kind === 'payment') {
-      error(res, 402, 'actor-memory-limit-exceeded', 'By launching this job you will exceed the memory limit of 8192MB for all your Actor runs and builds (currently used: 4096MB, requested: 8192MB).');
+      error(
+        res,
+        402,
+        'actor-memory-limit-exceeded',
+        'By launching this job you will exceed the memory limit of 8192MB for all your Actor runs and builds (currently used: 4096MB, requested: 8192MB).',
+      );
       return null;
     }
-    if (script.kind === 'invalid-input') return error(res, 400, 'invalid-input', script.message ?? 'Input is not valid: Field input.location is required'), null;
+    if (script.kind === 'invalid-input') return (error(res, 400, 'invalid-input', script.message ?? 'Input is not valid: Field input.location is required'), null);
     const now = Date.now();
     const datasetId = id17('ds');
     let items: unknown[] = [];
@@ -179,7 +198,18 @@ export async function startApifyFake(opts: { token?: string; syncLimitMs?: numbe
         break;
     }
     datasets.set(datasetId, items);
-    const run: Run = { id: id17('run'), actId: actors.get(actor)?.id ?? 'fakeActor00000001', actor, startedAt: now, finishAt: now + runMs, status, statusMessage, exitCode, datasetId, costUsd: script.kind === 'items' ? (script.costUsd ?? 0.01) : 0.002 };
+    const run: Run = {
+      id: id17('run'),
+      actId: actors.get(actor)?.id ?? 'fakeActor00000001',
+      actor,
+      startedAt: now,
+      finishAt: now + runMs,
+      status,
+      statusMessage,
+      exitCode,
+      datasetId,
+      costUsd: script.kind === 'items' ? (script.costUsd ?? 0.01) : 0.002,
+    };
     runs.set(run.id, run);
     return run;
   };
@@ -242,7 +272,16 @@ export async function startApifyFake(opts: { token?: string; syncLimitMs?: numbe
       if (m) {
         const a = [...actors.values()].find((x) => `b${x.id}` === m![1]);
         if (!a) return error(res, 404, 'record-not-found', 'Build was not found');
-        return send(res, 200, { data: { id: `b${a.id}`, actId: a.id, status: 'SUCCEEDED', buildNumber: a.buildNumber, finishedAt: '2026-10-01T00:00:00.000Z', inputSchema: a.inputSchema ? JSON.stringify({ title: a.name, type: 'object', schemaVersion: 1, ...a.inputSchema }) : undefined } });
+        return send(res, 200, {
+          data: {
+            id: `b${a.id}`,
+            actId: a.id,
+            status: 'SUCCEEDED',
+            buildNumber: a.buildNumber,
+            finishedAt: '2026-10-01T00:00:00.000Z',
+            inputSchema: a.inputSchema ? JSON.stringify({ title: a.name, type: 'object', schemaVersion: 1, ...a.inputSchema }) : undefined,
+          },
+        });
       }
 
       m = /^\/v2\/act(?:or)?s\/([^/]+)(?:\/(run-sync-get-dataset-items|runs))?$/.exec(path);

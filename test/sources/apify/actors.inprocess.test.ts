@@ -17,11 +17,16 @@ describe('STAYS_ACTORS', () => {
   });
 
   it('a need named replaces its list (slashes become tildes); per-actor options apply wherever the actor is listed', () => {
-    const t = resolveActors(JSON.stringify({
-      airbnb: { search: ['me/airbnb', { id: 'tri_angle~airbnb-scraper', build: '0.0.61' }], availability: [] },
-      actors: { 'voyager/booking-scraper': { timeoutSecs: 600, memoryMbytes: 2048 } },
-    }));
-    expect(t.airbnb.search).toEqual([{ id: 'me~airbnb', timeoutSecs: 240 }, { id: 'tri_angle~airbnb-scraper', timeoutSecs: 240, build: '0.0.61' }]);
+    const t = resolveActors(
+      JSON.stringify({
+        airbnb: { search: ['me/airbnb', { id: 'tri_angle~airbnb-scraper', build: '0.0.61' }], availability: [] },
+        actors: { 'voyager/booking-scraper': { timeoutSecs: 600, memoryMbytes: 2048 } },
+      }),
+    );
+    expect(t.airbnb.search).toEqual([
+      { id: 'me~airbnb', timeoutSecs: 240 },
+      { id: 'tri_angle~airbnb-scraper', timeoutSecs: 240, build: '0.0.61' },
+    ]);
     expect(t.airbnb.availability).toEqual([]);
     expect(t.airbnb.reviews).toEqual(defaultActors().airbnb.reviews);
     for (const need of ['search', 'listing', 'price'] as const) expect(t.booking[need][0]).toMatchObject({ id: 'voyager~booking-scraper', timeoutSecs: 600, memoryMbytes: 2048 });

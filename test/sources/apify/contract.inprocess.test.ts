@@ -20,7 +20,10 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 async function fails(p: Promise<unknown>): Promise<ServiceError> {
-  const e = await p.then(() => new Error('expected a failure'), (x: unknown) => x);
+  const e = await p.then(
+    () => new Error('expected a failure'),
+    (x: unknown) => x,
+  );
   expect(e).toBeInstanceOf(ServiceError);
   return e as ServiceError;
 }
@@ -72,7 +75,15 @@ describe.each(CASES)('%s %s', (p, need) => {
   it('reads the current shape, served by the configured actor over Bearer auth', async () => {
     fake.script(actor, { kind: 'items', items: shapes.normal });
     const seen: SourceReport[] = [];
-    expectAnswer(p, need, await ask(u.observe!((r) => seen.push(r)), p, need));
+    expectAnswer(
+      p,
+      need,
+      await ask(
+        u.observe!((r) => seen.push(r)),
+        p,
+        need,
+      ),
+    );
     expect(seen).toMatchObject([{ platform: p, need, source: actor, ok: true }]);
     const call = fake.calls.filter((c) => c.actor === actor).at(-1)!;
     expect(call).toMatchObject({ method: 'POST', auth: 'bearer' });

@@ -11,7 +11,24 @@ import { type ApifyFake, startApifyFake } from '../../fakes/apify/server.js';
 let fake: ApifyFake;
 beforeAll(async () => {
   fake = await startApifyFake();
-  fake.actor({ name: 'tri_angle~airbnb-scraper', id: 'GsNzxEKzE2vQ5d9HN', buildNumber: '0.0.93', inputSchema: { required: ['locationQueries'], properties: { locationQueries: { type: 'array' }, locale: { type: 'string' }, currency: { type: 'string' }, checkIn: { type: 'string' }, checkOut: { type: 'string' }, adults: { type: 'integer' }, children: { type: 'integer' }, maxItems: { type: 'integer' } } } });
+  fake.actor({
+    name: 'tri_angle~airbnb-scraper',
+    id: 'GsNzxEKzE2vQ5d9HN',
+    buildNumber: '0.0.93',
+    inputSchema: {
+      required: ['locationQueries'],
+      properties: {
+        locationQueries: { type: 'array' },
+        locale: { type: 'string' },
+        currency: { type: 'string' },
+        checkIn: { type: 'string' },
+        checkOut: { type: 'string' },
+        adults: { type: 'integer' },
+        children: { type: 'integer' },
+        maxItems: { type: 'integer' },
+      },
+    },
+  });
   // A schema that needs a field we never send.
   fake.actor({ name: 'voyager~booking-scraper', id: 'oeiQgfg5fsmIJB7Cn', buildNumber: '1.2.3', inputSchema: { required: ['search', 'proxyConfig'], properties: { search: { type: 'string' } } } });
   fake.actor({ name: 'jupri~vrbo-property', id: 'kRRC9n6Rv5lEcE3b3', buildNumber: '4.0.1' });
@@ -19,7 +36,13 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 afterEach(() => vi.unstubAllEnvs());
 
-const env = (o: Record<string, string> = {}) => ({ STAYS_UPSTREAM: 'apify', STAYS_APIFY_TOKEN: fake.token, STAYS_APIFY_BASE_URL: fake.url, STAYS_ACTORS: JSON.stringify({ airbnb: { search: ['tri_angle~airbnb-scraper'] } }), ...o });
+const env = (o: Record<string, string> = {}) => ({
+  STAYS_UPSTREAM: 'apify',
+  STAYS_APIFY_TOKEN: fake.token,
+  STAYS_APIFY_BASE_URL: fake.url,
+  STAYS_ACTORS: JSON.stringify({ airbnb: { search: ['tri_angle~airbnb-scraper'] } }),
+  ...o,
+});
 const row = (r: DoctorReport, platform: string, need: string, rank = 1) => r.rows.find((x) => x.platform === platform && x.need === need && x.rank === rank);
 
 describe('stays doctor', () => {

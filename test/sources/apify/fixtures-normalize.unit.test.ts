@@ -23,24 +23,50 @@ describe('airbnb fixtures', () => {
   });
   it('legacy listing and price: id from the URL, name, location {lat,lng}, pricing.rate as a number with its currency', () => {
     const row = f('airbnb', 'listing', 'legacy')[0]!;
-    expect(airbnb.normalizeListing(row)).toMatchObject({ platformListingId: IDS.airbnb, name: 'Deluxe Bungalows 10', location: { lat: -6.26389, lng: 39.44415 }, maxOccupancy: 3, host: { name: 'Piotr' } });
+    expect(airbnb.normalizeListing(row)).toMatchObject({
+      platformListingId: IDS.airbnb,
+      name: 'Deluxe Bungalows 10',
+      location: { lat: -6.26389, lng: 39.44415 },
+      maxOccupancy: 3,
+      host: { name: 'Piotr' },
+    });
     expect(airbnb.normalizePrice(row, { stay })).toMatchObject({ currency: 'USD', nightlyPrice: 500, totalPrice: 1000, nights: 2 });
   });
   it('calendars: rigelbytes camelCase and calendar_months snake_case', () => {
     const ctx = { listingId: IDS.airbnb, startDate: '2026-11-06', endDate: '2026-11-08' };
-    expect(airbnb.normalizeCalendar(f('airbnb', 'availability', 'normal'), ctx).dates[0]).toEqual({ date: '2026-11-06', available: true, minNights: 2, checkIn: true, checkOut: false, bookable: null });
+    expect(airbnb.normalizeCalendar(f('airbnb', 'availability', 'normal'), ctx).dates[0]).toEqual({
+      date: '2026-11-06',
+      available: true,
+      minNights: 2,
+      checkIn: true,
+      checkOut: false,
+      bookable: null,
+    });
     const legacy = (f('airbnb', 'availability', 'legacy')[0] as unknown as { calendar: never[] }).calendar;
     expect(airbnb.normalizeCalendar(legacy, ctx).dates[0]).toEqual({ date: '2026-11-06', available: true, minNights: 2, checkIn: true, checkOut: false, bookable: true });
   });
   it('reviews: text, or the GraphQL comments of other actors; 19-digit review ids as strings', () => {
-    expect(airbnb.normalizeReview(f('airbnb', 'reviews', 'normal')[0]!, { listingId: IDS.airbnb })).toMatchObject({ reviewId: '1201639499748794793', rating: 5, text: 'Great place, very clean!', ownerResponse: 'Thank you!', date: '2024-07-15' });
+    expect(airbnb.normalizeReview(f('airbnb', 'reviews', 'normal')[0]!, { listingId: IDS.airbnb })).toMatchObject({
+      reviewId: '1201639499748794793',
+      rating: 5,
+      text: 'Great place, very clean!',
+      ownerResponse: 'Thank you!',
+      date: '2024-07-15',
+    });
     expect(airbnb.normalizeReview(f('airbnb', 'reviews', 'legacy')[0]!, { listingId: IDS.airbnb })).toMatchObject({ text: 'Nice stay', author: 'Kim' });
   });
 });
 
 describe('booking fixtures', () => {
   it('current hotel: id from the URL, string coordinates, rating on 10, amenities from room features', () => {
-    expect(booking.normalizeListing(f('booking', 'listing', 'normal')[0]!)).toMatchObject({ platformListingId: 'cz/alfons', location: { lat: 50.073959, lng: 14.430088, country: 'CZ' }, guestRating: 9.1, ratingScale: 10, starRating: 4, amenities: expect.arrayContaining(['wifi', 'air_conditioning', 'breakfast']) });
+    expect(booking.normalizeListing(f('booking', 'listing', 'normal')[0]!)).toMatchObject({
+      platformListingId: 'cz/alfons',
+      location: { lat: 50.073959, lng: 14.430088, country: 'CZ' },
+      guestRating: 9.1,
+      ratingScale: 10,
+      starRating: 4,
+      amenities: expect.arrayContaining(['wifi', 'air_conditioning', 'breakfast']),
+    });
   });
   it('current price: the stay total with the URL\'s selected currency ("€ " on rooms is a symbol, not a code)', () => {
     expect(booking.normalizePrice(f('booking', 'price', 'normal')[0]!, { stay })).toMatchObject({ currency: 'EUR', totalPrice: 368, nightlyPrice: 184 });
@@ -52,7 +78,13 @@ describe('booking fixtures', () => {
     expect(booking.normalizePrice(row, { stay })).toMatchObject({ currency: 'USD', totalPrice: 368 });
   });
   it('reviews: likedText/dislikedText, or reviewTextParts in older builds; rated on 10', () => {
-    expect(booking.normalizeReview(f('booking', 'reviews', 'normal')[0]!, { listingId: IDS.booking })).toMatchObject({ rating: 10, ratingScale: 10, liked: 'Quiet, great breakfast', disliked: 'Small bathroom', tripType: 'couple' });
+    expect(booking.normalizeReview(f('booking', 'reviews', 'normal')[0]!, { listingId: IDS.booking })).toMatchObject({
+      rating: 10,
+      ratingScale: 10,
+      liked: 'Quiet, great breakfast',
+      disliked: 'Small bathroom',
+      tripType: 'couple',
+    });
     expect(booking.normalizeReview(f('booking', 'reviews', 'legacy')[0]!, { listingId: IDS.booking })).toMatchObject({ rating: 8, liked: 'Location', disliked: 'Noise' });
   });
   it('calendar rows, with and without bookable', () => {
@@ -65,7 +97,15 @@ describe('booking fixtures', () => {
 describe('vrbo fixtures', () => {
   it('current property: coordinate (singular), twice-nested amenities, a 10-scale average onto 5, converted rents', () => {
     const row = f('vrbo', 'listing', 'normal')[0]!;
-    expect(vrbo.normalizeListing(row)).toMatchObject({ platformListingId: IDS.vrbo, propertyType: 'villa', location: { lat: 30.39, lng: -86.49 }, guestRating: 4.8, ratingScale: 5, amenities: ['pool', 'wifi'], maxOccupancy: 8 });
+    expect(vrbo.normalizeListing(row)).toMatchObject({
+      platformListingId: IDS.vrbo,
+      propertyType: 'villa',
+      location: { lat: 30.39, lng: -86.49 },
+      guestRating: 4.8,
+      ratingScale: 5,
+      amenities: ['pool', 'wifi'],
+      maxOccupancy: 8,
+    });
     expect(vrbo.normalizePrice(row, { stay })).toMatchObject({ nightlyPrice: 320, totalPrice: 640, currency: 'USD' });
     const cal = (row as unknown as { availabilityCalendar: never[] }).availabilityCalendar;
     expect(vrbo.normalizeCalendar(cal, { listingId: IDS.vrbo }).dates[0]).toEqual({ date: '2026-11-06', available: true, minNights: 3, checkIn: true, checkOut: false, bookable: true });
@@ -86,7 +126,10 @@ describe('google fixtures', () => {
     const row = f('google', 'listing', 'normal')[0]!;
     expect(google.normalizeListing(row)).toMatchObject({ platformListingId: IDS.google, starRating: 4, guestRating: 4.3, ratingScale: 5 });
     expect(google.normalizePrice(row, { stay })).toMatchObject({ nightlyPrice: 139, totalPrice: 278, currency: 'USD' });
-    expect(google.normalizeHotelOffers(row, { stay }).offers.map((o) => [o.ota, o.totalPrice])).toEqual([['Booking.com', 278], ['Expedia.com', 290]]);
+    expect(google.normalizeHotelOffers(row, { stay }).offers.map((o) => [o.ota, o.totalPrice])).toEqual([
+      ['Booking.com', 278],
+      ['Expedia.com', 290],
+    ]);
   });
   it('legacy hotel: numeric prices, "4-star hotel", gps_coordinates; a seller without a price is left out', () => {
     const row = f('google', 'listing', 'legacy')[0]!;

@@ -21,11 +21,17 @@ export function upstreamOver(fake: ApifyFake, setting = actorsSetting()): Upstre
 
 export function ask(u: Upstream, p: EnabledPlatform, need: Need): Promise<unknown> {
   switch (need) {
-    case 'search': return u.searchPlatform(p, 'Prague', { currency: 'USD', rooms: 1, stay });
-    case 'listing': return u.listing(p, IDS[p], { currency: 'USD' });
-    case 'price': return u.price(p, IDS[p], stay);
-    case 'availability': return u.availability(p, IDS[p], '2026-11-06', '2026-11-08');
-    case 'reviews': return u.reviews(p, IDS[p]);
-    case 'compare': return u.compareGoogle({ googleHotelId: IDS.google }, stay);
+    case 'search':
+      return u.searchPlatform(p, 'Prague', { currency: 'USD', rooms: 1, stay });
+    case 'listing':
+      return u.listing(p, IDS[p], { currency: 'USD' });
+    case 'price':
+      return u.price(p, IDS[p], stay);
+    case 'availability':
+      return u.availability(p, IDS[p], '2026-11-06', '2026-11-08');
+    case 'reviews':
+      return u.reviews(p, IDS[p]);
+    case 'compare':
+      return u.compareGoogle({ googleHotelId: IDS.google }, stay);
   }
 }

@@ -16,7 +16,11 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-const code = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e instanceof ServiceError ? e.code : String(e)));
+const code = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: unknown) => (e instanceof ServiceError ? e.code : String(e)),
+  );
 
 describe('async runs (mode async, or a timeout past the sync cut-off)', () => {
   const setting = actorsSetting({ airbnb: { ...Object.fromEntries(Object.entries(ACTORS.airbnb).map(([n, a]) => [n, [a]])), search: [{ id: 'async~airbnb', mode: 'async', timeoutSecs: 1 }] } });
@@ -29,7 +33,9 @@ describe('async runs (mode async, or a timeout past the sync cut-off)', () => {
     expect(rows).toHaveLength(2);
     expect(seen[0]).toMatchObject({ source: 'async~airbnb', ok: true, costUsd: 0.042, items: 2 });
     expect(seen[0]!.runId).toMatch(/^run/);
-    const paths = fake.calls.filter((c) => c.path.includes('async~airbnb') || c.path.startsWith('/v2/actor-runs') || c.path.startsWith('/v2/datasets')).map((c) => `${c.method} ${c.path.replace(/\/[A-Za-z0-9]{17}/g, '/:id')}`);
+    const paths = fake.calls
+      .filter((c) => c.path.includes('async~airbnb') || c.path.startsWith('/v2/actor-runs') || c.path.startsWith('/v2/datasets'))
+      .map((c) => `${c.method} ${c.path.replace(/\/[A-Za-z0-9]{17}/g, '/:id')}`);
     expect(paths).toEqual(expect.arrayContaining(['POST /v2/actors/async~airbnb/runs', 'GET /v2/actor-runs/:id', 'GET /v2/datasets/:id/items']));
   });
 
@@ -60,7 +66,10 @@ describe('fallbacks within a need', () => {
     fake.script('second~booking', { kind: 'items', items: FIXTURES.booking.listing!.normal });
     const seen: SourceReport[] = [];
     await u.observe!((r) => seen.push(r)).listing('booking', IDS.booking, { currency: 'EUR' });
-    expect(seen.map((r) => [r.source, r.ok])).toEqual([['first~booking', false], ['second~booking', true]]);
+    expect(seen.map((r) => [r.source, r.ok])).toEqual([
+      ['first~booking', false],
+      ['second~booking', true],
+    ]);
   });
 
   it('every actor FAILED → all_actors_failed; every actor refused with 402/429 → retryable upstream_unavailable; a definitive answer ends the chain', async () => {
@@ -81,26 +90,37 @@ describe('fallbacks within a need', () => {
     const u = upstreamOver(fake, actorsSetting({ google: { search: ['nobody~missing'] } }));
     expect(await code(u.searchPlatform('google', 'Vienna', { currency: 'USD', rooms: 1 }))).toBe('all_actors_failed');
     fake.script(ACTORS.vrbo.search!, { kind: 'invalid-input' });
-    const bad = await upstreamOver(fake).searchPlatform('vrbo', 'Destin', { currency: 'USD', rooms: 1 }).catch((x: unknown) => x as ServiceError);
+    const bad = await upstreamOver(fake)
+      .searchPlatform('vrbo', 'Destin', { currency: 'USD', rooms: 1 })
+      .catch((x: unknown) => x as ServiceError);
     expect(bad).toMatchObject({ code: 'all_actors_failed' });
     expect((bad as ServiceError).message).toMatch(/Input is not valid/);
     const wrong = { ...fake, token: 'apify_api_wrong_secret' };
-    const e = (await upstreamOver(wrong).searchPlatform('vrbo', 'Destin', { currency: 'USD', rooms: 1 }).catch((x: unknown) => x)) as ServiceError;
+    const e = (await upstreamOver(wrong)
+      .searchPlatform('vrbo', 'Destin', { currency: 'USD', rooms: 1 })
+      .catch((x: unknown) => x)) as ServiceError;
     expect(e.message).toMatch(/STAYS_APIFY_TOKEN/);
     expect(e.message).not.toContain('apify_api_wrong_secret');
   });
 });
 
 describe('the fake, as raw HTTP sees it', () => {
-  const post = async (path: string, body: Buffer, headers: Record<string, string>) => fetch(`${fake.url}${path}`, { method: 'POST', body: new Uint8Array(body), headers: { 'content-type': 'application/json', ...headers } });
+  const post = async (path: string, body: Buffer, headers: Record<string, string>) =>
+    fetch(`${fake.url}${path}`, { method: 'POST', body: new Uint8Array(body), headers: { 'content-type': 'application/json', ...headers } });
 
   it('the legacy /v2/acts prefix with ?token= and a gzip body: 201, a bare array, the pagination headers', async () => {
     fake.script('x~y', { kind: 'items', items: [{ a: 1 }, { a: 2 }, { a: 3 }] });
-    const res = await post(`/v2/acts/x~y/run-sync-get-dataset-items?token=${fake.token}&offset=1&limit=1`, await promisify(gzip)(Buffer.from(JSON.stringify({ q: 'gz' }))), { 'content-encoding': 'gzip' });
+    const res = await post(`/v2/acts/x~y/run-sync-get-dataset-items?token=${fake.token}&offset=1&limit=1`, await promisify(gzip)(Buffer.from(JSON.stringify({ q: 'gz' }))), {
+      'content-encoding': 'gzip',
+    });
     expect(res.status).toBe(201);
     expect(await res.json()).toEqual([{ a: 2 }]);
     expect(Object.fromEntries([...res.headers].filter(([k]) => k.startsWith('x-apify-pagination')))).toEqual({
-      'x-apify-pagination-offset': '1', 'x-apify-pagination-limit': '1', 'x-apify-pagination-count': '1', 'x-apify-pagination-total': '3', 'x-apify-pagination-desc': 'false',
+      'x-apify-pagination-offset': '1',
+      'x-apify-pagination-limit': '1',
+      'x-apify-pagination-count': '1',
+      'x-apify-pagination-total': '3',
+      'x-apify-pagination-desc': 'false',
     });
     expect(fake.calls.at(-1)).toMatchObject({ auth: 'query', encoding: 'gzip', input: { q: 'gz' } });
   });

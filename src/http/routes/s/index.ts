@@ -8,7 +8,20 @@ import { webhookCreate, webhookDelete, webhookDeliveries, webhookGet, webhookLis
  * lists them. by-url and by-address come before {id}, which would otherwise match them.
  */
 export const FAMILY_S_ROUTES: RouteDef[] = [
-  stayByUrl, stayByAddress, stayBatch, stayGet, ...stayPartRoutes,
-  searchWithDetails, listingsSuperhost, listingsLuxury, listingsInstantBook,
-  webhookCreate, webhookTrigger, webhookList, webhookGet, webhookDelete, webhookDeliveries, webhookResend,
+  stayByUrl,
+  stayByAddress,
+  stayBatch,
+  stayGet,
+  ...stayPartRoutes,
+  searchWithDetails,
+  listingsSuperhost,
+  listingsLuxury,
+  listingsInstantBook,
+  webhookCreate,
+  webhookTrigger,
+  webhookList,
+  webhookGet,
+  webhookDelete,
+  webhookDeliveries,
+  webhookResend,
 ];

@@ -43,7 +43,13 @@ function searchRoute(kind: Exclude<SSearchKind, 'search'>, path: string, summary
     family: 'S',
     path,
     doc: {
-      operationId: kind === 'with-details' ? 'searchWithDetails' : `listings${kind.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`,
+      operationId:
+        kind === 'with-details'
+          ? 'searchWithDetails'
+          : `listings${kind
+              .split('-')
+              .map((w) => w[0]!.toUpperCase() + w.slice(1))
+              .join('')}`,
       summary,
       description: `${preset ? 'Body as SearchRequest; maxItems defaults to 50 and is capped at 50 (with a warning); always synchronous. ' : 'Body as SearchRequest; each row enriched like a stay lookup (description, amenities, availability, reviews). '}${BILLING[kind]}`,
       tags: ['Stays'],

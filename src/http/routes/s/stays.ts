@@ -43,7 +43,13 @@ export const stayGet: RouteDef = {
   scopes: ['stays.read'],
   family: 'S',
   path: '/v1/stays/{id}',
-  doc: lookupDoc('getStay', 'A stay by airbnb listing id', 'The whole Stay: pricing all null (spec rule 1) unless checkIn and checkOut are given, the next 30 days of availability, the most recent reviews. ', StaySchema, { path: StayPathParams, query: StayDatesParams }),
+  doc: lookupDoc(
+    'getStay',
+    'A stay by airbnb listing id',
+    'The whole Stay: pricing all null (spec rule 1) unless checkIn and checkOut are given, the next 30 days of availability, the most recent reviews. ',
+    StaySchema,
+    { path: StayPathParams, query: StayDatesParams },
+  ),
   handle: async (c, ctx) => {
     const s = c.get('services');
     // /v1/stays/batch is a POST route; a GET of it is not a lookup of a stay called "batch".
@@ -61,7 +67,13 @@ export const stayByUrl: RouteDef = {
   scopes: ['stays.read'],
   family: 'S',
   path: '/v1/stays/by-url',
-  doc: lookupDoc('getStayByUrl', 'A stay by airbnb room URL', 'An airbnb room URL (https://www.airbnb.com/rooms/<id>); anything else is 400 invalid_listing_url. With checkIn and checkOut, pricing is quoted. ', StaySchema, { query: StayByUrlParams.extend(StayDatesParams.shape) }),
+  doc: lookupDoc(
+    'getStayByUrl',
+    'A stay by airbnb room URL',
+    'An airbnb room URL (https://www.airbnb.com/rooms/<id>); anything else is 400 invalid_listing_url. With checkIn and checkOut, pricing is quoted. ',
+    StaySchema,
+    { query: StayByUrlParams.extend(StayDatesParams.shape) },
+  ),
   handle: async (c, ctx) => {
     const s = c.get('services');
     const plan = stayPlan(s, ctx, queryInput(c), { byUrl: true });
@@ -96,7 +108,10 @@ function partRoute(part: StayPart): RouteDef {
     scopes: ['stays.read'],
     family: 'S',
     path: `/v1/stays/{id}/${part}`,
-    doc: lookupDoc(`getStay${part[0]!.toUpperCase()}${part.slice(1)}`, `A stay's ${part}`, pricing, StayPartSchemas[part], { path: StayPathParams, ...(part === 'pricing' ? { query: StayDatesParams } : {}) }),
+    doc: lookupDoc(`getStay${part[0]!.toUpperCase()}${part.slice(1)}`, `A stay's ${part}`, pricing, StayPartSchemas[part], {
+      path: StayPathParams,
+      ...(part === 'pricing' ? { query: StayDatesParams } : {}),
+    }),
     handle: async (c, ctx) => {
       const s = c.get('services');
       const plan = stayPartPlan(s, ctx, part === 'pricing' ? { ...queryInput(c), id: c.req.param('id') } : { id: c.req.param('id') }, part);

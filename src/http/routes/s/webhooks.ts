@@ -3,15 +3,20 @@
 // needs webhooks.write too, deleting webhooks.write (an OAuth token, read-only, has neither write).
 // A webhook belongs to the environment (sandbox or live) of the key that created it.
 import { z } from 'zod';
-import {
-  createWebhook,
-  deleteWebhook,
-  getWebhook,
-  listWebhookDeliveries,
-  listWebhooks,
-} from '../../../core/ops/webhooks.js';
+import { createWebhook, deleteWebhook, getWebhook, listWebhookDeliveries, listWebhooks } from '../../../core/ops/webhooks.js';
 import { resendDelivery, triggerEvent } from '../../../core/ops/webhook-tools.js';
-import { CreateWebhookBody, CreatedWebhookSchema, DeliveryPath, DeliverySchema, ResentSchema, RevokedWebhookSchema, TriggerBody, TriggeredSchema, WebhookIdPath, WebhookSchema } from '../../../core/schemas/webhooks.js';
+import {
+  CreateWebhookBody,
+  CreatedWebhookSchema,
+  DeliveryPath,
+  DeliverySchema,
+  ResentSchema,
+  RevokedWebhookSchema,
+  TriggerBody,
+  TriggeredSchema,
+  WebhookIdPath,
+  WebhookSchema,
+} from '../../../core/schemas/webhooks.js';
 import { assertPublicTarget, denyPrivateTargets } from '../../../webhooks/targets.js';
 import { renderS } from '../../render.js';
 import { type RouteDef, jsonBody } from '../../route.js';
@@ -111,7 +116,7 @@ export const webhookDeliveries: RouteDef = {
   path: '/v1/webhooks/{id}/deliveries',
   doc: {
     operationId: 'listWebhookDeliveries',
-    summary: 'A webhook\'s delivery attempts',
+    summary: "A webhook's delivery attempts",
     description: `The most recent 200 attempts, newest first: event, attempt (1-3), status_code, the first 500 bytes of the answer, delivered, attempted_at. ${READ}`,
     tags: TAGS,
     path: WebhookIdPath,
@@ -134,7 +139,7 @@ export const webhookTrigger: RouteDef = {
     description:
       'For testing a receiver, as `stripe trigger` does, free: job.succeeded makes a sandbox job (a small sandbox search) that goes through the store like a live one and queues ' +
       'job.queued, job.running and job.succeeded; job.failed the same ending failed (as a sandbox search of location fail does); stay.cached a stay.cached for a sandbox listing. ' +
-      'The events go to the account\'s active sandbox webhooks subscribed to them, queued in order before the answer; the job is pollable (GET /v1/jobs/{jobId}). ' +
+      "The events go to the account's active sandbox webhooks subscribed to them, queued in order before the answer; the job is pollable (GET /v1/jobs/{jobId}). " +
       `A live key: 403 sandbox_key_required (live webhooks never get test events). ${READ}`,
     tags: TAGS,
     body: TriggerBody,

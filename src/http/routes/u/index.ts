@@ -10,17 +10,4 @@ import { reviewsGet } from './reviews.js';
 import { searchGet, searchPost } from './search.js';
 
 /** Family U routes, in the order the OpenAPI document lists them. */
-export const FAMILY_U_ROUTES: RouteDef[] = [
-  searchGet,
-  searchPost,
-  reviewsGet,
-  priceGet,
-  priceCompareGet,
-  availabilityGet,
-  listingGet,
-  accountGet,
-  jobsList,
-  jobGet,
-  jobCancel,
-  topupPost,
-];
+export const FAMILY_U_ROUTES: RouteDef[] = [searchGet, searchPost, reviewsGet, priceGet, priceCompareGet, availabilityGet, listingGet, accountGet, jobsList, jobGet, jobCancel, topupPost];

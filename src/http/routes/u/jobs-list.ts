@@ -13,7 +13,7 @@ export const jobsList: RouteDef = {
     operationId: 'listJobs',
     summary: 'List your jobs',
     description:
-      'Always 0 credits, never 202. The jobs of the calling key\'s account in the key\'s environment (a sandbox key sees sandbox jobs), ' +
+      "Always 0 credits, never 202. The jobs of the calling key's account in the key's environment (a sandbox key sees sandbox jobs), " +
       'newest first, until 24 hours after each ends; each as a poll shows it, without the result (GET its pollUrl for that). Cursor-paginated.',
     tags: ['Jobs'],
     query: JobsListParams,

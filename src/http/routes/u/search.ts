@@ -13,7 +13,8 @@ import { BILLING_TEXT } from '../../../core/billing.js';
 
 const doc = {
   summary: 'Search properties across platforms',
-  description: 'Fans out to each platform (limit applies per platform), merges round-robin by default, cursor-paginated. Credits per result per platform (airbnb 2, booking 1, vrbo 1, min 5; google 15 per page of 20).',
+  description:
+    'Fans out to each platform (limit applies per platform), merges round-robin by default, cursor-paginated. Credits per result per platform (airbnb 2, booking 1, vrbo 1, min 5; google 15 per page of 20).',
   tags: ['Data'],
   data: z.array(PropertySchema),
   async: true,

@@ -36,7 +36,7 @@ export interface VrboPropertyItem {
   propertyType?: string;
   description?: { about?: VrboNested };
   highlights?: { bedroomsCount?: number | null; bathroomsCount?: number | null; sleepsCount?: number | null };
-  address?: { city?: string | null; province?: string | null; /** [U] */ countryCode?: string | null };
+  address?: { city?: string | null; province?: string | null /** [U] */; countryCode?: string | null };
   /** Singular. */
   coordinate?: { latitude: number; longitude: number } | null;
   amenities?: VrboNested;
