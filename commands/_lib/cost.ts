@@ -8,23 +8,15 @@
 // --dry-run (dry-run.ts) reports the same worst case without sending anything.
 import type { ApiCall } from '../../src/client/http.js';
 import { REVIEWS_LIMIT, SEARCH_LIMIT } from '../../src/core/limits.js';
-import { worstCaseOf } from '../../src/core/worst-case.js';
+import { valueInt, valueList, worstCaseOf } from '../../src/core/worst-case.js';
 import type { Ctx } from './context.js';
 import { EXIT } from './io.js';
 
 /** The default cap on a terminal, for --all walks and batches, when --max-credits is not given. */
 const DEFAULT_TTY_CAP = 100;
 
-const str = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) ? v.map(String).join(',') : v === undefined || v === null ? undefined : String(v));
-const list = (v: unknown) =>
-  (str(v) ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-const int = (v: unknown, fallback: number) => {
-  const n = Number(str(v));
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-};
+const list = valueList;
+const int = valueInt;
 
 /** The worst case of one call (credits), or null when it is free or not a billable route: the core's (src/core/worst-case.ts). */
 export const worstCase = (call: ApiCall): number | null => worstCaseOf(call);

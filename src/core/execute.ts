@@ -8,7 +8,7 @@ import { type RequestContext, type Services, isSandbox } from './context.js';
 import { ServiceError, isErrorCode } from './errors.js';
 import { type JobFacts, emitJob, emitJobFailed, emitStayCached } from './events.js';
 import { newJobId } from './ids.js';
-import { JOB_RETENTION_MS, leaseFor } from './lease.js';
+import { JOB_RETENTION_MS, leaseFor, newJob } from './lease.js';
 import type { JobOutcome } from './ports/runtime.js';
 import { pollUrl } from './ops/jobs.js';
 import { buildMeta, refuseWithoutUpstream } from './ops/common.js';
@@ -160,24 +160,16 @@ export async function execute<T>(services: Services, ctx: RequestContext, plan: 
   services.jobs.holds.add(holdId);
   const now = services.clock.now();
   let estimatedSeconds: number;
+  let job: JobFacts;
   try {
     estimatedSeconds = Math.max(1, ...plan.legs.map((l) => (isEnabled(l.platform) ? upstream.estimateSeconds(l.platform) : 1)));
-    await services.store.createJob({
-      id: jobId,
-      accountId: ctx.account.id,
-      env: ctx.key.env,
-      requestId: ctx.requestId,
-      operation: plan.operation,
-      platforms: plan.platforms,
-      estimatedSeconds,
-      createdAt: now,
-      lease: leaseFor(services),
-    });
+    const made = newJob(services, ctx, { id: jobId, operation: plan.operation, platforms: plan.platforms, estimatedSeconds, now });
+    await services.store.createJob(made.row);
+    job = made.facts;
   } catch (e) {
     await release(services, holdId, ctx.requestId);
     throw e;
   }
-  const job: JobFacts = { id: jobId, accountId: ctx.account.id, env: ctx.key.env, operation: plan.operation, platforms: plan.platforms, createdAt: now };
   emitJob(services, 'job.queued', job);
   const running = services.jobs.run(jobId, holdId, () => runJob(services, ctx, plan, upstream, { job, holdId, hits: hits.map((h) => h?.value) }));
   running.catch(() => undefined);
@@ -250,18 +242,8 @@ async function pendingSandboxJob<T>(services: Services, ctx: RequestContext, pla
   const now = clock.now();
   const estimatedSeconds = SANDBOX_PENDING_MS / 1000;
   await store.hold({ id: holdId, accountId: ctx.account.id, amount: 0, requestId: ctx.requestId, jobId, at: now, freeTierBudget: null, lease: leaseFor(services) });
-  await store.createJob({
-    id: jobId,
-    accountId: ctx.account.id,
-    env: ctx.key.env,
-    requestId: ctx.requestId,
-    operation: plan.operation,
-    platforms: plan.platforms,
-    estimatedSeconds,
-    createdAt: now,
-    lease: leaseFor(services),
-  });
-  const job: JobFacts = { id: jobId, accountId: ctx.account.id, env: ctx.key.env, operation: plan.operation, platforms: plan.platforms, createdAt: now };
+  const { row, facts: job } = newJob(services, ctx, { id: jobId, operation: plan.operation, platforms: plan.platforms, estimatedSeconds, now });
+  await store.createJob(row);
   emitJob(services, 'job.queued', job);
   const owner = services.jobs.owner;
   const running = services.jobs.run(jobId, holdId, async (): Promise<JobOutcome> => {

@@ -15,16 +15,22 @@ export interface CallShape {
   body?: unknown;
 }
 
-const str = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) ? v.map(String).join(',') : v === undefined || v === null ? undefined : String(v));
-const list = (v: unknown) =>
-  (str(v) ?? '')
+/** A query or body value as text (lists comma-joined), or undefined. */
+const valueText = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) ? v.map(String).join(',') : v === undefined || v === null ? undefined : String(v));
+/** A comma-separated (or repeated) value as its non-empty items. */
+export const valueList = (v: unknown) =>
+  (valueText(v) ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-const int = (v: unknown, fallback: number) => {
-  const n = Number(str(v));
+/** A positive integer value, or `fallback`. */
+export const valueInt = (v: unknown, fallback: number) => {
+  const n = Number(valueText(v));
   return Number.isInteger(n) && n > 0 ? n : fallback;
 };
+const str = valueText;
+const list = valueList;
+const int = valueInt;
 /** A platform the call names, or null: the worst case then takes the dearest one. */
 const platformOf = (v: unknown): Platform | null => (isPlatform(str(v)) ? (str(v) as Platform) : null);
 const DAY_MS = 86_400_000;

@@ -6,11 +6,11 @@
 import { requireScope } from '../auth.js';
 import type { RequestContext, Services } from '../context.js';
 import { ServiceError } from '../errors.js';
-import { type JobFacts, emitJob, emitJobFailed, emitStayCached } from '../events.js';
+import { emitJob, emitJobFailed, emitStayCached } from '../events.js';
 import { newJobId } from '../ids.js';
 import { type TRIGGER_EVENTS, TriggerBody, type TriggeredSchema } from '../schemas/webhooks.js';
 import { type RawInput, parseParams, preview } from '../validate.js';
-import { JOB_RETENTION_MS, leaseFor } from '../lease.js';
+import { JOB_RETENTION_MS, leaseFor, newJob } from '../lease.js';
 import type { WebhookEvent } from '../ports/store.js';
 import { execute } from '../execute.js';
 import { pollUrl } from './jobs.js';
@@ -66,18 +66,8 @@ export async function triggerEvent(services: Services, ctx: RequestContext, raw:
   const lease = leaseFor(services);
   // The same store path as a live job, with nothing to hold: a hold of 0 credits.
   await services.store.hold({ id: holdId, accountId: ctx.account.id, amount: 0, requestId: ctx.requestId, jobId, at: now, freeTierBudget: null, lease });
-  await services.store.createJob({
-    id: jobId,
-    accountId: ctx.account.id,
-    env: ctx.key.env,
-    requestId: ctx.requestId,
-    operation: plan.operation,
-    platforms: plan.platforms,
-    estimatedSeconds: 1,
-    createdAt: now,
-    lease,
-  });
-  const job: JobFacts = { id: jobId, accountId: ctx.account.id, env: ctx.key.env, operation: plan.operation, platforms: plan.platforms, createdAt: now };
+  const { row, facts: job } = newJob(services, ctx, { id: jobId, operation: plan.operation, platforms: plan.platforms, estimatedSeconds: 1, now });
+  await services.store.createJob(row);
   emitJob(services, 'job.queued', job);
   await services.store.startJob(jobId, owner, services.clock.now());
   emitJob(services, 'job.running', job);

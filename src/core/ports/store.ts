@@ -139,7 +139,7 @@ export interface NewCharge {
 
 export type HoldResult = { ok: true; credits: CreditsRow } | { ok: false; reason: 'balance' | 'free_tier'; credits: CreditsRow };
 
-interface NewJob {
+export interface NewJob {
   id: string;
   accountId: string;
   env: KeyEnv;
