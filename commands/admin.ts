@@ -1,6 +1,6 @@
 // `stays admin`: operator commands on the same store a running server uses.
 import { type Command, InvalidArgumentError } from 'commander';
-import { EXIT, printJson } from './_lib/io.js';
+import { EXIT, printJson } from './_lib/runtime/io.js';
 
 interface Common {
   dataDir?: string;

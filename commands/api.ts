@@ -3,7 +3,7 @@
 // -o json (the default) or jsonl (one data row a line); --json FIELDS and --jq select as in the
 // other commands; --timeout bounds the request.
 import type { Command } from 'commander';
-import { type GlobalOpts, withGlobals } from './_lib/options.js';
+import { type GlobalOpts, withGlobals } from './_lib/flags/options.js';
 
 interface ApiOpts extends Omit<GlobalOpts, 'input'> {
   method?: string;
@@ -69,7 +69,7 @@ bodies instead, which --jq then filters. It does not wait for jobs: a page answe
 the walk (exit 1) with how to go on.`,
     )
     .action(async (path: string, opts: ApiOpts) => {
-      const [{ execute }, { buildRequest, checkPaginate, printPages, printResponse, rawFormat, sendRaw }] = await Promise.all([import('./_lib/run.js'), import('./_lib/raw.js')]);
+      const [{ execute }, { buildRequest, checkPaginate, printPages, printResponse, rawFormat, sendRaw }] = await Promise.all([import('./_lib/runtime/run.js'), import('./api/raw.js')]);
       // -o is checked by rawFormat inside (its refusal is then reported like any other error).
       const output = opts.output === 'json' || opts.output === 'jsonl' ? opts.output : undefined;
       await execute({ ...opts, output, input: given.noInput ? false : undefined }, async (ctx) => {
@@ -77,7 +77,7 @@ the walk (exit 1) with how to go on.`,
         const paging = { paginate: opts.paginate === true, slurp: opts.slurp === true, include: opts.include === true, format };
         checkPaginate({ ...paging, fields: ctx.fields !== null });
         const call = await buildRequest(path, { ...opts, input: given.file }, { term: ctx.term, noInput: given.noInput });
-        if (opts.dryRun === true) return (await import('./_lib/dry-run.js')).printDryRun(ctx, call, { all: false });
+        if (opts.dryRun === true) return (await import('./_lib/cost/dry-run.js')).printDryRun(ctx, call, { all: false });
         if (paging.paginate) return printPages(ctx, call, paging);
         const res = await sendRaw(ctx, call);
         await printResponse(res, ctx, { include: paging.include, format });

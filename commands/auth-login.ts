@@ -3,12 +3,12 @@
 // checks it with GET /v1/account (free) on the server, or in-process on the local store, and only
 // then stores it; the key is never printed. Logout removes the stored key of the profile.
 import { StaysApiError } from '../src/client/errors.js';
-import { keyPrefix } from './_lib/context.js';
-import { configFile, unknownProfile } from './_lib/config.js';
-import { type Ctx, createContext } from './_lib/context.js';
-import { UsageError, reportError } from './_lib/errors.js';
-import { EXIT } from './_lib/io.js';
-import { makeTerm } from './_lib/term.js';
+import { keyPrefix } from './_lib/runtime/context.js';
+import { configFile, unknownProfile } from './_lib/config/profiles.js';
+import { type Ctx, createContext } from './_lib/runtime/context.js';
+import { UsageError, reportError } from './_lib/runtime/errors.js';
+import { EXIT } from './_lib/runtime/io.js';
+import { makeTerm } from './_lib/runtime/term.js';
 
 export interface LoginOpts {
   profile: string;
@@ -67,7 +67,7 @@ export async function login(o: LoginOpts): Promise<void> {
       }
       throw e;
     }
-    const { openConfig } = await import('./_lib/config.js');
+    const { openConfig } = await import('./_lib/config/profiles.js');
     const conf = await openConfig();
     conf.set(o.profile, 'api-key', key);
     // A base URL given on the command line belongs to this login: the profile keeps it.
@@ -89,7 +89,7 @@ export async function logout(o: { profile: string }): Promise<void> {
     process.exitCode = EXIT.usage;
     return;
   }
-  const { openConfig } = await import('./_lib/config.js');
+  const { openConfig } = await import('./_lib/config/profiles.js');
   const dropped = (await openConfig()).dropKey(o.profile);
   process.stderr.write(dropped ? `stays: removed the API key of profile ${o.profile}\n` : `stays: profile ${o.profile} has no stored API key; nothing to remove\n`);
   if (process.env.STAYS_API_KEY) process.stderr.write('stays: note: STAYS_API_KEY is still set in this environment, and commands use it.\n');

@@ -5,11 +5,11 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Account } from '../src/core/schemas/resources.js';
-import { configFile, readProfile } from './_lib/config.js';
-import { localKeyIndex, storeLabel } from './_lib/local-key.js';
-import { type Ctx, keyPrefix } from './_lib/context.js';
-import type { GlobalOpts } from './_lib/options.js';
-import { chalkAt } from './_lib/term.js';
+import { configFile, readProfile } from './_lib/config/profiles.js';
+import { localKeyIndex, storeLabel } from './_lib/config/local-key.js';
+import { type Ctx, keyPrefix } from './_lib/runtime/context.js';
+import type { GlobalOpts } from './_lib/flags/options.js';
+import { chalkAt } from './_lib/runtime/term.js';
 
 type Source = NonNullable<Ctx['keySource']>;
 
@@ -129,11 +129,11 @@ async function human(ctx: Ctx, s: AuthStatus, rt: { databaseUrl?: string; dataDi
 export async function authStatus(ctx: Ctx, opts: GlobalOpts): Promise<void> {
   const { status, error, config } = await gather(ctx, opts);
   if (ctx.fields !== null || ctx.jq !== null) {
-    const { printSelected } = await import('./_lib/select.js');
+    const { printSelected } = await import('./_lib/output/select.js');
     // --json FIELDS picks fields of the status object; --jq alone sees the whole object.
     await printSelected(ctx.fields !== null ? { data: status } : (status as unknown as { data: unknown }), { fields: ctx.fields, jq: ctx.jq }, ctx.term);
   } else if (ctx.format === 'json' || ctx.format === 'jsonl') {
-    const { jsonText } = await import('./_lib/io.js');
+    const { jsonText } = await import('./_lib/runtime/io.js');
     process.stdout.write(jsonText(status, ctx.format === 'json' && ctx.term.outTTY));
   } else {
     process.stdout.write(await human(ctx, status, config));

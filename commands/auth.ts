@@ -1,7 +1,7 @@
 // `stays auth status` and `stays whoami`: which service, profile, key and account a command would
 // use, with the plan and credits (GET /v1/account, free) and where the config file lives.
 import { type Command, Option } from 'commander';
-import { type GlobalOpts, withGlobals } from './_lib/options.js';
+import { type GlobalOpts, withGlobals } from './_lib/flags/options.js';
 
 const EXAMPLES = `
 Examples:
@@ -10,7 +10,7 @@ Examples:
   stays auth status --json | jq .account.credits.available`;
 
 async function run(opts: GlobalOpts): Promise<void> {
-  const [{ execute }, { authStatus }] = await Promise.all([import('./_lib/run.js'), import('./auth-status.js')]);
+  const [{ execute }, { authStatus }] = await Promise.all([import('./_lib/runtime/run.js'), import('./auth-status.js')]);
   await execute(opts, (ctx) => authStatus(ctx, opts));
 }
 

@@ -1,7 +1,7 @@
 // `stays availability PLATFORM ID…`: day-by-day availability (GET /v1/availability).
 import type { Command } from 'commander';
-import { type GlobalOpts, PLATFORMS, pick, withCost, withGlobals } from './_lib/options.js';
-import { columnsHelp } from './_lib/columns.js';
+import { type GlobalOpts, PLATFORMS, pick, withCost, withGlobals } from './_lib/flags/options.js';
+import { columnsHelp } from './_lib/output/columns.js';
 
 export function defineAvailability(program: Command): void {
   const cmd = program
@@ -24,10 +24,10 @@ Examples:
 ${columnsHelp('day')}`,
     )
     .action(async (platform: string | undefined, ids: string[], opts: GlobalOpts & Record<string, unknown>) => {
-      const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
+      const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/runtime/run.js'), import('./_lib/runtime/prompt.js'), import('../src/client/operations.js')]);
       const usage = 'stays availability PLATFORM ID… --start-date D --end-date D';
       await execute(opts, async (ctx) => {
-        const { platformFromRef } = await import('./_lib/listing-arg.js');
+        const { platformFromRef } = await import('./_lib/flags/listing-arg.js');
         let list: string[];
         [platform, list] = platformFromRef(platform, ids, opts.url);
         const p = await ask(ctx.term, platform, { name: 'PLATFORM', message: 'Platform?', choices: PLATFORMS, usage });

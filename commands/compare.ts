@@ -1,8 +1,8 @@
 // `stays compare`: one property across sellers (GET /v1/price-compare), in google mode
 // (--name/--location/--google-hotel-id) or direct mode (--listings platform:id,…).
 import type { Command } from 'commander';
-import { DATE_KEYS, type GlobalOpts, PARTY_KEYS, pick, withDates, withCost, withGlobals, withParty } from './_lib/options.js';
-import { columnsHelp } from './_lib/columns.js';
+import { DATE_KEYS, type GlobalOpts, PARTY_KEYS, pick, withDates, withCost, withGlobals, withParty } from './_lib/flags/options.js';
+import { columnsHelp } from './_lib/output/columns.js';
 
 export function defineCompare(program: Command): void {
   const cmd = program
@@ -26,7 +26,7 @@ seller) and the median. TOTAL comes first: offers compare on the total price.
 ${columnsHelp('offer')}`,
     )
     .action(async (opts: GlobalOpts & Record<string, unknown>) => {
-      const [{ execute, runCall }, { UsageError }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/errors.js'), import('../src/client/operations.js')]);
+      const [{ execute, runCall }, { UsageError }, { operations }] = await Promise.all([import('./_lib/runtime/run.js'), import('./_lib/runtime/errors.js'), import('../src/client/operations.js')]);
       await execute(opts, async (ctx) => {
         const q = pick(opts, ['listings', 'name', 'location', 'googleHotelId', ...DATE_KEYS, ...PARTY_KEYS]);
         if (!q.listings && !q.name && !q.location && !q.googleHotelId) {

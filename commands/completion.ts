@@ -5,7 +5,7 @@
 // data: pressing Tab runs no Node. The tree is read in _lib/completion-spec.ts, the scripts are
 // written in _lib/completion-scripts.ts, both loaded only by this command.
 import { Argument, type Command } from 'commander';
-import { INSTALL, SHELLS, type Shell } from './_lib/completion-shells.js';
+import { INSTALL, SHELLS, type Shell } from './completion/shells.js';
 
 export function defineCompletion(program: Command): void {
   program
@@ -16,7 +16,7 @@ export function defineCompletion(program: Command): void {
     .action(async (shell: Shell, _opts: unknown, cmd: Command) => {
       let root = cmd;
       while (root.parent) root = root.parent;
-      const [{ specOf }, { EMIT }] = await Promise.all([import('./_lib/completion-spec.js'), import('./_lib/completion-scripts.js')]);
+      const [{ specOf }, { EMIT }] = await Promise.all([import('./completion/spec.js'), import('./completion/scripts.js')]);
       process.stdout.write(EMIT[shell](await specOf(root)));
     });
 }

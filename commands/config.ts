@@ -36,7 +36,7 @@ The file lives in the user config dir (or STAYS_CONFIG_DIR).`,
     .argument('<key>', 'setting name')
     .addOption(profileOption())
     .action(async (key: string, o: { profile: string }) => {
-      const { checkKey, checkProfile, guard, readProfile } = await import('./_lib/config-cmd.js');
+      const { checkKey, checkProfile, guard, readProfile } = await import('./config/checks.js');
       await guard(() => {
         const value = readProfile(checkProfile(o.profile))[checkKey(key)];
         if (value !== undefined) process.stdout.write(`${value}\n`);
@@ -50,7 +50,7 @@ The file lives in the user config dir (or STAYS_CONFIG_DIR).`,
     .argument('<value>', 'new value')
     .addOption(profileOption())
     .action(async (key: string, value: string, o: { profile: string }) => {
-      const { checkKey, checkValue, guard, openConfig } = await import('./_lib/config-cmd.js');
+      const { checkKey, checkValue, guard, openConfig } = await import('./config/checks.js');
       await guard(async () => {
         const k = checkKey(key);
         (await openConfig()).set(o.profile, k, checkValue(k, value));
@@ -63,7 +63,7 @@ The file lives in the user config dir (or STAYS_CONFIG_DIR).`,
     .argument('<key>', 'setting name')
     .addOption(profileOption())
     .action(async (key: string, o: { profile: string }) => {
-      const { checkKey, checkProfile, guard, openConfig } = await import('./_lib/config-cmd.js');
+      const { checkKey, checkProfile, guard, openConfig } = await import('./config/checks.js');
       await guard(async () => (await openConfig()).unset(checkProfile(o.profile), checkKey(key)));
     });
 
@@ -89,7 +89,7 @@ Examples:
   stays config profiles --json | jq -r '.[] | select(.active) | .name'`,
     )
     .action(async (o: { profile: string; json?: boolean }) => {
-      const { listProfiles } = await import('./_lib/config-cmd.js');
+      const { listProfiles } = await import('./config/checks.js');
       listProfiles(o.profile, o.json === true);
     });
 
@@ -99,7 +99,7 @@ Examples:
     .addOption(profileOption())
     .option('--json', 'print one JSON object')
     .action(async (o: { profile: string; json?: boolean }) => {
-      const { guard, listProfile } = await import('./_lib/config-cmd.js');
+      const { guard, listProfile } = await import('./config/checks.js');
       await guard(() => listProfile(o.profile, o.json === true));
     });
 }

@@ -46,8 +46,8 @@ Examples:
     .action(async (o: DoctorOpts) => {
       const [{ ConfigError, loadConfig }, { EXIT, jsonText }, { readProfile, runtimeSettings, unknownProfile }] = await Promise.all([
         import('../src/config.js'),
-        import('./_lib/io.js'),
-        import('./_lib/config.js'),
+        import('./_lib/runtime/io.js'),
+        import('./_lib/config/profiles.js'),
       ]);
       const profileName = o.profile || 'default';
       try {
@@ -56,10 +56,10 @@ Examples:
         const profile = readProfile(profileName);
         if (o.baseUrl || profile['base-url']) {
           const [{ createContext }, { remoteDoctor, remoteDoctorText }, { reportError }, { makeTerm }] = await Promise.all([
-            import('./_lib/context.js'),
-            import('./_lib/doctor-remote.js'),
-            import('./_lib/errors.js'),
-            import('./_lib/term.js'),
+            import('./_lib/runtime/context.js'),
+            import('./doctor/remote.js'),
+            import('./_lib/runtime/errors.js'),
+            import('./_lib/runtime/term.js'),
           ]);
           let ctx: Awaited<ReturnType<typeof createContext>> | undefined;
           try {
@@ -76,7 +76,7 @@ Examples:
           }
           return;
         }
-        const [{ doctor, doctorText }, { storeLabel }] = await Promise.all([import('../src/sources/apify/doctor.js'), import('./_lib/local-key.js')]);
+        const [{ doctor, doctorText }, { storeLabel }] = await Promise.all([import('../src/sources/apify/doctor.js'), import('./_lib/config/local-key.js')]);
         // The settings of the CLI's profile (stays config set upstream apify …) under the environment's.
         const overrides = { ...runtimeSettings(profile), ...(profile['data-dir'] && !process.env.STAYS_DATA_DIR ? { dataDir: profile['data-dir'] } : {}) };
         const config = loadConfig(overrides as Parameters<typeof loadConfig>[0]);

@@ -51,7 +51,7 @@ export function defineHelp(program: Command): void {
     .argument('[topic...]', `a command (e.g. search, jobs wait) or a topic: ${TOPICS.join(', ')}`)
     .action(async (topic: string[]) => {
       if (topic[0] === 'exit-codes') {
-        const { EXIT_DOC } = await import('./_lib/io.js');
+        const { EXIT_DOC } = await import('./_lib/runtime/io.js');
         process.stdout.write(`Exit codes of stays (the same for every command):\n\n${EXIT_DOC.map(([code, what]) => `  ${String(code).padStart(3)}  ${what}`).join('\n')}\n`);
         return;
       }

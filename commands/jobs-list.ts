@@ -4,8 +4,8 @@
 import type { ApiCall } from '../src/client/http.js';
 import type { Envelope } from '../src/client/types.js';
 import type { JobSummary } from '../src/core/schemas/jobs.js';
-import type { Ctx } from './_lib/context.js';
-import { chalkAt } from './_lib/term.js';
+import type { Ctx } from './_lib/runtime/context.js';
+import { chalkAt } from './_lib/runtime/term.js';
 
 type Cell = string | number | null;
 
@@ -96,7 +96,7 @@ function sayEmpty(ctx: Ctx): void {
 
 /** Lists one page, or every page with --all, in the chosen format. */
 export async function listJobs(ctx: Ctx, call: ApiCall, all: boolean): Promise<void> {
-  const { runCall } = await import('./_lib/run.js');
+  const { runCall } = await import('./_lib/runtime/run.js');
   if (ctx.fields !== null || ctx.jq !== null || ctx.format === 'json' || ctx.format === 'jsonl') return runCall(ctx, call, { paginates: true, all });
 
   const format = ctx.format as 'table' | 'tsv' | 'csv';

@@ -1,8 +1,8 @@
 // `stays jobs list`, `stays jobs get|wait|cancel JOB_ID`: the key's jobs (GET /v1/jobs), or one 202
 // job looked at, waited for (GET /v1/jobs/{jobId}) or canceled (DELETE /v1/jobs/{jobId}).
 import type { Command } from 'commander';
-import { columnListHelp } from './_lib/columns.js';
-import { type GlobalOpts, pick, withGlobals } from './_lib/options.js';
+import { columnListHelp } from './_lib/output/columns.js';
+import { type GlobalOpts, pick, withGlobals } from './_lib/flags/options.js';
 
 export function defineJobs(program: Command): void {
   const jobs = program.command('jobs').description('Async jobs started by a 202 answer');
@@ -28,7 +28,7 @@ Examples:
 ${columnListHelp(['job_id', 'status', 'operation', 'platforms', 'created_at', 'finished_at', 'credits_charged', 'error_code'], 'platforms is a comma list; credits_charged is empty until the job ends.')}`,
     )
     .action(async (opts: GlobalOpts & Record<string, unknown>) => {
-      const [{ execute }, { operations }, { listJobs }] = await Promise.all([import('./_lib/run.js'), import('../src/client/operations.js'), import('./jobs-list.js')]);
+      const [{ execute }, { operations }, { listJobs }] = await Promise.all([import('./_lib/runtime/run.js'), import('../src/client/operations.js'), import('./jobs-list.js')]);
       await execute(opts, (ctx) => listJobs(ctx, operations.jobs(pick(opts, ['status', 'limit', 'cursor'])), opts.all === true));
     });
 
@@ -44,14 +44,14 @@ Example:
   stays jobs get job_01J8ZK4R2ABCDEF0123456789A --json`,
     )
     .action(async (jobId: string, opts: GlobalOpts) => {
-      const [{ execute }, { showJob }] = await Promise.all([import('./_lib/run.js'), import('./_lib/job-view.js')]);
+      const [{ execute }, { showJob }] = await Promise.all([import('./_lib/runtime/run.js'), import('./jobs/view.js')]);
       await execute(opts, async (ctx) => showJob(ctx, await ctx.client.job(jobId)));
     });
 
   withGlobals(jobs.command('wait').description('Wait for a job and print its result as the original call would have').argument('<jobId>', 'job_… id'), { wait: false })
     .addHelpText('after', '\nExamples:\n  stays jobs wait job_01J8ZK4R2ABCDEF0123456789A\n  stays jobs wait job_… --timeout 10m --json')
     .action(async (jobId: string, opts: GlobalOpts) => {
-      const { execute, show } = await import('./_lib/run.js');
+      const { execute, show } = await import('./_lib/runtime/run.js');
       await execute(opts, async (ctx) => {
         const envelope = await ctx.client.waitJob(jobId);
         ctx.ui.stop();
@@ -74,7 +74,7 @@ Examples:
   stays jobs cancel job_… --json`,
     )
     .action(async (jobId: string, opts: GlobalOpts) => {
-      const [{ execute, show }, { operations }] = await Promise.all([import('./_lib/run.js'), import('../src/client/operations.js')]);
+      const [{ execute, show }, { operations }] = await Promise.all([import('./_lib/runtime/run.js'), import('../src/client/operations.js')]);
       await execute(opts, async (ctx) => {
         const r = await ctx.client.submit(operations.jobCancel(jobId));
         if (ctx.format !== 'table' || ctx.fields !== null || ctx.jq !== null) return show(ctx, r.body);

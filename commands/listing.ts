@@ -1,7 +1,7 @@
 // `stays listing PLATFORM ID`: full detail of one listing (GET /v1/listing/{platform}/{id}).
 import type { Command } from 'commander';
-import { DATE_KEYS, type GlobalOpts, PARTY_KEYS, PLATFORMS, pick, withDates, withCost, withGlobals, withParty } from './_lib/options.js';
-import { columnsHelp } from './_lib/columns.js';
+import { DATE_KEYS, type GlobalOpts, PARTY_KEYS, PLATFORMS, pick, withDates, withCost, withGlobals, withParty } from './_lib/flags/options.js';
+import { columnsHelp } from './_lib/output/columns.js';
 
 export function defineListing(program: Command): void {
   const cmd = program
@@ -24,9 +24,9 @@ A table shows the listing's fields one a line; with dates, its price too.
 ${columnsHelp('property')}`,
     )
     .action(async (platform: string | undefined, id: string | undefined, opts: GlobalOpts & Record<string, unknown>) => {
-      const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
+      const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/runtime/run.js'), import('./_lib/runtime/prompt.js'), import('../src/client/operations.js')]);
       await execute(opts, async (ctx) => {
-        const { platformFromRef } = await import('./_lib/listing-arg.js');
+        const { platformFromRef } = await import('./_lib/flags/listing-arg.js');
         [platform, [id]] = platformFromRef(platform, id === undefined ? [] : [id]);
         const p = await ask(ctx.term, platform, { name: 'PLATFORM', message: 'Platform?', choices: PLATFORMS, usage: 'stays listing PLATFORM ID' });
         const i = await ask(ctx.term, id, { name: 'ID', message: 'Listing id?', usage: 'stays listing PLATFORM ID' });

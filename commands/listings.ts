@@ -1,9 +1,9 @@
 // `stays listings superhost|luxury|instant-book [LOCATION]`: the Family S presets
 // (POST /v1/listings/{preset}), with the S search flags.
 import type { Command } from 'commander';
-import { type GlobalOpts, withCost, withGlobals } from './_lib/options.js';
-import { columnsHelp } from './_lib/columns.js';
-import { withStayFlags, withStaySharedFlags } from './_lib/stay-search.js';
+import { type GlobalOpts, withCost, withGlobals } from './_lib/flags/options.js';
+import { columnsHelp } from './_lib/output/columns.js';
+import { withStayFlags, withStaySharedFlags } from './_lib/flags/stay-search.js';
 import { BILLING_TEXT } from '../src/core/billing.js';
 import { PRESET_MAX_ITEMS } from '../src/core/limits.js';
 
@@ -37,10 +37,10 @@ ${columnsHelp('stay')}`,
       )
       .action(async (location: string | undefined, opts: GlobalOpts & Record<string, unknown>) => {
         const [{ execute }, { ask }, { operations }, { placesGiven, runStaySearch, stayBody }] = await Promise.all([
-          import('./_lib/run.js'),
-          import('./_lib/prompt.js'),
+          import('./_lib/runtime/run.js'),
+          import('./_lib/runtime/prompt.js'),
           import('../src/client/operations.js'),
-          import('./_lib/stay-search.js'),
+          import('./_lib/flags/stay-search.js'),
         ]);
         await execute(opts, async (ctx) => {
           const where = placesGiven(opts) ? location : await ask(ctx.term, location, { name: 'LOCATION', message: 'Where?', usage: `stays listings ${preset} LOCATION [flags]` });

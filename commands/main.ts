@@ -3,8 +3,8 @@
 // program; each command loads its heavy modules (client, runtime, conf, ora, prompts) only
 // when it runs.
 import type { Command } from 'commander';
-import { EXIT } from './_lib/io.js';
-import { setProgram } from './_lib/program-ref.js';
+import { EXIT } from './_lib/runtime/io.js';
+import { setProgram } from './_lib/runtime/program-ref.js';
 
 export async function main(argv: string[]): Promise<void> {
   const args = argv.slice(2);

@@ -3,7 +3,7 @@
 // local store by default or against --base-url, with the key found as every command finds it.
 // stdout carries JSON-RPC only; anything said goes to stderr. The MCP SDK loads only here.
 import { type Command, Option } from 'commander';
-import type { GlobalOpts } from './_lib/options.js';
+import type { GlobalOpts } from './_lib/flags/options.js';
 
 interface McpOpts extends Pick<GlobalOpts, 'baseUrl' | 'apiKey' | 'dataDir' | 'profile' | 'debug'> {
   timeout: string;
@@ -42,10 +42,10 @@ Examples:
     )
     .action(async (opts: McpOpts) => {
       const [{ createContext }, { parseDuration }, { UsageError }, { EXIT }] = await Promise.all([
-        import('./_lib/context.js'),
-        import('./_lib/options.js'),
-        import('./_lib/errors.js'),
-        import('./_lib/io.js'),
+        import('./_lib/runtime/context.js'),
+        import('./_lib/flags/options.js'),
+        import('./_lib/runtime/errors.js'),
+        import('./_lib/runtime/io.js'),
       ]);
       try {
         const waitMs = Math.round(parseDuration(opts.timeout) * 1000);

@@ -1,7 +1,7 @@
 // `stays price PLATFORM LISTING_ID`: a live quote for one listing and one stay (GET /v1/price).
 import type { Command } from 'commander';
-import { type GlobalOpts, PARTY_KEYS, PLATFORMS, pick, withDates, withCost, withGlobals, withParty } from './_lib/options.js';
-import { columnsHelp } from './_lib/columns.js';
+import { type GlobalOpts, PARTY_KEYS, PLATFORMS, pick, withDates, withCost, withGlobals, withParty } from './_lib/flags/options.js';
+import { columnsHelp } from './_lib/output/columns.js';
 
 export function definePrice(program: Command): void {
   const cmd = program
@@ -21,9 +21,9 @@ Examples:
 ${columnsHelp('price')}`,
     )
     .action(async (platform: string | undefined, listingId: string | undefined, opts: GlobalOpts & Record<string, unknown>) => {
-      const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
+      const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/runtime/run.js'), import('./_lib/runtime/prompt.js'), import('../src/client/operations.js')]);
       await execute(opts, async (ctx) => {
-        const { platformFromRef } = await import('./_lib/listing-arg.js');
+        const { platformFromRef } = await import('./_lib/flags/listing-arg.js');
         [platform, [listingId]] = platformFromRef(platform, listingId === undefined ? [] : [listingId]);
         const p = await ask(ctx.term, platform, { name: 'PLATFORM', message: 'Platform?', choices: PLATFORMS, usage: 'stays price PLATFORM LISTING_ID --check-in D --check-out D' });
         const id = await ask(ctx.term, listingId, { name: 'LISTING_ID', message: 'Listing id?', usage: 'stays price PLATFORM LISTING_ID --check-in D --check-out D' });

@@ -1,7 +1,7 @@
 // `stays reviews PLATFORM LISTING_ID`: reviews of one listing (GET /v1/reviews).
 import type { Command } from 'commander';
-import { type GlobalOpts, pick, withCost, withGlobals } from './_lib/options.js';
-import { columnsHelp } from './_lib/columns.js';
+import { type GlobalOpts, pick, withCost, withGlobals } from './_lib/flags/options.js';
+import { columnsHelp } from './_lib/output/columns.js';
 
 const KEYS = ['url', 'country', 'limit', 'cursor', 'language', 'minRating', 'sort'] as const;
 
@@ -29,7 +29,7 @@ Examples:
 ${columnsHelp('review')}`,
     )
     .action(async (platform: string | undefined, listingId: string | undefined, opts: GlobalOpts & Record<string, unknown>) => {
-      const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
+      const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/runtime/run.js'), import('./_lib/runtime/prompt.js'), import('../src/client/operations.js')]);
       await execute(opts, async (ctx) => {
         const { platformOf } = await import('../src/core/listing-ref.js');
         let p = platform;

@@ -1,10 +1,10 @@
 // `stays search [LOCATION]`: properties across platforms (GET /v1/search), or airbnb stays in the
 // Family S form (POST /v1/search, /v1/search/with-details) with --family s or any S-only flag.
 import { type Command, Option } from 'commander';
-import { DATE_KEYS, type GlobalOpts, PARTY_KEYS, pick, withDates, withCost, withGlobals, withParty } from './_lib/options.js';
-import { columnsHelp } from './_lib/columns.js';
+import { DATE_KEYS, type GlobalOpts, PARTY_KEYS, pick, withDates, withCost, withGlobals, withParty } from './_lib/flags/options.js';
+import { columnsHelp } from './_lib/output/columns.js';
 import { stayRowsCost } from '../src/core/billing.js';
-import { withStayFlags } from './_lib/stay-search.js';
+import { withStayFlags } from './_lib/flags/stay-search.js';
 
 const KEYS = [...DATE_KEYS, ...PARTY_KEYS, 'rooms', 'propertyType', 'amenities', 'minBedrooms', 'priceMin', 'priceMax', 'minGuestRating', 'platforms', 'platform', 'limit', 'cursor', 'sort'] as const;
 
@@ -68,14 +68,14 @@ ${columnsHelp('property', { label: 'for properties (the default form)' })}
 ${columnsHelp('stay', { label: 'for stays (Family S: --family s, any S: flag, --with-details)', rules: false })}`,
     )
     .action(async (location: string | undefined, opts: GlobalOpts & Record<string, unknown>) => {
-      const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/run.js'), import('./_lib/prompt.js'), import('../src/client/operations.js')]);
-      const [{ familyOf }, { UsageError }] = await Promise.all([import('./_lib/family.js'), import('./_lib/errors.js')]);
+      const [{ execute, runCall }, { ask }, { operations }] = await Promise.all([import('./_lib/runtime/run.js'), import('./_lib/runtime/prompt.js'), import('../src/client/operations.js')]);
+      const [{ familyOf }, { UsageError }] = await Promise.all([import('./_lib/flags/family.js'), import('./_lib/runtime/errors.js')]);
       await execute(opts, async (ctx) => {
         const form = familyOf(opts);
         if ('error' in form) throw new UsageError(form.error, 'family');
         if (form.family === 's') {
           const [{ placesGiven, runStaySearch, stayBody }, { FAMILY_S_SEARCH_KEYS }, { S_DEFAULT_MAX_ITEMS }] = await Promise.all([
-            import('./_lib/stay-search.js'),
+            import('./_lib/flags/stay-search.js'),
             import('../src/core/search-family.js'),
             import('../src/core/limits.js'),
           ]);

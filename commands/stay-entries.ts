@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { type StayBatchEntry, isStayUrl } from '../src/client/operations.js';
 import { ServiceError } from '../src/core/errors.js';
 import { batchEntryId } from '../src/core/stays/entry.js';
-import { UsageError } from './_lib/errors.js';
-import type { Term } from './_lib/term.js';
+import { UsageError } from './_lib/runtime/errors.js';
+import type { Term } from './_lib/runtime/term.js';
 import { MAX_BATCH_ENTRIES } from '../src/core/limits.js';
 
 const entryOf = (s: string): StayBatchEntry => (isStayUrl(s) ? { url: s.trim() } : { id: s.trim() });

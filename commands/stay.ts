@@ -1,8 +1,8 @@
 // `stays stay get ID|URL [--part PART]` and `stays stay batch --file F|-`: Family S lookups
 // (GET /v1/stays/{id}, /v1/stays/by-url, /v1/stays/{id}/{part}, POST /v1/stays/batch).
 import { type Command, Option } from 'commander';
-import { type GlobalOpts, withCost, withGlobals } from './_lib/options.js';
-import { STAY_PART_KINDS, columnsHelp, stayPartColumnsHelp } from './_lib/columns.js';
+import { type GlobalOpts, withCost, withGlobals } from './_lib/flags/options.js';
+import { STAY_PART_KINDS, columnsHelp, stayPartColumnsHelp } from './_lib/output/columns.js';
 import { BILLING_TEXT } from '../src/core/billing.js';
 
 const PARTS = Object.keys(STAY_PART_KINDS);
@@ -44,11 +44,11 @@ ${stayPartColumnsHelp()}`,
     )
     .action(async (id: string | undefined, opts: GlobalOpts & Record<string, unknown> & { part?: string }) => {
       const [{ execute, runCall }, { ask }, { operations }, { pick, DATE_KEYS, PARTY_KEYS }, { UsageError }] = await Promise.all([
-        import('./_lib/run.js'),
-        import('./_lib/prompt.js'),
+        import('./_lib/runtime/run.js'),
+        import('./_lib/runtime/prompt.js'),
         import('../src/client/operations.js'),
-        import('./_lib/options.js'),
-        import('./_lib/errors.js'),
+        import('./_lib/flags/options.js'),
+        import('./_lib/runtime/errors.js'),
       ]);
       await execute(opts, async (ctx) => {
         const stay = pick(opts, [...DATE_KEYS, ...PARTY_KEYS]);
@@ -90,11 +90,11 @@ ${columnsHelp('stay')}`,
     )
     .action(async (opts: GlobalOpts & { file: string }) => {
       const [{ execute, runCall }, { checkEntries, parseEntries, readEntriesFile, relabelEntries }, { operations }, { UsageError }, { EXIT }] = await Promise.all([
-        import('./_lib/run.js'),
+        import('./_lib/runtime/run.js'),
         import('./stay-entries.js'),
         import('../src/client/operations.js'),
-        import('./_lib/errors.js'),
-        import('./_lib/io.js'),
+        import('./_lib/runtime/errors.js'),
+        import('./_lib/runtime/io.js'),
       ]);
       await execute(opts, async (ctx) => {
         const { good, bad } = checkEntries(parseEntries(await readEntriesFile(opts.file, ctx.term)));

@@ -10,11 +10,11 @@ import { hostname } from 'node:os';
 import { operations } from '../src/client/operations.js';
 import type { CreatedWebhook, Webhook } from '../src/core/schemas/webhooks.js';
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, verifyWebhook } from '../src/webhooks/sign.js';
-import { type Ctx, createContext } from './_lib/context.js';
-import { UsageError, reportError } from './_lib/errors.js';
-import { EXIT } from './_lib/io.js';
-import type { GlobalOpts } from './_lib/options.js';
-import { chalkAt, makeTerm } from './_lib/term.js';
+import { type Ctx, createContext } from './_lib/runtime/context.js';
+import { UsageError, reportError } from './_lib/runtime/errors.js';
+import { EXIT } from './_lib/runtime/io.js';
+import type { GlobalOpts } from './_lib/flags/options.js';
+import { chalkAt, makeTerm } from './_lib/runtime/term.js';
 
 export interface ListenOpts extends GlobalOpts {
   port?: string;

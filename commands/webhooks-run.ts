@@ -7,11 +7,11 @@ import { operations } from '../src/client/operations.js';
 import type { CreatedWebhook, Delivery, Webhook } from '../src/core/schemas/webhooks.js';
 import { StaysApiError } from '../src/client/errors.js';
 import { type VerifyResult, verifyWebhook } from '../src/webhooks/sign.js';
-import type { Ctx } from './_lib/context.js';
-import { UsageError } from './_lib/errors.js';
-import { EXIT } from './_lib/io.js';
-import { show } from './_lib/run.js';
-import { chalkAt } from './_lib/term.js';
+import type { Ctx } from './_lib/runtime/context.js';
+import { UsageError } from './_lib/runtime/errors.js';
+import { EXIT } from './_lib/runtime/io.js';
+import { show } from './_lib/runtime/run.js';
+import { chalkAt } from './_lib/runtime/term.js';
 
 type Cell = string | number | boolean | null;
 interface Col<T> {
@@ -177,8 +177,8 @@ const REASONS: Record<Exclude<VerifyResult, { ok: true }>['reason'], string> = {
 
 /** `stays webhooks verify`: exit 0 valid, 1 with the reason otherwise, 2 for a usage mistake. */
 export async function verifyCmd(o: { secretFile: string; header: string; tolerance?: string }): Promise<void> {
-  const { reportError } = await import('./_lib/errors.js');
-  const { makeTerm } = await import('./_lib/term.js');
+  const { reportError } = await import('./_lib/runtime/errors.js');
+  const { makeTerm } = await import('./_lib/runtime/term.js');
   const term = makeTerm({});
   try {
     let secret: string;

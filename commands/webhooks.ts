@@ -2,8 +2,8 @@
 // webhooks (Family S routes /v1/webhooks), test events, checking a delivery's signature, and a
 // local receiver.
 import type { Command } from 'commander';
-import { columnListHelp } from './_lib/columns.js';
-import { type GlobalOpts, withGlobals } from './_lib/options.js';
+import { columnListHelp } from './_lib/output/columns.js';
+import { type GlobalOpts, withGlobals } from './_lib/flags/options.js';
 
 const EVENTS = 'job.queued, job.running, job.succeeded, job.failed, stay.cached';
 
@@ -30,7 +30,7 @@ Examples:
   stays webhooks create --url https://example.com/hooks --events job.succeeded --json --jq .data.signing_secret > secret.txt`,
     )
     .action(async (opts: GlobalOpts & { url: string; events: string; description?: string }) => {
-      const [{ execute }, { createHook }] = await Promise.all([import('./_lib/run.js'), import('./webhooks-run.js')]);
+      const [{ execute }, { createHook }] = await Promise.all([import('./_lib/runtime/run.js'), import('./webhooks-run.js')]);
       await execute(opts, (ctx) => createHook(ctx, opts));
     });
 
@@ -46,21 +46,21 @@ Examples:
       `\nExamples:\n  stays webhooks list\n  stays webhooks list --active --json id,url,active\n${columnListHelp(['id', 'url', 'events', 'active', 'description', 'created_at', 'status', 'consecutive_failures', 'disabled_reason'], 'events is a comma list.')}`,
     )
     .action(async (opts: GlobalOpts & { active?: boolean }) => {
-      const [{ execute }, { listHooks }] = await Promise.all([import('./_lib/run.js'), import('./webhooks-run.js')]);
+      const [{ execute }, { listHooks }] = await Promise.all([import('./_lib/runtime/run.js'), import('./webhooks-run.js')]);
       await execute(opts, (ctx) => listHooks(ctx, opts.active === true));
     });
 
   withGlobals(hooks.command('get').description('Show one webhook (without its secret)').argument('<id>', 'wh_… id'), { wait: false })
     .addHelpText('after', '\nExample:\n  stays webhooks get wh_01J8ZK4R2ABCDEF0123456789A --json')
     .action(async (id: string, opts: GlobalOpts) => {
-      const [{ execute }, { getHook }] = await Promise.all([import('./_lib/run.js'), import('./webhooks-run.js')]);
+      const [{ execute }, { getHook }] = await Promise.all([import('./_lib/runtime/run.js'), import('./webhooks-run.js')]);
       await execute(opts, (ctx) => getHook(ctx, id));
     });
 
   withGlobals(hooks.command('delete').description('Delete (revoke) a webhook: deliveries stop at once; the record stays, active no').argument('<id>', 'wh_… id'), { wait: false })
     .addHelpText('after', '\nA webhook already deleted is left as it is: the command says so and exits 0. An unknown id exits 3.\n\nExample:\n  stays webhooks delete wh_01J8ZK4R2ABCDEF0123456789A')
     .action(async (id: string, opts: GlobalOpts) => {
-      const [{ execute }, { deleteHook }] = await Promise.all([import('./_lib/run.js'), import('./webhooks-run.js')]);
+      const [{ execute }, { deleteHook }] = await Promise.all([import('./_lib/runtime/run.js'), import('./webhooks-run.js')]);
       await execute(opts, (ctx) => deleteHook(ctx, id));
     });
 
@@ -70,7 +70,7 @@ Examples:
       `\nExample:\n  stays webhooks deliveries wh_01J8ZK4R2ABCDEF0123456789A -o csv\n${columnListHelp(['attempted_at', 'event', 'event_id', 'attempt', 'status_code', 'delivered', 'response_preview'])}`,
     )
     .action(async (id: string, opts: GlobalOpts) => {
-      const [{ execute }, { listDeliveries }] = await Promise.all([import('./_lib/run.js'), import('./webhooks-run.js')]);
+      const [{ execute }, { listDeliveries }] = await Promise.all([import('./_lib/runtime/run.js'), import('./webhooks-run.js')]);
       await execute(opts, (ctx) => listDeliveries(ctx, id));
     });
 
@@ -91,7 +91,7 @@ Example:
   stays webhooks resend evt_01J8ZK4R2ABCDEF0123456789A`,
     )
     .action(async (eventId: string, opts: GlobalOpts & { webhook?: string }) => {
-      const [{ execute }, { resendHook }] = await Promise.all([import('./_lib/run.js'), import('./webhooks-run.js')]);
+      const [{ execute }, { resendHook }] = await Promise.all([import('./_lib/runtime/run.js'), import('./webhooks-run.js')]);
       await execute(opts, (ctx) => resendHook(ctx, eventId, opts.webhook));
     });
 
@@ -116,7 +116,7 @@ Examples:
   stays webhooks trigger job.failed --json --jq .data.job_id`,
     )
     .action(async (event: string, opts: GlobalOpts) => {
-      const [{ execute }, { triggerHook }] = await Promise.all([import('./_lib/run.js'), import('./webhooks-run.js')]);
+      const [{ execute }, { triggerHook }] = await Promise.all([import('./_lib/runtime/run.js'), import('./webhooks-run.js')]);
       await execute(opts, (ctx) => triggerHook(ctx, event));
     });
 

@@ -119,7 +119,7 @@ for (const [name, entry] of Object.entries(LOCAL_VENDOR)) {
   await build({ ...common, ...cjs, entryPoints: [entry], outfile: join('dist', vendorFile(name)) });
 }
 
-// The remote bundle (commands/_lib/mode.ts says when bin/stays runs it): the same program without
+// The remote bundle (commands/_lib/runtime/mode.ts says when bin/stays runs it): the same program without
 // the service. Each module below becomes a stub that throws if it is ever loaded. The in-process
 // transport's stub throws when a transport is made, which the context does only when there is no
 // base URL, before anything is sent: the error says the full bundle is needed, and bin/stays runs
@@ -140,7 +140,7 @@ const SERVICE_ONLY = [
   'src/mcp/stdio.ts',
   'src/core/sandbox-triggers.ts',
   'src/sources/apify/doctor.ts',
-  'commands/_lib/completion-spec.ts',
+  'commands/completion/spec.ts',
 ];
 const root = fileURLToPath(new URL('..', import.meta.url));
 const serviceStubs = {
@@ -166,7 +166,7 @@ await build({
   plugins: [zodEnglishOnly, toVendor, serviceStubs, lazyChildProcess, asciiDeps],
   logOverride: { 'import-is-undefined': 'error' },
 });
-await build({ ...common, ...cjs, entryPoints: ['commands/_lib/mode.ts'], outfile: 'dist/mode.cjs', sourcemap: false });
+await build({ ...common, ...cjs, entryPoints: ['commands/_lib/runtime/mode.ts'], outfile: 'dist/mode.cjs', sourcemap: false });
 
 // The code cache of bin/stays is keyed by this digest of the bundle and its vendor files, written
 // into the bundle's first line: V8 itself only checks a cache against the source's length.

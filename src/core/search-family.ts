@@ -1,5 +1,5 @@
 // Which keys tell the two forms of a search apart (D8). Plain constants, free of imports, so the
-// CLI can read them before anything else loads (commands/_lib/family.ts builds its flags from them).
+// CLI can read them before anything else loads (commands/_lib/flags/family.ts builds its flags from them).
 
 /** Keys only Family S has; any of them selects the S form of POST /v1/search. */
 export const FAMILY_S_SEARCH_KEYS = ['locationQueries', 'searchUrls', 'maxItems', 'nextPageToken', 'fields', 'infants', 'pets', 'locale', 'minBeds', 'minBathrooms'] as const;

@@ -1,4 +1,4 @@
-// One exit code per error class (the map in commands/_lib/io.ts), each reached through a real
+// One exit code per error class (the map in commands/_lib/runtime/io.ts), each reached through a real
 // trigger: sandbox magic values, account states on a real server, and a fake job service.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

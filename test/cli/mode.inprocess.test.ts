@@ -1,10 +1,10 @@
-// Which bundle bin/stays runs (commands/_lib/mode.ts): the remote one only when the context will
+// Which bundle bin/stays runs (commands/_lib/runtime/mode.ts): the remote one only when the context will
 // be remote, read from the same settings in the same order.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runsRemote } from '../../commands/_lib/mode.js';
+import { runsRemote } from '../../commands/_lib/runtime/mode.js';
 
 function configDir(profiles: Record<string, Record<string, string>>): string {
   const dir = mkdtempSync(join(tmpdir(), 'stays-mode-'));

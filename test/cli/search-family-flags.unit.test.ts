@@ -1,7 +1,7 @@
-// The search forms' flags (commands/_lib/family.ts) come from the core's key lists (D8): each key
+// The search forms' flags (commands/_lib/flags/family.ts) come from the core's key lists (D8): each key
 // only one form has is a flag of `stays search`, and the S schema accepts every S key.
 import { describe, expect, it } from 'vitest';
-import { S_ONLY, U_ONLY, familyOf } from '../../commands/_lib/family.js';
+import { S_ONLY, U_ONLY, familyOf } from '../../commands/_lib/flags/family.js';
 import { buildProgram } from '../../commands/program.js';
 import { FAMILY_S_SEARCH_KEYS, FAMILY_U_ONLY_SEARCH_KEYS } from '../../src/core/search-family.js';
 import { SSearchBody } from '../../src/core/schemas/stays.js';

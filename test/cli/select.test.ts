@@ -2,7 +2,7 @@
 // before any request, jq evaluated by jq itself (WebAssembly), its output printed as gh prints it.
 import { spawn } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_FIELDS, AVAILABILITY_FIELDS, PRICE_COMPARE_FIELDS, PRICE_FIELDS, PROPERTY_FIELDS, REVIEW_FIELDS } from '../../commands/_lib/select.js';
+import { ACCOUNT_FIELDS, AVAILABILITY_FIELDS, PRICE_COMPARE_FIELDS, PRICE_FIELDS, PROPERTY_FIELDS, REVIEW_FIELDS } from '../../commands/_lib/output/select.js';
 import { AccountSchema, AvailabilitySchema, PriceCompareSchema, PriceSchema, PropertySchema, ReviewSchema } from '../../src/core/schemas/resources.js';
 import { BIN } from '../helpers/stays.js';
 import { type Run, type Sandbox, freshSandbox, json, stays } from './helpers.js';

@@ -1,7 +1,7 @@
 // The cost guard's Family S worst cases (D26), from the same call descriptors the commands send:
 // rows × 1 per search or preset page (× 2 with details), batch entries × 1, a lookup 1.
 import { describe, expect, it } from 'vitest';
-import { worstCase } from '../../commands/_lib/cost.js';
+import { worstCase } from '../../commands/_lib/cost/guard.js';
 import { operations } from '../../src/client/operations.js';
 
 describe('cost guard, Family S', () => {

@@ -1,8 +1,8 @@
 // Telling the user a job is running: an ora spinner with the job id and elapsed time when stderr
 // is a TTY and we are not in CI; otherwise a plain status line on stderr about every 10 seconds
 // (logs of CI runs and pipes stay readable and free of escape codes).
-import type { RetryEvent, WaitEvent } from '../../src/client/types.js';
-import type { Term } from './term.js';
+import type { RetryEvent, WaitEvent } from '../../../src/client/types.js';
+import type { Term } from '../runtime/term.js';
 
 const STATUS_EVERY_MS = 10_000;
 

@@ -1,6 +1,6 @@
 // Process-facing helpers shared by commands: printing and the exit-code map (the one place that
 // turns an outcome into an exit code; README and `stays help exit-codes` print EXIT_DOC).
-import type { ErrorCode, ErrorType } from '../../src/core/errors.js';
+import type { ErrorCode, ErrorType } from '../../../src/core/errors.js';
 
 export const EXIT = {
   ok: 0,

@@ -2,12 +2,12 @@
 // on stdout, and nothing sent (in-process: no call into the service either; the only write is the
 // local sandbox account a first in-process run provisions, which costs nothing). The worst case is
 // the cost guard's (cost.ts, the service's billing formulas); exit 0 whatever the guard would do.
-import type { ApiCall } from '../../src/client/http.js';
-import { buildPath } from '../../src/client/http.js';
-import type { Ctx } from './context.js';
-import { capOf, worstCase } from './cost.js';
-import { UsageError } from './errors.js';
-import { jsonText } from './io.js';
+import type { ApiCall } from '../../../src/client/http.js';
+import { buildPath } from '../../../src/client/http.js';
+import type { Ctx } from '../runtime/context.js';
+import { capOf, worstCase } from './guard.js';
+import { UsageError } from '../runtime/errors.js';
+import { jsonText } from '../runtime/io.js';
 
 export interface DryRunRequest {
   method: ApiCall['method'];
@@ -107,7 +107,7 @@ export async function printDryRun(ctx: Ctx, call: ApiCall, o: { all: boolean }):
   if (o.all && !ctx.wait) throw new UsageError('--all needs to wait for each page; drop --no-wait.', 'all');
   const plan = dryRunPlan(ctx, call, o);
   if (ctx.jq !== null) {
-    const { printSelected } = await import('./select.js');
+    const { printSelected } = await import('../output/select.js');
     await printSelected(plan as unknown as { data: unknown }, { fields: null, jq: ctx.jq }, ctx.term);
     return;
   }

@@ -3,8 +3,8 @@
 // csv. The footer (credits, cache, more pages) is talk, so it goes to stderr, for tables only;
 // warnings and partial results go to stderr in every format (notices.ts).
 import { dataText, money, viewOf, type View } from './view.js';
-import { jsonText } from './io.js';
-import { type Term, chalkAt } from './term.js';
+import { jsonText } from '../runtime/io.js';
+import { type Term, chalkAt } from '../runtime/term.js';
 
 export const FORMATS = ['table', 'tsv', 'json', 'jsonl', 'csv'] as const;
 export type Format = (typeof FORMATS)[number];

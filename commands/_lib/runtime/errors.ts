@@ -1,6 +1,6 @@
 // Printing a failure on stderr and choosing its exit code. Human form: the message first, then
 // type/code, param, requestId and docUrl; with --json the error envelope as one line, stdout empty.
-import { StaysApiError, StaysConnectionError, StaysPaginationError, StaysWaitTimeoutError } from '../../src/client/errors.js';
+import { StaysApiError, StaysConnectionError, StaysPaginationError, StaysWaitTimeoutError } from '../../../src/client/errors.js';
 import { EXIT, exitCodeFor } from './io.js';
 import { type Term, chalkAt } from './term.js';
 

@@ -2,7 +2,7 @@
 // (which take a value, and the values: commander choices, enums of the API's parameter schemas,
 // the CLI's constants) and the values of its positional arguments.
 import type { Command, Option } from 'commander';
-import { SHELLS } from './completion-shells.js';
+import { SHELLS } from './shells.js';
 
 export interface Flag {
   names: string[];
@@ -54,8 +54,8 @@ async function valueSources(): Promise<Values> {
       import('../../src/core/schemas/jobs.js'),
       import('../../src/core/platforms.js'),
       import('../../src/core/schemas/resources.js'),
-      import('./config.js'),
-      import('./select.js'),
+      import('../_lib/config/profiles.js'),
+      import('../_lib/output/select.js'),
       import('../../src/core/ports/store.js'),
       import('../../src/core/stays/fields.js'),
     ]);

@@ -1,13 +1,13 @@
 // Validation and printing for `stays config`. A bad key or value is a usage error (exit 2).
 import { serviceRoot } from '../../src/client/transport.js';
-import { CONFIG_KEYS, type ConfigKey, isConfigKey, profileNames, readOwnProfile, readProfile, unknownProfile } from './config.js';
-import { keyPrefix, redact } from './context.js';
-import { parseDuration } from './options.js';
-import { FORMATS } from './output.js';
-import { UsageError } from './errors.js';
-import { EXIT, jsonText } from './io.js';
+import { CONFIG_KEYS, type ConfigKey, isConfigKey, profileNames, readOwnProfile, readProfile, unknownProfile } from '../_lib/config/profiles.js';
+import { keyPrefix, redact } from '../_lib/runtime/context.js';
+import { parseDuration } from '../_lib/flags/options.js';
+import { FORMATS } from '../_lib/output/print.js';
+import { UsageError } from '../_lib/runtime/errors.js';
+import { EXIT, jsonText } from '../_lib/runtime/io.js';
 
-export { openConfig, readProfile } from './config.js';
+export { openConfig, readProfile } from '../_lib/config/profiles.js';
 
 export function checkKey(key: string): ConfigKey {
   if (!isConfigKey(key)) throw new UsageError(`Unknown setting ${JSON.stringify(key)}; one of ${Object.keys(CONFIG_KEYS).join(', ')}.`);

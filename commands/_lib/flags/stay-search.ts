@@ -3,9 +3,9 @@
 // kebab-case become the body's camelCase keys; numbers go as JSON numbers, lists as arrays; the
 // service validates the rest. Paging resends the same body with nextPageToken (--all does).
 import type { Command } from 'commander';
-import type { ApiCall } from '../../src/client/http.js';
-import type { StaySearchBody } from '../../src/client/operations.js';
-import type { Ctx } from './context.js';
+import type { ApiCall } from '../../../src/client/http.js';
+import type { StaySearchBody } from '../../../src/client/operations.js';
+import type { Ctx } from '../runtime/context.js';
 
 /** The S-only flags (search gets them beside its own, marked "S:"; listings take them all, unmarked). */
 export function withStayFlags(cmd: Command, mark = 'S: '): Command {
@@ -64,7 +64,7 @@ export const placesGiven = (opts: Record<string, unknown>) => typeof opts.locati
 
 /** Runs an S search call: --fields sets the columns of tables, tsv and csv. */
 export async function runStaySearch(ctx: Ctx, call: ApiCall, opts: Record<string, unknown>): Promise<void> {
-  const { runCall } = await import('./run.js');
+  const { runCall } = await import('../runtime/run.js');
   if (typeof opts.fields === 'string') {
     // As the service projects: each path once, none under a path asked for whole.
     const paths = [...new Set(split(opts.fields, /,/))];

@@ -2,19 +2,19 @@
 // transport with the right key. Mode: remote when a base URL is set (flag, STAYS_BASE_URL or
 // config), else in-process on the embedded store. Key: --api-key, STAYS_API_KEY, config, in that
 // order; in-process with none, a local sandbox account and key are provisioned on first use.
-import pkg from '../../package.json' with { type: 'json' };
-import { type StaysClient, createClient } from '../../src/client/index.js';
-import { type InProcessTransport, inProcessTransport } from '../../src/client/in-process.js';
-import { type Transport, remoteTransport } from '../../src/client/transport.js';
-import type { RequestEvent } from '../../src/client/types.js';
-import type { Config } from '../../src/config.js';
-import { readProfile, runtimeSettings, unknownProfile } from './config.js';
+import pkg from '../../../package.json' with { type: 'json' };
+import { type StaysClient, createClient } from '../../../src/client/index.js';
+import { type InProcessTransport, inProcessTransport } from '../../../src/client/in-process.js';
+import { type Transport, remoteTransport } from '../../../src/client/transport.js';
+import type { RequestEvent } from '../../../src/client/types.js';
+import type { Config } from '../../../src/config.js';
+import { readProfile, runtimeSettings, unknownProfile } from '../config/profiles.js';
 import { UsageError } from './errors.js';
-import { localKey, storeLabel } from './local-key.js';
-import { type GlobalOpts, parseDuration } from './options.js';
-import { FORMATS, type Format } from './output.js';
+import { localKey, storeLabel } from '../config/local-key.js';
+import { type GlobalOpts, parseDuration } from '../flags/options.js';
+import { FORMATS, type Format } from '../output/print.js';
 import { type Term, makeTerm } from './term.js';
-import { type WaitUi, createWaitUi } from './waiting.js';
+import { type WaitUi, createWaitUi } from '../output/waiting.js';
 
 export interface Ctx {
   term: Term;
@@ -127,7 +127,7 @@ export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = p
   if (unknown !== null) throw new UsageError(unknown, 'profile');
   const profile = readProfile(profileName, env);
   const fields = typeof opts.json === 'string' ? parseFields(opts.json) : null;
-  if (fields !== null || opts.jq !== undefined) await (await import('./select.js')).checkSelection(fields, opts.jq ?? null);
+  if (fields !== null || opts.jq !== undefined) await (await import('../output/select.js')).checkSelection(fields, opts.jq ?? null);
   const format = (opts.json === true ? 'json' : (opts.output ?? profile.output ?? (term.outTTY ? 'table' : 'tsv'))) as Format;
   if (!FORMATS.includes(format)) throw new UsageError(`output must be one of ${FORMATS.join(', ')} (config has ${JSON.stringify(format)}).`, 'output');
   const timeoutMs = parseDuration(opts.timeout ?? profile.timeout ?? '300s') * 1000;
@@ -153,7 +153,7 @@ export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = p
     // In-process, the store it runs on (the local SQLite store or the PostgreSQL database).
     const where =
       transport.kind === 'in-process'
-        ? `in-process on ${sharedStore ?? (await storeLabel({ dataDir: dataDir ?? (await import('../../src/config.js')).defaultDataDir() }))}`
+        ? `in-process on ${sharedStore ?? (await storeLabel({ dataDir: dataDir ?? (await import('../../../src/config.js')).defaultDataDir() }))}`
         : `remote ${transport.base}`;
     process.stderr.write(`stays debug: ${where} · profile ${profileName} · key ${apiKey ? redact(apiKey) : '(none)'}\n`);
   }

@@ -6,11 +6,11 @@
 // Sandbox keys are free and never guarded. A refusal suggests how to narrow the call with the
 // command's own flags only; after a "yes" the next question names the cap that yes set.
 // --dry-run (dry-run.ts) reports the same worst case without sending anything.
-import type { ApiCall } from '../../src/client/http.js';
-import { REVIEWS_LIMIT, SEARCH_LIMIT } from '../../src/core/limits.js';
-import { valueInt, valueList, worstCaseOf } from '../../src/core/worst-case.js';
-import type { Ctx } from './context.js';
-import { EXIT } from './io.js';
+import type { ApiCall } from '../../../src/client/http.js';
+import { REVIEWS_LIMIT, SEARCH_LIMIT } from '../../../src/core/limits.js';
+import { valueInt, valueList, worstCaseOf } from '../../../src/core/worst-case.js';
+import type { Ctx } from '../runtime/context.js';
+import { EXIT } from '../runtime/io.js';
 
 /** The default cap on a terminal, for --all walks and batches, when --max-credits is not given. */
 const DEFAULT_TTY_CAP = 100;

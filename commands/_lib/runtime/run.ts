@@ -1,19 +1,19 @@
 // The flow every data command shares: context → request (waiting on a job, or not, or walking
 // pages) → output → footer, and on failure the error on stderr with its exit code. Ctrl-C exits
 // 130 and says how to pick the job up again.
-import type { ApiCall } from '../../src/client/http.js';
-import type { Envelope } from '../../src/client/types.js';
-import { creditsOf, nextPageOf, withCredits } from '../../src/client/meta.js';
-import { StaysApiError, StaysWaitTimeoutError } from '../../src/client/errors.js';
+import type { ApiCall } from '../../../src/client/http.js';
+import type { Envelope } from '../../../src/client/types.js';
+import { creditsOf, nextPageOf, withCredits } from '../../../src/client/meta.js';
+import { StaysApiError, StaysWaitTimeoutError } from '../../../src/client/errors.js';
 import { type Ctx, createContext } from './context.js';
-import { type CostGuard, costGuard } from './cost.js';
+import { type CostGuard, costGuard } from '../cost/guard.js';
 import { UsageError, reportError } from './errors.js';
 import { EXIT, jsonText } from './io.js';
-import { type NoticeMeta, Notices } from './notices.js';
-import { type GlobalOpts, billable } from './options.js';
-import { jsonLines, printFooter, printResult, rowLines } from './output.js';
+import { type NoticeMeta, Notices } from '../output/notices.js';
+import { type GlobalOpts, billable } from '../flags/options.js';
+import { jsonLines, printFooter, printResult, rowLines } from '../output/print.js';
 import { makeTerm } from './term.js';
-import { viewOf } from './view.js';
+import { viewOf } from '../output/view.js';
 
 export async function execute(opts: GlobalOpts, body: (ctx: Ctx) => Promise<void>): Promise<void> {
   let ctx: Ctx | undefined;
@@ -35,7 +35,7 @@ export async function execute(opts: GlobalOpts, body: (ctx: Ctx) => Promise<void
       process.stderr.write(`\nstays: interrupted; canceling job ${job}\n`);
       const c = ctx;
       const bound = new Promise((r) => setTimeout(r, 5000).unref());
-      const cancel = import('../../src/client/operations.js')
+      const cancel = import('../../../src/client/operations.js')
         .then(({ operations }) => c.client.submit(operations.jobCancel(job), { timeoutMs: 5000 }))
         .then(
           () => process.stderr.write(`stays: canceled job ${job}; nothing was charged\n`),
@@ -122,7 +122,7 @@ export type NoticeView = (meta: NoticeMeta | undefined) => NoticeMeta | undefine
 export async function show(ctx: Ctx, envelope: { data: unknown; meta?: unknown }, paginates: boolean | 'token' = false, view?: NoticeView): Promise<void> {
   ctx.ui.stop();
   if (ctx.fields !== null || ctx.jq !== null) {
-    const { printSelected } = await import('./select.js');
+    const { printSelected } = await import('../output/select.js');
     await printSelected(envelope, { fields: ctx.fields, jq: ctx.jq }, ctx.term);
   } else {
     await printResult(envelope, ctx.format, ctx.term, ctx.projection);
@@ -137,7 +137,7 @@ export async function show(ctx: Ctx, envelope: { data: unknown; meta?: unknown }
 /** Sends an API call the way the flags ask (wait, --no-wait, --all) and prints the outcome. */
 export async function runCall(ctx: Ctx, call: ApiCall, o: { paginates?: boolean; all?: boolean; order?: RowOrder | null; notices?: NoticeView } = {}): Promise<void> {
   // --dry-run (billable commands): the plan on stdout, nothing sent.
-  if (billable.dryRun) return (await import('./dry-run.js')).printDryRun(ctx, call, { all: o.all === true });
+  if (billable.dryRun) return (await import('../cost/dry-run.js')).printDryRun(ctx, call, { all: o.all === true });
   const guard = costGuard(ctx, call, { all: o.all === true, flags: billable.flags });
   if (o.all) return walkPages(ctx, call, guard, o.order ?? null);
   // A Family S search (a POST body) pages with --next-page-token.
@@ -148,7 +148,7 @@ export async function runCall(ctx: Ctx, call: ApiCall, o: { paginates?: boolean;
     if (r.accepted) {
       const id = r.body.data.jobId;
       // The 202 is the job, not the resource: --jq runs on it; --json FIELDS named the resource's.
-      if (ctx.jq !== null) await (await import('./select.js')).printSelected(r.body, { fields: null, jq: ctx.jq }, ctx.term);
+      if (ctx.jq !== null) await (await import('../output/select.js')).printSelected(r.body, { fields: null, jq: ctx.jq }, ctx.term);
       else process.stdout.write(jsonText(r.body, ctx.term.outTTY));
       if (ctx.inProcess) return finishInProcess(ctx, id);
       if (ctx.format === 'table') process.stderr.write(`stays: job ${id} accepted; wait for it with: stays jobs wait ${id}\n`);
@@ -222,7 +222,7 @@ async function walkPages(ctx: Ctx, call: ApiCall, guard: CostGuard | null, order
     if (order !== null) rows.sort(order);
     const envelope = { data: rows, meta: withCredits(last.meta, credits) };
     if (ctx.fields !== null || ctx.jq !== null) {
-      const { printSelected } = await import('./select.js');
+      const { printSelected } = await import('../output/select.js');
       await printSelected(envelope, { fields: ctx.fields, jq: ctx.jq }, ctx.term);
     } else {
       await printResult(envelope, ctx.format, ctx.term, ctx.projection);

@@ -1,8 +1,8 @@
 // PLATFORM ID arguments where the user gave only a listing URL or a stays_ id, whose platform the
 // core reads off it (src/core/listing-ref.ts platformOf): `stays listing https://www.airbnb.com/rooms/1`
 // is `stays listing airbnb https://www.airbnb.com/rooms/1`. The id goes to the service as typed.
-import { platformOf } from '../../src/core/listing-ref.js';
-import { UsageError } from './errors.js';
+import { platformOf } from '../../../src/core/listing-ref.js';
+import { UsageError } from '../runtime/errors.js';
 import { PLATFORMS } from './options.js';
 
 /**

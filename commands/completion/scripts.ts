@@ -2,8 +2,8 @@
 // (completion-spec.ts). Each script holds the tree as case tables and walks the words typed so far
 // to find the command path, skipping flag values, then offers subcommands, flags or values.
 import pkg from '../../package.json' with { type: 'json' };
-import { INSTALL, type Shell } from './completion-shells.js';
-import type { Flag, Node } from './completion-spec.js';
+import { INSTALL, type Shell } from './shells.js';
+import type { Flag, Node } from './spec.js';
 
 const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const words = (xs: readonly string[]) => sq(xs.join(' '));

@@ -4,9 +4,9 @@
 // (its Date header), and what it reports of its upstream per platform (GET /v1/health).
 import { StaysApiError, StaysConnectionError } from '../../src/client/errors.js';
 import type { UpstreamReport } from '../../src/sources/upstream-report.js';
-import { readProfile } from './config.js';
-import { type Ctx, keyPrefix } from './context.js';
-import type { GlobalOpts } from './options.js';
+import { readProfile } from '../_lib/config/profiles.js';
+import { type Ctx, keyPrefix } from '../_lib/runtime/context.js';
+import type { GlobalOpts } from '../_lib/flags/options.js';
 
 /** Past this, signed webhooks (±300 s) and Retry-After/reset times read wrong: said, not failed. */
 const SKEW_WARN_S = 60;

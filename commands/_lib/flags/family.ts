@@ -2,7 +2,7 @@
 // Family S (POST /v1/search with an S body, D8), chosen by --family or by any S-only flag. Mixing
 // the forms' own flags is a usage error. The keys come from the core's import-free list
 // (src/core/search-family.ts): select.ts checks --json with it before the program is built.
-import { FAMILY_S_SEARCH_KEYS, FAMILY_U_ONLY_SEARCH_KEYS } from '../../src/core/search-family.js';
+import { FAMILY_S_SEARCH_KEYS, FAMILY_U_ONLY_SEARCH_KEYS } from '../../../src/core/search-family.js';
 
 const flagOf = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 const flags = (keys: readonly string[]): Record<string, string> => Object.fromEntries(keys.map((k) => [k, flagOf(k)]));

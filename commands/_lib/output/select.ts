@@ -10,11 +10,11 @@
 import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import type { Jq } from 'jq-wasm';
-import { JqError, UsageError } from './errors.js';
-import { isSFormArgv } from './family.js';
-import { jsonText } from './io.js';
-import { currentProgram } from './program-ref.js';
-import type { Term } from './term.js';
+import { JqError, UsageError } from '../runtime/errors.js';
+import { isSFormArgv } from '../flags/family.js';
+import { jsonText } from '../runtime/io.js';
+import { currentProgram } from '../runtime/program-ref.js';
+import type { Term } from '../runtime/term.js';
 import type { Command } from 'commander';
 
 type Row = Record<string, unknown>;

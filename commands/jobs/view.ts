@@ -5,9 +5,9 @@
 // so on stderr. A job not completed (pending, running, failed) is its own row, as before. JSON
 // output (--json, --jq, -o json|jsonl) is the poll's envelope unchanged.
 import type { JobEnvelope } from '../../src/client/types.js';
-import type { Ctx } from './context.js';
-import { printResult } from './output.js';
-import { show } from './run.js';
+import type { Ctx } from '../_lib/runtime/context.js';
+import { printResult } from '../_lib/output/print.js';
+import { show } from '../_lib/runtime/run.js';
 
 export async function showJob(ctx: Ctx, envelope: JobEnvelope): Promise<void> {
   const { data } = envelope;

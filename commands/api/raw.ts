@@ -5,10 +5,10 @@ import type { ApiCall } from '../../src/client/http.js';
 import { toApiError } from '../../src/client/http.js';
 import { nextPageOf } from '../../src/client/meta.js';
 import type { RawResponse } from '../../src/client/types.js';
-import type { Ctx } from './context.js';
-import { UsageError } from './errors.js';
-import { jsonText } from './io.js';
-import type { Term } from './term.js';
+import type { Ctx } from '../_lib/runtime/context.js';
+import { UsageError } from '../_lib/runtime/errors.js';
+import { jsonText } from '../_lib/runtime/io.js';
+import type { Term } from '../_lib/runtime/term.js';
 
 /** What `stays api` prints: the body as sent (json), or its data one row a line (jsonl). */
 export type RawFormat = 'json' | 'jsonl';
@@ -135,7 +135,7 @@ export async function printResponse(res: RawResponse, ctx: Ctx, o: { include: bo
   const parsed = parseBody(res);
   const ok = res.status < 400 && parsed !== undefined && parsed !== null && typeof parsed === 'object';
   if (ok && (ctx.fields !== null || ctx.jq !== null)) {
-    const { printSelected } = await import('./select.js');
+    const { printSelected } = await import('../_lib/output/select.js');
     await printSelected(parsed as { data: unknown }, { fields: ctx.fields, jq: ctx.jq }, ctx.term);
   } else if (ok && o.format === 'jsonl') {
     const data = 'data' in (parsed as object) ? (parsed as { data: unknown }).data : parsed;
@@ -232,6 +232,6 @@ export async function printPages(ctx: Ctx, call: ApiCall, o: { include: boolean;
 
 async function printSlurped(ctx: Ctx, pages: unknown[]): Promise<void> {
   if (ctx.jq === null) return void process.stdout.write(jsonText(pages, ctx.term.outTTY));
-  const { printSelected } = await import('./select.js');
+  const { printSelected } = await import('../_lib/output/select.js');
   await printSelected(pages as unknown as { data: unknown }, { fields: null, jq: ctx.jq }, ctx.term);
 }

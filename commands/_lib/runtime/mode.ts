@@ -5,7 +5,7 @@
 // service, when the command is one that only talks to the API and its settings say remote.
 // Built on its own as dist/mode.cjs (this file and the settings reader): bin/stays asks it before
 // loading either bundle.
-import { readProfile } from './config.js';
+import { readProfile } from '../config/profiles.js';
 
 /** Commands that, given a base URL, only send requests to it (every other one gets the full bundle). */
 const REMOTE_COMMANDS = new Set(['search', 'price', 'compare', 'availability', 'reviews', 'listing', 'listings', 'account', 'jobs', 'stay', 'api']);

@@ -3,9 +3,9 @@
 // on a fresh machine (a CI matrix, a shell loop with &) create one account, not one each.
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { InProcessTransport } from '../../src/client/in-process.js';
-import type { Runtime } from '../../src/runtime.js';
-import { openConfig, readProfile } from './config.js';
+import type { InProcessTransport } from '../../../src/client/in-process.js';
+import type { Runtime } from '../../../src/runtime.js';
+import { openConfig, readProfile } from './profiles.js';
 
 /** A lock older than this was left by a process that died while provisioning. */
 const STALE_LOCK_MS = 30_000;
@@ -14,7 +14,7 @@ const POLL_MS = 25;
 async function savedKey(rt: Runtime, profileName: string, dir: string): Promise<string | null> {
   const saved = readProfile(profileName).localKeys?.[dir];
   if (!saved) return null;
-  const { authenticate } = await import('../../src/core/auth.js');
+  const { authenticate } = await import('../../../src/core/auth.js');
   // The data dir may have been wiped since; then provision again rather than fail with 401.
   return (await authenticate(rt, `Bearer ${saved.key}`).then(
     () => true,
@@ -46,7 +46,7 @@ async function lock(path: string): Promise<boolean> {
  */
 export async function localKeyIndex(config: Runtime['config']): Promise<string> {
   if (!config.databaseUrl) return resolve(config.dataDir);
-  const { redactUrl } = await import('../../src/store/db-url.js');
+  const { redactUrl } = await import('../../../src/store/db-url.js');
   return `postgres:${redactUrl(config.databaseUrl)}`;
 }
 
@@ -56,7 +56,7 @@ export async function localKeyIndex(config: Runtime['config']): Promise<string> 
  */
 export async function storeLabel(config: { databaseUrl?: string; dataDir: string }): Promise<string> {
   if (!config.databaseUrl) return `the local store in ${resolve(config.dataDir)}`;
-  const { redactUrl } = await import('../../src/store/db-url.js');
+  const { redactUrl } = await import('../../../src/store/db-url.js');
   return `the PostgreSQL store ${redactUrl(config.databaseUrl)} (STAYS_DATABASE_URL)`;
 }
 
@@ -79,7 +79,7 @@ export async function localKey(t: InProcessTransport, profileName: string): Prom
     // Whoever held the lock before us may have provisioned already.
     const theirs = locked ? await savedKey(rt, profileName, index) : null;
     if (theirs) return theirs;
-    const { createAccount, createKey } = await import('../../src/core/admin.js');
+    const { createAccount, createKey } = await import('../../../src/core/admin.js');
     const account = await createAccount(rt, { plan: 'free' });
     const key = await createKey(rt, { accountId: account.id, env: 'sandbox' });
     (await openConfig()).saveLocalKey(profileName, index, { key: key.key, keyId: key.id, accountId: account.id });

@@ -2,8 +2,8 @@
 // (which carries it in meta): a platform that failed (the results are partial), a platform that
 // was skipped, a warning (a filter ignored, simulated data…). One line each, after the data.
 // `--fail-on-partial` then turns a failed leg into exit 7.
-import { EXIT } from './io.js';
-import { type Term, chalkAt } from './term.js';
+import { EXIT } from '../runtime/io.js';
+import { type Term, chalkAt } from '../runtime/term.js';
 
 export interface NoticeMeta {
   partial?: boolean;

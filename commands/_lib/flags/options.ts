@@ -2,8 +2,8 @@
 // command line, camelCase on the wire). Values pass through as typed: the service validates them,
 // so the CLI and the API refuse the same inputs with the same messages.
 import { type Command, Option } from 'commander';
-import { FORMATS } from './output.js';
-import { UsageError } from './errors.js';
+import { FORMATS } from '../output/print.js';
+import { UsageError } from '../runtime/errors.js';
 
 export interface GlobalOpts {
   baseUrl?: string;
