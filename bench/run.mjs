@@ -6,9 +6,10 @@ import { benchKnee } from './knee.mjs';
 import { benchHttp } from './http.mjs';
 import { benchMemory } from './memory.mjs';
 import { benchScale } from './scale.mjs';
+import { benchStore } from './store.mjs';
 
 const which = process.argv[2] ?? 'all';
-const suites = { http: benchHttp, fanout: benchFanout, cli: benchCli, jq: benchJq, memory: benchMemory, scale: benchScale, knee: benchKnee };
+const suites = { http: benchHttp, fanout: benchFanout, cli: benchCli, jq: benchJq, memory: benchMemory, scale: benchScale, store: benchStore, knee: benchKnee };
 for (const [name, fn] of Object.entries(suites)) {
   if (which !== 'all' && which !== name) continue;
   process.stdout.write(`\n## ${name}\n`);

@@ -1,9 +1,11 @@
-// SQLite rows (snake_case columns, integers for booleans, JSON text) to the store's types.
+// Rows of either engine (snake_case columns, 0/1 integers for booleans, JSON text, milliseconds and
+// credits as numbers) to the store's types: every row mapper of the store, in one place.
 import type { KeyEnv } from '../core/ids.js';
 import type { PlanCode, PlanStatus } from '../core/schemas/resources.js';
-import type { AccountRow, JobRow, JobSummaryRow, KeyRow, LedgerEntry } from '../core/ports/store.js';
+import type { AccountRow, ClaimedDelivery, CreditsRow, DeliveryLogRow, JobRow, JobSummaryRow, KeyRow, LedgerEntry, OAuthClientRow, WebhookEvent, WebhookRow } from '../core/ports/store.js';
+import type { Row } from './sql/db.js';
 
-export type Row = Record<string, unknown>;
+export type { Row };
 
 export function toAccount(r: Row): AccountRow {
   return {
@@ -77,3 +79,52 @@ export function toJobSummary(r: Row): JobSummaryRow {
   const { result: _r, meta: _m, ...job } = toJob({ ...r, result: null, meta: null });
   return { ...job, creditsCharged: typeof r.credits_charged === 'number' ? r.credits_charged : 0 };
 }
+
+/** A balance row (balance, held, spent); no row reads as zeros. */
+export function toCredits(r: Row | undefined): CreditsRow {
+  return { balance: (r?.balance as number) ?? 0, held: (r?.held as number) ?? 0, spent: (r?.spent as number) ?? 0, expiringSoon: 0 };
+}
+
+export function toWebhook(r: Row): WebhookRow {
+  return {
+    id: r.id as string,
+    accountId: r.account_id as string,
+    env: r.env as WebhookRow['env'],
+    url: r.url as string,
+    events: JSON.parse(r.events as string) as WebhookEvent[],
+    description: (r.description as string | null) ?? null,
+    secretEnc: r.secret as string,
+    revokedAt: (r.revoked_at as number | null) ?? null,
+    createdAt: r.created_at as number,
+    consecutiveFailures: (r.consecutive_failures as number | null) ?? 0,
+    disabledAt: (r.disabled_at as number | null) ?? null,
+    disabledReason: (r.disabled_reason as string | null) ?? null,
+  };
+}
+
+export const toDelivery = (r: Row): ClaimedDelivery => ({
+  id: r.id as string,
+  webhookId: r.webhook_id as string,
+  event: r.event as WebhookEvent,
+  body: r.body as string,
+  attempts: r.attempts as number,
+  url: r.url as string,
+  secretEnc: r.secret as string,
+});
+
+export const toDeliveryLog = (r: Row): DeliveryLogRow => ({
+  eventId: (r.event_id as string | null) ?? '',
+  event: r.event as WebhookEvent,
+  attempt: r.attempt as number,
+  statusCode: (r.status_code as number | null) ?? null,
+  responsePreview: (r.response_preview as string | null) ?? null,
+  delivered: r.delivered === 1,
+  attemptedAt: r.attempted_at as number,
+});
+
+export const toClient = (r: Row): OAuthClientRow => ({
+  id: r.id as string,
+  name: (r.name as string | null) ?? null,
+  redirectUris: JSON.parse(r.redirect_uris as string) as string[],
+  createdAt: r.created_at as number,
+});

@@ -3,11 +3,13 @@
 // one is polled to completion through the other, a revoked key is refused by both within the
 // auth cache's bound, and the in-process CLI runs on PostgreSQL (and fails cleanly without it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PG_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { type Instance, admin, errorLogs, call, liveAccount, sql, startInstance, stopAll } from '../helpers/multi.js';
 import { type TestDatabase, freshDatabase, pgAvailable } from '../helpers/pg.js';
 import { pollJob } from '../helpers/jobs.js';
 import { type Stays, runCli, tempDir } from '../helpers/stays.js';
+import { migrationsFor } from '../../src/store/sql/migrations.js';
+
+const PG_MIGRATIONS = migrationsFor('postgres');
 
 describe.skipIf(!(await pgAvailable()))('two instances on one database', { timeout: 180_000 }, () => {
   let db: TestDatabase;

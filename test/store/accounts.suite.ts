@@ -118,6 +118,31 @@ export function suite(kind: StoreKind): void {
       ]);
     });
 
+    it('a transaction that fails changes nothing, and what runs beside it meanwhile is not part of it (nor lost with it)', async () => {
+      const store = await open();
+      await addAccount(store, 'acct_1', 100);
+      expect((await store.hold(hold('h1', 10))).ok).toBe(true);
+      // A settlement above its hold fails inside its transaction, after it deleted the hold: the
+      // delete is rolled back. The writes and reads sent at the same moment are their own.
+      const [settled, , , credits] = await Promise.allSettled([
+        store.settleHold('h1', 11, { requestId: 'req_h1', jobId: null, at: T0 }),
+        store.cacheSet('k:beside', { v: 1 }, T0, T0 + HOUR),
+        store.hold(hold('h2', 5)),
+        store.getCredits('acct_1'),
+      ]);
+      expect(settled.status).toBe('rejected');
+      expect((settled as PromiseRejectedResult).reason).toBeInstanceOf(RangeError);
+      expect(credits.status === 'fulfilled' && credits.value.balance).toBe(100);
+      expect(await store.cacheGet('k:beside', T0)).toEqual({ value: { v: 1 }, storedAt: T0 });
+      expect(await store.getCredits('acct_1')).toMatchObject({ balance: 100, held: 15, spent: 0 });
+      // The hold is still there, whole: settling it within its amount works.
+      expect(await store.settleHold('h1', 10, { requestId: 'req_h1', jobId: null, at: T0 })).toMatchObject({ balance: 90, held: 5, spent: 10 });
+      expect((await store.ledger('acct_1')).map((l) => [l.kind, l.amount])).toEqual([
+        ['grant', 100],
+        ['charge', -10],
+      ]);
+    });
+
     it('holds reserve what balance - held covers, within the free-tier budget; settling charges at most the hold', async () => {
       const store = await open();
       await addAccount(store, 'acct_1', 100);

@@ -4,11 +4,13 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import type { JobListQuery, Store } from '../../src/core/ports/store.js';
 import { tempDir } from '../helpers/stays.js';
 import { addAccount, backings, DAY, T0, type StoreKind } from './stores.js';
+import { migrationsFor } from '../../src/store/sql/migrations.js';
+
+const MIGRATIONS = migrationsFor('sqlite');
 
 /** A job created at `at`; finished (charging `charge`) or failed when asked. */
 async function job(store: Store, o: { id: string; at: number; account?: string; env?: 'live' | 'sandbox'; end?: 'completed' | 'failed'; charge?: number }) {

@@ -3,10 +3,12 @@
 // StoreUnavailableError without the URL's password.
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PG_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { openPgStore, StoreUnavailableError } from '../../src/store/postgres/store.js';
 import { PG_ADMIN_URL } from '../helpers/pg.js';
 import { addAccount, backings, pgKind, rejection } from './stores.js';
+import { migrationsFor } from '../../src/store/sql/migrations.js';
+
+const PG_MIGRATIONS = migrationsFor('postgres');
 
 async function sql<R extends pg.QueryResultRow>(url: string, text: string, params: unknown[] = []): Promise<R[]> {
   const c = new pg.Client({ connectionString: url });

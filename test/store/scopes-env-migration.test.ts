@@ -6,14 +6,16 @@ import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PG_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { openPgStore } from '../../src/store/postgres/store.js';
-import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { openSqliteStore } from '../../src/store/sqlite/store.js';
 import type { Store } from '../../src/core/ports/store.js';
 import { freshDatabase, type TestDatabase } from '../helpers/pg.js';
 import { tempDir } from '../helpers/stays.js';
 import { pgKind } from './stores.js';
+import { migrationsFor } from '../../src/store/sql/migrations.js';
+
+const PG_MIGRATIONS = migrationsFor('postgres');
+const MIGRATIONS = migrationsFor('sqlite');
 
 const T0 = 1_800_000_000_000;
 /** Rows as an older build wrote them. */

@@ -1,24 +1,21 @@
-// Idempotency keys in the PostgreSQL store (issue 21), shared by every instance on the database:
-// one row per account, environment and key (a unique index), claimed in one statement so two
-// instances given the same key at once never both execute. Merged into the Store by store.ts.
-import type { QueryResultRow } from 'pg';
-import type { Row } from '../rows.js';
+// Idempotency keys (issue 21): one row per account, environment and key (a unique index). While its
+// first request runs the row is a claim (owner, lease); then it holds that request's answer until
+// it expires. A claim is one statement, so two processes given the same key at once never both
+// execute.
 import type { IdempotencyState, Store } from '../../core/ports/store.js';
-
-type Q = <R extends QueryResultRow = Row>(sql: string, params?: unknown[]) => Promise<R[]>;
+import type { Db } from './db.js';
 
 type IdempotencyPart = Pick<Store, 'claimIdempotencyKey' | 'renewIdempotencyKey' | 'completeIdempotencyKey' | 'releaseIdempotencyKey'>;
 
-/** Deletes at most `batch` expired keys (inside the store's purge transaction). */
-export const purgeIdempotencySql = `DELETE FROM idempotency_keys WHERE ctid IN (SELECT ctid FROM idempotency_keys WHERE expires_at <= $1 LIMIT $2)`;
+const KEY = `account_id = $1 AND env = $2 AND key = $3`;
 
-export function idempotencyStore(query: Q): IdempotencyPart {
+export function idempotencyStore(db: Db): IdempotencyPart {
   return {
     async claimIdempotencyKey(c): Promise<IdempotencyState> {
       for (;;) {
         // A new key, an expired one, or a claim for the same request whose lease lapsed (its
         // process died before it answered) is taken; the row lock orders concurrent claims.
-        const won = await query(
+        const won = await db.query(
           `INSERT INTO idempotency_keys AS i (account_id, env, key, fingerprint, owner, lease_expires_at, created_at, expires_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
            ON CONFLICT (account_id, env, key) DO UPDATE SET fingerprint = excluded.fingerprint, owner = excluded.owner, lease_expires_at = excluded.lease_expires_at,
@@ -29,9 +26,7 @@ export function idempotencyStore(query: Q): IdempotencyPart {
           [c.accountId, c.env, c.key, c.fingerprint, c.owner, c.leaseUntil, c.now, c.expiresAt],
         );
         if (won.length === 1) return { state: 'claimed' };
-        const r = (
-          await query(`SELECT fingerprint, lease_expires_at, status, headers, body, expires_at FROM idempotency_keys WHERE account_id = $1 AND env = $2 AND key = $3`, [c.accountId, c.env, c.key])
-        )[0];
+        const r = (await db.query(`SELECT fingerprint, lease_expires_at, status, headers, body, expires_at FROM idempotency_keys WHERE ${KEY}`, [c.accountId, c.env, c.key]))[0];
         // Purged, or its claim released, between the two statements: try again.
         if (!r || (r.expires_at as number) <= c.now) continue;
         if (r.fingerprint !== c.fingerprint) return { state: 'mismatch' };
@@ -41,7 +36,7 @@ export function idempotencyStore(query: Q): IdempotencyPart {
       }
     },
     async renewIdempotencyKey(ref, leaseUntil) {
-      const r = await query(`UPDATE idempotency_keys SET lease_expires_at = $5 WHERE account_id = $1 AND env = $2 AND key = $3 AND owner = $4 AND status IS NULL RETURNING 1`, [
+      const r = await db.query(`UPDATE idempotency_keys SET lease_expires_at = $5 WHERE ${KEY} AND owner = $4 AND status IS NULL RETURNING 1`, [
         ref.accountId,
         ref.env,
         ref.key,
@@ -51,14 +46,19 @@ export function idempotencyStore(query: Q): IdempotencyPart {
       return r.length === 1;
     },
     async completeIdempotencyKey(ref, a) {
-      const r = await query(
-        `UPDATE idempotency_keys SET status = $5, headers = $6, body = $7, owner = NULL WHERE account_id = $1 AND env = $2 AND key = $3 AND owner = $4 AND status IS NULL RETURNING 1`,
-        [ref.accountId, ref.env, ref.key, ref.owner, a.status, JSON.stringify(a.headers), a.body],
-      );
+      const r = await db.query(`UPDATE idempotency_keys SET status = $5, headers = $6, body = $7, owner = NULL WHERE ${KEY} AND owner = $4 AND status IS NULL RETURNING 1`, [
+        ref.accountId,
+        ref.env,
+        ref.key,
+        ref.owner,
+        a.status,
+        JSON.stringify(a.headers),
+        a.body,
+      ]);
       return r.length === 1;
     },
     async releaseIdempotencyKey(ref) {
-      await query(`DELETE FROM idempotency_keys WHERE account_id = $1 AND env = $2 AND key = $3 AND owner = $4 AND status IS NULL`, [ref.accountId, ref.env, ref.key, ref.owner]);
+      await db.query(`DELETE FROM idempotency_keys WHERE ${KEY} AND owner = $4 AND status IS NULL`, [ref.accountId, ref.env, ref.key, ref.owner]);
     },
   };
 }

@@ -1,7 +1,33 @@
-// Schema migrations, applied in order; PRAGMA user_version records how many have run.
-// Append new entries; never edit a shipped one.
-export const MIGRATIONS: string[] = [
-  `
+// The schema, written once for both engines (issue 24): applied in order, each entry once.
+// SQLite records how many have run in PRAGMA user_version, PostgreSQL in the table
+// schema_migrations (under an advisory lock: src/store/postgres/store.ts). An entry is the same
+// tables, columns and indexes on both, spelled by `Types` where the engines differ: BIGINT for
+// milliseconds and credits on PostgreSQL (SQLite's INTEGER is 64-bit), an identity column for
+// SQLite's AUTOINCREMENT, the outbox's `seq` for SQLite's implicit rowid. Booleans are 0/1 integers
+// and JSON is text on both, so one set of row mappers reads both (src/store/rows.ts). Entries
+// marked `only: 'postgres'` are what only a shared store has (rate buckets, flights): SQLite keeps
+// them in the process, and its version count skips them (test/store/schema-equivalence.test.ts
+// compares the two schemas).
+// Append new entries; never edit a shipped one (an entry's text may be reformatted, not changed).
+
+interface Types {
+  /** Milliseconds and credits. */
+  big: string;
+  /** An integer primary key the database assigns, increasing. */
+  serial: string;
+  /** The outbox's insertion order, as a column line (SQLite: none, its rowid is that order). */
+  seq: string;
+}
+
+const TYPES: Record<'sqlite' | 'postgres', Types> = {
+  sqlite: { big: 'INTEGER', serial: 'INTEGER PRIMARY KEY AUTOINCREMENT', seq: '' },
+  postgres: { big: 'BIGINT', serial: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY', seq: '    seq BIGINT GENERATED ALWAYS AS IDENTITY,\n' },
+};
+
+type Migration = ((t: Types) => string) | { only: 'postgres'; sql: () => string };
+
+const ENTRIES: Migration[] = [
+  (t) => `
   CREATE TABLE accounts (
     id TEXT PRIMARY KEY,
     plan_code TEXT NOT NULL,
@@ -9,9 +35,9 @@ export const MIGRATIONS: string[] = [
     plan_status TEXT NOT NULL,
     email_verified INTEGER NOT NULL DEFAULT 1,
     requests_per_minute INTEGER NOT NULL,
-    free_tier_budget INTEGER NOT NULL,
+    free_tier_budget ${t.big} NOT NULL,
     disabled INTEGER NOT NULL DEFAULT 0,
-    created_at INTEGER NOT NULL
+    created_at ${t.big} NOT NULL
   );
 
   CREATE TABLE api_keys (
@@ -21,29 +47,29 @@ export const MIGRATIONS: string[] = [
     scopes TEXT NOT NULL,
     hash TEXT NOT NULL UNIQUE,
     prefix TEXT NOT NULL,
-    revoked_at INTEGER,
-    created_at INTEGER NOT NULL
+    revoked_at ${t.big},
+    created_at ${t.big} NOT NULL
   );
   CREATE INDEX api_keys_account ON api_keys(account_id);
 
   -- One row per account; changed only together with a ledger row.
   CREATE TABLE credit_balances (
     account_id TEXT PRIMARY KEY REFERENCES accounts(id),
-    balance INTEGER NOT NULL DEFAULT 0,
-    held INTEGER NOT NULL DEFAULT 0 CHECK (held >= 0),
-    spent INTEGER NOT NULL DEFAULT 0 CHECK (spent >= 0)
+    balance ${t.big} NOT NULL DEFAULT 0,
+    held ${t.big} NOT NULL DEFAULT 0 CHECK (held >= 0),
+    spent ${t.big} NOT NULL DEFAULT 0 CHECK (spent >= 0)
   );
 
   CREATE TABLE credit_ledger (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    id ${t.serial},
     account_id TEXT NOT NULL REFERENCES accounts(id),
     kind TEXT NOT NULL,
-    amount INTEGER NOT NULL,
-    balance_after INTEGER NOT NULL,
+    amount ${t.big} NOT NULL,
+    balance_after ${t.big} NOT NULL,
     request_id TEXT,
     job_id TEXT,
     note TEXT,
-    created_at INTEGER NOT NULL
+    created_at ${t.big} NOT NULL
   );
   CREATE INDEX credit_ledger_account ON credit_ledger(account_id, id);
 
@@ -51,10 +77,10 @@ export const MIGRATIONS: string[] = [
   CREATE TABLE credit_holds (
     id TEXT PRIMARY KEY,
     account_id TEXT NOT NULL REFERENCES accounts(id),
-    amount INTEGER NOT NULL CHECK (amount >= 0),
+    amount ${t.big} NOT NULL CHECK (amount >= 0),
     request_id TEXT NOT NULL,
     job_id TEXT,
-    created_at INTEGER NOT NULL
+    created_at ${t.big} NOT NULL
   );
 
   CREATE TABLE jobs (
@@ -68,17 +94,17 @@ export const MIGRATIONS: string[] = [
     result TEXT,
     meta TEXT,
     error TEXT,
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL,
-    expires_at INTEGER
+    created_at ${t.big} NOT NULL,
+    updated_at ${t.big} NOT NULL,
+    expires_at ${t.big}
   );
   CREATE INDEX jobs_status ON jobs(status);
 
   CREATE TABLE cache_entries (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL,
-    stored_at INTEGER NOT NULL,
-    expires_at INTEGER NOT NULL
+    stored_at ${t.big} NOT NULL,
+    expires_at ${t.big} NOT NULL
   );
   CREATE INDEX cache_entries_expiry ON cache_entries(expires_at);
 
@@ -89,60 +115,60 @@ export const MIGRATIONS: string[] = [
     events TEXT NOT NULL,
     description TEXT,
     secret TEXT NOT NULL,
-    revoked_at INTEGER,
-    created_at INTEGER NOT NULL
+    revoked_at ${t.big},
+    created_at ${t.big} NOT NULL
   );
 
   CREATE TABLE webhook_deliveries (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    id ${t.serial},
     webhook_id TEXT NOT NULL REFERENCES webhooks(id),
     event TEXT NOT NULL,
     attempt INTEGER NOT NULL,
     status_code INTEGER,
     response_preview TEXT,
     delivered INTEGER NOT NULL,
-    attempted_at INTEGER NOT NULL
+    attempted_at ${t.big} NOT NULL
   );
   `,
-  `
+  () => `
   ALTER TABLE jobs ADD COLUMN estimated_seconds INTEGER NOT NULL DEFAULT 5;
   CREATE INDEX credit_holds_job ON credit_holds(job_id);
   CREATE INDEX credit_ledger_request ON credit_ledger(request_id);
   `,
   // Job leases (one owner process per job, renewed by a heartbeat), the environment a job
   // belongs to, and the key that made each top-up. Rows from before have lease 0: expired.
-  `
+  (t) => `
   ALTER TABLE jobs ADD COLUMN env TEXT NOT NULL DEFAULT 'live' CHECK (env IN ('live', 'sandbox'));
   ALTER TABLE jobs ADD COLUMN owner TEXT;
-  ALTER TABLE jobs ADD COLUMN lease_expires_at INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE jobs ADD COLUMN lease_expires_at ${t.big} NOT NULL DEFAULT 0;
   CREATE INDEX jobs_lease ON jobs(status, lease_expires_at);
   CREATE INDEX jobs_owner ON jobs(owner, status);
   CREATE INDEX jobs_expiry ON jobs(expires_at);
   ALTER TABLE credit_holds ADD COLUMN owner TEXT;
-  ALTER TABLE credit_holds ADD COLUMN lease_expires_at INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE credit_holds ADD COLUMN lease_expires_at ${t.big} NOT NULL DEFAULT 0;
   CREATE INDEX credit_holds_owner ON credit_holds(owner);
   CREATE INDEX credit_holds_lease ON credit_holds(lease_expires_at);
   ALTER TABLE credit_ledger ADD COLUMN key_id TEXT;
   `,
   // GET /v1/jobs: an account's jobs in one environment, newest first, paged by (created_at, id).
-  `
+  () => `
   CREATE INDEX jobs_account_created ON jobs(account_id, env, created_at, id);
   `,
   // Webhooks (issue 10): an outbox of deliveries, each an event for one webhook, claimed with a
   // lease like a job so two processes on one data dir never send it twice; the attempt log names
   // the event id receivers de-duplicate on.
-  `
+  (t) => `
   CREATE TABLE webhook_outbox (
     id TEXT PRIMARY KEY,
-    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
+${t.seq}    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
     event TEXT NOT NULL,
     body TEXT NOT NULL,
     attempts INTEGER NOT NULL DEFAULT 0,
     status TEXT NOT NULL DEFAULT 'pending',
-    next_attempt_at INTEGER,
+    next_attempt_at ${t.big},
     owner TEXT,
-    lease_expires_at INTEGER,
-    created_at INTEGER NOT NULL
+    lease_expires_at ${t.big},
+    created_at ${t.big} NOT NULL
   );
   CREATE INDEX webhook_outbox_due ON webhook_outbox(status, next_attempt_at);
   CREATE INDEX webhook_outbox_hook ON webhook_outbox(webhook_id, status);
@@ -153,20 +179,20 @@ export const MIGRATIONS: string[] = [
   // OAuth 2.1 for the MCP tool server (issue 12): registered public clients, one-time codes,
   // grants (a token family: every access and refresh token issued from one code) and tokens.
   // Codes and tokens are kept only as SHA-256 hashes.
-  `
+  (t) => `
   CREATE TABLE oauth_clients (
     id TEXT PRIMARY KEY,
     name TEXT,
     redirect_uris TEXT NOT NULL,
-    created_at INTEGER NOT NULL
+    created_at ${t.big} NOT NULL
   );
   CREATE TABLE oauth_grants (
     id TEXT PRIMARY KEY,
     client_id TEXT NOT NULL REFERENCES oauth_clients(id),
     key_id TEXT NOT NULL REFERENCES api_keys(id),
     scope TEXT NOT NULL,
-    created_at INTEGER NOT NULL,
-    revoked_at INTEGER
+    created_at ${t.big} NOT NULL,
+    revoked_at ${t.big}
   );
   CREATE TABLE oauth_codes (
     hash TEXT PRIMARY KEY,
@@ -175,45 +201,87 @@ export const MIGRATIONS: string[] = [
     challenge TEXT NOT NULL,
     scope TEXT NOT NULL,
     key_id TEXT NOT NULL REFERENCES api_keys(id),
-    expires_at INTEGER NOT NULL,
-    used_at INTEGER,
+    expires_at ${t.big} NOT NULL,
+    used_at ${t.big},
     grant_id TEXT,
-    created_at INTEGER NOT NULL
+    created_at ${t.big} NOT NULL
   );
   CREATE INDEX oauth_codes_expiry ON oauth_codes(expires_at);
   CREATE TABLE oauth_tokens (
     hash TEXT PRIMARY KEY,
     grant_id TEXT NOT NULL REFERENCES oauth_grants(id),
     kind TEXT NOT NULL CHECK (kind IN ('access', 'refresh')),
-    expires_at INTEGER NOT NULL,
-    used_at INTEGER,
-    created_at INTEGER NOT NULL
+    expires_at ${t.big} NOT NULL,
+    used_at ${t.big},
+    created_at ${t.big} NOT NULL
   );
   CREATE INDEX oauth_tokens_grant ON oauth_tokens(grant_id);
   CREATE INDEX oauth_tokens_expiry ON oauth_tokens(expires_at);
   `,
+  // Shared state of several instances (issue 14): rate buckets, taken in one statement by
+  // stays_take_token, and flights: an upstream call in flight that other instances wait on (D19).
+  {
+    only: 'postgres',
+    sql: () => `
+  CREATE TABLE rate_buckets (
+    id TEXT PRIMARY KEY,
+    tokens DOUBLE PRECISION NOT NULL,
+    capacity INTEGER NOT NULL,
+    updated BIGINT NOT NULL
+  );
+  CREATE INDEX rate_buckets_updated ON rate_buckets(updated);
+  CREATE FUNCTION stays_take_token(p_id TEXT, p_capacity INTEGER, p_now BIGINT, OUT o_allowed BOOLEAN, OUT o_tokens DOUBLE PRECISION) AS $$
+  DECLARE b rate_buckets%ROWTYPE;
+  BEGIN
+    INSERT INTO rate_buckets (id, tokens, capacity, updated) VALUES (p_id, p_capacity, p_capacity, p_now) ON CONFLICT (id) DO NOTHING;
+    SELECT * INTO b FROM rate_buckets WHERE id = p_id FOR UPDATE;
+    IF b.capacity <> p_capacity THEN
+      o_tokens := p_capacity;
+    ELSE
+      -- Clocks of instances differ a little: time never runs backwards for a bucket.
+      o_tokens := LEAST(p_capacity::DOUBLE PRECISION, b.tokens + GREATEST(p_now - b.updated, 0) * p_capacity / 60000.0);
+    END IF;
+    o_allowed := o_tokens >= 1;
+    IF o_allowed THEN o_tokens := o_tokens - 1; END IF;
+    UPDATE rate_buckets SET tokens = o_tokens, capacity = p_capacity, updated = GREATEST(b.updated, p_now) WHERE id = p_id;
+  END
+  $$ LANGUAGE plpgsql;
+
+  CREATE TABLE flights (
+    key TEXT PRIMARY KEY,
+    id TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    lease_expires_at BIGINT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('running', 'done', 'failed')),
+    outcome TEXT,
+    ended_at BIGINT
+  );
+  CREATE INDEX flights_owner ON flights(owner, state);
+  CREATE INDEX flights_ended ON flights(ended_at);
+  `,
+  },
   // Idempotency keys (issue 21): a POST's first answer, kept 24 hours for retries with the same key.
   // One row per account, environment and key; while its request runs the row is a claim with a lease.
-  `
+  (t) => `
   CREATE TABLE idempotency_keys (
     account_id TEXT NOT NULL,
     env TEXT NOT NULL,
     key TEXT NOT NULL,
     fingerprint TEXT NOT NULL,
     owner TEXT,
-    lease_expires_at INTEGER NOT NULL,
+    lease_expires_at ${t.big} NOT NULL,
     status INTEGER,
     headers TEXT,
     body TEXT,
-    created_at INTEGER NOT NULL,
-    expires_at INTEGER NOT NULL
+    created_at ${t.big} NOT NULL,
+    expires_at ${t.big} NOT NULL
   );
   CREATE UNIQUE INDEX idempotency_keys_key ON idempotency_keys(account_id, env, key);
   CREATE INDEX idempotency_keys_expiry ON idempotency_keys(expires_at);
   `,
   // Issue 21 (7): dynamic registration is bounded per address (counted over registered_from and
   // created_at) and clients never used are purged (found through their grants and codes).
-  `
+  () => `
   ALTER TABLE oauth_clients ADD COLUMN registered_from TEXT;
   CREATE INDEX oauth_clients_from ON oauth_clients(registered_from, created_at);
   CREATE INDEX oauth_clients_created ON oauth_clients(created_at);
@@ -224,7 +292,7 @@ export const MIGRATIONS: string[] = [
   // webhooks under stays.read keep that power as webhooks.write (a new default scope); OAuth tokens
   // never carry it. Webhooks belong to the environment of the key that made them; those made
   // before were receiving live events, so they stay live.
-  `
+  () => `
   UPDATE api_keys SET scopes = scopes || ',webhooks.write'
     WHERE (',' || scopes || ',') LIKE '%,stays.read,%' AND (',' || scopes || ',') NOT LIKE '%,webhooks.write,%';
   ALTER TABLE webhooks ADD COLUMN env TEXT NOT NULL DEFAULT 'live' CHECK (env IN ('live', 'sandbox'));
@@ -232,10 +300,15 @@ export const MIGRATIONS: string[] = [
   `,
   // A webhook that keeps failing is slowed, then disabled (issue 21): failures in a row, the
   // pause before its next delivery, and when and why it was disabled.
-  `
+  (t) => `
   ALTER TABLE webhooks ADD COLUMN consecutive_failures INTEGER NOT NULL DEFAULT 0;
-  ALTER TABLE webhooks ADD COLUMN paused_until INTEGER;
-  ALTER TABLE webhooks ADD COLUMN disabled_at INTEGER;
+  ALTER TABLE webhooks ADD COLUMN paused_until ${t.big};
+  ALTER TABLE webhooks ADD COLUMN disabled_at ${t.big};
   ALTER TABLE webhooks ADD COLUMN disabled_reason TEXT;
   `,
 ];
+
+/** The migrations of one engine, in order. */
+export function migrationsFor(kind: 'sqlite' | 'postgres'): string[] {
+  return ENTRIES.flatMap((m) => (typeof m === 'function' ? [m(TYPES[kind])] : m.only === kind ? [m.sql()] : []));
+}

@@ -1,0 +1,36 @@
+// The upstream answer cache (D4): one row per key, good until its expiry.
+import { ENTRY_OVERHEAD, Lru, keyBytes } from '../../core/lru.js';
+import type { Store } from '../../core/ports/store.js';
+import type { Db } from './db.js';
+
+type CachePart = Pick<Store, 'cacheGet' | 'cacheSet'>;
+
+/**
+ * `copyBytes`: a store across the network (PostgreSQL) keeps copies of the entries this process
+ * read or wrote, up to that many bytes: an entry is good until its expiry whoever reads it, so a
+ * hot answer costs no round trip. The text is kept and parsed per hit, so no two requests share
+ * one object. An embedded file reads as fast as a copy would: 0, none kept.
+ */
+export function cacheStore(db: Db, copyBytes: number): CachePart {
+  const copies =
+    copyBytes > 0 ? new Lru<string, { text: string; storedAt: number; expiresAt: number }>({ maxBytes: copyBytes, sizeOf: (v, k) => keyBytes(k) + keyBytes(v.text) + ENTRY_OVERHEAD }) : null;
+  return {
+    async cacheGet(key, now) {
+      const near = copies?.get(key);
+      if (near !== undefined && near.expiresAt > now) return { value: JSON.parse(near.text), storedAt: near.storedAt };
+      const r = (await db.query(`SELECT value, stored_at, expires_at FROM cache_entries WHERE key = $1 AND expires_at > $2`, [key, now]))[0];
+      if (!r) return null;
+      copies?.set(key, { text: r.value as string, storedAt: r.stored_at as number, expiresAt: r.expires_at as number });
+      return { value: JSON.parse(r.value as string), storedAt: r.stored_at as number };
+    },
+    async cacheSet(key, value, storedAt, expiresAt) {
+      const text = JSON.stringify(value);
+      await db.query(
+        `INSERT INTO cache_entries (key, value, stored_at, expires_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value, stored_at = excluded.stored_at, expires_at = excluded.expires_at`,
+        [key, text, storedAt, expiresAt],
+      );
+      copies?.set(key, { text, storedAt, expiresAt });
+    },
+  };
+}
