@@ -1,14 +1,14 @@
 // The credit operations of the shared store as single statements (src/store/sql/credits.ts says
 // why): a hold, a settlement and a batch of known charges each check and write under the balance
-// row's lock in one statement, with the same admission rule (admits, refusal), so the row is
+// row's lock in one statement, with the same admission rule (admits, holdRefusal), so the row is
 // never locked across a round trip; an account's known charges from this instance go in one
 // statement (chargeQueued). A statement whose answer was lost to a fault is resolved before it is
 // sent again (endBackend, the ledger row).
 import type { PoolClient } from 'pg';
 import { ServiceError } from '../../core/errors.js';
-import type { HoldResult, NewCharge } from '../../core/ports/store.js';
+import { type HoldResult, type NewCharge, holdRefusal } from '../../core/ports/store.js';
 import { toCredits } from '../rows.js';
-import { type CreditOps, HOLD, admits, creditsOf, refusal } from '../sql/credits.js';
+import { type CreditOps, HOLD, admits, creditsOf } from '../sql/credits.js';
 import type { Db, Query } from '../sql/db.js';
 
 /** The most charges of one account one statement carries (chargeQueued). */
@@ -43,7 +43,7 @@ export function pgCreditOps(env: PgCreditEnv): CreditOps {
         )[0];
         if (r) return { ok: true, credits: toCredits(r) };
         const c = await creditsOf(q, h.accountId);
-        return { ok: false, reason: refusal(c, h.amount, h.freeTierBudget), credits: c };
+        return { ok: false, reason: holdRefusal(c, h.amount, h.freeTierBudget), credits: c };
       },
       { single: true },
     );
@@ -157,7 +157,7 @@ export function pgCreditOps(env: PgCreditEnv): CreditOps {
           }
           if (items.length > 1) return null;
           const now = await creditsOf(q, accountId);
-          return [{ ok: false as const, reason: refusal(now, first.admit, budget), credits: now }];
+          return [{ ok: false as const, reason: holdRefusal(now, first.admit, budget), credits: now }];
         });
       } catch (e) {
         const code = (e as { code?: unknown }).code;

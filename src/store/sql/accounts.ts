@@ -1,5 +1,5 @@
 // Accounts and API keys, with the lookup authentication makes on every request.
-import type { AccountRow, KeyRow, Store } from '../../core/ports/store.js';
+import type { AccountRow, KeyRow, AccountStore } from '../../core/ports/store.js';
 import { toAccount, toKey } from '../rows.js';
 import { grant } from './credits.js';
 import type { Db } from './db.js';
@@ -15,11 +15,9 @@ export interface AuthCachePolicy {
   changedElsewhere?: () => boolean;
 }
 
-type AccountPart = Pick<Store, 'createAccount' | 'getAccount' | 'listAccounts' | 'createKey' | 'findKeyByHash' | 'listKeys' | 'revokeKey'>;
-
 const MAX_CACHED = 10_000;
 
-export function accountStore(db: Db, policy: AuthCachePolicy): AccountPart {
+export function accountStore(db: Db, policy: AuthCachePolicy): AccountStore {
   const authCache = new Map<string, { at: number; found: { key: KeyRow; account: AccountRow } }>();
   return {
     async createAccount(a, initial, requestId) {

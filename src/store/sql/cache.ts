@@ -1,9 +1,7 @@
 // The upstream answer cache (D4): one row per key, good until its expiry.
 import { ENTRY_OVERHEAD, Lru, keyBytes } from '../../core/lru.js';
-import type { Store } from '../../core/ports/store.js';
+import type { CacheStore } from '../../core/ports/store.js';
 import type { Db } from './db.js';
-
-type CachePart = Pick<Store, 'cacheGet' | 'cacheSet'>;
 
 /**
  * `copyBytes`: a store across the network (PostgreSQL) keeps copies of the entries this process
@@ -11,7 +9,7 @@ type CachePart = Pick<Store, 'cacheGet' | 'cacheSet'>;
  * hot answer costs no round trip. The text is kept and parsed per hit, so no two requests share
  * one object. An embedded file reads as fast as a copy would: 0, none kept.
  */
-export function cacheStore(db: Db, copyBytes: number): CachePart {
+export function cacheStore(db: Db, copyBytes: number): CacheStore {
   const copies =
     copyBytes > 0 ? new Lru<string, { text: string; storedAt: number; expiresAt: number }>({ maxBytes: copyBytes, sizeOf: (v, k) => keyBytes(k) + keyBytes(v.text) + ENTRY_OVERHEAD }) : null;
   return {

@@ -1,10 +1,10 @@
 // Credits and the ledger (house rule 7: a credit changes only in a transaction that writes a
-// ledger row). The admission rule of D5 and D7 is one SQL condition (ADMITS), checked under the
+// ledger row). The admission rule of D5 and D7 is one SQL condition (admits), checked under the
 // balance row's write lock by every path that reserves or charges, and its refusal named by one
-// function (refusal). PostgreSQL replaces hold, settle and charge with single statements of the
+// function (holdRefusal). PostgreSQL replaces hold, settle and charge with single statements of the
 // same rules (src/store/postgres/credits.ts): there a transaction of several statements would hold
 // the account's balance row locked across round trips.
-import type { CreditsRow, HoldResult, NewCharge, NewHold, Store } from '../../core/ports/store.js';
+import { type CreditStore, type CreditsRow, type HoldResult, type NewCharge, type NewHold, holdRefusal } from '../../core/ports/store.js';
 import { toCredits, toLedger } from '../rows.js';
 import type { Db, Query } from './db.js';
 
@@ -14,11 +14,6 @@ import type { Db, Query } from './db.js';
  * amount stays within it. `amount` and `budget` name the statement's parameters.
  */
 export const admits = (amount: string, budget: string) => `balance - held >= ${amount} AND (CAST(${budget} AS BIGINT) IS NULL OR spent + held + ${amount} <= ${budget})`;
-
-/** Why `amount` is not admitted (the free-tier budget first, as the API reports it). */
-export function refusal(c: CreditsRow, amount: number, budget: number | null): 'free_tier' | 'balance' {
-  return budget !== null && c.spent + c.held + amount > budget ? 'free_tier' : 'balance';
-}
 
 export const creditsOf = async (q: Query, accountId: string): Promise<CreditsRow> => toCredits((await q(`SELECT balance, held, spent FROM credit_balances WHERE account_id = $1`, [accountId]))[0]);
 
@@ -97,7 +92,7 @@ export function txCreditOps(db: Db): CreditOps {
         const r = (await q(HOLD, [h.accountId, h.amount, h.freeTierBudget]))[0];
         if (!r) {
           const c = await creditsOf(q, h.accountId);
-          return { ok: false, reason: refusal(c, h.amount, h.freeTierBudget), credits: c };
+          return { ok: false, reason: holdRefusal(c, h.amount, h.freeTierBudget), credits: c };
         }
         await q(`INSERT INTO credit_holds (id, account_id, amount, request_id, job_id, created_at, owner, lease_expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
           h.id,
@@ -117,7 +112,7 @@ export function txCreditOps(db: Db): CreditOps {
         const r = (await q(c.charge === 0 ? CHECK : CHARGE, [c.accountId, c.admit, c.freeTierBudget, c.charge]))[0];
         if (!r) {
           const now = await creditsOf(q, c.accountId);
-          return { ok: false, reason: refusal(now, c.admit, c.freeTierBudget), credits: now };
+          return { ok: false, reason: holdRefusal(now, c.admit, c.freeTierBudget), credits: now };
         }
         if (c.charge > 0) {
           await ledgerRow(q, { accountId: c.accountId, kind: 'charge', amount: -c.charge, balanceAfter: r.balance as number, requestId: c.requestId, jobId: null, keyId: null, note: null, at: c.at });
@@ -127,9 +122,7 @@ export function txCreditOps(db: Db): CreditOps {
   };
 }
 
-type CreditPart = Pick<Store, 'getCredits' | 'grantCredits' | 'topup' | 'ledger' | 'hold' | 'settleHold' | 'charge'>;
-
-export function creditStore(db: Db, ops: CreditOps): CreditPart {
+export function creditStore(db: Db, ops: CreditOps): CreditStore {
   const positive = (n: number) => {
     if (!Number.isSafeInteger(n) || n <= 0) throw new RangeError('credits must be a positive integer');
   };

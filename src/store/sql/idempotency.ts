@@ -2,14 +2,12 @@
 // first request runs the row is a claim (owner, lease); then it holds that request's answer until
 // it expires. A claim is one statement, so two processes given the same key at once never both
 // execute.
-import type { IdempotencyState, Store } from '../../core/ports/store.js';
+import type { IdempotencyState, IdempotencyStore } from '../../core/ports/store.js';
 import type { Db } from './db.js';
-
-type IdempotencyPart = Pick<Store, 'claimIdempotencyKey' | 'renewIdempotencyKey' | 'completeIdempotencyKey' | 'releaseIdempotencyKey'>;
 
 const KEY = `account_id = $1 AND env = $2 AND key = $3`;
 
-export function idempotencyStore(db: Db): IdempotencyPart {
+export function idempotencyStore(db: Db): IdempotencyStore {
   return {
     async claimIdempotencyKey(c): Promise<IdempotencyState> {
       for (;;) {

@@ -1,7 +1,7 @@
 // Jobs and the leases of work in flight (src/core/ports/store.ts explains the ownership model):
 // a job ends only while its owner still holds it, and an expired lease lets any process fail the
 // job and release its hold, charging nothing.
-import type { LiveWork, Store } from '../../core/ports/store.js';
+import type { LiveWork, JobStore } from '../../core/ports/store.js';
 import { toJob, toJobSummary } from '../rows.js';
 import type { CreditOps } from './credits.js';
 import { type Db, type Query, jsonText } from './db.js';
@@ -15,9 +15,7 @@ export interface LeaseHooks {
   abandon?(q: Query, owner: string): Promise<void>;
 }
 
-type JobPart = Pick<Store, 'createJob' | 'startJob' | 'finishJob' | 'getJob' | 'listJobs' | 'renewLeases' | 'failExpired' | 'cancelJob' | 'abandon'>;
-
-export function jobStore(db: Db, credits: CreditOps, hooks: LeaseHooks = {}): JobPart {
+export function jobStore(db: Db, credits: CreditOps, hooks: LeaseHooks = {}): Omit<JobStore, 'purgeExpired'> {
   /**
    * The job list (newest first, paged by created_at then id; see jobs_account_created): never the
    * result column, which can be large; a completed job's charge is its meta's creditsCharged.

@@ -1,12 +1,10 @@
 // OAuth 2.1 for the MCP tool server (issue 12): registered public clients, one-time codes, grants
 // (a token family: every access and refresh token issued from one code) and tokens; codes and
 // tokens are kept only as SHA-256 hashes.
-import type { OAuthAccess, OAuthIssued, OAuthRedeem, Store } from '../../core/ports/store.js';
+import type { OAuthAccess, OAuthIssued, OAuthRedeem, OAuthStore } from '../../core/ports/store.js';
 import { toAccount, toClient, toKey } from '../rows.js';
 import type { Db, Query } from './db.js';
 import { LOCK } from './jobs.js';
-
-type OAuthPart = Pick<Store, 'createOAuthClient' | 'getOAuthClient' | 'createOAuthCode' | 'redeemOAuthCode' | 'rotateOAuthRefresh' | 'findOAuthAccess'>;
 
 /** Stores a new access and refresh token of grant `grantId`. */
 const issue = (q: Query, grantId: string, r: Pick<OAuthRedeem, 'access' | 'refresh' | 'now'>) =>
@@ -21,7 +19,7 @@ const issue = (q: Query, grantId: string, r: Pick<OAuthRedeem, 'access' | 'refre
 
 const revokeGrant = (q: Query, id: unknown, at: number) => q(`UPDATE oauth_grants SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2`, [at, id]);
 
-export function oauthStore(db: Db): OAuthPart {
+export function oauthStore(db: Db): OAuthStore {
   return {
     async createOAuthClient(c, limit) {
       const insert = async (q: Query) =>

@@ -1,30 +1,14 @@
 // Webhooks (issue 10): registrations, a durable outbox of deliveries claimed with a lease (like a
 // job, so two processes on one store never send one twice) and the attempt log; a webhook that
 // keeps failing is slowed, then disabled (issue 21).
-import { type Store, WEBHOOK_DISABLE_AFTER, disabledReason, webhookPauseMs } from '../../core/ports/store.js';
+import { type WebhookStore, WEBHOOK_DISABLE_AFTER, disabledReason, webhookPauseMs } from '../../core/ports/store.js';
 import { type Row, toDelivery, toDeliveryLog, toWebhook } from '../rows.js';
 import type { Db } from './db.js';
 import { LOCK } from './jobs.js';
 
-type WebhookPart = Pick<
-  Store,
-  | 'createWebhook'
-  | 'listWebhooks'
-  | 'getWebhook'
-  | 'revokeWebhook'
-  | 'webhooksFor'
-  | 'enqueueDeliveries'
-  | 'claimDeliveries'
-  | 'recordAttempt'
-  | 'nextDeliveryAt'
-  | 'pendingDeliveries'
-  | 'listDeliveries'
-  | 'resendDelivery'
->;
-
 const CANCEL_QUEUED = `UPDATE webhook_outbox SET status = 'cancelled', owner = NULL, lease_expires_at = NULL WHERE webhook_id = $1 AND status = 'pending'`;
 
-export function webhookStore(db: Db): WebhookPart {
+export function webhookStore(db: Db): WebhookStore {
   const seq = db.sql.outboxOrder;
   // A delivery that may be claimed now: due, unowned or its lease expired, of a webhook not deleted.
   const due = `o.status = 'pending' AND o.next_attempt_at <= $1 AND (o.owner IS NULL OR o.lease_expires_at <= $1) AND w.revoked_at IS NULL`;
