@@ -4,7 +4,7 @@
 // function (holdRefusal). PostgreSQL replaces hold, settle and charge with single statements of the
 // same rules (src/store/postgres/credits.ts): there a transaction of several statements would hold
 // the account's balance row locked across round trips.
-import { type CreditStore, type CreditsRow, type HoldResult, type NewCharge, type NewHold, holdRefusal } from '../../core/ports/store.js';
+import { type CreditStore, type CreditsRow, type HoldResult, type LedgerEntry, type NewCharge, type NewHold, holdRefusal } from '../../core/ports/store.js';
 import { toCredits, toLedger } from '../rows.js';
 import type { Db, Query } from './db.js';
 
@@ -17,17 +17,8 @@ export const admits = (amount: string, budget: string) => `balance - held >= ${a
 
 export const creditsOf = async (q: Query, accountId: string): Promise<CreditsRow> => toCredits((await q(`SELECT balance, held, spent FROM credit_balances WHERE account_id = $1`, [accountId]))[0]);
 
-interface LedgerLine {
-  accountId: string;
-  kind: 'grant' | 'topup' | 'charge';
-  amount: number;
-  balanceAfter: number;
-  requestId: string | null;
-  jobId: string | null;
-  keyId: string | null;
-  note: string | null;
-  at: number;
-}
+/** A ledger row to write: the entry without the id the database gives it, `at` its time. */
+type LedgerLine = Omit<LedgerEntry, 'id' | 'createdAt'> & { at: number };
 
 const ledgerRow = (q: Query, l: LedgerLine) =>
   q(`INSERT INTO credit_ledger (account_id, kind, amount, balance_after, request_id, job_id, key_id, note, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [
