@@ -19,7 +19,7 @@ export function manualClock(start = Date.UTC(2026, 0, 1)): Clock & { advance(ms:
   };
 }
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 /** The last day asked for and its bounds [start, end) in epoch ms: asked on every search. */
 let day = { start: 0, end: 0, text: '' };
 

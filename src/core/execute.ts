@@ -292,7 +292,18 @@ function fetchLeg(services: Services, ctx: RequestContext, upstream: Upstream, l
   );
 }
 
-/** This process asks the upstream, and caches the answer. */
+/** Records what a fetched answer tells (issue 26), unless STAYS_HISTORY=off; never fails the call. */
+async function record(services: Services, leg: Leg, value: unknown, source: string, at: number): Promise<void> {
+  if (!leg.observe || services.config.history === 'off') return;
+  try {
+    const list = leg.observe(value);
+    if (list.length > 0) await services.store.recordObservations(list, source, at);
+  } catch {
+    // The answer stands; the history misses it.
+  }
+}
+
+/** This process asks the upstream, caches the answer and records what it observed. */
 function fetchOwn(services: Services, upstream: Upstream, leg: Leg): Promise<Fetched> {
   // The sources that answered this leg's calls, as the upstream reports them (a chain names the actor).
   const served = new Set<string>();
@@ -301,11 +312,15 @@ function fetchOwn(services: Services, upstream: Upstream, leg: Leg): Promise<Fet
     const at = services.clock.now();
     const source = served.size > 0 ? [...served].join(',') : upstream.name;
     if (leg.cacheable?.(value) === false) return { value, expiresAt: at, source };
-    // The answer was fetched (and is paid for): a cache that cannot be written only costs a later refetch.
-    const cached = await services.store.cacheSet(leg.key, value, at, at + leg.ttlMs).then(
-      () => true,
-      () => false,
-    );
+    // The answer was fetched (and is paid for): a cache that cannot be written only costs a later
+    // refetch, and an observation that cannot be recorded only a gap in the history.
+    const [cached] = await Promise.all([
+      services.store.cacheSet(leg.key, value, at, at + leg.ttlMs).then(
+        () => true,
+        () => false,
+      ),
+      record(services, leg, value, source, at),
+    ]);
     return { value, expiresAt: cached ? at + leg.ttlMs : at, source };
   });
 }

@@ -4,6 +4,7 @@
 // jobs and coalescing.
 import type { ServiceError } from './errors.js';
 import type { Platform } from './platforms.js';
+import type { NewObservation } from './ports/store.js';
 import type { Pagination, PlatformResult, Warning } from './schemas/resources.js';
 import type { Need, Upstream } from './upstream.js';
 
@@ -19,6 +20,8 @@ export interface Leg {
   cacheable?(value: unknown): boolean;
   /** A listing's own data (not a price or a search): refreshing it in the cache is a stay.cached event. */
   stay?: { platform: Platform; id: string };
+  /** What a fetched answer tells about listings, recorded as observations (issue 26, src/core/observe.ts). */
+  observe?(value: unknown): NewObservation[];
   /** Sandbox only: the call becomes a long-running job (search location `pending`, issue 22). */
   sandboxPending?: boolean;
 }

@@ -45,6 +45,10 @@ export const ConfigSchema = z.object({
    * collection, in percent (0: V8's own choice, up to 4x). See docs/decisions.md (memory).
    */
   heapGrowthPercent: z.coerce.number().int().min(0).max(400),
+  /** STAYS_HISTORY: whether the live path records what upstreams answered (issue 26); off: nothing is recorded. */
+  history: z.enum(['on', 'off']),
+  /** STAYS_HISTORY_DAYS: how long an observation is kept after it was last seen. */
+  historyDays: z.coerce.number().int().min(1).max(36_500),
   /** Credits one account may top up per UTC day with a live key (0: top-ups refused, D24). */
   topupMaxPerDay: z.coerce.number().int().min(0),
   /**

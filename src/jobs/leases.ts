@@ -4,6 +4,7 @@
 // lease time. Any process may fail a job whose lease expired (its owner died or hung), releasing
 // its hold; no process touches a job whose lease is current. The store makes a job's settlement
 // conditional on still owning it, so a job is never both settled and failed.
+import { DAY_MS } from '../core/clock.js';
 import type { Services } from '../core/context.js';
 import { emitJobsFailed } from '../core/events.js';
 import { JOB_RETENTION_MS } from '../core/lease.js';
@@ -37,15 +38,17 @@ export async function abandonOwn(s: Services, error: ReturnType<typeof failure>)
   return r;
 }
 
-/** Deletes jobs past their 24 hours, expired cache rows and old webhook deliveries, batch by batch, at most `maxBatches` of each. */
+/** Deletes jobs past their 24 hours, expired cache rows, old webhook deliveries and observations past STAYS_HISTORY_DAYS, batch by batch, at most `maxBatches` of each. */
 export async function purgeExpired(s: Services, maxBatches = 20): Promise<Purged> {
-  const total: Purged = { jobs: 0, cache: 0, webhooks: 0 };
+  const total: Purged = { jobs: 0, cache: 0, webhooks: 0, observations: 0 };
   for (let i = 0; i < maxBatches; i++) {
-    const p = await s.store.purgeExpired(s.clock.now(), PURGE_BATCH);
+    const now = s.clock.now();
+    const p = await s.store.purgeExpired(now, PURGE_BATCH, { observationsBefore: now - s.config.historyDays * DAY_MS });
     total.jobs += p.jobs;
     total.cache += p.cache;
     total.webhooks += p.webhooks;
-    if (p.jobs < PURGE_BATCH && p.cache < PURGE_BATCH && p.webhooks < PURGE_BATCH) break;
+    total.observations += p.observations;
+    if (p.jobs < PURGE_BATCH && p.cache < PURGE_BATCH && p.webhooks < PURGE_BATCH && p.observations < PURGE_BATCH) break;
     // Let requests in between batches.
     await new Promise((r) => setImmediate(r));
   }

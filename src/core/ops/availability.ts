@@ -4,6 +4,7 @@ import { availabilityCost } from '../billing.js';
 import { utcToday } from '../clock.js';
 import type { RequestContext, Services } from '../context.js';
 import { type Leg, type Plan, TTL } from '../plan.js';
+import { observeCalendar } from '../observe.js';
 import { ServiceError } from '../errors.js';
 import { parseListingId, parseListingUrl } from '../listing-ref.js';
 import { type EnabledPlatform, SINGLE_LISTING_PLATFORMS } from '../platforms.js';
@@ -23,6 +24,7 @@ export function availabilityLeg(platform: EnabledPlatform, id: string, startDate
     ttlMs: TTL.availability,
     need: 'availability',
     fetch: (u) => u.availability(platform, id, startDate, endDate),
+    observe: observeCalendar,
   };
 }
 

@@ -6,6 +6,7 @@ import { utcToday } from '../clock.js';
 import type { RequestContext, Services } from '../context.js';
 import { parseListingId } from '../listing-ref.js';
 import { type Leg, type Plan, TTL } from '../plan.js';
+import { observeListing } from '../observe.js';
 import { type EnabledPlatform, SINGLE_LISTING_PLATFORMS } from '../platforms.js';
 import { ListingParams, ListingPathParams } from '../schemas/params.js';
 import type { Price, Property } from '../schemas/resources.js';
@@ -21,6 +22,7 @@ export function listingBodyLeg(platform: EnabledPlatform, id: string, currency: 
     ttlMs: TTL.listing,
     need: 'listing',
     fetch: (u) => u.listing(platform, id, { currency }),
+    observe: observeListing,
     stay: { platform, id },
   };
 }

@@ -5,6 +5,7 @@ import { utcToday } from '../clock.js';
 import type { RequestContext, Services } from '../context.js';
 import { parseListingId } from '../listing-ref.js';
 import { type Leg, type Plan, TTL } from '../plan.js';
+import { observeQuote } from '../observe.js';
 import { type EnabledPlatform, SINGLE_LISTING_PLATFORMS } from '../platforms.js';
 import { PriceParams } from '../schemas/params.js';
 import type { Price } from '../schemas/resources.js';
@@ -20,6 +21,7 @@ export function priceLeg(platform: EnabledPlatform, id: string, stay: StayQuery)
     ttlMs: TTL.price,
     need: 'price',
     fetch: (u) => u.price(platform, id, stay),
+    observe: observeQuote(stay),
   };
 }
 

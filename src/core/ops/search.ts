@@ -15,6 +15,7 @@ import { failedResult, okResult, ratingScaleWarnings } from './common.js';
 import { SEARCH_COMPARATORS } from '../search-sort.js';
 import { Lru } from '../lru.js';
 import { isPendingLocation } from '../sandbox-triggers.js';
+import { observeSearch } from '../observe.js';
 
 interface ResolvedPlatforms {
   legs: EnabledPlatform[];
@@ -89,6 +90,7 @@ export function searchLeg(platform: EnabledPlatform, location: string, o: { curr
     ttlMs: TTL.search,
     need: 'search',
     fetch: (u) => u.searchPlatform(platform, location, { currency: o.currency, rooms: o.rooms, stay: o.stay }),
+    observe: observeSearch(location, o.stay),
     ...(isPendingLocation(location) ? { sandboxPending: true } : {}),
   };
 }

@@ -17,6 +17,7 @@ import type { WebhookStore } from './store/webhooks.js';
 import type { IdempotencyStore } from './store/idempotency.js';
 import type { OAuthStore } from './store/oauth.js';
 import type { CacheStore } from './store/cache.js';
+import type { ObservationStore } from './store/observations.js';
 
 export * from './store/accounts.js';
 export * from './store/credits.js';
@@ -25,9 +26,10 @@ export * from './store/webhooks.js';
 export * from './store/idempotency.js';
 export * from './store/oauth.js';
 export * from './store/cache.js';
+export * from './store/observations.js';
 export * from './store/shared.js';
 
-export interface Store extends AccountStore, CreditStore, JobStore, WebhookStore, IdempotencyStore, OAuthStore, CacheStore {
+export interface Store extends AccountStore, CreditStore, JobStore, WebhookStore, IdempotencyStore, OAuthStore, CacheStore, ObservationStore {
   readonly kind: 'sqlite' | 'postgres';
   /**
    * Resolves once the store is usable (connected, migrated); rejects with why not. Every method

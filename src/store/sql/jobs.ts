@@ -7,7 +7,7 @@ import type { CreditOps } from './credits.js';
 import { type Db, type Query, jsonText } from './db.js';
 
 /** Lock ids of work one process does at a time over a shared database (Dialect.lock). */
-export const LOCK = { sweep: 7_361_002, deliveries: 7_361_003, purge: 7_361_004, registration: 7_361_005 } as const;
+export const LOCK = { sweep: 7_361_002, deliveries: 7_361_003, purge: 7_361_004, registration: 7_361_005, observations: 7_361_006 } as const;
 
 /** What a shared store adds to the heartbeat and to shutdown (PostgreSQL: its flights). */
 export interface LeaseHooks {

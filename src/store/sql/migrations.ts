@@ -306,6 +306,30 @@ ${t.seq}    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
   ALTER TABLE webhooks ADD COLUMN disabled_at ${t.big};
   ALTER TABLE webhooks ADD COLUMN disabled_reason TEXT;
   `,
+  // Observations (issue 26): what the live path received from upstreams, one row per distinct value
+  // of a series (okey: platform, listing, kind and key); `latest` marks each series' newest row,
+  // which an equal observation extends (last_seen, times_seen).
+  (t) => `
+  CREATE TABLE observations (
+    id ${t.serial},
+    okey TEXT NOT NULL,
+    platform TEXT NOT NULL,
+    listing_id TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('search', 'listing', 'rating', 'quote', 'day')),
+    key TEXT NOT NULL,
+    currency TEXT,
+    value TEXT NOT NULL,
+    source TEXT NOT NULL,
+    first_seen ${t.big} NOT NULL,
+    last_seen ${t.big} NOT NULL,
+    times_seen INTEGER NOT NULL DEFAULT 1,
+    latest INTEGER NOT NULL DEFAULT 1
+  );
+  CREATE UNIQUE INDEX observations_latest ON observations(okey) WHERE latest = 1;
+  CREATE INDEX observations_series ON observations(okey, first_seen);
+  CREATE INDEX observations_search ON observations(kind, key, platform);
+  CREATE INDEX observations_seen ON observations(last_seen);
+  `,
 ];
 
 /** The migrations of one engine, in order. */

@@ -9,6 +9,7 @@ import type { Db, Query } from './db.js';
 import { idempotencyStore } from './idempotency.js';
 import { LOCK, type LeaseHooks, jobStore } from './jobs.js';
 import { oauthStore } from './oauth.js';
+import { observationStore } from './observations.js';
 import { webhookStore } from './webhooks.js';
 
 /** How long past its expiry an OAuth code is kept, so that a late second use still revokes what the first got. */
@@ -37,11 +38,12 @@ export function sqlStore(db: Db, parts: EngineParts): SqlStore {
     ...oauthStore(db),
     ...idempotencyStore(db),
     ...cacheStore(db, parts.cacheCopyBytes),
-    async purgeExpired(now, batch) {
+    ...observationStore(db),
+    async purgeExpired(now, batch, o = {}) {
       return db.tx(
         async (q) => {
           // One purger at a time; the others find nothing left to do.
-          if (!(await db.sql.lock(q, LOCK.purge, { tryOnly: true }))) return { jobs: 0, cache: 0, webhooks: 0 };
+          if (!(await db.sql.lock(q, LOCK.purge, { tryOnly: true }))) return { jobs: 0, cache: 0, webhooks: 0, observations: 0 };
           const count = async (sql: string, params: unknown[]) => (await q(`${sql} RETURNING 1`, params)).length;
           const jobs = await count(`DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE expires_at IS NOT NULL AND expires_at <= $1 AND status IN ('completed', 'failed') LIMIT $2)`, [now, batch]);
           const cache = await count(`DELETE FROM cache_entries WHERE key IN (SELECT key FROM cache_entries WHERE expires_at <= $1 LIMIT $2)`, [now, batch]);
@@ -59,8 +61,10 @@ export function sqlStore(db: Db, parts: EngineParts): SqlStore {
             [now - UNUSED_OAUTH_CLIENT_RETENTION_MS, batch],
           );
           await q(`DELETE FROM idempotency_keys WHERE (account_id, env, key) IN (SELECT account_id, env, key FROM idempotency_keys WHERE expires_at <= $1 LIMIT $2)`, [now, batch]);
+          const seen = o.observationsBefore;
+          const observations = seen === undefined ? 0 : await count(`DELETE FROM observations WHERE id IN (SELECT id FROM observations WHERE last_seen < $1 LIMIT $2)`, [seen, batch]);
           await parts.purge?.(q, now, batch);
-          return { jobs, cache, webhooks };
+          return { jobs, cache, webhooks, observations };
         },
         { background: true },
       );

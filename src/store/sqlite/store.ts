@@ -6,7 +6,7 @@
 // open, as they would for a connection's lock.
 import { closeSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Store } from '../../core/ports/store.js';
 import { makePrivateDir } from '../private-dir.js';
@@ -100,6 +100,16 @@ const dialect: Dialect = {
   lock: async () => true,
 };
 
+/** Per database file, this process's open transaction on it (every connection to the file waits for it). */
+const gates = new Map<string, { open: Promise<void> | null }>();
+function gateOf(file: string): { open: Promise<void> | null } {
+  if (file === ':memory:') return { open: null };
+  const key = resolve(file);
+  let g = gates.get(key);
+  if (!g) gates.set(key, (g = { open: null }));
+  return g;
+}
+
 /** How often authentication asks whether another process changed the file (PRAGMA data_version): a key revoked by `stays admin` is refused within this. */
 const AUTH_RECHECK_MS = 100;
 
@@ -130,13 +140,15 @@ export function openSqliteStore(file: string): Store {
     return [] as never;
   };
 
-  // The open transaction of this process, if any: its connection is this one, so nothing else may run until it ends.
-  let open: Promise<void> | null = null;
+  // A transaction of this process on this file, while one is open: everything else waits for it
+  // (a statement of this connection would join it; one of another connection to the file would
+  // wait for SQLite's lock inside busy_timeout, blocking the thread the transaction needs to end).
+  const gate = gateOf(file);
   const begin = db.prepare('BEGIN IMMEDIATE');
   const commit = db.prepare('COMMIT');
   const rollback = db.prepare('ROLLBACK');
   const query: Query = async (sql, params) => {
-    while (open) await open;
+    while (gate.open) await gate.open;
     return run(sql, params);
   };
   const inTx: Query = async (sql, params) => run(sql, params);
@@ -146,9 +158,9 @@ export function openSqliteStore(file: string): Store {
     sql: dialect,
     query,
     async tx(f) {
-      while (open) await open;
+      while (gate.open) await gate.open;
       let end!: () => void;
-      open = new Promise((r) => (end = r));
+      gate.open = new Promise((r) => (end = r));
       try {
         begin.run();
         try {
@@ -160,7 +172,7 @@ export function openSqliteStore(file: string): Store {
           throw e;
         }
       } finally {
-        open = null;
+        gate.open = null;
         end();
       }
     },

@@ -86,6 +86,8 @@ export interface Purged {
   cache: number;
   /** Finished outbox rows and attempt-log rows past WEBHOOK_LOG_RETENTION_MS. */
   webhooks: number;
+  /** Observations last seen before the history's retention (issue 26). */
+  observations: number;
 }
 
 export interface JobStore {
@@ -121,7 +123,8 @@ export interface JobStore {
    * Deletes at most `batch` finished jobs past their expiry, `batch` expired cache rows, and
    * `batch` ended webhook deliveries and log rows older than WEBHOOK_LOG_RETENTION_MS; also expired
    * OAuth codes and tokens, OAuth clients older than UNUSED_OAUTH_CLIENT_RETENTION_MS that never
-   * got a grant and have no code, and (not counted) `batch` expired idempotency keys.
+   * got a grant and have no code, (not counted) `batch` expired idempotency keys, and with
+   * `observationsBefore`, `batch` observations last seen before it.
    */
-  purgeExpired(now: number, batch: number): Promise<Purged>;
+  purgeExpired(now: number, batch: number, o?: { observationsBefore?: number }): Promise<Purged>;
 }

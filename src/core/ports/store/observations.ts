@@ -1,0 +1,43 @@
+// Observations (issue 26): what the live path received from an upstream, kept as the analyst's
+// memory. One series per platform, listing, kind and key; a value equal to its series' latest
+// extends that row (last seen, times seen) instead of adding one, so a query re-run while nothing
+// changed adds no rows. Part of the store port (../store.ts).
+
+/** What was observed: a search row's price in a location, a listing's facts or rating, a quote for a stay, a calendar day. */
+export const OBSERVATION_KINDS = ['search', 'listing', 'rating', 'quote', 'day'] as const;
+export type ObservationKind = (typeof OBSERVATION_KINDS)[number];
+
+export interface NewObservation {
+  platform: string;
+  /** The platform's own listing id. */
+  listingId: string;
+  kind: ObservationKind;
+  /**
+   * Which series of the listing: the location searched (search), `checkIn/checkOut/adults` (quote),
+   * the date (day); '' for the listing itself (listing, rating).
+   */
+  key: string;
+  currency: string | null;
+  /** The normalized values; equal values (as JSON) are the same observation. */
+  value: unknown;
+}
+
+export interface ObservationRow extends NewObservation {
+  id: number;
+  /** Who served it: an actor id, `simulated`. */
+  source: string;
+  firstSeen: number;
+  lastSeen: number;
+  timesSeen: number;
+}
+
+export interface ObservationStore {
+  /**
+   * Records what one upstream answer (served by `source`, received at `at`) held, in one
+   * transaction: each observation equal to its series' latest extends it, any other starts a new
+   * row. Returns how many rows were added and how many extended.
+   */
+  recordObservations(list: readonly NewObservation[], source: string, at: number): Promise<{ added: number; extended: number }>;
+  /** A series (platform, listing, kind, key), oldest first, seen at or after `from` and at or before `to` (epoch ms). */
+  observationSeries(s: { platform: string; listingId: string; kind: ObservationKind; key: string; from: number; to: number }): Promise<ObservationRow[]>;
+}

@@ -1,0 +1,75 @@
+// Observations (issue 26): every answer the live path receives from an upstream, kept as series of
+// distinct values (src/core/ports/store/observations.ts). Recording an answer costs a fixed number
+// of statements whatever its size: the series' latest rows are read in one, the equal ones
+// extended in one, the changed ones retired in one, and the new rows written in batches.
+import type { NewObservation, ObservationRow, ObservationStore } from '../../core/ports/store.js';
+import type { Row } from '../rows.js';
+import type { Db } from './db.js';
+import { LOCK } from './jobs.js';
+
+/** Rows of one INSERT (13 parameters each: well under SQLite's 32,766 and PostgreSQL's 65,535). */
+const INSERT_ROWS = 500;
+
+/** The series an observation belongs to. */
+const seriesOf = (o: Pick<NewObservation, 'platform' | 'listingId' | 'kind' | 'key'>) => `${o.platform}|${o.listingId}|${o.kind}|${o.key}`;
+
+const toObservation = (r: Row): ObservationRow => ({
+  id: r.id as number,
+  platform: r.platform as string,
+  listingId: r.listing_id as string,
+  kind: r.kind as ObservationRow['kind'],
+  key: r.key as string,
+  currency: (r.currency as string | null) ?? null,
+  value: JSON.parse(r.value as string) as unknown,
+  source: r.source as string,
+  firstSeen: r.first_seen as number,
+  lastSeen: r.last_seen as number,
+  timesSeen: r.times_seen as number,
+});
+
+export function observationStore(db: Db): ObservationStore {
+  return {
+    async recordObservations(list, source, at) {
+      // One observation per series (the last, should an answer repeat one).
+      const bySeries = new Map<string, { o: NewObservation; value: string }>();
+      for (const o of list) bySeries.set(seriesOf(o), { o, value: JSON.stringify(o.value) });
+      if (bySeries.size === 0) return { added: 0, extended: 0 };
+      return db.tx(async (q) => {
+        // One recorder at a time over a shared database: two never both start a series' new row.
+        await db.sql.lock(q, LOCK.observations);
+        const keys = JSON.stringify([...bySeries.keys()]);
+        const latest = await q(`SELECT okey, currency, value FROM observations WHERE latest = 1 AND ${db.sql.inJsonList('okey', '$1')}`, [keys]);
+        const same: string[] = [];
+        const changed: string[] = [];
+        for (const r of latest) {
+          const o = bySeries.get(r.okey as string)!;
+          if (o.value === r.value && (o.o.currency ?? null) === ((r.currency as string | null) ?? null)) {
+            same.push(r.okey as string);
+            bySeries.delete(r.okey as string);
+          } else changed.push(r.okey as string);
+        }
+        if (same.length > 0)
+          await q(`UPDATE observations SET last_seen = ${db.sql.greatest}(last_seen, $1), times_seen = times_seen + 1 WHERE latest = 1 AND ${db.sql.inJsonList('okey', '$2')}`, [
+            at,
+            JSON.stringify(same),
+          ]);
+        if (changed.length > 0) await q(`UPDATE observations SET latest = 0 WHERE latest = 1 AND ${db.sql.inJsonList('okey', '$1')}`, [JSON.stringify(changed)]);
+        const fresh = [...bySeries.entries()];
+        for (let i = 0; i < fresh.length; i += INSERT_ROWS) {
+          const rows = fresh.slice(i, i + INSERT_ROWS);
+          const params: unknown[] = [];
+          const values = rows.map(([okey, { o, value }]) => {
+            const n = params.push(okey, o.platform, o.listingId, o.kind, o.key, o.currency, value, source, at);
+            return `($${n - 8}, $${n - 7}, $${n - 6}, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n}, $${n}, 1, 1)`;
+          });
+          await q(`INSERT INTO observations (okey, platform, listing_id, kind, key, currency, value, source, first_seen, last_seen, times_seen, latest) VALUES ${values.join(', ')}`, params);
+        }
+        return { added: fresh.length, extended: same.length };
+      });
+    },
+    async observationSeries(s) {
+      const rows = await db.query(`SELECT * FROM observations WHERE okey = $1 AND last_seen >= $2 AND first_seen <= $3 ORDER BY first_seen, id`, [seriesOf(s), s.from, s.to]);
+      return rows.map(toObservation);
+    },
+  };
+}

@@ -1,0 +1,6 @@
+// observations.suite.ts on the SQLite store (the in-process tier). Its PostgreSQL run is
+// observations.pg.test.ts (e2e: it needs the PostgreSQL server); docs/testing.md.
+import { sqliteKind } from './stores.js';
+import { suite } from './observations.suite.js';
+
+suite(sqliteKind);

@@ -1,0 +1,91 @@
+// Observations (issue 26) on every store: a value equal to its series' latest extends that row, a
+// changed one starts a new row, series are read oldest first, and the sweep purges what was last
+// seen before the retention. observations.inprocess.test.ts runs it on SQLite, observations.pg.test.ts
+// (e2e) on PostgreSQL.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { NewObservation, Store } from '../../src/core/ports/store.js';
+import { T0, backings, type StoreKind } from './stores.js';
+
+const MIN = 60_000;
+const quote = (totalPrice: number, over: Partial<NewObservation> = {}): NewObservation => ({
+  platform: 'airbnb',
+  listingId: '123',
+  kind: 'quote',
+  key: '2027-03-01/2027-03-04/2',
+  currency: 'EUR',
+  value: { nightlyPrice: totalPrice / 3, totalPrice },
+  ...over,
+});
+const series = (store: Store, over: Partial<Parameters<Store['observationSeries']>[0]> = {}) =>
+  store.observationSeries({ platform: 'airbnb', listingId: '123', kind: 'quote', key: '2027-03-01/2027-03-04/2', from: 0, to: Number.MAX_SAFE_INTEGER, ...over });
+
+export function suite(kind: StoreKind): void {
+  describe.skipIf(!kind.available)(`${kind.name} store: observations`, () => {
+    const dbs = backings(kind);
+    afterEach(() => dbs.cleanup());
+    const open = async (): Promise<Store> => (await dbs.fresh()).open();
+
+    it('an unchanged value extends its row (last seen, times seen); a change starts a new row; the series reads oldest first', async () => {
+      const store = await open();
+      expect(await store.recordObservations([quote(300)], 'simulated', T0)).toEqual({ added: 1, extended: 0 });
+      expect(await store.recordObservations([quote(300)], 'simulated', T0 + MIN)).toEqual({ added: 0, extended: 1 });
+      expect(await store.recordObservations([quote(300)], 'other~actor', T0 + 2 * MIN)).toEqual({ added: 0, extended: 1 });
+      expect(await store.recordObservations([quote(270)], 'simulated', T0 + 3 * MIN)).toEqual({ added: 1, extended: 0 });
+      // Back to an earlier value: a change from the latest, so a row of its own.
+      expect(await store.recordObservations([quote(300)], 'simulated', T0 + 4 * MIN)).toEqual({ added: 1, extended: 0 });
+      // Another currency is another observation.
+      expect(await store.recordObservations([quote(300, { currency: 'USD' })], 'simulated', T0 + 5 * MIN)).toEqual({ added: 1, extended: 0 });
+      const rows = await series(store);
+      expect(rows.map((r) => [r.value, r.currency, r.firstSeen - T0, r.lastSeen - T0, r.timesSeen, r.source])).toEqual([
+        [{ nightlyPrice: 100, totalPrice: 300 }, 'EUR', 0, 2 * MIN, 3, 'simulated'],
+        [{ nightlyPrice: 90, totalPrice: 270 }, 'EUR', 3 * MIN, 3 * MIN, 1, 'simulated'],
+        [{ nightlyPrice: 100, totalPrice: 300 }, 'EUR', 4 * MIN, 4 * MIN, 1, 'simulated'],
+        [{ nightlyPrice: 100, totalPrice: 300 }, 'USD', 5 * MIN, 5 * MIN, 1, 'simulated'],
+      ]);
+      // A window: rows seen within it.
+      expect((await series(store, { from: T0 + 3 * MIN, to: T0 + 4 * MIN })).map((r) => r.firstSeen - T0)).toEqual([3 * MIN, 4 * MIN]);
+    });
+
+    it('one answer records many series at once; each series is its own; repeats within an answer count once', async () => {
+      const store = await open();
+      const days = (avail: boolean[]) =>
+        avail.map((a, i) => ({ platform: 'vrbo', listingId: '9', kind: 'day' as const, key: `2027-03-0${i + 1}`, currency: null, value: { available: a, minNights: 2 } }));
+      expect(await store.recordObservations(days([true, true, true, true]), 'simulated', T0)).toEqual({ added: 4, extended: 0 });
+      expect(await store.recordObservations([...days([true, false, true, true]), quote(300), quote(300)], 'simulated', T0 + MIN)).toEqual({ added: 2, extended: 3 });
+      const day2 = await store.observationSeries({ platform: 'vrbo', listingId: '9', kind: 'day', key: '2027-03-02', from: 0, to: T0 + MIN });
+      expect(day2.map((r) => [r.value, r.timesSeen])).toEqual([
+        [{ available: true, minNights: 2 }, 1],
+        [{ available: false, minNights: 2 }, 1],
+      ]);
+      expect((await series(store)).map((r) => r.timesSeen)).toEqual([1]);
+      expect(await store.recordObservations([], 'simulated', T0)).toEqual({ added: 0, extended: 0 });
+    });
+
+    it('concurrent recorders of the same series (two processes) never start it twice', async () => {
+      const backing = await dbs.fresh();
+      const a = backing.open();
+      const b = backing.open();
+      await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).recordObservations([quote(300)], 'simulated', T0 + i)));
+      const rows = await series(a);
+      expect(rows.map((r) => r.timesSeen)).toEqual([20]);
+      // Whichever came first started it; the last seen never goes back in time.
+      expect(rows[0]!.firstSeen - T0).toBeGreaterThanOrEqual(0);
+      expect(rows[0]!.lastSeen).toBe(T0 + 19);
+    });
+
+    it('the sweep purges observations last seen before the retention, in batches, and only those', async () => {
+      const store = await open();
+      await store.recordObservations([quote(300)], 'simulated', T0);
+      await store.recordObservations([quote(200)], 'simulated', T0 + 10 * MIN);
+      await store.recordObservations([quote(300, { listingId: '456' })], 'simulated', T0 + 20 * MIN);
+      expect((await store.purgeExpired(T0 + 30 * MIN, 100)).observations).toBe(0);
+      expect((await store.purgeExpired(T0 + 30 * MIN, 1, { observationsBefore: T0 + 15 * MIN })).observations).toBe(1);
+      expect((await store.purgeExpired(T0 + 30 * MIN, 1, { observationsBefore: T0 + 15 * MIN })).observations).toBe(1);
+      expect((await store.purgeExpired(T0 + 30 * MIN, 1, { observationsBefore: T0 + 15 * MIN })).observations).toBe(0);
+      expect(await series(store)).toEqual([]);
+      expect(await series(store, { listingId: '456' })).toHaveLength(1);
+      // A series whose latest row was purged starts again.
+      expect(await store.recordObservations([quote(200)], 'simulated', T0 + 40 * MIN)).toEqual({ added: 1, extended: 0 });
+    });
+  });
+}
