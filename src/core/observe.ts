@@ -7,7 +7,7 @@ import type { Availability, Price, Property } from './schemas/resources.js';
 import type { StayQuery } from './upstream.js';
 
 /** A stay as a series key: `checkIn/checkOut/adults`. */
-const stayKey = (s: Pick<StayQuery, 'checkIn' | 'checkOut' | 'adults'>) => `${s.checkIn}/${s.checkOut}/${s.adults}`;
+export const stayKey = (s: Pick<StayQuery, 'checkIn' | 'checkOut' | 'adults'>) => `${s.checkIn}/${s.checkOut}/${s.adults}`;
 
 /** A searched location as a series key: case and spacing do not make another place. */
 const locationKey = (location: string) => location.trim().replace(/\s+/g, ' ').toLowerCase();

@@ -268,6 +268,7 @@ export function buildOpenApi(routes: RouteDef[]): Json {
       { name: 'Webhooks', description: 'Family S: signed deliveries of job and stay events.' },
       { name: 'Account', description: 'Plan, credits and top-ups.' },
       { name: 'Jobs', description: 'Async jobs of live calls (D17, D18).' },
+      { name: 'History', description: 'What this deployment observed over time (issue 26): free reads of its own store.' },
       { name: 'Service', description: 'Health and this document.' },
     ],
     security: [{ bearerAuth: [] }],

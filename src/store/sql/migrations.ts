@@ -327,6 +327,7 @@ ${t.seq}    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
   );
   CREATE UNIQUE INDEX observations_latest ON observations(okey) WHERE latest = 1;
   CREATE INDEX observations_series ON observations(okey, first_seen);
+  CREATE INDEX observations_listing ON observations(platform, listing_id, kind);
   CREATE INDEX observations_search ON observations(kind, key, platform);
   CREATE INDEX observations_seen ON observations(last_seen);
   `,

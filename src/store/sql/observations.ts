@@ -68,8 +68,18 @@ export function observationStore(db: Db): ObservationStore {
       });
     },
     async observationSeries(s) {
-      const rows = await db.query(`SELECT * FROM observations WHERE okey = $1 AND last_seen >= $2 AND first_seen <= $3 ORDER BY first_seen, id`, [seriesOf(s), s.from, s.to]);
+      const rows = await db.query(`SELECT * FROM observations WHERE okey = $1 AND last_seen >= $2 AND first_seen <= $3 AND (first_seen, id) > ($4, $5) ORDER BY first_seen, id LIMIT $6`, [
+        seriesOf(s),
+        s.from,
+        s.to,
+        s.after?.firstSeen ?? -1,
+        s.after?.id ?? -1,
+        s.limit ?? 1_000_000_000,
+      ]);
       return rows.map(toObservation);
+    },
+    async observedListing(platform, listingId) {
+      return (await db.query(`SELECT 1 FROM observations WHERE platform = $1 AND listing_id = $2 LIMIT 1`, [platform, listingId])).length > 0;
     },
   };
 }

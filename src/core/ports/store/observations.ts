@@ -31,6 +31,17 @@ export interface ObservationRow extends NewObservation {
   timesSeen: number;
 }
 
+export interface SeriesQuery {
+  platform: string;
+  listingId: string;
+  kind: ObservationKind;
+  key: string;
+  from: number;
+  to: number;
+  after?: { firstSeen: number; id: number } | null;
+  limit?: number;
+}
+
 export interface ObservationStore {
   /**
    * Records what one upstream answer (served by `source`, received at `at`) held, in one
@@ -38,6 +49,12 @@ export interface ObservationStore {
    * row. Returns how many rows were added and how many extended.
    */
   recordObservations(list: readonly NewObservation[], source: string, at: number): Promise<{ added: number; extended: number }>;
-  /** A series (platform, listing, kind, key), oldest first, seen at or after `from` and at or before `to` (epoch ms). */
-  observationSeries(s: { platform: string; listingId: string; kind: ObservationKind; key: string; from: number; to: number }): Promise<ObservationRow[]>;
+  /**
+   * A series (platform, listing, kind, key), oldest first (first seen, then id): its rows seen
+   * within [from, to] (epoch ms; a row seen over a span that overlaps it), after `after` (a row's
+   * first seen and id: the previous page's last), at most `limit` (default: all).
+   */
+  observationSeries(s: SeriesQuery): Promise<ObservationRow[]>;
+  /** Whether anything of this listing was ever observed (and is still kept). */
+  observedListing(platform: string, listingId: string): Promise<boolean>;
 }

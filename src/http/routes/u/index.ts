@@ -2,6 +2,7 @@ import type { RouteDef } from '../../route.js';
 import { accountGet, topupPost } from './account.js';
 import { availabilityGet } from './availability.js';
 import { jobCancel, jobGet } from './jobs.js';
+import { historyPriceGet } from './history.js';
 import { jobsList } from './jobs-list.js';
 import { listingGet } from './listing.js';
 import { priceCompareGet } from './price-compare.js';
@@ -10,4 +11,18 @@ import { reviewsGet } from './reviews.js';
 import { searchGet, searchPost } from './search.js';
 
 /** Family U routes, in the order the OpenAPI document lists them. */
-export const FAMILY_U_ROUTES: RouteDef[] = [searchGet, searchPost, reviewsGet, priceGet, priceCompareGet, availabilityGet, listingGet, accountGet, jobsList, jobGet, jobCancel, topupPost];
+export const FAMILY_U_ROUTES: RouteDef[] = [
+  searchGet,
+  searchPost,
+  reviewsGet,
+  priceGet,
+  priceCompareGet,
+  availabilityGet,
+  listingGet,
+  accountGet,
+  jobsList,
+  jobGet,
+  jobCancel,
+  topupPost,
+  historyPriceGet,
+];

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { historyPrice } from '../../../core/ops/history.js';
+import { HistoryPriceParams, PriceObservationSchema } from '../../../core/schemas/history.js';
+import { renderOk } from '../../render.js';
+import { type RouteDef, queryInput } from '../../route.js';
+
+/** Beyond the spec (issue 26): what this deployment observed over time. */
+export const historyPriceGet: RouteDef = {
+  method: 'get',
+  scopes: ['stays.read'],
+  path: '/v1/history/price',
+  doc: {
+    operationId: 'historyPrice',
+    summary: "A listing's price history for one stay",
+    description:
+      'Always 0 credits, never 202: it reads what this deployment observed. The quotes live calls received for this listing and stay ' +
+      '(any key of the deployment may read them), one row per change, oldest first: a value seen again extends its row (lastSeen, timesSeen). ' +
+      'A sandbox key reads a fixed synthetic history of the sandbox quote (60 days before the stay). Cursor-paginated. ' +
+      '404 listing_not_found when nothing of the listing was ever observed.',
+    tags: ['History'],
+    query: HistoryPriceParams,
+    data: z.array(PriceObservationSchema),
+    errors: [400, 403, 404],
+    auth: true,
+  },
+  handle: async (c, ctx) => renderOk(c, await historyPrice(c.get('services'), ctx, queryInput(c))),
+};
