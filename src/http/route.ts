@@ -40,8 +40,11 @@ interface RouteDoc {
   data: z.ZodType;
   /** `{ data, meta }` (default), or bare `{ data }` (account, top-ups) or a job poll; Family S: `{ data, meta?, request_id }`. */
   envelope?: 'meta' | 'bare' | 'job' | 's' | 's-list' | 's-batch';
-  /** A Family U route that also takes a Family S body (POST /v1/search, D8): the S body and row schema. */
-  alsoS?: { body: z.ZodObject; data: z.ZodType };
+  /**
+   * A Family U route that also takes a Family S body (POST /v1/search, D8): a StaySearchRequest,
+   * answered with Stay rows (the OpenAPI document names both; the route does not load them).
+   */
+  alsoS?: true;
   /** A POST that makes a resource: answers 201 Created. */
   created?: boolean;
   /** Whether a live call may answer 202 with a job. */

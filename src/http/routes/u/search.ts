@@ -4,9 +4,8 @@ import { execute } from '../../../core/execute.js';
 import { searchPlan, searchPlanOf } from '../../../core/ops/search.js';
 import { SearchParams } from '../../../core/schemas/params.js';
 import { PropertySchema } from '../../../core/schemas/resources.js';
-import { FAMILY_S_SEARCH_KEYS, FAMILY_U_ONLY_SEARCH_KEYS, SSearchBody, StayListSchema } from '../../../core/schemas/stays.js';
+import { FAMILY_S_SEARCH_KEYS, FAMILY_U_ONLY_SEARCH_KEYS } from '../../../core/search-family.js';
 import { type RawInput, normalizeInput } from '../../../core/validate.js';
-import { runSSearch } from '../s/search.js';
 import { type RouteDef, jsonBody, preferWaitMs, queryInput } from '../../route.js';
 import { renderExec } from '../../render.js';
 import { BILLING_TEXT } from '../../../core/billing.js';
@@ -51,7 +50,7 @@ export const searchPost: RouteDef = {
     summary: 'Search: the JSON body form of GET /v1/search, or a Family S SearchRequest',
     description: `${doc.description} A body with any key only Family S has (${FAMILY_S_SEARCH_KEYS.join(', ')}) is a Family S search (D8): Stay rows, { data, meta, request_id }, ${BILLING_TEXT.stayRow}; mixing it with a Family U-only key is 400 mutually_exclusive_params.`,
     body: SearchParams,
-    alsoS: { body: SSearchBody, data: StayListSchema },
+    alsoS: true,
   },
   // Known before authentication, so an S body's every error (401, 429 included) takes the S envelope (D9).
   familyFor: async (c) => {
@@ -77,6 +76,8 @@ export const searchPost: RouteDef = {
       if (uKey !== undefined) {
         throw new ServiceError('mutually_exclusive_params', `The body mixes ${uKey} (unified search) with ${sKey} (stay search); use one form.`, { param: sKey });
       }
+      // Family S is loaded with its first request: a plain search does not build its schemas.
+      const { runSSearch } = await import('../s/search.js');
       return runSSearch(c, ctx, body, 'search');
     }
     const { plan, memoKey } = searchPlan(c.get('services'), ctx, normalizeInput(body));
