@@ -74,6 +74,17 @@ export interface RouteDef {
   handle(c: Context<Env>, ctx: RequestContext): Promise<Response>;
 }
 
+/**
+ * A route whose doc is made when it is first read: the OpenAPI document and the app's method table
+ * read it, answering a request does not (a HEAD's billing check aside), so an in-process call
+ * builds no documentation schemas.
+ */
+export function defineRoute(def: Omit<RouteDef, 'doc'> & { doc: () => RouteDoc }): RouteDef {
+  const { doc, ...route } = def;
+  let made: RouteDoc | undefined;
+  return Object.defineProperty(route, 'doc', { get: () => (made ??= doc()), enumerable: true }) as RouteDef;
+}
+
 /** Hono's path syntax for an OpenAPI path. */
 export const honoPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
 

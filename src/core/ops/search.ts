@@ -6,7 +6,8 @@ import type { RequestContext, Services } from '../context.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../cursor.js';
 import { ServiceError, isUpstreamFailure } from '../errors.js';
 import { DEFAULT_SEARCH_PLATFORMS, type EnabledPlatform, type Platform, isEnabled } from '../platforms.js';
-import { SearchParams, type SearchInput } from '../schemas/params.js';
+import type { SearchInput } from '../schemas/params.js';
+import { searchParams } from '../schemas/param-schemas.js';
 import type { PlatformResult, Property, Warning } from '../schemas/resources.js';
 import { type RawInput, checkChildAges, checkPriceRange, checkStay, parseParams } from '../validate.js';
 import { type Composed, type Leg, type LegOutcome, type Plan, TTL } from '../plan.js';
@@ -73,7 +74,7 @@ function firstMatching(value: unknown, keep: (p: Property) => boolean, n: number
 }
 
 function parseSearch(raw: RawInput, today: string): SearchInput & { childAges: number[]; resolved: ResolvedPlatforms } {
-  const q = parseParams(SearchParams, raw);
+  const q = parseParams(searchParams(), raw);
   checkStay(q, today);
   const childAges = checkChildAges(q);
   checkPriceRange(q);
