@@ -29,7 +29,7 @@ export function compareGoogle(query: GoogleCompareQuery, stay: StayQuery): { pro
     id = nativeId('google', rng('compare-id', placeKey(name), placeKey(query.location ?? '')), code, NOWHERE + 1, ID_ALPHABET);
     property = name;
   } else {
-    const top = new CandidateRows('google', query.location ?? '').at(0)!;
+    const top = new CandidateRows('google', query.location ?? '').next()!;
     id = top.id;
     property = top.property.name;
   }

@@ -92,7 +92,7 @@ function nativeRowId(platform: Exclude<EnabledPlatform, 'booking'>, r: Rng, plac
 
 /**
  * The candidate set of a platform at a location, in recommended order, prices unset, made row by
- * row as it is read: a row costs the generation of its listing, and a page reads a prefix (a
+ * row as it is read (the reader keeps what it needs): a row costs the generation of its listing, and a page reads a prefix (a
  * default search reads 11 of 60 rows). Row i depends only on rows 0..i-1 (the ids taken), so a
  * prefix is the same whether or not the rest is ever made.
  * Each row is its id's listing (detailRow) with one image, the cover photo: the id says the
@@ -104,8 +104,9 @@ export class CandidateRows {
   readonly length = SEARCH_CANDIDATES;
   private readonly place: Place;
   private readonly key: string;
+  /** The ids of the rows made so far, all a next row depends on (no row is kept here). */
   private readonly used = new Set<string>();
-  private readonly rows: Row[] = [];
+  private made = 0;
 
   constructor(
     private readonly platform: EnabledPlatform,
@@ -115,18 +116,10 @@ export class CandidateRows {
     this.key = placeKey(location);
   }
 
-  /** Rows made so far. */
-  get made(): number {
-    return this.rows.length;
-  }
-
-  /** The i-th row (made with every row before it), or undefined past the end. */
-  at(i: number): Row | undefined {
-    while (this.rows.length <= i && this.rows.length < SEARCH_CANDIDATES) this.rows.push(this.make(this.rows.length));
-    return this.rows[i];
-  }
-
-  private make(i: number): Row {
+  /** The next row in order (made after every row before it), or undefined after the last. */
+  next(): Row | undefined {
+    if (this.made >= SEARCH_CANDIDATES) return undefined;
+    const i = this.made++;
     const { platform, place, used } = this;
     const r = rng('search', platform, this.key, i);
     const id = platform === 'booking' ? bookingRow(r, place, used, i).id : nativeRowId(platform, r, place, used);

@@ -26,7 +26,8 @@ function priceOf(platform: EnabledPlatform, id: string, core: Core, stay: StayQu
  * it is first read (CandidateRows): a recommended-order page reads a prefix of the 60.
  */
 class SearchCandidates implements CandidateList {
-  private readonly rows: CandidateRows | null;
+  /** What makes the rows not read yet; null once every row is made (or the search has none). */
+  private rows: CandidateRows | null;
   private readonly out: Property[] = [];
   private every: readonly Property[] | undefined;
   /** A booking search price covers every room asked for; other platforms price the listing. */
@@ -43,11 +44,12 @@ class SearchCandidates implements CandidateList {
   }
 
   at(i: number): Property | undefined {
-    const rows = this.rows;
-    if (rows === null) return undefined;
-    while (this.out.length <= i) {
-      const row = rows.at(this.out.length);
-      if (row === undefined) return undefined;
+    while (this.out.length <= i && this.rows !== null) {
+      const row = this.rows.next();
+      if (row === undefined) {
+        this.rows = null;
+        break;
+      }
       const { id, core, property } = row;
       this.out.push({ ...property, price: this.stay ? priceOf(this.platform, id, core, this.stay, this.rooms) : null });
     }
@@ -56,7 +58,7 @@ class SearchCandidates implements CandidateList {
 
   all(): readonly Property[] {
     if (this.every === undefined) {
-      if (this.rows !== null) this.at(this.rows.length - 1);
+      while (this.rows !== null) this.at(this.out.length);
       this.every = Object.freeze([...this.out]);
     }
     return this.every;
@@ -71,11 +73,10 @@ class SearchCandidates implements CandidateList {
    * all of them are: each row costs about what the ones made cost.
    */
   bytes(): number {
-    const n = this.rows?.length ?? 0;
     const made = this.out.length;
-    if (made === 0 || made === n) return approxBytes(this.out);
+    if (this.rows === null || made === 0) return approxBytes(this.out);
     const empty = approxBytes([]);
-    return Math.round(empty + ((approxBytes(this.out) - empty) * n) / made);
+    return Math.round(empty + ((approxBytes(this.out) - empty) * this.rows.length) / made);
   }
 }
 
