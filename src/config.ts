@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import envPaths from 'env-paths';
-import { type Config, ConfigSchema } from './core/settings.js';
+import { type Config, parseSettings } from './core/settings.js';
 
 export type { Config };
 
@@ -17,50 +17,95 @@ export function defaultDataDir(): string {
 }
 
 /**
+ * Each setting's value when nothing sets it (the data directory and docs URL are found at run
+ * time). parseSettings takes these as they are, unchecked: test/core/config.unit.test.ts checks
+ * that each is valid and that its schema leaves it unchanged.
+ */
+export const DEFAULTS = {
+  databaseUrl: undefined,
+  databasePoolMax: 10,
+  databaseQueueMax: 1000,
+  databaseQueueTimeoutMs: 5_000,
+  logLevel: 'info',
+  freeTierBudget: 300,
+  anonymousRpm: 600,
+  upstream: 'none',
+  simLatency: undefined,
+  simFail: undefined,
+  sourceDeadlineMs: 120_000,
+  jobLeaseMs: 30_000,
+  shutdownGraceMs: 10_000,
+  memoryCacheMb: 64,
+  heapGrowthPercent: 100,
+  history: 'on',
+  historyDays: 400,
+  topupMaxPerDay: 0,
+  secretKey: undefined,
+  webhookPrivateTargets: 'auto',
+  listenHost: undefined,
+  webhookTimeoutMs: 10_000,
+  webhookDisableAfter: 20,
+  sSyncWaitMs: 60_000,
+  publicUrl: undefined,
+  oauthAccessTtlS: 3600,
+  oauthRegisterPerHour: 20,
+  headersTimeoutMs: 15_000,
+  maxConnectionsPerAddress: 1024,
+  apifyToken: undefined,
+  apifyBaseUrl: 'https://api.apify.com',
+  actors: undefined,
+  apifyRetries: 2,
+  docsUrlFixed: false,
+} satisfies Partial<Config>;
+
+/**
  * `flags` names the command-line option an override came from (`{ databaseUrl: '--database-url' }`),
  * so an invalid value is reported under the name the user typed, not the environment variable's.
  */
 export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessEnv = process.env, flags: Partial<Record<keyof Config, string>> = {}): Config {
-  const parsed = ConfigSchema.safeParse({
-    dataDir: overrides.dataDir ?? env.STAYS_DATA_DIR ?? defaultDataDir(),
-    databaseUrl: overrides.databaseUrl ?? (env.STAYS_DATABASE_URL || undefined),
-    databasePoolMax: overrides.databasePoolMax ?? env.STAYS_DATABASE_POOL_MAX ?? 10,
-    databaseQueueMax: overrides.databaseQueueMax ?? env.STAYS_DATABASE_QUEUE_MAX ?? 1000,
-    databaseQueueTimeoutMs: overrides.databaseQueueTimeoutMs ?? env.STAYS_DATABASE_QUEUE_TIMEOUT_MS ?? 5_000,
-    docsUrl: overrides.docsUrl ?? (env.STAYS_DOCS_URL || shippedDocsUrl()),
-    logLevel: overrides.logLevel ?? env.STAYS_LOG_LEVEL ?? 'info',
-    freeTierBudget: overrides.freeTierBudget ?? env.STAYS_FREE_TIER_BUDGET ?? 300,
-    anonymousRpm: overrides.anonymousRpm ?? env.STAYS_ANON_RPM ?? 600,
-    upstream: overrides.upstream ?? (env.STAYS_UPSTREAM || 'none'),
-    simLatency: overrides.simLatency ?? env.STAYS_SIM_LATENCY_MS,
-    simFail: overrides.simFail ?? env.STAYS_SIM_FAIL,
-    sourceDeadlineMs: overrides.sourceDeadlineMs ?? env.STAYS_SOURCE_DEADLINE_MS ?? 120_000,
-    jobLeaseMs: overrides.jobLeaseMs ?? env.STAYS_JOB_LEASE_MS ?? 30_000,
-    shutdownGraceMs: overrides.shutdownGraceMs ?? env.STAYS_SHUTDOWN_GRACE_MS ?? 10_000,
-    memoryCacheMb: overrides.memoryCacheMb ?? env.STAYS_MEMORY_CACHE_MB ?? 64,
-    heapGrowthPercent: overrides.heapGrowthPercent ?? env.STAYS_HEAP_GROWTH_PERCENT ?? 100,
-    history: overrides.history ?? (env.STAYS_HISTORY || 'on'),
-    historyDays: overrides.historyDays ?? env.STAYS_HISTORY_DAYS ?? 400,
-    topupMaxPerDay: overrides.topupMaxPerDay ?? env.STAYS_TOPUP_MAX_PER_DAY ?? 0,
-    secretKey: overrides.secretKey ?? (env.STAYS_SECRET_KEY || undefined),
-    webhookPrivateTargets: overrides.webhookPrivateTargets ?? privateTargets(env.STAYS_WEBHOOK_DENY_PRIVATE),
-    listenHost: overrides.listenHost,
-    webhookTimeoutMs: overrides.webhookTimeoutMs ?? env.STAYS_WEBHOOK_TIMEOUT_MS ?? 10_000,
-    webhookDisableAfter: overrides.webhookDisableAfter ?? env.STAYS_WEBHOOK_DISABLE_AFTER ?? 20,
-    sSyncWaitMs: overrides.sSyncWaitMs ?? env.STAYS_S_SYNC_WAIT_MS ?? 60_000,
-    publicUrl: overrides.publicUrl ?? (env.STAYS_PUBLIC_URL || undefined),
-    oauthAccessTtlS: overrides.oauthAccessTtlS ?? env.STAYS_OAUTH_ACCESS_TTL_S ?? 3600,
-    oauthRegisterPerHour: overrides.oauthRegisterPerHour ?? env.STAYS_OAUTH_REGISTER_PER_HOUR ?? 20,
-    headersTimeoutMs: overrides.headersTimeoutMs ?? env.STAYS_HEADERS_TIMEOUT_MS ?? 15_000,
-    maxConnectionsPerAddress: overrides.maxConnectionsPerAddress ?? env.STAYS_MAX_CONNECTIONS_PER_ADDRESS ?? 1024,
-    apifyToken: overrides.apifyToken ?? (env.STAYS_APIFY_TOKEN || undefined),
-    apifyBaseUrl: overrides.apifyBaseUrl ?? (env.STAYS_APIFY_BASE_URL || 'https://api.apify.com'),
-    actors: overrides.actors ?? (env.STAYS_ACTORS || undefined),
-    apifyRetries: overrides.apifyRetries ?? env.STAYS_APIFY_RETRIES ?? 2,
-    docsUrlFixed: overrides.docsUrlFixed ?? Boolean(overrides.docsUrl ?? env.STAYS_DOCS_URL),
-  });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
+  const parsed = parseSettings(
+    {
+      dataDir: overrides.dataDir ?? env.STAYS_DATA_DIR ?? defaultDataDir(),
+      databaseUrl: overrides.databaseUrl ?? (env.STAYS_DATABASE_URL || undefined),
+      databasePoolMax: overrides.databasePoolMax ?? env.STAYS_DATABASE_POOL_MAX ?? DEFAULTS.databasePoolMax,
+      databaseQueueMax: overrides.databaseQueueMax ?? env.STAYS_DATABASE_QUEUE_MAX ?? DEFAULTS.databaseQueueMax,
+      databaseQueueTimeoutMs: overrides.databaseQueueTimeoutMs ?? env.STAYS_DATABASE_QUEUE_TIMEOUT_MS ?? DEFAULTS.databaseQueueTimeoutMs,
+      docsUrl: overrides.docsUrl ?? (env.STAYS_DOCS_URL || shippedDocsUrl()),
+      logLevel: overrides.logLevel ?? env.STAYS_LOG_LEVEL ?? DEFAULTS.logLevel,
+      freeTierBudget: overrides.freeTierBudget ?? env.STAYS_FREE_TIER_BUDGET ?? DEFAULTS.freeTierBudget,
+      anonymousRpm: overrides.anonymousRpm ?? env.STAYS_ANON_RPM ?? DEFAULTS.anonymousRpm,
+      upstream: overrides.upstream ?? (env.STAYS_UPSTREAM || DEFAULTS.upstream),
+      simLatency: overrides.simLatency ?? env.STAYS_SIM_LATENCY_MS,
+      simFail: overrides.simFail ?? env.STAYS_SIM_FAIL,
+      sourceDeadlineMs: overrides.sourceDeadlineMs ?? env.STAYS_SOURCE_DEADLINE_MS ?? DEFAULTS.sourceDeadlineMs,
+      jobLeaseMs: overrides.jobLeaseMs ?? env.STAYS_JOB_LEASE_MS ?? DEFAULTS.jobLeaseMs,
+      shutdownGraceMs: overrides.shutdownGraceMs ?? env.STAYS_SHUTDOWN_GRACE_MS ?? DEFAULTS.shutdownGraceMs,
+      memoryCacheMb: overrides.memoryCacheMb ?? env.STAYS_MEMORY_CACHE_MB ?? DEFAULTS.memoryCacheMb,
+      heapGrowthPercent: overrides.heapGrowthPercent ?? env.STAYS_HEAP_GROWTH_PERCENT ?? DEFAULTS.heapGrowthPercent,
+      history: overrides.history ?? (env.STAYS_HISTORY || DEFAULTS.history),
+      historyDays: overrides.historyDays ?? env.STAYS_HISTORY_DAYS ?? DEFAULTS.historyDays,
+      topupMaxPerDay: overrides.topupMaxPerDay ?? env.STAYS_TOPUP_MAX_PER_DAY ?? DEFAULTS.topupMaxPerDay,
+      secretKey: overrides.secretKey ?? (env.STAYS_SECRET_KEY || undefined),
+      webhookPrivateTargets: overrides.webhookPrivateTargets ?? privateTargets(env.STAYS_WEBHOOK_DENY_PRIVATE),
+      listenHost: overrides.listenHost,
+      webhookTimeoutMs: overrides.webhookTimeoutMs ?? env.STAYS_WEBHOOK_TIMEOUT_MS ?? DEFAULTS.webhookTimeoutMs,
+      webhookDisableAfter: overrides.webhookDisableAfter ?? env.STAYS_WEBHOOK_DISABLE_AFTER ?? DEFAULTS.webhookDisableAfter,
+      sSyncWaitMs: overrides.sSyncWaitMs ?? env.STAYS_S_SYNC_WAIT_MS ?? DEFAULTS.sSyncWaitMs,
+      publicUrl: overrides.publicUrl ?? (env.STAYS_PUBLIC_URL || undefined),
+      oauthAccessTtlS: overrides.oauthAccessTtlS ?? env.STAYS_OAUTH_ACCESS_TTL_S ?? DEFAULTS.oauthAccessTtlS,
+      oauthRegisterPerHour: overrides.oauthRegisterPerHour ?? env.STAYS_OAUTH_REGISTER_PER_HOUR ?? DEFAULTS.oauthRegisterPerHour,
+      headersTimeoutMs: overrides.headersTimeoutMs ?? env.STAYS_HEADERS_TIMEOUT_MS ?? DEFAULTS.headersTimeoutMs,
+      maxConnectionsPerAddress: overrides.maxConnectionsPerAddress ?? env.STAYS_MAX_CONNECTIONS_PER_ADDRESS ?? DEFAULTS.maxConnectionsPerAddress,
+      apifyToken: overrides.apifyToken ?? (env.STAYS_APIFY_TOKEN || undefined),
+      apifyBaseUrl: overrides.apifyBaseUrl ?? (env.STAYS_APIFY_BASE_URL || DEFAULTS.apifyBaseUrl),
+      actors: overrides.actors ?? (env.STAYS_ACTORS || undefined),
+      apifyRetries: overrides.apifyRetries ?? env.STAYS_APIFY_RETRIES ?? DEFAULTS.apifyRetries,
+      docsUrlFixed: overrides.docsUrlFixed ?? Boolean(overrides.docsUrl ?? env.STAYS_DOCS_URL),
+    },
+    DEFAULTS,
+  );
+  if (!parsed.ok) {
+    const issue = parsed.issue;
     const names: Record<string, string> = {
       dataDir: 'STAYS_DATA_DIR',
       databaseUrl: 'STAYS_DATABASE_URL',
@@ -97,11 +142,11 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
       actors: 'STAYS_ACTORS',
       apifyRetries: 'STAYS_APIFY_RETRIES',
     };
-    const key = String(issue.path[0]);
+    const key = issue.key;
     const flag = overrides[key as keyof Config] !== undefined ? flags[key as keyof Config] : undefined;
     throw new ConfigError(`invalid ${flag ? `option ${flag}` : `setting ${names[key] ?? key}`}: ${issue.message}`);
   }
-  return parsed.data;
+  return parsed.config;
 }
 
 /** STAYS_WEBHOOK_DENY_PRIVATE: 1/true/yes/deny, 0/false/no/allow, or unset/auto. Anything else is kept, to be refused. */

@@ -45,7 +45,12 @@ export function inProcessTransport(opts: InProcessOptions = {}): InProcessTransp
       // cache keeps: for the few requests of an in-process command that costs more than it saves
       // (~2% of a sandbox search's instructions). It must be set before the schemas are built.
       (await import('zod')).z.config({ jitless: true });
-      const [{ createRuntime }, { createPipeline }, { createDirect }] = await Promise.all([import('../runtime.js'), import('../http/pipeline.js'), import('../http/direct.js')]);
+      const [{ createRuntime }, { createPipeline, withRoutes }, { createDirect }, { FAMILY_U_ROUTES }] = await Promise.all([
+        import('../runtime.js'),
+        import('../http/pipeline.js'),
+        import('../http/direct.js'),
+        import('../http/routes/u/index.js'),
+      ]);
       const rt = createRuntime({ config: { ...opts.config, ...(opts.dataDir ? { dataDir: opts.dataDir } : {}) }, role: 'cli' });
       try {
         // Jobs and holds left by a process that died (expired leases) are failed and released.
@@ -54,15 +59,19 @@ export function inProcessTransport(opts: InProcessOptions = {}): InProcessTransp
         await rt.close();
         throw e;
       }
-      // The plain GETs a command makes run the app's pipeline directly (src/http/direct.ts); the
-      // rest go through the Hono app, built on first use with the same rate limiters and caches.
-      const pipeline = createPipeline(rt);
+      // The plain GETs a command makes run the app's pipeline directly (src/http/direct.ts): Family
+      // U's routes are all it serves. The rest go through the Hono app with every route, built on
+      // first use with the same rate limiters and caches.
+      const pipeline = createPipeline(rt, FAMILY_U_ROUTES);
       let app: Promise<{ fetch(r: Request): Response | Promise<Response> }> | undefined;
       state = { rt };
       return {
         rt,
         direct: createDirect(pipeline),
-        fetch: async (r: Request) => (await (app ??= import('../app.js').then(({ createApp }) => createApp(rt, {}, pipeline)))).fetch(r),
+        fetch: async (r: Request) =>
+          (await (app ??= Promise.all([import('../app.js'), import('../http/routes/index.js')]).then(([{ createApp }, { API_ROUTES }]) => createApp(rt, {}, withRoutes(pipeline, API_ROUTES))))).fetch(
+            r,
+          ),
       };
     })());
 

@@ -4,7 +4,7 @@ import { ServiceError } from './errors.js';
 import { type KeyEnv, hashKey, newAccountId, newApiKey, newKeyId } from './ids.js';
 import { DEFAULT_SCOPES, PLANS, SCOPES, type Scope } from './plans.js';
 import type { PlanCode, PlanStatus } from './schemas/resources.js';
-import { PLAN_CODES, PLAN_STATUSES } from './schemas/resources.js';
+import { PLAN_CODES, PLAN_STATUSES } from './schemas/enums.js';
 
 export interface CreateAccountInput {
   plan?: string;

@@ -4,7 +4,7 @@
 // sandbox).
 import type { NewObservation } from './ports/store.js';
 import type { Availability, Price, Property } from './schemas/resources.js';
-import type { StayQuery } from './upstream.js';
+import { type StayQuery, allCandidates } from './upstream.js';
 
 /** A stay as a series key: `checkIn/checkOut/adults`. */
 export const stayKey = (s: Pick<StayQuery, 'checkIn' | 'checkOut' | 'adults'>) => `${s.checkIn}/${s.checkOut}/${s.adults}`;
@@ -26,11 +26,11 @@ function rating(p: Property): NewObservation[] {
   ];
 }
 
-/** A search's rows: each listing's price in that search (and for its dates), and its rating. */
+/** A search's rows (every candidate, whichever form the upstream answered in): each listing's price in that search (and for its dates), and its rating. */
 export function observeSearch(location: string, stay: StayQuery | undefined) {
   const key = stay ? `${locationKey(location)}@${stayKey(stay)}` : locationKey(location);
   return (value: unknown): NewObservation[] =>
-    (value as Property[]).flatMap((p) => [
+    allCandidates(value).flatMap((p) => [
       {
         platform: p.platform,
         listingId: p.platformListingId,

@@ -41,6 +41,24 @@ export interface SourceReport {
   items?: number;
 }
 
+/**
+ * A search candidate set read row by row: the sandbox's, whose rows are costly to make and of
+ * which a recommended-order page reads only a prefix (Upstream.searchCandidates). Its JSON is
+ * every row, as the array searchPlatform answers.
+ */
+export interface CandidateList {
+  /** The i-th row in recommended order, or undefined past the end. */
+  at(i: number): Property | undefined;
+  /** Every row (made once, then the same array). */
+  all(): readonly Property[];
+  toJSON(): readonly Property[];
+}
+
+/** A search leg's value as the array of every row, whichever form the upstream answered in. */
+export function allCandidates(value: unknown): Property[] {
+  return (Array.isArray(value) ? value : (value as CandidateList).all()) as Property[];
+}
+
 export interface Upstream {
   /** A name for logs and warnings (e.g. "sandbox", "simulated"). */
   readonly name: string;
@@ -49,6 +67,8 @@ export interface Upstream {
   /** Seconds a call is expected to take, for estimatedSeconds and Retry-After. */
   estimateSeconds(platform: EnabledPlatform): number;
   searchPlatform(platform: EnabledPlatform, location: string, opts: { currency: string; rooms: number; stay?: StayQuery | undefined }): Promise<Property[]>;
+  /** searchPlatform's rows, made as they are read (the sandbox world): a search leg asks this when there is one. */
+  searchCandidates?(platform: EnabledPlatform, location: string, opts: { currency: string; rooms: number; stay?: StayQuery | undefined }): Promise<CandidateList>;
   listing(platform: EnabledPlatform, id: string, opts: { currency: string }): Promise<Property>;
   price(platform: EnabledPlatform, id: string, stay: StayQuery): Promise<Price>;
   availability(platform: EnabledPlatform, id: string, startDate: string, endDate: string): Promise<Availability>;

@@ -9,6 +9,7 @@ import { ServiceError } from '../core/errors.js';
 import { buildOpenApi } from './openapi.js';
 import { type AppOptions, type Pipeline, anonRate, beginRequest, billedGet, clientAddress, createPipeline, endRequest, errorAnswer, limitAnonymous, pathPattern, routeHandler } from './pipeline.js';
 import { renderError } from './render.js';
+import { API_ROUTES } from './routes/index.js';
 import { type Env, type RouteDef, honoPath } from './route.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -48,7 +49,7 @@ interface MountContext {
 
 export type Mount = (app: Hono<Env>, ctx: MountContext) => void;
 
-export function createApiApp(services: Services, opts: AppOptions = {}, pipeline: Pipeline = createPipeline(services, opts), mount?: Mount) {
+export function createApiApp(services: Services, opts: AppOptions = {}, pipeline: Pipeline = createPipeline(services, API_ROUTES, opts), mount?: Mount) {
   const app = new Hono<Env>();
   const p = pipeline;
   const routes = p.routes;

@@ -144,7 +144,7 @@ function responses(route: RouteDef, ids: Map<z.ZodType, string>): Json {
             : { type: 'object', required: ['data', 'meta'], properties: { data, meta: ref('Meta') } };
   // POST /v1/search serves both families (D8): the body's keys choose.
   const okBody = d.alsoS
-    ? { anyOf: [okSchema, { type: 'object', required: ['data', 'meta', 'request_id'], properties: { data: ref(ids.get(d.alsoS.data)!), meta: ref('ListMetaS'), request_id: { type: 'string' } } }] }
+    ? { anyOf: [okSchema, { type: 'object', required: ['data', 'meta', 'request_id'], properties: { data: ref(ids.get(StayListSchema)!), meta: ref('ListMetaS'), request_id: { type: 'string' } } }] }
     : okSchema;
   // A create answers 201 Created.
   const okStatus = d.created ? 201 : 200;
@@ -179,11 +179,9 @@ const InProgress = z.object({
 export function buildOpenApi(routes: RouteDef[]): Json {
   const ids = new Map<z.ZodType, string>(NAMED);
   for (const r of routes) if (!ids.has(r.doc.data)) ids.set(r.doc.data, `${r.doc.operationId}Data`);
-  for (const r of routes) if (r.doc.alsoS && !ids.has(r.doc.alsoS.data)) ids.set(r.doc.alsoS.data, `${r.doc.operationId}DataS`);
   // A body several routes share (the S SearchRequest) is one component, named by its first route.
   const bodies = new Map<z.ZodType, string>(NAMED_BODIES);
   for (const r of routes) if (r.doc.body && !bodies.has(r.doc.body)) bodies.set(r.doc.body, `${r.doc.operationId}Body`);
-  for (const r of routes) if (r.doc.alsoS && !bodies.has(r.doc.alsoS.body)) bodies.set(r.doc.alsoS.body, `${r.doc.operationId}BodyS`);
   const paths: Json = {};
   for (const r of routes) {
     const d = r.doc;
@@ -196,7 +194,7 @@ export function buildOpenApi(routes: RouteDef[]): Json {
       responses: responses(r, ids),
     };
     if (d.body) {
-      const schema = d.alsoS ? { anyOf: [ref(bodies.get(d.body)!), ref(bodies.get(d.alsoS.body)!)] } : ref(bodies.get(d.body)!);
+      const schema = d.alsoS ? { anyOf: [ref(bodies.get(d.body)!), ref(bodies.get(SSearchBody)!)] } : ref(bodies.get(d.body)!);
       op.requestBody = { required: true, content: { 'application/json': { schema } } };
     }
     // OpenAPI 3.1 lets an http scheme name the roles an operation needs: here, the key's scopes.

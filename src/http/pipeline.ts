@@ -12,8 +12,6 @@ import { RateLimiter, type RateDecision, refuseIfLimited, takeShared } from '../
 import { withIdempotency } from './idempotency.js';
 import { renderError } from './render.js';
 import { type Env, type RouteDef, honoPath, requestHeader } from './route.js';
-import { FAMILY_S_ROUTES } from './routes/s/index.js';
-import { FAMILY_U_ROUTES } from './routes/u/index.js';
 
 export interface AppOptions {
   logger?: Logger;
@@ -40,8 +38,12 @@ export interface Pipeline {
   jsonCache: WeakMap<object, Buffer>;
 }
 
-export function createPipeline(services: Services, opts: AppOptions = {}): Pipeline {
-  const routes: RouteDef[] = [...FAMILY_U_ROUTES, ...FAMILY_S_ROUTES];
+/**
+ * The pipeline of `routes`: the app's are every route (routes/index.ts); the in-process
+ * transport's direct way starts with Family U's (Family S and its schemas load with the app, on
+ * the first request that needs it: withRoutes).
+ */
+export function createPipeline(services: Services, routes: RouteDef[], opts: AppOptions = {}): Pipeline {
   return {
     services,
     opts,
@@ -51,6 +53,11 @@ export function createPipeline(services: Services, opts: AppOptions = {}): Pipel
     sPaths: familyS(routes),
     jsonCache: new WeakMap<object, Buffer>(),
   };
+}
+
+/** The same pipeline (its limiters and caches) serving `routes`. */
+export function withRoutes(p: Pipeline, routes: RouteDef[]): Pipeline {
+  return { ...p, routes, sPaths: familyS(routes) };
 }
 
 function setRateHeaders(c: Context<Env>, d: RateDecision): void {

@@ -40,8 +40,11 @@ interface RouteDoc {
   data: z.ZodType;
   /** `{ data, meta }` (default), or bare `{ data }` (account, top-ups) or a job poll; Family S: `{ data, meta?, request_id }`. */
   envelope?: 'meta' | 'bare' | 'job' | 's' | 's-list' | 's-batch';
-  /** A Family U route that also takes a Family S body (POST /v1/search, D8): the S body and row schema. */
-  alsoS?: { body: z.ZodObject; data: z.ZodType };
+  /**
+   * A Family U route that also takes a Family S body (POST /v1/search, D8): a StaySearchRequest,
+   * answered with Stay rows (the OpenAPI document names both; the route does not load them).
+   */
+  alsoS?: true;
   /** A POST that makes a resource: answers 201 Created. */
   created?: boolean;
   /** Whether a live call may answer 202 with a job. */
@@ -69,6 +72,17 @@ export interface RouteDef {
   /** A route both families share (POST /v1/search, D8): the family of this request, decided before authentication. */
   familyFor?(c: Context<Env>): Promise<'U' | 'S'>;
   handle(c: Context<Env>, ctx: RequestContext): Promise<Response>;
+}
+
+/**
+ * A route whose doc is made when it is first read: the OpenAPI document and the app's method table
+ * read it, answering a request does not (a HEAD's billing check aside), so an in-process call
+ * builds no documentation schemas.
+ */
+export function defineRoute(def: Omit<RouteDef, 'doc'> & { doc: () => RouteDoc }): RouteDef {
+  const { doc, ...route } = def;
+  let made: RouteDoc | undefined;
+  return Object.defineProperty(route, 'doc', { get: () => (made ??= doc()), enumerable: true }) as RouteDef;
 }
 
 /** Hono's path syntax for an OpenAPI path. */

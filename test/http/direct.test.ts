@@ -8,6 +8,7 @@ import { createAccount, createKey } from '../../src/core/admin.js';
 import { createApp } from '../../src/app.js';
 import { type DirectRequest, createDirect } from '../../src/http/direct.js';
 import { createPipeline } from '../../src/http/pipeline.js';
+import { API_ROUTES } from '../../src/http/routes/index.js';
 import { type Runtime, createRuntime } from '../../src/runtime.js';
 import { tempDir } from '../helpers/stays.js';
 
@@ -23,8 +24,8 @@ async function setup(rpm?: number) {
   const sandbox = (await createKey(rt, { accountId: acct.id, env: 'sandbox' })).key;
   const live = (await createKey(rt, { accountId: acct.id, env: 'live' })).key;
   const noScopes = (await createKey(rt, { accountId: acct.id, env: 'sandbox', scopes: [] })).key;
-  const app = createApp(rt, {}, createPipeline(rt));
-  const direct = createDirect(createPipeline(rt));
+  const app = createApp(rt, {}, createPipeline(rt, API_ROUTES));
+  const direct = createDirect(createPipeline(rt, API_ROUTES));
   const viaApp = async (req: DirectRequest) => {
     const res = await app.fetch(new Request(`http://in-process${req.path}`, { method: req.method, headers: req.headers, body: req.body }));
     const headers: Record<string, string> = {};

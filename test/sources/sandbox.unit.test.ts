@@ -89,6 +89,22 @@ describe('determinism (D21)', () => {
 });
 
 describe('search', () => {
+  it.each(ENABLED_PLATFORMS)('%s: the candidates read row by row are the full set, whatever is read first', (p) => {
+    for (const [location, o] of [
+      ['Lisbon', { currency: 'EUR', rooms: 2, stay }],
+      ['Springfield, IL', { currency: 'USD', rooms: 1 }],
+    ] as const) {
+      const full = createSandboxWorld().searchPlatform(p, location, o);
+      // A fresh world: its set makes rows only as they are read (a page reads a prefix).
+      const lazy = createSandboxWorld().searchCandidates(p, location, o);
+      expect(lazy.at(2)).toEqual(full[2]);
+      expect(lazy.at(0)).toEqual(full[0]);
+      expect(lazy.at(60)).toBeUndefined();
+      expect(JSON.stringify(lazy)).toBe(JSON.stringify(full));
+      expect(lazy.all()).toEqual(full);
+    }
+  });
+
   it.each(ENABLED_PLATFORMS)('%s: 60 candidates with unique native ids in the platform format', (p) => {
     const rows = w.searchPlatform(p, 'Lisbon', { currency: 'USD', rooms: 1 });
     expect(rows).toHaveLength(60);

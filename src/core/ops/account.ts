@@ -3,7 +3,7 @@ import { requireScope } from '../auth.js';
 import type { RequestContext, Services } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { PLANS } from '../plans.js';
-import { TopupBody } from '../schemas/params.js';
+import { topupBody } from '../schemas/param-schemas.js';
 import type { Account } from '../schemas/resources.js';
 import type { CreditsRow } from '../ports/store.js';
 import { type RawInput, parseParams } from '../validate.js';
@@ -36,7 +36,7 @@ const DAY_MS = 86_400_000;
  */
 export async function topup(services: Services, ctx: RequestContext, body: RawInput): Promise<{ data: { credits: Account['credits'] } }> {
   requireScope(ctx, 'billing.write');
-  const { credits } = parseParams(TopupBody, body);
+  const { credits } = parseParams(topupBody(), body);
   const a = ctx.account;
   if (!PLANS[a.planCode].paid || (a.planStatus !== 'active' && a.planStatus !== 'trialing')) {
     throw new ServiceError('subscription_required', `Top-ups need an active paid plan; this account is on ${a.planCode} (${a.planStatus}).`);

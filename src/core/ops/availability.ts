@@ -8,7 +8,7 @@ import { observeCalendar } from '../observe.js';
 import { ServiceError } from '../errors.js';
 import { parseListingId, parseListingUrl } from '../listing-ref.js';
 import { type EnabledPlatform, SINGLE_LISTING_PLATFORMS } from '../platforms.js';
-import { AvailabilityParams } from '../schemas/params.js';
+import { availabilityParams } from '../schemas/param-schemas.js';
 import type { Availability, Warning } from '../schemas/resources.js';
 import { MAX_WINDOW_DAYS, type RawInput, checkDatePair, daysBetween, exactlyOne, parseParams } from '../validate.js';
 import { okResult, platformFor, requireEnabled } from './common.js';
@@ -30,7 +30,7 @@ export function availabilityLeg(platform: EnabledPlatform, id: string, startDate
 
 export function availabilityPlan(services: Services, ctx: RequestContext, raw: RawInput): Plan<Availability[]> {
   requireScope(ctx, 'stays.read');
-  const q = parseParams(AvailabilityParams, raw);
+  const q = parseParams(availabilityParams(), raw);
   const form = exactlyOne(q, ['listingId', 'listingIds', 'url'], 'listing');
   const platform = requireEnabled(platformFor(q.platform, form === 'url' ? q.url : form === 'listingId' ? q.listingId : q.listingIds?.[0]), SINGLE_LISTING_PLATFORMS, 'availability');
   let ids: string[];

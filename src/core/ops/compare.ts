@@ -8,7 +8,7 @@ import { priceLeg } from './price.js';
 import { ServiceError } from '../errors.js';
 import { inferListingRef, parseListingId } from '../listing-ref.js';
 import { type EnabledPlatform, SINGLE_LISTING_PLATFORMS } from '../platforms.js';
-import { PriceCompareParams } from '../schemas/params.js';
+import { priceCompareParams } from '../schemas/param-schemas.js';
 import type { Offer, PlatformResult, Price, PriceCompare, Warning } from '../schemas/resources.js';
 import { type RawInput, checkChildAges, checkStay, parseParams } from '../validate.js';
 import { failedResult, okResult, parsePlatform, requireEnabled } from './common.js';
@@ -62,7 +62,7 @@ function parsePair(pair: string): { platform: EnabledPlatform; id: string } {
 
 export function priceComparePlan(services: Services, ctx: RequestContext, raw: RawInput): Plan<PriceCompare> {
   requireScope(ctx, 'stays.read');
-  const q = parseParams(PriceCompareParams, raw);
+  const q = parseParams(priceCompareParams(), raw);
   const google = (['name', 'location', 'googleHotelId'] as const).filter((k) => q[k] !== undefined);
   if (q.listings !== undefined && google.length > 0) {
     throw new ServiceError('mutually_exclusive_params', `listings (direct mode) and ${google[0]} (google mode) are mutually exclusive.`, { param: google[0]! });

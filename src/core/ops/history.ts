@@ -11,7 +11,7 @@ import { parseListingId } from '../listing-ref.js';
 import { stayKey } from '../observe.js';
 import { type EnabledPlatform, SINGLE_LISTING_PLATFORMS } from '../platforms.js';
 import type { ObservationRow } from '../ports/store.js';
-import { HISTORY_MAX_DAYS, HistoryPriceParams, type PriceObservation } from '../schemas/history.js';
+import { HISTORY_MAX_DAYS, type PriceObservation, historyPriceParams } from '../schemas/history.js';
 import type { Price } from '../schemas/resources.js';
 import type { StayQuery } from '../upstream.js';
 import { MAX_STAY_NIGHTS } from '../limits.js';
@@ -77,7 +77,7 @@ const toPriceObservation = (r: ObservationRow): PriceObservation => {
 
 export async function historyPrice(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<PriceObservation[]>> {
   requireScope(ctx, 'stays.read');
-  const q = parseParams(HistoryPriceParams, raw);
+  const q = parseParams(historyPriceParams(), raw);
   const platform = requireEnabled(platformFor(q.platform, q.listingId), SINGLE_LISTING_PLATFORMS, 'price history');
   const id = parseListingId(platform, q.listingId, { country: q.country, param: 'listingId' });
   if (q.checkOut <= q.checkIn) throw new ServiceError('invalid_date_range', 'checkOut must be after checkIn.', { param: 'checkOut' });

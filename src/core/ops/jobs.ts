@@ -3,7 +3,8 @@
 import type { OpResult, RequestContext, Services } from '../context.js';
 import { fingerprint } from '../cursor.js';
 import { ServiceError } from '../errors.js';
-import { type JobSummary, JobsListParams } from '../schemas/jobs.js';
+import { jobsListParams } from '../schemas/job-schemas.js';
+import type { JobSummary } from '../schemas/jobs.js';
 import { type RawInput, parseParams } from '../validate.js';
 import type { JobRow, JobSummaryRow } from '../ports/store.js';
 import { buildMeta } from './common.js';
@@ -101,7 +102,7 @@ function summarizeJob(job: JobSummaryRow): JobSummary {
  * which today never exist, since sandbox calls answer at once), unexpired, newest first. Free.
  */
 export async function listJobs(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<JobSummary[]>> {
-  const p = parseParams(JobsListParams, raw);
+  const p = parseParams(jobsListParams(), raw);
   const fp = fingerprint(['jobs', p.status ?? null]);
   const after = decodeJobCursor(p.cursor, fp);
   const rows = await services.store.listJobs({ accountId: ctx.account.id, env: ctx.key.env, status: p.status ?? null, after, limit: p.limit + 1, now: services.clock.now() });

@@ -8,7 +8,7 @@ import { parseListingId } from '../listing-ref.js';
 import { type Leg, type Plan, TTL } from '../plan.js';
 import { observeListing } from '../observe.js';
 import { type EnabledPlatform, SINGLE_LISTING_PLATFORMS } from '../platforms.js';
-import { ListingParams, ListingPathParams } from '../schemas/params.js';
+import { listingParams, listingPathParams } from '../schemas/param-schemas.js';
 import type { Price, Property } from '../schemas/resources.js';
 import { type RawInput, checkChildAges, checkStay, parseParams } from '../validate.js';
 import { okResult, requireEnabled } from './common.js';
@@ -29,9 +29,9 @@ export function listingBodyLeg(platform: EnabledPlatform, id: string, currency: 
 
 export function listingPlan(services: Services, ctx: RequestContext, path: RawInput, raw: RawInput): Plan<Property> {
   requireScope(ctx, 'stays.read');
-  const p = parseParams(ListingPathParams, path);
+  const p = parseParams(listingPathParams(), path);
   const platform = requireEnabled(p.platform, SINGLE_LISTING_PLATFORMS, 'listing');
-  const q = parseParams(ListingParams, raw);
+  const q = parseParams(listingParams(), raw);
   const id = parseListingId(platform, p.id, { country: q.country, param: 'id' });
   checkStay(q, utcToday(services.clock));
   const childAges = checkChildAges(q);

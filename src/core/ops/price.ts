@@ -7,7 +7,7 @@ import { parseListingId } from '../listing-ref.js';
 import { type Leg, type Plan, TTL } from '../plan.js';
 import { observeQuote } from '../observe.js';
 import { type EnabledPlatform, SINGLE_LISTING_PLATFORMS } from '../platforms.js';
-import { PriceParams } from '../schemas/params.js';
+import { priceParams } from '../schemas/param-schemas.js';
 import type { Price } from '../schemas/resources.js';
 import type { StayQuery } from '../upstream.js';
 import { type RawInput, checkChildAges, checkStay, parseParams } from '../validate.js';
@@ -27,7 +27,7 @@ export function priceLeg(platform: EnabledPlatform, id: string, stay: StayQuery)
 
 export function pricePlan(services: Services, ctx: RequestContext, raw: RawInput): Plan<Price> {
   requireScope(ctx, 'stays.read');
-  const q = parseParams(PriceParams, raw);
+  const q = parseParams(priceParams(), raw);
   const platform = requireEnabled(platformFor(q.platform, q.listingId), SINGLE_LISTING_PLATFORMS, 'price');
   const id = parseListingId(platform, q.listingId, { country: q.country, param: 'listingId' });
   checkStay(q, utcToday(services.clock));

@@ -6,7 +6,7 @@ import { type Leg, type Plan, TTL } from '../plan.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../cursor.js';
 import { parseListingId, parseListingUrl } from '../listing-ref.js';
 import { type EnabledPlatform, REVIEW_PLATFORMS } from '../platforms.js';
-import { ReviewsParams } from '../schemas/params.js';
+import { reviewsParams } from '../schemas/param-schemas.js';
 import type { Review } from '../schemas/resources.js';
 import { type RawInput, exactlyOne, parseParams } from '../validate.js';
 import { okResult, platformFor, ratingScaleWarnings, requireEnabled } from './common.js';
@@ -24,7 +24,7 @@ export function reviewsLeg(platform: EnabledPlatform, id: string): Leg {
 
 export function reviewsPlan(_services: Services, ctx: RequestContext, raw: RawInput): Plan<Review[]> {
   requireScope(ctx, 'stays.read');
-  const q = parseParams(ReviewsParams, raw);
+  const q = parseParams(reviewsParams(), raw);
   const form = exactlyOne(q, ['listingId', 'url'], 'listing');
   // The platform may come from the listing itself: a stays_<platform>_<id> listingId or a listing URL.
   const platform = requireEnabled(platformFor(q.platform, form === 'url' ? q.url : q.listingId), REVIEW_PLATFORMS, 'reviews');

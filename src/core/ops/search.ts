@@ -6,11 +6,12 @@ import type { RequestContext, Services } from '../context.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../cursor.js';
 import { ServiceError, isUpstreamFailure } from '../errors.js';
 import { DEFAULT_SEARCH_PLATFORMS, type EnabledPlatform, type Platform, isEnabled } from '../platforms.js';
-import { SearchParams, type SearchInput } from '../schemas/params.js';
+import type { SearchInput } from '../schemas/params.js';
+import { searchParams } from '../schemas/param-schemas.js';
 import type { PlatformResult, Property, Warning } from '../schemas/resources.js';
 import { type RawInput, checkChildAges, checkPriceRange, checkStay, parseParams } from '../validate.js';
 import { type Composed, type Leg, type LegOutcome, type Plan, TTL } from '../plan.js';
-import type { StayQuery } from '../upstream.js';
+import { type CandidateList, type StayQuery, allCandidates } from '../upstream.js';
 import { failedResult, okResult, ratingScaleWarnings } from './common.js';
 import { SEARCH_COMPARATORS } from '../search-sort.js';
 import { Lru } from '../lru.js';
@@ -65,8 +66,16 @@ function mergePage(pages: Property[][], sort: SearchInput['sort']): Property[] {
   return pages.flat().sort(SEARCH_COMPARATORS[sort]);
 }
 
+/** The first `n` rows of a search leg's value that pass `keep`, in their order. */
+function firstMatching(value: unknown, keep: (p: Property) => boolean, n: number): Property[] {
+  const out: Property[] = [];
+  const at = Array.isArray(value) ? (i: number) => value[i] as Property | undefined : (i: number) => (value as CandidateList).at(i);
+  for (let i = 0, p = at(0); out.length < n && p !== undefined; p = at(++i)) if (keep(p)) out.push(p);
+  return out;
+}
+
 function parseSearch(raw: RawInput, today: string): SearchInput & { childAges: number[]; resolved: ResolvedPlatforms } {
-  const q = parseParams(SearchParams, raw);
+  const q = parseParams(searchParams(), raw);
   checkStay(q, today);
   const childAges = checkChildAges(q);
   checkPriceRange(q);
@@ -89,7 +98,10 @@ export function searchLeg(platform: EnabledPlatform, location: string, o: { curr
     key: `search:${platform}:${JSON.stringify([location, o.currency, o.rooms, o.stay ?? null])}`,
     ttlMs: TTL.search,
     need: 'search',
-    fetch: (u) => u.searchPlatform(platform, location, { currency: o.currency, rooms: o.rooms, stay: o.stay }),
+    fetch: (u) => {
+      const opts = { currency: o.currency, rooms: o.rooms, stay: o.stay };
+      return u.searchCandidates ? u.searchCandidates(platform, location, opts) : u.searchPlatform(platform, location, opts);
+    },
     observe: observeSearch(location, o.stay),
     ...(isPendingLocation(location) ? { sandboxPending: true } : {}),
   };
@@ -184,8 +196,13 @@ function composePage(q: ParsedSearch, fp: string, offsets: Record<string, number
       warnings.push({ code: o.error.code, message: `${platform}: ${o.error.message}`, platform });
       return;
     }
-    let rows = (o.value as Property[]).filter((p) => matches(p, q, guests));
-    if (comparator) rows = rows.sort(comparator);
+    // Recommended order reads the matching rows up to the page and one more (whether there is a
+    // next page): a sandbox set makes its rows as they are read (CandidateList).
+    const rows = comparator
+      ? allCandidates(o.value)
+          .filter((p) => matches(p, q, guests))
+          .sort(comparator)
+      : firstMatching(o.value, (p) => matches(p, q, guests), offset + q.limit + 1);
     const page = rows.slice(offset, offset + q.limit);
     pages.push(page);
     nextOffsets[platform] = offset + page.length;

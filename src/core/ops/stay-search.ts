@@ -12,7 +12,7 @@ import type { Availability, Property, Review, Warning } from '../schemas/resourc
 import { PRESET_MAX_ITEMS, SSearchBody, type SSearchInput, S_DEFAULT_MAX_ITEMS, S_MAX_ITEMS, S_SYNC_MAX_ITEMS, type Stay } from '../schemas/stays.js';
 import { parseFields, project } from '../stays/fields.js';
 import { describe, toStay } from '../stays/shape.js';
-import type { StayQuery, Upstream } from '../upstream.js';
+import { type StayQuery, type Upstream, allCandidates } from '../upstream.js';
 import { type RawInput, checkPriceRange, checkStay, exactlyOne, parseParams } from '../validate.js';
 import { failedResult, okResult } from './common.js';
 import { LOOKUP_CALENDAR_DAYS } from './stays.js';
@@ -196,7 +196,7 @@ export function sSearchPlan(services: Services, ctx: RequestContext, raw: RawInp
     const lists: Property[][] = [];
     const results = [];
     outcomes.forEach((o, i) => {
-      if (o.ok) return lists.push((o.value as Property[]).filter(keep));
+      if (o.ok) return lists.push(allCandidates(o.value).filter(keep));
       if (!isUpstreamFailure(o.error)) throw o.error;
       if (outcomes.length === 1) throw o.error;
       lists.push([]);
@@ -262,7 +262,7 @@ export function sSearchPlan(services: Services, ctx: RequestContext, raw: RawInp
           // Every place failed: the leg fails (and nothing is cached), as a plain search's would.
           const firstFailure = outcomes.find((o) => !o.ok);
           if (firstFailure && !firstFailure.ok && outcomes.every((o) => !o.ok)) throw firstFailure.error;
-          const lists = outcomes.map((o) => (o.ok ? (o.value as Property[]).filter(keep) : []));
+          const lists = outcomes.map((o) => (o.ok ? allCandidates(o.value).filter(keep) : []));
           const ids = page(distinct(lists), places, offsets, maxItems).rows.map((r) => r.property.platformListingId);
           const detailsOf = await Promise.all(ids.map((id) => lookup(u, id, window)));
           return { outcomes: outcomes.map(toWire), details: ids.map((id, i) => [id, detailsOf[i]!] as const) };

@@ -10,7 +10,7 @@ import { parseListingId, parseListingUrl } from '../listing-ref.js';
 import type { Leg, LegOutcome, Plan } from '../plan.js';
 import type { Availability, Property, Review, Warning } from '../schemas/resources.js';
 import { BatchBody, MAX_BATCH_ENTRIES, type Stay, type StayPart, StayByUrlParams, StayPathParams } from '../schemas/stays.js';
-import { StayDatesParams } from '../schemas/params.js';
+import { stayDatesParams } from '../schemas/param-schemas.js';
 import type { Price } from '../schemas/resources.js';
 import { batchEntryId } from '../stays/entry.js';
 import { pricingOf, stayPart, toStay } from '../stays/shape.js';
@@ -55,7 +55,7 @@ const allCached = (os: LegOutcome[]) => os.every((o) => o.ok && o.cached);
 
 /** The optional stay of a lookup: with both dates its pricing is quoted (issue 22, item 13). */
 function lookupStay(services: Services, raw: RawInput): StayQuery | undefined {
-  const q = parseParams(StayDatesParams, raw);
+  const q = parseParams(stayDatesParams(), raw);
   checkStay(q, utcToday(services.clock));
   if (q.checkIn === undefined || q.checkOut === undefined) return undefined;
   return { checkIn: q.checkIn, checkOut: q.checkOut, adults: q.adults, children: q.children, childAges: checkChildAges(q), currency: q.currency };

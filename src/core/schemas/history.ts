@@ -1,9 +1,10 @@
 // The history endpoints (issue 26): what this deployment observed over time, read from its own
-// store. Free; cursor-paged like the job list.
+// store. Free; cursor-paged like the job list. Each schema is made on its first use.
 import { z } from 'zod';
 import { ALL_PLATFORMS } from '../platforms.js';
-import { MAX_ADULTS } from './params.js';
+import { MAX_ADULTS } from './param-schemas.js';
 import { country, date, int, lowerEnum, str } from './fields.js';
+import { once } from './once.js';
 
 /** The longest window a history read may span (from to to), in days. */
 export const HISTORY_MAX_DAYS = 400;
@@ -14,30 +15,34 @@ const instant = () =>
     message: 'must be an ISO 8601 date-time with its offset (2027-01-01T06:00:00Z) or a date (YYYY-MM-DD)',
   });
 
-export const HistoryPriceParams = z.object({
-  platform: lowerEnum(ALL_PLATFORMS).optional().describe('vrbo, booking or airbnb; may be derived from a stays_<platform>_<id> listingId.'),
-  listingId: str().describe('Platform-native id or a stays_<platform>_<id> id.'),
-  country: country().optional().describe('ISO-3166 alpha-2; a bare booking slug needs it.'),
-  checkIn: date().describe('YYYY-MM-DD: the stay whose quotes were observed (a past stay too).'),
-  checkOut: date().describe('YYYY-MM-DD, after checkIn.'),
-  adults: int(z.number().min(1).max(MAX_ADULTS)).default(2).describe('Adults of the quoted stay. Default 2.'),
-  from: instant().optional().describe(`Observations seen at or after this instant. Default: ${HISTORY_MAX_DAYS} days before \`to\`.`),
-  to: instant().optional().describe(`Observations seen at or before this instant. Default: now. At most ${HISTORY_MAX_DAYS} days after \`from\`.`),
-  limit: int(z.number().min(1).max(1000)).default(100).describe('Rows per page, 1 to 1000. Default 100.'),
-  cursor: str().optional().describe('Opaque cursor from meta.pagination.nextCursor.'),
-});
+export const historyPriceParams = once(() =>
+  z.object({
+    platform: lowerEnum(ALL_PLATFORMS).optional().describe('vrbo, booking or airbnb; may be derived from a stays_<platform>_<id> listingId.'),
+    listingId: str().describe('Platform-native id or a stays_<platform>_<id> id.'),
+    country: country().optional().describe('ISO-3166 alpha-2; a bare booking slug needs it.'),
+    checkIn: date().describe('YYYY-MM-DD: the stay whose quotes were observed (a past stay too).'),
+    checkOut: date().describe('YYYY-MM-DD, after checkIn.'),
+    adults: int(z.number().min(1).max(MAX_ADULTS)).default(2).describe('Adults of the quoted stay. Default 2.'),
+    from: instant().optional().describe(`Observations seen at or after this instant. Default: ${HISTORY_MAX_DAYS} days before \`to\`.`),
+    to: instant().optional().describe(`Observations seen at or before this instant. Default: now. At most ${HISTORY_MAX_DAYS} days after \`from\`.`),
+    limit: int(z.number().min(1).max(1000)).default(100).describe('Rows per page, 1 to 1000. Default 100.'),
+    cursor: str().optional().describe('Opaque cursor from meta.pagination.nextCursor.'),
+  }),
+);
 
-export const PriceObservationSchema = z
-  .object({
-    observedAt: z.string().describe('ISO 8601, UTC: when this value was first observed (as firstSeen).'),
-    firstSeen: z.string().describe('ISO 8601, UTC.'),
-    lastSeen: z.string().describe('ISO 8601, UTC: the last time the same value was observed again.'),
-    timesSeen: z.number().int().min(1).describe('How many answers showed this value, from firstSeen to lastSeen.'),
-    nightlyPrice: z.number().nullable(),
-    totalPrice: z.number().nullable(),
-    currency: z.string().nullable(),
-    source: z.string().describe('Who served it: an actor id, `simulated`, or `sandbox` (synthetic).'),
-  })
-  .describe('One value of a price series: a row per change, not per observation.');
+export const priceObservationSchema = once(() =>
+  z
+    .object({
+      observedAt: z.string().describe('ISO 8601, UTC: when this value was first observed (as firstSeen).'),
+      firstSeen: z.string().describe('ISO 8601, UTC.'),
+      lastSeen: z.string().describe('ISO 8601, UTC: the last time the same value was observed again.'),
+      timesSeen: z.number().int().min(1).describe('How many answers showed this value, from firstSeen to lastSeen.'),
+      nightlyPrice: z.number().nullable(),
+      totalPrice: z.number().nullable(),
+      currency: z.string().nullable(),
+      source: z.string().describe('Who served it: an actor id, `simulated`, or `sandbox` (synthetic).'),
+    })
+    .describe('One value of a price series: a row per change, not per observation.'),
+);
 
-export type PriceObservation = z.infer<typeof PriceObservationSchema>;
+export type PriceObservation = z.infer<ReturnType<typeof priceObservationSchema>>;

@@ -1,32 +1,10 @@
 // GET /v1/jobs (docs/decisions.md, "Listing jobs"): its parameters and the summary of one job, a
-// poll's shape without the result body.
-import { z } from 'zod';
-import { int, lowerEnum, str } from './fields.js';
-import { PlatformFailureErrorSchema, PlatformSchema } from './resources.js';
+// poll's shape without the result body; built (job-schemas.ts defines them, made on first use).
+import type { z } from 'zod';
+import { jobSummarySchema, jobsListParams } from './job-schemas.js';
 
-const JOB_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
-
-export const JobsListParams = z.object({
-  status: lowerEnum(JOB_STATUSES).optional().describe('Only jobs in this status: pending, running, completed or failed.'),
-  limit: int(z.number().min(1).max(100)).default(20).describe('Jobs per page, 1 to 100. Default 20.'),
-  cursor: str().optional().describe('Opaque cursor from meta.pagination.nextCursor.'),
-});
-
-export const JobSummarySchema = z.object({
-  jobId: z.string().describe('job_-prefixed id; GET pollUrl for its result.'),
-  status: z.enum(JOB_STATUSES),
-  operation: z
-    .string()
-    .describe(
-      'The call that started it: search, reviews, price, price-compare, availability, listing; Family S: stay, stay-batch, stay-search, stay-search-with-details, listings-superhost, listings-luxury, listings-instant-book.',
-    ),
-  platforms: z.array(PlatformSchema),
-  pollUrl: z.string(),
-  createdAt: z.string().describe('ISO 8601, UTC.'),
-  finishedAt: z.string().nullable().describe('ISO 8601, UTC; null while pending or running.'),
-  creditsCharged: z.number().int().min(0).describe('What the job charged: its result meta.creditsCharged when completed, else 0.'),
-  error: PlatformFailureErrorSchema.nullable().describe('Why a failed job failed; null otherwise.'),
-});
+export const JobsListParams = jobsListParams();
+export const JobSummarySchema = jobSummarySchema();
 
 export type JobsListInput = z.infer<typeof JobsListParams>;
 export type JobSummary = z.infer<typeof JobSummarySchema>;

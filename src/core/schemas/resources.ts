@@ -1,259 +1,37 @@
 // Resource schemas (Family U): the single source of the wire types, the OpenAPI document and the
 // typed client. Field sets follow the spec, extended to the public peer's superset
 // (peer/stayingapi-openapi.json) so its official client reads our answers unchanged.
-import { z } from 'zod';
-import { ALL_ERROR_CODES, ALL_ERROR_TYPES } from '../errors.js';
-import { ALL_PLATFORMS } from '../platforms.js';
+// The definitions are in resource-schemas.ts, built when this module loads (code that answers
+// requests imports them from there, so a CLI start builds none).
+import type { z } from 'zod';
+import { resourceSchemas } from './resource-schemas.js';
 
-export const PlatformSchema = z.enum(ALL_PLATFORMS).describe('Platform value (API spelling, never a brand spelling).');
+export { AMENITIES, PLAN_CODES, PLAN_STATUSES, PROPERTY_TYPES, REQUEST_ID_PATTERN } from './enums.js';
+export type { Amenity, PlanCode, PlanStatus, PropertyType } from './enums.js';
 
-export const PROPERTY_TYPES = ['hotel', 'apartment', 'house', 'villa', 'cottage', 'other'] as const;
-export const PropertyTypeSchema = z.enum(PROPERTY_TYPES);
-
-/** The canonical amenity taxonomy (lower snake case tokens). */
-export const AMENITIES = [
-  'pool',
-  'hot_tub',
-  'kitchen',
-  'wifi',
-  'air_conditioning',
-  'heating',
-  'parking_free',
-  'parking_paid',
-  'pet_friendly',
-  'washer',
-  'dryer',
-  'ev_charger',
-  'gym',
-  'sea_view',
-  'beachfront',
-  'balcony',
-  'bbq',
-  'workspace',
-  'crib',
-  'elevator',
-  'wheelchair_accessible',
-  'smoke_alarm',
-  'breakfast',
-  'spa',
-  'garden',
-  'fireplace',
-  'dishwasher',
-  'self_check_in',
-  'non_smoking',
-  'family_friendly',
-] as const;
-export const AmenitySchema = z.enum(AMENITIES);
-
-export const REQUEST_ID_PATTERN = /^req_[0-9A-HJKMNP-TV-Z]{26}$/;
-export const RequestIdSchema = z.string().regex(REQUEST_ID_PATTERN).describe('req_ + 26-character Crockford ULID; also the X-Request-Id header.');
-const DateString = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
-const Currency = z.string().regex(/^[A-Z]{3}$/);
-const Money = z.number().min(0);
-
-export const FeesSchema = z.object({
-  cleaning: Money.nullable(),
-  service: Money.nullable(),
-  taxes: Money.nullable(),
-});
-
-export const OccupancySchema = z.object({
-  adults: z.number().int().positive(),
-  children: z.number().int().min(0),
-  childAges: z.array(z.number().int().min(0)),
-});
-
-export const PriceSchema = z
-  .object({
-    platform: PlatformSchema,
-    listingId: z.string().min(1),
-    currency: Currency,
-    nightlyPrice: Money,
-    totalPrice: Money,
-    fees: FeesSchema,
-    nights: z.number().int().positive(),
-    occupancy: OccupancySchema,
-    source: z.string().min(1).describe('Platform value the quote came from.'),
-    url: z.string().url(),
-  })
-  .describe('A live price quote for one listing and one stay.');
-
-export const PropertySchema = z
-  .object({
-    id: z.string().min(1).describe('stays_<platform>_<platformListingId>'),
-    platform: PlatformSchema,
-    platformListingId: z.string().min(1).describe('Platform-native id: numeric on airbnb and vrbo, a slug on booking and google.'),
-    url: z.string().url(),
-    name: z.string().min(1),
-    propertyType: PropertyTypeSchema,
-    location: z.object({
-      lat: z.number().nullable(),
-      lng: z.number().nullable(),
-      city: z.string().nullable(),
-      region: z.string().nullable(),
-      country: z.string().length(2).nullable().describe('ISO-3166 alpha-2'),
-      address: z.string().nullable(),
-    }),
-    starRating: z.number().min(0).nullable(),
-    guestRating: z.number().min(0).nullable().describe('On the scale in ratingScale; native scales are never rescaled.'),
-    ratingScale: z.number().int().min(0).nullable(),
-    reviewCount: z.number().int().min(0).nullable(),
-    maxOccupancy: z.number().int().positive().nullable(),
-    bedrooms: z.number().min(0).nullable(),
-    bathrooms: z.number().min(0).nullable(),
-    amenities: z.array(AmenitySchema),
-    images: z.array(z.string().url()),
-    host: z.object({ name: z.string().nullable(), isSuperhost: z.boolean().nullable() }).nullable(),
-    price: PriceSchema.nullable().optional().describe('Best-effort dated price; may be null.'),
-    identity: z
-      .object({
-        requestedId: z.string().min(1).nullable(),
-        resolvedId: z.string().min(1).nullable(),
-        canonicalUrl: z.string().url().nullable(),
-      })
-      .nullable()
-      .optional()
-      .describe('Listing detail only: assert identity on resolvedId.'),
-  })
-  .describe('A property in the unified schema.');
-
-export const AvailabilityDaySchema = z.object({
-  date: DateString,
-  available: z.boolean(),
-  minNights: z.number().int().positive().nullable(),
-  checkIn: z.boolean().nullable(),
-  checkOut: z.boolean().nullable(),
-  bookable: z.boolean().nullable(),
-});
-
-export const AvailabilitySchema = z
-  .object({ platform: PlatformSchema, listingId: z.string().min(1), dates: z.array(AvailabilityDaySchema) })
-  .describe('Day-by-day availability of one listing. A rule the platform does not state is null, never a guess.');
-
-export const OfferSchema = z.object({
-  ota: z.string().min(1),
-  totalPrice: Money,
-  currency: Currency,
-  url: z.string().url(),
-  platform: PlatformSchema.optional().describe('Direct mode only.'),
-  listingId: z.string().min(1).optional().describe('Direct mode only.'),
-  nightlyPrice: Money.optional(),
-  fees: FeesSchema.optional(),
-  nights: z.number().int().positive().optional(),
-});
-
-export const PriceCompareSchema = z
-  .object({
-    property: z.string().min(1).describe('Google mode: the hotel\'s name. Direct mode: the listings compared, as platform:id pairs joined by " vs ", in the order given.'),
-    checkIn: DateString,
-    checkOut: DateString,
-    currency: Currency,
-    min: Money.nullable(),
-    median: Money.nullable(),
-    offers: z.array(OfferSchema).describe('Cheapest total first; offers in another currency than asked follow.'),
-    source: z.enum(['google_aggregator', 'direct_fanout']).optional(),
-  })
-  .describe('One property compared across sellers; compare on totalPrice.');
-
-export const ReviewSchema = z.object({
-  platform: PlatformSchema,
-  listingId: z.string().min(1),
-  reviewId: z.string().min(1),
-  rating: z.number().min(0),
-  ratingScale: z.number().int().min(0),
-  title: z.string().nullable(),
-  text: z.string().nullable(),
-  author: z.string().nullable(),
-  date: DateString,
-  tripType: z.string().nullable(),
-  language: z
-    .string()
-    .regex(/^[a-z]{2}$/)
-    .nullable(),
-  ownerResponse: z.string().nullable(),
-  liked: z.string().nullable(),
-  disliked: z.string().nullable(),
-});
-
-export const PLAN_CODES = ['free', 'starter', 'pro', 'scale', 'enterprise'] as const;
-export const PLAN_STATUSES = ['trialing', 'active', 'past_due', 'canceled', 'incomplete', 'incomplete_expired', 'unpaid'] as const;
-
-export const CreditsSchema = z.object({
-  balance: z.number().int(),
-  available: z.number().int().describe('balance - held: the figure the admission gate uses.'),
-  held: z.number().int().min(0),
-  expiringSoon: z.number().int().min(0),
-});
-
-export const AccountSchema = z.object({
-  id: z.string().describe("The account id (acct_…), as `stays admin` names it. Beyond the spec's table, for `stays auth status`; clients of the spec ignore it."),
-  plan: z.object({ code: z.enum(PLAN_CODES), name: z.string(), status: z.enum(PLAN_STATUSES) }),
-  key: z.object({ env: z.enum(['live', 'sandbox']) }),
-  credits: CreditsSchema,
-  rateLimit: z.object({ requestsPerMinute: z.number().int().min(1) }),
-});
-
-export const ErrorSchema = z.object({
-  type: z.enum(ALL_ERROR_TYPES),
-  code: z.string().describe(`Error sub-code; the set grows additively. Known: ${ALL_ERROR_CODES.join(', ')}.`),
-  message: z.string().min(1),
-  param: z.string().nullable(),
-  requestId: RequestIdSchema,
-  creditsCharged: z.literal(0),
-  retryable: z.boolean(),
-  docUrl: z.string().url(),
-});
-export const ErrorEnvelopeSchema = z.object({ error: ErrorSchema });
-
-export const PlatformFailureErrorSchema = z.object({
-  type: z.enum(ALL_ERROR_TYPES),
-  code: z.string(),
-  message: z.string().min(1),
-  retryable: z.boolean(),
-});
-
-export const PaginationSchema = z.object({
-  limit: z.number().int(),
-  cursor: z.string().nullable(),
-  nextCursor: z.string().nullable().describe('Opaque base64url cursor; null on the last page.'),
-  hasMore: z.boolean(),
-});
-
-export const PlatformResultSchema = z.object({
-  platform: PlatformSchema,
-  status: z.enum(['ok', 'failed', 'skipped']),
-  reason: z.enum(['not_enabled', 'requires_dates']).optional(),
-  message: z.string().optional(),
-  creditsCharged: z.number().int().min(0),
-  cached: z.boolean(),
-  count: z.number().int().min(0),
-  error: PlatformFailureErrorSchema.optional(),
-  source: z
-    .string()
-    .optional()
-    .describe('Which source served this platform\'s data: an actor id (owner~name), "sandbox" or "simulated"; several joined by commas. Absent when every leg came from the cache or failed.'),
-});
-
-export const WarningSchema = z.object({
-  code: z.string(),
-  message: z.string(),
-  platform: PlatformSchema.optional(),
-  docUrl: z.string().url(),
-});
-
-export const MetaSchema = z.object({
-  requestId: RequestIdSchema,
-  environment: z.enum(['live', 'test']),
-  sandbox: z.boolean(),
-  platforms: z.array(PlatformSchema),
-  cached: z.boolean(),
-  partial: z.boolean(),
-  creditsCharged: z.number().int().min(0),
-  currency: Currency,
-  pagination: PaginationSchema.nullable(),
-  platformResults: z.array(PlatformResultSchema),
-  warnings: z.array(WarningSchema),
-});
+const built = resourceSchemas();
+export const PlatformSchema = built.PlatformSchema;
+export const PropertyTypeSchema = built.PropertyTypeSchema;
+export const AmenitySchema = built.AmenitySchema;
+export const RequestIdSchema = built.RequestIdSchema;
+export const FeesSchema = built.FeesSchema;
+export const OccupancySchema = built.OccupancySchema;
+export const PriceSchema = built.PriceSchema;
+export const PropertySchema = built.PropertySchema;
+export const AvailabilityDaySchema = built.AvailabilityDaySchema;
+export const AvailabilitySchema = built.AvailabilitySchema;
+export const OfferSchema = built.OfferSchema;
+export const PriceCompareSchema = built.PriceCompareSchema;
+export const ReviewSchema = built.ReviewSchema;
+export const CreditsSchema = built.CreditsSchema;
+export const AccountSchema = built.AccountSchema;
+export const ErrorSchema = built.ErrorSchema;
+export const ErrorEnvelopeSchema = built.ErrorEnvelopeSchema;
+export const PlatformFailureErrorSchema = built.PlatformFailureErrorSchema;
+export const PaginationSchema = built.PaginationSchema;
+export const PlatformResultSchema = built.PlatformResultSchema;
+export const WarningSchema = built.WarningSchema;
+export const MetaSchema = built.MetaSchema;
 
 export type Property = z.infer<typeof PropertySchema>;
 export type Price = z.infer<typeof PriceSchema>;
@@ -267,7 +45,3 @@ export type Meta = z.infer<typeof MetaSchema>;
 export type Pagination = z.infer<typeof PaginationSchema>;
 export type PlatformResult = z.infer<typeof PlatformResultSchema>;
 export type Warning = z.infer<typeof WarningSchema>;
-export type PlanCode = (typeof PLAN_CODES)[number];
-export type PlanStatus = (typeof PLAN_STATUSES)[number];
-export type PropertyType = (typeof PROPERTY_TYPES)[number];
-export type Amenity = (typeof AMENITIES)[number];

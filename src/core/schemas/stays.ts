@@ -3,7 +3,7 @@
 // validation, the OpenAPI document and the typed client, as Family U's schemas are.
 import { z } from 'zod';
 import { currency, date, int, num, str } from './fields.js';
-import { MAX_ADULTS, MAX_CHILDREN } from './params.js';
+import { MAX_ADULTS, MAX_CHILDREN } from './param-schemas.js';
 
 const nullableNum = z.number().nullable();
 const nullableStr = z.string().nullable();
@@ -102,7 +102,7 @@ export const BatchBody = z.object({
   entries: z.array(z.unknown()).describe('1 to 50 entries, each { id } or { url } (exactly one).'),
 });
 
-export { FAMILY_S_SEARCH_KEYS, FAMILY_U_ONLY_SEARCH_KEYS } from '../search-family.js';
+export { FAMILY_S_SEARCH_KEYS } from '../search-family.js';
 
 export { MAX_BATCH_ENTRIES, PRESET_MAX_ITEMS, S_DEFAULT_MAX_ITEMS, S_MAX_ITEMS, S_SYNC_MAX_ITEMS } from '../limits.js';
 

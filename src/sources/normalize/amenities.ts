@@ -2,7 +2,7 @@
 // "Free parking on premises", "Hot tub/Jacuzzi"…), to the canonical taxonomy (AMENITIES).
 // Labels we cannot map with confidence are dropped rather than guessed: a wrong token would
 // make an amenity filter return a property that lacks it.
-import { AMENITIES, type Amenity } from '../../core/schemas/resources.js';
+import { AMENITIES, type Amenity } from '../../core/schemas/enums.js';
 
 /** Lower case, no diacritics or apostrophes, punctuation as single spaces: "Hot tub/Jacuzzi" → "hot tub jacuzzi". */
 function plain(label: string): string {

@@ -8,7 +8,7 @@ import { quote, roundMoney } from './money.js';
 import { slugify } from './names.js';
 import { ID_ALPHABET, NOWHERE, placeForListing, placeKey, resolvePlace } from './places.js';
 import { rng } from './prng.js';
-import { detailRow, searchRows } from './rows.js';
+import { CandidateRows, detailRow } from './rows.js';
 import type { GoogleCompareQuery, StayQuery } from './types.js';
 
 const OTAS = ['Booking.com', 'Expedia', 'Hotels.com', 'Agoda', 'Trip.com'] as const;
@@ -29,7 +29,7 @@ export function compareGoogle(query: GoogleCompareQuery, stay: StayQuery): { pro
     id = nativeId('google', rng('compare-id', placeKey(name), placeKey(query.location ?? '')), code, NOWHERE + 1, ID_ALPHABET);
     property = name;
   } else {
-    const top = searchRows('google', query.location ?? '')[0]!;
+    const top = new CandidateRows('google', query.location ?? '').next()!;
     id = top.id;
     property = top.property.name;
   }

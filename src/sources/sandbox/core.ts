@@ -4,7 +4,7 @@
 // Listing urls and stays ids come from src/core/listing-ref.ts.
 import type { EnabledPlatform } from '../../core/platforms.js';
 import { RATING_SCALE } from '../../core/platforms.js';
-import { AMENITIES, type Amenity, type PropertyType } from '../../core/schemas/resources.js';
+import { AMENITIES, type Amenity, type PropertyType } from '../../core/schemas/enums.js';
 import { hostName, inferTypeFromSlug } from './names.js';
 import type { PriceBasis } from './money.js';
 import { type Rng, rng } from './prng.js';

@@ -91,25 +91,43 @@ function nativeRowId(platform: Exclude<EnabledPlatform, 'booking'>, r: Rng, plac
 }
 
 /**
- * The full candidate set of a platform at a location, in recommended order, prices unset.
+ * The candidate set of a platform at a location, in recommended order, prices unset, made row by
+ * row as it is read (the reader keeps what it needs): a row costs the generation of its listing, and a page reads a prefix (a
+ * default search reads 11 of 60 rows). Row i depends only on rows 0..i-1 (the ids taken), so a
+ * prefix is the same whether or not the rest is ever made.
  * Each row is its id's listing (detailRow) with one image, the cover photo: the id says the
  * place (placeForListing). Only a row whose id says nowhere (a place outside the built-in table)
  * takes its place from the search (spec rule 5: search rows name the place searched).
  */
-export function searchRows(platform: EnabledPlatform, location: string): Row[] {
-  const place = resolvePlace(location);
-  const key = placeKey(location);
-  const used = new Set<string>();
-  const rows: Row[] = [];
-  for (let i = 0; i < SEARCH_CANDIDATES; i++) {
-    const r = rng('search', platform, key, i);
+export class CandidateRows {
+  /** Rows in the set. */
+  readonly length = SEARCH_CANDIDATES;
+  private readonly place: Place;
+  private readonly key: string;
+  /** The ids of the rows made so far, all a next row depends on (no row is kept here). */
+  private readonly used = new Set<string>();
+  private made = 0;
+
+  constructor(
+    private readonly platform: EnabledPlatform,
+    location: string,
+  ) {
+    this.place = resolvePlace(location);
+    this.key = placeKey(location);
+  }
+
+  /** The next row in order (made after every row before it), or undefined after the last. */
+  next(): Row | undefined {
+    if (this.made >= SEARCH_CANDIDATES) return undefined;
+    const i = this.made++;
+    const { platform, place, used } = this;
+    const r = rng('search', platform, this.key, i);
     const id = platform === 'booking' ? bookingRow(r, place, used, i).id : nativeRowId(platform, r, place, used);
     used.add(id);
     const row = detailRow(platform, id, 1);
     if (placeForListing(platform, id) === null) row.property.location = located(r, platform, place, place.radiusKm);
-    rows.push(row);
+    return row;
   }
-  return rows;
 }
 
 /** The name and detail of an id alone: images (all of them, or the first `images`), no price, no identity (the world adds those). */

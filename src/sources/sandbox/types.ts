@@ -2,7 +2,7 @@
 // pure function of its arguments: same input, byte-identical output, on any machine.
 import type { EnabledPlatform } from '../../core/platforms.js';
 import type { Availability, Offer, Price, Property, Review } from '../../core/schemas/resources.js';
-import type { GoogleCompareQuery, StayQuery } from '../../core/upstream.js';
+import type { CandidateList, GoogleCompareQuery, StayQuery } from '../../core/upstream.js';
 
 export type { GoogleCompareQuery, StayQuery };
 
@@ -13,6 +13,8 @@ export interface SandboxWorld {
    * Throws ServiceError for the platform's failure trigger (see docs/sandbox.md).
    */
   searchPlatform(platform: EnabledPlatform, location: string, opts: { currency: string; rooms: number; stay?: StayQuery | undefined }): Property[];
+  /** searchPlatform's set, each row made when it is first read (a page reads a prefix): the same rows. */
+  searchCandidates(platform: EnabledPlatform, location: string, opts: { currency: string; rooms: number; stay?: StayQuery | undefined }): CandidateList;
   /** Listing detail with images and identity; embeds a price when a stay is given. Throws for magic ids. */
   listing(platform: EnabledPlatform, id: string, opts: { currency: string; requestedId: string; stay?: StayQuery | undefined }): Property;
   /** A quote for exactly this listing and stay. Throws for magic ids. */

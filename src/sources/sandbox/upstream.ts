@@ -8,6 +8,7 @@ export function sandboxUpstream(world: SandboxWorld, name = 'sandbox'): Upstream
     simulated: false,
     estimateSeconds: () => 0,
     searchPlatform: async (p, location, opts) => world.searchPlatform(p, location, opts),
+    searchCandidates: async (p, location, opts) => world.searchCandidates(p, location, opts),
     listing: async (p, id, opts) => {
       const { price: _price, identity: _identity, ...body } = world.listing(p, id, { currency: opts.currency, requestedId: id });
       return body;

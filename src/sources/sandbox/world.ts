@@ -7,12 +7,13 @@ import { BookingCalendar, dateOf, dayNumber, weekday } from './calendar.js';
 import { compareGoogle } from './compare.js';
 import { listingUrl } from '../../core/listing-ref.js';
 import { Lru, approxBytes, keyBytes } from '../../core/lru.js';
+import type { CandidateList } from '../../core/upstream.js';
 import type { Core } from './core.js';
 import { assertListing, assertSearch, isUnpriceable, magicOf } from '../../core/sandbox-triggers.js';
 import { quote } from './money.js';
 import { rng } from './prng.js';
 import { reviewsFor } from './reviews.js';
-import { detailRow, searchRows } from './rows.js';
+import { CandidateRows, detailRow } from './rows.js';
 import type { SandboxWorld, StayQuery } from './types.js';
 
 /** The quote of price(), shared by listing() so an embedded price always equals it. */
@@ -20,15 +21,63 @@ function priceOf(platform: EnabledPlatform, id: string, core: Core, stay: StayQu
   return quote({ platform, id, url: listingUrl(platform, id), basis: core.basis, stay, rooms });
 }
 
-function searchPlatform(platform: EnabledPlatform, location: string, opts: { currency: string; rooms: number; stay?: StayQuery | undefined }): Property[] {
-  if (assertSearch(platform, location)) return [];
-  const stay = opts.stay;
-  // A booking search price covers every room asked for; other platforms price the listing.
-  const rooms = platform === 'booking' ? Math.max(1, opts.rooms) : 1;
-  return searchRows(platform, location).map(({ id, core, property }) => ({
-    ...property,
-    price: stay ? priceOf(platform, id, core, stay, rooms) : null,
-  }));
+/**
+ * A platform's search candidates at a location, priced when a stay is given, each row made when
+ * it is first read (CandidateRows): a recommended-order page reads a prefix of the 60.
+ */
+class SearchCandidates implements CandidateList {
+  /** What makes the rows not read yet; null once every row is made (or the search has none). */
+  private rows: CandidateRows | null;
+  private readonly out: Property[] = [];
+  private every: readonly Property[] | undefined;
+  /** A booking search price covers every room asked for; other platforms price the listing. */
+  private readonly rooms: number;
+
+  constructor(
+    private readonly platform: EnabledPlatform,
+    location: string,
+    private readonly stay: StayQuery | undefined,
+    rooms: number,
+  ) {
+    this.rows = assertSearch(platform, location) ? null : new CandidateRows(platform, location);
+    this.rooms = platform === 'booking' ? Math.max(1, rooms) : 1;
+  }
+
+  at(i: number): Property | undefined {
+    while (this.out.length <= i && this.rows !== null) {
+      const row = this.rows.next();
+      if (row === undefined) {
+        this.rows = null;
+        break;
+      }
+      const { id, core, property } = row;
+      this.out.push({ ...property, price: this.stay ? priceOf(this.platform, id, core, this.stay, this.rooms) : null });
+    }
+    return this.out[i];
+  }
+
+  all(): readonly Property[] {
+    if (this.every === undefined) {
+      while (this.rows !== null) this.at(this.out.length);
+      this.every = Object.freeze([...this.out]);
+    }
+    return this.every;
+  }
+
+  toJSON(): readonly Property[] {
+    return this.all();
+  }
+
+  /**
+   * The bytes the whole set holds (core/lru.ts), projected from the rows made so far when not
+   * all of them are: each row costs about what the ones made cost.
+   */
+  bytes(): number {
+    const made = this.out.length;
+    if (this.rows === null || made === 0) return approxBytes(this.out);
+    const empty = approxBytes([]);
+    return Math.round(empty + ((approxBytes(this.out) - empty) * this.rows.length) / made);
+  }
 }
 
 function listing(platform: EnabledPlatform, id: string, opts: { currency: string; requestedId: string; stay?: StayQuery | undefined }): Property {
@@ -81,9 +130,9 @@ function reviews(platform: EnabledPlatform, id: string) {
 }
 
 /**
- * Search candidate sets are pure and costly to generate (60 rows, 1 to 2 ms each): keep the recent
- * ones, within a byte budget (a set costs ~68 KB, ~90 KB with dates and prices) and, as before the
- * byte bound, at most 512 of them. The default budget is half of the default
+ * Search candidate sets are pure and costly to generate (60 rows, made as they are read): keep the
+ * recent ones, within a byte budget (a whole set costs ~68 KB, ~90 KB with dates and prices; a set
+ * is counted as whole from the moment it is kept) and, as before the byte bound, at most 512 of them. The default budget is half of the default
  * STAYS_MEMORY_CACHE_MB; the runtime passes its share of the configured one.
  */
 const SEARCH_MEMO_BYTES = 32 * 1024 * 1024;
@@ -95,19 +144,29 @@ export interface SandboxWorldOptions {
 }
 
 export function createSandboxWorld(opts: SandboxWorldOptions = {}): SandboxWorld {
-  const memo = new Lru<string, Property[]>({
+  const memo = new Lru<string, SearchCandidates>({
     maxBytes: opts.memoBytes ?? SEARCH_MEMO_BYTES,
     maxEntries: SEARCH_MEMO_ENTRIES,
-    sizeOf: (rows, key) => approxBytes(rows) + keyBytes(key),
+    sizeOf: (set, key) => set.bytes() + keyBytes(key),
   });
-  const memoSearch: SandboxWorld['searchPlatform'] = (platform, location, opts) => {
-    const key = JSON.stringify([platform, location, opts.currency, opts.rooms, opts.stay ?? null]);
-    let rows = memo.get(key);
-    if (!rows) {
-      rows = Object.freeze(searchPlatform(platform, location, opts)) as Property[];
-      memo.set(key, rows);
+  const searchCandidates = (platform: EnabledPlatform, location: string, o: { currency: string; rooms: number; stay?: StayQuery | undefined }): SearchCandidates => {
+    const key = JSON.stringify([platform, location, o.currency, o.rooms, o.stay ?? null]);
+    let set = memo.get(key);
+    if (!set) {
+      set = new SearchCandidates(platform, location, o.stay, o.rooms);
+      // The first row, which every read takes, sizes the set (bytes()).
+      set.at(0);
+      memo.set(key, set);
     }
-    return rows;
+    return set;
   };
-  return { searchPlatform: memoSearch, listing, price, availability, reviews, compareGoogle };
+  return {
+    searchPlatform: (platform, location, o) => searchCandidates(platform, location, o).all() as Property[],
+    searchCandidates,
+    listing,
+    price,
+    availability,
+    reviews,
+    compareGoogle,
+  };
 }

@@ -1,31 +1,31 @@
 import { z } from 'zod';
 import { account, topup } from '../../../core/ops/account.js';
-import { TopupBody } from '../../../core/schemas/params.js';
-import { AccountSchema, CreditsSchema } from '../../../core/schemas/resources.js';
-import { type RouteDef, jsonBody } from '../../route.js';
+import { topupBody } from '../../../core/schemas/param-schemas.js';
+import { resourceSchemas } from '../../../core/schemas/resource-schemas.js';
+import { defineRoute, jsonBody } from '../../route.js';
 
-export const accountGet: RouteDef = {
+export const accountGet = defineRoute({
   method: 'get',
   scopes: [],
   path: '/v1/account',
-  doc: {
+  doc: () => ({
     operationId: 'account',
     summary: 'Plan, credit balance and rate limit',
     description: 'Free, synchronous, works with both key kinds. Bare { data } envelope.',
     tags: ['Account'],
-    data: AccountSchema,
+    data: resourceSchemas().AccountSchema,
     envelope: 'bare',
     errors: [],
     auth: true,
-  },
+  }),
   handle: async (c, ctx) => c.json(await account(c.get('services'), ctx), 200),
-};
+});
 
-export const topupPost: RouteDef = {
+export const topupPost = defineRoute({
   method: 'post',
   scopes: ['billing.write'],
   path: '/v1/billing/topups',
-  doc: {
+  doc: () => ({
     operationId: 'createTopup',
     summary: 'Add credits to the account',
     description:
@@ -35,11 +35,11 @@ export const topupPost: RouteDef = {
       'cap is 0 (the default; the operator grants credits instead), 403 topup_limit_exceeded past it. Otherwise the credits are added in ' +
       'one ledger row naming the key, and the new figures are returned.',
     tags: ['Account'],
-    body: TopupBody,
-    data: z.object({ credits: CreditsSchema }),
+    body: topupBody(),
+    data: z.object({ credits: resourceSchemas().CreditsSchema }),
     envelope: 'bare',
     errors: [400, 403],
     auth: true,
-  },
+  }),
   handle: async (c, ctx) => c.json(await topup(c.get('services'), ctx, await jsonBody(c)), 200),
-};
+});

@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { historyPrice } from '../../../core/ops/history.js';
-import { HistoryPriceParams, PriceObservationSchema } from '../../../core/schemas/history.js';
+import { historyPriceParams, priceObservationSchema } from '../../../core/schemas/history.js';
 import { renderOk } from '../../render.js';
-import { type RouteDef, queryInput } from '../../route.js';
+import { defineRoute, queryInput } from '../../route.js';
 
 /** Beyond the spec (issue 26): what this deployment observed over time. */
-export const historyPriceGet: RouteDef = {
+export const historyPriceGet = defineRoute({
   method: 'get',
   scopes: ['stays.read'],
   path: '/v1/history/price',
-  doc: {
+  doc: () => ({
     operationId: 'historyPrice',
     summary: "A listing's price history for one stay",
     description:
@@ -18,10 +18,10 @@ export const historyPriceGet: RouteDef = {
       'A sandbox key reads a fixed synthetic history of the sandbox quote (60 days before the stay). Cursor-paginated. ' +
       '404 listing_not_found when nothing of the listing was ever observed.',
     tags: ['History'],
-    query: HistoryPriceParams,
-    data: z.array(PriceObservationSchema),
+    query: historyPriceParams(),
+    data: z.array(priceObservationSchema()),
     errors: [400, 403, 404],
     auth: true,
-  },
+  }),
   handle: async (c, ctx) => renderOk(c, await historyPrice(c.get('services'), ctx, queryInput(c))),
-};
+});
