@@ -15,6 +15,7 @@ import type { IdGenerator } from '../../src/core/ids.js';
 import { createApp } from '../../src/app.js';
 import { failExpired, purgeExpired } from '../../src/jobs/leases.js';
 import { type Runtime, createRuntime } from '../../src/runtime.js';
+import { accountOn } from './seed.js';
 import { type AccountOpts, type Api, type TestAccount, tempDir } from './stays.js';
 
 /**
@@ -87,23 +88,7 @@ export async function startApp(env: NodeJS.ProcessEnv = {}, opts: AppOptions = {
     app,
     stdout: () => log,
     admin,
-    async account(o: AccountOpts = {}): Promise<TestAccount> {
-      const acct = await createAccount(runtime, {
-        plan: o.plan ?? 'pro',
-        status: o.status,
-        credits: o.credits ?? 1000,
-        rpm: o.rpm,
-        freeTierBudget: o.freeTierBudget,
-        emailVerified: !o.emailUnverified,
-      });
-      const scopes = o.scopes
-        ?.split(',')
-        .map((x) => x.trim())
-        .filter(Boolean);
-      const sk = await createKey(runtime, { accountId: acct.id, env: 'sandbox', scopes });
-      const lk = await createKey(runtime, { accountId: acct.id, env: 'live', scopes });
-      return { id: acct.id, sandboxKey: sk.key, liveKey: lk.key, sandboxKeyId: sk.id, liveKeyId: lk.id };
-    },
+    account: (o: AccountOpts = {}): Promise<TestAccount> => accountOn(runtime, o),
     async req(path, init = {}) {
       const { key, headers, ...rest } = init;
       const h = new Headers(headers);
