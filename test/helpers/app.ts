@@ -32,6 +32,11 @@ export interface AppOptions {
   dataDir?: string;
   /** Start webhook deliveries, as `stays serve` does (default true). */
   deliver?: boolean;
+  /**
+   * The address the server would listen on, as `stays serve --host` sets it (default 127.0.0.1):
+   * what decides whether it is reachable from other hosts (private webhook targets, OAuth).
+   */
+  listenHost?: string;
 }
 
 export interface TestApp extends Api {
@@ -50,6 +55,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  */
 export async function startApp(env: NodeJS.ProcessEnv = {}, opts: AppOptions = {}): Promise<TestApp> {
   const dataDir = opts.dataDir ?? tempDir();
+  const listenHost = opts.listenHost ?? '127.0.0.1';
   let log = '';
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -59,7 +65,7 @@ export async function startApp(env: NodeJS.ProcessEnv = {}, opts: AppOptions = {
   });
   let logger: pino.Logger | undefined;
   const runtime = createRuntime({
-    config: { dataDir, listenHost: '127.0.0.1' },
+    config: { dataDir, listenHost },
     env: { STAYS_LOG_LEVEL: 'warn', ...env },
     clock: opts.clock,
     ids: opts.ids,
@@ -75,7 +81,7 @@ export async function startApp(env: NodeJS.ProcessEnv = {}, opts: AppOptions = {
     await runtime.close();
     throw e;
   }
-  const app = createApp(runtime, { logger, ownDocs: true, listenHost: '127.0.0.1' });
+  const app = createApp(runtime, { logger, ownDocs: true, listenHost });
   if (opts.deliver !== false) runtime.dispatcher.start();
 
   const admin = async <T>(...args: string[]): Promise<T> => JSON.parse(JSON.stringify(await runAdmin(runtime, args))) as T;
