@@ -117,6 +117,10 @@ export async function startApp(env: NodeJS.ProcessEnv = {}, opts: AppOptions = {
         if (res.status === 303 ? method !== 'HEAD' : (res.status === 301 || res.status === 302) && method === 'POST') next = { ...next, method: 'GET', body: undefined };
       }
     },
+    fetch(input, init) {
+      const to = new URL(String(input));
+      return to.origin === APP_ORIGIN ? t.req(to.pathname + to.search, init) : fetch(input, init);
+    },
     stop(o = {}) {
       return (stopped ??= (async () => {
         runtime.jobs.stopWaiting();

@@ -28,6 +28,12 @@ export interface Api {
    */
   account(opts?: AccountOpts): Promise<TestAccount>;
   req(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
+  /**
+   * fetch for absolute URLs, as a client given the server's URLs (metadata, redirects) calls
+   * them: the global fetch here; in-process, URLs of the app's origin go to the app. For clients
+   * that take a fetch (the MCP SDK's transport and OAuth).
+   */
+  fetch(input: string | URL, init?: RequestInit): Promise<Response>;
 }
 
 export interface Stays extends Api {
@@ -100,6 +106,7 @@ export async function startStays(env: NodeJS.ProcessEnv = {}, dataDir = tempDir(
       if (key !== undefined) h.set('authorization', `Bearer ${key}`);
       return fetch(url + path, { ...rest, headers: h });
     },
+    fetch: (input, init) => fetch(input, init),
     async stop(signal = 'SIGTERM', opts = {}) {
       if (child.exitCode !== null) return child.exitCode;
       const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
