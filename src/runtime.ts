@@ -119,6 +119,8 @@ export function createRuntime(opts: RuntimeOptions = {}): Runtime {
     config,
     userAgent: `stays-webhooks/${pkg.version}`,
     inProcess: opts.role === 'cli',
+    // Unset but in tests (STAYS_TEST_WEBHOOK_RETRY_MS): the spec's 1 s and 6 s.
+    retryDelaysMs: config.webhookRetryDelaysMs,
     onError: opts.onError,
   });
   const heartbeat = startHeartbeat(services, opts.onError ?? (() => undefined));

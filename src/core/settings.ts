@@ -77,6 +77,17 @@ const FIELDS = {
   listenHost: () => z.string().min(1).optional(),
   /** How long one webhook delivery attempt may take before it counts as failed. */
   webhookTimeoutMs: () => z.coerce.number().int().min(100).max(120_000),
+  /**
+   * STAYS_TEST_WEBHOOK_RETRY_MS, for the test suite only (not an operator setting, not in the
+   * help): the waits before a failed delivery's 2nd and 3rd attempts, `AFTER_1ST,AFTER_2ND` in ms,
+   * so tests through a real process do not sit out the spec's 1 s and 6 s. Unset: the spec's.
+   */
+  webhookRetryDelaysMs: () =>
+    z
+      .string()
+      .regex(/^\d{1,7},\d{1,7}$/, 'must be two waits in ms, e.g. 50,300')
+      .transform((v) => v.split(',').map(Number))
+      .optional(),
   /** Failed delivery attempts in a row after which a webhook is disabled (issue 21). */
   webhookDisableAfter: () => z.coerce.number().int().min(1).max(100_000),
   /**

@@ -15,6 +15,7 @@ import type { IdGenerator } from '../../src/core/ids.js';
 import { createApp } from '../../src/app.js';
 import { failExpired, purgeExpired } from '../../src/jobs/leases.js';
 import { type Runtime, createRuntime } from '../../src/runtime.js';
+import { accountOn } from './seed.js';
 import { type AccountOpts, type Api, type TestAccount, tempDir } from './stays.js';
 
 /**
@@ -31,6 +32,11 @@ export interface AppOptions {
   dataDir?: string;
   /** Start webhook deliveries, as `stays serve` does (default true). */
   deliver?: boolean;
+  /**
+   * The address the server would listen on, as `stays serve --host` sets it (default 127.0.0.1):
+   * what decides whether it is reachable from other hosts (private webhook targets, OAuth).
+   */
+  listenHost?: string;
 }
 
 export interface TestApp extends Api {
@@ -49,6 +55,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  */
 export async function startApp(env: NodeJS.ProcessEnv = {}, opts: AppOptions = {}): Promise<TestApp> {
   const dataDir = opts.dataDir ?? tempDir();
+  const listenHost = opts.listenHost ?? '127.0.0.1';
   let log = '';
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -58,7 +65,7 @@ export async function startApp(env: NodeJS.ProcessEnv = {}, opts: AppOptions = {
   });
   let logger: pino.Logger | undefined;
   const runtime = createRuntime({
-    config: { dataDir, listenHost: '127.0.0.1' },
+    config: { dataDir, listenHost },
     env: { STAYS_LOG_LEVEL: 'warn', ...env },
     clock: opts.clock,
     ids: opts.ids,
@@ -74,7 +81,7 @@ export async function startApp(env: NodeJS.ProcessEnv = {}, opts: AppOptions = {
     await runtime.close();
     throw e;
   }
-  const app = createApp(runtime, { logger, ownDocs: true, listenHost: '127.0.0.1' });
+  const app = createApp(runtime, { logger, ownDocs: true, listenHost });
   if (opts.deliver !== false) runtime.dispatcher.start();
 
   const admin = async <T>(...args: string[]): Promise<T> => JSON.parse(JSON.stringify(await runAdmin(runtime, args))) as T;
@@ -87,23 +94,7 @@ export async function startApp(env: NodeJS.ProcessEnv = {}, opts: AppOptions = {
     app,
     stdout: () => log,
     admin,
-    async account(o: AccountOpts = {}): Promise<TestAccount> {
-      const acct = await createAccount(runtime, {
-        plan: o.plan ?? 'pro',
-        status: o.status,
-        credits: o.credits ?? 1000,
-        rpm: o.rpm,
-        freeTierBudget: o.freeTierBudget,
-        emailVerified: !o.emailUnverified,
-      });
-      const scopes = o.scopes
-        ?.split(',')
-        .map((x) => x.trim())
-        .filter(Boolean);
-      const sk = await createKey(runtime, { accountId: acct.id, env: 'sandbox', scopes });
-      const lk = await createKey(runtime, { accountId: acct.id, env: 'live', scopes });
-      return { id: acct.id, sandboxKey: sk.key, liveKey: lk.key, sandboxKeyId: sk.id, liveKeyId: lk.id };
-    },
+    account: (o: AccountOpts = {}): Promise<TestAccount> => accountOn(runtime, o),
     async req(path, init = {}) {
       const { key, headers, ...rest } = init;
       const h = new Headers(headers);
@@ -125,6 +116,10 @@ export async function startApp(env: NodeJS.ProcessEnv = {}, opts: AppOptions = {
         const method = (next.method ?? 'GET').toUpperCase();
         if (res.status === 303 ? method !== 'HEAD' : (res.status === 301 || res.status === 302) && method === 'POST') next = { ...next, method: 'GET', body: undefined };
       }
+    },
+    fetch(input, init) {
+      const to = new URL(String(input));
+      return to.origin === APP_ORIGIN ? t.req(to.pathname + to.search, init) : fetch(input, init);
     },
     stop(o = {}) {
       return (stopped ??= (async () => {

@@ -1,10 +1,12 @@
 // Black-box harness: the built CLI as a child process (`stays serve`, `stays admin`) on a temp
-// data directory, reached over real HTTP on loopback.
+// data directory, reached over real HTTP on loopback. Test accounts are seeded from this process
+// through the functions `stays admin` calls (./seed.ts), on the server's store.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import type { AccountOpts, TestAccount } from './seed.js';
 
 const run = promisify(execFile);
 export const BIN = resolve(import.meta.dirname, '../../bin/stays');
@@ -20,9 +22,18 @@ export interface Api {
   stdout(): string;
   /** Runs `stays admin …ARGS --json --data-dir D` and returns the parsed JSON. */
   admin<T = Record<string, unknown>>(...args: string[]): Promise<T>;
-  /** An account with one key of each kind. */
+  /**
+   * An account with one key of each kind, made by the functions `stays admin` calls (./seed.ts),
+   * on the server's store.
+   */
   account(opts?: AccountOpts): Promise<TestAccount>;
   req(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
+  /**
+   * fetch for absolute URLs, as a client given the server's URLs (metadata, redirects) calls
+   * them: the global fetch here; in-process, URLs of the app's origin go to the app. For clients
+   * that take a fetch (the MCP SDK's transport and OAuth).
+   */
+  fetch(input: string | URL, init?: RequestInit): Promise<Response>;
 }
 
 export interface Stays extends Api {
@@ -31,27 +42,7 @@ export interface Stays extends Api {
   stop(signal?: NodeJS.Signals, opts?: { keepData?: boolean }): Promise<number | null>;
 }
 
-export interface AccountOpts {
-  plan?: string;
-  status?: string;
-  credits?: number;
-  rpm?: number;
-  emailUnverified?: boolean;
-  freeTierBudget?: number;
-  /**
-   * Comma-separated scopes of both keys (`stays admin key create --scopes`). Unset: the product's
-   * defaults, stays.read and account.read; a test that tops up asks for billing.write.
-   */
-  scopes?: string;
-}
-
-export interface TestAccount {
-  id: string;
-  sandboxKey: string;
-  liveKey: string;
-  sandboxKeyId: string;
-  liveKeyId: string;
-}
+export type { AccountOpts, TestAccount } from './seed.js';
 
 export function tempDir(prefix = 'stays-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
@@ -104,16 +95,10 @@ export async function startStays(env: NodeJS.ProcessEnv = {}, dataDir = tempDir(
     stdout: () => stdout,
     admin,
     async account(o: AccountOpts = {}) {
-      const args = ['account', 'create', '--plan', o.plan ?? 'pro', '--credits', String(o.credits ?? 1000)];
-      if (o.status) args.push('--status', o.status);
-      if (o.rpm) args.push('--rpm', String(o.rpm));
-      if (o.emailUnverified) args.push('--email-unverified');
-      if (o.freeTierBudget !== undefined) args.push('--free-tier-budget', String(o.freeTierBudget));
-      const acct = await admin<{ id: string }>(...args);
-      const scopes = o.scopes ? ['--scopes', o.scopes] : [];
-      const sk = await admin<{ id: string; key: string }>('key', 'create', '--account', acct.id, '--env', 'sandbox', ...scopes);
-      const lk = await admin<{ id: string; key: string }>('key', 'create', '--account', acct.id, '--env', 'live', ...scopes);
-      return { id: acct.id, sandboxKey: sk.key, liveKey: lk.key, sandboxKeyId: sk.id, liveKeyId: lk.id };
+      // What `stays admin account create` and `key create` call, in this process (./seed.ts):
+      // three child processes per account were a large share of this tier's time.
+      const { accountIn } = await import('./seed.js');
+      return accountIn(dataDir, o);
     },
     req(path, init = {}) {
       const { key, headers, ...rest } = init;
@@ -121,6 +106,7 @@ export async function startStays(env: NodeJS.ProcessEnv = {}, dataDir = tempDir(
       if (key !== undefined) h.set('authorization', `Bearer ${key}`);
       return fetch(url + path, { ...rest, headers: h });
     },
+    fetch: (input, init) => fetch(input, init),
     async stop(signal = 'SIGTERM', opts = {}) {
       if (child.exitCode !== null) return child.exitCode;
       const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));

@@ -136,4 +136,37 @@ describe('webhook deliveries from stays serve', () => {
       await t.stop();
     }
   });
+  it("STAYS_TEST_WEBHOOK_RETRY_MS (the test suite's setting) replaces the 1 s and 6 s waits: 50 ms, then 300 ms (a manual clock)", async () => {
+    // What the e2e webhook tests set so no test sits out the spec's waits; unset (the test
+    // above), the dispatcher keeps the spec's.
+    const clock = manualClock(Date.now());
+    const t = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '0', STAYS_SIM_FAIL: '', STAYS_TEST_WEBHOOK_RETRY_MS: '50,300' }, { clock });
+    try {
+      const b = await t.account({ credits: 100_000, rpm: 100_000 });
+      const r = await receiver(() => ({ status: 500 }));
+      const hook = await createHook(t, b.liveKey, r.url, ['job.succeeded']);
+      expect((await t.req('/v1/search?location=Faro&limit=2', { key: b.liveKey })).status).toBe(202);
+      await r.waitFor(1);
+      await waitForDeliveries(t, b.liveKey, hook.id, 1);
+      const first = clock.now();
+      expect(await t.runtime.store.nextDeliveryAt()).toBe(first + 50);
+      clock.advance(50);
+      t.runtime.dispatcher.wake();
+      await r.waitFor(2);
+      await waitForDeliveries(t, b.liveKey, hook.id, 2);
+      expect(await t.runtime.store.nextDeliveryAt()).toBe(first + 50 + 300);
+      clock.advance(300);
+      t.runtime.dispatcher.wake();
+      await r.waitFor(3);
+      // Three attempts in all, as with the spec's waits: nothing more is scheduled.
+      expect((await waitForDeliveries(t, b.liveKey, hook.id, 3)).map((l) => [l.attempt, l.delivered])).toEqual([
+        [3, false],
+        [2, false],
+        [1, false],
+      ]);
+      expect(await t.runtime.store.nextDeliveryAt()).toBeNull();
+    } finally {
+      await t.stop();
+    }
+  });
 });

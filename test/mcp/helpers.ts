@@ -46,9 +46,12 @@ export function textOf(result: object): string {
   return first?.type === 'text' ? (first.text ?? '') : '';
 }
 
-/** The SDK client over Streamable HTTP at `url`, sending `bearer` (an API key or an OAuth access token). */
-export async function httpClient(url: string, bearer: string): Promise<Client> {
+/**
+ * The SDK client over Streamable HTTP at `url`, sending `bearer` (an API key or an OAuth access
+ * token); through `fetch` when given (the in-process app's, test/helpers/app.ts), else the global one.
+ */
+export async function httpClient(url: string, bearer: string, fetch?: (input: string | URL, init?: RequestInit) => Promise<Response>): Promise<Client> {
   const client = new Client({ name: 'stays-test', version: '0.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${bearer}` } } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${bearer}` } }, fetch }));
   return client;
 }

@@ -1,19 +1,23 @@
 // What the authorization server refuses, each the OAuth way: a wrong code_verifier, a code used
 // twice (which also revokes what its first use got), a missing or unknown scope, the plain PKCE
 // method, an unregistered redirect_uri, a forged consent form, bad registrations; and refresh
-// tokens that rotate, with reuse of an old one revoking the whole family.
+// tokens that rotate, with reuse of an old one revoking the whole family; access tokens that
+// expire. The app in-process (test/helpers/app.ts), expiry on a manual clock; the whole flow over
+// a real `stays serve` is test/oauth/flow.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
+import { manualClock } from '../../src/core/clock.js';
+import { type TestApp, startApp } from '../helpers/app.js';
+import type { TestAccount } from '../helpers/stays.js';
 import { REDIRECT, authorize, authorizeUrl, consent, exchange, location, newClient, openConsent, pkce, register, rpc, signIn, tokenRequest } from './helpers.js';
 
 const errorOf = async (res: Response) => (await res.json()) as { error: string; error_description: string };
 
 describe('OAuth refusals', () => {
-  let s: Stays;
+  let s: TestApp;
   let acct: TestAccount;
 
   beforeAll(async () => {
-    s = await startStays();
+    s = await startApp();
     acct = await s.account({ credits: 1000 });
   });
   afterAll(async () => {
@@ -70,7 +74,7 @@ describe('OAuth refusals', () => {
   it('an unknown scope is refused at authorize (invalid_scope); no scope means stays.read', async () => {
     const clientId = await newClient(s);
     const { challenge } = pkce();
-    const res = await fetch(authorizeUrl(s, { clientId, challenge, scope: 'stays.read billing.write' }), { redirect: 'manual' });
+    const res = await s.fetch(authorizeUrl(s, { clientId, challenge, scope: 'stays.read billing.write' }), { redirect: 'manual' });
     const back = location(res);
     expect(back.searchParams.get('error')).toBe('invalid_scope');
     expect(back.searchParams.get('state')).toBe('st-123');
@@ -94,7 +98,7 @@ describe('OAuth refusals', () => {
     const clientId = await newClient(s);
     const { verifier, challenge } = pkce();
     for (const p of [{ challenge: verifier, method: 'plain' }, { challenge, method: null }, { method: 'S256' }]) {
-      const back = location(await fetch(authorizeUrl(s, { clientId, ...p }), { redirect: 'manual' }));
+      const back = location(await s.fetch(authorizeUrl(s, { clientId, ...p }), { redirect: 'manual' }));
       expect(back.searchParams.get('error')).toBe('invalid_request');
       expect(back.searchParams.get('error_description')).toMatch(/S256|code_challenge/);
       expect(back.searchParams.get('state')).toBe('st-123');
@@ -105,7 +109,7 @@ describe('OAuth refusals', () => {
     const clientId = await newClient(s);
     const { challenge } = pkce();
     for (const url of [authorizeUrl(s, { clientId, challenge, redirectUri: 'https://evil.example/cb' }), authorizeUrl(s, { clientId: 'client_nope', challenge })]) {
-      const res = await fetch(url, { redirect: 'manual' });
+      const res = await s.fetch(url, { redirect: 'manual' });
       expect(res.status).toBe(400);
       expect(res.headers.get('location')).toBeNull();
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
@@ -140,7 +144,7 @@ describe('OAuth refusals', () => {
       expect(res.status).toBe(400);
       expect((await errorOf(res)).error).toBe('invalid_redirect_uri');
     }
-    const notJson = await fetch(`${s.url}/oauth/register`, { method: 'POST', body: 'x' });
+    const notJson = await s.fetch(`${s.url}/oauth/register`, { method: 'POST', body: 'x' });
     expect((await errorOf(notJson)).error).toBe('invalid_client_metadata');
   });
 
@@ -180,9 +184,10 @@ describe('OAuth refusals', () => {
 });
 
 describe('OAuth access tokens expire', () => {
-  let s: Stays;
+  let s: TestApp;
+  const clock = manualClock(Date.now());
   beforeAll(async () => {
-    s = await startStays({ STAYS_OAUTH_ACCESS_TTL_S: '1' });
+    s = await startApp({ STAYS_OAUTH_ACCESS_TTL_S: '1' }, { clock });
   });
   afterAll(async () => {
     await s?.stop();
@@ -192,11 +197,10 @@ describe('OAuth access tokens expire', () => {
     const acct = await s.account();
     const tokens = await signIn(s, acct.sandboxKey);
     expect(tokens.expires_in).toBe(1);
-    let last = await rpc(s, tokens.access_token, 'tools/list');
-    for (let i = 0; i < 100 && last.status === 200; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      last = await rpc(s, tokens.access_token, 'tools/list');
-    }
+    expect((await rpc(s, tokens.access_token, 'tools/list')).status).toBe(200);
+    // Its 1 s lifetime over on the runtime's clock.
+    clock.advance(1_000);
+    const last = await rpc(s, tokens.access_token, 'tools/list');
     expect(last.status).toBe(401);
     expect(last.headers.get('www-authenticate')).toMatch(/error="invalid_token", error_description="The OAuth access token has expired/);
     const res = await tokenRequest(s, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.clientId });

@@ -2,22 +2,24 @@
 // jobs: a webhook belongs to the environment of the key that created it; a key of the other
 // environment cannot see, delete or read the deliveries of it (404 webhook_not_found), and an
 // event reaches only the webhooks of its own environment (a live job's and a live lookup's events
-// never reach a sandbox webhook). Over a real `stays serve` on loopback with the simulated upstream.
+// never reach a sandbox webhook). The app in-process (test/helpers/app.ts) with the simulated
+// upstream and its dispatcher, receivers on loopback.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, startApp } from '../helpers/app.js';
 import { pollJob } from '../helpers/jobs.js';
 import { receiverPool } from '../helpers/receiver.js';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
+import type { TestAccount } from '../helpers/stays.js';
 import { createHook, deliveries } from '../helpers/webhooks.js';
 
 const ALL = ['job.queued', 'job.running', 'job.succeeded', 'job.failed', 'stay.cached'];
 
-let s: Stays;
+let s: TestApp;
 let a: TestAccount;
 const pool = receiverPool();
 beforeAll(async () => {
-  s = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '50' });
+  s = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '50' });
   a = await s.account({ credits: 10_000, rpm: 100_000 });
 });
 afterAll(async () => {

@@ -1,9 +1,11 @@
 // A failed upstream call is never cached: once the upstream recovers, the same Family S call is
 // served. Two servers share one data directory (and so one cache): the first with airbnb failing
-// (STAYS_SIM_FAIL), the second with it healthy.
+// (STAYS_SIM_FAIL), the second with it healthy. Both are the app in-process (test/helpers/app.ts),
+// one after the other on the data directory, each with its own runtime and memory caches.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, startApp } from '../helpers/app.js';
 import { expectSError, expectSOk, sCall } from '../helpers/s.js';
-import { type Stays, type TestAccount, startStays, tempDir } from '../helpers/stays.js';
+import { type TestAccount, tempDir } from '../helpers/stays.js';
 
 const dir = tempDir();
 const CALLS: [string, string, unknown][] = [
@@ -15,10 +17,10 @@ const CALLS: [string, string, unknown][] = [
   ['preset', '/v1/listings/instant-book', { location: 'Olhao', maxItems: 3 }],
 ];
 
-let healthy: Stays;
+let healthy: TestApp;
 let a: TestAccount;
 beforeAll(async () => {
-  const failing = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '20', STAYS_SIM_FAIL: 'airbnb=actor_blocked' }, dir);
+  const failing = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '20', STAYS_SIM_FAIL: 'airbnb=actor_blocked' }, { dataDir: dir });
   try {
     a = await failing.account({ rpm: 100_000, credits: 1000 });
     for (const [, path, json] of CALLS) {
@@ -26,9 +28,9 @@ beforeAll(async () => {
       expectSError(r, 503, r.body.error?.code ?? 'actor_blocked');
     }
   } finally {
-    await failing.stop('SIGTERM', { keepData: true });
+    await failing.stop({ keepData: true });
   }
-  healthy = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '20', STAYS_SIM_FAIL: '' }, dir);
+  healthy = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '20', STAYS_SIM_FAIL: '' }, { dataDir: dir });
 });
 afterAll(async () => {
   await healthy?.stop();

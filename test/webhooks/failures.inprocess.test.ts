@@ -1,18 +1,29 @@
 // Deliveries that go wrong (issue 10): a failed job's event, a dead receiver (3 recorded failures),
 // a revoked webhook (nothing more), a slow receiver (a timeout that blocks neither the API nor
-// another webhook's deliveries).
+// another webhook's deliveries). The app in-process (test/helpers/app.ts) on a manual clock: the
+// retries (1 s, then 6 s) are due when the test moves the clock, so no test waits them out; jobs,
+// the receivers and the delivery timeout run on real timers. Deliveries from real `stays serve`
+// processes (restarts, two processes, shutdown, private targets) are the e2e test/webhooks/*.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../../src/core/clock.js';
 import { verifyWebhook } from '../../src/webhooks/sign.js';
+import { type TestApp, startApp } from '../helpers/app.js';
 import { pollJob } from '../helpers/jobs.js';
 import { receiverPool, startReceiver } from '../helpers/receiver.js';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
+import type { TestAccount } from '../helpers/stays.js';
 import { createHook, deliveries, revokeHook, waitForDeliveries } from '../helpers/webhooks.js';
 
-let s: Stays;
+let s: TestApp;
 let a: TestAccount;
+const clock = manualClock(Date.now());
 const pool = receiverPool();
+/** Moves the runtime's clock and has the dispatcher look at the outbox at once. */
+const advance = (ms: number) => {
+  clock.advance(ms);
+  s.runtime.dispatcher.wake();
+};
 beforeAll(async () => {
-  s = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '300', STAYS_SIM_FAIL: 'vrbo=all_actors_failed', STAYS_WEBHOOK_TIMEOUT_MS: '1000' });
+  s = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '300', STAYS_SIM_FAIL: 'vrbo=all_actors_failed', STAYS_WEBHOOK_TIMEOUT_MS: '1000' }, { clock });
   a = await s.account({ credits: 100_000, rpm: 100_000 });
 });
 afterAll(async () => {
@@ -57,7 +68,12 @@ describe('deliveries that go wrong', () => {
     const hook = await createHook(s, a.liveKey, url, ['job.succeeded']);
     const jobId = await liveJob('/v1/search?location=Seville&limit=2');
     await pollJob(s, a.liveKey, jobId);
-    const log = await waitForDeliveries(s, a.liveKey, hook.id, 3, 30_000);
+    await waitForDeliveries(s, a.liveKey, hook.id, 1);
+    // Attempt 2 is due 1 s after the first failed, attempt 3 6 s after the second.
+    advance(1_000);
+    await waitForDeliveries(s, a.liveKey, hook.id, 2);
+    advance(6_000);
+    const log = await waitForDeliveries(s, a.liveKey, hook.id, 3);
     expect(log.map((l) => [l.event, l.attempt, l.status_code, l.delivered])).toEqual([
       ['job.succeeded', 3, null, false],
       ['job.succeeded', 2, null, false],
@@ -68,9 +84,11 @@ describe('deliveries that go wrong', () => {
     const at = log.map((l) => Date.parse(l.attempted_at)).reverse();
     expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(1_000);
     expect(at[2]! - at[1]!).toBeGreaterThanOrEqual(6_000);
-    await new Promise((r) => setTimeout(r, 1_500));
+    // Out of attempts: no longer queued, so nothing more however far the clock moves.
+    expect(await s.runtime.store.pendingDeliveries([log[0]!.event_id])).toEqual([]);
+    advance(60_000);
     expect(await deliveries(s, a.liveKey, hook.id)).toHaveLength(3);
-  }, 40_000);
+  });
 
   it('a revoked webhook gets nothing more: neither new events nor the retries it had queued', async () => {
     const failing = await receiver(() => ({ status: 500, body: 'down' }));
@@ -80,15 +98,20 @@ describe('deliveries that go wrong', () => {
     await pollJob(s, a.liveKey, await liveJob('/v1/search?location=Bilbao&limit=2'));
     await failing.waitFor(1);
     await control.waitFor(1);
-    // Revoked with its retry queued (due 1 s after the failure).
+    // Revoked with its retry queued (due 1 s after the failure, on a clock that has not moved).
+    const [failed] = await waitForDeliveries(s, a.liveKey, revoked.id, 1);
+    expect(await s.runtime.store.pendingDeliveries([failed!.event_id])).toEqual([failed!.event_id]);
     await revokeHook(s, a.liveKey, revoked.id);
+    expect(await s.runtime.store.pendingDeliveries([failed!.event_id])).toEqual([]);
     await pollJob(s, a.liveKey, await liveJob('/v1/search?location=Valencia&limit=2'));
     await control.waitFor(2);
-    // Past the retry's due time, and past the next event's delivery to the control webhook.
-    await new Promise((r) => setTimeout(r, 2_500));
+    // Past the retry's due time; then the next event, claimed after that, reaches the control webhook.
+    advance(2_500);
+    await pollJob(s, a.liveKey, await liveJob('/v1/search?location=Murcia&limit=2'));
+    await control.waitFor(3);
     expect(failing.received).toHaveLength(1);
     expect(await deliveries(s, a.liveKey, revoked.id)).toHaveLength(1);
-  }, 30_000);
+  });
 
   it('a slow receiver times out (recorded) while another webhook gets its events and the API answers', async () => {
     const slow = await receiver(() => ({ delayMs: 4_000 }));
@@ -111,5 +134,5 @@ describe('deliveries that go wrong', () => {
     expect(log[0]).toMatchObject({ attempt: 1, status_code: null, delivered: false });
     expect(log[0]!.response_preview).toMatch(/no answer within 1000 ms \(timeout\)/);
     expect(got[2]!.at - t0).toBeLessThan(4_000);
-  }, 30_000);
+  });
 });
