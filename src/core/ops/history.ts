@@ -1,5 +1,6 @@
-// GET /v1/history/price (issue 26): a listing's quotes for one stay as this deployment observed
-// them, a row per change (src/store/sql/observations.ts). Free: it reads the deployment's own
+// GET /v1/history/price and /v1/history/availability (issue 26): a listing's quotes for one stay,
+// and its calendar night by night, as this deployment observed them, a row per change
+// (src/store/sql/observations.ts). Free: it reads the deployment's own
 // store. Live keys read what live calls observed; sandbox keys a fixed synthetic history of the
 // sandbox world's quote, the same for every caller and every day (docs/sandbox.md).
 import { requireScope } from '../auth.js';
@@ -11,10 +12,10 @@ import { parseListingId } from '../listing-ref.js';
 import { stayKey } from '../observe.js';
 import { type EnabledPlatform, SINGLE_LISTING_PLATFORMS } from '../platforms.js';
 import type { ObservationRow } from '../ports/store.js';
-import { HISTORY_MAX_DAYS, type PriceObservation, historyPriceParams } from '../schemas/history.js';
-import type { Price } from '../schemas/resources.js';
+import { type AvailabilityHistory, HISTORY_MAX_DAYS, type PriceObservation, historyAvailabilityParams, historyPriceParams } from '../schemas/history.js';
+import type { Availability, Price } from '../schemas/resources.js';
 import type { StayQuery } from '../upstream.js';
-import { MAX_STAY_NIGHTS } from '../limits.js';
+import { MAX_STAY_NIGHTS, MAX_WINDOW_DAYS } from '../limits.js';
 import { type RawInput, daysBetween, parseParams } from '../validate.js';
 import { buildMeta, platformFor, requireEnabled } from './common.js';
 
@@ -86,7 +87,8 @@ export async function historyPrice(services: Services, ctx: RequestContext, raw:
   }
   const { from, to } = windowOf(q, services.clock.now());
   const stay: StayQuery = { checkIn: q.checkIn, checkOut: q.checkOut, adults: q.adults, children: 0, childAges: [], currency: 'USD' };
-  const fp = fingerprint(['history-price', ctx.key.env, platform, id, q.checkIn, q.checkOut, q.adults, from, to]);
+  // The window as asked (a default `to` is now, which moves between pages: the cursor still fits).
+  const fp = fingerprint(['history-price', ctx.key.env, platform, id, q.checkIn, q.checkOut, q.adults, q.from ?? null, q.to ?? null]);
   const cursor = decodeCursor(q.cursor, fp);
   const after = cursor ? { firstSeen: cursor.o.t ?? 0, id: cursor.o.i ?? 0 } : null;
   let rows: ObservationRow[];
@@ -107,5 +109,92 @@ export async function historyPrice(services: Services, ctx: RequestContext, raw:
   return {
     data: page.map(toPriceObservation),
     meta: buildMeta(services, ctx, { platforms: [platform], currency: page[0]?.currency ?? 'USD', pagination: { limit: q.limit, cursor: q.cursor ?? null, nextCursor, hasMore } }),
+  };
+}
+
+/** The page of `rows` (oldest first by first seen, then id) after the cursor's, and the next cursor. */
+function pageOf<R extends { t: number; i: number }>(rows: readonly R[], after: { firstSeen: number; id: number } | null, limit: number, fp: string) {
+  const rest = after === null ? rows : rows.filter((r) => r.t > after.firstSeen || (r.t === after.firstSeen && r.i > after.id));
+  const page = rest.slice(0, limit);
+  const hasMore = rest.length > limit;
+  const last = page.at(-1);
+  return { page, hasMore, nextCursor: hasMore && last ? encodeCursor({ o: { t: last.t, i: last.i } }, fp) : null };
+}
+
+type Day = { available: boolean; minNights: number | null; checkIn: boolean | null; checkOut: boolean | null; bookable: boolean | null };
+
+/**
+ * The sandbox's calendar history: every night of the window first seen available 60 days before
+ * the window starts; the nights the sandbox world shows taken were booked some days before the
+ * night (a pure function of the listing and the night), so the same whenever it is asked.
+ */
+async function sandboxCalendar(services: Services, platform: EnabledPlatform, id: string, start: string, end: string): Promise<ObservationRow[]> {
+  const cal = (await services.sandboxUpstream.availability(platform, id, start, end)) as Availability;
+  const first = Date.parse(`${start}T00:00:00Z`) - 60 * DAY_MS;
+  const rows: ObservationRow[] = [];
+  for (const d of cal.dates) {
+    const night = Date.parse(`${d.date}T00:00:00Z`);
+    const day: Day = { available: d.available, minNights: d.minNights, checkIn: d.checkIn, checkOut: d.checkOut, bookable: d.bookable };
+    const base = { platform, listingId: id, kind: 'day' as const, key: d.date, currency: null, source: 'sandbox' };
+    if (d.available) {
+      rows.push({ ...base, id: rows.length + 1, value: day, firstSeen: first, lastSeen: night, timesSeen: (night - first) / DAY_MS + 1 });
+      continue;
+    }
+    const lead = 1 + (fingerprint([platform, id, d.date]).charCodeAt(0) % 45);
+    const booked = Math.max(first + DAY_MS, night - lead * DAY_MS);
+    const open: Day = { ...day, available: true, bookable: day.bookable === null ? null : true };
+    rows.push({ ...base, id: rows.length + 1, value: open, firstSeen: first, lastSeen: booked - DAY_MS, timesSeen: (booked - DAY_MS - first) / DAY_MS + 1 });
+    rows.push({ ...base, id: rows.length + 1, value: day, firstSeen: booked, lastSeen: night, timesSeen: (night - booked) / DAY_MS + 1 });
+  }
+  return rows;
+}
+
+export async function historyAvailability(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<AvailabilityHistory>> {
+  requireScope(ctx, 'stays.read');
+  const q = parseParams(historyAvailabilityParams(), raw);
+  const platform = requireEnabled(platformFor(q.platform, q.listingId), SINGLE_LISTING_PLATFORMS, 'availability history');
+  const id = parseListingId(platform, q.listingId, { country: q.country, param: 'listingId' });
+  if (q.endDate <= q.startDate) throw new ServiceError('invalid_date_range', 'endDate must be after startDate.', { param: 'endDate' });
+  if (daysBetween(q.startDate, q.endDate) > MAX_WINDOW_DAYS) {
+    throw new ServiceError('window_too_long', `The window is ${daysBetween(q.startDate, q.endDate)} nights; at most ${MAX_WINDOW_DAYS}.`, { param: 'endDate' });
+  }
+  const { from, to } = windowOf(q, services.clock.now());
+  const fp = fingerprint(['history-availability', ctx.key.env, platform, id, q.startDate, q.endDate, q.from ?? null, q.to ?? null]);
+  const cursor = decodeCursor(q.cursor, fp);
+  const after = cursor ? { firstSeen: cursor.o.t ?? 0, id: cursor.o.i ?? 0 } : null;
+  const lastNight = new Date(Date.parse(`${q.endDate}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
+  const rows = isSandbox(ctx)
+    ? await sandboxCalendar(services, platform, id, q.startDate, q.endDate)
+    : await services.store.observationsOfListing({ platform, listingId: id, kind: 'day', keyFrom: q.startDate, keyTo: lastNight });
+  if (rows.length === 0 && !isSandbox(ctx) && !(await services.store.observedListing(platform, id))) {
+    throw new ServiceError('listing_not_found', `Nothing of ${platform} listing ${id} was ever observed by this deployment (a live call for it records what it sees).`, { param: 'listingId' });
+  }
+  // Rows come by night, oldest first: each is a change from the one before it of its night.
+  const changes: (AvailabilityHistory['changes'][number] & { t: number; i: number })[] = [];
+  const latest = new Map<string, AvailabilityHistory['latest'][number]>();
+  let prev: ObservationRow | null = null;
+  for (const r of rows) {
+    const before = prev !== null && prev.key === r.key ? (prev.value as Day) : null;
+    const now = r.value as Day;
+    // The state in effect at `to`: the last row first seen by then.
+    if (r.firstSeen <= to) latest.set(r.key, { date: r.key, ...now, lastSeen: iso(r.lastSeen) });
+    if (r.firstSeen >= from && r.firstSeen <= to) {
+      changes.push({
+        date: r.key,
+        observedAt: iso(r.firstSeen),
+        available: { from: before?.available ?? null, to: now.available },
+        minNights: { from: before === null ? null : before.minNights, to: now.minNights },
+        price: null,
+        t: r.firstSeen,
+        i: r.id,
+      });
+    }
+    prev = r;
+  }
+  changes.sort((a, b) => a.t - b.t || a.i - b.i);
+  const { page, hasMore, nextCursor } = pageOf(changes, after, q.limit, fp);
+  return {
+    data: { changes: page.map(({ t: _t, i: _i, ...c }) => c), latest: [...latest.values()] },
+    meta: buildMeta(services, ctx, { platforms: [platform], currency: 'USD', pagination: { limit: q.limit, cursor: q.cursor ?? null, nextCursor, hasMore } }),
   };
 }

@@ -46,3 +46,52 @@ export const priceObservationSchema = once(() =>
 );
 
 export type PriceObservation = z.infer<ReturnType<typeof priceObservationSchema>>;
+
+export const historyAvailabilityParams = once(() =>
+  z.object({
+    platform: lowerEnum(ALL_PLATFORMS).optional().describe('vrbo, booking, airbnb or google; may be derived from a stays_<platform>_<id> listingId.'),
+    listingId: str().describe('Platform-native id or a stays_<platform>_<id> id.'),
+    country: country().optional().describe('ISO-3166 alpha-2; a bare booking slug needs it.'),
+    startDate: date().describe('YYYY-MM-DD: the first night whose changes are shown (a past night too).'),
+    endDate: date().describe('YYYY-MM-DD, after startDate: the morning after the last night; at most 365 nights.'),
+    from: instant().optional().describe(`Changes observed at or after this instant. Default: ${HISTORY_MAX_DAYS} days before \`to\`.`),
+    to: instant().optional().describe(`Changes observed at or before this instant. Default: now. At most ${HISTORY_MAX_DAYS} days after \`from\`.`),
+    limit: int(z.number().min(1).max(1000)).default(100).describe('Changes per page, 1 to 1000. Default 100.'),
+    cursor: str().optional().describe('Opaque cursor from meta.pagination.nextCursor.'),
+  }),
+);
+
+const fromTo = <T extends z.ZodType>(t: T) => z.object({ from: t.nullable().describe('Before the change; null: the night had not been observed.'), to: t });
+
+export const availabilityHistorySchema = once(() =>
+  z
+    .object({
+      changes: z
+        .array(
+          z.object({
+            date: z.string().describe('YYYY-MM-DD: the night.'),
+            observedAt: z.string().describe('ISO 8601, UTC: when the new state was first observed.'),
+            available: fromTo(z.boolean()),
+            minNights: fromTo(z.number().int().nullable()),
+            price: z.number().nullable().describe("The night's price when the calendar states one; the calendars observed so far do not: null."),
+          }),
+        )
+        .describe('Oldest first (observedAt, then date); a night first observed counts as a change from null. Paged by the cursor.'),
+      latest: z
+        .array(
+          z.object({
+            date: z.string(),
+            available: z.boolean(),
+            minNights: z.number().int().nullable(),
+            checkIn: z.boolean().nullable(),
+            checkOut: z.boolean().nullable(),
+            bookable: z.boolean().nullable(),
+            lastSeen: z.string().describe('ISO 8601, UTC: when this state was last observed.'),
+          }),
+        )
+        .describe('Each night of the window as last observed (nights never observed are left out); the same on every page.'),
+    })
+    .describe("A listing's calendar over time: what changed night by night, and the latest state."),
+);
+
+export type AvailabilityHistory = z.infer<ReturnType<typeof availabilityHistorySchema>>;

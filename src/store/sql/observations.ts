@@ -78,6 +78,16 @@ export function observationStore(db: Db): ObservationStore {
       ]);
       return rows.map(toObservation);
     },
+    async observationsOfListing(q) {
+      const rows = await db.query(`SELECT * FROM observations WHERE platform = $1 AND listing_id = $2 AND kind = $3 AND key >= $4 AND key <= $5 ORDER BY key, first_seen, id`, [
+        q.platform,
+        q.listingId,
+        q.kind,
+        q.keyFrom,
+        q.keyTo,
+      ]);
+      return rows.map(toObservation);
+    },
     async observedListing(platform, listingId) {
       return (await db.query(`SELECT 1 FROM observations WHERE platform = $1 AND listing_id = $2 LIMIT 1`, [platform, listingId])).length > 0;
     },

@@ -55,6 +55,8 @@ export interface ObservationStore {
    * first seen and id: the previous page's last), at most `limit` (default: all).
    */
   observationSeries(s: SeriesQuery): Promise<ObservationRow[]>;
+  /** Every row of a listing's series of one kind whose key is within [keyFrom, keyTo] (text order: dates sort as dates), by key, then oldest first. */
+  observationsOfListing(q: { platform: string; listingId: string; kind: ObservationKind; keyFrom: string; keyTo: string }): Promise<ObservationRow[]>;
   /** Whether anything of this listing was ever observed (and is still kept). */
   observedListing(platform: string, listingId: string): Promise<boolean>;
 }

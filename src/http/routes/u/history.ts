@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { historyPrice } from '../../../core/ops/history.js';
-import { historyPriceParams, priceObservationSchema } from '../../../core/schemas/history.js';
+import { historyAvailability, historyPrice } from '../../../core/ops/history.js';
+import { availabilityHistorySchema, historyAvailabilityParams, historyPriceParams, priceObservationSchema } from '../../../core/schemas/history.js';
 import { renderOk } from '../../render.js';
 import { defineRoute, queryInput } from '../../route.js';
 
@@ -24,4 +24,25 @@ export const historyPriceGet = defineRoute({
     auth: true,
   }),
   handle: async (c, ctx) => renderOk(c, await historyPrice(c.get('services'), ctx, queryInput(c))),
+});
+
+export const historyAvailabilityGet = defineRoute({
+  method: 'get',
+  scopes: ['stays.read'],
+  path: '/v1/history/availability',
+  doc: () => ({
+    operationId: 'historyAvailability',
+    summary: "A listing's calendar over time",
+    description:
+      'Always 0 credits, never 202: it reads what this deployment observed. For each night of the window, every change live calls saw in its ' +
+      'calendar (available, minimum stay: from → to; a night first seen counts as a change from null), oldest first and cursor-paginated, ' +
+      'with each night as last seen by `to`. A sandbox key reads a fixed synthetic history (nights the sandbox shows taken were booked some days ' +
+      'before). 404 listing_not_found when nothing of the listing was ever observed.',
+    tags: ['History'],
+    query: historyAvailabilityParams(),
+    data: availabilityHistorySchema(),
+    errors: [400, 403, 404],
+    auth: true,
+  }),
+  handle: async (c, ctx) => renderOk(c, await historyAvailability(c.get('services'), ctx, queryInput(c))),
 });
