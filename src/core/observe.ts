@@ -10,7 +10,7 @@ import { type StayQuery, allCandidates } from './upstream.js';
 export const stayKey = (s: Pick<StayQuery, 'checkIn' | 'checkOut' | 'adults'>) => `${s.checkIn}/${s.checkOut}/${s.adults}`;
 
 /** A searched location as a series key: case and spacing do not make another place. */
-const locationKey = (location: string) => location.trim().replace(/\s+/g, ' ').toLowerCase();
+export const locationKey = (location: string) => location.trim().replace(/\s+/g, ' ').toLowerCase();
 
 function rating(p: Property): NewObservation[] {
   if (p.guestRating === null && p.reviewCount === null) return [];

@@ -7,6 +7,7 @@ import type { NewObservation, Store } from '../../src/core/ports/store.js';
 import { T0, backings, type StoreKind } from './stores.js';
 
 const MIN = 60_000;
+const HOUR = 60 * MIN;
 const quote = (totalPrice: number, over: Partial<NewObservation> = {}): NewObservation => ({
   platform: 'airbnb',
   listingId: '123',
@@ -71,6 +72,30 @@ export function suite(kind: StoreKind): void {
       // Whichever came first started it; the last seen never goes back in time.
       expect(rows[0]!.firstSeen - T0).toBeGreaterThanOrEqual(0);
       expect(rows[0]!.lastSeen).toBe(T0 + 19);
+    });
+
+    it("a listing's nights in key order, and the listings searches of a place showed (any dates), on both engines", async () => {
+      const store = await open();
+      const day = (key: string, available: boolean) => ({ platform: 'vrbo', listingId: '9', kind: 'day' as const, key, currency: null, value: { available } });
+      await store.recordObservations([day('2027-03-02', true), day('2027-03-01', true), day('2027-03-10', true)], 'simulated', T0);
+      await store.recordObservations([day('2027-03-02', false)], 'simulated', T0 + MIN);
+      const nights = await store.observationsOfListing({ platform: 'vrbo', listingId: '9', kind: 'day', keyFrom: '2027-03-01', keyTo: '2027-03-09' });
+      expect(nights.map((r) => [r.key, r.value])).toEqual([
+        ['2027-03-01', { available: true }],
+        ['2027-03-02', { available: true }],
+        ['2027-03-02', { available: false }],
+      ]);
+      const row = (listingId: string, key: string, name: string) => ({ platform: 'airbnb', listingId, kind: 'search' as const, key, currency: 'EUR', value: { name } });
+      await store.recordObservations([row('1', 'nice', 'One'), row('2', 'nice', 'Two'), row('5', 'nicea', 'Other place')], 'simulated', T0);
+      await store.recordObservations([row('1', 'nice@2027-05-01/2027-05-04/2', 'One')], 'simulated', T0 + 2 * MIN);
+      const seen = await store.listingsSeenIn({ location: 'nice', platforms: ['airbnb', 'vrbo'], from: 0, to: T0 + HOUR });
+      expect(seen.listings.map((l) => [l.listingId, l.name, l.firstSeen - T0, l.lastSeen - T0, l.timesSeen])).toEqual([
+        ['1', 'One', 0, 2 * MIN, 2],
+        ['2', 'Two', 0, 0, 1],
+      ]);
+      expect(seen.lastSearched).toEqual({ airbnb: T0 + 2 * MIN });
+      expect((await store.listingsSeenIn({ location: 'nice', platforms: ['vrbo'], from: 0, to: T0 + HOUR })).listings).toEqual([]);
+      expect((await store.listingsSeenIn({ location: 'nice', platforms: ['airbnb'], from: T0 + MIN, to: T0 + HOUR })).listings.map((l) => l.listingId)).toEqual(['1']);
     });
 
     it('the sweep purges observations last seen before the retention, in batches, and only those', async () => {

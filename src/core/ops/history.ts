@@ -9,10 +9,10 @@ import { isSandbox } from '../context.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../cursor.js';
 import { ServiceError } from '../errors.js';
 import { parseListingId } from '../listing-ref.js';
-import { stayKey } from '../observe.js';
-import { type EnabledPlatform, SINGLE_LISTING_PLATFORMS } from '../platforms.js';
-import type { ObservationRow } from '../ports/store.js';
-import { type AvailabilityHistory, HISTORY_MAX_DAYS, type PriceObservation, historyAvailabilityParams, historyPriceParams } from '../schemas/history.js';
+import { locationKey, stayKey } from '../observe.js';
+import { DEFAULT_SEARCH_PLATFORMS, type EnabledPlatform, SINGLE_LISTING_PLATFORMS, isEnabled } from '../platforms.js';
+import type { ObservationRow, SeenListing } from '../ports/store.js';
+import { type AvailabilityHistory, HISTORY_MAX_DAYS, type PriceObservation, type SeenListingView, historyAvailabilityParams, historyListingsParams, historyPriceParams } from '../schemas/history.js';
 import type { Availability, Price } from '../schemas/resources.js';
 import type { StayQuery } from '../upstream.js';
 import { MAX_STAY_NIGHTS, MAX_WINDOW_DAYS } from '../limits.js';
@@ -196,5 +196,55 @@ export async function historyAvailability(services: Services, ctx: RequestContex
   return {
     data: { changes: page.map(({ t: _t, i: _i, ...c }) => c), latest: [...latest.values()] },
     meta: buildMeta(services, ctx, { platforms: [platform], currency: 'USD', pagination: { limit: q.limit, cursor: q.cursor ?? null, nextCursor, hasMore } }),
+  };
+}
+
+/** The sandbox's year of searches of a location: 2026, searched daily; a fifth of its listings left during the year (a function of the listing). */
+const SANDBOX_YEAR = { start: Date.UTC(2026, 0, 1), days: 365 };
+
+async function sandboxSupply(services: Services, location: string, platforms: readonly EnabledPlatform[]): Promise<{ listings: SeenListing[]; lastSearched: Record<string, number> }> {
+  const last = SANDBOX_YEAR.start + (SANDBOX_YEAR.days - 1) * DAY_MS;
+  const listings: SeenListing[] = [];
+  for (const platform of platforms) {
+    for (const p of await services.sandboxUpstream.searchPlatform(platform, location, { currency: 'USD', rooms: 1 })) {
+      const h = fingerprint([platform, p.platformListingId]);
+      const first = SANDBOX_YEAR.start + (h.charCodeAt(0) % 200) * DAY_MS;
+      const end = h.charCodeAt(1) % 5 === 0 ? first + (10 + (h.charCodeAt(2) % 120)) * DAY_MS : last;
+      listings.push({ platform, listingId: p.platformListingId, name: p.name, firstSeen: first, lastSeen: end, timesSeen: (end - first) / DAY_MS + 1 });
+    }
+  }
+  listings.sort((a, b) => a.firstSeen - b.firstSeen || a.platform.localeCompare(b.platform) || a.listingId.localeCompare(b.listingId));
+  return { listings, lastSearched: Object.fromEntries(platforms.map((p) => [p, last])) };
+}
+
+export async function historyListings(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<SeenListingView[]>> {
+  requireScope(ctx, 'stays.read');
+  const q = parseParams(historyListingsParams(), raw);
+  const asked = q.platforms ?? DEFAULT_SEARCH_PLATFORMS;
+  const off = asked.find((p) => !isEnabled(p));
+  if (off !== undefined) throw new ServiceError('platform_not_enabled', `${off} is not enabled on this service; use one of ${DEFAULT_SEARCH_PLATFORMS.join(', ')}.`, { param: 'platforms' });
+  const platforms = [...new Set(asked)] as EnabledPlatform[];
+  const location = locationKey(q.location);
+  const { from, to } = windowOf(q, services.clock.now());
+  const fp = fingerprint(['history-listings', ctx.key.env, location, platforms, q.from ?? null, q.to ?? null]);
+  const cursor = decodeCursor(q.cursor, fp);
+  const after = cursor ? { firstSeen: cursor.o.t ?? 0, id: cursor.o.i ?? 0 } : null;
+  const seen = isSandbox(ctx)
+    ? await sandboxSupply(services, q.location, platforms).then((s) => ({ ...s, listings: s.listings.filter((l) => l.lastSeen >= from && l.firstSeen <= to) }))
+    : await services.store.listingsSeenIn({ location, platforms, from, to });
+  // Paged by position in the list (first seen, then platform and id): i is the index.
+  const rows = seen.listings.map((l, i) => ({ l, t: l.firstSeen, i }));
+  const { page, hasMore, nextCursor } = pageOf(rows, after, q.limit, fp);
+  return {
+    data: page.map(({ l }) => ({
+      platform: l.platform,
+      listingId: l.listingId,
+      name: l.name,
+      firstSeen: iso(l.firstSeen),
+      lastSeen: iso(l.lastSeen),
+      timesSeen: l.timesSeen,
+      inLatestSearch: l.lastSeen === seen.lastSearched[l.platform],
+    })),
+    meta: buildMeta(services, ctx, { platforms, currency: 'USD', pagination: { limit: q.limit, cursor: q.cursor ?? null, nextCursor, hasMore } }),
   };
 }

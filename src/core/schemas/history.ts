@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { ALL_PLATFORMS } from '../platforms.js';
 import { MAX_ADULTS } from './param-schemas.js';
-import { country, date, int, lowerEnum, str } from './fields.js';
+import { country, date, int, list, lowerEnum, str } from './fields.js';
 import { once } from './once.js';
 
 /** The longest window a history read may span (from to to), in days. */
@@ -95,3 +95,30 @@ export const availabilityHistorySchema = once(() =>
 );
 
 export type AvailabilityHistory = z.infer<ReturnType<typeof availabilityHistorySchema>>;
+
+export const historyListingsParams = once(() =>
+  z.object({
+    location: str(z.string().min(1)).describe('The place searched, as it was given to search (case and spacing aside).'),
+    platforms: list(lowerEnum(ALL_PLATFORMS)).optional().describe('Only these platforms (default: every enabled one).'),
+    from: instant().optional().describe(`Listings seen at or after this instant. Default: ${HISTORY_MAX_DAYS} days before \`to\`.`),
+    to: instant().optional().describe(`Listings seen at or before this instant. Default: now. At most ${HISTORY_MAX_DAYS} days after \`from\`.`),
+    limit: int(z.number().min(1).max(1000)).default(100).describe('Listings per page, 1 to 1000. Default 100.'),
+    cursor: str().optional().describe('Opaque cursor from meta.pagination.nextCursor.'),
+  }),
+);
+
+export const seenListingSchema = once(() =>
+  z
+    .object({
+      platform: z.string(),
+      listingId: z.string().describe('Platform-native id.'),
+      name: z.string().nullable(),
+      firstSeen: z.string().describe('ISO 8601, UTC: the first search of the location that showed it.'),
+      lastSeen: z.string().describe('ISO 8601, UTC: the last one that did.'),
+      timesSeen: z.number().int().min(1).describe('Search answers that showed it.'),
+      inLatestSearch: z.boolean().describe('Whether the latest search of the location on its platform showed it: false means it has gone from the results.'),
+    })
+    .describe('A listing searches of the location showed: supply over time (new ones appear, gone ones stop being seen).'),
+);
+
+export type SeenListingView = z.infer<ReturnType<typeof seenListingSchema>>;

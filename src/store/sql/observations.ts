@@ -88,6 +88,30 @@ export function observationStore(db: Db): ObservationStore {
       ]);
       return rows.map(toObservation);
     },
+    async listingsSeenIn(q) {
+      // A search's series key is the location, or the location, '@' and its stay.
+      const where = `kind = 'search' AND (key = $1 OR substr(key, 1, length($1) + 1) = $1 || '@') AND ${db.sql.inJsonList('platform', '$2')}`;
+      const platforms = JSON.stringify(q.platforms);
+      const rows = await db.query(
+        `SELECT platform, listing_id, MIN(first_seen) AS first_seen, MAX(last_seen) AS last_seen, CAST(SUM(times_seen) AS BIGINT) AS times_seen,
+                MAX(CASE WHEN latest = 1 THEN value END) AS value
+         FROM observations WHERE ${where} GROUP BY platform, listing_id
+         HAVING MAX(last_seen) >= $3 AND MIN(first_seen) <= $4 ORDER BY first_seen, platform, listing_id`,
+        [q.location, platforms, q.from, q.to],
+      );
+      const last = await db.query(`SELECT platform, MAX(last_seen) AS t FROM observations WHERE ${where} GROUP BY platform`, [q.location, platforms]);
+      return {
+        listings: rows.map((r) => ({
+          platform: r.platform as string,
+          listingId: r.listing_id as string,
+          name: r.value === null ? null : ((JSON.parse(r.value as string) as { name?: string }).name ?? null),
+          firstSeen: r.first_seen as number,
+          lastSeen: r.last_seen as number,
+          timesSeen: r.times_seen as number,
+        })),
+        lastSearched: Object.fromEntries(last.map((r) => [r.platform as string, r.t as number])),
+      };
+    },
     async observedListing(platform, listingId) {
       return (await db.query(`SELECT 1 FROM observations WHERE platform = $1 AND listing_id = $2 LIMIT 1`, [platform, listingId])).length > 0;
     },

@@ -42,6 +42,15 @@ export interface SeriesQuery {
   limit?: number;
 }
 
+export interface SeenListing {
+  platform: string;
+  listingId: string;
+  name: string | null;
+  firstSeen: number;
+  lastSeen: number;
+  timesSeen: number;
+}
+
 export interface ObservationStore {
   /**
    * Records what one upstream answer (served by `source`, received at `at`) held, in one
@@ -57,6 +66,13 @@ export interface ObservationStore {
   observationSeries(s: SeriesQuery): Promise<ObservationRow[]>;
   /** Every row of a listing's series of one kind whose key is within [keyFrom, keyTo] (text order: dates sort as dates), by key, then oldest first. */
   observationsOfListing(q: { platform: string; listingId: string; kind: ObservationKind; keyFrom: string; keyTo: string }): Promise<ObservationRow[]>;
+  /**
+   * The listings searches of `location` (a location key, src/core/observe.ts; any dates) showed on
+   * `platforms`, each with when it was first and last seen there and how often, and a name it
+   * showed; with, per platform, when the location was last searched there. Only listings seen
+   * within [from, to].
+   */
+  listingsSeenIn(q: { location: string; platforms: readonly string[]; from: number; to: number }): Promise<{ listings: SeenListing[]; lastSearched: Record<string, number> }>;
   /** Whether anything of this listing was ever observed (and is still kept). */
   observedListing(platform: string, listingId: string): Promise<boolean>;
 }

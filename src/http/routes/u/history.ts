@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { historyAvailability, historyPrice } from '../../../core/ops/history.js';
-import { availabilityHistorySchema, historyAvailabilityParams, historyPriceParams, priceObservationSchema } from '../../../core/schemas/history.js';
+import { historyAvailability, historyListings, historyPrice } from '../../../core/ops/history.js';
+import { availabilityHistorySchema, historyAvailabilityParams, historyListingsParams, historyPriceParams, priceObservationSchema, seenListingSchema } from '../../../core/schemas/history.js';
 import { renderOk } from '../../render.js';
 import { defineRoute, queryInput } from '../../route.js';
 
@@ -45,4 +45,25 @@ export const historyAvailabilityGet = defineRoute({
     auth: true,
   }),
   handle: async (c, ctx) => renderOk(c, await historyAvailability(c.get('services'), ctx, queryInput(c))),
+});
+
+export const historyListingsGet = defineRoute({
+  method: 'get',
+  scopes: ['stays.read'],
+  path: '/v1/history/listings',
+  doc: () => ({
+    operationId: 'historyListings',
+    summary: 'Listings seen in searches of a place, over time',
+    description:
+      'Always 0 credits, never 202: it reads what this deployment observed. Every listing live searches of the location showed (any dates), ' +
+      'with when it was first and last seen there: supply over time, new listings appearing and gone ones (inLatestSearch false). Oldest first, ' +
+      'cursor-paginated. A sandbox key reads a fixed synthetic year (2026) of daily searches of the sandbox location. An empty list when the ' +
+      'location was never searched.',
+    tags: ['History'],
+    query: historyListingsParams(),
+    data: z.array(seenListingSchema()),
+    errors: [400, 403],
+    auth: true,
+  }),
+  handle: async (c, ctx) => renderOk(c, await historyListings(c.get('services'), ctx, queryInput(c))),
 });

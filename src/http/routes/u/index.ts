@@ -2,7 +2,7 @@ import type { RouteDef } from '../../route.js';
 import { accountGet, topupPost } from './account.js';
 import { availabilityGet } from './availability.js';
 import { jobCancel, jobGet } from './jobs.js';
-import { historyAvailabilityGet, historyPriceGet } from './history.js';
+import { historyAvailabilityGet, historyListingsGet, historyPriceGet } from './history.js';
 import { jobsList } from './jobs-list.js';
 import { listingGet } from './listing.js';
 import { priceCompareGet } from './price-compare.js';
@@ -26,4 +26,5 @@ export const FAMILY_U_ROUTES: RouteDef[] = [
   topupPost,
   historyPriceGet,
   historyAvailabilityGet,
+  historyListingsGet,
 ];
