@@ -1,4 +1,4 @@
-// `stays stay get|batch` (Family S lookups), in-process through runCli (test/cli/helpers.ts staysIn), the CLI itself in-process on a
+// `stays stay get|batch` (Family S lookups), the CLI run in this process (staysIn), in-process on a
 // fresh sandbox: output shapes, the missing-entries notice, usage errors before any request, and a
 // service error's exit code.
 import { writeFileSync } from 'node:fs';
