@@ -3,7 +3,7 @@
 // --slurp gathers them into one array. Against a real `stays serve` on loopback and in-process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
-import { type Sandbox, freshSandbox, stays } from './helpers.js';
+import { type Sandbox, freshSandbox, staysIn } from './helpers.js';
 
 let s: Stays;
 let a: TestAccount;
@@ -27,7 +27,7 @@ interface SPage {
   meta: { has_more: boolean; next_page_token: string | null };
 }
 
-const remote = (args: string[], key = a.sandboxKey) => stays([...args, '--base-url', s.url, '--api-key', key], box.env, { timeoutMs: 60_000 });
+const remote = (args: string[], key = a.sandboxKey) => staysIn([...args, '--base-url', s.url, '--api-key', key], box.env, { timeoutMs: 60_000 });
 const lines = (out: string) => out.trim().split('\n');
 const idsOf = (jsonl: string) => lines(jsonl).map((l) => (JSON.parse(l) as { id: string }).id);
 
@@ -73,7 +73,7 @@ describe('stays api --paginate on a real server (loopback)', () => {
 });
 
 describe('stays api --paginate in-process', () => {
-  const local = (...args: string[]) => stays(['api', ...args], box.env);
+  const local = (...args: string[]) => staysIn(['api', ...args], box.env);
 
   it('--jq applies to each page; with --slurp to the array of pages', async () => {
     const each = await local('search', '-f', 'location=Lisbon', '-f', 'limit=20', '--paginate', '--jq', '.data | length');
