@@ -91,7 +91,7 @@ function sink(isTTY: boolean, columns: number | undefined): OutStream & { text()
  * resolves to the same `{ code, stdout, stderr }`. What it cannot show stays e2e: signals, a real
  * terminal's raw mode, the bundle and bin/stays's loader (docs/testing.md).
  */
-export async function staysIn(args: string[], env: NodeJS.ProcessEnv, opts: InOpts = {}): Promise<Run> {
+export async function staysIn(args: string[], env: NodeJS.ProcessEnv = {}, opts: InOpts = {}): Promise<Run> {
   const base: NodeJS.ProcessEnv = { ...process.env };
   for (const k of CLEARED) delete base[k];
   const tty = typeof opts.tty === 'object' ? opts.tty : { stdin: opts.tty === true, stdout: opts.tty === true, stderr: opts.tty === true };
