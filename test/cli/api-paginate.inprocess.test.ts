@@ -2,15 +2,16 @@
 // does (Family U meta.pagination.nextCursor, Family S meta.next_page_token), printing each page;
 // --slurp gathers them into one array. Against a real `stays serve` on loopback and in-process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
+import type { TestAccount } from '../helpers/stays.js';
 import { type Sandbox, freshSandbox, staysIn } from './helpers.js';
+import { type Served, serveIn } from './serve-in.js';
 
-let s: Stays;
+let s: Served;
 let a: TestAccount;
 let box: Sandbox;
 beforeAll(async () => {
   // The simulated upstream: a live key's search runs as a job (202), which --paginate must not pass in silence.
-  s = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '150', STAYS_SIM_FAIL: '' });
+  s = await serveIn({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '150', STAYS_SIM_FAIL: '' });
   a = await s.account({ credits: 100_000, rpm: 100_000 });
   box = freshSandbox();
 });

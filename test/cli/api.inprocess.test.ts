@@ -1,13 +1,14 @@
 // `stays api`: raw passthrough like `gh api` (body as sent, -i for status and headers).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
+import type { TestAccount } from '../helpers/stays.js';
 import { type Sandbox, freshSandbox, staysIn } from './helpers.js';
+import { type Served, serveIn } from './serve-in.js';
 
-let s: Stays;
+let s: Served;
 let a: TestAccount;
 let box: Sandbox;
 beforeAll(async () => {
-  s = await startStays();
+  s = await serveIn();
   a = await s.account({ plan: 'pro', scopes: 'stays.read,billing.write' });
   box = freshSandbox();
 });

@@ -1,17 +1,18 @@
 // `stays auth login|logout` and `stays config profiles` (issue 22, item 21), the CLI run in this
-// process (staysIn) against a real `stays serve` on loopback (a child, once per file): the key is
+// process (staysIn) against a real `stays serve` on loopback (test/cli/serve-in.ts: the server in this process, on loopback): the key is
 // checked before it is stored, never printed, and a refused key leaves nothing behind. The prompt
 // on a real terminal is auth-login.test.ts's.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
+import type { TestAccount } from '../helpers/stays.js';
 import { freshSandbox, json, staysIn } from './helpers.js';
+import { type Served, serveIn } from './serve-in.js';
 
-let s: Stays;
+let s: Served;
 let a: TestAccount;
 beforeAll(async () => {
-  s = await startStays();
+  s = await serveIn();
   a = await s.account({ credits: 500 });
 });
 afterAll(async () => {

@@ -4,8 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
+import type { TestAccount } from '../helpers/stays.js';
 import { type Sandbox, freshSandbox, json, staysIn } from './helpers.js';
+import { type Served, serveIn } from './serve-in.js';
 
 interface Status {
   mode: string;
@@ -21,10 +22,10 @@ interface Status {
   authenticated: boolean;
 }
 
-let s: Stays;
+let s: Served;
 let a: TestAccount;
 beforeAll(async () => {
-  s = await startStays();
+  s = await serveIn();
   a = await s.account({ credits: 1234 });
 });
 afterAll(async () => {

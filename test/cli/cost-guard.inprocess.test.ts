@@ -4,13 +4,14 @@
 //   nothing that costs credits: the balance, the ledger and the jobs are unchanged, against a real
 //   `stays serve` on loopback and in-process on the same kind of store with a live key.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stays, type TestAccount, day, runCli, startStays, tempDir } from '../helpers/stays.js';
+import { type TestAccount, day, tempDir } from '../helpers/stays.js';
 import { freshSandbox, json, staysIn } from './helpers.js';
+import { type Served, serveIn } from './serve-in.js';
 
-let s: Stays;
+let s: Served;
 let a: TestAccount;
 beforeAll(async () => {
-  s = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_FAIL: '' });
+  s = await serveIn({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_FAIL: '' });
   a = await s.account({ credits: 10_000, rpm: 100_000 });
 });
 afterAll(async () => {
@@ -163,7 +164,7 @@ describe('--dry-run sends nothing that costs credits', () => {
   it('in-process, with a live key of the local store', async () => {
     const dataDir = tempDir('stays-dry-');
     const admin = async <T>(...args: string[]) => {
-      const r = await runCli(['admin', ...args, '--json', '--data-dir', dataDir]);
+      const r = await staysIn(['admin', ...args, '--json', '--data-dir', dataDir]);
       expect(r.code, r.stderr).toBe(0);
       return JSON.parse(r.stdout) as T;
     };

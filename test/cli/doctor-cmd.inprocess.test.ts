@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, IDS } from '../fakes/apify/fixtures.js';
 import { type ApifyFake, startApifyFake } from '../fakes/apify/server.js';
 import pkg from '../../package.json' with { type: 'json' };
-import { type Stays, type TestAccount, startStays, tempDir } from '../helpers/stays.js';
+import { type TestAccount, tempDir } from '../helpers/stays.js';
 import { staysIn } from './helpers.js';
+import { type Served, serveIn } from './serve-in.js';
 
 let fake: ApifyFake;
 beforeAll(async () => {
@@ -101,10 +102,10 @@ describe('stays doctor without a platform token (in-process)', () => {
 });
 
 describe('stays doctor against a server (remote mode, issue 22 item 3)', () => {
-  let s: Stays;
+  let s: Served;
   let a: TestAccount;
   beforeAll(async () => {
-    s = await startStays({ STAYS_UPSTREAM: 'simulated' });
+    s = await serveIn({ STAYS_UPSTREAM: 'simulated' });
     a = await s.account();
   });
   afterAll(async () => {
@@ -171,7 +172,7 @@ describe('stays doctor against a server (remote mode, issue 22 item 3)', () => {
   });
 
   it('a server without an upstream: exit 7, every row not_configured', async () => {
-    const bare = await startStays();
+    const bare = await serveIn();
     try {
       const b = await bare.account();
       const r = await staysIn(['doctor', '--json'], { ...dirs(), STAYS_BASE_URL: bare.url, STAYS_API_KEY: b.liveKey });

@@ -2,18 +2,19 @@
 // Idempotency-Key, the same on each attempt, so when the answer is lost on the way back (the
 // connection drops after the server executed) the retry gets the first answer again and the
 // account is charged once. A real `stays serve` behind a TCP proxy on loopback that cuts the
-// first connection as soon as the server starts answering; the CLI run in this process (staysIn), the server a child.
+// first connection as soon as the server starts answering; the CLI run in this process (staysIn), the server too (serve-in.ts).
 import { type Server, type Socket, connect, createServer } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stays, type TestAccount, startStays, tempDir } from '../helpers/stays.js';
+import { type TestAccount, tempDir } from '../helpers/stays.js';
 import { freshSandbox, staysIn } from './helpers.js';
+import { type Served, serveIn } from './serve-in.js';
 
-let s: Stays;
+let s: Served;
 let a: TestAccount;
 beforeAll(async () => {
-  s = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '50', STAYS_SIM_FAIL: '' });
+  s = await serveIn({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '50', STAYS_SIM_FAIL: '' });
   a = await s.account({ credits: 1000, rpm: 100_000 });
 }, 60_000);
 afterAll(async () => {

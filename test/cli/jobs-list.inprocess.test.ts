@@ -4,10 +4,11 @@
 // --all, typed usage errors, and a sandbox key's empty list explained.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollJob } from '../helpers/jobs.js';
-import { type Stays, type TestAccount, day, startStays } from '../helpers/stays.js';
+import { type TestAccount, day } from '../helpers/stays.js';
 import { type Sandbox, freshSandbox, json, staysIn } from './helpers.js';
+import { type Served, serveIn } from './serve-in.js';
 
-let s: Stays;
+let s: Served;
 let a: TestAccount;
 let box: Sandbox;
 /** Newest first: running (google), failed (vrbo), completed (airbnb). */
@@ -22,7 +23,7 @@ async function startJob(platform: string, listingId: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  s = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '50,google=30000', STAYS_SIM_FAIL: 'vrbo=all_actors_failed' });
+  s = await serveIn({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '50,google=30000', STAYS_SIM_FAIL: 'vrbo=all_actors_failed' });
   a = await s.account({ credits: 10_000, rpm: 100_000 });
   box = freshSandbox();
   const done = await startJob('airbnb', '1234567');

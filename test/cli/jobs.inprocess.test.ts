@@ -1,18 +1,19 @@
 // Waiting on 202 jobs, the CLI run in this process (staysIn): against a fake job service (timing,
-// failures, timeouts) and against a real server (a child) with the simulated upstream (a live job
+// failures, timeouts) and against a real server (serve-in.ts) with the simulated upstream (a live job
 // waited to completion, --no-wait, jobs get/wait/cancel). Ctrl-C while waiting (a real process
 // sent SIGINT) is jobs.test.ts's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
+import type { TestAccount } from '../helpers/stays.js';
 import { type FakeJobs, startFakeJobs } from './fake-jobs.js';
 import { SPINNER_FRAMES, type Sandbox, freshSandbox, json, staysIn } from './helpers.js';
+import { type Served, serveIn } from './serve-in.js';
 
 let fake: FakeJobs;
-let sim: Stays;
+let sim: Served;
 let a: TestAccount;
 let box: Sandbox;
 beforeAll(async () => {
-  [fake, sim] = await Promise.all([startFakeJobs(), startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '1200', STAYS_SIM_FAIL: '' })]);
+  [fake, sim] = await Promise.all([startFakeJobs(), serveIn({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '1200', STAYS_SIM_FAIL: '' })]);
   a = await sim.account({ credits: 100_000 });
   box = freshSandbox();
 });
@@ -130,9 +131,9 @@ describe('waiting on jobs (simulated upstream, live key)', () => {
 });
 
 describe('canceling jobs (a server whose platforms take 30 s: the job is surely running when canceled)', () => {
-  let slow: Stays;
+  let slow: Served;
   beforeAll(async () => {
-    slow = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '30000', STAYS_SIM_FAIL: '' });
+    slow = await serveIn({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '30000', STAYS_SIM_FAIL: '' });
   });
   afterAll(async () => {
     await slow.stop('SIGKILL');

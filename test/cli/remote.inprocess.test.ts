@@ -1,14 +1,15 @@
 // Remote mode against a real `stays serve` on loopback: every subcommand, the base URL in its
 // accepted spellings, the key order (flag, env, config), and identical data in both modes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stays, type TestAccount, day, startStays } from '../helpers/stays.js';
+import { type TestAccount, day } from '../helpers/stays.js';
 import { type Sandbox, freshSandbox, json, staysIn } from './helpers.js';
+import { type Served, serveIn } from './serve-in.js';
 
-let s: Stays;
+let s: Served;
 let a: TestAccount;
 let box: Sandbox;
 beforeAll(async () => {
-  s = await startStays();
+  s = await serveIn();
   a = await s.account();
   box = freshSandbox();
 });

@@ -3,15 +3,16 @@
 // warnings and partial results on stderr in every format, --fail-on-partial, a visible 429 wait,
 // profiles that inherit the default, 401s in CLI words, and the --max-credits cost guard.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
+import type { TestAccount } from '../helpers/stays.js';
 import { type FakeJobs, startFakeJobs } from './fake-jobs.js';
 import { type Sandbox, freshSandbox, json, staysIn } from './helpers.js';
+import { type Served, serveIn } from './serve-in.js';
 
-let s: Stays;
+let s: Served;
 let a: TestAccount;
 let fake: FakeJobs;
 beforeAll(async () => {
-  [s, fake] = await Promise.all([startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '150', STAYS_SIM_FAIL: '' }), startFakeJobs()]);
+  [s, fake] = await Promise.all([serveIn({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '150', STAYS_SIM_FAIL: '' }), startFakeJobs()]);
   a = await s.account({ credits: 100_000, rpm: 100_000 });
 });
 afterAll(async () => {

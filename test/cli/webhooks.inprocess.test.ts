@@ -1,18 +1,19 @@
-// `stays webhooks` (issue 10), the CLI run in this process (staysIn) against a real `stays serve` (a child, once per file):
+// `stays webhooks` (issue 10), the CLI run in this process (staysIn) against a real `stays serve` (test/cli/serve-in.ts: the server in this process, on loopback):
 // create prints the secret once and says so, list/get/delete/deliveries in tables, tsv and JSON,
 // typed errors in CLI words with their exit codes, and verify against signed bodies.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signatureHeader } from '../../src/webhooks/sign.js';
-import { type Stays, type TestAccount, startStays, tempDir } from '../helpers/stays.js';
+import { type TestAccount, tempDir } from '../helpers/stays.js';
 import { type Sandbox, freshSandbox, json, staysIn } from './helpers.js';
+import { type Served, serveIn } from './serve-in.js';
 
-let s: Stays;
+let s: Served;
 let a: TestAccount;
 let box: Sandbox;
 beforeAll(async () => {
-  s = await startStays();
+  s = await serveIn();
   a = await s.account({ rpm: 100_000 });
   box = freshSandbox();
 });
