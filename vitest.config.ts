@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Three tiers (docs/testing.md), told apart by the file name:
@@ -7,6 +8,10 @@ import { defineConfig } from 'vitest/config';
 // `npm run test:fast` runs unit and inprocess; `npm test` runs all three after the type-check and the build.
 const UNIT = 'test/**/*.unit.test.ts';
 const INPROCESS = 'test/**/*.inprocess.test.ts';
+// More workers than cores for the fast tiers: the in-process files wait on real timers (simulated
+// upstream latencies, Retry-After, job polling, the CLI's own waits) more than they compute, and
+// vitest's default (cores - 1: one worker on a 2-core machine) ran those waits one after another.
+const FAST_WORKERS = Math.max(4, availableParallelism() - 1);
 
 export default defineConfig({
   test: {
@@ -17,9 +22,10 @@ export default defineConfig({
       // Not isolated: the files of a worker share its loaded modules (loading the service's modules
       // again for each file was over half of these tiers' time). A test restores what it changes
       // in the process: vi.stubEnv with vi.unstubAllEnvs, spies restored, process.exitCode reset.
-      { extends: true, test: { name: 'unit', include: [UNIT], isolate: false } },
-      { extends: true, test: { name: 'inprocess', include: [INPROCESS], isolate: false } },
-      { extends: true, test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: [UNIT, INPROCESS, '**/node_modules/**'] } },
+      { extends: true, test: { name: 'unit', include: [UNIT], isolate: false, maxWorkers: FAST_WORKERS, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'inprocess', include: [INPROCESS], isolate: false, maxWorkers: FAST_WORKERS, sequence: { groupOrder: 0 } } },
+      // After the fast tiers (vitest runs projects with different worker counts as separate groups).
+      { extends: true, test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: [UNIT, INPROCESS, '**/node_modules/**'], sequence: { groupOrder: 1 } } },
     ],
   },
 });

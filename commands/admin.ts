@@ -1,6 +1,6 @@
 // `stays admin`: operator commands on the same store a running server uses.
 import { type Command, InvalidArgumentError } from 'commander';
-import { EXIT, printJson } from './_lib/runtime/io.js';
+import { EXIT, printJson, io } from './_lib/runtime/io.js';
 
 interface Common {
   dataDir?: string;
@@ -26,17 +26,18 @@ async function run<T extends object>(opts: Common, action: (rt: import('../src/r
   const rt = createRuntime({
     config: { ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}) },
     flags: { dataDir: '--data-dir', databaseUrl: '--database-url' },
+    env: io().env,
   });
   try {
     const result = await action(rt);
     if (opts.json) printJson(result);
-    else process.stdout.write(`${human(result)}\n`);
-    if (writes) process.stderr.write(`stays admin: written to ${await storeName(rt.config)}\n`);
+    else io().stdout.write(`${human(result)}\n`);
+    if (writes) io().stderr.write(`stays admin: written to ${await storeName(rt.config)}\n`);
   } catch (e) {
     if (!isServiceError(e)) throw e;
-    if (opts.json) process.stderr.write(`${JSON.stringify({ error: { type: e.type, code: e.code, message: e.message, param: e.param } })}\n`);
-    else process.stderr.write(`stays admin: ${e.message}\n`);
-    process.exitCode = EXIT.usage;
+    if (opts.json) io().stderr.write(`${JSON.stringify({ error: { type: e.type, code: e.code, message: e.message, param: e.param } })}\n`);
+    else io().stderr.write(`stays admin: ${e.message}\n`);
+    io().exitCode = EXIT.usage;
   } finally {
     await rt.close();
   }

@@ -7,7 +7,7 @@ import { keyPrefix } from './_lib/runtime/context.js';
 import { configFile, unknownProfile } from './_lib/config/profiles.js';
 import { type Ctx, createContext } from './_lib/runtime/context.js';
 import { UsageError, reportError } from './_lib/runtime/errors.js';
-import { EXIT } from './_lib/runtime/io.js';
+import { EXIT, io } from './_lib/runtime/io.js';
 import { makeTerm } from './_lib/runtime/term.js';
 
 export interface LoginOpts {
@@ -20,7 +20,7 @@ export interface LoginOpts {
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
+  for await (const c of io().stdin) chunks.push(c as Buffer);
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -31,7 +31,7 @@ async function readKey(o: LoginOpts): Promise<string> {
   else if (term.inTTY && term.errTTY && !term.ci && o.input !== false) {
     const { password } = await import('@inquirer/prompts');
     // The prompt talks on stderr: stdout is data.
-    raw = await password({ message: 'Paste your API key (stay_test_… or stay_live_…):', mask: false }, { output: process.stderr });
+    raw = await password({ message: 'Paste your API key (stay_test_… or stay_live_…):', mask: false }, { input: io().stdin, output: io().stderr });
   } else {
     throw new UsageError('No terminal to prompt for the key: pipe it on stdin with --with-token, e.g. stays auth login --with-token < key.txt', 'with-token');
   }
@@ -55,14 +55,14 @@ export async function login(o: LoginOpts): Promise<void> {
   let ctx: Ctx | undefined;
   try {
     const key = await readKey(o);
-    ctx = await createContext({ profile: o.profile, apiKey: key, baseUrl: o.baseUrl, dataDir: o.dataDir, output: 'json', input: false }, process.env, { newProfile: true });
+    ctx = await createContext({ profile: o.profile, apiKey: key, baseUrl: o.baseUrl, dataDir: o.dataDir, output: 'json', input: false }, io().env, { newProfile: true });
     let account: Awaited<ReturnType<typeof ctx.client.account>>['data'];
     try {
       account = (await ctx.client.account()).data;
     } catch (e) {
       if (e instanceof StaysApiError && (e.status === 401 || e.status === 403)) {
-        process.stderr.write(`error: ${refusal(e, ctx, o.profile)}\n`);
-        process.exitCode = EXIT.auth;
+        io().stderr.write(`error: ${refusal(e, ctx, o.profile)}\n`);
+        io().exitCode = EXIT.auth;
         return;
       }
       throw e;
@@ -73,10 +73,10 @@ export async function login(o: LoginOpts): Promise<void> {
     // A base URL given on the command line belongs to this login: the profile keeps it.
     if (ctx.baseSource === 'flag' && o.baseUrl) conf.set(o.profile, 'base-url', o.baseUrl);
     const where = ctx.inProcess ? 'the local in-process store' : ctx.base;
-    process.stderr.write(`stays: logged in to ${where} with ${keyPrefix(key)} (${account.key.env}${account.id ? `, account ${account.id}` : ''}); stored in profile ${o.profile} (${configFile()})\n`);
-    if (process.env.STAYS_API_KEY) process.stderr.write('stays: note: STAYS_API_KEY is set and takes precedence over the stored key; unset it to use this one.\n');
+    io().stderr.write(`stays: logged in to ${where} with ${keyPrefix(key)} (${account.key.env}${account.id ? `, account ${account.id}` : ''}); stored in profile ${o.profile} (${configFile()})\n`);
+    if (io().env.STAYS_API_KEY) io().stderr.write('stays: note: STAYS_API_KEY is set and takes precedence over the stored key; unset it to use this one.\n');
   } catch (e) {
-    process.exitCode = await reportError(e, ctx?.term ?? term, false);
+    io().exitCode = await reportError(e, ctx?.term ?? term, false);
   } finally {
     await ctx?.close();
   }
@@ -85,12 +85,12 @@ export async function login(o: LoginOpts): Promise<void> {
 export async function logout(o: { profile: string }): Promise<void> {
   const unknown = unknownProfile(o.profile);
   if (unknown !== null) {
-    process.stderr.write(`error: ${unknown}\n`);
-    process.exitCode = EXIT.usage;
+    io().stderr.write(`error: ${unknown}\n`);
+    io().exitCode = EXIT.usage;
     return;
   }
   const { openConfig } = await import('./_lib/config/profiles.js');
   const dropped = (await openConfig()).dropKey(o.profile);
-  process.stderr.write(dropped ? `stays: removed the API key of profile ${o.profile}\n` : `stays: profile ${o.profile} has no stored API key; nothing to remove\n`);
-  if (process.env.STAYS_API_KEY) process.stderr.write('stays: note: STAYS_API_KEY is still set in this environment, and commands use it.\n');
+  io().stderr.write(dropped ? `stays: removed the API key of profile ${o.profile}\n` : `stays: profile ${o.profile} has no stored API key; nothing to remove\n`);
+  if (io().env.STAYS_API_KEY) io().stderr.write('stays: note: STAYS_API_KEY is still set in this environment, and commands use it.\n');
 }

@@ -10,6 +10,7 @@ import { localKeyIndex, storeLabel } from './_lib/config/local-key.js';
 import { type Ctx, keyPrefix } from './_lib/runtime/context.js';
 import type { GlobalOpts } from './_lib/flags/options.js';
 import { chalkAt } from './_lib/runtime/term.js';
+import { io } from './_lib/runtime/io.js';
 
 type Source = NonNullable<Ctx['keySource']>;
 
@@ -134,9 +135,9 @@ export async function authStatus(ctx: Ctx, opts: GlobalOpts): Promise<void> {
     await printSelected(ctx.fields !== null ? { data: status } : (status as unknown as { data: unknown }), { fields: ctx.fields, jq: ctx.jq }, ctx.term);
   } else if (ctx.format === 'json' || ctx.format === 'jsonl') {
     const { jsonText } = await import('./_lib/runtime/io.js');
-    process.stdout.write(jsonText(status, ctx.format === 'json' && ctx.term.outTTY));
+    io().stdout.write(jsonText(status, ctx.format === 'json' && ctx.term.outTTY));
   } else {
-    process.stdout.write(await human(ctx, status, config));
+    io().stdout.write(await human(ctx, status, config));
   }
   // execute() reports it (a 401 in CLI words: which setting is missing or refused, how to set it).
   if (error !== null) throw error;

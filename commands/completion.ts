@@ -6,6 +6,7 @@
 // written in _lib/completion-scripts.ts, both loaded only by this command.
 import { Argument, type Command } from 'commander';
 import { INSTALL, SHELLS, type Shell } from './completion/shells.js';
+import { io } from './_lib/runtime/io.js';
 
 export function defineCompletion(program: Command): void {
   program
@@ -17,6 +18,6 @@ export function defineCompletion(program: Command): void {
       let root = cmd;
       while (root.parent) root = root.parent;
       const [{ specOf }, { EMIT }] = await Promise.all([import('./completion/spec.js'), import('./completion/scripts.js')]);
-      process.stdout.write(EMIT[shell](await specOf(root)));
+      io().stdout.write(EMIT[shell](await specOf(root)));
     });
 }

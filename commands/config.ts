@@ -1,5 +1,6 @@
 // `stays config get|set|list|unset`: the CLI's settings, per profile (--profile or STAYS_PROFILE).
 import { type Command, Option } from 'commander';
+import { io } from './_lib/runtime/io.js';
 
 const profileOption = () =>
   new Option('--profile <name>', 'config profile')
@@ -39,7 +40,7 @@ The file lives in the user config dir (or STAYS_CONFIG_DIR).`,
       const { checkKey, checkProfile, guard, readProfile } = await import('./config/checks.js');
       await guard(() => {
         const value = readProfile(checkProfile(o.profile))[checkKey(key)];
-        if (value !== undefined) process.stdout.write(`${value}\n`);
+        if (value !== undefined) io().stdout.write(`${value}\n`);
       });
     });
 

@@ -4,6 +4,7 @@
 // without starting a paid run, and prints what will serve each platform and need. The exit codes
 // are in the help text.
 import { type Command, Option } from 'commander';
+import { io } from './_lib/runtime/io.js';
 
 interface DoctorOpts {
   json?: boolean;
@@ -65,12 +66,12 @@ Examples:
           try {
             ctx = await createContext({ baseUrl: o.baseUrl || undefined, apiKey: o.apiKey || undefined, profile: profileName, output: 'json', input: false, color: false });
             const report = await remoteDoctor(ctx, { apiKey: o.apiKey || undefined });
-            process.stdout.write(o.json ? jsonText(report, process.stdout.isTTY === true) : remoteDoctorText(report));
-            if (!report.server.reachable) process.exitCode = EXIT.internal;
-            else if (!report.key.ok) process.exitCode = EXIT.auth;
-            else if (!report.ok) process.exitCode = EXIT.upstream;
+            io().stdout.write(o.json ? jsonText(report, io().stdout.isTTY === true) : remoteDoctorText(report));
+            if (!report.server.reachable) io().exitCode = EXIT.internal;
+            else if (!report.key.ok) io().exitCode = EXIT.auth;
+            else if (!report.ok) io().exitCode = EXIT.upstream;
           } catch (e) {
-            process.exitCode = await reportError(e, ctx?.term ?? makeTerm({}), o.json === true);
+            io().exitCode = await reportError(e, ctx?.term ?? makeTerm({}), o.json === true);
           } finally {
             await ctx?.close();
           }
@@ -78,16 +79,16 @@ Examples:
         }
         const [{ doctor, doctorText }, { storeLabel }] = await Promise.all([import('../src/sources/apify/doctor.js'), import('./_lib/config/local-key.js')]);
         // The settings of the CLI's profile (stays config set upstream apify …) under the environment's.
-        const overrides = { ...runtimeSettings(profile), ...(profile['data-dir'] && !process.env.STAYS_DATA_DIR ? { dataDir: profile['data-dir'] } : {}) };
-        const config = loadConfig(overrides as Parameters<typeof loadConfig>[0]);
+        const overrides = { ...runtimeSettings(profile), ...(profile['data-dir'] && !io().env.STAYS_DATA_DIR ? { dataDir: profile['data-dir'] } : {}) };
+        const config = loadConfig(overrides as Parameters<typeof loadConfig>[0], io().env);
         const report = { mode: 'in-process' as const, store: await storeLabel(config), ...(await doctor(config)) };
-        process.stdout.write(o.json ? jsonText(report, process.stdout.isTTY === true) : `mode: in-process on ${report.store}\n${doctorText(report)}`);
-        if (report.token && !report.token.ok) process.exitCode = EXIT.auth;
-        else if (!report.ok) process.exitCode = EXIT.upstream;
+        io().stdout.write(o.json ? jsonText(report, io().stdout.isTTY === true) : `mode: in-process on ${report.store}\n${doctorText(report)}`);
+        if (report.token && !report.token.ok) io().exitCode = EXIT.auth;
+        else if (!report.ok) io().exitCode = EXIT.upstream;
       } catch (e) {
         if (!(e instanceof ConfigError)) throw e;
-        process.stderr.write(`stays doctor: ${e.message}\n`);
-        process.exitCode = EXIT.usage;
+        io().stderr.write(`stays doctor: ${e.message}\n`);
+        io().exitCode = EXIT.usage;
       }
     });
 }

@@ -1,6 +1,7 @@
 // `stays help [COMMAND…]` and the help topics that are not commands (`stays help exit-codes`,
 // `stays help sandbox`, `stays help errors [CODE]`).
 import type { Command } from 'commander';
+import { io } from './_lib/runtime/io.js';
 
 const TOPICS = ['exit-codes', 'sandbox', 'errors'] as const;
 
@@ -52,23 +53,23 @@ export function defineHelp(program: Command): void {
     .action(async (topic: string[]) => {
       if (topic[0] === 'exit-codes') {
         const { EXIT_DOC } = await import('./_lib/runtime/io.js');
-        process.stdout.write(`Exit codes of stays (the same for every command):\n\n${EXIT_DOC.map(([code, what]) => `  ${String(code).padStart(3)}  ${what}`).join('\n')}\n`);
+        io().stdout.write(`Exit codes of stays (the same for every command):\n\n${EXIT_DOC.map(([code, what]) => `  ${String(code).padStart(3)}  ${what}`).join('\n')}\n`);
         return;
       }
       if (topic[0] === 'sandbox') {
-        process.stdout.write(await sandboxHelp());
+        io().stdout.write(await sandboxHelp());
         return;
       }
       if (topic[0] === 'errors') {
         // The same text as the server's /docs/errors pages, from the same module.
         const [{ errorText, errorsListText, suggestCodes }, { ALL_ERROR_CODES, isErrorCode }] = await Promise.all([import('../src/core/error-docs.js'), import('../src/core/errors.js')]);
         const code = topic[1];
-        if (code === undefined) process.stdout.write(errorsListText());
-        else if (isErrorCode(code)) process.stdout.write(errorText(code));
+        if (code === undefined) io().stdout.write(errorsListText());
+        else if (isErrorCode(code)) io().stdout.write(errorText(code));
         else {
           const near = suggestCodes(code, ALL_ERROR_CODES);
-          process.stderr.write(`stays help errors: no error code ${JSON.stringify(code)}${near.length ? `; did you mean ${near.join(', ')}?` : ''} (stays help errors lists them)\n`);
-          process.exitCode = 2;
+          io().stderr.write(`stays help errors: no error code ${JSON.stringify(code)}${near.length ? `; did you mean ${near.join(', ')}?` : ''} (stays help errors lists them)\n`);
+          io().exitCode = 2;
         }
         return;
       }
@@ -76,8 +77,8 @@ export function defineHelp(program: Command): void {
       for (const name of topic) {
         const next = cmd.commands.find((c) => c.name() === name || c.aliases().includes(name));
         if (!next) {
-          process.stderr.write(`stays help: no command or topic ${JSON.stringify(topic.join(' '))}; topics: ${TOPICS.join(', ')}\n`);
-          process.exitCode = 2;
+          io().stderr.write(`stays help: no command or topic ${JSON.stringify(topic.join(' '))}; topics: ${TOPICS.join(', ')}\n`);
+          io().exitCode = 2;
           return;
         }
         cmd = next;

@@ -6,6 +6,7 @@ import type { Envelope } from '../src/client/types.js';
 import type { JobSummary } from '../src/core/schemas/jobs.js';
 import type { Ctx } from './_lib/runtime/context.js';
 import { chalkAt } from './_lib/runtime/term.js';
+import { io } from './_lib/runtime/io.js';
 
 type Cell = string | number | null;
 
@@ -61,7 +62,7 @@ function lines(jobs: JobSummary[], format: 'tsv' | 'csv', header: boolean): stri
 
 /** The width a table may take: the terminal's (80 if it says none); piped, COLUMNS if set, else no limit. */
 function tableWidth(ctx: Ctx): number {
-  if (ctx.term.outTTY) return (process.stdout.columns ?? 0) > 0 ? process.stdout.columns : 80;
+  if (ctx.term.outTTY) return (io().stdout.columns ?? 0) || 80;
   return Number(ctx.term.env.COLUMNS) || Infinity;
 }
 
@@ -91,7 +92,7 @@ async function table(ctx: Ctx, jobs: JobSummary[]): Promise<string> {
 
 function sayEmpty(ctx: Ctx): void {
   const why = ctx.keyEnv === 'sandbox' ? ' Sandbox calls answer at once and never start one; a live call that has to fetch from a platform does (202).' : '';
-  process.stderr.write(`No jobs in the last 24 hours.${why}\n`);
+  io().stderr.write(`No jobs in the last 24 hours.${why}\n`);
 }
 
 /** Lists one page, or every page with --all, in the chosen format. */
@@ -111,7 +112,7 @@ export async function listJobs(ctx: Ctx, call: ApiCall, all: boolean): Promise<v
         })();
     for await (const page of pages) {
       // tsv and csv stream page by page; a table needs every row to size its columns.
-      if (format !== 'table') process.stdout.write(lines(page.data, format, last === undefined));
+      if (format !== 'table') io().stdout.write(lines(page.data, format, last === undefined));
       else jobs.push(...page.data);
       last = page;
     }
@@ -122,12 +123,12 @@ export async function listJobs(ctx: Ctx, call: ApiCall, all: boolean): Promise<v
   ctx.ui.stop();
   if (format === 'table') {
     if (jobs.length === 0) sayEmpty(ctx);
-    else process.stdout.write(await table(ctx, jobs));
+    else io().stdout.write(await table(ctx, jobs));
     const more = last?.meta.pagination;
     if (stopped === null && more?.hasMore && more.nextCursor) {
       const c = await chalkAt(ctx.term.errColor);
       // The token on a line of its own, as under the other tables (output.ts printFooter).
-      process.stderr.write(`${c.dim('more jobs (--all for every one); the next:')}\n--cursor ${more.nextCursor}\n`);
+      io().stderr.write(`${c.dim('more jobs (--all for every one); the next:')}\n--cursor ${more.nextCursor}\n`);
     }
   }
   if (stopped !== null) throw stopped;

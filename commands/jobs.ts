@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { columnListHelp } from './_lib/output/columns.js';
 import { type GlobalOpts, pick, withGlobals } from './_lib/flags/options.js';
+import { io } from './_lib/runtime/io.js';
 
 export function defineJobs(program: Command): void {
   const jobs = program.command('jobs').description('Async jobs started by a 202 answer');
@@ -79,7 +80,7 @@ Examples:
         const r = await ctx.client.submit(operations.jobCancel(jobId));
         if (ctx.format !== 'table' || ctx.fields !== null || ctx.jq !== null) return show(ctx, r.body);
         ctx.ui.stop();
-        process.stdout.write(`Canceled job ${jobId}: its credit hold is released and nothing is charged.\n`);
+        io().stdout.write(`Canceled job ${jobId}: its credit hold is released and nothing is charged.\n`);
       });
     });
 }

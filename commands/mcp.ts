@@ -4,6 +4,7 @@
 // stdout carries JSON-RPC only; anything said goes to stderr. The MCP SDK loads only here.
 import { type Command, Option } from 'commander';
 import type { GlobalOpts } from './_lib/flags/options.js';
+import { io } from './_lib/runtime/io.js';
 
 interface McpOpts extends Pick<GlobalOpts, 'baseUrl' | 'apiKey' | 'dataDir' | 'profile' | 'debug'> {
   timeout: string;
@@ -64,22 +65,23 @@ Examples:
         });
         if (ctx.keySource === null) {
           await ctx.close();
-          process.stderr.write(
+          io().stderr.write(
             `stays mcp: no API key for ${ctx.sharedStore ?? ctx.base}: every tool call would be refused. Set STAYS_API_KEY in the agent's MCP server settings (its "env"), or pass --api-key, or stays config set api-key KEY.\n`,
           );
-          process.exitCode = EXIT.auth;
+          io().exitCode = EXIT.auth;
           return;
         }
         const { runStdio } = await import('../src/mcp/stdio.js');
-        process.stderr.write(`stays mcp: serving 7 tools over stdio (${ctx.inProcess ? 'in-process' : ctx.base}; ${ctx.keySource === 'local' ? 'the local sandbox key' : `a ${ctx.keyEnv} key`})\n`);
-        await runStdio({ client: ctx.client, waitMs });
+        io().stderr.write(`stays mcp: serving 7 tools over stdio (${ctx.inProcess ? 'in-process' : ctx.base}; ${ctx.keySource === 'local' ? 'the local sandbox key' : `a ${ctx.keyEnv} key`})\n`);
+        await runStdio({ client: ctx.client, waitMs, stdin: io().stdin, stdout: io().stdout });
         ctx.ui.stop();
       } catch (e) {
-        process.stderr.write(`stays mcp: ${(e as Error).message}\n`);
-        process.exitCode = e instanceof UsageError ? EXIT.usage : EXIT.internal;
+        io().stderr.write(`stays mcp: ${(e as Error).message}\n`);
+        io().exitCode = e instanceof UsageError ? EXIT.usage : EXIT.internal;
       } finally {
         // Nothing should be left running; if a dependency keeps a handle open, do not hang the agent.
-        setTimeout(() => process.exit(), 2000).unref();
+        const exit = io().exit;
+        if (exit) setTimeout(() => exit(), 2000).unref();
       }
     });
 }

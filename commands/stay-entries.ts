@@ -9,6 +9,7 @@ import { batchEntryId } from '../src/core/stays/entry.js';
 import { UsageError } from './_lib/runtime/errors.js';
 import type { Term } from './_lib/runtime/term.js';
 import { MAX_BATCH_ENTRIES } from '../src/core/limits.js';
+import { io } from './_lib/runtime/io.js';
 
 const entryOf = (s: string): StayBatchEntry => (isStayUrl(s) ? { url: s.trim() } : { id: s.trim() });
 
@@ -90,6 +91,6 @@ export async function readEntriesFile(file: string, term: Pick<Term, 'inTTY'>): 
   }
   if (term.inTTY) throw new UsageError('--file - reads the entries on stdin: stays stay batch --file - < entries.txt', 'file');
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of io().stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
 }

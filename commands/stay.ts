@@ -4,6 +4,7 @@ import { type Command, Option } from 'commander';
 import { type GlobalOpts, withCost, withGlobals } from './_lib/flags/options.js';
 import { STAY_PART_KINDS, columnsHelp, stayPartColumnsHelp } from './_lib/output/columns.js';
 import { BILLING_TEXT } from '../src/core/billing.js';
+import { io } from './_lib/runtime/io.js';
 
 const PARTS = Object.keys(STAY_PART_KINDS);
 
@@ -100,13 +101,13 @@ ${columnsHelp('stay')}`,
         const { good, bad } = checkEntries(parseEntries(await readEntriesFile(opts.file, ctx.term)));
         // A line the service would refuse is said by its number and left out; the others run.
         if (good.length === 0) throw new UsageError(`--file: no entry can be looked up: ${bad.join('; ')}`, 'file');
-        for (const b of bad) process.stderr.write(`stays: ${b.replace(/\.$/, '')}; skipped\n`);
+        for (const b of bad) io().stderr.write(`stays: ${b.replace(/\.$/, '')}; skipped\n`);
         await runCall(ctx, operations.stayBatch(good.map((e) => e.entry)), {
           notices: (meta) => meta && { ...meta, warnings: meta.warnings?.map((w) => ({ ...w, message: relabelEntries(w.message, good) })) },
         });
         if (bad.length > 0) {
-          process.stderr.write(`stays: exiting ${EXIT.usage} because ${bad.length} ${bad.length === 1 ? 'entry' : 'entries'} of --file could not be read as an id or room URL\n`);
-          process.exitCode = EXIT.usage;
+          io().stderr.write(`stays: exiting ${EXIT.usage} because ${bad.length} ${bad.length === 1 ? 'entry' : 'entries'} of --file could not be read as an id or room URL\n`);
+          io().exitCode = EXIT.usage;
         }
       });
     });

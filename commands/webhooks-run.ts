@@ -9,7 +9,7 @@ import { StaysApiError } from '../src/client/errors.js';
 import { type VerifyResult, verifyWebhook } from '../src/webhooks/sign.js';
 import type { Ctx } from './_lib/runtime/context.js';
 import { UsageError } from './_lib/runtime/errors.js';
-import { EXIT } from './_lib/runtime/io.js';
+import { EXIT, io } from './_lib/runtime/io.js';
 import { show } from './_lib/runtime/run.js';
 import { chalkAt } from './_lib/runtime/term.js';
 
@@ -41,7 +41,7 @@ function lines<T>(cols: Col<T>[], rows: T[], format: 'tsv' | 'csv'): string {
 }
 
 function width(ctx: Ctx): number {
-  if (ctx.term.outTTY) return (process.stdout.columns ?? 0) > 0 ? process.stdout.columns : 80;
+  if (ctx.term.outTTY) return (io().stdout.columns ?? 0) || 80;
   return Number(ctx.term.env.COLUMNS) || Infinity;
 }
 
@@ -88,11 +88,11 @@ const DELIVERY_COLS: Col<Delivery>[] = [
 
 /** One resource as `label  value` lines (tables), or a one-row tsv/csv. */
 async function fields<T>(ctx: Ctx, cols: Col<T>[], row: T): Promise<void> {
-  if (ctx.format === 'tsv' || ctx.format === 'csv') return void process.stdout.write(lines(cols, [row], ctx.format));
+  if (ctx.format === 'tsv' || ctx.format === 'csv') return void io().stdout.write(lines(cols, [row], ctx.format));
   const c = await chalkAt(ctx.term.outColor);
   const pad = Math.max(...cols.map((col) => col.header.length));
   const out = cols.map((col) => `${c.bold(col.header.toLowerCase().padEnd(pad))}  ${text(col.value(row)) || '-'}`);
-  process.stdout.write(`${out.join('\n')}\n`);
+  io().stdout.write(`${out.join('\n')}\n`);
 }
 
 async function list<T>(ctx: Ctx, call: ApiCall, cols: Col<T>[], empty: string, keep?: (row: T) => boolean): Promise<void> {
@@ -102,9 +102,9 @@ async function list<T>(ctx: Ctx, call: ApiCall, cols: Col<T>[], empty: string, k
   if (jsonish(ctx)) return show(ctx, env);
   ctx.ui.stop();
   if (ctx.format === 'table') {
-    if (env.data.length === 0) process.stderr.write(`${empty}\n`);
-    else process.stdout.write(await table(ctx, cols, env.data));
-  } else process.stdout.write(lines(cols, env.data, ctx.format as 'tsv' | 'csv'));
+    if (env.data.length === 0) io().stderr.write(`${empty}\n`);
+    else io().stdout.write(await table(ctx, cols, env.data));
+  } else io().stdout.write(lines(cols, env.data, ctx.format as 'tsv' | 'csv'));
 }
 
 export async function createHook(ctx: Ctx, o: { url: string; events: string; description?: string }): Promise<void> {
@@ -122,10 +122,10 @@ export async function createHook(ctx: Ctx, o: { url: string; events: string; des
   } else {
     await fields(ctx, HOOK_COLS as Col<CreatedWebhook>[], env.data);
     const c = await chalkAt(ctx.term.outColor);
-    process.stdout.write(`\n${c.bold('signing secret')}  ${c.yellow.bold(env.data.signing_secret)}\n`);
+    io().stdout.write(`\n${c.bold('signing secret')}  ${c.yellow.bold(env.data.signing_secret)}\n`);
   }
   const e = await chalkAt(ctx.term.errColor);
-  process.stderr.write(`${e.yellow('!')} Save the signing secret now: it will not be shown again. To replace it, delete this webhook and create another.\n`);
+  io().stderr.write(`${e.yellow('!')} Save the signing secret now: it will not be shown again. To replace it, delete this webhook and create another.\n`);
 }
 
 export const listHooks = (ctx: Ctx, activeOnly = false) =>
@@ -154,16 +154,16 @@ export async function deleteHook(ctx: Ctx, id: string): Promise<void> {
   const before = await ctx.client.run<Webhook>(operations.webhook(id));
   if (before.data.status === 'deleted') {
     ctx.ui.stop();
-    process.stderr.write(`Webhook ${before.data.id} was already deleted; nothing changed.\n`);
+    io().stderr.write(`Webhook ${before.data.id} was already deleted; nothing changed.\n`);
     if (jsonish(ctx)) return show(ctx, { data: { id: before.data.id, revoked: true, already_deleted: true }, request_id: (before as { request_id?: string }).request_id } as never);
-    if (ctx.format !== 'table') process.stdout.write(lines(REVOKED_COLS, [before.data], ctx.format as 'tsv' | 'csv'));
+    if (ctx.format !== 'table') io().stdout.write(lines(REVOKED_COLS, [before.data], ctx.format as 'tsv' | 'csv'));
     return;
   }
   const env = await ctx.client.run<{ id: string; revoked: true }>(operations.webhookDelete(id));
   if (jsonish(ctx)) return show(ctx, env);
   ctx.ui.stop();
-  if (ctx.format === 'table') process.stdout.write(`Deleted webhook ${env.data.id}: no more deliveries; its record stays (active no).\n`);
-  else process.stdout.write(lines(REVOKED_COLS, [env.data], ctx.format as 'tsv' | 'csv'));
+  if (ctx.format === 'table') io().stdout.write(`Deleted webhook ${env.data.id}: no more deliveries; its record stays (active no).\n`);
+  else io().stdout.write(lines(REVOKED_COLS, [env.data], ctx.format as 'tsv' | 'csv'));
 }
 
 export const listDeliveries = (ctx: Ctx, id: string) => list(ctx, operations.webhookDeliveries(id), DELIVERY_COLS, 'No delivery attempts yet.');
@@ -191,18 +191,18 @@ export async function verifyCmd(o: { secretFile: string; header: string; toleran
     if (o.tolerance !== undefined && !/^\d{1,9}$/.test(o.tolerance)) throw new UsageError(`--tolerance must be a whole number of seconds (got ${JSON.stringify(o.tolerance)}).`, 'tolerance');
     if (term.inTTY) throw new UsageError('verify reads the raw delivery body on stdin: stays webhooks verify --secret-file F --header H < body.json', null);
     const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    for await (const chunk of io().stdin) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
     const r = verifyWebhook(body, o.header, secret, o.tolerance === undefined ? {} : { toleranceSeconds: Number(o.tolerance) });
     if (r.ok) {
-      process.stdout.write(`valid: signed at ${new Date(r.timestamp * 1000).toISOString()}\n`);
+      io().stdout.write(`valid: signed at ${new Date(r.timestamp * 1000).toISOString()}\n`);
       return;
     }
     const c = await chalkAt(term.errColor);
-    process.stderr.write(`${c.red('invalid:')} ${r.reason}: ${REASONS[r.reason]}\n`);
-    process.exitCode = EXIT.internal;
+    io().stderr.write(`${c.red('invalid:')} ${r.reason}: ${REASONS[r.reason]}\n`);
+    io().exitCode = EXIT.internal;
   } catch (e) {
-    process.exitCode = await reportError(e, term, false);
+    io().exitCode = await reportError(e, term, false);
   }
 }
 
@@ -234,12 +234,12 @@ export async function triggerHook(ctx: Ctx, event: string): Promise<void> {
   ctx.ui.stop();
   const t = env.data;
   if (ctx.format !== 'table') {
-    process.stdout.write(lines(TRIGGERED_COLS, [t], ctx.format as 'tsv' | 'csv'));
+    io().stdout.write(lines(TRIGGERED_COLS, [t], ctx.format as 'tsv' | 'csv'));
     return;
   }
-  process.stdout.write(`Triggered ${t.event}${t.job_id ? ` with sandbox job ${t.job_id}` : ''}: queued ${t.events.join(', ')} for ${t.webhooks} webhook${t.webhooks === 1 ? '' : 's'}.\n`);
-  if (t.webhooks === 0) process.stderr.write('No active sandbox webhook is subscribed to these events: start a receiver with stays webhooks listen, or create one with a stay_test_ key.\n');
-  else if (t.job_id) process.stderr.write(`See the job: stays jobs get ${t.job_id}\n`);
+  io().stdout.write(`Triggered ${t.event}${t.job_id ? ` with sandbox job ${t.job_id}` : ''}: queued ${t.events.join(', ')} for ${t.webhooks} webhook${t.webhooks === 1 ? '' : 's'}.\n`);
+  if (t.webhooks === 0) io().stderr.write('No active sandbox webhook is subscribed to these events: start a receiver with stays webhooks listen, or create one with a stay_test_ key.\n');
+  else if (t.job_id) io().stderr.write(`See the job: stays jobs get ${t.job_id}\n`);
 }
 
 /** `stays webhooks resend EVENT_ID [--webhook ID]`: queues one delivery again (found in the webhooks' attempt logs when --webhook is not given). */
@@ -269,6 +269,6 @@ export async function resendHook(ctx: Ctx, deliveryId: string, webhookId?: strin
   const env = await ctx.client.run<{ id: string; webhook_id: string; status: string }>(operations.webhookResend(hook, deliveryId));
   if (jsonish(ctx)) return show(ctx, env);
   ctx.ui.stop();
-  if (ctx.format === 'table') process.stdout.write(`Queued delivery ${env.data.id} of webhook ${env.data.webhook_id} again: 3 fresh attempts, the same event id.\n`);
-  else process.stdout.write(lines(RESENT_COLS, [env.data], ctx.format as 'tsv' | 'csv'));
+  if (ctx.format === 'table') io().stdout.write(`Queued delivery ${env.data.id} of webhook ${env.data.webhook_id} again: 3 fresh attempts, the same event id.\n`);
+  else io().stdout.write(lines(RESENT_COLS, [env.data], ctx.format as 'tsv' | 'csv'));
 }

@@ -7,7 +7,7 @@ import { nextPageOf } from '../../src/client/meta.js';
 import type { RawResponse } from '../../src/client/types.js';
 import type { Ctx } from '../_lib/runtime/context.js';
 import { UsageError } from '../_lib/runtime/errors.js';
-import { jsonText } from '../_lib/runtime/io.js';
+import { jsonText, io } from '../_lib/runtime/io.js';
 import type { Term } from '../_lib/runtime/term.js';
 
 /** What `stays api` prints: the body as sent (json), or its data one row a line (jsonl). */
@@ -94,7 +94,7 @@ export async function buildRequest(
       'input',
     );
   }
-  if (o.input !== undefined) body = o.input === '-' ? await text(process.stdin) : readFileSync(o.input, 'utf8');
+  if (o.input !== undefined) body = o.input === '-' ? await text(io().stdin) : readFileSync(o.input, 'utf8');
   // GET unless told otherwise: every read route takes its parameters in the query; a body means POST.
   const method = (o.method ?? (body !== undefined ? 'POST' : 'GET')).toUpperCase() as ApiCall['method'];
   const [p, qs] = apiPath(path).split('?', 2) as [string, string | undefined];
@@ -126,7 +126,7 @@ function parseBody(res: RawResponse): unknown {
 
 export async function printResponse(res: RawResponse, ctx: Ctx, o: { include: boolean; format: RawFormat }): Promise<void> {
   if (o.include) {
-    process.stdout.write(
+    io().stdout.write(
       `HTTP ${res.status}\n${Object.entries(res.headers)
         .map(([k, v]) => `${k}: ${v}`)
         .join('\n')}\n\n`,
@@ -140,11 +140,11 @@ export async function printResponse(res: RawResponse, ctx: Ctx, o: { include: bo
   } else if (ok && o.format === 'jsonl') {
     const data = 'data' in (parsed as object) ? (parsed as { data: unknown }).data : parsed;
     const rows = Array.isArray(data) ? data : [data];
-    process.stdout.write(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    io().stdout.write(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
   } else {
     let out = res.body;
     if (ctx.term.outTTY && parsed !== undefined) out = JSON.stringify(parsed, null, 2);
-    process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
+    io().stdout.write(out.endsWith('\n') ? out : `${out}\n`);
   }
   // Like gh: the body is the output either way; the exit code says whether it was an error.
   if (res.status >= 400) throw toApiError(res, 'The service');
@@ -231,7 +231,7 @@ export async function printPages(ctx: Ctx, call: ApiCall, o: { include: boolean;
 }
 
 async function printSlurped(ctx: Ctx, pages: unknown[]): Promise<void> {
-  if (ctx.jq === null) return void process.stdout.write(jsonText(pages, ctx.term.outTTY));
+  if (ctx.jq === null) return void io().stdout.write(jsonText(pages, ctx.term.outTTY));
   const { printSelected } = await import('../_lib/output/select.js');
   await printSelected(pages as unknown as { data: unknown }, { fields: null, jq: ctx.jq }, ctx.term);
 }

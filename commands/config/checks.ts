@@ -5,7 +5,7 @@ import { keyPrefix, redact } from '../_lib/runtime/context.js';
 import { parseDuration } from '../_lib/flags/options.js';
 import { FORMATS } from '../_lib/output/print.js';
 import { UsageError } from '../_lib/runtime/errors.js';
-import { EXIT, jsonText } from '../_lib/runtime/io.js';
+import { EXIT, jsonText, io } from '../_lib/runtime/io.js';
 
 export { openConfig, readProfile } from '../_lib/config/profiles.js';
 
@@ -44,13 +44,13 @@ export function listProfile(profile: string, json: boolean): void {
     const v = p[k];
     if (v !== undefined) shown[k] = k === 'api-key' || k === 'apify-token' ? redact(v) : v;
   }
-  if (json) return void process.stdout.write(jsonText(shown, process.stdout.isTTY === true));
+  if (json) return void io().stdout.write(jsonText(shown, io().stdout.isTTY === true));
   // A named profile shows what it inherits from the default profile, marked as such.
   const fromDefault = profile === 'default' ? {} : readProfile('default');
   const own = profile === 'default' ? p : readOwnProfile(profile);
   for (const [k, v] of Object.entries(shown)) {
     const inherited = own[k as ConfigKey] === undefined && fromDefault[k as ConfigKey] !== undefined;
-    process.stdout.write(`${k}=${v}${inherited && process.stdout.isTTY ? '  (from the default profile)' : ''}\n`);
+    io().stdout.write(`${k}=${v}${inherited && io().stdout.isTTY ? '  (from the default profile)' : ''}\n`);
   }
 }
 
@@ -61,17 +61,17 @@ export function listProfiles(active: string, json: boolean): void {
     const key = p['api-key'];
     return { name, active: name === active, baseUrl: p['base-url'] ?? null, key: key === undefined ? null : keyPrefix(key) };
   });
-  if (json) process.stdout.write(jsonText(rows, process.stdout.isTTY === true));
+  if (json) io().stdout.write(jsonText(rows, io().stdout.isTTY === true));
   else {
     // As `git branch` marks the current branch: "* name".
     const cells = rows.map((r) => [`${r.active ? '*' : ' '} ${r.name}`, r.baseUrl ?? 'in-process', r.key ?? 'none']);
     const widths = [0, 1].map((i) => Math.max(...cells.map((c) => c[i]!.length)));
-    for (const c of cells) process.stdout.write(`${c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!))).join('  ')}\n`);
+    for (const c of cells) io().stdout.write(`${c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]!))).join('  ')}\n`);
   }
   const unknown = unknownProfile(active);
   if (unknown !== null) {
-    process.stderr.write(`stays config: ${unknown}\n`);
-    process.exitCode = EXIT.usage;
+    io().stderr.write(`stays config: ${unknown}\n`);
+    io().exitCode = EXIT.usage;
   }
 }
 
@@ -81,7 +81,7 @@ export async function guard(fn: () => void | Promise<void>): Promise<void> {
     await fn();
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    process.stderr.write(`stays config: ${e.message}\n`);
-    process.exitCode = EXIT.usage;
+    io().stderr.write(`stays config: ${e.message}\n`);
+    io().exitCode = EXIT.usage;
   }
 }

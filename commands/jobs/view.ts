@@ -8,6 +8,7 @@ import type { JobEnvelope } from '../../src/client/types.js';
 import type { Ctx } from '../_lib/runtime/context.js';
 import { printResult } from '../_lib/output/print.js';
 import { show } from '../_lib/runtime/run.js';
+import { io } from '../_lib/runtime/io.js';
 
 export async function showJob(ctx: Ctx, envelope: JobEnvelope): Promise<void> {
   const { data } = envelope;
@@ -19,9 +20,9 @@ export async function showJob(ctx: Ctx, envelope: JobEnvelope): Promise<void> {
   const result = { data: data.result, meta: envelope.meta };
   if (ctx.format === 'table') {
     await printResult({ data: { jobId: data.jobId, status: data.status } }, 'table', ctx.term);
-    process.stdout.write('\n');
+    io().stdout.write('\n');
   } else {
-    process.stderr.write(`stays: job ${data.jobId} completed; below are its result's rows (the job's own fields: --json)\n`);
+    io().stderr.write(`stays: job ${data.jobId} completed; below are its result's rows (the job's own fields: --json)\n`);
   }
   await show(ctx, result, true);
 }

@@ -23,6 +23,8 @@ export interface InProcessOptions {
   deliverMs?: number;
   /** Runtime settings over the environment's (the CLI's profile: upstream, apify token, actors). */
   config?: Partial<Config>;
+  /** The environment the runtime's settings are read from (default process.env; the CLI passes its own). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface InProcessTransport extends Transport {
@@ -51,7 +53,7 @@ export function inProcessTransport(opts: InProcessOptions = {}): InProcessTransp
         import('../http/direct.js'),
         import('../http/routes/u/index.js'),
       ]);
-      const rt = createRuntime({ config: { ...opts.config, ...(opts.dataDir ? { dataDir: opts.dataDir } : {}) }, role: 'cli' });
+      const rt = createRuntime({ config: { ...opts.config, ...(opts.dataDir ? { dataDir: opts.dataDir } : {}) }, role: 'cli', env: opts.env });
       try {
         // Jobs and holds left by a process that died (expired leases) are failed and released.
         await rt.recover({ purgeBatches: 1 });

@@ -1,12 +1,12 @@
-// Live jobs in-process (issue 8): with no server, the CLI itself runs the job. --no-wait finishes
-// it before exiting (and says so); a --timeout or a crash never leaves it running with credits
-// held: a timeout stops it at once, a crash leaves a lease that the next command cleans up.
+// Live jobs in-process (issue 8), what only a real process shows: Ctrl-C (SIGINT) stops the job the
+// command runs, and a command killed (SIGKILL) leaves a lease that the next command cleans up.
+// --no-wait finishing the job and --timeout stopping it are in-process-jobs.inprocess.test.ts's.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/stays.js';
-import { type Sandbox, freshSandbox, json, stays } from './helpers.js';
+import { type Sandbox, freshSandbox, stays } from './helpers.js';
 
 const LEASE_MS = 1500;
 let box: Sandbox;
@@ -35,35 +35,6 @@ const jobRow = (id: string) => db((d) => d.prepare('SELECT status, error FROM jo
 const JOB_ID = /job_[0-9A-HJKMNP-TV-Z]{26}/;
 
 describe('live jobs in-process', () => {
-  it('--no-wait prints the 202 job, finishes the job before exiting, and says so on stderr', async () => {
-    const before = credits();
-    const r = await stays(['search', 'Lisbon', '--limit', '2', '--api-key', live, '--no-wait'], env('1500'));
-    expect(r.code, r.stderr).toBe(0);
-    const { data } = json<{ data: { jobId: string; status: string } }>(r);
-    expect(data.status).toBe('pending');
-    expect(r.stderr).toMatch(new RegExp(`job ${data.jobId} runs in this command \\(in-process\\); finishing it before exiting`));
-    expect(r.stderr).toMatch(new RegExp(`job ${data.jobId} finished; see it with: stays jobs get ${data.jobId}`));
-    expect(jobRow(data.jobId).status).toBe('completed');
-    const got = await stays(['jobs', 'get', data.jobId, '--api-key', live, '--json'], env('1500'));
-    expect(got.code, got.stderr).toBe(0);
-    expect(json<{ data: { status: string } }>(got).data.status).toBe('completed');
-    const after = credits();
-    expect(after.held).toBe(0);
-    expect(after.balance).toBeLessThan(before.balance);
-  });
-
-  it('--timeout stops the job when the command gives up: exit 8, failed retryable, hold released, nothing charged', async () => {
-    const before = credits();
-    const r = await stays(['search', 'Porto', '--limit', '2', '--api-key', live, '--timeout', '1s'], env('8000'));
-    expect(r.code, r.stderr).toBe(8);
-    expect(r.stderr).toMatch(/ran in this command \(in-process\) and is stopped: nothing was charged/);
-    const id = JOB_ID.exec(r.stderr)![0];
-    const row = jobRow(id);
-    expect(row.status).toBe('failed');
-    expect(JSON.parse(row.error!)).toMatchObject({ code: 'upstream_degraded', retryable: true });
-    expect(credits()).toEqual(before);
-  });
-
   it('Ctrl-C stops the job it runs: exit 130, failed retryable, nothing charged, and the message says so', async () => {
     const before = credits();
     const child = spawn(process.execPath, [BIN, 'search', 'Braga', '--limit', '2', '--api-key', live], { env: { ...process.env, ...env('30000') }, stdio: ['ignore', 'ignore', 'pipe'] });

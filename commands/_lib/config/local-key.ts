@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import type { InProcessTransport } from '../../../src/client/in-process.js';
 import type { Runtime } from '../../../src/runtime.js';
 import { openConfig, readProfile } from './profiles.js';
+import { io } from '../runtime/io.js';
 
 /** A lock older than this was left by a process that died while provisioning. */
 const STALE_LOCK_MS = 30_000;
@@ -83,7 +84,7 @@ export async function localKey(t: InProcessTransport, profileName: string): Prom
     const account = await createAccount(rt, { plan: 'free' });
     const key = await createKey(rt, { accountId: account.id, env: 'sandbox' });
     (await openConfig()).saveLocalKey(profileName, index, { key: key.key, keyId: key.id, accountId: account.id });
-    process.stderr.write(`stays: created a local sandbox account (${account.id}) and key for ${dir}; sandbox data is free and deterministic.\n`);
+    io().stderr.write(`stays: created a local sandbox account (${account.id}) and key for ${dir}; sandbox data is free and deterministic.\n`);
     return key.key;
   } finally {
     if (locked) rmSync(lockPath, { recursive: true, force: true });

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import envPaths from 'env-paths';
+import { io } from '../runtime/io.js';
 
 export const CONFIG_KEYS = {
   'base-url': 'service root for remote mode, e.g. http://127.0.0.1:8787',
@@ -30,7 +31,7 @@ const RUNTIME_KEYS = [
  * The profile's upstream settings as runtime config overrides, for in-process commands and
  * `stays doctor`. The environment wins over the profile, as it does for every setting.
  */
-export function runtimeSettings(profile: Profile, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function runtimeSettings(profile: Profile, env: NodeJS.ProcessEnv = io().env): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, variable, field] of RUNTIME_KEYS) {
     const v = profile[key];
@@ -59,18 +60,18 @@ interface ConfigFile {
 const CONFIG_NAME = 'config';
 
 /** STAYS_CONFIG_DIR (tests, several setups side by side) or the user config dir. */
-function configDir(env: NodeJS.ProcessEnv = process.env): string {
+function configDir(env: NodeJS.ProcessEnv = io().env): string {
   return env.STAYS_CONFIG_DIR || envPaths('stays', { suffix: 'nodejs' }).config;
 }
 
-export const configFile = (env: NodeJS.ProcessEnv = process.env) => join(configDir(env), `${CONFIG_NAME}.json`);
+export const configFile = (env: NodeJS.ProcessEnv = io().env) => join(configDir(env), `${CONFIG_NAME}.json`);
 
 export function isConfigKey(k: string): k is ConfigKey {
   return Object.hasOwn(CONFIG_KEYS, k);
 }
 
 /** The profile's own settings, without what it inherits from the default profile. */
-export function readOwnProfile(name: string, env: NodeJS.ProcessEnv = process.env): Profile {
+export function readOwnProfile(name: string, env: NodeJS.ProcessEnv = io().env): Profile {
   try {
     return (JSON.parse(readFileSync(configFile(env), 'utf8')) as ConfigFile).profiles?.[name] ?? {};
   } catch {
@@ -79,7 +80,7 @@ export function readOwnProfile(name: string, env: NodeJS.ProcessEnv = process.en
 }
 
 /** The profile's settings (over the default profile's), read without loading conf; {} when there is no file yet. */
-export function readProfile(name: string, env: NodeJS.ProcessEnv = process.env): Profile {
+export function readProfile(name: string, env: NodeJS.ProcessEnv = io().env): Profile {
   let text: string;
   try {
     text = readFileSync(configFile(env), 'utf8');
@@ -102,7 +103,7 @@ export function readProfile(name: string, env: NodeJS.ProcessEnv = process.env):
 }
 
 /** The profiles of the config file, with the implicit `default` first (it exists without a file). */
-export function profileNames(env: NodeJS.ProcessEnv = process.env): string[] {
+export function profileNames(env: NodeJS.ProcessEnv = io().env): string[] {
   let names: string[] = [];
   try {
     names = Object.keys((JSON.parse(readFileSync(configFile(env), 'utf8')) as ConfigFile).profiles ?? {});
@@ -129,7 +130,7 @@ function distance(a: string, b: string): number {
  * another account's settings or leave a profile behind; only `config set` and `auth login`
  * create one (as the AWS CLI does).
  */
-export function unknownProfile(name: string, env: NodeJS.ProcessEnv = process.env): string | null {
+export function unknownProfile(name: string, env: NodeJS.ProcessEnv = io().env): string | null {
   if (name === 'default') return null;
   const names = profileNames(env);
   if (names.includes(name)) return null;
@@ -142,7 +143,7 @@ export function unknownProfile(name: string, env: NodeJS.ProcessEnv = process.en
 }
 
 /** The writable store (conf, loaded on demand). */
-export async function openConfig(env: NodeJS.ProcessEnv = process.env) {
+export async function openConfig(env: NodeJS.ProcessEnv = io().env) {
   const { default: Conf } = await import('conf');
   // Data-directory paths contain dots, so dot-notation access is off; profiles are read and
   // written whole.

@@ -7,7 +7,7 @@ import { buildPath } from '../../../src/client/http.js';
 import type { Ctx } from '../runtime/context.js';
 import { capOf, worstCase } from './guard.js';
 import { UsageError } from '../runtime/errors.js';
-import { jsonText } from '../runtime/io.js';
+import { jsonText, io } from '../runtime/io.js';
 
 export interface DryRunRequest {
   method: ApiCall['method'];
@@ -112,8 +112,8 @@ export async function printDryRun(ctx: Ctx, call: ApiCall, o: { all: boolean }):
     return;
   }
   if (ctx.fields !== null || ctx.format === 'json' || ctx.format === 'jsonl') {
-    process.stdout.write(jsonText(plan, ctx.term.outTTY && ctx.format !== 'jsonl'));
+    io().stdout.write(jsonText(plan, ctx.term.outTTY && ctx.format !== 'jsonl'));
     return;
   }
-  process.stdout.write(planText(plan));
+  io().stdout.write(planText(plan));
 }

@@ -10,7 +10,7 @@ import type { ApiCall } from '../../../src/client/http.js';
 import { REVIEWS_LIMIT, SEARCH_LIMIT } from '../../../src/core/limits.js';
 import { valueInt, valueList, worstCaseOf } from '../../../src/core/worst-case.js';
 import type { Ctx } from '../runtime/context.js';
-import { EXIT } from '../runtime/io.js';
+import { EXIT, io } from '../runtime/io.js';
 
 /** The default cap on a terminal, for --all walks and batches, when --max-credits is not given. */
 const DEFAULT_TTY_CAP = 100;
@@ -84,7 +84,8 @@ export interface CostGuard {
 
 async function confirm(message: string): Promise<boolean> {
   const { confirm: ask } = await import('@inquirer/prompts');
-  return ask({ message, default: false });
+  const { stdin, stdout } = io();
+  return ask({ message, default: false }, { input: stdin, output: stdout });
 }
 
 /**

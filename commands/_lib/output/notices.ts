@@ -2,7 +2,7 @@
 // (which carries it in meta): a platform that failed (the results are partial), a platform that
 // was skipped, a warning (a filter ignored, simulated data…). One line each, after the data.
 // `--fail-on-partial` then turns a failed leg into exit 7.
-import { EXIT } from '../runtime/io.js';
+import { EXIT, io } from '../runtime/io.js';
 import { type Term, chalkAt } from '../runtime/term.js';
 
 export interface NoticeMeta {
@@ -84,12 +84,12 @@ export class Notices {
   async print(term: Term, o: { quiet: boolean; failOnPartial: boolean }): Promise<void> {
     if (!o.quiet) {
       const c = await chalkAt(term.errColor);
-      for (const l of this.lines()) process.stderr.write(l.kind === 'missing' ? `stays: ${l.text}\n` : `${c.yellow('warning:')} ${l.text}\n`);
+      for (const l of this.lines()) io().stderr.write(l.kind === 'missing' ? `stays: ${l.text}\n` : `${c.yellow('warning:')} ${l.text}\n`);
     }
     if (o.failOnPartial && this.partial) {
       const why = this.failed.size > 0 ? 'results are partial' : `${this.missing} of ${this.requested} entries could not be resolved`;
-      if (!o.quiet) process.stderr.write(`stays: exiting ${EXIT.upstream} because ${why} (--fail-on-partial)\n`);
-      process.exitCode = EXIT.upstream;
+      if (!o.quiet) io().stderr.write(`stays: exiting ${EXIT.upstream} because ${why} (--fail-on-partial)\n`);
+      io().exitCode = EXIT.upstream;
     }
   }
 }

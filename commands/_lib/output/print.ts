@@ -3,13 +3,13 @@
 // csv. The footer (credits, cache, more pages) is talk, so it goes to stderr, for tables only;
 // warnings and partial results go to stderr in every format (notices.ts).
 import { dataText, money, viewOf, type View } from './view.js';
-import { jsonText } from '../runtime/io.js';
+import { jsonText, io } from '../runtime/io.js';
 import { type Term, chalkAt } from '../runtime/term.js';
 
 export const FORMATS = ['table', 'tsv', 'json', 'jsonl', 'csv'] as const;
 export type Format = (typeof FORMATS)[number];
 
-const out = (s: string) => process.stdout.write(s);
+const out = (s: string) => io().stdout.write(s);
 
 const oneLine = (s: string) => s.replace(/[\t\r\n]+/g, ' ');
 const csvCell = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
@@ -41,7 +41,7 @@ export function jsonLines(data: unknown): string {
  * COLUMNS when set (`-o table | less`), else no limit (`-o table > file`).
  */
 function tableWidth(term: Term): number {
-  if (term.outTTY) return (process.stdout.columns ?? 0) > 0 ? process.stdout.columns : 80;
+  if (term.outTTY) return (io().stdout.columns ?? 0) || 80;
   const columns = Number.parseInt(term.env.COLUMNS ?? '', 10);
   return columns > 0 ? columns : Number.POSITIVE_INFINITY;
 }
@@ -64,7 +64,7 @@ export async function printResult(envelope: { data: unknown }, format: Format, t
       return void out(rowLines(viewOf(envelope.data, paths), format, true));
     case 'table': {
       const view = viewOf(envelope.data, paths);
-      if (view.rows.length === 0) return void process.stderr.write('No results.\n');
+      if (view.rows.length === 0) return void io().stderr.write('No results.\n');
       return void out(await table(view, term));
     }
   }
@@ -125,9 +125,9 @@ export async function printFooter(envelope: { data: unknown; meta?: MetaLike }, 
     else if (paginates && 'next_page_token' in m) next = m.next_page_token ? `--next-page-token ${m.next_page_token}` : null;
     if (next !== undefined) parts.push(next === null ? 'last page' : 'more pages (--all for every one); the next:');
   }
-  if (parts.length) process.stderr.write(`${c.dim(parts.join(' · '))}\n`);
+  if (parts.length) io().stderr.write(`${c.dim(parts.join(' · '))}\n`);
   // The token on a line of its own, never cut or wrapped by us: a terminal's triple-click (or a
   // shell's copy of the line) takes it whole, even where the window soft-wraps it.
-  if (next) process.stderr.write(`${next}\n`);
+  if (next) io().stderr.write(`${next}\n`);
   // Partial legs and warnings are printed for every format by notices.ts.
 }

@@ -12,7 +12,7 @@ import { setFlagsFromString } from 'node:v8';
 import type { Jq } from 'jq-wasm';
 import { JqError, UsageError } from '../runtime/errors.js';
 import { isSFormArgv } from '../flags/family.js';
-import { jsonText } from '../runtime/io.js';
+import { jsonText, io } from '../runtime/io.js';
 import { currentProgram } from '../runtime/program-ref.js';
 import type { Term } from '../runtime/term.js';
 import type { Command } from 'commander';
@@ -63,7 +63,7 @@ export const COMMAND_FIELDS: Record<string, { fields: readonly string[]; rows: b
 };
 
 /** The command's name: the first word that is not an option (the program itself has no valued options). */
-const commandOf = (argv: string[]) => argv.slice(2).find((a) => !a.startsWith('-')) ?? '';
+const commandOf = (argv: readonly string[]) => argv.slice(2).find((a) => !a.startsWith('-')) ?? '';
 
 function unknownFieldsError(unknown: string[], available: readonly string[], command: string, rows: boolean, swallowed: string | null = null): UsageError {
   const names = unknown.map((f) => JSON.stringify(f)).join(', ');
@@ -78,7 +78,7 @@ function unknownFieldsError(unknown: string[], available: readonly string[], com
  * `stays search --json Lisbon`: commander's optional value took the positional argument, which
  * is then missing. Told by replaying the words against the command's options and arguments.
  */
-function swallowedHint(argv: string[]): string | null {
+function swallowedHint(argv: readonly string[]): string | null {
   const words = argv.slice(2);
   const at = words.indexOf('--json');
   const value = words[at + 1];
@@ -110,7 +110,7 @@ function swallowedHint(argv: string[]): string | null {
  * Before any request: --json FIELDS against the fields of the command's rows, and the --jq
  * expression compiled. Both throw a UsageError (exit 2).
  */
-export async function checkSelection(fields: string[] | null, jq: string | null, argv: string[] = process.argv): Promise<void> {
+export async function checkSelection(fields: string[] | null, jq: string | null, argv: readonly string[] = io().argv): Promise<void> {
   if (fields !== null) {
     const command = commandOf(argv);
     // The Family S form of search has stays, not properties: their fields are checked on the answer.
@@ -122,7 +122,7 @@ export async function checkSelection(fields: string[] | null, jq: string | null,
 }
 
 /** Only `fields` of each row (of the rows of `data`, or of `data` itself when it is one object). */
-export function pickFields(data: unknown, fields: string[], argv: string[] = process.argv): unknown {
+export function pickFields(data: unknown, fields: string[], argv: readonly string[] = io().argv): unknown {
   // After the request: the arguments were all there, and only the answer tells the fields.
   const rows = Array.isArray(data) ? (data as Row[]) : [data as Row];
   const known = [...new Set(rows.flatMap((r) => (r && typeof r === 'object' ? Object.keys(r) : [])))];
@@ -188,12 +188,12 @@ export async function runJq(input: unknown, expr: string): Promise<{ values: unk
 export async function printSelected(envelope: { data: unknown }, sel: { fields: string[] | null; jq: string | null }, term: Term): Promise<void> {
   const value = sel.fields ? pickFields(envelope.data, sel.fields) : envelope;
   if (sel.jq === null) {
-    process.stdout.write(jsonText(value, term.outTTY));
+    io().stdout.write(jsonText(value, term.outTTY));
     return;
   }
   const out = await runJq(value, sel.jq);
-  process.stdout.write(out.values.map((v) => (typeof v === 'string' ? `${v}\n` : jsonText(v, term.outTTY))).join(''));
+  io().stdout.write(out.values.map((v) => (typeof v === 'string' ? `${v}\n` : jsonText(v, term.outTTY))).join(''));
   // debug, stderr and the like: jq writes them on stderr, and so do we.
-  if (out.stderr !== '') process.stderr.write(`${out.stderr}\n`);
+  if (out.stderr !== '') io().stderr.write(`${out.stderr}\n`);
   if (out.error !== null) throw new JqError(`--jq failed: ${out.error}`);
 }

@@ -3,6 +3,7 @@
 // (logs of CI runs and pipes stay readable and free of escape codes).
 import type { RetryEvent, WaitEvent } from '../../../src/client/types.js';
 import type { Term } from '../runtime/term.js';
+import { io } from '../runtime/io.js';
 
 const STATUS_EVERY_MS = 10_000;
 
@@ -19,7 +20,9 @@ type Spinner = import('ora').Ora;
 
 export function createWaitUi(term: Term): WaitUi {
   // A pseudo-terminal with no size (columns 0) would make the spinner's redraw maths run away.
-  const spin = term.errTTY && !term.ci && (process.stderr.columns ?? 0) > 0;
+  // The command's streams, kept: the timers below write after createWaitUi has returned.
+  const streams = io();
+  const spin = term.errTTY && !term.ci && (streams.stderr.columns ?? 0) > 0;
   let job: { id: string; status: string; since: number } | null = null;
   let spinner: Spinner | null = null;
   let loading = false;
@@ -41,12 +44,12 @@ export function createWaitUi(term: Term): WaitUi {
       // ora is only loaded when there is a job to wait for (or a retry to sit out).
       void import('ora').then(({ default: ora }) => {
         if (!loading || (!job && !retry)) return;
-        spinner = ora({ text: text(), stream: process.stderr, color: term.errColor ? 'cyan' : false, discardStdin: false, isEnabled: true }).start();
+        spinner = ora({ text: text(), stream: streams.stderr, color: term.errColor ? 'cyan' : false, discardStdin: false, isEnabled: true }).start();
         timer = setInterval(() => spinner && (spinner.text = text()), 1000).unref();
       });
     } else {
-      process.stderr.write(`stays: waiting for job ${job?.id} (${job?.status})\n`);
-      timer = setInterval(() => process.stderr.write(`stays: job ${job?.id} still ${job?.status} after ${secs()} s\n`), STATUS_EVERY_MS).unref();
+      streams.stderr.write(`stays: waiting for job ${job?.id} (${job?.status})\n`);
+      timer = setInterval(() => streams.stderr.write(`stays: job ${job?.id} still ${job?.status} after ${secs()} s\n`), STATUS_EVERY_MS).unref();
     }
   }
 
@@ -64,7 +67,7 @@ export function createWaitUi(term: Term): WaitUi {
         if (spinner) spinner.text = text();
         else if (!loading) start();
       } else {
-        process.stderr.write(`stays: ${retryText()}${e.status ? ` (HTTP ${e.status})` : ''}\n`);
+        streams.stderr.write(`stays: ${retryText()}${e.status ? ` (HTTP ${e.status})` : ''}\n`);
       }
     },
     onWait(e) {

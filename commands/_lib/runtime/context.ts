@@ -15,6 +15,7 @@ import { type GlobalOpts, parseDuration } from '../flags/options.js';
 import { FORMATS, type Format } from '../output/print.js';
 import { type Term, makeTerm } from './term.js';
 import { type WaitUi, createWaitUi } from '../output/waiting.js';
+import { io } from './io.js';
 
 export interface Ctx {
   term: Term;
@@ -119,7 +120,7 @@ function checkOutputFlags(opts: GlobalOpts): void {
 }
 
 /** `newProfile`: the profile may not exist yet (`stays auth login` creates it once the key is checked). */
-export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = process.env, o: { newProfile?: boolean } = {}): Promise<Ctx> {
+export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = io().env, o: { newProfile?: boolean } = {}): Promise<Ctx> {
   checkOutputFlags(opts);
   const term = makeTerm({ color: opts.color, input: opts.input }, env);
   const profileName = opts.profile || 'default';
@@ -136,7 +137,7 @@ export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = p
   const baseUrl = opts.baseUrl ?? profile['base-url'];
   const dataDir = opts.dataDir ?? env.STAYS_DATA_DIR ?? profile['data-dir'];
   // In-process, the command delivers its jobs' webhook events before exiting, within --timeout.
-  const transport: Transport = baseUrl ? remoteTransport({ baseUrl }) : inProcessTransport({ dataDir, deliverMs: timeoutMs, config: runtimeSettings(profile, env) as Partial<Config> });
+  const transport: Transport = baseUrl ? remoteTransport({ baseUrl }) : inProcessTransport({ dataDir, deliverMs: timeoutMs, config: runtimeSettings(profile, env) as Partial<Config>, env });
   let apiKey = opts.apiKey ?? profile['api-key'];
   // commander fills opts.apiKey from STAYS_API_KEY too; tell the two apart for messages.
   let keySource: Ctx['keySource'] = opts.apiKey !== undefined ? (env.STAYS_API_KEY === opts.apiKey ? 'env' : 'flag') : apiKey ? 'config' : null;
@@ -155,16 +156,17 @@ export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = p
       transport.kind === 'in-process'
         ? `in-process on ${sharedStore ?? (await storeLabel({ dataDir: dataDir ?? (await import('../../../src/config.js')).defaultDataDir() }))}`
         : `remote ${transport.base}`;
-    process.stderr.write(`stays debug: ${where} · profile ${profileName} · key ${apiKey ? redact(apiKey) : '(none)'}\n`);
+    io().stderr.write(`stays debug: ${where} · profile ${profileName} · key ${apiKey ? redact(apiKey) : '(none)'}\n`);
   }
 
   const ui = createWaitUi(term);
+  const streams = io();
   const client = createClient({
     transport,
     apiKey,
     timeoutMs,
     userAgent: `stays-cli/${pkg.version}`,
-    onRequest: debug ? (e) => process.stderr.write(debugLine(e)) : undefined,
+    onRequest: debug ? (e) => streams.stderr.write(debugLine(e)) : undefined,
     onWait: (e) => ui.onWait(e),
     onRetry: (e) => ui.onRetry(e),
   });

@@ -1,7 +1,7 @@
 // Printing a failure on stderr and choosing its exit code. Human form: the message first, then
 // type/code, param, requestId and docUrl; with --json the error envelope as one line, stdout empty.
 import { StaysApiError, StaysConnectionError, StaysPaginationError, StaysWaitTimeoutError } from '../../../src/client/errors.js';
-import { EXIT, exitCodeFor } from './io.js';
+import { EXIT, exitCodeFor, io } from './io.js';
 import { type Term, chalkAt } from './term.js';
 
 /** A mistake in how the command was called (exit 2), found before any request. */
@@ -90,7 +90,7 @@ const CLI_PARAMS: Record<string, { args?: Record<string, string>; flags: string[
 const kebab = (name: string) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** The command being run: the first word after `stays` (the program takes no options before it). */
-function commandName(argv: readonly string[] = process.argv): string | null {
+function commandName(argv: readonly string[] = io().argv): string | null {
   return argv.slice(2).find((a) => !a.startsWith('-')) ?? null;
 }
 
@@ -182,12 +182,12 @@ export async function reportError(e: unknown, term: Term, json: boolean): Promis
   // Silent (Ctrl-C at a prompt): nothing to add; the prompt has ended its own line.
   if (p.silent) return p.exitCode;
   if (json && !(e instanceof JqError)) {
-    process.stderr.write(`${JSON.stringify(p.envelope)}\n`);
+    io().stderr.write(`${JSON.stringify(p.envelope)}\n`);
   } else {
     const c = await chalkAt(term.errColor);
-    process.stderr.write(`${c.red('error:')} ${p.human ?? String(p.envelope.error.message)}\n`);
-    if (p.details.length) process.stderr.write(`${c.dim(`  ${p.details.join('\n  ')}`)}\n`);
+    io().stderr.write(`${c.red('error:')} ${p.human ?? String(p.envelope.error.message)}\n`);
+    if (p.details.length) io().stderr.write(`${c.dim(`  ${p.details.join('\n  ')}`)}\n`);
   }
-  if (process.env.STAYS_DEBUG === '1' && e instanceof Error && p.exitCode === EXIT.internal && e.stack) process.stderr.write(`${e.stack}\n`);
+  if (io().env.STAYS_DEBUG === '1' && e instanceof Error && p.exitCode === EXIT.internal && e.stack) io().stderr.write(`${e.stack}\n`);
   return p.exitCode;
 }

@@ -1,5 +1,6 @@
 // Process-facing helpers shared by commands: printing and the exit-code map (the one place that
 // turns an outcome into an exit code; README and `stays help exit-codes` print EXIT_DOC).
+import { isatty } from 'node:tty';
 import type { ErrorCode, ErrorType } from '../../../src/core/errors.js';
 
 export const EXIT = {
@@ -66,13 +67,100 @@ export function jsonText(value: unknown, pretty: boolean): string {
 
 /** Writes one JSON document to stdout (indented only when stdout is a terminal). */
 export function printJson(value: unknown): void {
-  process.stdout.write(jsonText(value, process.stdout.isTTY === true));
+  const { stdout } = io();
+  stdout.write(jsonText(value, stdout.isTTY === true));
 }
 
-// `stays … | head -1` must end quietly: the reader is gone, so there is nobody left to tell.
-process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code === 'EPIPE') process.exit(0);
-});
-process.stderr.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-});
+/** An output stream as a command sees it: what it writes to, whether it is a terminal and how wide. */
+export type OutStream = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+
+/**
+ * What a command runs against (as gh's IOStreams): its streams, which of them are terminals, its
+ * environment and command line, and where its exit code goes. Commands read these through io(),
+ * never process.*, so a test runs the CLI in its own process (runCli in commands/cli.ts) with
+ * streams it reads back. The default is the real process (processIO); what only a process has
+ * (signals, raw-mode terminals, `stays serve`, `stays webhooks listen`) still uses it.
+ */
+export interface IOStreams {
+  readonly stdout: OutStream;
+  readonly stderr: OutStream;
+  readonly stdin: NodeJS.ReadableStream;
+  /** Which of stdin, stdout and stderr are terminals. */
+  readonly tty: { readonly stdin: boolean; readonly stdout: boolean; readonly stderr: boolean };
+  readonly env: NodeJS.ProcessEnv;
+  /** The command line as process.argv has it: [node, stays, ...args]. */
+  readonly argv: readonly string[];
+  exitCode: number | undefined;
+  /** The real process only: ends it now. In-process there is no process of the command's to end. */
+  readonly exit?: (code?: number) => void;
+}
+
+/** The real process: its streams (opened on first use), isatty, process.env, process.exitCode. */
+export function processIO(): IOStreams {
+  // isatty, not process.stdin.isTTY: touching process.stdin opens a stream (a few ms of start-up)
+  // that a command reading no input never needs.
+  let ttys: { stdin: boolean; stdout: boolean; stderr: boolean } | undefined;
+  const tty = () => (ttys ??= { stdin: isatty(0), stdout: isatty(1), stderr: isatty(2) });
+  return {
+    get stdout() {
+      return process.stdout;
+    },
+    get stderr() {
+      return process.stderr;
+    },
+    get stdin() {
+      return process.stdin;
+    },
+    tty: {
+      get stdin() {
+        return tty().stdin;
+      },
+      get stdout() {
+        return tty().stdout;
+      },
+      get stderr() {
+        return tty().stderr;
+      },
+    },
+    env: process.env,
+    argv: process.argv,
+    get exitCode() {
+      return process.exitCode === undefined ? undefined : Number(process.exitCode);
+    },
+    set exitCode(code) {
+      process.exitCode = code;
+    },
+    exit: (code) => process.exit(code),
+  };
+}
+
+let current: IOStreams | undefined;
+
+/** The streams of the command being run (the real process unless runCli was given others). */
+export function io(): IOStreams {
+  return (current ??= processIO());
+}
+
+/** Runs `fn` with `streams` as io(); runs do not overlap (runCli queues them). */
+export async function withIO<T>(streams: IOStreams, fn: () => Promise<T>): Promise<T> {
+  const before = current;
+  current = streams;
+  try {
+    return await fn();
+  } finally {
+    current = before;
+  }
+}
+
+/**
+ * `stays … | head -1` must end quietly: the reader is gone, so there is nobody left to tell.
+ * For the real process only (main.ts).
+ */
+export function quietOnClosedPipes(): void {
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+  });
+  process.stderr.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  });
+}

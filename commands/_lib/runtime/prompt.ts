@@ -4,6 +4,7 @@
 // after every other question. Ctrl-C at a prompt rejects with inquirer's ExitPromptError, which
 // errors.ts turns into a quiet exit 130.
 import { UsageError } from './errors.js';
+import { io } from './io.js';
 import type { Term } from './term.js';
 
 export interface Ask {
@@ -53,17 +54,22 @@ export async function ask(term: Term, value: string | undefined, q: Ask): Promis
   if (value !== undefined && value !== '') return value;
   if (!term.interactive) throw new UsageError(`Missing ${q.name}. Usage: ${q.usage}`, q.name.toLowerCase());
   const { input, select } = await import('@inquirer/prompts');
-  if (q.choices) return select({ message: q.message, choices: q.choices.map((c) => ({ value: c, name: c })) });
+  // The command's terminal (inquirer's defaults are process.stdin and process.stdout).
+  const context = { input: io().stdin, output: io().stdout };
+  if (q.choices) return select({ message: q.message, choices: q.choices.map((c) => ({ value: c, name: c })) }, context);
   const isDate = q.name in DATE_NAMES;
-  const answer = await input({
-    message: q.message,
-    validate: (raw) => {
-      const v = raw.trim();
-      if (!v) return `${q.name} is required`;
-      const date = isDate ? checkDate(q.name, v, q.after) : true;
-      if (date !== true) return date;
-      return q.validate ? q.validate(v) : true;
+  const answer = await input(
+    {
+      message: q.message,
+      validate: (raw) => {
+        const v = raw.trim();
+        if (!v) return `${q.name} is required`;
+        const date = isDate ? checkDate(q.name, v, q.after) : true;
+        if (date !== true) return date;
+        return q.validate ? q.validate(v) : true;
+      },
     },
-  });
+    context,
+  );
   return answer.trim();
 }

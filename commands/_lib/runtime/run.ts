@@ -8,7 +8,7 @@ import { StaysApiError, StaysWaitTimeoutError } from '../../../src/client/errors
 import { type Ctx, createContext } from './context.js';
 import { type CostGuard, costGuard } from '../cost/guard.js';
 import { UsageError, reportError } from './errors.js';
-import { EXIT, jsonText } from './io.js';
+import { EXIT, jsonText, io } from './io.js';
 import { type NoticeMeta, Notices } from '../output/notices.js';
 import { type GlobalOpts, billable } from '../flags/options.js';
 import { jsonLines, printFooter, printResult, rowLines } from '../output/print.js';
@@ -17,6 +17,10 @@ import { viewOf } from '../output/view.js';
 
 export async function execute(opts: GlobalOpts, body: (ctx: Ctx) => Promise<void>): Promise<void> {
   let ctx: Ctx | undefined;
+  // The command's streams; `exit` only when they are the real process's (runCli in a test has no
+  // process of its own to end, nor a Ctrl-C to catch).
+  const streams = io();
+  const exit = streams.exit;
   let interrupted = false;
   const onSigint = () => {
     if (interrupted) return;
@@ -25,30 +29,30 @@ export async function execute(opts: GlobalOpts, body: (ctx: Ctx) => Promise<void
     ctx?.ui.stop();
     if (job && ctx?.inProcess) {
       // In-process the job runs in this command: it stops with it (failed, retryable, nothing charged).
-      process.stderr.write(`\nstays: interrupted; job ${job} ran in this command and was stopped, nothing charged\n`);
+      streams.stderr.write(`\nstays: interrupted; job ${job} ran in this command and was stopped, nothing charged\n`);
       const bound = new Promise((r) => setTimeout(r, 2000).unref());
-      void Promise.race([ctx.close(), bound]).finally(() => process.exit(EXIT.interrupted));
+      void Promise.race([ctx.close(), bound]).finally(() => exit?.(EXIT.interrupted));
       return;
     }
     if (job && ctx && opts.cancelOnInterrupt === true) {
       // --cancel-on-interrupt: the job is not wanted any more; cancel it, bounded, then exit.
-      process.stderr.write(`\nstays: interrupted; canceling job ${job}\n`);
+      streams.stderr.write(`\nstays: interrupted; canceling job ${job}\n`);
       const c = ctx;
       const bound = new Promise((r) => setTimeout(r, 5000).unref());
       const cancel = import('../../../src/client/operations.js')
         .then(({ operations }) => c.client.submit(operations.jobCancel(job), { timeoutMs: 5000 }))
         .then(
-          () => process.stderr.write(`stays: canceled job ${job}; nothing was charged\n`),
-          (e: Error) => process.stderr.write(`stays: could not cancel job ${job} (${e.message}); cancel it with: stays jobs cancel ${job}\n`),
+          () => streams.stderr.write(`stays: canceled job ${job}; nothing was charged\n`),
+          (e: Error) => streams.stderr.write(`stays: could not cancel job ${job} (${e.message}); cancel it with: stays jobs cancel ${job}\n`),
         );
-      void Promise.race([cancel, bound]).finally(() => process.exit(EXIT.interrupted));
+      void Promise.race([cancel, bound]).finally(() => exit?.(EXIT.interrupted));
       return;
     }
-    process.stderr.write(`\nstays: interrupted${job ? `; job ${job} keeps running: stays jobs wait ${job} (or stop it, nothing charged: stays jobs cancel ${job})` : ''}\n`);
-    process.exit(EXIT.interrupted);
+    streams.stderr.write(`\nstays: interrupted${job ? `; job ${job} keeps running: stays jobs wait ${job} (or stop it, nothing charged: stays jobs cancel ${job})` : ''}\n`);
+    exit?.(EXIT.interrupted);
   };
   // `on`, not `once`: a second Ctrl-C during the exit must not fall back to the default handler.
-  process.on('SIGINT', onSigint);
+  if (exit) process.on('SIGINT', onSigint);
   // The remote bundle found this command needs the service (no base URL after all): nothing was
   // sent, and the full bundle runs it from the start (bin/stays, main.ts).
   let needsFull: unknown;
@@ -67,17 +71,17 @@ export async function execute(opts: GlobalOpts, body: (ctx: Ctx) => Promise<void
       e.message = `Timed out after ${Math.round(ctx.timeoutMs / 1000)} s waiting for job ${e.jobId}, which ran in this command (in-process) and is stopped: nothing was charged. Give it a longer --timeout, or run stays serve and pass --base-url so jobs outlive the command.`;
     }
     if (ctx && !ctx.jsonErrors) e = explainAuth(e, ctx);
-    process.exitCode = await reportError(e, ctx?.term ?? makeTerm(opts), ctx?.jsonErrors ?? opts.json !== undefined);
+    streams.exitCode = await reportError(e, ctx?.term ?? makeTerm(opts), ctx?.jsonErrors ?? opts.json !== undefined);
   } finally {
-    process.off('SIGINT', onSigint);
+    if (exit) process.off('SIGINT', onSigint);
     // biome-ignore lint/correctness/noUnsafeFinally: the remote bundle's NeedsFullBundle goes up to main.ts, which runs the full bundle, once the SIGINT handler is off and before anything else runs.
     if (needsFull !== undefined) throw needsFull;
     // Jobs this command ran and gave up on were failed by close(); their upstream calls need not finish.
     const abandoned = (ctx?.inProcess?.runningJobs().length ?? 0) > 0;
     await ctx?.close();
-    if (abandoned) process.exit();
+    if (abandoned) exit?.();
     // Nothing should be left running; if a dependency keeps a handle open, do not hang the shell.
-    setTimeout(() => process.exit(), 2000).unref();
+    if (exit) setTimeout(() => exit(), 2000).unref();
   }
 }
 
@@ -149,9 +153,9 @@ export async function runCall(ctx: Ctx, call: ApiCall, o: { paginates?: boolean;
       const id = r.body.data.jobId;
       // The 202 is the job, not the resource: --jq runs on it; --json FIELDS named the resource's.
       if (ctx.jq !== null) await (await import('../output/select.js')).printSelected(r.body, { fields: null, jq: ctx.jq }, ctx.term);
-      else process.stdout.write(jsonText(r.body, ctx.term.outTTY));
+      else io().stdout.write(jsonText(r.body, ctx.term.outTTY));
       if (ctx.inProcess) return finishInProcess(ctx, id);
-      if (ctx.format === 'table') process.stderr.write(`stays: job ${id} accepted; wait for it with: stays jobs wait ${id}\n`);
+      if (ctx.format === 'table') io().stderr.write(`stays: job ${id} accepted; wait for it with: stays jobs wait ${id}\n`);
       return;
     }
     return show(ctx, r.body, paginates, o.notices);
@@ -165,13 +169,13 @@ export async function runCall(ctx: Ctx, call: ApiCall, o: { paginates?: boolean;
  * (within --timeout; past that it is stopped, nothing charged), and says so on stderr.
  */
 async function finishInProcess(ctx: Ctx, jobId: string): Promise<void> {
-  process.stderr.write(`stays: job ${jobId} runs in this command (in-process); finishing it before exiting. Pass --base-url to leave jobs to a server.\n`);
+  io().stderr.write(`stays: job ${jobId} runs in this command (in-process); finishing it before exiting. Pass --base-url to leave jobs to a server.\n`);
   if (await ctx.inProcess!.finishJobs(ctx.timeoutMs)) {
-    process.stderr.write(`stays: job ${jobId} finished; see it with: stays jobs get ${jobId}\n`);
+    io().stderr.write(`stays: job ${jobId} finished; see it with: stays jobs get ${jobId}\n`);
     return;
   }
-  process.stderr.write(`stays: job ${jobId} did not finish within ${Math.round(ctx.timeoutMs / 1000)} s and is stopped; nothing was charged\n`);
-  process.exitCode = EXIT.waitTimeout;
+  io().stderr.write(`stays: job ${jobId} did not finish within ${Math.round(ctx.timeoutMs / 1000)} s and is stopped; nothing was charged\n`);
+  io().exitCode = EXIT.waitTimeout;
 }
 
 /** The order of a sorted walk's rows: the service's own comparator for the sort asked for. */
@@ -206,8 +210,8 @@ async function walkPages(ctx: Ctx, call: ApiCall, guard: CostGuard | null, order
       credits += creditsOf(got.meta);
       last = got;
       notices.add(got.meta as NoticeMeta);
-      if (streaming && ctx.format === 'jsonl') process.stdout.write(jsonLines(got.data));
-      else if (streaming) process.stdout.write(rowLines(viewOf(got.data, ctx.projection), ctx.format as 'tsv' | 'csv', page === 1));
+      if (streaming && ctx.format === 'jsonl') io().stdout.write(jsonLines(got.data));
+      else if (streaming) io().stdout.write(rowLines(viewOf(got.data, ctx.projection), ctx.format as 'tsv' | 'csv', page === 1));
       else rows.push(...got.data);
       page++;
       if (nextPageOf(got.meta)?.hasMore) await guard?.before(credits, page);
@@ -229,7 +233,7 @@ async function walkPages(ctx: Ctx, call: ApiCall, guard: CostGuard | null, order
       if (ctx.format === 'table') await printFooter(envelope as Parameters<typeof printFooter>[0], ctx.term, true);
     }
   } else if (last && stopped === null && ctx.term.errTTY) {
-    process.stderr.write(`stays: ${page - 1} page${page === 2 ? '' : 's'}, ${credits} credits charged\n`);
+    io().stderr.write(`stays: ${page - 1} page${page === 2 ? '' : 's'}, ${credits} credits charged\n`);
   }
   await notices.print(ctx.term, { quiet: wholeEnvelope(ctx), failOnPartial: ctx.failOnPartial });
   if (stopped !== null) throw stopped;

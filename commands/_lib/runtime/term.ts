@@ -1,7 +1,7 @@
 // The terminal a command talks to: which streams are TTYs, whether colour is on for each stream,
 // whether we may prompt or spin. Decided once per command from the flags and the environment.
-import { isatty } from 'node:tty';
 import type { ChalkInstance } from 'chalk';
+import { io } from './io.js';
 
 export interface Term {
   env: NodeJS.ProcessEnv;
@@ -30,12 +30,11 @@ function colorLevel(isTTY: boolean, flag: boolean | undefined, env: NodeJS.Proce
   return /-256(color)?$/i.test(env.TERM ?? '') ? 2 : 1;
 }
 
-export function makeTerm(opts: { color?: boolean; input?: boolean }, env: NodeJS.ProcessEnv = process.env): Term {
-  // isatty, not process.stdin.isTTY: touching process.stdin opens a stream (a few ms of start-up)
-  // that a command reading no input never needs.
-  const outTTY = isatty(1);
-  const errTTY = isatty(2);
-  const inTTY = isatty(0);
+export function makeTerm(opts: { color?: boolean; input?: boolean }, env: NodeJS.ProcessEnv = io().env): Term {
+  const { tty } = io();
+  const outTTY = tty.stdout;
+  const errTTY = tty.stderr;
+  const inTTY = tty.stdin;
   const ci = isCI(env);
   return {
     env,

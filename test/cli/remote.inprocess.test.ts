@@ -1,14 +1,15 @@
 // Remote mode against a real `stays serve` on loopback: every subcommand, the base URL in its
 // accepted spellings, the key order (flag, env, config), and identical data in both modes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stays, type TestAccount, day, startStays } from '../helpers/stays.js';
-import { type Sandbox, freshSandbox, json, stays } from './helpers.js';
+import { type TestAccount, day } from '../helpers/stays.js';
+import { type Sandbox, freshSandbox, json, staysIn } from './helpers.js';
+import { type Served, serveIn } from './serve-in.js';
 
-let s: Stays;
+let s: Served;
 let a: TestAccount;
 let box: Sandbox;
 beforeAll(async () => {
-  s = await startStays();
+  s = await serveIn();
   a = await s.account();
   box = freshSandbox();
 });
@@ -16,8 +17,8 @@ afterAll(async () => {
   await s.stop();
 });
 
-const remote = (...args: string[]) => stays([...args, '--base-url', s.url, '--api-key', a.sandboxKey], box.env);
-const local = (...args: string[]) => stays(args, box.env);
+const remote = (...args: string[]) => staysIn([...args, '--base-url', s.url, '--api-key', a.sandboxKey], box.env);
+const local = (...args: string[]) => staysIn(args, box.env);
 const stay = () => ['--check-in', day(30), '--check-out', day(33)];
 
 describe('remote mode', () => {
@@ -52,19 +53,19 @@ describe('remote mode', () => {
 
   it('accepts the service root with a trailing slash or /v1', async () => {
     for (const base of [`${s.url}/`, `${s.url}/v1`, `${s.url}/v1/`]) {
-      const r = await stays(['account', '--json', '--base-url', base, '--api-key', a.sandboxKey], box.env);
+      const r = await staysIn(['account', '--json', '--base-url', base, '--api-key', a.sandboxKey], box.env);
       expect(r.code, base).toBe(0);
     }
   });
 
   it('takes the base URL and key from flag, then env, then config', async () => {
     const cfg = freshSandbox();
-    expect((await stays(['config', 'set', 'base-url', s.url], cfg.env)).code).toBe(0);
-    expect((await stays(['config', 'set', 'api-key', 'stay_test_wrongwrongwrongwrongwrongwrongwr'], cfg.env)).code).toBe(0);
-    expect((await stays(['account'], cfg.env)).code).toBe(4); // config key: wrong
-    expect((await stays(['account'], { ...cfg.env, STAYS_API_KEY: a.sandboxKey })).code).toBe(0); // env beats config
-    expect((await stays(['account', '--api-key', a.sandboxKey], { ...cfg.env, STAYS_API_KEY: 'stay_test_x' })).code).toBe(0); // flag beats env
-    const viaEnv = await stays(['account', '--json'], { ...box.env, STAYS_BASE_URL: s.url, STAYS_API_KEY: a.sandboxKey });
+    expect((await staysIn(['config', 'set', 'base-url', s.url], cfg.env)).code).toBe(0);
+    expect((await staysIn(['config', 'set', 'api-key', 'stay_test_wrongwrongwrongwrongwrongwrongwr'], cfg.env)).code).toBe(0);
+    expect((await staysIn(['account'], cfg.env)).code).toBe(4); // config key: wrong
+    expect((await staysIn(['account'], { ...cfg.env, STAYS_API_KEY: a.sandboxKey })).code).toBe(0); // env beats config
+    expect((await staysIn(['account', '--api-key', a.sandboxKey], { ...cfg.env, STAYS_API_KEY: 'stay_test_x' })).code).toBe(0); // flag beats env
+    const viaEnv = await staysIn(['account', '--json'], { ...box.env, STAYS_BASE_URL: s.url, STAYS_API_KEY: a.sandboxKey });
     expect(json<{ data: { plan: { code: string } } }>(viaEnv).data.plan.code).toBe('pro');
   });
 
@@ -74,12 +75,12 @@ describe('remote mode', () => {
     expect(r.stderr).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/v1\/search\?.*→ 200 · [\d.]+ ms · req_\w+ · ratelimit \d+\/300 reset \d+ · credits 0/);
     expect(r.stderr).toContain('stay_test_…(redacted)');
     expect(r.stderr).not.toContain(a.sandboxKey);
-    const viaEnv = await stays(['account', '--base-url', s.url, '--api-key', a.sandboxKey], { ...box.env, STAYS_DEBUG: '1' });
+    const viaEnv = await staysIn(['account', '--base-url', s.url, '--api-key', a.sandboxKey], { ...box.env, STAYS_DEBUG: '1' });
     expect(viaEnv.stderr).toMatch(/stays debug: GET/);
   });
 
   it('an unreachable base URL is a clear error (exit 1)', async () => {
-    const r = await stays(['account', '--base-url', 'http://127.0.0.1:9', '--api-key', a.sandboxKey], box.env);
+    const r = await staysIn(['account', '--base-url', 'http://127.0.0.1:9', '--api-key', a.sandboxKey], box.env);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/Could not connect to http:\/\/127\.0\.0\.1:9: nothing is listening; start it with stays serve, or check --base-url \/ STAYS_BASE_URL/);
   });

@@ -1,11 +1,12 @@
-// `stays auth status` and `stays whoami` (issue 9, item 14), the built CLI as a child process: in
+// `stays auth status` and `stays whoami` (issue 9, item 14), the CLI run in this process (staysIn): in
 // process on the local store, and remote against a real `stays serve` with the key from a flag,
 // the environment or the config; no key and a refused key explained, exit 4, the status first.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
-import { type Sandbox, freshSandbox, json, stays } from './helpers.js';
+import type { TestAccount } from '../helpers/stays.js';
+import { type Sandbox, freshSandbox, json, staysIn } from './helpers.js';
+import { type Served, serveIn } from './serve-in.js';
 
 interface Status {
   mode: string;
@@ -21,10 +22,10 @@ interface Status {
   authenticated: boolean;
 }
 
-let s: Stays;
+let s: Served;
 let a: TestAccount;
 beforeAll(async () => {
-  s = await startStays();
+  s = await serveIn();
   a = await s.account({ credits: 1234 });
 });
 afterAll(async () => {
@@ -39,7 +40,7 @@ const localKeyOf = (box: Sandbox) => {
 describe('in-process', () => {
   it('shows the data dir, profile, config file, the local key (a prefix), its account, plan and credits', async () => {
     const box = freshSandbox();
-    const r = await stays(['auth', 'status'], box.env);
+    const r = await staysIn(['auth', 'status'], box.env);
     expect(r.code, r.stderr).toBe(0);
     const local = localKeyOf(box);
     expect(r.stdout).toMatch(new RegExp(`^Mode: +in-process on the local store in ${resolve(box.dataDir)}`, 'm'));
@@ -55,7 +56,7 @@ describe('in-process', () => {
 
   it('whoami --json is one JSON object, the same as auth status --json', async () => {
     const box = freshSandbox();
-    const who = await stays(['whoami', '--json'], box.env);
+    const who = await staysIn(['whoami', '--json'], box.env);
     expect(who.code, who.stderr).toBe(0);
     expect(who.stdout.trim().split('\n')).toHaveLength(1);
     const st = json<Status>(who);
@@ -78,21 +79,21 @@ describe('in-process', () => {
       },
       authenticated: true,
     });
-    const again = await stays(['auth', 'status', '--json'], box.env);
+    const again = await staysIn(['auth', 'status', '--json'], box.env);
     expect(json<Status>(again)).toEqual(st);
     expect(who.stdout).not.toContain(local.key);
   });
 
   it('--debug names the store the command runs on', async () => {
     const box = freshSandbox();
-    const r = await stays(['account', '--debug'], box.env);
+    const r = await staysIn(['account', '--debug'], box.env);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`stays debug: in-process on the local store in ${resolve(box.dataDir)} · profile default`);
   });
 
   it('--json FIELDS picks fields of the status', async () => {
     const box = freshSandbox();
-    const r = await stays(['whoami', '--json', 'mode,profile'], box.env);
+    const r = await staysIn(['whoami', '--json', 'mode,profile'], box.env);
     expect(r.code, r.stderr).toBe(0);
     expect(json(r)).toEqual({ mode: 'in-process', profile: 'default' });
   });
@@ -101,7 +102,7 @@ describe('in-process', () => {
 describe('remote', () => {
   it('names the server, where the base URL and key came from, and the account behind the key', async () => {
     const box = freshSandbox();
-    const flag = await stays(['auth', 'status', '--json', '--base-url', s.url, '--api-key', a.liveKey], box.env);
+    const flag = await staysIn(['auth', 'status', '--json', '--base-url', s.url, '--api-key', a.liveKey], box.env);
     expect(flag.code, flag.stderr).toBe(0);
     expect(json<Status>(flag)).toEqual({
       mode: 'remote',
@@ -119,12 +120,12 @@ describe('remote', () => {
     });
     expect(flag.stdout + flag.stderr).not.toContain(a.liveKey);
 
-    const env = await stays(['whoami', '--json'], { ...box.env, STAYS_BASE_URL: s.url, STAYS_API_KEY: a.sandboxKey });
+    const env = await staysIn(['whoami', '--json'], { ...box.env, STAYS_BASE_URL: s.url, STAYS_API_KEY: a.sandboxKey });
     expect(json<Status>(env)).toMatchObject({ baseUrlFrom: 'env', key: { env: 'sandbox', from: 'env', prefix: `${a.sandboxKey.slice(0, 14)}…` } });
 
-    expect((await stays(['config', 'set', 'base-url', s.url, '--profile', 'prod'], box.env)).code).toBe(0);
-    expect((await stays(['config', 'set', 'api-key', a.liveKey, '--profile', 'prod'], box.env)).code).toBe(0);
-    const human = await stays(['whoami', '--profile', 'prod'], box.env);
+    expect((await staysIn(['config', 'set', 'base-url', s.url, '--profile', 'prod'], box.env)).code).toBe(0);
+    expect((await staysIn(['config', 'set', 'api-key', a.liveKey, '--profile', 'prod'], box.env)).code).toBe(0);
+    const human = await staysIn(['whoami', '--profile', 'prod'], box.env);
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).toMatch(new RegExp(`^Mode: +remote: ${s.url} \\(base URL from the config\\)$`, 'm'));
     expect(human.stdout).toMatch(/^Profile: +prod$/m);
@@ -139,7 +140,7 @@ describe('remote', () => {
 
   it('no key: the status, then how to set one, exit 4', async () => {
     const box = freshSandbox();
-    const r = await stays(['auth', 'status', '--base-url', s.url], box.env);
+    const r = await staysIn(['auth', 'status', '--base-url', s.url], box.env);
     expect(r.code).toBe(4);
     expect(r.stdout).toMatch(/^Mode: +remote: /m);
     expect(r.stdout).toMatch(/^Key: +none$/m);
@@ -148,7 +149,7 @@ describe('remote', () => {
     expect(r.stderr).toMatch(/stays config set api-key KEY.*STAYS_API_KEY/);
     expect(r.stderr).not.toMatch(/Authorization|Bearer/);
 
-    const j = await stays(['whoami', '--json', '--base-url', s.url], box.env);
+    const j = await staysIn(['whoami', '--json', '--base-url', s.url], box.env);
     expect(j.code).toBe(4);
     expect(json<Status>(j)).toMatchObject({ mode: 'remote', key: null, account: null, authenticated: false });
     expect(JSON.parse(j.stderr) as { error: { code: string } }).toMatchObject({ error: { code: 'missing_api_key' } });
@@ -157,7 +158,7 @@ describe('remote', () => {
   it('a refused key: the status with its prefix, then the refusal in CLI words, exit 4', async () => {
     const box = freshSandbox();
     const bogus = `stay_live_${'x'.repeat(32)}`;
-    const r = await stays(['whoami', '--base-url', s.url, '--api-key', bogus], box.env);
+    const r = await staysIn(['whoami', '--base-url', s.url, '--api-key', bogus], box.env);
     expect(r.code).toBe(4);
     expect(r.stdout).toMatch(/^Key: +stay_live_xxxx… \(live, from --api-key\)$/m);
     expect(r.stderr).toMatch(/refused the API key from --api-key/);
@@ -166,7 +167,7 @@ describe('remote', () => {
 
   it('a key in-process that the local store does not know: exit 4, told to set a base URL', async () => {
     const box = freshSandbox();
-    const r = await stays(['auth', 'status', '--api-key', a.liveKey], box.env);
+    const r = await staysIn(['auth', 'status', '--api-key', a.liveKey], box.env);
     expect(r.code).toBe(4);
     expect(r.stdout).toMatch(/^Mode: +in-process/m);
     expect(r.stdout).toMatch(/^Key: +stay_live_.{4}… \(live, from --api-key\)$/m);

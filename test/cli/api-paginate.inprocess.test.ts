@@ -2,15 +2,16 @@
 // does (Family U meta.pagination.nextCursor, Family S meta.next_page_token), printing each page;
 // --slurp gathers them into one array. Against a real `stays serve` on loopback and in-process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
-import { type Sandbox, freshSandbox, stays } from './helpers.js';
+import type { TestAccount } from '../helpers/stays.js';
+import { type Sandbox, freshSandbox, staysIn } from './helpers.js';
+import { type Served, serveIn } from './serve-in.js';
 
-let s: Stays;
+let s: Served;
 let a: TestAccount;
 let box: Sandbox;
 beforeAll(async () => {
   // The simulated upstream: a live key's search runs as a job (202), which --paginate must not pass in silence.
-  s = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '150', STAYS_SIM_FAIL: '' });
+  s = await serveIn({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '150', STAYS_SIM_FAIL: '' });
   a = await s.account({ credits: 100_000, rpm: 100_000 });
   box = freshSandbox();
 });
@@ -27,7 +28,7 @@ interface SPage {
   meta: { has_more: boolean; next_page_token: string | null };
 }
 
-const remote = (args: string[], key = a.sandboxKey) => stays([...args, '--base-url', s.url, '--api-key', key], box.env, { timeoutMs: 60_000 });
+const remote = (args: string[], key = a.sandboxKey) => staysIn([...args, '--base-url', s.url, '--api-key', key], box.env, { timeoutMs: 60_000 });
 const lines = (out: string) => out.trim().split('\n');
 const idsOf = (jsonl: string) => lines(jsonl).map((l) => (JSON.parse(l) as { id: string }).id);
 
@@ -73,7 +74,7 @@ describe('stays api --paginate on a real server (loopback)', () => {
 });
 
 describe('stays api --paginate in-process', () => {
-  const local = (...args: string[]) => stays(['api', ...args], box.env);
+  const local = (...args: string[]) => staysIn(['api', ...args], box.env);
 
   it('--jq applies to each page; with --slurp to the array of pages', async () => {
     const each = await local('search', '-f', 'location=Lisbon', '-f', 'limit=20', '--paginate', '--jq', '.data | length');

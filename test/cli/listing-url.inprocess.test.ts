@@ -3,7 +3,7 @@
 // reads the platform off the URL's site (src/core/listing-ref.ts platformOf); the answer is the
 // one PLATFORM ID gives. A URL of another site is a usage error that says so, not "Missing ID".
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, freshSandbox, json, stays } from './helpers.js';
+import { type Sandbox, freshSandbox, json, staysIn } from './helpers.js';
 
 const AIRBNB = 'https://www.airbnb.com/rooms/12345678';
 const VRBO = 'https://www.vrbo.com/4886746';
@@ -17,7 +17,7 @@ beforeAll(() => {
 });
 
 async function ok<T>(args: string[]): Promise<T> {
-  const r = await stays([...args, '--json'], box.env);
+  const r = await staysIn([...args, '--json'], box.env);
   expect(r.stderr).not.toContain('Missing');
   expect(r.code).toBe(0);
   return json<{ data: T }>(r).data;
@@ -58,7 +58,7 @@ describe('a listing URL in place of PLATFORM ID', () => {
   });
 
   it('a URL of another site says so (exit 2), not "Missing ID"', async () => {
-    const r = await stays(['listing', 'https://example.com/rooms/12345678'], box.env);
+    const r = await staysIn(['listing', 'https://example.com/rooms/12345678'], box.env);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('is not a listing URL of airbnb, booking, vrbo, google');
     expect(r.stderr).not.toContain('Missing ID');

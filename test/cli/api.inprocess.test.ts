@@ -1,13 +1,14 @@
 // `stays api`: raw passthrough like `gh api` (body as sent, -i for status and headers).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
-import { type Sandbox, freshSandbox, stays } from './helpers.js';
+import type { TestAccount } from '../helpers/stays.js';
+import { type Sandbox, freshSandbox, staysIn } from './helpers.js';
+import { type Served, serveIn } from './serve-in.js';
 
-let s: Stays;
+let s: Served;
 let a: TestAccount;
 let box: Sandbox;
 beforeAll(async () => {
-  s = await startStays();
+  s = await serveIn();
   a = await s.account({ plan: 'pro', scopes: 'stays.read,billing.write' });
   box = freshSandbox();
 });
@@ -15,7 +16,7 @@ afterAll(async () => {
   await s.stop();
 });
 
-const api = (args: string[], input?: string) => stays(['api', ...args, '--base-url', s.url, '--api-key', a.sandboxKey], box.env, { input });
+const api = (args: string[], input?: string) => staysIn(['api', ...args, '--base-url', s.url, '--api-key', a.sandboxKey], box.env, { input });
 
 describe('stays api', () => {
   it('GET with -f parameters; -i prints the status line and headers first', async () => {

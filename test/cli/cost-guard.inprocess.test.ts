@@ -1,16 +1,17 @@
-// The cost guard's words and --dry-run (issue 22, items 9 and 23), over the built CLI:
+// The cost guard's words and --dry-run (issue 22, items 9 and 23), the CLI run in this process (staysIn):
 // - a --max-credits refusal suggests only flags the command has (read from its own --help);
 // - --dry-run on every billable command prints the request and its worst case, exits 0 and sends
 //   nothing that costs credits: the balance, the ledger and the jobs are unchanged, against a real
 //   `stays serve` on loopback and in-process on the same kind of store with a live key.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stays, type TestAccount, day, runCli, startStays, tempDir } from '../helpers/stays.js';
-import { freshSandbox, json, stays } from './helpers.js';
+import { type TestAccount, day, tempDir } from '../helpers/stays.js';
+import { freshSandbox, json, staysIn } from './helpers.js';
+import { type Served, serveIn } from './serve-in.js';
 
-let s: Stays;
+let s: Served;
 let a: TestAccount;
 beforeAll(async () => {
-  s = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_FAIL: '' });
+  s = await serveIn({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_FAIL: '' });
   a = await s.account({ credits: 10_000, rpm: 100_000 });
 });
 afterAll(async () => {
@@ -40,7 +41,7 @@ const BILLABLE: { name: string; args: string[]; input?: string; method: string; 
 
 /** The long flags a command lists in its --help. */
 async function helpFlags(name: string): Promise<Set<string>> {
-  const r = await stays([...name.split(' '), '--help'], freshSandbox().env);
+  const r = await staysIn([...name.split(' '), '--help'], freshSandbox().env);
   expect(r.code).toBe(0);
   return new Set([...r.stdout.matchAll(/(?:^|[\s,])(--[a-z][a-z-]*)/gm)].map((m) => m[1]!));
 }
@@ -53,7 +54,7 @@ describe("--max-credits refusals name only the command's own flags", () => {
     const before = await credits(a.liveKey);
     const hints = new Map<string, string>();
     for (const c of BILLABLE) {
-      const r = await stays([...c.args, '--max-credits', '0'], env, { input: c.input });
+      const r = await staysIn([...c.args, '--max-credits', '0'], env, { input: c.input });
       expect(r.code, `${c.args.join(' ')}: ${r.stderr}`).toBe(5);
       expect(r.stdout).toBe('');
       const own = await helpFlags(c.name);
@@ -147,7 +148,7 @@ async function dryRunAll(run: (args: string[], input?: string) => Promise<{ code
 describe('--dry-run sends nothing that costs credits', () => {
   it('against stays serve on loopback, with a live key', async () => {
     const env = { ...freshSandbox().env, STAYS_BASE_URL: s.url, STAYS_API_KEY: a.liveKey };
-    const run = (args: string[], input?: string) => stays(args, env, { input });
+    const run = (args: string[], input?: string) => staysIn(args, env, { input });
     const ledger = async () => (await s.admin<{ ledger: unknown[] }>('account', 'show', a.id)).ledger;
     const before = await footprint(run, ledger);
     await dryRunAll(run, 'remote');
@@ -163,14 +164,14 @@ describe('--dry-run sends nothing that costs credits', () => {
   it('in-process, with a live key of the local store', async () => {
     const dataDir = tempDir('stays-dry-');
     const admin = async <T>(...args: string[]) => {
-      const r = await runCli(['admin', ...args, '--json', '--data-dir', dataDir]);
+      const r = await staysIn(['admin', ...args, '--json', '--data-dir', dataDir]);
       expect(r.code, r.stderr).toBe(0);
       return JSON.parse(r.stdout) as T;
     };
     const acct = await admin<{ id: string }>('account', 'create', '--plan', 'pro', '--credits', '1000');
     const key = (await admin<{ key: string }>('key', 'create', '--account', acct.id, '--env', 'live')).key;
     const env = { ...freshSandbox().env, STAYS_DATA_DIR: dataDir, STAYS_API_KEY: key, STAYS_UPSTREAM: 'simulated', STAYS_SIM_FAIL: '' };
-    const run = (args: string[], input?: string) => stays(args, env, { input, timeoutMs: 30_000 });
+    const run = (args: string[], input?: string) => staysIn(args, env, { input, timeoutMs: 30_000 });
     const ledger = async () => (await admin<{ ledger: unknown[] }>('account', 'show', acct.id)).ledger;
     const before = await footprint(run, ledger);
     await dryRunAll(run, 'in-process');
@@ -182,13 +183,13 @@ describe('--dry-run sends nothing that costs credits', () => {
   }, 180_000);
 
   it('a sandbox key: 0 credits, and what the call would cost on a live key', async () => {
-    const r = await stays(['search', 'Lisbon', '--dry-run', '--json'], freshSandbox().env);
+    const r = await staysIn(['search', 'Lisbon', '--dry-run', '--json'], freshSandbox().env);
     expect(r.code, r.stderr).toBe(0);
     expect(json<Plan>(r)).toMatchObject({ mode: 'in-process', keyEnv: 'sandbox', worstCaseCredits: 0, liveWorstCaseCredits: 55, cap: null });
-    const text = await stays(['search', 'Lisbon', '--dry-run'], freshSandbox().env);
+    const text = await staysIn(['search', 'Lisbon', '--dry-run'], freshSandbox().env);
     expect(text.stdout).toMatch(/^Worst case: 0 credits: a sandbox key is free \(55 credits on a live key\)\.$/m);
     // What the run would refuse before any request, the dry run refuses too.
-    const noWait = await stays(['search', 'Lisbon', '--all', '--no-wait', '--dry-run'], freshSandbox().env);
+    const noWait = await staysIn(['search', 'Lisbon', '--all', '--no-wait', '--dry-run'], freshSandbox().env);
     expect(noWait.code).toBe(2);
     expect(noWait.stdout).toBe('');
   });

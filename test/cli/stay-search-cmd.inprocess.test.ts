@@ -1,14 +1,14 @@
 // `stays search` in its Family S form (--family s or any S-only flag) and `stays listings PRESET`,
-// the built CLI as a child process, in-process on a fresh sandbox: the form's selection, mixing
+// the CLI run in this process (staysIn), in-process on a fresh sandbox: the form's selection, mixing
 // the forms' flags (exit 2), --fields columns, --all over next_page_token, every output format.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, freshSandbox, json, stays } from './helpers.js';
+import { type Sandbox, freshSandbox, json, staysIn } from './helpers.js';
 
 let box: Sandbox;
 const T = { timeoutMs: 60_000 };
 beforeAll(async () => {
   box = freshSandbox();
-  const r = await stays(['account', '-o', 'json'], box.env, T);
+  const r = await staysIn(['account', '-o', 'json'], box.env, T);
   expect(r.code, r.stderr).toBe(0);
 }, 90_000);
 
@@ -33,7 +33,7 @@ const STAY_HEADER =
 
 describe('stays search, Family S form', () => {
   it('--family s and an S-only flag both post the S body: Stay rows, snake_case meta', async () => {
-    const [family, implied] = await Promise.all([stays(['search', 'Lisbon', '--family', 's', '--json'], box.env, T), stays(['search', 'Lisbon', '--max-items', '5', '--json'], box.env, T)]);
+    const [family, implied] = await Promise.all([staysIn(['search', 'Lisbon', '--family', 's', '--json'], box.env, T), staysIn(['search', 'Lisbon', '--max-items', '5', '--json'], box.env, T)]);
     for (const r of [family, implied]) expect(r.code, r.stderr).toBe(0);
     const a = json<{ data: Stay[]; meta: SMeta }>(family);
     const b = json<{ data: Stay[]; meta: SMeta }>(implied);
@@ -45,8 +45,8 @@ describe('stays search, Family S form', () => {
 
   it('mixing S-only and U-only flags is a usage error naming one of each: exit 2, nothing on stdout', async () => {
     const [mixed, family] = await Promise.all([
-      stays(['search', 'Lisbon', '--max-items', '5', '--platforms', 'airbnb'], box.env, T),
-      stays(['search', 'Lisbon', '--family', 'u', '--fields', 'id'], box.env, T),
+      staysIn(['search', 'Lisbon', '--max-items', '5', '--platforms', 'airbnb'], box.env, T),
+      staysIn(['search', 'Lisbon', '--family', 'u', '--fields', 'id'], box.env, T),
     ]);
     expect(mixed.code).toBe(2);
     expect(mixed.stdout).toBe('');
@@ -58,7 +58,7 @@ describe('stays search, Family S form', () => {
   }, 60_000);
 
   it('--fields: csv columns are the projected paths, in the order asked', async () => {
-    const r = await stays(['search', 'Lisbon', '--max-items', '3', '--fields', 'id,title,pricing.price,host.is_superhost', '-o', 'csv'], box.env, T);
+    const r = await staysIn(['search', 'Lisbon', '--max-items', '3', '--fields', 'id,title,pricing.price,host.is_superhost', '-o', 'csv'], box.env, T);
     expect(r.code, r.stderr).toBe(0);
     const [header, ...rows] = r.stdout.trim().split('\n');
     expect(header).toBe('id,title,pricing.price,host.is_superhost');
@@ -69,10 +69,10 @@ describe('stays search, Family S form', () => {
   it('json, jsonl, csv and tsv shapes; the tsv has the csv columns without a header', async () => {
     const args = ['search', 'Porto', '--family', 's', '--max-items', '4'];
     const [j, l, c, t] = await Promise.all([
-      stays([...args, '-o', 'json'], box.env, T),
-      stays([...args, '-o', 'jsonl'], box.env, T),
-      stays([...args, '-o', 'csv'], box.env, T),
-      stays([...args, '-o', 'tsv'], box.env, T),
+      staysIn([...args, '-o', 'json'], box.env, T),
+      staysIn([...args, '-o', 'jsonl'], box.env, T),
+      staysIn([...args, '-o', 'csv'], box.env, T),
+      staysIn([...args, '-o', 'tsv'], box.env, T),
     ]);
     for (const r of [j, l, c, t]) expect(r.code, r.stderr).toBe(0);
     const ids = json<{ data: Stay[] }>(j).data.map((s) => s.id);
@@ -93,7 +93,7 @@ describe('stays search, Family S form', () => {
 
   it('--all walks next_page_token: the ids of page-by-page --next-page-token, none twice', async () => {
     const base = ['search', 'Lisbon', '--family', 's', '--max-items', '25'];
-    const walked = await stays([...base, '--all', '-o', 'jsonl'], box.env, T);
+    const walked = await staysIn([...base, '--all', '-o', 'jsonl'], box.env, T);
     expect(walked.code, walked.stderr).toBe(0);
     const all = walked.stdout
       .trim()
@@ -104,7 +104,7 @@ describe('stays search, Family S form', () => {
     let token: string | null = null;
     let pages = 0;
     do {
-      const r = await stays([...base, ...(token ? ['--next-page-token', token] : []), '--json'], box.env, T);
+      const r = await staysIn([...base, ...(token ? ['--next-page-token', token] : []), '--json'], box.env, T);
       expect(r.code, r.stderr).toBe(0);
       const page = json<{ data: Stay[]; meta: SMeta }>(r);
       byHand.push(...page.data.map((s) => s.id));
@@ -117,7 +117,7 @@ describe('stays search, Family S form', () => {
     expect(new Set(all).size).toBe(all.length);
 
     // The whole walk as one envelope: every row, the last page's meta.
-    const j = await stays([...base, '--all', '--json'], box.env, T);
+    const j = await staysIn([...base, '--all', '--json'], box.env, T);
     expect(j.code, j.stderr).toBe(0);
     const env = json<{ data: Stay[]; meta: SMeta }>(j);
     expect(env.data.map((s) => s.id)).toEqual(all);
@@ -125,8 +125,8 @@ describe('stays search, Family S form', () => {
   }, 120_000);
 
   it('a table fits COLUMNS and never cuts an id', async () => {
-    const ids = json<{ data: Stay[] }>(await stays(['search', 'Lisbon', '--max-items', '6', '--json'], box.env, T)).data.map((x) => x.id);
-    const r = await stays(['search', 'Lisbon', '--max-items', '6', '-o', 'table'], { ...box.env, COLUMNS: '60' }, T);
+    const ids = json<{ data: Stay[] }>(await staysIn(['search', 'Lisbon', '--max-items', '6', '--json'], box.env, T)).data.map((x) => x.id);
+    const r = await staysIn(['search', 'Lisbon', '--max-items', '6', '-o', 'table'], { ...box.env, COLUMNS: '60' }, T);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     for (const l of lines) expect([...new Intl.Segmenter().segment(l)].length).toBeLessThanOrEqual(60);
@@ -134,7 +134,7 @@ describe('stays search, Family S form', () => {
   }, 60_000);
 
   it('--with-details posts to /v1/search/with-details: rows carry a description', async () => {
-    const r = await stays(['search', 'Lisbon', '--with-details', '--max-items', '2', '--json'], box.env, T);
+    const r = await staysIn(['search', 'Lisbon', '--with-details', '--max-items', '2', '--json'], box.env, T);
     expect(r.code, r.stderr).toBe(0);
     const rows = json<{ data: Stay[] }>(r).data;
     expect(rows).toHaveLength(2);
@@ -145,10 +145,10 @@ describe('stays search, Family S form', () => {
 describe('stays listings PRESET', () => {
   it('superhost, luxury and instant-book: their rows; instant-book warns on stderr, but not in bare --json', async () => {
     const [sup, lux, ib, ibTable] = await Promise.all([
-      stays(['listings', 'superhost', 'Lisbon', '--max-items', '5', '--json'], box.env, T),
-      stays(['listings', 'luxury', 'Lisbon', '--max-items', '5', '--json'], box.env, T),
-      stays(['listings', 'instant-book', 'Lisbon', '--max-items', '5', '--json'], box.env, T),
-      stays(['listings', 'instant-book', 'Lisbon', '--max-items', '5', '-o', 'tsv'], box.env, T),
+      staysIn(['listings', 'superhost', 'Lisbon', '--max-items', '5', '--json'], box.env, T),
+      staysIn(['listings', 'luxury', 'Lisbon', '--max-items', '5', '--json'], box.env, T),
+      staysIn(['listings', 'instant-book', 'Lisbon', '--max-items', '5', '--json'], box.env, T),
+      staysIn(['listings', 'instant-book', 'Lisbon', '--max-items', '5', '-o', 'tsv'], box.env, T),
     ]);
     for (const r of [sup, lux, ib, ibTable]) expect(r.code, r.stderr).toBe(0);
     const s = json<{ data: Stay[] }>(sup).data;
@@ -164,7 +164,7 @@ describe('stays listings PRESET', () => {
   }, 90_000);
 
   it('--fields and --all work on a preset as on search', async () => {
-    const r = await stays(['listings', 'superhost', 'Lisbon', '--max-items', '4', '--fields', 'id,host.is_superhost', '--all', '-o', 'csv'], box.env, T);
+    const r = await staysIn(['listings', 'superhost', 'Lisbon', '--max-items', '4', '--fields', 'id,host.is_superhost', '--all', '-o', 'csv'], box.env, T);
     expect(r.code, r.stderr).toBe(0);
     const [header, ...rows] = r.stdout.trim().split('\n');
     expect(header).toBe('id,host.is_superhost');

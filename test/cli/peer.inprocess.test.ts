@@ -4,7 +4,7 @@
 // shaped its way, error codes we never send. Every command, in every output format.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PeerFake, startPeerFake } from '../helpers/peer-fake.js';
-import { ANSI, type Run, freshSandbox, json, stays } from './helpers.js';
+import { ANSI, type Run, freshSandbox, json, staysIn } from './helpers.js';
 
 let peer: PeerFake;
 let env: NodeJS.ProcessEnv;
@@ -36,11 +36,11 @@ const ok = (r: Run, what: string) => {
 describe('the CLI against the peer service (least answers its OpenAPI allows)', () => {
   for (const [op, args] of Object.entries(COMMANDS) as [keyof PeerFake['data'], string[]][]) {
     it(`${args[0]}: JSON is the peer's envelope as returned; table, tsv, csv and jsonl print`, async () => {
-      const j = await stays([...args, '--json'], env);
+      const j = await staysIn([...args, '--json'], env);
       ok(j, `${op} --json`);
       expect(json(j).data).toEqual(peer.data[op]);
       for (const format of ['table', 'tsv', 'csv', 'jsonl']) {
-        const r = await stays([...args, '--output', format], env);
+        const r = await staysIn([...args, '--output', format], env);
         ok(r, `${op} -o ${format}`);
         expect(r.stdout.trim().length, `${op} -o ${format}`).toBeGreaterThan(0);
         expect(r.stdout).not.toMatch(ANSI);
@@ -50,7 +50,7 @@ describe('the CLI against the peer service (least answers its OpenAPI allows)', 
 
   it('listing waited through the 202 and one poll, at the paths the peer gives', async () => {
     const before = peer.requests.length;
-    ok(await stays([...COMMANDS.listing, '--json'], env), 'listing');
+    ok(await staysIn([...COMMANDS.listing, '--json'], env), 'listing');
     const [accepted, ...polls] = peer.requests.slice(before);
     expect(accepted).toBe('GET /v1/listing/airbnb/12345678');
     expect(polls).toHaveLength(2);
@@ -59,16 +59,16 @@ describe('the CLI against the peer service (least answers its OpenAPI allows)', 
   });
 
   it('jobs get and jobs wait follow a job the peer accepted; api passes a response through', async () => {
-    const accepted = await stays([...COMMANDS.listing, '--no-wait', '--json'], env);
+    const accepted = await staysIn([...COMMANDS.listing, '--no-wait', '--json'], env);
     ok(accepted, 'listing --no-wait');
     const jobId = (json(accepted).data as { jobId: string }).jobId;
-    const got = await stays(['jobs', 'get', jobId, '--json'], env);
+    const got = await staysIn(['jobs', 'get', jobId, '--json'], env);
     ok(got, 'jobs get');
     expect(json(got).data).toMatchObject({ jobId, status: 'running' });
-    const waited = await stays(['jobs', 'wait', jobId, '--json'], env);
+    const waited = await staysIn(['jobs', 'wait', jobId, '--json'], env);
     ok(waited, 'jobs wait');
     expect(json(waited).data).toEqual(peer.data.listing);
-    const raw = await stays(['api', '/v1/account', '-i'], env);
+    const raw = await staysIn(['api', '/v1/account', '-i'], env);
     ok(raw, 'api -i');
     expect(raw.stdout).toMatch(/^HTTP 200\n/);
     expect(raw.stdout).toMatch(/x-request-id: req_/i);
@@ -76,17 +76,17 @@ describe('the CLI against the peer service (least answers its OpenAPI allows)', 
   });
 
   it('--all never ends short in silence: a page without pagination is printed, then the walk fails saying why', async () => {
-    const r = await stays(['search', 'Lisbon', '--all', '-o', 'jsonl'], env);
+    const r = await staysIn(['search', 'Lisbon', '--all', '-o', 'jsonl'], env);
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/without pagination[\s\S]*stopped after 1 page/);
   });
 
   it("a failed job exits 7 with the peer's own error code; a bad key exits 4", async () => {
-    const failed = await stays(['listing', 'airbnb', 'fails'], env);
+    const failed = await staysIn(['listing', 'airbnb', 'fails'], env);
     expect(failed.code).toBe(7);
     expect(failed.stderr).toMatch(/Every source failed\.[\s\S]*upstream_unavailable\/all_actors_failed/);
-    const bad = await stays(['account', '--json'], { ...env, STAYS_API_KEY: 'stay_live_wrong' });
+    const bad = await staysIn(['account', '--json'], { ...env, STAYS_API_KEY: 'stay_live_wrong' });
     expect(bad.code).toBe(4);
     expect(bad.stdout).toBe('');
     expect(JSON.parse(bad.stderr).error).toMatchObject({ type: 'authentication_error', code: 'invalid_api_key' });

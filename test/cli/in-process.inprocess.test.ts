@@ -3,10 +3,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { day } from '../helpers/stays.js';
-import { type Sandbox, freshSandbox, json, stays } from './helpers.js';
+import { type Sandbox, freshSandbox, json, staysIn } from './helpers.js';
 
 let box: Sandbox;
-const run = (...args: string[]) => stays(args, box.env);
+const run = (...args: string[]) => staysIn(args, box.env);
 beforeAll(() => {
   box = freshSandbox();
 });
@@ -30,11 +30,11 @@ describe('in-process mode', () => {
 
   it('commands started together on a fresh machine share one store and one provisioned account', async () => {
     const fresh = freshSandbox();
-    const runs = await Promise.all(Array.from({ length: 6 }, () => stays(['search', 'Porto', '--limit', '2', '--json'], fresh.env)));
+    const runs = await Promise.all(Array.from({ length: 6 }, () => staysIn(['search', 'Porto', '--limit', '2', '--json'], fresh.env)));
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
     for (const r of runs) expect(json(r).data).toEqual(json(runs[0]!).data);
     expect(runs.filter((r) => /created a local sandbox account/.test(r.stderr))).toHaveLength(1);
-    const list = await stays(['admin', 'account', 'list', '--json', '--data-dir', fresh.dataDir], fresh.env);
+    const list = await staysIn(['admin', 'account', 'list', '--json', '--data-dir', fresh.dataDir], fresh.env);
     expect((JSON.parse(list.stdout) as { accounts: unknown[] }).accounts).toHaveLength(1);
     expect(existsSync(`${fresh.dataDir}/.provisioning.lock`)).toBe(false);
   });
@@ -76,7 +76,7 @@ describe('in-process mode', () => {
 
   it('--data-dir picks another store (and provisions a key for it)', async () => {
     const other = freshSandbox();
-    const r = await stays(['account', '--json', '--data-dir', other.dataDir], { STAYS_CONFIG_DIR: box.configDir });
+    const r = await staysIn(['account', '--json', '--data-dir', other.dataDir], { STAYS_CONFIG_DIR: box.configDir });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(other.dataDir);
     expect(existsSync(`${other.dataDir}/stays.db`)).toBe(true);
@@ -84,10 +84,10 @@ describe('in-process mode', () => {
 
   it('provisions again when the data dir was wiped', async () => {
     const wiped = freshSandbox();
-    expect((await stays(['account'], wiped.env)).code).toBe(0);
+    expect((await staysIn(['account'], wiped.env)).code).toBe(0);
     const { rmSync } = await import('node:fs');
     rmSync(wiped.dataDir, { recursive: true, force: true });
-    const again = await stays(['account', '--json'], wiped.env);
+    const again = await staysIn(['account', '--json'], wiped.env);
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/created a local sandbox account/);
   });

@@ -2,18 +2,19 @@
 // Idempotency-Key, the same on each attempt, so when the answer is lost on the way back (the
 // connection drops after the server executed) the retry gets the first answer again and the
 // account is charged once. A real `stays serve` behind a TCP proxy on loopback that cuts the
-// first connection as soon as the server starts answering; the built CLI as a child process.
+// first connection as soon as the server starts answering; the CLI run in this process (staysIn), the server too (serve-in.ts).
 import { type Server, type Socket, connect, createServer } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stays, type TestAccount, startStays, tempDir } from '../helpers/stays.js';
-import { freshSandbox, stays } from './helpers.js';
+import { type TestAccount, tempDir } from '../helpers/stays.js';
+import { freshSandbox, staysIn } from './helpers.js';
+import { type Served, serveIn } from './serve-in.js';
 
-let s: Stays;
+let s: Served;
 let a: TestAccount;
 beforeAll(async () => {
-  s = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '50', STAYS_SIM_FAIL: '' });
+  s = await serveIn({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '50', STAYS_SIM_FAIL: '' });
   a = await s.account({ credits: 1000, rpm: 100_000 });
 }, 60_000);
 afterAll(async () => {
@@ -74,7 +75,7 @@ describe('stays api POST through a connection that loses the first answer', () =
       const file = join(dir, 'body.json');
       writeFileSync(file, JSON.stringify({ entries: [{ id: '9101' }, { id: '9102' }] }));
       const env = { ...freshSandbox().env, STAYS_BASE_URL: proxy.url, STAYS_API_KEY: a.liveKey };
-      const r = await stays(['api', '/v1/stays/batch', '-X', 'POST', '--input', file, '-i'], env);
+      const r = await staysIn(['api', '/v1/stays/batch', '-X', 'POST', '--input', file, '-i'], env);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/^idempotent-replayed: true$/im);
       const posts = proxy.heads.filter((h) => h.startsWith('POST '));
@@ -93,7 +94,7 @@ describe('stays api POST through a connection that loses the first answer', () =
     const proxy = await lossyProxy(s.url, 1);
     try {
       const env = { ...freshSandbox().env, STAYS_BASE_URL: proxy.url, STAYS_API_KEY: a.sandboxKey };
-      const r = await stays(['api', '/v1/stays/batch', '-X', 'POST', '-F', 'entries=[]', '-H', 'Idempotency-Key: mine-1'], env);
+      const r = await staysIn(['api', '/v1/stays/batch', '-X', 'POST', '-F', 'entries=[]', '-H', 'Idempotency-Key: mine-1'], env);
       // entries=[] is refused (400), and the refusal is what the retry replays.
       expect(r.code).not.toBe(0);
       const posts = proxy.heads.filter((h) => h.startsWith('POST '));

@@ -3,7 +3,7 @@
 // each command's --help lists exactly the columns it prints. A table on a pipe is cut only when
 // COLUMNS asks.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, freshSandbox, json, stays } from './helpers.js';
+import { type Sandbox, freshSandbox, json, staysIn } from './helpers.js';
 
 /** RFC 4180 records (quoted fields with commas and doubled quotes; one record a line here). */
 function parseCsv(text: string): string[][] {
@@ -37,12 +37,12 @@ const COMMANDS: Record<string, string[]> = {
 let box: Sandbox;
 beforeAll(async () => {
   box = freshSandbox();
-  await stays(['account'], box.env); // provision once
+  await staysIn(['account'], box.env); // provision once
 });
 
 describe('csv and tsv', () => {
   it('search csv: snake_case header, prices and ratings as plain numbers, currency and scale apart', async () => {
-    const r = await stays([...COMMANDS.search!, '-o', 'csv'], box.env);
+    const r = await staysIn([...COMMANDS.search!, '-o', 'csv'], box.env);
     expect(r.code, r.stderr).toBe(0);
     const { header, rows } = records(r.stdout);
     for (const h of header) expect(h).toMatch(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/);
@@ -50,7 +50,7 @@ describe('csv and tsv', () => {
     expect(header).toEqual(expect.arrayContaining(['nightly_price', 'total_price', 'currency', 'guest_rating', 'rating_scale', 'review_count']));
     const data = json<{
       data: { platformListingId: string; guestRating: number | null; ratingScale: number; reviewCount: number; price: { nightlyPrice: number; totalPrice: number; currency: string } }[];
-    }>(await stays([...COMMANDS.search!, '--json'], box.env)).data;
+    }>(await staysIn([...COMMANDS.search!, '--json'], box.env)).data;
     expect(rows).toHaveLength(data.length);
     rows.forEach((row, i) => {
       const p = data[i]!;
@@ -67,13 +67,13 @@ describe('csv and tsv', () => {
   });
 
   it('csv numbers have no grouping and no currency, even past a thousand; booleans are true/false', async () => {
-    const compare = await stays([...COMMANDS.compare!, '-o', 'csv'], box.env);
-    const offers = json<{ data: { offers: { listingId: string; totalPrice: number }[] } }>(await stays([...COMMANDS.compare!, '--json'], box.env)).data.offers;
+    const compare = await staysIn([...COMMANDS.compare!, '-o', 'csv'], box.env);
+    const offers = json<{ data: { offers: { listingId: string; totalPrice: number }[] } }>(await staysIn([...COMMANDS.compare!, '--json'], box.env)).data.offers;
     expect(offers.some((o) => o.totalPrice >= 1000)).toBe(true);
     const { header, rows } = records(compare.stdout);
     expect(header.slice(0, 4)).toEqual(['seller', 'platform', 'listing_id', 'total_price']);
     for (const o of offers) expect(rows.find((r) => r.listing_id === o.listingId)!.total_price).toBe(String(o.totalPrice));
-    const avail = records((await stays([...COMMANDS.availability!, '-o', 'csv'], box.env)).stdout);
+    const avail = records((await staysIn([...COMMANDS.availability!, '-o', 'csv'], box.env)).stdout);
     expect(avail.header).toEqual(['platform', 'listing_id', 'date', 'available', 'bookable', 'min_nights', 'check_in', 'check_out']);
     for (const r of avail.rows) {
       expect(r.available).toMatch(/^(true|false)$/);
@@ -82,15 +82,15 @@ describe('csv and tsv', () => {
   });
 
   it('without dates the price cells are empty, the columns stay (a stable schema)', async () => {
-    const { header, rows } = records((await stays(['search', 'Lisbon', '--limit', '2', '-o', 'csv'], box.env)).stdout);
+    const { header, rows } = records((await staysIn(['search', 'Lisbon', '--limit', '2', '-o', 'csv'], box.env)).stdout);
     expect(header).toContain('nightly_price');
     for (const r of rows) expect([r.nightly_price, r.total_price, r.currency]).toEqual(['', '', '']);
   });
 
   it('tsv: the csv cells without a header, one line a row', async () => {
     for (const [name, args] of Object.entries(COMMANDS)) {
-      const csv = parseCsv((await stays([...args, '-o', 'csv'], box.env)).stdout);
-      const tsv = (await stays(args, box.env)).stdout
+      const csv = parseCsv((await staysIn([...args, '-o', 'csv'], box.env)).stdout);
+      const tsv = (await staysIn(args, box.env)).stdout
         .replace(/\n$/, '')
         .split('\n')
         .map((l) => l.split('\t'));
@@ -100,8 +100,8 @@ describe('csv and tsv', () => {
 
   it("each command's --help lists the columns it prints, in order", async () => {
     for (const [name, args] of Object.entries(COMMANDS)) {
-      const [header] = parseCsv((await stays([...args, '-o', 'csv'], box.env)).stdout);
-      const help = (await stays([name, '--help'], box.env)).stdout;
+      const [header] = parseCsv((await staysIn([...args, '-o', 'csv'], box.env)).stdout);
+      const help = (await staysIn([name, '--help'], box.env)).stdout;
       const listed = help
         .split('Columns of -o tsv and -o csv')[1]
         ?.split('\n')
@@ -119,8 +119,8 @@ describe('csv and tsv', () => {
   // search's second block (Family S) did not say which rows it was for.
   it('account, jobs list and webhooks list --help list their columns, as they print them', async () => {
     for (const words of [['account'], ['jobs', 'list'], ['webhooks', 'list']]) {
-      const csv = (await stays([...words, '-o', 'csv'], box.env)).stdout;
-      const help = (await stays([...words, '--help'], box.env)).stdout;
+      const csv = (await staysIn([...words, '-o', 'csv'], box.env)).stdout;
+      const help = (await staysIn([...words, '--help'], box.env)).stdout;
       const block = help.split('Columns of -o tsv and -o csv')[1];
       expect(block, words.join(' ')).toBeDefined();
       const listed = block!
@@ -138,7 +138,7 @@ describe('csv and tsv', () => {
   });
 
   it('search --help labels each of its two column blocks with the rows they are for', async () => {
-    const help = (await stays(['search', '--help'], box.env)).stdout.replace(/\n(?! )/g, ' ');
+    const help = (await staysIn(['search', '--help'], box.env)).stdout.replace(/\n(?! )/g, ' ');
     const heads = [...help.matchAll(/Columns of -o tsv and -o csv (.*?), in order/g)].map((m) => m[1]);
     expect(heads).toEqual(['for properties (the default form)', 'for stays (Family S: --family s, any S: flag, --with-details)']);
   });
@@ -146,10 +146,10 @@ describe('csv and tsv', () => {
 
 describe('a table on a pipe', () => {
   it('is not cut without COLUMNS; fits COLUMNS when set', async () => {
-    const names = json<{ data: { name: string; platformListingId: string }[] }>(await stays(['search', 'Lisbon', '--json'], box.env)).data;
-    const whole = await stays(['search', 'Lisbon', '-o', 'table'], { ...box.env, COLUMNS: '' });
+    const names = json<{ data: { name: string; platformListingId: string }[] }>(await staysIn(['search', 'Lisbon', '--json'], box.env)).data;
+    const whole = await staysIn(['search', 'Lisbon', '-o', 'table'], { ...box.env, COLUMNS: '' });
     for (const p of names) expect(whole.stdout).toContain(p.name);
-    const narrow = await stays(['search', 'Lisbon', '-o', 'table'], { ...box.env, COLUMNS: '80' });
+    const narrow = await staysIn(['search', 'Lisbon', '-o', 'table'], { ...box.env, COLUMNS: '80' });
     for (const l of narrow.stdout.trimEnd().split('\n')) expect([...new Intl.Segmenter().segment(l)].length).toBeLessThanOrEqual(80);
     for (const p of names) expect(narrow.stdout).toContain(`  ${p.platformListingId}\n`);
   });

@@ -1,8 +1,8 @@
 // Issue 22, item 1: `--all` with a sort prints one ordered stream. The limit is per platform, so
 // the service sorts each page on its own and page two may start below page one's last row; the
-// walk merges the pages into the service's order. In-process sandbox, the built CLI.
+// walk merges the pages into the service's order. In-process sandbox, the CLI run in this process (staysIn).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Sandbox, freshSandbox, json, stays } from './helpers.js';
+import { type Sandbox, freshSandbox, json, staysIn } from './helpers.js';
 
 interface Row {
   id: string;
@@ -32,7 +32,7 @@ async function pages(box: Sandbox, sort: string): Promise<Row[][]> {
   const out: Row[][] = [];
   let cursor: string | null = null;
   do {
-    const r = await stays([...QUERY, '--sort', sort, '-o', 'json', ...(cursor ? ['--cursor', cursor] : [])], box.env);
+    const r = await staysIn([...QUERY, '--sort', sort, '-o', 'json', ...(cursor ? ['--cursor', cursor] : [])], box.env);
     expect(r.code, r.stderr).toBe(0);
     const page = json<{ data: Row[]; meta: { pagination: { nextCursor: string | null } } }>(r);
     out.push(page.data);
@@ -77,7 +77,7 @@ describe('--all with --sort: one order over every page', () => {
     for (const p of paged) expect(ordered(p, 'price_asc')).toBe(true);
     expect(ordered(flat, 'price_asc')).toBe(false);
 
-    const r = await stays([...QUERY, '--sort', 'price_asc', '--all', '-o', 'jsonl'], box.env);
+    const r = await staysIn([...QUERY, '--sort', 'price_asc', '--all', '-o', 'jsonl'], box.env);
     expect(r.code, r.stderr).toBe(0);
     const walked = r.stdout
       .trim()
@@ -90,14 +90,14 @@ describe('--all with --sort: one order over every page', () => {
   });
 
   it('rating_desc -o json and price_desc -o csv: ordered too, every row once', async () => {
-    const r = await stays([...QUERY, '--sort', 'RATING_DESC', '--all', '-o', 'json'], box.env);
+    const r = await staysIn([...QUERY, '--sort', 'RATING_DESC', '--all', '-o', 'json'], box.env);
     expect(r.code, r.stderr).toBe(0);
     const walked = json<{ data: Row[]; meta: { pagination: { hasMore: boolean } } }>(r);
     expect(walked.meta.pagination.hasMore).toBe(false);
     expect(ordered(walked.data, 'rating_desc')).toBe(true);
     expect(new Set(walked.data.map((w) => w.id)).size).toBe(walked.data.length);
 
-    const csv = await stays([...QUERY, '--sort', 'price_desc', '--all', '-o', 'csv'], box.env);
+    const csv = await staysIn([...QUERY, '--sort', 'price_desc', '--all', '-o', 'csv'], box.env);
     expect(csv.code, csv.stderr).toBe(0);
     const [header, ...records] = csvRecords(csv.stdout);
     // One header, at the top.
@@ -118,7 +118,7 @@ describe('--all with --sort: one order over every page', () => {
       ['rating_asc', 1],
       ['rating_desc', -1],
     ] as const) {
-      const r = await stays(['reviews', 'booking', 'pt/casa-azul', '--limit', '5', '--sort', sort, '--all', '-o', 'jsonl'], box.env);
+      const r = await staysIn(['reviews', 'booking', 'pt/casa-azul', '--limit', '5', '--sort', sort, '--all', '-o', 'jsonl'], box.env);
       expect(r.code, r.stderr).toBe(0);
       const ratings = r.stdout
         .trim()

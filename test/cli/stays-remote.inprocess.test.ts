@@ -3,14 +3,15 @@
 // (maxItems 241-250: 202, the CLI waits and pages on from the job's nextCursor), and a balance
 // that moves by exactly the credits the commands reported. The cost guard refuses before any request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
-import { freshSandbox, json, stays } from './helpers.js';
+import type { TestAccount } from '../helpers/stays.js';
+import { freshSandbox, json, staysIn } from './helpers.js';
+import { type Served, serveIn } from './serve-in.js';
 
-let s: Stays;
+let s: Served;
 let a: TestAccount;
 const T = { timeoutMs: 120_000 };
 beforeAll(async () => {
-  s = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '50', STAYS_SIM_FAIL: '' });
+  s = await serveIn({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '50', STAYS_SIM_FAIL: '' });
   a = await s.account({ credits: 100_000, rpm: 100_000 });
 }, 120_000);
 afterAll(async () => {
@@ -31,11 +32,11 @@ describe('remote, sandbox key', () => {
   it('stay get (id, URL, --part), batch from stdin and search --all answer as in-process', async () => {
     const env = { ...freshSandbox().env, STAYS_BASE_URL: s.url, STAYS_API_KEY: a.sandboxKey };
     const [byId, byUrl, part, batch, walk] = await Promise.all([
-      stays(['stay', 'get', '12345', '--json'], env, T),
-      stays(['stay', 'get', 'https://www.airbnb.com/rooms/12345', '--json'], env, T),
-      stays(['stay', 'get', '12345', '--part', 'amenities', '-o', 'csv'], env, T),
-      stays(['stay', 'batch', '--file', '-', '-o', 'csv'], env, { ...T, input: '12345\n404\n' }),
-      stays(['search', 'Lisbon', '--max-items', '20', '--all', '-o', 'jsonl'], env, T),
+      staysIn(['stay', 'get', '12345', '--json'], env, T),
+      staysIn(['stay', 'get', 'https://www.airbnb.com/rooms/12345', '--json'], env, T),
+      staysIn(['stay', 'get', '12345', '--part', 'amenities', '-o', 'csv'], env, T),
+      staysIn(['stay', 'batch', '--file', '-', '-o', 'csv'], env, { ...T, input: '12345\n404\n' }),
+      staysIn(['search', 'Lisbon', '--max-items', '20', '--all', '-o', 'jsonl'], env, T),
     ]);
     for (const r of [byId, byUrl, part, batch, walk]) expect(r.code, r.stderr).toBe(0);
     expect(json<{ data: Stay }>(byId).data).toEqual(json<{ data: Stay }>(byUrl).data);
@@ -52,7 +53,7 @@ describe('remote, sandbox key', () => {
 
   it('a service error keeps its exit code remotely: stay get 404 exits 3', async () => {
     const env = { ...freshSandbox().env, STAYS_BASE_URL: s.url, STAYS_API_KEY: a.sandboxKey };
-    const r = await stays(['stay', 'get', '404'], env, T);
+    const r = await staysIn(['stay', 'get', '404'], env, T);
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/not_found\/listing_not_found/);
@@ -65,7 +66,7 @@ describe('remote, live key on the simulated upstream', () => {
     const before = await balance();
     const metas: Meta[] = [];
     const run = async (args: string[], input?: string) => {
-      const r = await stays([...args, '--json'], env, { ...T, input });
+      const r = await staysIn([...args, '--json'], env, { ...T, input });
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       const body = json<{ data: unknown; meta: Meta }>(r);
       metas.push(body.meta);
@@ -95,11 +96,11 @@ describe('remote, live key on the simulated upstream', () => {
     const env = { ...freshSandbox().env, STAYS_BASE_URL: s.url, STAYS_API_KEY: a.liveKey };
     const before = await balance();
     const [search, details, batch, preset] = await Promise.all([
-      stays(['search', 'Lisbon', '--max-items', '100', '--max-credits', '99'], env, T),
-      stays(['search', 'Lisbon', '--with-details', '--max-items', '30', '--max-credits', '59'], env, T),
-      stays(['stay', 'batch', '--file', '-', '--max-credits', '2'], env, { ...T, input: '1\n2\n3\n' }),
+      staysIn(['search', 'Lisbon', '--max-items', '100', '--max-credits', '99'], env, T),
+      staysIn(['search', 'Lisbon', '--with-details', '--max-items', '30', '--max-credits', '59'], env, T),
+      staysIn(['stay', 'batch', '--file', '-', '--max-credits', '2'], env, { ...T, input: '1\n2\n3\n' }),
       // A preset page is at most 50 rows, whatever --max-items says: 50 fits a cap of 50.
-      stays(['listings', 'luxury', 'Lisbon', '--max-items', '200', '--max-credits', '49'], env, T),
+      staysIn(['listings', 'luxury', 'Lisbon', '--max-items', '200', '--max-credits', '49'], env, T),
     ]);
     for (const r of [search, details, batch, preset]) {
       expect(r.code, r.stderr).toBe(5);

@@ -1,18 +1,19 @@
-// `stays webhooks` (issue 10), the built CLI as a child process against a real `stays serve`:
+// `stays webhooks` (issue 10), the CLI run in this process (staysIn) against a real `stays serve` (test/cli/serve-in.ts: the server in this process, on loopback):
 // create prints the secret once and says so, list/get/delete/deliveries in tables, tsv and JSON,
 // typed errors in CLI words with their exit codes, and verify against signed bodies.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signatureHeader } from '../../src/webhooks/sign.js';
-import { type Stays, type TestAccount, startStays, tempDir } from '../helpers/stays.js';
-import { type Sandbox, freshSandbox, json, stays } from './helpers.js';
+import { type TestAccount, tempDir } from '../helpers/stays.js';
+import { type Sandbox, freshSandbox, json, staysIn } from './helpers.js';
+import { type Served, serveIn } from './serve-in.js';
 
-let s: Stays;
+let s: Served;
 let a: TestAccount;
 let box: Sandbox;
 beforeAll(async () => {
-  s = await startStays();
+  s = await serveIn();
   a = await s.account({ rpm: 100_000 });
   box = freshSandbox();
 });
@@ -20,7 +21,7 @@ afterAll(async () => {
   await s.stop();
 });
 
-const hooks = (...args: string[]) => stays(['webhooks', ...args, '--base-url', s.url, '--api-key', a.liveKey], box.env);
+const hooks = (...args: string[]) => staysIn(['webhooks', ...args, '--base-url', s.url, '--api-key', a.liveKey], box.env);
 
 describe('stays webhooks', () => {
   let id: string;
@@ -111,18 +112,18 @@ describe('stays webhooks', () => {
     const nfJson = await hooks('delete', 'nope', '--json');
     expect(nfJson.code).toBe(3);
     expect(JSON.parse(nfJson.stderr).error.code).toBe('webhook_not_found');
-    const auth = await stays(['webhooks', 'list', '--base-url', s.url, '--api-key', 'stay_live_nope'], box.env);
+    const auth = await staysIn(['webhooks', 'list', '--base-url', s.url, '--api-key', 'stay_live_nope'], box.env);
     expect(auth.code).toBe(4);
   });
 
   it('in-process: create, list and delete on the local store', async () => {
     const local = freshSandbox();
-    const c = await stays(['webhooks', 'create', '--url', 'http://127.0.0.1:9/x', '--events', 'job.failed', '--json'], local.env);
+    const c = await staysIn(['webhooks', 'create', '--url', 'http://127.0.0.1:9/x', '--events', 'job.failed', '--json'], local.env);
     expect(c.code, c.stderr).toBe(0);
     const wid = json<{ data: { id: string } }>(c).data.id;
-    const l = await stays(['webhooks', 'list', '--json'], local.env);
+    const l = await staysIn(['webhooks', 'list', '--json'], local.env);
     expect(json<{ data: { id: string }[] }>(l).data.map((w) => w.id)).toEqual([wid]);
-    expect((await stays(['webhooks', 'delete', wid], local.env)).code).toBe(0);
+    expect((await staysIn(['webhooks', 'delete', wid], local.env)).code).toBe(0);
   });
 
   it('in-process: trigger makes a sandbox job whose events are delivered before it exits; resend sends one again', async () => {
@@ -130,20 +131,20 @@ describe('stays webhooks', () => {
     const { startReceiver } = await import('../helpers/receiver.js');
     const r = await startReceiver();
     try {
-      const c = await stays(['webhooks', 'create', '--url', r.url, '--events', 'job.succeeded', '--json'], local.env);
+      const c = await staysIn(['webhooks', 'create', '--url', r.url, '--events', 'job.succeeded', '--json'], local.env);
       const wid = json<{ data: { id: string } }>(c).data.id;
-      const t = await stays(['webhooks', 'trigger', 'job.succeeded', '-o', 'table'], local.env);
+      const t = await staysIn(['webhooks', 'trigger', 'job.succeeded', '-o', 'table'], local.env);
       expect(t.code, t.stderr).toBe(0);
       const jobId = /Triggered job\.succeeded with sandbox job (job_[0-9A-Z]{26}): queued job\.queued, job\.running, job\.succeeded for 1 webhook\./.exec(t.stdout)![1]!;
       // Delivered by the command itself, before it exited.
       expect(r.received.map((x) => [x.body.event, x.body.data.job_id])).toEqual([['job.succeeded', jobId]]);
-      const got = await stays(['jobs', 'get', jobId, '--json'], local.env);
+      const got = await staysIn(['jobs', 'get', jobId, '--json'], local.env);
       expect(json<{ data: { status: string } }>(got).data.status).toBe('completed');
-      const re = await stays(['webhooks', 'resend', r.received[0]!.body.id, '-o', 'table'], local.env);
+      const re = await staysIn(['webhooks', 'resend', r.received[0]!.body.id, '-o', 'table'], local.env);
       expect(re.code, re.stderr).toBe(0);
       expect(re.stdout).toBe(`Queued delivery ${r.received[0]!.body.id} of webhook ${wid} again: 3 fresh attempts, the same event id.\n`);
       expect(r.received.map((x) => x.body.id)).toEqual([r.received[0]!.body.id, r.received[0]!.body.id]);
-      const nf = await stays(['webhooks', 'resend', 'evt_01J8ZK4R2ABCDEF0123456789A'], local.env);
+      const nf = await staysIn(['webhooks', 'resend', 'evt_01J8ZK4R2ABCDEF0123456789A'], local.env);
       expect(nf.code).toBe(3);
     } finally {
       await r.close();
@@ -163,7 +164,7 @@ describe('stays webhooks verify', () => {
   const secret = 'whsec_test_0123456789abcdef';
   writeFileSync(secretFile, `${secret}\n`);
   const body = JSON.stringify({ id: 'evt_1', event: 'job.succeeded', data: { jobId: 'job_1' } });
-  const verify = (header: string, input: string, ...more: string[]) => stays(['webhooks', 'verify', '--secret-file', secretFile, '--header', header, ...more], {}, { input });
+  const verify = (header: string, input: string, ...more: string[]) => staysIn(['webhooks', 'verify', '--secret-file', secretFile, '--header', header, ...more], {}, { input });
 
   it('exit 0 for a fresh signature of this body', async () => {
     const r = await verify(signatureHeader(body, secret), body);
@@ -191,7 +192,7 @@ describe('stays webhooks verify', () => {
   it('--tolerance widens the window; an unreadable secret file is a usage error (exit 2)', async () => {
     const old = signatureHeader(body, secret, Math.floor(Date.now() / 1000) - 600);
     expect((await verify(old, body, '--tolerance', '900')).code).toBe(0);
-    const r = await stays(['webhooks', 'verify', '--secret-file', join(dir, 'missing'), '--header', old], {}, { input: body });
+    const r = await staysIn(['webhooks', 'verify', '--secret-file', join(dir, 'missing'), '--header', old], {}, { input: body });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--secret-file .* cannot be read/);
   });

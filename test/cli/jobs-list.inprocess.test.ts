@@ -1,13 +1,14 @@
-// `stays jobs list` (issue 9, item 16), the built CLI as a child process against a real
+// `stays jobs list` (issue 9, item 16), the CLI run in this process (staysIn) against a real
 // `stays serve` with the simulated upstream: a table (ids whole, newest first, age, credits) that
 // fits COLUMNS, tsv/csv as data, --json, --json FIELDS, jsonl, --status, --limit with its footer,
 // --all, typed usage errors, and a sandbox key's empty list explained.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollJob } from '../helpers/jobs.js';
-import { type Stays, type TestAccount, day, startStays } from '../helpers/stays.js';
-import { type Sandbox, freshSandbox, json, stays } from './helpers.js';
+import { type TestAccount, day } from '../helpers/stays.js';
+import { type Sandbox, freshSandbox, json, staysIn } from './helpers.js';
+import { type Served, serveIn } from './serve-in.js';
 
-let s: Stays;
+let s: Served;
 let a: TestAccount;
 let box: Sandbox;
 /** Newest first: running (google), failed (vrbo), completed (airbnb). */
@@ -22,7 +23,7 @@ async function startJob(platform: string, listingId: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  s = await startStays({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '50,google=30000', STAYS_SIM_FAIL: 'vrbo=all_actors_failed' });
+  s = await serveIn({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '50,google=30000', STAYS_SIM_FAIL: 'vrbo=all_actors_failed' });
   a = await s.account({ credits: 10_000, rpm: 100_000 });
   box = freshSandbox();
   const done = await startJob('airbnb', '1234567');
@@ -36,7 +37,7 @@ afterAll(async () => {
   await s.stop();
 });
 
-const jobs = (...args: string[]) => stays(['jobs', 'list', ...args, '--base-url', s.url, '--api-key', a.liveKey], box.env);
+const jobs = (...args: string[]) => staysIn(['jobs', 'list', ...args, '--base-url', s.url, '--api-key', a.liveKey], box.env);
 
 describe('stays jobs list', () => {
   it('a table: whole ids newest first, status, operation, age, credits; the error code of a failed job', async () => {
@@ -54,7 +55,7 @@ describe('stays jobs list', () => {
   });
 
   it('fits COLUMNS: ERROR goes first, then OPERATION; the ids stay whole', async () => {
-    const at = (columns: number) => stays(['jobs', 'list', '-o', 'table', '--base-url', s.url, '--api-key', a.liveKey], { ...box.env, COLUMNS: String(columns) });
+    const at = (columns: number) => staysIn(['jobs', 'list', '-o', 'table', '--base-url', s.url, '--api-key', a.liveKey], { ...box.env, COLUMNS: String(columns) });
     for (const [columns, shown, gone] of [
       [200, ['OPERATION', 'ERROR'], []],
       [80, ['OPERATION', 'AGE', 'CREDITS'], ['ERROR']],
@@ -163,11 +164,11 @@ describe('stays jobs list', () => {
   });
 
   it('in-process with the local sandbox key: no jobs, and why', async () => {
-    const local = await stays(['jobs', 'list', '-o', 'table'], freshSandbox().env);
+    const local = await staysIn(['jobs', 'list', '-o', 'table'], freshSandbox().env);
     expect(local.code, local.stderr).toBe(0);
     expect(local.stdout).toBe('');
     expect(local.stderr).toMatch(/No jobs in the last 24 hours\. Sandbox calls answer at once and never start one/);
-    const j = await stays(['jobs', 'list', '--json'], freshSandbox().env);
+    const j = await staysIn(['jobs', 'list', '--json'], freshSandbox().env);
     expect(json<{ data: unknown[]; meta: { sandbox: boolean } }>(j)).toMatchObject({ data: [], meta: { sandbox: true } });
   });
 });

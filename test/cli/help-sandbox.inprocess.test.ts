@@ -3,23 +3,23 @@
 import { describe, expect, it } from 'vitest';
 import { sandboxTriggers } from '../../src/core/sandbox-triggers.js';
 import { day } from '../helpers/stays.js';
-import { freshSandbox, json, stays } from './helpers.js';
+import { freshSandbox, json, staysIn } from './helpers.js';
 
 /** The error envelope: the last line of stderr (the first run also says it made a local key). */
 const errorOf = (stderr: string) => JSON.parse(stderr.trim().split('\n').at(-1)!) as { error: { code: string } };
 
 describe('stays help sandbox', () => {
   it('lists every trigger of the sandbox with its status and code; stays help names the topic', async () => {
-    const r = await stays(['help', 'sandbox'], {});
+    const r = await staysIn(['help', 'sandbox'], {});
     expect(r.code, r.stderr).toBe(0);
     for (const t of sandboxTriggers()) {
       const line = new RegExp(`^  ${t.value} +${t.status}${t.code ? ` ${t.code}` : ''} +${t.effect.replace(/[()[\]]/g, '\\$&')}`, 'm');
       expect(r.stdout).toMatch(line);
     }
     expect(r.stdout).toMatch(/^Listing ids, on listing, price, price-compare, availability, reviews/m);
-    const top = await stays(['--help'], {});
+    const top = await staysIn(['--help'], {});
     expect(top.stdout).toMatch(/help \[topic\.\.\.\] +Help for a command, or a topic: exit-codes, sandbox/);
-    const unknown = await stays(['help', 'sandboxes'], {});
+    const unknown = await staysIn(['help', 'sandboxes'], {});
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/topics: exit-codes, sandbox/);
   });
@@ -28,18 +28,18 @@ describe('stays help sandbox', () => {
     const box = freshSandbox();
     const byValue = (input: string, value: string) => sandboxTriggers().find((t) => t.input === input && t.value === value)!;
     const notFound = byValue('listingId', '404');
-    const listing = await stays(['listing', 'airbnb', '404', '--json'], box.env);
+    const listing = await staysIn(['listing', 'airbnb', '404', '--json'], box.env);
     expect(listing.code).toBe(3);
     expect(errorOf(listing.stderr)).toMatchObject({ error: { code: notFound.code } });
     const priceOnly = byValue('listingId', '411');
-    expect((await stays(['listing', 'vrbo', '411', '--json'], box.env)).code).toBe(0);
-    const price = await stays(['price', 'vrbo', '411', '--check-in', day(30), '--check-out', day(32), '--json'], box.env);
+    expect((await staysIn(['listing', 'vrbo', '411', '--json'], box.env)).code).toBe(0);
+    const price = await staysIn(['price', 'vrbo', '411', '--check-in', day(30), '--check-out', day(32), '--json'], box.env);
     expect(errorOf(price.stderr)).toMatchObject({ error: { code: priceOnly.code } });
-    const partial = await stays(['search', 'partial', '--json'], box.env);
+    const partial = await staysIn(['search', 'partial', '--json'], box.env);
     expect(json<{ meta: { partial: boolean; platformResults: { status: string; error?: { code: string } }[] } }>(partial).meta).toMatchObject({ partial: true });
     const failed = json<{ meta: { platformResults: { status: string; error?: { code: string } }[] } }>(partial).meta.platformResults.filter((p) => p.status === 'failed');
     expect(failed.map((p) => p.error?.code)).toEqual([byValue('location', 'partial').code]);
-    const fail = await stays(['search', 'fail', '--json'], box.env);
+    const fail = await staysIn(['search', 'fail', '--json'], box.env);
     expect(errorOf(fail.stderr)).toMatchObject({ error: { code: byValue('location', 'fail').code } });
   });
 
@@ -49,17 +49,17 @@ describe('stays help sandbox', () => {
     expect(byValue('listingId', '402')).toMatchObject({ code: 'credit_balance_too_low', status: 402 });
     expect(byValue('listingId', '429')).toMatchObject({ code: 'rate_limit_exceeded', status: 429 });
     expect(byValue('location', 'pending')).toMatchObject({ code: null, status: 202 });
-    const credits = await stays(['listing', 'airbnb', '402', '--json'], box.env);
+    const credits = await staysIn(['listing', 'airbnb', '402', '--json'], box.env);
     expect(credits.code).toBe(5);
     expect(errorOf(credits.stderr)).toMatchObject({ error: { code: 'credit_balance_too_low' } });
     // A whole call is refused, not one leg of it: a direct comparison with one such listing too.
-    const compare = await stays(['compare', '--listings', 'airbnb:12345678,vrbo:402', '--check-in', day(30), '--check-out', day(32), '--json'], box.env);
+    const compare = await staysIn(['compare', '--listings', 'airbnb:12345678,vrbo:402', '--check-in', day(30), '--check-out', day(32), '--json'], box.env);
     expect(compare.code).toBe(5);
-    const limited = await stays(['price', 'booking', 'pt/429', '--check-in', day(30), '--check-out', day(32), '--json', '--debug'], box.env);
+    const limited = await staysIn(['price', 'booking', 'pt/429', '--check-in', day(30), '--check-out', day(32), '--json', '--debug'], box.env);
     expect(limited.code).toBe(6);
     expect(limited.stderr.match(/→ 429/g)).toHaveLength(3); // the first try and two retries after Retry-After
     expect(errorOf(limited.stderr)).toMatchObject({ error: { code: 'rate_limit_exceeded' } });
-    const pending = await stays(['search', 'pending', '--timeout', '2s', '--json'], box.env);
+    const pending = await staysIn(['search', 'pending', '--timeout', '2s', '--json'], box.env);
     expect(pending.code).toBe(8);
     expect(errorOf(pending.stderr)).toMatchObject({ error: { code: 'wait_timeout' } });
   });
