@@ -125,16 +125,19 @@ export function openSqliteStore(file: string): Store {
   migrate(db);
 
   // Each statement prepared once, by its text (the shared queries' texts are constants).
-  const statements = new Map<string, { stmt: Database.Statement; order: number[]; reader: boolean }>();
+  const statements = new Map<string, { stmt: Database.Statement; order: number[] | null; reader: boolean }>();
   const run = (sql: string, params: readonly unknown[] = []): never => {
     let p = statements.get(sql);
     if (!p) {
       const { text, order } = positional(sql);
       const stmt = db.prepare(text);
-      p = { stmt, order, reader: stmt.reader };
+      // $1 … $n, each once and in order (most statements): the parameters bind as they are.
+      const inOrder = order.length === params.length && order.every((n, i) => n === i + 1);
+      p = { stmt, order: inOrder ? null : order, reader: stmt.reader };
       statements.set(sql, p);
     }
-    const args = p.order.map((n) => params[n - 1] ?? null);
+    const order = p.order;
+    const args = order === null ? params.map((v) => v ?? null) : order.map((n) => params[n - 1] ?? null);
     if (p.reader) return p.stmt.all(...args) as never;
     p.stmt.run(...args);
     return [] as never;
