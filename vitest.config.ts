@@ -12,6 +12,7 @@ const INPROCESS = 'test/**/*.inprocess.test.ts';
 // upstream latencies, Retry-After, job polling, the CLI's own waits) more than they compute, and
 // vitest's default (cores - 1: one worker on a 2-core machine) ran those waits one after another.
 const FAST_WORKERS = Math.max(4, availableParallelism() - 1);
+const E2E_WORKERS = Math.max(3, availableParallelism() - 1);
 
 export default defineConfig({
   test: {
@@ -25,7 +26,12 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: [UNIT], isolate: false, maxWorkers: FAST_WORKERS, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'inprocess', include: [INPROCESS], isolate: false, maxWorkers: FAST_WORKERS, sequence: { groupOrder: 0 } } },
       // After the fast tiers (vitest runs projects with different worker counts as separate groups).
-      { extends: true, test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: [UNIT, INPROCESS, '**/node_modules/**'], sequence: { groupOrder: 1 } } },
+      // Two files at once: an e2e file mostly waits on its child processes and timers, and each
+      // was written to pass with one core kept busy, which the other file now is.
+      {
+        extends: true,
+        test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: [UNIT, INPROCESS, '**/node_modules/**'], maxWorkers: E2E_WORKERS, sequence: { groupOrder: 1 } },
+      },
     ],
   },
 });
