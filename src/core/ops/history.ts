@@ -10,7 +10,7 @@ import { decodeCursor, encodeCursor, fingerprint } from '../cursor.js';
 import { ServiceError } from '../errors.js';
 import { parseListingId } from '../listing-ref.js';
 import { locationKey, stayKey } from '../observe.js';
-import { DEFAULT_SEARCH_PLATFORMS, type EnabledPlatform, SINGLE_LISTING_PLATFORMS, isEnabled } from '../platforms.js';
+import { DEFAULT_SEARCH_PLATFORMS, type EnabledPlatform, type Platform, SINGLE_LISTING_PLATFORMS, isEnabled } from '../platforms.js';
 import type { ObservationRow, SeenListing } from '../ports/store.js';
 import { type AvailabilityHistory, HISTORY_MAX_DAYS, type PriceObservation, type SeenListingView, historyAvailabilityParams, historyListingsParams, historyPriceParams } from '../schemas/history.js';
 import type { Availability, Price } from '../schemas/resources.js';
@@ -76,21 +76,34 @@ const toPriceObservation = (r: ObservationRow): PriceObservation => {
   };
 };
 
+/** The listing a history read is of: its platform (given, or from a stays_ id) and its native id. */
+function listingOf(q: { platform?: Platform | undefined; listingId: string; country?: string | undefined }, what: string) {
+  const platform = requireEnabled(platformFor(q.platform, q.listingId), SINGLE_LISTING_PLATFORMS, what);
+  return { platform, id: parseListingId(platform, q.listingId, { country: q.country, param: 'listingId' }) };
+}
+
+/**
+ * Where a page of a history read starts: the window, and the cursor's position, the cursor bound
+ * to the read (`key`) and to the window as asked (a default `to` is now, which moves between
+ * pages: the cursor still fits).
+ */
+function pageStart(services: Services, ctx: RequestContext, q: { from?: string | undefined; to?: string | undefined; cursor?: string | undefined }, key: unknown[]) {
+  const { from, to } = windowOf(q, services.clock.now());
+  const fp = fingerprint([...key, ctx.key.env, q.from ?? null, q.to ?? null]);
+  const cursor = decodeCursor(q.cursor, fp);
+  return { from, to, fp, after: cursor ? { firstSeen: cursor.o.t ?? 0, id: cursor.o.i ?? 0 } : null };
+}
+
 export async function historyPrice(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<PriceObservation[]>> {
   requireScope(ctx, 'stays.read');
   const q = parseParams(historyPriceParams(), raw);
-  const platform = requireEnabled(platformFor(q.platform, q.listingId), SINGLE_LISTING_PLATFORMS, 'price history');
-  const id = parseListingId(platform, q.listingId, { country: q.country, param: 'listingId' });
+  const { platform, id } = listingOf(q, 'price history');
   if (q.checkOut <= q.checkIn) throw new ServiceError('invalid_date_range', 'checkOut must be after checkIn.', { param: 'checkOut' });
   if (daysBetween(q.checkIn, q.checkOut) > MAX_STAY_NIGHTS) {
     throw new ServiceError('stay_too_long', `The stay is ${daysBetween(q.checkIn, q.checkOut)} nights; at most ${MAX_STAY_NIGHTS}.`, { param: 'checkOut' });
   }
-  const { from, to } = windowOf(q, services.clock.now());
+  const { from, to, fp, after } = pageStart(services, ctx, q, ['history-price', platform, id, q.checkIn, q.checkOut, q.adults]);
   const stay: StayQuery = { checkIn: q.checkIn, checkOut: q.checkOut, adults: q.adults, children: 0, childAges: [], currency: 'USD' };
-  // The window as asked (a default `to` is now, which moves between pages: the cursor still fits).
-  const fp = fingerprint(['history-price', ctx.key.env, platform, id, q.checkIn, q.checkOut, q.adults, q.from ?? null, q.to ?? null]);
-  const cursor = decodeCursor(q.cursor, fp);
-  const after = cursor ? { firstSeen: cursor.o.t ?? 0, id: cursor.o.i ?? 0 } : null;
   let rows: ObservationRow[];
   if (isSandbox(ctx)) {
     rows = (await sandboxQuotes(services, platform, id, stay))
@@ -152,16 +165,12 @@ async function sandboxCalendar(services: Services, platform: EnabledPlatform, id
 export async function historyAvailability(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<AvailabilityHistory>> {
   requireScope(ctx, 'stays.read');
   const q = parseParams(historyAvailabilityParams(), raw);
-  const platform = requireEnabled(platformFor(q.platform, q.listingId), SINGLE_LISTING_PLATFORMS, 'availability history');
-  const id = parseListingId(platform, q.listingId, { country: q.country, param: 'listingId' });
+  const { platform, id } = listingOf(q, 'availability history');
   if (q.endDate <= q.startDate) throw new ServiceError('invalid_date_range', 'endDate must be after startDate.', { param: 'endDate' });
   if (daysBetween(q.startDate, q.endDate) > MAX_WINDOW_DAYS) {
     throw new ServiceError('window_too_long', `The window is ${daysBetween(q.startDate, q.endDate)} nights; at most ${MAX_WINDOW_DAYS}.`, { param: 'endDate' });
   }
-  const { from, to } = windowOf(q, services.clock.now());
-  const fp = fingerprint(['history-availability', ctx.key.env, platform, id, q.startDate, q.endDate, q.from ?? null, q.to ?? null]);
-  const cursor = decodeCursor(q.cursor, fp);
-  const after = cursor ? { firstSeen: cursor.o.t ?? 0, id: cursor.o.i ?? 0 } : null;
+  const { from, to, fp, after } = pageStart(services, ctx, q, ['history-availability', platform, id, q.startDate, q.endDate]);
   const lastNight = new Date(Date.parse(`${q.endDate}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
   const rows = isSandbox(ctx)
     ? await sandboxCalendar(services, platform, id, q.startDate, q.endDate)
@@ -225,10 +234,7 @@ export async function historyListings(services: Services, ctx: RequestContext, r
   if (off !== undefined) throw new ServiceError('platform_not_enabled', `${off} is not enabled on this service; use one of ${DEFAULT_SEARCH_PLATFORMS.join(', ')}.`, { param: 'platforms' });
   const platforms = [...new Set(asked)] as EnabledPlatform[];
   const location = locationKey(q.location);
-  const { from, to } = windowOf(q, services.clock.now());
-  const fp = fingerprint(['history-listings', ctx.key.env, location, platforms, q.from ?? null, q.to ?? null]);
-  const cursor = decodeCursor(q.cursor, fp);
-  const after = cursor ? { firstSeen: cursor.o.t ?? 0, id: cursor.o.i ?? 0 } : null;
+  const { from, to, fp, after } = pageStart(services, ctx, q, ['history-listings', location, platforms]);
   const seen = isSandbox(ctx)
     ? await sandboxSupply(services, q.location, platforms).then((s) => ({ ...s, listings: s.listings.filter((l) => l.lastSeen >= from && l.firstSeen <= to) }))
     : await services.store.listingsSeenIn({ location, platforms, from, to });

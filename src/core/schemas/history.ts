@@ -15,18 +15,28 @@ const instant = () =>
     message: 'must be an ISO 8601 date-time with its offset (2027-01-01T06:00:00Z) or a date (YYYY-MM-DD)',
   });
 
+/** The listing a read is of. */
+const listingFields = () => ({
+  platform: lowerEnum(ALL_PLATFORMS).optional().describe('vrbo, booking, airbnb or google; may be derived from a stays_<platform>_<id> listingId.'),
+  listingId: str().describe('Platform-native id or a stays_<platform>_<id> id.'),
+  country: country().optional().describe('ISO-3166 alpha-2; a bare booking slug needs it.'),
+});
+
+/** When the observations read were seen, and the page: `what` names the rows. */
+const pageFields = (what: string) => ({
+  from: instant().optional().describe(`${what} seen at or after this instant. Default: ${HISTORY_MAX_DAYS} days before \`to\`.`),
+  to: instant().optional().describe(`${what} seen at or before this instant. Default: now. At most ${HISTORY_MAX_DAYS} days after \`from\`.`),
+  limit: int(z.number().min(1).max(1000)).default(100).describe(`${what} per page, 1 to 1000. Default 100.`),
+  cursor: str().optional().describe('Opaque cursor from meta.pagination.nextCursor.'),
+});
+
 export const historyPriceParams = once(() =>
   z.object({
-    platform: lowerEnum(ALL_PLATFORMS).optional().describe('vrbo, booking or airbnb; may be derived from a stays_<platform>_<id> listingId.'),
-    listingId: str().describe('Platform-native id or a stays_<platform>_<id> id.'),
-    country: country().optional().describe('ISO-3166 alpha-2; a bare booking slug needs it.'),
+    ...listingFields(),
     checkIn: date().describe('YYYY-MM-DD: the stay whose quotes were observed (a past stay too).'),
     checkOut: date().describe('YYYY-MM-DD, after checkIn.'),
     adults: int(z.number().min(1).max(MAX_ADULTS)).default(2).describe('Adults of the quoted stay. Default 2.'),
-    from: instant().optional().describe(`Observations seen at or after this instant. Default: ${HISTORY_MAX_DAYS} days before \`to\`.`),
-    to: instant().optional().describe(`Observations seen at or before this instant. Default: now. At most ${HISTORY_MAX_DAYS} days after \`from\`.`),
-    limit: int(z.number().min(1).max(1000)).default(100).describe('Rows per page, 1 to 1000. Default 100.'),
-    cursor: str().optional().describe('Opaque cursor from meta.pagination.nextCursor.'),
+    ...pageFields('Observations'),
   }),
 );
 
@@ -49,15 +59,10 @@ export type PriceObservation = z.infer<ReturnType<typeof priceObservationSchema>
 
 export const historyAvailabilityParams = once(() =>
   z.object({
-    platform: lowerEnum(ALL_PLATFORMS).optional().describe('vrbo, booking, airbnb or google; may be derived from a stays_<platform>_<id> listingId.'),
-    listingId: str().describe('Platform-native id or a stays_<platform>_<id> id.'),
-    country: country().optional().describe('ISO-3166 alpha-2; a bare booking slug needs it.'),
+    ...listingFields(),
     startDate: date().describe('YYYY-MM-DD: the first night whose changes are shown (a past night too).'),
     endDate: date().describe('YYYY-MM-DD, after startDate: the morning after the last night; at most 365 nights.'),
-    from: instant().optional().describe(`Changes observed at or after this instant. Default: ${HISTORY_MAX_DAYS} days before \`to\`.`),
-    to: instant().optional().describe(`Changes observed at or before this instant. Default: now. At most ${HISTORY_MAX_DAYS} days after \`from\`.`),
-    limit: int(z.number().min(1).max(1000)).default(100).describe('Changes per page, 1 to 1000. Default 100.'),
-    cursor: str().optional().describe('Opaque cursor from meta.pagination.nextCursor.'),
+    ...pageFields('Changes'),
   }),
 );
 
@@ -100,10 +105,7 @@ export const historyListingsParams = once(() =>
   z.object({
     location: str(z.string().min(1)).describe('The place searched, as it was given to search (case and spacing aside).'),
     platforms: list(lowerEnum(ALL_PLATFORMS)).optional().describe('Only these platforms (default: every enabled one).'),
-    from: instant().optional().describe(`Listings seen at or after this instant. Default: ${HISTORY_MAX_DAYS} days before \`to\`.`),
-    to: instant().optional().describe(`Listings seen at or before this instant. Default: now. At most ${HISTORY_MAX_DAYS} days after \`from\`.`),
-    limit: int(z.number().min(1).max(1000)).default(100).describe('Listings per page, 1 to 1000. Default 100.'),
-    cursor: str().optional().describe('Opaque cursor from meta.pagination.nextCursor.'),
+    ...pageFields('Listings'),
   }),
 );
 
