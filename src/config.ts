@@ -30,6 +30,7 @@ export const DEFAULTS = {
   freeTierBudget: 300,
   anonymousRpm: 600,
   upstream: 'none',
+  now: undefined,
   simLatency: undefined,
   simFail: undefined,
   sourceDeadlineMs: 120_000,
@@ -76,6 +77,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
       freeTierBudget: overrides.freeTierBudget ?? env.STAYS_FREE_TIER_BUDGET ?? DEFAULTS.freeTierBudget,
       anonymousRpm: overrides.anonymousRpm ?? env.STAYS_ANON_RPM ?? DEFAULTS.anonymousRpm,
       upstream: overrides.upstream ?? (env.STAYS_UPSTREAM || DEFAULTS.upstream),
+      now: overrides.now ?? (env.STAYS_NOW || undefined),
       simLatency: overrides.simLatency ?? env.STAYS_SIM_LATENCY_MS,
       simFail: overrides.simFail ?? env.STAYS_SIM_FAIL,
       sourceDeadlineMs: overrides.sourceDeadlineMs ?? env.STAYS_SOURCE_DEADLINE_MS ?? DEFAULTS.sourceDeadlineMs,
@@ -119,6 +121,7 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
       freeTierBudget: 'STAYS_FREE_TIER_BUDGET',
       anonymousRpm: 'STAYS_ANON_RPM',
       upstream: 'STAYS_UPSTREAM',
+      now: 'STAYS_NOW',
       simLatency: 'STAYS_SIM_LATENCY_MS',
       simFail: 'STAYS_SIM_FAIL',
       sourceDeadlineMs: 'STAYS_SOURCE_DEADLINE_MS',
@@ -148,6 +151,10 @@ export function loadConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessE
     const key = issue.key;
     const flag = overrides[key as keyof Config] !== undefined ? flags[key as keyof Config] : undefined;
     throw new ConfigError(`invalid ${flag ? `option ${flag}` : `setting ${names[key] ?? key}`}: ${issue.message}`);
+  }
+  // A clock set to another time is for demos and tests of the simulated world, never for real data.
+  if (parsed.config.now !== undefined && parsed.config.upstream === 'apify') {
+    throw new ConfigError('invalid setting STAYS_NOW: a clock set to another time cannot be used with a real upstream (STAYS_UPSTREAM=apify); use it with the simulated upstream');
   }
   return parsed.config;
 }

@@ -1,7 +1,7 @@
 // The composition root: builds the services once from the configuration, for `serve`, `admin`,
 // the in-process transport and tests. No other module constructs infrastructure.
 import { type Config, ConfigError, loadConfig } from './config.js';
-import { type Clock, systemClock } from './core/clock.js';
+import { type Clock, startedClock, systemClock } from './core/clock.js';
 import type { Services } from './core/context.js';
 import { type IdGenerator, systemIds } from './core/ids.js';
 import { Lru, pageBytes } from './core/lru.js';
@@ -92,7 +92,7 @@ function sourceLog(config: Config): (r: SourceReport) => void {
 
 export function createRuntime(opts: RuntimeOptions = {}): Runtime {
   const config = loadConfig(opts.config, opts.env, opts.flags);
-  const clock = opts.clock ?? systemClock;
+  const clock = opts.clock ?? (config.now === undefined ? systemClock : startedClock(Date.parse(config.now)));
   const ids = opts.ids ?? systemIds(() => clock.now());
   // STAYS_MEMORY_CACHE_MB, shared by the two in-memory caches, half each (docs/decisions.md).
   const cacheBytes = config.memoryCacheMb * 1024 * 1024;

@@ -53,6 +53,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
   const config = { ...opts.config, listenHost: opts.host ?? '127.0.0.1' };
   const runtime = createRuntime({ ...opts, config, role: 'server', onError: (err) => logger?.error({ err }, 'background work failed (lease renewal or webhook events)') });
   logger ??= pino({ level: runtime.config.logLevel, base: undefined });
+  if (runtime.config.now !== undefined) logger.warn({ now: runtime.config.now }, 'STAYS_NOW: the clock starts at another time than now (demos and tests only)');
   try {
     return await listen(runtime, logger, opts);
   } catch (e) {

@@ -5,6 +5,12 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/** The system's clock moved to start at `start` (epoch ms) now, and run on from there (STAYS_NOW). */
+export function startedClock(start: number, base: Clock = systemClock): Clock {
+  const offset = start - base.now();
+  return { now: () => base.now() + offset };
+}
+
 /** A clock tests can set and advance. */
 export function manualClock(start = Date.UTC(2026, 0, 1)): Clock & { advance(ms: number): void; set(ms: number): void } {
   let t = start;

@@ -33,6 +33,18 @@ const FIELDS = {
   anonymousRpm: () => z.coerce.number().int().min(1),
   /** Where live data comes from: none (live calls get 503), the simulated upstream, or the scraping platform's actors (apify). */
   upstream: () => z.enum(['none', 'simulated', 'apify']),
+  /**
+   * STAYS_NOW (issue 26): the service's clock starts at this instant and runs on from there, for
+   * demos and tests of the history against the simulated upstream; never with a real upstream.
+   */
+  now: () =>
+    z
+      .string()
+      .refine(
+        (s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)),
+        'must be an ISO 8601 date-time with its offset, e.g. 2027-01-01T00:00:00Z',
+      )
+      .optional(),
   /** STAYS_SIM_LATENCY_MS: `2000` or `airbnb=3000,booking=500`. */
   simLatency: () => z.string().optional(),
   /** STAYS_SIM_FAIL: `vrbo=all_actors_failed,booking=actor_timeout`. */
