@@ -51,18 +51,24 @@ export function systemIds(now: () => number = Date.now): IdGenerator {
     return pool.subarray(at - 10, at);
   };
   // Request ids are minted many per millisecond under load: the time part is written once per ms.
+  // Monotonic within a millisecond (the ULID spec's variant): a second id minted in the same ms is
+  // the first's random part plus one, so ids sort in the order they were minted (an account's two
+  // keys, created in one ms, list sandbox then live every time, not in an order left to chance).
   let lastMs = Number.NaN;
   let lastTime = '';
-  const time = () => {
-    const t = now();
-    if (t !== lastMs) {
-      lastTime = encodeTime(t);
-      lastMs = t;
-    }
-    return lastTime;
-  };
+  const random = new Uint8Array(10);
   return {
-    ulid: () => time() + encodeRandom(random10()),
+    ulid: () => {
+      const t = now();
+      if (t !== lastMs) {
+        lastTime = encodeTime(t);
+        lastMs = t;
+        random.set(random10());
+      } else {
+        for (let i = 9; i >= 0 && ++random[i]! === 256; i--) random[i] = 0;
+      }
+      return lastTime + encodeRandom(random);
+    },
     bytes: (n) => randomBytes(n),
   };
 }
