@@ -13,6 +13,7 @@ import { installClientErrorHandler } from './http/client-error.js';
 import { serverDocsBase } from './http/docs/base.js';
 import { capPerAddress, serverOptions } from './http/connections.js';
 import { startSweeper } from './jobs/leases.js';
+import { startWatchRunner } from './jobs/watches.js';
 import { type Runtime, createRuntime, type RuntimeOptions } from './runtime.js';
 import { selfOrigin } from './http/public-url.js';
 import { serverKey } from './secrets.js';
@@ -127,6 +128,14 @@ async function listen(runtime: Runtime, logger: Logger, opts: ServeOptions): Pro
   }
   // Webhook deliveries: queued ones (a previous run's retries included) go out from now on.
   runtime.dispatcher.start();
+  // Watches (issue 26): due runs are made on a tick, as their keys, billed as by hand.
+  const watches = startWatchRunner(runtime, {
+    onError: (err) => logger.error({ err }, 'watch runs failed'),
+    onRuns: (reports) => {
+      const events = reports.reduce((n, r) => n + r.events.length, 0);
+      logger.info({ runs: reports.length, events, credits: reports.reduce((n, r) => n + r.creditsCharged, 0) }, 'ran due watches');
+    },
+  });
   const mcpUrl = servers[1] ? urlOf(portOf(servers[1], opts.mcpPort!)) : undefined;
 
   let shutdown: Promise<{ abandoned: number }> | undefined;
@@ -134,6 +143,7 @@ async function listen(runtime: Runtime, logger: Logger, opts: ServeOptions): Pro
     closing = true;
     for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
     sweeper.stop();
+    const watchesStopped = watches.stop();
     const stopped = Promise.all(servers.map((server) => new Promise<void>((r) => server.close(() => r()))));
     for (const server of servers) (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
     runtime.jobs.stopWaiting();
@@ -144,7 +154,9 @@ async function listen(runtime: Runtime, logger: Logger, opts: ServeOptions): Pro
     // (those of jobs finishing now included) stay queued for the next start.
     const deliveries = runtime.dispatcher.active;
     if (deliveries > 0) logger.info({ deliveries, graceMs: grace }, 'waiting for webhook deliveries');
-    const [drained] = await Promise.all([runtime.jobs.drain(grace), runtime.dispatcher.stop(grace)]);
+    // A watch run under way waits on its call (stopWaiting above ended the wait): it records its outcome first.
+    const watchesDone = Promise.race([watchesStopped, new Promise((r) => setTimeout(r, grace).unref())]);
+    const [drained] = await Promise.all([runtime.jobs.drain(grace), runtime.dispatcher.stop(grace), watchesDone]);
     const left = runtime.jobs.size;
     // Fails what is still running (retryable, holds released) and closes the store.
     await runtime.close();

@@ -37,3 +37,25 @@ export function decodeCursor(cursor: string | undefined, fp: string, as: { param
   if (f !== fp) throw bad('belongs to a different query');
   return { o: offsets };
 }
+
+/** A position in a list ordered by a time and an id (watches, their events): opaque like the others, bound to the query by `fp`. */
+export function encodePositionCursor(at: { t: number; id: string }, fp: string): string {
+  return Buffer.from(JSON.stringify({ v: 1, f: fp, t: at.t, j: at.id }), 'utf8').toString('base64url');
+}
+
+/** The position a cursor of encodePositionCursor holds, or invalid_cursor; `id` checks the id's form. */
+export function decodePositionCursor(cursor: string | undefined, fp: string, id: RegExp): { t: number; id: string } | null {
+  if (cursor === undefined) return null;
+  const bad = (why: string) => new ServiceError('invalid_cursor', `The cursor ${why}; pass meta.pagination.nextCursor from the previous page unchanged.`, { param: 'cursor' });
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor) || cursor.length > 512) throw bad('is not base64url');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw bad('is malformed');
+  }
+  const { v, f, t, j } = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
+  if (v !== 1 || typeof f !== 'string' || !Number.isSafeInteger(t) || (t as number) < 0 || typeof j !== 'string' || !id.test(j)) throw bad('is malformed');
+  if (f !== fp) throw bad('belongs to a different query');
+  return { t: t as number, id: j };
+}

@@ -220,6 +220,10 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     fix: "Call it with a stay_test_ key (in-process, the CLI's local key is one); create the webhook under test with that key too.",
     reproduce: 'POST /v1/webhooks/trigger {"event":"job.succeeded"} with a stay_live_ key',
   },
+  watch_limit_exceeded: {
+    cause: 'The account already has the maximum number of active watches (100, sandbox and live together).',
+    fix: 'Delete a watch you no longer need (DELETE /v1/watches/{id}, stays watch rm), then create the new one.',
+  },
   listing_not_found: {
     cause: 'The platform has no listing with this id (it was removed, or the id is wrong).',
     fix: 'Check the id (search again for a current one); do not retry the same id.',
@@ -234,6 +238,11 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     cause: 'No webhook of this account has this id (a typo, or it was deleted).',
     fix: "List the account's webhooks (GET /v1/webhooks) for their ids.",
     reproduce: `DELETE /v1/webhooks/wh_nope ${SANDBOX}`,
+  },
+  watch_not_found: {
+    cause: "No watch of this account and key environment has this id (a typo, another account's, or deleted).",
+    fix: "List the account's watches (GET /v1/watches, stays watch list) for their ids.",
+    reproduce: `GET /v1/watches/wat_nope/events ${SANDBOX}`,
   },
   delivery_not_found: {
     cause:

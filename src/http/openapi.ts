@@ -267,6 +267,7 @@ export function buildOpenApi(routes: RouteDef[]): Json {
       { name: 'Account', description: 'Plan, credits and top-ups.' },
       { name: 'Jobs', description: 'Async jobs of live calls (D17, D18).' },
       { name: 'History', description: 'What this deployment observed over time (issue 26): free reads of its own store.' },
+      { name: 'Watches', description: 'Calls the server makes again on an interval, and the events their rules raise (issue 26): watch.triggered webhooks.' },
       { name: 'Service', description: 'Health and this document.' },
     ],
     security: [{ bearerAuth: [] }],
@@ -280,7 +281,7 @@ export function buildOpenApi(routes: RouteDef[]): Json {
           scheme: 'bearer',
           description:
             "stay_test_ keys: deterministic sandbox, 0 credits. stay_live_ / sk_live_: live. An operation's security lists the scopes it needs " +
-            '(else 403 scope_insufficient): stays.read (data, reading webhooks), webhooks.write (creating, deleting webhooks), billing.write (top-ups); ' +
+            '(else 403 scope_insufficient): stays.read (data, reading webhooks), webhooks.write (creating, deleting webhooks), watches.write (creating, deleting watches), billing.write (top-ups); ' +
             'none: any valid key (its account, its jobs). OAuth access tokens (stays_at_) carry stays.read only.',
         },
       },

@@ -62,6 +62,8 @@ describe('scopes on every route', () => {
     expect(needs('post', '/v1/webhooks')).toEqual(['stays.read', 'webhooks.write']);
     expect(needs('delete', '/v1/webhooks/{id}')).toEqual(['webhooks.write']);
     expect(needs('post', '/v1/billing/topups')).toEqual(['billing.write']);
+    expect(needs('post', '/v1/watches')).toEqual(['stays.read', 'watches.write']);
+    expect(needs('delete', '/v1/watches/{id}')).toEqual(['stays.read', 'watches.write']);
   });
 
   it('a key without any one scope a route needs gets 403 scope_insufficient on that route', async () => {
@@ -122,9 +124,9 @@ describe('scopes on every route', () => {
     expect([200, 202]).toContain(search.status);
   });
 
-  it("keys made without --scopes get webhooks.write; OpenAPI names each operation's scopes", async () => {
+  it("keys made without --scopes get webhooks.write and watches.write; OpenAPI names each operation's scopes", async () => {
     const shown = await s.admin<{ keys: { scopes: string[] }[] }>('account', 'show', a.id);
-    expect(shown.keys.some((k) => k.scopes.join(',') === 'stays.read,account.read,webhooks.write')).toBe(true);
+    expect(shown.keys.some((k) => k.scopes.join(',') === 'stays.read,account.read,webhooks.write,watches.write')).toBe(true);
     const doc = (await (await s.req('/v1/openapi.json')).json()) as { paths: Record<string, Record<string, { security?: unknown; responses: Record<string, unknown> }>> };
     expect(doc.paths['/v1/webhooks']!.post!.security).toEqual([{ bearerAuth: ['stays.read', 'webhooks.write'] }]);
     expect(doc.paths['/v1/webhooks/{id}']!.delete!.security).toEqual([{ bearerAuth: ['webhooks.write'] }]);

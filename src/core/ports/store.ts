@@ -18,6 +18,7 @@ import type { IdempotencyStore } from './store/idempotency.js';
 import type { OAuthStore } from './store/oauth.js';
 import type { CacheStore } from './store/cache.js';
 import type { ObservationStore } from './store/observations.js';
+import type { WatchStore } from './store/watches.js';
 
 export * from './store/accounts.js';
 export * from './store/credits.js';
@@ -27,9 +28,10 @@ export * from './store/idempotency.js';
 export * from './store/oauth.js';
 export * from './store/cache.js';
 export * from './store/observations.js';
+export * from './store/watches.js';
 export * from './store/shared.js';
 
-export interface Store extends AccountStore, CreditStore, JobStore, WebhookStore, IdempotencyStore, OAuthStore, CacheStore, ObservationStore {
+export interface Store extends AccountStore, CreditStore, JobStore, WebhookStore, IdempotencyStore, OAuthStore, CacheStore, ObservationStore, WatchStore {
   readonly kind: 'sqlite' | 'postgres';
   /**
    * Resolves once the store is usable (connected, migrated); rejects with why not. Every method

@@ -24,12 +24,25 @@ const StayCachedData = z.object({
   cache_expires_at: z.string().describe('Until when the cached listing is served without a new fetch (ISO 8601, UTC).'),
 });
 
+const WatchTriggeredData = z.object({
+  watch_id: z.string().describe('The watch (`wat_…`): GET /v1/watches/{id}/events lists its events.'),
+  watch_event_id: z.string().describe('The event of the watch (`wev_…`), as GET /v1/watches/{id}/events shows it.'),
+  name: z.string().nullable().describe("The watch's name, if it has one."),
+  call: z.object({ type: z.enum(['price', 'availability', 'search']), params: z.record(z.string(), z.unknown()) }).describe('The call the run made.'),
+  rule: z.record(z.string(), z.unknown()).describe('The rule that held: { type, amount | percent | field }.'),
+  before: z.unknown().describe('What the run before saw (null on a first run).'),
+  after: z.unknown().describe('What this run saw.'),
+  changes: z.array(z.unknown()).describe('The nights or listings that changed (availability and search rules); empty for price rules.'),
+  occurred_at: z.string().describe('When the run saw it (ISO 8601, UTC).'),
+});
+
 export const EVENT_DATA: Record<WebhookEvent, z.ZodObject> = {
   'job.queued': JobData,
   'job.running': JobData,
   'job.succeeded': JobData,
   'job.failed': JobFailedData,
   'stay.cached': StayCachedData,
+  'watch.triggered': WatchTriggeredData,
 };
 
 const WHEN: Record<WebhookEvent, string> = {
@@ -38,6 +51,7 @@ const WHEN: Record<WebhookEvent, string> = {
   'job.succeeded': 'The job completed; its result is ready at poll_url.',
   'job.failed': 'The job failed, or was canceled (DELETE /v1/jobs/{jobId}: data.error.code job_canceled); data.error says why (nothing was charged for the failed work).',
   'stay.cached': 'A live stay lookup refreshed a listing in the cache.',
+  'watch.triggered': 'A rule of a watch held on one of its runs (POST /v1/watches): what changed, before and after.',
 };
 
 /** The delivered body of one event: `{ id, event, created_at, data }`. */

@@ -331,6 +331,50 @@ ${t.seq}    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
   CREATE INDEX observations_search ON observations(kind, key, platform);
   CREATE INDEX observations_seen ON observations(last_seen);
   `,
+  // Watches (issue 26, item 4): calls made again on an interval by the key that created them, and
+  // the events their rules raised. watches.write, a new default scope, is given to every key that
+  // could read data (as webhooks.write was): OAuth tokens, read-only, never carry it.
+  (t) => `
+  UPDATE api_keys SET scopes = scopes || ',watches.write'
+    WHERE (',' || scopes || ',') LIKE '%,stays.read,%' AND (',' || scopes || ',') NOT LIKE '%,watches.write,%';
+  CREATE TABLE watches (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    key_id TEXT NOT NULL REFERENCES api_keys(id),
+    env TEXT NOT NULL CHECK (env IN ('live', 'sandbox')),
+    name TEXT,
+    call TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    interval_minutes INTEGER NOT NULL,
+    max_credits_per_day INTEGER,
+    status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'ended', 'deleted')),
+    ended_reason TEXT,
+    created_at ${t.big} NOT NULL,
+    deleted_at ${t.big},
+    next_run_at ${t.big} NOT NULL,
+    last_run_at ${t.big},
+    last_outcome TEXT,
+    last_charged INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    state TEXT,
+    credits_day TEXT,
+    credits_today INTEGER NOT NULL DEFAULT 0,
+    runs INTEGER NOT NULL DEFAULT 0,
+    triggers INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX watches_due ON watches(status, next_run_at);
+  CREATE INDEX watches_account ON watches(account_id, env, created_at);
+  CREATE TABLE watch_events (
+    id TEXT PRIMARY KEY,
+    watch_id TEXT NOT NULL REFERENCES watches(id),
+    occurred_at ${t.big} NOT NULL,
+    rule TEXT NOT NULL,
+    before_value TEXT,
+    after_value TEXT,
+    changes TEXT NOT NULL
+  );
+  CREATE INDEX watch_events_watch ON watch_events(watch_id, occurred_at, id);
+  `,
 ];
 
 /** The migrations of one engine, in order. */

@@ -10,6 +10,7 @@ import { idempotencyStore } from './idempotency.js';
 import { LOCK, type LeaseHooks, jobStore } from './jobs.js';
 import { oauthStore } from './oauth.js';
 import { observationStore } from './observations.js';
+import { watchStore } from './watches.js';
 import { webhookStore } from './webhooks.js';
 
 /** How long past its expiry an OAuth code is kept, so that a late second use still revokes what the first got. */
@@ -39,6 +40,7 @@ export function sqlStore(db: Db, parts: EngineParts): SqlStore {
     ...idempotencyStore(db),
     ...cacheStore(db, parts.cacheCopyBytes),
     ...observationStore(db),
+    ...watchStore(db),
     async purgeExpired(now, batch, o = {}) {
       return db.tx(
         async (q) => {

@@ -5,7 +5,7 @@ import type { KeyEnv } from '../../ids.js';
 /** How long ended deliveries and their attempt log are kept (docs/decisions.md). */
 export const WEBHOOK_LOG_RETENTION_MS = 30 * 86_400_000;
 
-export const WEBHOOK_EVENTS = ['job.queued', 'job.running', 'job.succeeded', 'job.failed', 'stay.cached'] as const;
+export const WEBHOOK_EVENTS = ['job.queued', 'job.running', 'job.succeeded', 'job.failed', 'stay.cached', 'watch.triggered'] as const;
 
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

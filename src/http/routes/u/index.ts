@@ -9,6 +9,7 @@ import { priceCompareGet } from './price-compare.js';
 import { priceGet } from './price.js';
 import { reviewsGet } from './reviews.js';
 import { searchGet, searchPost } from './search.js';
+import { watchCreate, watchDelete, watchEventsGet, watchGet, watchList } from './watches.js';
 
 /** Family U routes, in the order the OpenAPI document lists them. */
 export const FAMILY_U_ROUTES: RouteDef[] = [
@@ -27,4 +28,9 @@ export const FAMILY_U_ROUTES: RouteDef[] = [
   historyPriceGet,
   historyAvailabilityGet,
   historyListingsGet,
+  watchCreate,
+  watchList,
+  watchGet,
+  watchDelete,
+  watchEventsGet,
 ];

@@ -1,0 +1,85 @@
+// Watches (issue 26, item 4): calls the server makes again on an interval, and the events their
+// rules raised. Part of the store port (../store.ts).
+import type { KeyEnv } from '../../ids.js';
+
+export type WatchStatus = 'active' | 'ended' | 'deleted';
+export type WatchRunOutcome = 'ok' | 'failed' | 'skipped' | 'pending';
+
+export interface WatchRow {
+  id: string;
+  accountId: string;
+  /** The key that created it: every run is made as that key (revoked: the watch ends). */
+  keyId: string;
+  env: KeyEnv;
+  name: string | null;
+  /** { type, params }: the call, as the API took it. */
+  call: { type: string; params: Record<string, unknown> };
+  rules: Record<string, unknown>[];
+  intervalMinutes: number;
+  maxCreditsPerDay: number | null;
+  status: WatchStatus;
+  endedReason: string | null;
+  createdAt: number;
+  nextRunAt: number;
+  lastRunAt: number | null;
+  lastOutcome: WatchRunOutcome | null;
+  lastCharged: number;
+  lastError: { code: string; message: string } | null;
+  /** What the last successful run saw, which the next one compares with (null before the first). */
+  state: unknown;
+  /** The UTC day creditsToday counts (YYYY-MM-DD). */
+  creditsDay: string | null;
+  creditsToday: number;
+  runs: number;
+  triggers: number;
+}
+
+export type NewWatch = Pick<WatchRow, 'id' | 'accountId' | 'keyId' | 'env' | 'name' | 'call' | 'rules' | 'intervalMinutes' | 'maxCreditsPerDay' | 'createdAt' | 'nextRunAt'>;
+
+export interface NewWatchEvent {
+  /** wev_…: also the watch.triggered webhook event's watch_event_id. */
+  id: string;
+  rule: Record<string, unknown>;
+  before: unknown;
+  after: unknown;
+  changes: unknown[];
+}
+
+export interface WatchEventRow extends NewWatchEvent {
+  watchId: string;
+  occurredAt: number;
+}
+
+/** What one run of a watch leaves: its outcome and, when it saw an answer, the state the next run compares with. */
+export interface WatchRunRecord {
+  at: number;
+  outcome: WatchRunOutcome;
+  charged: number;
+  error: { code: string; message: string } | null;
+  /** Undefined: the state stays as it was (a failed, skipped or pending run). */
+  state?: unknown;
+  creditsDay: string;
+  creditsToday: number;
+  /** Set when the watch can run no more (its call is no longer valid, its key revoked). */
+  endedReason?: string;
+}
+
+export interface WatchStore {
+  /** Creates a watch unless the account already has `maxActive` active ones (then null), counted in the same transaction. */
+  createWatch(w: NewWatch, maxActive: number): Promise<WatchRow | null>;
+  /** The account's watches of one environment, not deleted, newest first; after the cursor's (createdAt, id). */
+  listWatches(accountId: string, env: KeyEnv, after: { createdAt: number; id: string } | null, limit: number): Promise<WatchRow[]>;
+  getWatch(id: string): Promise<WatchRow | null>;
+  /** Marks it deleted (no more runs). Null if not the account's. */
+  deleteWatch(id: string, accountId: string, at: number): Promise<WatchRow | null>;
+  /**
+   * Claims up to `limit` active watches due at `now` (those due first, when more are due) of environment `env` (all
+   * when omitted) and of `accountId` (all when omitted), moving each one's next run an interval
+   * on, in one statement: two processes never run the same watch for the same interval.
+   */
+  claimDueWatches(now: number, limit: number, only?: { accountId?: string; env?: KeyEnv }): Promise<WatchRow[]>;
+  /** Records a run and the events it raised, in one transaction. */
+  finishWatchRun(id: string, run: WatchRunRecord, events: NewWatchEvent[]): Promise<void>;
+  /** A watch's events, oldest first, after the cursor's (occurredAt, id). */
+  watchEvents(watchId: string, after: { occurredAt: number; id: string } | null, limit: number): Promise<WatchEventRow[]>;
+}
