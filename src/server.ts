@@ -13,7 +13,7 @@ import { installClientErrorHandler } from './http/client-error.js';
 import { serverDocsBase } from './http/docs/base.js';
 import { capPerAddress, serverOptions } from './http/connections.js';
 import { startSweeper } from './jobs/leases.js';
-import { startWatchRunner } from './jobs/watches.js';
+import { type WatchRunner, startWatchRunner } from './jobs/watches.js';
 import { type Runtime, createRuntime, type RuntimeOptions } from './runtime.js';
 import { selfOrigin } from './http/public-url.js';
 import { serverKey } from './secrets.js';
@@ -32,6 +32,8 @@ export interface RunningServer {
   /** The second address's root when `mcpPort` was given (its tool server at `${mcpUrl}/mcp`). */
   mcpUrl?: string;
   runtime: Runtime;
+  /** Its watch runner (issue 26): what it runs on each tick, to be run now too (tests stepping a clock). */
+  watches: WatchRunner;
   /**
    * Graceful shutdown: stop accepting, answer `Prefer: wait` callers with their job's 202 at once,
    * let running jobs finish within the grace period (STAYS_SHUTDOWN_GRACE_MS), then fail the rest
@@ -168,7 +170,7 @@ async function listen(runtime: Runtime, logger: Logger, opts: ServeOptions): Pro
     await stopped;
     return { abandoned: drained ? 0 : left };
   };
-  return { url, port, ...(mcpUrl ? { mcpUrl } : {}), runtime, close: () => (shutdown ??= close()) };
+  return { url, port, ...(mcpUrl ? { mcpUrl } : {}), runtime, watches, close: () => (shutdown ??= close()) };
 }
 
 /**
