@@ -13,9 +13,9 @@ import type { Receiver } from '../helpers/receiver.js';
 import type { Api, TestAccount } from '../helpers/stays.js';
 import { createHook } from '../helpers/webhooks.js';
 
-export const HOUR = 3_600_000;
+const HOUR = 3_600_000;
 export const START = Date.UTC(2027, 0, 1);
-export const STEPS = 120;
+const STEPS = 120;
 export const LISTING = { platform: 'airbnb' as const, id: '12345678' };
 export const STAY = { checkIn: '2027-02-20', checkOut: '2027-02-23', adults: 2 };
 const DROP_PERCENT = 3;
