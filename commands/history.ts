@@ -72,8 +72,8 @@ ${columnsHelp('price_history')}`,
       const usage = 'stays history price PLATFORM LISTING_ID --check-in D --check-out D';
       await execute(opts, async (ctx) => {
         const listing = await listingArgs(ctx.term, platform, listingId, usage);
-        const checkIn = await ask(ctx.term, opts.checkIn as string | undefined, { name: '--check-in', message: 'Check-in (YYYY-MM-DD)?', usage });
-        const checkOut = await ask(ctx.term, opts.checkOut as string | undefined, { name: '--check-out', message: 'Check-out (YYYY-MM-DD)?', after: checkIn, usage });
+        const checkIn = await ask(ctx.term, opts.checkIn as string | undefined, { name: '--check-in', message: 'Check-in (YYYY-MM-DD)?', usage, past: true });
+        const checkOut = await ask(ctx.term, opts.checkOut as string | undefined, { name: '--check-out', message: 'Check-out (YYYY-MM-DD)?', after: checkIn, usage, past: true });
         const call = operations.historyPrice({ ...pick(opts, [...WINDOW_KEYS, 'adults']), ...listing, checkIn, checkOut });
         const { runHistory } = await import('./history-run.js');
         await runHistory(ctx, call, opts, 'price');
@@ -109,8 +109,8 @@ ${columnsHelp('calendar_change')}`,
       const usage = 'stays history calendar PLATFORM LISTING_ID --start-date D --end-date D';
       await execute(opts, async (ctx) => {
         const listing = await listingArgs(ctx.term, platform, listingId, usage);
-        const startDate = await ask(ctx.term, (opts.startDate ?? opts.start) as string | undefined, { name: '--start-date', message: 'First night (YYYY-MM-DD)?', usage });
-        const endDate = await ask(ctx.term, (opts.endDate ?? opts.end) as string | undefined, { name: '--end-date', message: 'End date (YYYY-MM-DD)?', after: startDate, usage });
+        const startDate = await ask(ctx.term, (opts.startDate ?? opts.start) as string | undefined, { name: '--start-date', message: 'First night (YYYY-MM-DD)?', usage, past: true });
+        const endDate = await ask(ctx.term, (opts.endDate ?? opts.end) as string | undefined, { name: '--end-date', message: 'End date (YYYY-MM-DD)?', after: startDate, usage, past: true });
         const call = operations.historyAvailability({ ...pick(opts, WINDOW_KEYS), ...listing, startDate, endDate });
         const { runHistory } = await import('./history-run.js');
         await runHistory(ctx, call, opts, 'calendar');
