@@ -218,6 +218,29 @@ describe('stays history (live key, simulated upstream): in-process and remote re
     expect((await staysIn(['history', 'export', '--since', '2026-12-02'], remote())).stdout).toBe('');
   });
 
+  it('calendar and listings: live observations, the same answer in-process and remote', async () => {
+    const found = await staysIn(['search', 'Tavira', '--platforms', 'vrbo', '--json'], { ...local(), STAYS_NOW: '2026-12-05T00:00:00Z' }, { timeoutMs: 60_000 });
+    expect(found.code, found.stderr).toBe(0);
+    const id = json<{ data: { platformListingId: string }[] }>(found).data[0]!.platformListingId;
+    const cal = ['vrbo', id, '--start-date', '2027-01-10', '--end-date', '2027-01-20'];
+    for (const now of ['2026-12-05T00:00:00Z', '2026-12-06T00:00:00Z']) {
+      const r = await staysIn(['availability', ...cal, '--json'], { ...local(), STAYS_NOW: now }, { timeoutMs: 60_000 });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const window = ['--from', '2026-12-04', '--to', '2026-12-07'];
+    const inProc = await staysIn(['history', 'calendar', ...cal, ...window, '--json'], local());
+    expect(inProc.code, inProc.stderr).toBe(0);
+    const h = json<{ data: { changes: { date: string; available: { from: boolean | null } }[]; latest: { date: string }[] } }>(inProc).data;
+    // Ten nights, each first observed (a change from nothing) at the first call.
+    expect(h.latest.map((d) => d.date)).toHaveLength(10);
+    expect(h.changes.filter((c) => c.available.from === null)).toHaveLength(10);
+    expect(json(await staysIn(['history', 'calendar', ...cal, ...window, '--json'], remote())).data).toEqual(h);
+    const listings = ['history', 'listings', 'Tavira', '--platforms', 'vrbo', ...window, '--all', '--json'];
+    const seen = json<{ data: { listingId: string; timesSeen: number }[] }>(await staysIn(listings, local()));
+    expect(seen.data.map((l) => l.listingId)).toContain(id);
+    expect(json(await staysIn(listings, remote())).data).toEqual(seen.data);
+  });
+
   it('an unknown listing is not_found (exit 3), a bad --since invalid_request (exit 2), remote as in-process, nothing on stdout', async () => {
     for (const env of [local(), remote()]) {
       const unknown = await staysIn(['history', 'price', 'airbnb', '999999999999', ...STAY, '--json'], env);
