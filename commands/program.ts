@@ -11,6 +11,7 @@ import { defineCompletion } from './completion.js';
 import { defineConfig } from './config.js';
 import { defineDoctor } from './doctor.js';
 import { defineHelp } from './help.js';
+import { defineHistory } from './history.js';
 import { defineJobs } from './jobs.js';
 import { defineListing } from './listing.js';
 import { defineMcp } from './mcp.js';
@@ -32,6 +33,7 @@ const DEFINERS: [readonly string[], (p: Command) => void][] = [
   [['compare'], defineCompare],
   [['availability'], defineAvailability],
   [['reviews'], defineReviews],
+  [['history'], defineHistory],
   [['account'], defineAccount],
   [['auth', 'whoami'], defineAuth],
   [['jobs'], defineJobs],

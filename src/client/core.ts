@@ -4,12 +4,17 @@
 // in-process service.
 import type { Account, Availability, Price, PriceCompare, Property, Review } from '../core/schemas/resources.js';
 import type { Stay } from '../core/schemas/stays.js';
+import type { AvailabilityHistory, ObservationView, PriceObservation, SeenListingView } from '../core/schemas/history.js';
 import { StaysApiError, StaysPaginationError } from './errors.js';
 import { type ApiCall, createSender, parseJson, retryAfterMs, toApiError } from './http.js';
 import { nextPageOf } from './meta.js';
 import {
   type AvailabilityParams,
   type CompareParams,
+  type HistoryAvailabilityParams,
+  type HistoryListingsParams,
+  type HistoryObservationsParams,
+  type HistoryPriceParams,
   type ListingParams,
   type PriceParams,
   type ReviewsParams,
@@ -118,6 +123,15 @@ export function clientOver(transport: Transport, opts: ClientCoreOptions = {}) {
     availability: (p: AvailabilityParams, o?: CallOptions) => run<Availability[]>(operations.availability(p), o),
     reviews: (p: ReviewsParams, o?: CallOptions) => run<Review[]>(operations.reviews(p), o),
     reviewsPages: (p: ReviewsParams, o?: CallOptions) => pages<Review>(operations.reviews(p), o),
+    // History (issue 26): free reads of what the deployment observed, cursor-paged.
+    historyPrice: (p: HistoryPriceParams, o?: CallOptions) => run<PriceObservation[]>(operations.historyPrice(p), o),
+    historyPricePages: (p: HistoryPriceParams, o?: CallOptions) => pages<PriceObservation>(operations.historyPrice(p), o),
+    /** One page of a calendar's changes, with the latest snapshot (the same on every page). */
+    historyAvailability: (p: HistoryAvailabilityParams, o?: CallOptions) => run<AvailabilityHistory>(operations.historyAvailability(p), o),
+    historyListings: (p: HistoryListingsParams, o?: CallOptions) => run<SeenListingView[]>(operations.historyListings(p), o),
+    historyListingsPages: (p: HistoryListingsParams, o?: CallOptions) => pages<SeenListingView>(operations.historyListings(p), o),
+    /** Every observation since an instant, page by page: an export that never holds the whole store. */
+    historyObservationsPages: (p: HistoryObservationsParams, o?: CallOptions) => pages<ObservationView>(operations.historyObservations(p), o),
     // Stays (Family S): snake_case data, `{ data, meta, request_id }`.
     stay: (idOrUrl: string, o?: CallOptions) => run<Stay>(operations.stay(idOrUrl), o) as unknown as Promise<StayEnvelope<Stay>>,
     stayPart: <P = Record<string, unknown>>(idOrUrl: string, part: string, o?: CallOptions) => run<P>(operations.stay(idOrUrl, part), o) as unknown as Promise<StayEnvelope<P>>,

@@ -57,3 +57,20 @@ describe('README: stays, batches and presets (Family S), verbatim', () => {
     }
   }, 120_000);
 });
+
+describe('README: history, verbatim', () => {
+  const lines = section('History: price, calendar, supply, export');
+
+  it('every history line runs on a fresh machine (sandbox histories) and exits 0 with output', async () => {
+    expect(lines.filter((l) => l.startsWith('stays history ')).length).toBeGreaterThanOrEqual(5);
+    const box = freshSandbox();
+    const work = tempDir('stays-work-');
+    const env = { ...box.env, PATH: pathWithStays() };
+    for (const line of lines) {
+      const r = await bash(line, env, work);
+      expect(r.code, `${line}\n${r.stderr}`).toBe(0);
+      expect(r.stderr, line).not.toMatch(/error:|unexpected/i);
+      expect(r.stdout.trim().length, line).toBeGreaterThan(0);
+    }
+  }, 120_000);
+});

@@ -98,6 +98,35 @@ export function suite(kind: StoreKind): void {
       expect((await store.listingsSeenIn({ location: 'nice', platforms: ['airbnb'], from: T0 + MIN, to: T0 + HOUR })).listings.map((l) => l.listingId)).toEqual(['1']);
     });
 
+    it('every row last seen since an instant, page by page in id order, each row once, on both engines', async () => {
+      const store = await open();
+      await store.recordObservations([quote(300), quote(300, { listingId: '456' })], 'simulated', T0);
+      await store.recordObservations([quote(270)], 'simulated', T0 + 10 * MIN);
+      await store.recordObservations([quote(270), quote(250, { listingId: '789', kind: 'day', key: '2027-03-01' })], 'simulated', T0 + 20 * MIN);
+      // Pages of two, each after the last id of the one before, until a short page.
+      const walk = async (since: number) => {
+        const seen: [string, unknown, number, number][] = [];
+        let afterId = 0;
+        for (let n = 0; n < 10; n++) {
+          const page = await store.observationsSince({ since, afterId, limit: 2 });
+          expect(page.length).toBeLessThanOrEqual(2);
+          seen.push(...page.map((r): [string, unknown, number, number] => [r.listingId, r.value, r.lastSeen - T0, r.timesSeen]));
+          if (page.length < 2) return seen;
+          afterId = page.at(-1)!.id;
+        }
+        throw new Error('the walk did not end');
+      };
+      expect(await walk(0)).toEqual([
+        ['123', { nightlyPrice: 100, totalPrice: 300 }, 0, 1],
+        ['456', { nightlyPrice: 100, totalPrice: 300 }, 0, 1],
+        ['123', { nightlyPrice: 90, totalPrice: 270 }, 20 * MIN, 2],
+        ['789', { nightlyPrice: 250 / 3, totalPrice: 250 }, 20 * MIN, 1],
+      ]);
+      // Since an instant: rows last seen then or later (the 270 quote was extended at +20 min).
+      expect((await walk(T0 + 15 * MIN)).map((r) => r[0])).toEqual(['123', '789']);
+      expect(await walk(T0 + HOUR)).toEqual([]);
+    });
+
     it('the sweep purges observations last seen before the retention, in batches, and only those', async () => {
       const store = await open();
       await store.recordObservations([quote(300)], 'simulated', T0);

@@ -9,7 +9,10 @@ export type Row = Record<string, unknown>;
 export type Datum = string | number | boolean | null | undefined;
 
 /** The shapes of `data` the CLI knows how to print (see view.ts). */
-export type Kind = 'property' | 'price' | 'offer' | 'day' | 'review' | 'account' | 'job' | StayKind;
+export type Kind = 'property' | 'price' | 'offer' | 'day' | 'review' | 'account' | 'job' | HistoryKind | StayKind;
+
+/** The history reads (issue 26): a price series, a calendar's changes, the listings a place's searches showed, stored observations. */
+export type HistoryKind = 'price_history' | 'calendar_change' | 'seen_listing' | 'observation';
 
 /** Family S (snake_case data): a stay, and the rows or fields of each of its parts (stays stay get --part). */
 export type StayKind = 'stay' | 'stay_photo' | 'stay_review' | 'stay_amenity' | 'stay_day' | 'stay_host' | 'stay_pricing' | 'stay_location' | 'stay_rating';
@@ -203,6 +206,46 @@ export const DATA_COLUMNS: Record<Kind, DataColumn[]> = {
     col('reviews_count', (r) => num(r.reviews_count)),
     ...(['accuracy', 'cleanliness', 'communication', 'location', 'value', 'check_in', 'guest_satisfaction'] as const).map((k) => col(k, (r) => num(o(r.rating_breakdown)[k]))),
   ],
+  price_history: [
+    col('observed_at', (r) => str(r.observedAt)),
+    col('first_seen', (r) => str(r.firstSeen)),
+    col('last_seen', (r) => str(r.lastSeen)),
+    col('times_seen', (r) => num(r.timesSeen)),
+    col('nightly_price', (r) => num(r.nightlyPrice)),
+    col('total_price', (r) => num(r.totalPrice)),
+    col('currency', (r) => str(r.currency)),
+    col('source', (r) => str(r.source)),
+  ],
+  calendar_change: [
+    col('date', (r) => str(r.date)),
+    col('observed_at', (r) => str(r.observedAt)),
+    col('available_from', (r) => bool(o(r.available).from)),
+    col('available_to', (r) => bool(o(r.available).to)),
+    col('min_nights_from', (r) => num(o(r.minNights).from)),
+    col('min_nights_to', (r) => num(o(r.minNights).to)),
+    col('price', (r) => num(r.price)),
+  ],
+  seen_listing: [
+    col('platform', (r) => str(r.platform)),
+    col('listing_id', (r) => str(r.listingId)),
+    col('name', (r) => str(r.name)),
+    col('first_seen', (r) => str(r.firstSeen)),
+    col('last_seen', (r) => str(r.lastSeen)),
+    col('times_seen', (r) => num(r.timesSeen)),
+    col('in_latest_search', (r) => bool(r.inLatestSearch)),
+  ],
+  observation: [
+    col('platform', (r) => str(r.platform)),
+    col('listing_id', (r) => str(r.listingId)),
+    col('kind', (r) => str(r.kind)),
+    col('key', (r) => str(r.key)),
+    col('currency', (r) => str(r.currency)),
+    col('value', (r) => (r.value === undefined || r.value === null ? null : JSON.stringify(r.value))),
+    col('source', (r) => str(r.source)),
+    col('first_seen', (r) => str(r.firstSeen)),
+    col('last_seen', (r) => str(r.lastSeen)),
+    col('times_seen', (r) => num(r.timesSeen)),
+  ],
   job: [
     col('job_id', (r) => str(r.jobId)),
     col('status', (r) => str(r.status)),
@@ -221,6 +264,10 @@ const NOTES: Partial<Record<Kind, string>> = {
   day: 'A rule the platform does not state is an empty cell, never a guess.',
   review: 'rating is on the scale in rating_scale; line breaks in texts become spaces.',
   stay: 'price is nightly, in the currency column, on dated search rows only; amenities is a comma list. With --fields, the columns are the paths asked for instead, in that order.',
+  price_history: 'One row per change: a value seen again extends its row (last_seen, times_seen). Instants are ISO 8601 UTC; prices in the currency column.',
+  calendar_change: 'One row per night per change (the latest snapshot is in -o json only); a night first observed changes from empty.',
+  seen_listing: 'in_latest_search false: the latest search of the location on that platform no longer showed it.',
+  observation: 'value is the normalized values observed, as JSON.',
   stay_review: 'line breaks in texts become spaces.',
   stay_pricing: 'breakdown is a comma list of "label amount".',
 };

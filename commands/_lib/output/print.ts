@@ -52,8 +52,11 @@ async function table(view: View, term: Term): Promise<string> {
   return view.single ? renderFields(view, tableWidth(term), bold) : renderTable(view, tableWidth(term), bold);
 }
 
-/** Prints a result envelope in the chosen format; `paths`: Family S --fields, the columns to print. */
-export async function printResult(envelope: { data: unknown }, format: Format, term: Term, paths: string[] | null = null): Promise<void> {
+/**
+ * Prints a result envelope in the chosen format; `paths`: Family S --fields, the columns to print;
+ * `table`: what a table adds to its view from all its rows (the history listings' timeline).
+ */
+export async function printResult(envelope: { data: unknown }, format: Format, term: Term, paths: string[] | null = null, adjust?: (v: View) => View): Promise<void> {
   switch (format) {
     case 'json':
       return void out(jsonText(envelope, term.outTTY));
@@ -63,7 +66,7 @@ export async function printResult(envelope: { data: unknown }, format: Format, t
     case 'csv':
       return void out(rowLines(viewOf(envelope.data, paths), format, true));
     case 'table': {
-      const view = viewOf(envelope.data, paths);
+      const view = adjust ? adjust(viewOf(envelope.data, paths)) : viewOf(envelope.data, paths);
       if (view.rows.length === 0) return void io().stderr.write('No results.\n');
       return void out(await table(view, term));
     }

@@ -5,6 +5,7 @@
 import { DATA_COLUMNS, type Datum, type Kind, type Row } from './columns.js';
 import { grouped, money, rating } from './numbers.js';
 import { STAY_FIELDS, STAY_TABLES, projectedView, stayViewOf } from './view-stays.js';
+import { HISTORY_FIELDS, HISTORY_TABLES, historyKindOf, isCalendarHistory } from './view-history.js';
 import type { Field, TableColumn, View } from './view-types.js';
 
 export type { View } from './view-types.js';
@@ -196,7 +197,7 @@ const JOB: TableColumn[] = [
 
 const fieldsOf = (cols: TableColumn[]): Field[] => cols.map((c) => ({ label: c.header, text: c.text, wrap: c.id ? 'none' : 'words' }));
 
-const TABLES: Record<Kind, TableColumn[]> = { property: PROPERTY, price: PRICE, offer: OFFER, day: DAY, review: REVIEW, account: ACCOUNT, job: JOB, ...STAY_TABLES };
+const TABLES: Record<Kind, TableColumn[]> = { property: PROPERTY, price: PRICE, offer: OFFER, day: DAY, review: REVIEW, account: ACCOUNT, job: JOB, ...HISTORY_TABLES, ...STAY_TABLES };
 const FIELDS: Record<Kind, Field[]> = {
   property: LISTING,
   price: PRICE_FIELDS,
@@ -226,10 +227,13 @@ const FIELDS: Record<Kind, Field[]> = {
     },
   ],
   job: [...fieldsOf(JOB), { label: 'POLL URL', text: (r) => str(r.pollUrl), wrap: 'none' }],
+  ...HISTORY_FIELDS,
   ...STAY_FIELDS,
 };
 
 function kindOf(sample: Row): Kind | null {
+  const history = historyKindOf(sample);
+  if (history !== null) return history;
   if ('platformListingId' in sample) return 'property';
   if ('reviewId' in sample) return 'review';
   if ('ota' in sample) return 'offer';
@@ -284,6 +288,8 @@ export function viewOf(data: unknown, paths: string[] | null = null): View {
   const row = o(data);
   // A comparison is read as its offers; property, min and median go to the footer.
   if (Array.isArray(row.offers)) return viewFor('offer', row.offers as Row[], false);
+  // A calendar's history is read as its changes; the latest snapshot is the command's summary line.
+  if (isCalendarHistory(row)) return viewFor('calendar_change', row.changes as Row[], false);
   const kind = kindOf(row);
   return kind ? viewFor(kind, [row], true) : (stayViewOf(row) ?? genericView([row], true));
 }

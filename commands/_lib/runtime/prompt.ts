@@ -20,6 +20,8 @@ export interface Ask {
   after?: string;
   /** An extra check of the typed answer: true, or what is wrong with it. */
   validate?: (value: string) => true | string;
+  /** A date before today is fine: the history reads ask about past stays and nights too. */
+  past?: boolean;
 }
 
 /** Prompted names that take a date, and the flag a second date must come after. */
@@ -39,10 +41,10 @@ const isCalendarDate = (s: string) => {
  * The checks the API makes of one date (src/core/schemas/fields.ts date(), validate.ts
  * checkDatePair): YYYY-MM-DD, a calendar date, not before today (UTC), after its pair's first date.
  */
-function checkDate(name: string, value: string, after?: string, today = new Date().toISOString().slice(0, 10)): true | string {
+function checkDate(name: string, value: string, after?: string, past = false, today = new Date().toISOString().slice(0, 10)): true | string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return `${name} is a date in YYYY-MM-DD form, e.g. ${today}`;
   if (!isCalendarDate(value)) return `${value} is not a calendar date`;
-  if (value < today) return `${value} is in the past (today is ${today} UTC)`;
+  if (!past && value < today) return `${value} is in the past (today is ${today} UTC)`;
   const first = DATE_NAMES[name]?.after;
   if (first && after !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(after) && isCalendarDate(after) && value <= after) {
     return `${name} must be after ${first} (${after})`;
@@ -64,7 +66,7 @@ export async function ask(term: Term, value: string | undefined, q: Ask): Promis
       validate: (raw) => {
         const v = raw.trim();
         if (!v) return `${q.name} is required`;
-        const date = isDate ? checkDate(q.name, v, q.after) : true;
+        const date = isDate ? checkDate(q.name, v, q.after, q.past) : true;
         if (date !== true) return date;
         return q.validate ? q.validate(v) : true;
       },

@@ -13,7 +13,7 @@ import { type NoticeMeta, Notices } from '../output/notices.js';
 import { type GlobalOpts, billable } from '../flags/options.js';
 import { jsonLines, printFooter, printResult, rowLines } from '../output/print.js';
 import { makeTerm } from './term.js';
-import { viewOf } from '../output/view.js';
+import { type View, viewOf } from '../output/view.js';
 
 export async function execute(opts: GlobalOpts, body: (ctx: Ctx) => Promise<void>): Promise<void> {
   let ctx: Ctx | undefined;
@@ -123,14 +123,19 @@ const wholeEnvelope = (ctx: Ctx) => ctx.format === 'json' && ctx.fields === null
 /** Rewrites the meta the notices are read from (stay batch names the file's lines, not entries[i]). */
 export type NoticeView = (meta: NoticeMeta | undefined) => NoticeMeta | undefined;
 
-export async function show(ctx: Ctx, envelope: { data: unknown; meta?: unknown }, paginates: boolean | 'token' = false, view?: NoticeView): Promise<void> {
+/** What a command adds to a table of its whole result: columns from every row (`table`), a summary line on stderr (`summary`). */
+export interface TableExtras {
+  table?: (v: View) => View;
+  summary?: (data: unknown) => string | null;
+}
+
+export async function show(ctx: Ctx, envelope: { data: unknown; meta?: unknown }, paginates: boolean | 'token' = false, view?: NoticeView, extras: TableExtras = {}): Promise<void> {
   ctx.ui.stop();
   if (ctx.fields !== null || ctx.jq !== null) {
     const { printSelected } = await import('../output/select.js');
     await printSelected(envelope, { fields: ctx.fields, jq: ctx.jq }, ctx.term);
   } else {
-    await printResult(envelope, ctx.format, ctx.term, ctx.projection);
-    if (ctx.format === 'table') await printFooter(envelope as Parameters<typeof printFooter>[0], ctx.term, paginates);
+    await printTable(ctx, envelope, paginates, extras);
   }
   const notices = new Notices();
   const meta = envelope.meta as NoticeMeta | undefined;
@@ -138,12 +143,21 @@ export async function show(ctx: Ctx, envelope: { data: unknown; meta?: unknown }
   await notices.print(ctx.term, { quiet: wholeEnvelope(ctx), failOnPartial: ctx.failOnPartial });
 }
 
+/** A result in ctx's format; on a table, with the command's extras and the footer. */
+async function printTable(ctx: Ctx, envelope: { data: unknown; meta?: unknown }, paginates: boolean | 'token', extras: TableExtras): Promise<void> {
+  await printResult(envelope, ctx.format, ctx.term, ctx.projection, extras.table);
+  if (ctx.format !== 'table') return;
+  const line = extras.summary?.(envelope.data);
+  if (line) io().stderr.write(`${line}\n`);
+  await printFooter(envelope as Parameters<typeof printFooter>[0], ctx.term, paginates);
+}
+
 /** Sends an API call the way the flags ask (wait, --no-wait, --all) and prints the outcome. */
-export async function runCall(ctx: Ctx, call: ApiCall, o: { paginates?: boolean; all?: boolean; order?: RowOrder | null; notices?: NoticeView } = {}): Promise<void> {
+export async function runCall(ctx: Ctx, call: ApiCall, o: { paginates?: boolean; all?: boolean; order?: RowOrder | null; notices?: NoticeView; extras?: TableExtras } = {}): Promise<void> {
   // --dry-run (billable commands): the plan on stdout, nothing sent.
   if (billable.dryRun) return (await import('../cost/dry-run.js')).printDryRun(ctx, call, { all: o.all === true });
   const guard = costGuard(ctx, call, { all: o.all === true, flags: billable.flags });
-  if (o.all) return walkPages(ctx, call, guard, o.order ?? null);
+  if (o.all) return walkPages(ctx, call, guard, o.order ?? null, o.extras);
   // A Family S search (a POST body) pages with --next-page-token.
   const paginates = o.paginates === true && call.method === 'POST' ? 'token' : o.paginates;
   await guard?.before(0, 1);
@@ -158,10 +172,10 @@ export async function runCall(ctx: Ctx, call: ApiCall, o: { paginates?: boolean;
       if (ctx.format === 'table') io().stderr.write(`stays: job ${id} accepted; wait for it with: stays jobs wait ${id}\n`);
       return;
     }
-    return show(ctx, r.body, paginates, o.notices);
+    return show(ctx, r.body, paginates, o.notices, o.extras);
   }
   const envelope = await ctx.client.run(call);
-  await show(ctx, envelope, paginates, o.notices);
+  await show(ctx, envelope, paginates, o.notices, o.extras);
 }
 
 /**
@@ -194,7 +208,7 @@ export type RowOrder = (a: any, b: any) => number;
  * page or a refusal by the cost guard stops the walk with an error after what was fetched is
  * printed: the walk never ends short in silence.
  */
-async function walkPages(ctx: Ctx, call: ApiCall, guard: CostGuard | null, order: RowOrder | null): Promise<void> {
+async function walkPages(ctx: Ctx, call: ApiCall, guard: CostGuard | null, order: RowOrder | null, extras: TableExtras = {}): Promise<void> {
   if (!ctx.wait) throw new UsageError('--all needs to wait for each page; drop --no-wait.', 'all');
   const streaming = order === null && ctx.fields === null && ctx.jq === null && (ctx.format === 'jsonl' || ctx.format === 'tsv' || ctx.format === 'csv');
   const rows: unknown[] = [];
@@ -229,8 +243,7 @@ async function walkPages(ctx: Ctx, call: ApiCall, guard: CostGuard | null, order
       const { printSelected } = await import('../output/select.js');
       await printSelected(envelope, { fields: ctx.fields, jq: ctx.jq }, ctx.term);
     } else {
-      await printResult(envelope, ctx.format, ctx.term, ctx.projection);
-      if (ctx.format === 'table') await printFooter(envelope as Parameters<typeof printFooter>[0], ctx.term, true);
+      await printTable(ctx, envelope, true, extras);
     }
   } else if (last && stopped === null && ctx.term.errTTY) {
     io().stderr.write(`stays: ${page - 1} page${page === 2 ? '' : 's'}, ${credits} credits charged\n`);

@@ -12,7 +12,17 @@ import { parseListingId } from '../listing-ref.js';
 import { locationKey, stayKey } from '../observe.js';
 import { DEFAULT_SEARCH_PLATFORMS, type EnabledPlatform, type Platform, SINGLE_LISTING_PLATFORMS, isEnabled } from '../platforms.js';
 import type { ObservationRow, SeenListing } from '../ports/store.js';
-import { type AvailabilityHistory, HISTORY_MAX_DAYS, type PriceObservation, type SeenListingView, historyAvailabilityParams, historyListingsParams, historyPriceParams } from '../schemas/history.js';
+import {
+  type AvailabilityHistory,
+  HISTORY_MAX_DAYS,
+  type ObservationView,
+  type PriceObservation,
+  type SeenListingView,
+  historyAvailabilityParams,
+  historyListingsParams,
+  historyObservationsParams,
+  historyPriceParams,
+} from '../schemas/history.js';
 import type { Availability, Price } from '../schemas/resources.js';
 import type { StayQuery } from '../upstream.js';
 import { MAX_STAY_NIGHTS, MAX_WINDOW_DAYS } from '../limits.js';
@@ -252,5 +262,42 @@ export async function historyListings(services: Services, ctx: RequestContext, r
       inLatestSearch: l.lastSeen === seen.lastSearched[l.platform],
     })),
     meta: buildMeta(services, ctx, { platforms, currency: 'USD', pagination: { limit: q.limit, cursor: q.cursor ?? null, nextCursor, hasMore } }),
+  };
+}
+
+/**
+ * GET /v1/history/observations: every observation last seen since an instant, in the order they
+ * were stored, a page at a time (`stays history export`). A sandbox key's export is empty: its
+ * histories are synthetic, made per listing and stay when asked, so there is no stored set to
+ * walk, and a sandbox key does not read what live calls observed (docs/decisions.md).
+ */
+export async function historyObservations(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<ObservationView[]>> {
+  requireScope(ctx, 'stays.read');
+  const q = parseParams(historyObservationsParams(), raw);
+  const since = instantMs(q.since);
+  const fp = fingerprint(['history-observations', ctx.key.env, since]);
+  const afterId = decodeCursor(q.cursor, fp)?.o.i ?? 0;
+  const rows = isSandbox(ctx) ? [] : await services.store.observationsSince({ since, afterId, limit: q.limit + 1 });
+  const page = rows.slice(0, q.limit);
+  const hasMore = rows.length > q.limit;
+  const last = page.at(-1);
+  return {
+    data: page.map((r) => ({
+      platform: r.platform,
+      listingId: r.listingId,
+      kind: r.kind,
+      key: r.key,
+      currency: r.currency,
+      value: r.value,
+      source: r.source,
+      firstSeen: iso(r.firstSeen),
+      lastSeen: iso(r.lastSeen),
+      timesSeen: r.timesSeen,
+    })),
+    meta: buildMeta(services, ctx, {
+      platforms: [...new Set(page.map((r) => r.platform as Platform))],
+      currency: 'USD',
+      pagination: { limit: q.limit, cursor: q.cursor ?? null, nextCursor: hasMore && last ? encodeCursor({ o: { i: last.id } }, fp) : null, hasMore },
+    }),
   };
 }

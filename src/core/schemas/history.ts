@@ -2,6 +2,7 @@
 // store. Free; cursor-paged like the job list. Each schema is made on its first use.
 import { z } from 'zod';
 import { ALL_PLATFORMS } from '../platforms.js';
+import { OBSERVATION_KINDS } from '../ports/store/observations.js';
 import { MAX_ADULTS } from './param-schemas.js';
 import { country, date, int, list, lowerEnum, str } from './fields.js';
 import { once } from './once.js';
@@ -124,3 +125,38 @@ export const seenListingSchema = once(() =>
 );
 
 export type SeenListingView = z.infer<ReturnType<typeof seenListingSchema>>;
+
+/** The export's page: larger than the other reads' (it is walked to the end), still bounded. */
+const OBSERVATIONS_PAGE = { default: 500, max: 1000 } as const;
+
+export const historyObservationsParams = once(() =>
+  z.object({
+    since: instant().describe('Observations last seen at or after this instant (ISO 8601 date-time with its offset, or a date: its UTC midnight).'),
+    limit: int(z.number().min(1).max(OBSERVATIONS_PAGE.max)).default(OBSERVATIONS_PAGE.default).describe(`Observations per page, 1 to ${OBSERVATIONS_PAGE.max}. Default ${OBSERVATIONS_PAGE.default}.`),
+    cursor: str().optional().describe('Opaque cursor from meta.pagination.nextCursor.'),
+  }),
+);
+
+export const observationSchema = once(() =>
+  z
+    .object({
+      platform: z.string(),
+      listingId: z.string().describe('Platform-native id.'),
+      kind: z.enum(OBSERVATION_KINDS).describe('search (a search row, key: the location), listing, rating, quote (key: checkIn/checkOut/adults) or day (key: the date).'),
+      key: z.string().describe("Which series of the listing's kind: the location searched, the stay, the date; empty for listing and rating."),
+      currency: z.string().nullable(),
+      value: z.unknown().describe('The normalized values observed, as recorded.'),
+      source: z.string().describe('Who served it: an actor id or `simulated`.'),
+      firstSeen: z.string().describe('ISO 8601, UTC.'),
+      lastSeen: z.string().describe('ISO 8601, UTC.'),
+      timesSeen: z.number().int().min(1),
+    })
+    .describe('One stored observation: a value of one series, with when it was first and last seen and how often.'),
+);
+
+export type ObservationView = z.infer<ReturnType<typeof observationSchema>>;
+
+export type HistoryPriceInput = z.input<ReturnType<typeof historyPriceParams>>;
+export type HistoryAvailabilityInput = z.input<ReturnType<typeof historyAvailabilityParams>>;
+export type HistoryListingsInput = z.input<ReturnType<typeof historyListingsParams>>;
+export type HistoryObservationsInput = z.input<ReturnType<typeof historyObservationsParams>>;

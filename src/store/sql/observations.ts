@@ -112,6 +112,11 @@ export function observationStore(db: Db): ObservationStore {
         lastSearched: Object.fromEntries(last.map((r) => [r.platform as string, r.t as number])),
       };
     },
+    async observationsSince(q) {
+      // By id, the primary key: each page is an index range however large the store.
+      const rows = await db.query(`SELECT * FROM observations WHERE id > $1 AND last_seen >= $2 ORDER BY id LIMIT $3`, [q.afterId, q.since, q.limit]);
+      return rows.map(toObservation);
+    },
     async observedListing(platform, listingId) {
       return (await db.query(`SELECT 1 FROM observations WHERE platform = $1 AND listing_id = $2 LIMIT 1`, [platform, listingId])).length > 0;
     },

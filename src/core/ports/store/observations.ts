@@ -73,6 +73,12 @@ export interface ObservationStore {
    * within [from, to].
    */
   listingsSeenIn(q: { location: string; platforms: readonly string[]; from: number; to: number }): Promise<{ listings: SeenListing[]; lastSearched: Record<string, number> }>;
+  /**
+   * A page of every row (any platform, listing and kind) last seen at or after `since` (epoch ms),
+   * in id order after `afterId` (the previous page's last id; 0 to start), at most `limit`: what
+   * `stays history export` streams page by page, never the whole store at once.
+   */
+  observationsSince(q: { since: number; afterId: number; limit: number }): Promise<ObservationRow[]>;
   /** Whether anything of this listing was ever observed (and is still kept). */
   observedListing(platform: string, listingId: string): Promise<boolean>;
 }

@@ -1,6 +1,15 @@
 import { z } from 'zod';
-import { historyAvailability, historyListings, historyPrice } from '../../../core/ops/history.js';
-import { availabilityHistorySchema, historyAvailabilityParams, historyListingsParams, historyPriceParams, priceObservationSchema, seenListingSchema } from '../../../core/schemas/history.js';
+import { historyAvailability, historyListings, historyObservations, historyPrice } from '../../../core/ops/history.js';
+import {
+  availabilityHistorySchema,
+  historyAvailabilityParams,
+  historyListingsParams,
+  historyObservationsParams,
+  historyPriceParams,
+  observationSchema,
+  priceObservationSchema,
+  seenListingSchema,
+} from '../../../core/schemas/history.js';
 import { renderOk } from '../../render.js';
 import { defineRoute, queryInput } from '../../route.js';
 
@@ -66,4 +75,24 @@ export const historyListingsGet = defineRoute({
     auth: true,
   }),
   handle: async (c, ctx) => renderOk(c, await historyListings(c.get('services'), ctx, queryInput(c))),
+});
+
+export const historyObservationsGet = defineRoute({
+  method: 'get',
+  scopes: ['stays.read'],
+  path: '/v1/history/observations',
+  doc: () => ({
+    operationId: 'historyObservations',
+    summary: 'Every observation since an instant, for export',
+    description:
+      'Always 0 credits, never 202: it reads what this deployment observed. Every stored observation (any platform, listing and kind) last seen ' +
+      'at or after `since`, in the order they were stored, cursor-paginated: walk every page to export the store (`stays history export`). ' +
+      'A sandbox key gets an empty list: sandbox histories are synthetic, made per listing when asked, and a sandbox key does not read what live calls observed.',
+    tags: ['History'],
+    query: historyObservationsParams(),
+    data: z.array(observationSchema()),
+    errors: [400, 403],
+    auth: true,
+  }),
+  handle: async (c, ctx) => renderOk(c, await historyObservations(c.get('services'), ctx, queryInput(c))),
 });

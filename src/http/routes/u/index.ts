@@ -2,7 +2,7 @@ import type { RouteDef } from '../../route.js';
 import { accountGet, topupPost } from './account.js';
 import { availabilityGet } from './availability.js';
 import { jobCancel, jobGet } from './jobs.js';
-import { historyAvailabilityGet, historyListingsGet, historyPriceGet } from './history.js';
+import { historyAvailabilityGet, historyListingsGet, historyObservationsGet, historyPriceGet } from './history.js';
 import { jobsList } from './jobs-list.js';
 import { listingGet } from './listing.js';
 import { priceCompareGet } from './price-compare.js';
@@ -28,6 +28,7 @@ export const FAMILY_U_ROUTES: RouteDef[] = [
   historyPriceGet,
   historyAvailabilityGet,
   historyListingsGet,
+  historyObservationsGet,
   watchCreate,
   watchList,
   watchGet,
