@@ -55,6 +55,35 @@ describe('the simulated upstream moves with the clock', () => {
     expect(history.reduce((n, r) => n + r.timesSeen, 0)).toBe(truth.length);
   });
 
+  it('listings come and go: a month of daily searches sees each candidate exactly while the world lists it', async () => {
+    const DAY = 24 * HOUR_MS;
+    const { clock, get } = await app(T0);
+    const days = Array.from({ length: 31 }, (_v, d) => T0 + d * DAY);
+    for (const t of days) {
+      clock.set(t);
+      await get('/v1/search?location=Lisbon&platforms=airbnb');
+    }
+    const truth = worldTruth.listings('airbnb', 'Lisbon', T0, T0 + 31 * DAY);
+    const listedAt = (l: (typeof truth)[number], t: number) => l.intervals.some((i) => Date.parse(i.listedAt) <= t && t < Date.parse(i.delistedAt));
+    const expected = truth
+      .map((l) => ({ l, seen: days.filter((t) => listedAt(l, t)) }))
+      .filter((x) => x.seen.length > 0)
+      .map(({ l, seen }) => ({
+        listingId: l.id,
+        firstSeen: new Date(seen[0]!).toISOString(),
+        lastSeen: new Date(seen.at(-1)!).toISOString(),
+        timesSeen: seen.length,
+        inLatestSearch: listedAt(l, days.at(-1)!),
+      }));
+    // The month saw the market change: a listing appeared or left.
+    expect(expected.some((x) => x.timesSeen < days.length)).toBe(true);
+    const seen = await get<{ listingId: string; firstSeen: string; lastSeen: string; timesSeen: number; inLatestSearch: boolean }[]>(
+      '/v1/history/listings?location=Lisbon&platforms=airbnb&from=2026-12-31&limit=1000',
+    );
+    const byId = (a: { listingId: string }, b: { listingId: string }) => a.listingId.localeCompare(b.listingId);
+    expect(seen.map(({ listingId, firstSeen, lastSeen, timesSeen, inLatestSearch }) => ({ listingId, firstSeen, lastSeen, timesSeen, inLatestSearch })).sort(byId)).toEqual(expected.sort(byId));
+  });
+
   it('a night booked between two calls six hours apart shows free, then booked, and the history records the change', async () => {
     // The first booking of this listing made after T0: observe it an hour before and five after.
     const id = '777001';
