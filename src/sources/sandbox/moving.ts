@@ -111,6 +111,8 @@ function holdOf(platform: EnabledPlatform, id: string, run: { chunk: number; sta
 /** A listing's calendar at an instant: the nights of a hold are booked from its instant on. */
 export class CalendarAt {
   private readonly cal: BookingCalendar;
+  /** Holds made so far, by the chunk that owns them: a calendar reads each night several times. */
+  private readonly holds = new Map<number, Hold>();
 
   constructor(
     private readonly platform: EnabledPlatform,
@@ -123,7 +125,10 @@ export class CalendarAt {
   /** The hold night `day` belongs to, made or not yet. */
   holdOn(day: number): Hold | null {
     const run = this.cal.stayOf(day);
-    return run ? holdOf(this.platform, this.id, run) : null;
+    if (!run) return null;
+    let h = this.holds.get(run.chunk);
+    if (!h) this.holds.set(run.chunk, (h = holdOf(this.platform, this.id, run)));
+    return h;
   }
 
   isBooked(day: number): boolean {

@@ -156,13 +156,13 @@ const SEARCH_MEMO_BYTES = 32 * 1024 * 1024;
 const SEARCH_MEMO_ENTRIES = 512;
 
 /** The memo of search candidate sets, which a fixed and a moving world may share (keys differ). */
-export type SearchMemo = Lru<string, CandidateList>;
+export type SearchMemo = Lru<string, SearchCandidates>;
 
 export function searchMemo(bytes = SEARCH_MEMO_BYTES): SearchMemo {
-  return new Lru<string, CandidateList>({
+  return new Lru<string, SearchCandidates>({
     maxBytes: bytes,
     maxEntries: SEARCH_MEMO_ENTRIES,
-    sizeOf: (set, key) => (set as SearchCandidates).bytes() + keyBytes(key),
+    sizeOf: (set, key) => set.bytes() + keyBytes(key),
   });
 }
 
@@ -186,7 +186,7 @@ export function createSandboxWorld(opts: SandboxWorldOptions = {}): SandboxWorld
   const searchCandidates = (platform: EnabledPlatform, location: string, o: { currency: string; rooms: number; stay?: StayQuery | undefined }): SearchCandidates => {
     const instant = at();
     const key = JSON.stringify(instant === null ? [platform, location, o.currency, o.rooms, o.stay ?? null] : [platform, location, o.currency, o.rooms, o.stay ?? null, instant]);
-    let set = memo.get(key) as SearchCandidates | undefined;
+    let set = memo.get(key);
     if (!set) {
       set = new SearchCandidates(platform, location, o.stay, o.rooms, instant);
       // The first row, which every read takes, sizes the set (bytes()).
