@@ -36,8 +36,10 @@ describe('the simulated upstream moves with the clock', () => {
     const stay: StayQuery = { checkIn: '2027-01-20', checkOut: '2027-01-23', adults: 2, children: 0, childAges: [], currency: 'USD' };
     const path = `/v1/price?platform=airbnb&listingId=${id}&checkIn=${stay.checkIn}&checkOut=${stay.checkOut}&adults=2`;
     const truth: number[] = [];
+    const instants: number[] = [];
     for (let i = 0; i < 40; i++) {
       if (i > 0) clock.advance(SIX_HOURS);
+      instants.push(clock.now());
       const quoted = await get<{ nightlyPrice: number; totalPrice: number }>(path);
       const expected = worldTruth.priceAt('airbnb', id, stay, clock.now());
       expect(quoted.nightlyPrice).toBe(expected.nightlyPrice);
@@ -48,11 +50,14 @@ describe('the simulated upstream moves with the clock', () => {
     // The world moved in these ten days, and not at every step.
     expect(runs.length).toBeGreaterThan(1);
     expect(runs.length).toBeLessThan(truth.length);
-    const history = await get<{ nightlyPrice: number; timesSeen: number }[]>(
+    const history = await get<{ firstSeen: string; lastSeen: string; timesSeen: number; nightlyPrice: number; totalPrice: number }[]>(
       `/v1/history/price?platform=airbnb&listingId=${id}&checkIn=${stay.checkIn}&checkOut=${stay.checkOut}&adults=2&from=2026-12-31`,
     );
     expect(history.map((r) => r.nightlyPrice)).toEqual(runs);
-    expect(history.reduce((n, r) => n + r.timesSeen, 0)).toBe(truth.length);
+    // Row for row what the truth says these instants saw: first and last sighting, how many.
+    expect(history.map(({ firstSeen, lastSeen, timesSeen, nightlyPrice, totalPrice }) => ({ firstSeen, lastSeen, timesSeen, nightlyPrice, totalPrice }))).toEqual(
+      worldTruth.priceRuns('airbnb', id, stay, instants),
+    );
   });
 
   it('listings come and go: a month of daily searches sees each candidate exactly while the world lists it', async () => {

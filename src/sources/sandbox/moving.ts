@@ -216,6 +216,27 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export const worldTruth = {
   /** The quote at that instant (price(), listing() with a stay, and a search row's price, rooms 1). */
   priceAt,
+  /**
+   * The quotes observed at these instants (ascending), one entry per run of equal consecutive
+   * quotes: what a price history holds when the stay was asked at exactly those instants.
+   */
+  priceRuns(
+    platform: EnabledPlatform,
+    id: string,
+    stay: StayQuery,
+    instantsMs: readonly number[],
+  ): { firstSeen: string; lastSeen: string; timesSeen: number; nightlyPrice: number; totalPrice: number }[] {
+    const out: { firstSeen: string; lastSeen: string; timesSeen: number; nightlyPrice: number; totalPrice: number }[] = [];
+    for (const t of instantsMs) {
+      const q = priceAt(platform, id, stay, t);
+      const last = out.at(-1);
+      if (last && last.nightlyPrice === q.nightlyPrice && last.totalPrice === q.totalPrice) {
+        last.lastSeen = iso(t);
+        last.timesSeen++;
+      } else out.push({ firstSeen: iso(t), lastSeen: iso(t), timesSeen: 1, nightlyPrice: q.nightlyPrice, totalPrice: q.totalPrice });
+    }
+    return out;
+  },
   /** Whether the night `date` shows booked at that instant. */
   isBooked(platform: EnabledPlatform, id: string, date: string, instantMs: number): boolean {
     return new CalendarAt(platform, id, instantMs).isBooked(dayNumber(date));
