@@ -5,7 +5,7 @@ import { type Clock, startedClock, systemClock } from './core/clock.js';
 import type { Services } from './core/context.js';
 import { type IdGenerator, systemIds } from './core/ids.js';
 import { Lru, pageBytes } from './core/lru.js';
-import { createSandboxWorld } from './sources/sandbox/world.js';
+import { createSandboxWorld, searchMemo } from './sources/sandbox/world.js';
 import type { SandboxWorld } from './sources/sandbox/types.js';
 import { sandboxUpstream } from './sources/sandbox/upstream.js';
 import { parseFailures, parseLatency, simulatedUpstream } from './sources/simulated.js';
@@ -60,14 +60,14 @@ export interface Runtime extends Services {
   recover(o?: { purgeBatches?: number }): Promise<{ jobs: number; holds: number }>;
 }
 
-function liveUpstream(config: Config, world: SandboxWorld, log: ((r: SourceReport) => void) | undefined): Upstream | null {
+function liveUpstream(config: Config, world: () => SandboxWorld, log: ((r: SourceReport) => void) | undefined): Upstream | null {
   if (config.upstream === 'none') return null;
   if (config.upstream === 'apify') {
     if (!config.apifyToken) throw new ConfigError("STAYS_UPSTREAM=apify needs STAYS_APIFY_TOKEN (the scraping platform's API token).");
     const actors = resolveActors(config.actors);
     return apifyUpstream({ token: config.apifyToken, baseUrl: config.apifyBaseUrl, maxRetries: config.apifyRetries, actors, log }, config.sourceDeadlineMs);
   }
-  const sim = simulatedUpstream(world, { latencyMs: parseLatency(config.simLatency), fail: parseFailures(config.simFail, isErrorCode) });
+  const sim = simulatedUpstream(world(), { latencyMs: parseLatency(config.simLatency), fail: parseFailures(config.simFail, isErrorCode) });
   return chainUpstream({ airbnb: [sim], booking: [sim], vrbo: [sim], google: [sim] }, config.sourceDeadlineMs);
 }
 
@@ -96,8 +96,11 @@ export function createRuntime(opts: RuntimeOptions = {}): Runtime {
   const ids = opts.ids ?? systemIds(() => clock.now());
   // STAYS_MEMORY_CACHE_MB, shared by the two in-memory caches, half each (docs/decisions.md).
   const cacheBytes = config.memoryCacheMb * 1024 * 1024;
-  const world = createSandboxWorld({ memoBytes: cacheBytes / 2 });
-  const upstream = liveUpstream(config, world, opts.role === 'server' ? sourceLog(config) : undefined);
+  // Sandbox keys read the fixed world (D21); the simulated upstream reads the same world as it
+  // stands at the services' clock (moving.ts). Their search memos share one budget.
+  const memo = searchMemo(cacheBytes / 2);
+  const world = createSandboxWorld({ memo });
+  const upstream = liveUpstream(config, () => createSandboxWorld({ memo, clock }), opts.role === 'server' ? sourceLog(config) : undefined);
   const store = openStore(config);
   const services: Services & { jobs: JobRunner; webhooks: WebhookHub } = {
     config,

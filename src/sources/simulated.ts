@@ -1,8 +1,10 @@
 // The simulated upstream (STAYS_UPSTREAM=simulated): the sandbox world answered with a per-call
-// latency and configurable failures per platform, for demos, tests and benchmarks. Answers take a
-// real provider's path: the world's objects are written as each platform's raw actor rows and read
-// back by that platform's normalizer (src/sources/raw/emit.ts), so every simulated call exercises
-// the normalizers; the round trip is lossless, so answers equal the world's.
+// latency and configurable failures per platform, for demos, tests and benchmarks. The runtime
+// gives it the world moving with the services' clock (sandbox/moving.ts); sandbox keys read the
+// fixed one. Answers take a real provider's path: the world's objects are written as each
+// platform's raw actor rows and read back by that platform's normalizer (src/sources/raw/emit.ts),
+// so every simulated call exercises the normalizers; the round trip is lossless, so answers equal
+// the world's.
 import { ConfigError } from '../config.js';
 import { type ErrorCode, ServiceError } from '../core/errors.js';
 import type { EnabledPlatform } from '../core/platforms.js';

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { type TestApp, startApp } from '../helpers/app.js';
 import { tempDir } from '../helpers/stays.js';
+import { worldTruth } from '../../src/sources/sandbox/moving.js';
 
 const apps: TestApp[] = [];
 afterAll(async () => {
@@ -27,7 +28,10 @@ describe('STAYS_NOW', () => {
     const once = JSON.parse(await (await first.req(history, { key: a.liveKey })).text()) as { data: { firstSeen: string; lastSeen: string; timesSeen: number }[] };
     expect(once.data).toHaveLength(1);
     expect(once.data[0]!.firstSeen.slice(0, 16)).toBe('2027-01-01T00:00');
-    // Six hours on, the price's hour of cache is over: asked again, the same quote extends its row.
+    // Six hours on, the price's hour of cache is over: asked again, the same quote extends its row
+    // (the moving world's price held from 00:00 to 06:00: one 12-hour step, the same lead day).
+    const stay = { checkIn: '2027-02-01', checkOut: '2027-02-04', adults: 2, children: 0, childAges: [], currency: 'USD' };
+    expect(worldTruth.priceAt('airbnb', '4242', stay, Date.parse('2027-01-01T06:00:00Z'))).toEqual(worldTruth.priceAt('airbnb', '4242', stay, Date.parse('2027-01-01T00:00:00Z')));
     const later = await at('2027-01-01T06:00:00Z');
     expect((await later.req(path, { key: a.liveKey, headers: { prefer: 'wait=30' } })).status).toBe(200);
     const twice = JSON.parse(await (await later.req(history, { key: a.liveKey })).text()) as typeof once;

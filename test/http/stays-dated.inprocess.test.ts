@@ -6,11 +6,15 @@ import { expectOk } from '../helpers/assert.js';
 import { credits, expectSError, expectSOk, sCall } from '../helpers/s.js';
 import { type TestApp, startApp } from '../helpers/app.js';
 import { type TestAccount, day } from '../helpers/stays.js';
+import { manualClock } from '../../src/core/clock.js';
+import { worldTruth } from '../../src/sources/sandbox/moving.js';
 
 let s: TestApp;
 let a: TestAccount;
+// Held still: the live lookup's quote is the moving world's at this instant (worldTruth).
+const clock = manualClock(Date.now());
 beforeAll(async () => {
-  s = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '20', STAYS_SIM_FAIL: '' });
+  s = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '20', STAYS_SIM_FAIL: '' }, { clock });
   a = await s.account({ rpm: 100_000, credits: 1000 });
 });
 afterAll(async () => {
@@ -40,7 +44,12 @@ describe('dated Family S lookups', () => {
     expect(byUrl.pricing).toEqual(whole.pricing);
     const before = await credits(s, a.liveKey);
     const live = expectSOk<{ pricing: Pricing }>(await sCall(s, `/v1/stays/${ID}/pricing?${stay}`, { key: a.liveKey }));
-    expect(live.data.pricing).toEqual(whole.pricing);
+    // A live key reads the simulated upstream: the same quote's shape, priced by the moving world
+    // (the default party: two adults).
+    const truth = worldTruth.priceAt('airbnb', ID, { checkIn: day(30), checkOut: day(33), adults: 2, children: 0, childAges: [], currency: 'USD' }, clock.now());
+    expect(live.data.pricing.price).toBe(truth.nightlyPrice);
+    expect(live.data.pricing.breakdown?.map((b) => b.label)).toEqual(whole.pricing.breakdown?.map((b) => b.label));
+    expect(live.data.pricing.breakdown?.[0]?.amount).toBeCloseTo(truth.nightlyPrice * 3, 2);
     expect(live.meta.credits_charged).toBe(1);
     expect((await credits(s, a.liveKey)).balance).toBe(before.balance - 1);
   });

@@ -68,6 +68,26 @@ export class BookingCalendar {
     return b;
   }
 
+  /**
+   * The run of booked nights `day` belongs to, or null for a free night: its chunk's block. Two
+   * blocks may overlap (a block spills into the next chunk); the earlier owns the nights they
+   * share, so the later begins where the earlier ends. The union of the runs is exactly the
+   * booked nights (isBooked); the moving world (moving.ts) makes each run one booking or block.
+   */
+  stayOf(day: number): { chunk: number; start: number; end: number } | null {
+    const c = this.chunkOf(day);
+    const prev = this.block(c - 1);
+    if (prev && day >= prev.start && day < prev.end) return this.owned(c - 1, prev);
+    const cur = this.block(c);
+    if (cur && day >= cur.start && day < cur.end) return this.owned(c, cur);
+    return null;
+  }
+
+  private owned(chunk: number, b: Block): { chunk: number; start: number; end: number } {
+    const before = this.block(chunk - 1);
+    return { chunk, start: before ? Math.max(b.start, before.end) : b.start, end: b.end };
+  }
+
   chunkOf(day: number): number {
     return Math.floor((day + this.offset) / CHUNK);
   }

@@ -61,6 +61,11 @@ export interface QuoteInput {
   stay: StayQuery;
   /** Rooms the price covers (booking search rows); 1 elsewhere. */
   rooms?: number;
+  /**
+   * The moving world's factor on the nightly rate at an instant (moving.ts: price level and lead
+   * time); 1, the fixed world's, leaves every quote as it always was.
+   */
+  factor?: number;
 }
 
 /** The quote for one listing and stay: a pure function of its inputs. */
@@ -79,7 +84,7 @@ export function quote(q: QuoteInput): Price {
   const occupancy = q.basis.type === 'hotel' ? 1 + 0.1 * Math.max(0, guestsPerRoom - 2) : 1;
   const jitter = rng('quote', platform, q.id, stay.checkIn, stay.checkOut, stay.adults, stay.children).range(0.96, 1.04);
   const rate = usdRate(cur);
-  const nightly = roundMoney((sum / nights) * occupancy * jitter * rooms * rate, cur);
+  const nightly = roundMoney((sum / nights) * occupancy * jitter * rooms * rate * (q.factor ?? 1), cur);
   const subtotal = nightly * nights;
   let fees: Price['fees'] = { cleaning: null, service: null, taxes: null };
   if (platform === 'airbnb') {

@@ -1,9 +1,13 @@
 // The deterministic sandbox world (D21): every answer is generated from a stable hash of the
 // request's arguments, never fetched, never random, never clock-dependent. Triggers (magic
 // locations and listing ids) are in src/core/sandbox-triggers.ts and documented in docs/sandbox.md.
+// Given a clock, the same world moves with it (moving.ts, for the simulated upstream): each answer
+// is then the world at the clock's instant; without one (sandbox keys) it is the fixed world.
 import type { EnabledPlatform } from '../../core/platforms.js';
 import type { Availability, AvailabilityDay, Price, Property } from '../../core/schemas/resources.js';
 import { BookingCalendar, dateOf, dayNumber, weekday } from './calendar.js';
+import type { Clock } from '../../core/clock.js';
+import { CalendarAt, HOUR_MS, isListed, movingQuote } from './moving.js';
 import { compareGoogle } from './compare.js';
 import { listingUrl } from '../../core/listing-ref.js';
 import { Lru, approxBytes, keyBytes } from '../../core/lru.js';
@@ -16,8 +20,15 @@ import { reviewsFor } from './reviews.js';
 import { CandidateRows, detailRow } from './rows.js';
 import type { SandboxWorld, StayQuery } from './types.js';
 
-/** The quote of price(), shared by listing() so an embedded price always equals it. */
-function priceOf(platform: EnabledPlatform, id: string, core: Core, stay: StayQuery, rooms = 1): Price {
+/**
+ * An instant of the moving world (epoch ms), or null for the fixed world: what every answer below
+ * is a function of besides its arguments.
+ */
+type At = number | null;
+
+/** The quote of price(), shared by listing() and search rows so an embedded price always equals it. */
+function priceOf(platform: EnabledPlatform, id: string, core: Core, stay: StayQuery, at: At, rooms = 1): Price {
+  if (at !== null) return movingQuote(platform, id, core.basis, stay, at, rooms);
   return quote({ platform, id, url: listingUrl(platform, id), basis: core.basis, stay, rooms });
 }
 
@@ -38,6 +49,8 @@ class SearchCandidates implements CandidateList {
     location: string,
     private readonly stay: StayQuery | undefined,
     rooms: number,
+    /** The moving world's instant: only the candidates listed then are rows. */
+    private readonly instant: At = null,
   ) {
     this.rows = assertSearch(platform, location) ? null : new CandidateRows(platform, location);
     this.rooms = platform === 'booking' ? Math.max(1, rooms) : 1;
@@ -51,7 +64,8 @@ class SearchCandidates implements CandidateList {
         break;
       }
       const { id, core, property } = row;
-      this.out.push({ ...property, price: this.stay ? priceOf(this.platform, id, core, this.stay, this.rooms) : null });
+      if (this.instant !== null && !isListed(this.platform, id, this.instant)) continue;
+      this.out.push({ ...property, price: this.stay ? priceOf(this.platform, id, core, this.stay, this.instant, this.rooms) : null });
     }
     return this.out[i];
   }
@@ -80,10 +94,11 @@ class SearchCandidates implements CandidateList {
   }
 }
 
-function listing(platform: EnabledPlatform, id: string, opts: { currency: string; requestedId: string; stay?: StayQuery | undefined }): Property {
+/** A listing's detail answers whether or not it is listed at the instant (a delisted page still resolves). */
+function listing(platform: EnabledPlatform, id: string, opts: { currency: string; requestedId: string; stay?: StayQuery | undefined }, at: At = null): Property {
   assertListing(id, 'listing');
   const { core, property } = detailRow(platform, id);
-  const price = opts.stay && !isUnpriceable(id) ? priceOf(platform, id, core, opts.stay) : null;
+  const price = opts.stay && !isUnpriceable(id) ? priceOf(platform, id, core, opts.stay, at) : null;
   return {
     ...property,
     price,
@@ -91,19 +106,21 @@ function listing(platform: EnabledPlatform, id: string, opts: { currency: string
   };
 }
 
-function price(platform: EnabledPlatform, id: string, stay: StayQuery): Price {
+function price(platform: EnabledPlatform, id: string, stay: StayQuery, at: At = null): Price {
   assertListing(id, 'price');
-  return priceOf(platform, id, detailRow(platform, id).core, stay);
+  return priceOf(platform, id, detailRow(platform, id).core, stay, at);
 }
 
 /**
  * Nightly calendar. Per platform, what it does not state is null: booking states availability
  * (bookable = available); google only availability; airbnb and vrbo every rule.
  */
-function availability(platform: EnabledPlatform, id: string, startDate: string, endDate: string): Availability {
+function availability(platform: EnabledPlatform, id: string, startDate: string, endDate: string, at: At = null): Availability {
   assertListing(id, 'listing');
   const { core } = detailRow(platform, id);
-  const cal = new BookingCalendar(platform, id);
+  // The moving world's calendar holds only the bookings and blocks made by the instant; the rules
+  // below read it alike, so minimum stays and check-in days agree with what is booked then.
+  const cal = at === null ? new BookingCalendar(platform, id) : new CalendarAt(platform, id, at);
   const soldOut = magicOf(id) === '410';
   const dates: AvailabilityDay[] = [];
   for (let d = dayNumber(startDate), end = dayNumber(endDate); d < end; d++) {
@@ -138,22 +155,40 @@ function reviews(platform: EnabledPlatform, id: string) {
 const SEARCH_MEMO_BYTES = 32 * 1024 * 1024;
 const SEARCH_MEMO_ENTRIES = 512;
 
-export interface SandboxWorldOptions {
-  /** Bytes the memoised search candidate sets may hold (estimated, see core/lru.ts). */
-  memoBytes?: number;
-}
+/** The memo of search candidate sets, which a fixed and a moving world may share (keys differ). */
+export type SearchMemo = Lru<string, SearchCandidates>;
 
-export function createSandboxWorld(opts: SandboxWorldOptions = {}): SandboxWorld {
-  const memo = new Lru<string, SearchCandidates>({
-    maxBytes: opts.memoBytes ?? SEARCH_MEMO_BYTES,
+export function searchMemo(bytes = SEARCH_MEMO_BYTES): SearchMemo {
+  return new Lru<string, SearchCandidates>({
+    maxBytes: bytes,
     maxEntries: SEARCH_MEMO_ENTRIES,
     sizeOf: (set, key) => set.bytes() + keyBytes(key),
   });
+}
+
+export interface SandboxWorldOptions {
+  /** Bytes the memoised search candidate sets may hold (estimated, see core/lru.ts). */
+  memoBytes?: number;
+  /** A memo to keep them in instead (shared with another world; memoBytes is then unused). */
+  memo?: SearchMemo;
+  /**
+   * The moving world's clock (the simulated upstream's): each answer is the world at its
+   * instant. Absent: the fixed world (sandbox keys, D21).
+   */
+  clock?: Clock;
+}
+
+export function createSandboxWorld(opts: SandboxWorldOptions = {}): SandboxWorld {
+  const memo = opts.memo ?? searchMemo(opts.memoBytes);
+  const clock = opts.clock;
+  // The moving world changes only on the hour (moving.ts): a search is the same set all hour long.
+  const at = (): At => (clock ? Math.floor(clock.now() / HOUR_MS) * HOUR_MS : null);
   const searchCandidates = (platform: EnabledPlatform, location: string, o: { currency: string; rooms: number; stay?: StayQuery | undefined }): SearchCandidates => {
-    const key = JSON.stringify([platform, location, o.currency, o.rooms, o.stay ?? null]);
+    const instant = at();
+    const key = JSON.stringify(instant === null ? [platform, location, o.currency, o.rooms, o.stay ?? null] : [platform, location, o.currency, o.rooms, o.stay ?? null, instant]);
     let set = memo.get(key);
     if (!set) {
-      set = new SearchCandidates(platform, location, o.stay, o.rooms);
+      set = new SearchCandidates(platform, location, o.stay, o.rooms, instant);
       // The first row, which every read takes, sizes the set (bytes()).
       set.at(0);
       memo.set(key, set);
@@ -163,9 +198,9 @@ export function createSandboxWorld(opts: SandboxWorldOptions = {}): SandboxWorld
   return {
     searchPlatform: (platform, location, o) => searchCandidates(platform, location, o).all() as Property[],
     searchCandidates,
-    listing,
-    price,
-    availability,
+    listing: (platform, id, o) => listing(platform, id, o, at()),
+    price: (platform, id, stay) => price(platform, id, stay, at()),
+    availability: (platform, id, s, e) => availability(platform, id, s, e, at()),
     reviews,
     compareGoogle,
   };
