@@ -8,6 +8,7 @@
 // serve` on SQLite, over HTTP) and stepping.pg.test.ts (`stays serve` on PostgreSQL).
 import { expect } from 'vitest';
 import type { manualClock } from '../../src/core/clock.js';
+import { worldTruth } from '../../src/sources/sandbox/moving.js';
 import { verifyWebhook } from '../../src/webhooks/sign.js';
 import type { Receiver } from '../helpers/receiver.js';
 import type { Api, TestAccount } from '../helpers/stays.js';
@@ -30,9 +31,10 @@ export interface Target {
   /** What the server does on its tick: run the due watches. */
   runDue(): Promise<unknown>;
   receiver: Receiver;
-  /** The price the world quotes for LISTING and STAY at an instant (its truth, not an observation). */
-  truth(at: number): Promise<number>;
 }
+
+/** The price the world quotes for LISTING and STAY at an instant: its truth, not an observation. */
+const truth = (at: number) => worldTruth.priceAt(LISTING.platform, LISTING.id, { ...STAY, children: 0, childAges: [], currency: 'USD' }, at).nightlyPrice;
 
 const json = async (r: Response) => (await r.json()) as { data: unknown; meta: { requestId: string } & Record<string, unknown> };
 const withoutRequestId = (b: { data: unknown; meta: Record<string, unknown> }) => ({ data: b.data, meta: { ...b.meta, requestId: null } });
@@ -59,9 +61,11 @@ export async function runScenario(t: Target): Promise<void> {
   for (let k = 0; k < STEPS; k++) {
     clock.set(START + k * 6 * HOUR);
     await t.runDue();
-    truths.push(await t.truth(clock.now()));
+    truths.push(truth(clock.now()));
   }
 
+  // The world moved, and fell by the percent at least once, in the window: the checks below check something.
+  expect(new Set(truths).size).toBeGreaterThan(2);
   // One row per run of equal prices, in order, each seen as often as the runs saw it.
   const runs: { price: number; times: number }[] = [];
   for (const p of truths) {
@@ -77,6 +81,7 @@ export async function runScenario(t: Target): Promise<void> {
 
   // One event per drop of at least the percent, between two runs.
   const drops = truths.flatMap((p, i) => (i > 0 && p <= truths[i - 1]! * (1 - DROP_PERCENT / 100) ? [{ before: truths[i - 1], after: p }] : []));
+  expect(drops.length).toBeGreaterThan(0);
   const events = (await json(await api.req(`/v1/watches/${watchId}/events?limit=1000`, { key: account.liveKey }))).data as {
     id: string;
     before: { nightlyPrice: number };
@@ -129,7 +134,7 @@ export async function servedTarget(env: NodeJS.ProcessEnv, receiver: Receiver, c
   };
   return {
     server,
-    target: { clock, api, local, account, receiver, runDue: () => server.watches.runDue() },
+    target: { clock, api, local, account, receiver, runDue: () => server.watches.runDue() } satisfies Target,
     async stop() {
       await local.stop({ keepData: true });
       await server.close();
