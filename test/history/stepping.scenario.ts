@@ -17,8 +17,8 @@ import { createHook } from '../helpers/webhooks.js';
 const HOUR = 3_600_000;
 export const START = Date.UTC(2027, 0, 1);
 const STEPS = 120;
-export const LISTING = { platform: 'airbnb' as const, id: '12345678' };
-export const STAY = { checkIn: '2027-02-20', checkOut: '2027-02-23', adults: 2 };
+const LISTING = { platform: 'airbnb' as const, id: '12345678' };
+const STAY = { checkIn: '2027-02-20', checkOut: '2027-02-23', adults: 2 };
 const DROP_PERCENT = 3;
 
 export interface Target {
