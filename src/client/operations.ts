@@ -2,6 +2,7 @@
 // The typed client methods and the CLI commands build their requests here, so the two never drift.
 import type { AvailabilityInput, ListingInput, PriceCompareInput, PriceInput, ReviewsInput, SearchInput } from '../core/schemas/params.js';
 import type { JobsListInput } from '../core/schemas/jobs.js';
+import type { HistoryAvailabilityInput, HistoryPriceInput } from '../core/schemas/history.js';
 import type { SSearchInput, StayPart } from '../core/schemas/stays.js';
 import type { ApiCall } from './http.js';
 import type { QueryValue } from './types.js';
@@ -16,6 +17,8 @@ export type CompareParams = Params<PriceCompareInput>;
 export type AvailabilityParams = Params<AvailabilityInput>;
 export type ListingParams = Params<Omit<ListingInput, 'platform' | 'id'>>;
 export type JobsListParams = Params<JobsListInput>;
+export type HistoryPriceParams = Params<HistoryPriceInput>;
+export type HistoryAvailabilityParams = Params<HistoryAvailabilityInput>;
 export interface WebhookCreateParams {
   url: string;
   events: string[] | string;
@@ -54,6 +57,9 @@ export const operations = {
   compare: (p: CompareParams) => get('/v1/price-compare', p),
   availability: (p: AvailabilityParams) => get('/v1/availability', p),
   listing: (platform: string, id: string, p: ListingParams = {}) => get(`/v1/listing/${seg(platform)}/${seg(id)}`, p),
+  // History (issue 26): what the deployment observed; free.
+  historyPrice: (p: HistoryPriceParams) => get('/v1/history/price', p),
+  historyAvailability: (p: HistoryAvailabilityParams) => get('/v1/history/availability', p),
   account: () => get('/v1/account'),
   job: (jobId: string) => get(`/v1/jobs/${seg(jobId)}`),
   jobs: (p: JobsListParams = {}) => get('/v1/jobs', p),

@@ -40,6 +40,8 @@ export const historyPriceParams = once(() =>
   }),
 );
 
+export type HistoryPriceInput = z.infer<ReturnType<typeof historyPriceParams>>;
+
 export const priceObservationSchema = once(() =>
   z
     .object({
@@ -65,6 +67,8 @@ export const historyAvailabilityParams = once(() =>
     ...pageFields('Changes'),
   }),
 );
+
+export type HistoryAvailabilityInput = z.infer<ReturnType<typeof historyAvailabilityParams>>;
 
 const fromTo = <T extends z.ZodType>(t: T) => z.object({ from: t.nullable().describe('Before the change; null: the night had not been observed.'), to: t });
 
