@@ -1,7 +1,9 @@
 // Observations (issue 26): every answer the live path receives from an upstream, kept as series of
 // distinct values (src/core/ports/store/observations.ts). Recording an answer costs a fixed number
 // of statements whatever its size: the series' latest rows are read in one, the equal ones
-// extended in one, the changed ones retired in one, and the new rows written in batches.
+// extended in one, the changed ones retired in one, and the new rows written in batches. The live
+// path queues its answers (queueObservations): they are written after its response, those of one
+// turn of the event loop in one transaction, and this store's reads wait for them first.
 import type { NewObservation, ObservationRow, ObservationStore } from '../../core/ports/store.js';
 import type { Row } from '../rows.js';
 import type { Db } from './db.js';
@@ -27,47 +29,81 @@ const toObservation = (r: Row): ObservationRow => ({
   timesSeen: r.times_seen as number,
 });
 
+type Query = Parameters<Parameters<Db['tx']>[0]>[0];
+type Written = { added: number; extended: number };
+
+/** One answer's observations written inside a transaction that holds LOCK.observations. */
+async function write(db: Db, q: Query, list: readonly NewObservation[], source: string, at: number): Promise<Written> {
+  // One observation per series (the last, should an answer repeat one).
+  const bySeries = new Map<string, { o: NewObservation; value: string }>();
+  for (const o of list) bySeries.set(seriesOf(o), { o, value: JSON.stringify(o.value) });
+  if (bySeries.size === 0) return { added: 0, extended: 0 };
+  const keys = JSON.stringify([...bySeries.keys()]);
+  const latest = await q(`SELECT okey, currency, value FROM observations WHERE latest = 1 AND ${db.sql.inJsonList('okey', '$1')}`, [keys]);
+  const same: string[] = [];
+  const changed: string[] = [];
+  for (const r of latest) {
+    const o = bySeries.get(r.okey as string)!;
+    if (o.value === r.value && (o.o.currency ?? null) === ((r.currency as string | null) ?? null)) {
+      same.push(r.okey as string);
+      bySeries.delete(r.okey as string);
+    } else changed.push(r.okey as string);
+  }
+  if (same.length > 0)
+    await q(`UPDATE observations SET last_seen = ${db.sql.greatest}(last_seen, $1), times_seen = times_seen + 1 WHERE latest = 1 AND ${db.sql.inJsonList('okey', '$2')}`, [at, JSON.stringify(same)]);
+  if (changed.length > 0) await q(`UPDATE observations SET latest = 0 WHERE latest = 1 AND ${db.sql.inJsonList('okey', '$1')}`, [JSON.stringify(changed)]);
+  const fresh = [...bySeries.entries()];
+  for (let i = 0; i < fresh.length; i += INSERT_ROWS) {
+    const rows = fresh.slice(i, i + INSERT_ROWS);
+    const params: unknown[] = [];
+    const values = rows.map(([okey, { o, value }]) => {
+      const n = params.push(okey, o.platform, o.listingId, o.kind, o.key, o.currency, value, source, at);
+      return `($${n - 8}, $${n - 7}, $${n - 6}, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n}, $${n}, 1, 1)`;
+    });
+    await q(`INSERT INTO observations (okey, platform, listing_id, kind, key, currency, value, source, first_seen, last_seen, times_seen, latest) VALUES ${values.join(', ')}`, params);
+  }
+  return { added: fresh.length, extended: same.length };
+}
+
 export function observationStore(db: Db): ObservationStore {
+  // Answers queued by queueObservations, written together after the current turn of the event
+  // loop; `written` settles when everything queued so far is in the store.
+  let queued: { list: readonly NewObservation[]; source: string; at: number }[] = [];
+  let written: Promise<void> = Promise.resolve();
+  const flush = async () => {
+    const batch = queued;
+    queued = [];
+    if (batch.length === 0) return;
+    await db.tx(async (q) => {
+      await db.sql.lock(q, LOCK.observations);
+      // In the order they were queued: a later answer of a series extends or follows an earlier one.
+      for (const e of batch) await write(db, q, e.list, e.source, e.at);
+    });
+  };
+  const idle = () => written;
   return {
     async recordObservations(list, source, at) {
-      // One observation per series (the last, should an answer repeat one).
-      const bySeries = new Map<string, { o: NewObservation; value: string }>();
-      for (const o of list) bySeries.set(seriesOf(o), { o, value: JSON.stringify(o.value) });
-      if (bySeries.size === 0) return { added: 0, extended: 0 };
+      await idle();
       return db.tx(async (q) => {
         // One recorder at a time over a shared database: two never both start a series' new row.
         await db.sql.lock(q, LOCK.observations);
-        const keys = JSON.stringify([...bySeries.keys()]);
-        const latest = await q(`SELECT okey, currency, value FROM observations WHERE latest = 1 AND ${db.sql.inJsonList('okey', '$1')}`, [keys]);
-        const same: string[] = [];
-        const changed: string[] = [];
-        for (const r of latest) {
-          const o = bySeries.get(r.okey as string)!;
-          if (o.value === r.value && (o.o.currency ?? null) === ((r.currency as string | null) ?? null)) {
-            same.push(r.okey as string);
-            bySeries.delete(r.okey as string);
-          } else changed.push(r.okey as string);
-        }
-        if (same.length > 0)
-          await q(`UPDATE observations SET last_seen = ${db.sql.greatest}(last_seen, $1), times_seen = times_seen + 1 WHERE latest = 1 AND ${db.sql.inJsonList('okey', '$2')}`, [
-            at,
-            JSON.stringify(same),
-          ]);
-        if (changed.length > 0) await q(`UPDATE observations SET latest = 0 WHERE latest = 1 AND ${db.sql.inJsonList('okey', '$1')}`, [JSON.stringify(changed)]);
-        const fresh = [...bySeries.entries()];
-        for (let i = 0; i < fresh.length; i += INSERT_ROWS) {
-          const rows = fresh.slice(i, i + INSERT_ROWS);
-          const params: unknown[] = [];
-          const values = rows.map(([okey, { o, value }]) => {
-            const n = params.push(okey, o.platform, o.listingId, o.kind, o.key, o.currency, value, source, at);
-            return `($${n - 8}, $${n - 7}, $${n - 6}, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n}, $${n}, 1, 1)`;
-          });
-          await q(`INSERT INTO observations (okey, platform, listing_id, kind, key, currency, value, source, first_seen, last_seen, times_seen, latest) VALUES ${values.join(', ')}`, params);
-        }
-        return { added: fresh.length, extended: same.length };
+        return write(db, q, list, source, at);
       });
     },
+    queueObservations(list, source, at) {
+      if (list.length === 0) return;
+      queued.push({ list, source, at });
+      if (queued.length > 1) return;
+      // setImmediate: after the I/O of this turn, so the response that carried the answer is
+      // sent first. A failed write is a gap in the history, never a failed call.
+      written = written
+        .then(() => new Promise<void>((r) => setImmediate(r)))
+        .then(flush)
+        .catch(() => undefined);
+    },
+    observationsWritten: idle,
     async observationSeries(s) {
+      await idle();
       const rows = await db.query(`SELECT * FROM observations WHERE okey = $1 AND last_seen >= $2 AND first_seen <= $3 AND (first_seen, id) > ($4, $5) ORDER BY first_seen, id LIMIT $6`, [
         seriesOf(s),
         s.from,
@@ -79,6 +115,7 @@ export function observationStore(db: Db): ObservationStore {
       return rows.map(toObservation);
     },
     async observationsOfListing(q) {
+      await idle();
       const rows = await db.query(`SELECT * FROM observations WHERE platform = $1 AND listing_id = $2 AND kind = $3 AND key >= $4 AND key <= $5 ORDER BY key, first_seen, id`, [
         q.platform,
         q.listingId,
@@ -89,6 +126,7 @@ export function observationStore(db: Db): ObservationStore {
       return rows.map(toObservation);
     },
     async listingsSeenIn(q) {
+      await idle();
       // A search's series key is the location, or the location, '@' and its stay.
       const where = `kind = 'search' AND (key = $1 OR substr(key, 1, length($1) + 1) = $1 || '@') AND ${db.sql.inJsonList('platform', '$2')}`;
       const platforms = JSON.stringify(q.platforms);
@@ -113,6 +151,7 @@ export function observationStore(db: Db): ObservationStore {
       };
     },
     async observedListing(platform, listingId) {
+      await idle();
       return (await db.query(`SELECT 1 FROM observations WHERE platform = $1 AND listing_id = $2 LIMIT 1`, [platform, listingId])).length > 0;
     },
   };

@@ -59,6 +59,15 @@ export interface ObservationStore {
    */
   recordObservations(list: readonly NewObservation[], source: string, at: number): Promise<{ added: number; extended: number }>;
   /**
+   * Records an answer as recordObservations does, after the caller's turn of the event loop (the
+   * live path: its response does not wait for the write). The answers queued in one turn are
+   * written in one transaction; a failed write is a gap in the history, not an error. This store's
+   * reads of observations, recordObservations and close wait for what was queued before them.
+   */
+  queueObservations(list: readonly NewObservation[], source: string, at: number): void;
+  /** Settles when every answer queued so far is written (or failed). */
+  observationsWritten(): Promise<void>;
+  /**
    * A series (platform, listing, kind, key), oldest first (first seen, then id): its rows seen
    * within [from, to] (epoch ms; a row seen over a span that overlaps it), after `after` (a row's
    * first seen and id: the previous page's last), at most `limit` (default: all).
