@@ -294,8 +294,8 @@ function fetchLeg(services: Services, ctx: RequestContext, upstream: Upstream, l
 
 /**
  * Records what a fetched answer tells (issue 26), unless STAYS_HISTORY=off; never fails the call.
- * Queued: the store writes it after this turn, off the answer's path (the budget is 5 % of a
- * live search's server time; writing ~500 rows inline cost ~70 %, docs/benchmarks.md).
+ * Queued: the store writes it later, a second's answers in one transaction, off the answer's path
+ * (the budget is 5 % of a live search's server time; docs/benchmarks.md, "Issue 26: history").
  */
 async function record(services: Services, leg: Leg, value: unknown, source: string, at: number): Promise<void> {
   if (!leg.observe || services.config.history === 'off') return;

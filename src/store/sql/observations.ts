@@ -2,15 +2,20 @@
 // distinct values (src/core/ports/store/observations.ts). Recording an answer costs a fixed number
 // of statements whatever its size: the series' latest rows are read in one, the equal ones
 // extended in one, the changed ones retired in one, and the new rows written in batches. The live
-// path queues its answers (queueObservations): they are written after its response, those of one
-// turn of the event loop in one transaction, and this store's reads wait for them first.
+// path queues its answers (queueObservations): they are written after its response, a second's
+// worth in one transaction, and this store's reads write what is queued first.
 import type { NewObservation, ObservationRow, ObservationStore } from '../../core/ports/store.js';
 import type { Row } from '../rows.js';
 import type { Db } from './db.js';
 import { LOCK } from './jobs.js';
 
-/** Rows of one INSERT (13 parameters each: well under SQLite's 32,766 and PostgreSQL's 65,535). */
-const INSERT_ROWS = 500;
+/**
+ * Rows of one INSERT, largest first (9 parameters each: well under SQLite's 32,766 and
+ * PostgreSQL's 65,535). A fixed few sizes rather than one statement per answer's count: SQLite
+ * prepares each statement text once and keeps it, and preparing a new 400-row text for nearly
+ * every answer (their counts vary) cost more than the inserts (bench/history.mjs).
+ */
+const INSERT_SIZES = [100, 10, 1];
 
 /** The series an observation belongs to. */
 const seriesOf = (o: Pick<NewObservation, 'platform' | 'listingId' | 'kind' | 'key'>) => `${o.platform}|${o.listingId}|${o.kind}|${o.key}`;
@@ -53,8 +58,11 @@ async function write(db: Db, q: Query, list: readonly NewObservation[], source: 
     await q(`UPDATE observations SET last_seen = ${db.sql.greatest}(last_seen, $1), times_seen = times_seen + 1 WHERE latest = 1 AND ${db.sql.inJsonList('okey', '$2')}`, [at, JSON.stringify(same)]);
   if (changed.length > 0) await q(`UPDATE observations SET latest = 0 WHERE latest = 1 AND ${db.sql.inJsonList('okey', '$1')}`, [JSON.stringify(changed)]);
   const fresh = [...bySeries.entries()];
-  for (let i = 0; i < fresh.length; i += INSERT_ROWS) {
-    const rows = fresh.slice(i, i + INSERT_ROWS);
+  for (let i = 0; i < fresh.length; ) {
+    // The largest statement size that fits: a few statement texts in all, each prepared once.
+    const size = INSERT_SIZES.find((n) => n <= fresh.length - i)!;
+    const rows = fresh.slice(i, i + size);
+    i += size;
     const params: unknown[] = [];
     const values = rows.map(([okey, { o, value }]) => {
       const n = params.push(okey, o.platform, o.listingId, o.kind, o.key, o.currency, value, source, at);
@@ -65,25 +73,45 @@ async function write(db: Db, q: Query, list: readonly NewObservation[], source: 
   return { added: fresh.length, extended: same.length };
 }
 
+/**
+ * How long queued answers wait to be written together: one transaction a second rather than one
+ * per answer. Random series keys dirty a page of each index per row, and a commit writes every
+ * dirty page; a second's answers share many of them. A live search's server time, recording on
+ * against off (docs/benchmarks.md, "Issue 26: history"): 3.9x written in the answer's path, 2-3x
+ * written per answer just after it (the next requests wait on those commits), 1.08x a second at a time.
+ */
+const FLUSH_MS = 1000;
+/** Past this many queued observations they are written at once (a bound on memory and on one write's length). */
+const FLUSH_ROWS = 20_000;
+
 export function observationStore(db: Db): ObservationStore {
-  // Answers queued by queueObservations, written together after the current turn of the event
-  // loop; `written` settles when everything queued so far is in the store.
   let queued: { list: readonly NewObservation[]; source: string; at: number }[] = [];
+  let rows = 0;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  // Settles when every batch taken so far is written (or failed).
   let written: Promise<void> = Promise.resolve();
-  const flush = async () => {
-    const batch = queued;
-    queued = [];
-    if (batch.length === 0) return;
-    await db.tx(async (q) => {
+  const writeBatch = (batch: typeof queued) =>
+    db.tx(async (q) => {
       await db.sql.lock(q, LOCK.observations);
       // In the order they were queued: a later answer of a series extends or follows an earlier one.
       for (const e of batch) await write(db, q, e.list, e.source, e.at);
     });
+  /** Writes what is queued now; settles when it (and every batch before it) is written. */
+  const flush = (): Promise<void> => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    if (queued.length > 0) {
+      const batch = queued;
+      queued = [];
+      rows = 0;
+      // A failed write is a gap in the history, never a failed call.
+      written = written.then(() => writeBatch(batch)).catch(() => undefined);
+    }
+    return written;
   };
-  const idle = () => written;
   return {
     async recordObservations(list, source, at) {
-      await idle();
+      await flush();
       return db.tx(async (q) => {
         // One recorder at a time over a shared database: two never both start a series' new row.
         await db.sql.lock(q, LOCK.observations);
@@ -93,17 +121,17 @@ export function observationStore(db: Db): ObservationStore {
     queueObservations(list, source, at) {
       if (list.length === 0) return;
       queued.push({ list, source, at });
-      if (queued.length > 1) return;
-      // setImmediate: after the I/O of this turn, so the response that carried the answer is
-      // sent first. A failed write is a gap in the history, never a failed call.
-      written = written
-        .then(() => new Promise<void>((r) => setImmediate(r)))
-        .then(flush)
-        .catch(() => undefined);
+      rows += list.length;
+      if (rows >= FLUSH_ROWS) void flush();
+      else if (timer === null) {
+        timer = setTimeout(flush, FLUSH_MS);
+        // A process with nothing else to do may exit: its close writes what is queued.
+        timer.unref();
+      }
     },
-    observationsWritten: idle,
+    observationsWritten: flush,
     async observationSeries(s) {
-      await idle();
+      await flush();
       const rows = await db.query(`SELECT * FROM observations WHERE okey = $1 AND last_seen >= $2 AND first_seen <= $3 AND (first_seen, id) > ($4, $5) ORDER BY first_seen, id LIMIT $6`, [
         seriesOf(s),
         s.from,
@@ -115,7 +143,7 @@ export function observationStore(db: Db): ObservationStore {
       return rows.map(toObservation);
     },
     async observationsOfListing(q) {
-      await idle();
+      await flush();
       const rows = await db.query(`SELECT * FROM observations WHERE platform = $1 AND listing_id = $2 AND kind = $3 AND key >= $4 AND key <= $5 ORDER BY key, first_seen, id`, [
         q.platform,
         q.listingId,
@@ -126,7 +154,7 @@ export function observationStore(db: Db): ObservationStore {
       return rows.map(toObservation);
     },
     async listingsSeenIn(q) {
-      await idle();
+      await flush();
       // A search's series key is the location, or the location, '@' and its stay.
       const where = `kind = 'search' AND (key = $1 OR substr(key, 1, length($1) + 1) = $1 || '@') AND ${db.sql.inJsonList('platform', '$2')}`;
       const platforms = JSON.stringify(q.platforms);
@@ -151,7 +179,7 @@ export function observationStore(db: Db): ObservationStore {
       };
     },
     async observedListing(platform, listingId) {
-      await idle();
+      await flush();
       return (await db.query(`SELECT 1 FROM observations WHERE platform = $1 AND listing_id = $2 LIMIT 1`, [platform, listingId])).length > 0;
     },
   };

@@ -59,13 +59,14 @@ export interface ObservationStore {
    */
   recordObservations(list: readonly NewObservation[], source: string, at: number): Promise<{ added: number; extended: number }>;
   /**
-   * Records an answer as recordObservations does, after the caller's turn of the event loop (the
-   * live path: its response does not wait for the write). The answers queued in one turn are
-   * written in one transaction; a failed write is a gap in the history, not an error. This store's
-   * reads of observations, recordObservations and close wait for what was queued before them.
+   * Records an answer as recordObservations does, later (the live path: its response does not
+   * wait for the write): the answers queued within about a second are written in one
+   * transaction. A failed write is a gap in the history, not an error. This store's reads of
+   * observations, recordObservations and close first write what is queued; another process (or
+   * instance) sees it within about a second.
    */
   queueObservations(list: readonly NewObservation[], source: string, at: number): void;
-  /** Settles when every answer queued so far is written (or failed). */
+  /** Writes what is queued now; settles when every answer queued so far is written (or failed). */
   observationsWritten(): Promise<void>;
   /**
    * A series (platform, listing, kind, key), oldest first (first seen, then id): its rows seen
