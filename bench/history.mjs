@@ -12,22 +12,28 @@
 //    (a new location each time, the same sequence on both), run in alternated blocks; the server's
 //    own time of each request is read from its request log (`ms`).
 //
+// The read runs on PostgreSQL too (read-pg) when a server answers at BENCH_PG_URL or
+// STAYS_TEST_PG_URL (default postgres://root@127.0.0.1:5432/postgres): filled in one transaction
+// with unnest, then ANALYZE.
+//
 // Knobs: BENCH_HISTORY_OBSERVATIONS (1000000), BENCH_HISTORY_READS (300 per store, split over
 // the rounds), BENCH_HISTORY_SEARCHES (60 per server, split over the rounds),
-// BENCH_HISTORY_ROUNDS (3), BENCH_HISTORY_PARTS (read,record).
+// BENCH_HISTORY_ROUNDS (3), BENCH_HISTORY_PARTS (read,read-pg,record).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { BIN, fmt } from './lib.mjs';
 
 const OBSERVATIONS = Number(process.env.BENCH_HISTORY_OBSERVATIONS ?? 1_000_000);
 const READS = Number(process.env.BENCH_HISTORY_READS ?? 300);
 const SEARCHES = Number(process.env.BENCH_HISTORY_SEARCHES ?? 60);
 const ROUNDS = Number(process.env.BENCH_HISTORY_ROUNDS ?? 3);
-const PARTS = (process.env.BENCH_HISTORY_PARTS ?? 'read,record').split(',');
+const PARTS = (process.env.BENCH_HISTORY_PARTS ?? 'read,read-pg,record').split(',');
+const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? process.env.STAYS_TEST_PG_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
 
 const DAY = 86_400_000;
 const PLATFORMS = ['airbnb', 'booking', 'vrbo', 'google'];
@@ -40,9 +46,10 @@ const quantile = (xs, q) => {
 };
 
 /** A data directory with an enterprise account and its live key (the CLI's admin, which also migrates the store). */
-function provision() {
+function provision(env = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'stays-bench-history-'));
-  const admin = (...a) => JSON.parse(execFileSync(process.execPath, [BIN, 'admin', ...a, '--json', '--data-dir', dataDir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const admin = (...a) =>
+    JSON.parse(execFileSync(process.execPath, [BIN, 'admin', ...a, '--json', '--data-dir', dataDir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, ...env } }));
   const acct = admin('account', 'create', '--plan', 'enterprise', '--rpm', '100000000', '--credits', '100000000');
   return { dataDir, liveKey: admin('key', 'create', '--account', acct.id, '--env', 'live').key };
 }
@@ -102,7 +109,7 @@ function serve(dataDir, env) {
  * booked). Rows are written step by step across every series (row j of each series, then row j+1),
  * so a series' rows lie far apart in the table as they do when a deployment records them.
  */
-function fill(file, n, now) {
+function* rowsOf(n, now) {
   const PER_LISTING = 10 + 3 + 60 + 28;
   const listings = Math.max(1, Math.floor(n / PER_LISTING));
   const start = now - 60 * DAY;
@@ -124,43 +131,96 @@ function fill(file, n, now) {
       s('day', date, 2, (j) => ({ available: j === 0, minNights: 2, checkIn: null, checkOut: null, bookable: null }));
     }
   }
+  const maxLen = series.reduce((m, s) => Math.max(m, s.length), 0);
+  let written = 0;
+  for (let j = 0; j < maxLen && written < n; j++) {
+    for (const s of series) {
+      if (j >= s.length || written >= n) continue;
+      // Spread over 60 days; each value seen 4 times (6-hourly) before it changes.
+      const first = start + Math.floor((j * 60 * DAY) / s.length);
+      const last = first + 18 * 3_600_000;
+      yield [
+        `${s.platform}|${s.id}|${s.kind}|${s.key}`,
+        s.platform,
+        s.id,
+        s.kind,
+        s.key,
+        s.kind === 'quote' || s.kind === 'search' ? 'USD' : null,
+        JSON.stringify(s.value(j)),
+        'simulated',
+        first,
+        last,
+        4,
+        j === s.length - 1 ? 1 : 0,
+      ];
+      written++;
+    }
+  }
+}
+
+const COLUMNS = 'okey, platform, listing_id, kind, key, currency, value, source, first_seen, last_seen, times_seen, latest';
+
+function fill(file, n, now) {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
-  const insert = db.prepare(
-    'INSERT INTO observations (okey, platform, listing_id, kind, key, currency, value, source, first_seen, last_seen, times_seen, latest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  );
-  const maxLen = series.reduce((m, s) => Math.max(m, s.length), 0);
-  let written = 0;
+  const insert = db.prepare(`INSERT INTO observations (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   db.transaction(() => {
-    for (let j = 0; j < maxLen && written < n; j++) {
-      for (const s of series) {
-        if (j >= s.length || written >= n) continue;
-        // Spread over 60 days; each value seen 4 times (6-hourly) before it changes.
-        const first = start + Math.floor((j * 60 * DAY) / s.length);
-        const last = first + 18 * 3_600_000;
-        insert.run(
-          `${s.platform}|${s.id}|${s.kind}|${s.key}`,
-          s.platform,
-          s.id,
-          s.kind,
-          s.key,
-          s.kind === 'quote' || s.kind === 'search' ? 'USD' : null,
-          JSON.stringify(s.value(j)),
-          'simulated',
-          first,
-          last,
-          4,
-          j === s.length - 1 ? 1 : 0,
-        );
-        written++;
-      }
-    }
+    for (const r of rowsOf(n, now)) insert.run(...r);
   })();
   const count = db.prepare('SELECT COUNT(*) AS n FROM observations').get().n;
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
   return count;
+}
+
+/** The same rows into PostgreSQL: one transaction, 10,000 rows a statement (a column per array). */
+async function fillPg(url, n, now) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  const types = ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'bigint', 'int', 'int'];
+  const sql = `INSERT INTO observations (${COLUMNS}) SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})`;
+  await c.query('BEGIN');
+  let cols = types.map(() => []);
+  const send = async () => {
+    if (cols[0].length > 0) await c.query(sql, cols);
+    cols = types.map(() => []);
+  };
+  for (const r of rowsOf(n, now)) {
+    r.forEach((v, i) => cols[i].push(v));
+    if (cols[0].length === 10_000) await send();
+  }
+  await send();
+  await c.query('COMMIT');
+  await c.query('ANALYZE observations');
+  const count = Number((await c.query('SELECT COUNT(*) AS n FROM observations')).rows[0].n);
+  await c.end();
+  return count;
+}
+
+/** A fresh database on the PostgreSQL server, or null when there is none. */
+async function pgDatabase() {
+  const name = `stays_bench_history_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  try {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+  } catch {
+    return null;
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.href,
+    drop: async () => {
+      const a = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+  };
 }
 
 /** The plan SQLite chooses for the price series read (src/store/sql/observations.ts, observationSeries). */
@@ -173,6 +233,22 @@ function planOf(file) {
   return rows.map((r) => r.detail).join('; ');
 }
 
+/** PostgreSQL's plan for the same read. */
+async function planOfPg(url) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  const r = await c.query(`EXPLAIN SELECT * FROM observations WHERE okey = $1 AND last_seen >= $2 AND first_seen <= $3 AND (first_seen, id) > ($4, $5) ORDER BY first_seen, id LIMIT $6`, [
+    `${TARGET.platform}|${TARGET.listingId}|quote|${TARGET.checkIn}/${TARGET.checkOut}/${TARGET.adults}`,
+    0,
+    Number.MAX_SAFE_INTEGER,
+    -1,
+    -1,
+    101,
+  ]);
+  await c.end();
+  return r.rows.map((x) => x['QUERY PLAN'].trim()).join('; ');
+}
+
 async function timedGet(url, key, headers = {}) {
   const t0 = performance.now();
   const res = await fetch(url, { headers: { authorization: `Bearer ${key}`, ...headers } });
@@ -182,19 +258,26 @@ async function timedGet(url, key, headers = {}) {
   return { ms, body };
 }
 
-async function benchRead() {
+async function benchRead(engine) {
   const now = Date.now();
   const stores = [
     { name: `${OBSERVATIONS.toLocaleString('en-US')} observations`, n: OBSERVATIONS },
     { name: '1,000 observations (baseline)', n: 1000 },
   ];
   for (const s of stores) {
-    Object.assign(s, provision());
+    let env = {};
+    if (engine === 'postgres') {
+      s.pg = await pgDatabase();
+      if (!s.pg) return [{ name: `PostgreSQL: no server at ${PG_ADMIN_URL}; skipped` }];
+      // Instances on one database share the key that seals webhook secrets (any fixed one here).
+      env = { STAYS_DATABASE_URL: s.pg.url, STAYS_SECRET_KEY: 'b'.repeat(64) };
+    }
+    Object.assign(s, provision(env));
     const t0 = performance.now();
-    s.count = fill(join(s.dataDir, 'stays.db'), s.n, now);
+    s.count = engine === 'postgres' ? await fillPg(s.pg.url, s.n, now) : fill(join(s.dataDir, 'stays.db'), s.n, now);
     s.fillS = (performance.now() - t0) / 1000;
-    s.plan = planOf(join(s.dataDir, 'stays.db'));
-    s.server = await serve(s.dataDir, { STAYS_UPSTREAM: 'simulated' });
+    s.plan = engine === 'postgres' ? await planOfPg(s.pg.url) : planOf(join(s.dataDir, 'stays.db'));
+    s.server = await serve(s.dataDir, { STAYS_UPSTREAM: 'simulated', ...env });
     s.client = [];
   }
   const q = new URLSearchParams({ platform: TARGET.platform, listingId: TARGET.listingId, checkIn: TARGET.checkIn, checkOut: TARGET.checkOut, adults: String(TARGET.adults) });
@@ -220,12 +303,13 @@ async function benchRead() {
   } finally {
     for (const s of stores) {
       await s.server.stop();
+      await s.pg?.drop();
       rmSync(s.dataDir, { recursive: true, force: true });
     }
   }
   const [big, small] = stores;
   const rows = stores.map((s) => ({
-    name: `GET ${path} (${TARGET.length} rows), ${s.name}`,
+    name: `${engine}: GET ${path} (${TARGET.length} rows), ${s.name}`,
     'median ms': fmt(quantile(s.client, 0.5), 2),
     'p95 ms': fmt(quantile(s.client, 0.95), 2),
     'server median ms': fmt(quantile(s.serverMs, 0.5), 1),
@@ -233,8 +317,8 @@ async function benchRead() {
     note: `${s.count.toLocaleString('en-US')} rows filled in ${fmt(s.fillS, 1)} s`,
   }));
   const med = quantile(big.client, 0.5);
-  rows.push({ name: 'ratio big / baseline (median)', 'median ms': fmt(med / quantile(small.client, 0.5), 2), note: `budget: median < 20 ms: ${med < 20 ? 'ok' : 'over'}` });
-  rows.push({ name: 'query plan', note: big.plan });
+  rows.push({ name: `${engine}: ratio big / baseline (median)`, 'median ms': fmt(med / quantile(small.client, 0.5), 2), note: `budget: median < 20 ms: ${med < 20 ? 'ok' : 'over'}` });
+  rows.push({ name: `${engine}: query plan`, note: big.plan });
   return rows;
 }
 
@@ -302,7 +386,8 @@ async function benchRecord() {
 
 export async function benchHistory() {
   const rows = [];
-  if (PARTS.includes('read')) rows.push(...(await benchRead()));
+  if (PARTS.includes('read')) rows.push(...(await benchRead('sqlite')));
+  if (PARTS.includes('read-pg')) rows.push(...(await benchRead('postgres')));
   if (PARTS.includes('record')) rows.push(...(await benchRecord()));
   return rows;
 }
