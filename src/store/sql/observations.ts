@@ -81,6 +81,12 @@ async function write(db: Db, q: Query, list: readonly NewObservation[], source: 
  * written per answer just after it (the next requests wait on those commits), 1.08x a second at a time.
  */
 const FLUSH_MS = 1000;
+/**
+ * Written sooner when no answer follows for this long: an idle deployment's observations reach
+ * its file (and other processes reading it, such as the CLI) within about this, while a busy one
+ * still writes a second's worth at a time.
+ */
+const IDLE_MS = 50;
 /** Past this many queued observations they are written at once (a bound on memory and on one write's length). */
 const FLUSH_ROWS = 20_000;
 
@@ -88,6 +94,8 @@ export function observationStore(db: Db): ObservationStore {
   let queued: { list: readonly NewObservation[]; source: string; at: number }[] = [];
   let rows = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
+  // When the oldest answer still queued was queued (wall time: how long it has waited).
+  let firstQueued = 0;
   // Settles when every batch taken so far is written (or failed).
   let written: Promise<void> = Promise.resolve();
   const writeBatch = (batch: typeof queued) =>
@@ -122,12 +130,16 @@ export function observationStore(db: Db): ObservationStore {
       if (list.length === 0) return;
       queued.push({ list, source, at });
       rows += list.length;
-      if (rows >= FLUSH_ROWS) void flush();
-      else if (timer === null) {
-        timer = setTimeout(flush, FLUSH_MS);
-        // A process with nothing else to do may exit: its close writes what is queued.
-        timer.unref();
+      if (rows >= FLUSH_ROWS) {
+        void flush();
+        return;
       }
+      const now = Date.now();
+      if (queued.length === 1) firstQueued = now;
+      if (timer !== null) clearTimeout(timer);
+      timer = setTimeout(flush, Math.max(0, Math.min(IDLE_MS, firstQueued + FLUSH_MS - now)));
+      // A process with nothing else to do may exit: its close writes what is queued.
+      timer.unref();
     },
     observationsWritten: flush,
     async observationSeries(s) {

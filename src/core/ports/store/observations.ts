@@ -61,9 +61,9 @@ export interface ObservationStore {
   /**
    * Records an answer as recordObservations does, later (the live path: its response does not
    * wait for the write): the answers queued within about a second are written in one
-   * transaction. A failed write is a gap in the history, not an error. This store's reads of
-   * observations, recordObservations and close first write what is queued; another process (or
-   * instance) sees it within about a second.
+   * transaction, sooner when no answer follows for a moment. A failed write is a gap in the
+   * history, not an error. This store's reads of observations, recordObservations and close first
+   * write what is queued; another process (or instance) sees it within at most about a second.
    */
   queueObservations(list: readonly NewObservation[], source: string, at: number): void;
   /** Writes what is queued now; settles when every answer queued so far is written (or failed). */
