@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark, each reported against a baseline measured in the same run.
 import { benchFanout } from './fanout.mjs';
+import { benchHistory } from './history.mjs';
 import { benchCli } from './cli.mjs';
 import { benchJq } from './jq.mjs';
 import { benchKnee } from './knee.mjs';
@@ -9,7 +10,7 @@ import { benchScale } from './scale.mjs';
 import { benchStore } from './store.mjs';
 
 const which = process.argv[2] ?? 'all';
-const suites = { http: benchHttp, fanout: benchFanout, cli: benchCli, jq: benchJq, memory: benchMemory, scale: benchScale, store: benchStore, knee: benchKnee };
+const suites = { http: benchHttp, fanout: benchFanout, cli: benchCli, jq: benchJq, memory: benchMemory, scale: benchScale, store: benchStore, knee: benchKnee, history: benchHistory };
 for (const [name, fn] of Object.entries(suites)) {
   if (which !== 'all' && which !== name) continue;
   process.stdout.write(`\n## ${name}\n`);

@@ -1,5 +1,5 @@
 // `stays mcp`: the MCP tool server over stdio, for desktop agents (Claude Desktop, Cursor, …)
-// that start it as a child process. The same seven read-only tools as /mcp, in-process on the
+// that start it as a child process. The same read-only tools as /mcp, in-process on the
 // local store by default or against --base-url, with the key found as every command finds it.
 // stdout carries JSON-RPC only; anything said goes to stderr. The MCP SDK loads only here.
 import { type Command, Option } from 'commander';
@@ -72,7 +72,10 @@ Examples:
           return;
         }
         const { runStdio } = await import('../src/mcp/stdio.js');
-        io().stderr.write(`stays mcp: serving 7 tools over stdio (${ctx.inProcess ? 'in-process' : ctx.base}; ${ctx.keySource === 'local' ? 'the local sandbox key' : `a ${ctx.keyEnv} key`})\n`);
+        const { TOOLS } = await import('../src/mcp/tools/index.js');
+        io().stderr.write(
+          `stays mcp: serving ${TOOLS.length} tools over stdio (${ctx.inProcess ? 'in-process' : ctx.base}; ${ctx.keySource === 'local' ? 'the local sandbox key' : `a ${ctx.keyEnv} key`})\n`,
+        );
         await runStdio({ client: ctx.client, waitMs, stdin: io().stdin, stdout: io().stdout });
         ctx.ui.stop();
       } catch (e) {

@@ -292,12 +292,15 @@ function fetchLeg(services: Services, ctx: RequestContext, upstream: Upstream, l
   );
 }
 
-/** Records what a fetched answer tells (issue 26), unless STAYS_HISTORY=off; never fails the call. */
+/**
+ * Records what a fetched answer tells (issue 26), unless STAYS_HISTORY=off; never fails the call.
+ * Queued: the store writes it later, a second's answers in one transaction, off the answer's path
+ * (the budget is 5 % of a live search's server time; docs/benchmarks.md, "Issue 26: history").
+ */
 async function record(services: Services, leg: Leg, value: unknown, source: string, at: number): Promise<void> {
   if (!leg.observe || services.config.history === 'off') return;
   try {
-    const list = leg.observe(value);
-    if (list.length > 0) await services.store.recordObservations(list, source, at);
+    services.store.queueObservations(leg.observe(value), source, at);
   } catch {
     // The answer stands; the history misses it.
   }

@@ -1,4 +1,4 @@
-// The MCP tool server: an McpServer named "stays" offering the seven read-only tools. Tools are
+// The MCP tool server: an McpServer named "stays" offering the nine read-only tools. Tools are
 // listed and called through the protocol's own handlers rather than McpServer.registerTool, for
 // two reasons: the input schemas are generated from the core schemas as the OpenAPI document's
 // are (the SDK would convert the core's preprocessing schemas into empty ones), and the
@@ -27,7 +27,8 @@ export interface StaysMcpOptions {
 const DEFAULT_WAIT_MS = 25_000;
 
 const INSTRUCTIONS =
-  'Accommodation data across booking platforms (airbnb, booking, vrbo, google): search, listing detail, price quotes, price comparison, availability and reviews. ' +
+  'Accommodation data across booking platforms (airbnb, booking, vrbo, google): search, listing detail, price quotes, price comparison, availability and reviews, ' +
+  'and the price and calendar history this service observed (free). ' +
   'Every tool is read-only. Results are { data, meta }; meta.creditsCharged is what the call cost (sandbox keys are free). ' +
   'A live call that takes longer than the server waits returns a jobId: call get_job with it.';
 
@@ -39,7 +40,7 @@ function listTools(): ListToolsResult {
       title: t.title,
       description: t.description,
       inputSchema: inputSchemaOf(t.params),
-      annotations: { title: t.title, ...READ_ONLY },
+      annotations: { title: t.title, ...READ_ONLY, ...t.annotations },
     })),
   };
 }

@@ -25,6 +25,8 @@ export interface ToolDef {
   description: string;
   /** The core schema the tool's input schema is generated from. */
   params: z.ZodObject;
+  /** What differs from READ_ONLY (the history tools read this deployment's own store). */
+  annotations?: ToolAnnotations;
   run(ctx: ToolContext, args: Args): Promise<CallToolResult>;
 }
 
@@ -33,6 +35,9 @@ export interface ToolDef {
  * calls bill again, as REST does), and the data comes from booking platforms outside this server.
  */
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+
+/** The history tools read only what this deployment already observed: no platform outside the server is asked. */
+export const OWN_STORE: ToolAnnotations = { openWorldHint: false };
 
 type Json = Record<string, unknown>;
 

@@ -30,7 +30,9 @@ async function app(env: Record<string, string> = {}) {
 }
 
 type Counted = { kind: string; rows: number; seen: number; sources: string };
-function counts(t: TestApp): Counted[] {
+/** The rows by kind, as another connection to the file reads them once the answers queued so far are written (the live path writes after its response). */
+async function counts(t: TestApp): Promise<Counted[]> {
+  await t.runtime.store.observationsWritten();
   const db = new Database(join(t.dataDir, 'stays.db'), { readonly: true, fileMustExist: true });
   try {
     return db.prepare(`SELECT kind, COUNT(*) AS rows, SUM(times_seen) AS seen, GROUP_CONCAT(DISTINCT source) AS sources FROM observations GROUP BY kind ORDER BY kind`).all() as Counted[];
@@ -45,7 +47,7 @@ describe('observations from the live path', () => {
     const first = await get('/v1/search?location=Lisbon&platforms=airbnb,vrbo');
     expect(first.meta.cached).toBe(false);
     const rows = (first.data as unknown[]).length;
-    const after1 = counts(t);
+    const after1 = await counts(t);
     const search = after1.find((c) => c.kind === 'search')!;
     // Every platform's candidate set is recorded (the page shows only some of them).
     expect(search.rows).toBeGreaterThanOrEqual(rows);
@@ -55,13 +57,13 @@ describe('observations from the live path', () => {
 
     const hit = await get('/v1/search?location=Lisbon&platforms=airbnb,vrbo');
     expect(hit.meta.cached).toBe(true);
-    expect(counts(t)).toEqual(after1);
+    expect(await counts(t)).toEqual(after1);
 
     // Past the search cache's 15 minutes the upstream is asked again; the world has not changed.
     clock.advance(16 * MIN);
     const again = await get('/v1/search?location=Lisbon&platforms=airbnb,vrbo');
     expect(again.meta.cached).toBe(false);
-    expect(counts(t)).toEqual(after1.map((c) => ({ ...c, seen: c.rows * 2 })));
+    expect(await counts(t)).toEqual(after1.map((c) => ({ ...c, seen: c.rows * 2 })));
   });
 
   it('a quote, a calendar and a listing each record their kind, keyed by the stay and the day', async () => {
@@ -71,6 +73,7 @@ describe('observations from the live path', () => {
     await get(`/v1/price?platform=airbnb&listingId=${id}&checkIn=2027-03-01&checkOut=2027-03-04&adults=2`);
     await get(`/v1/availability?platform=airbnb&listingId=${id}&startDate=2027-03-01&endDate=2027-03-10`);
     await get(`/v1/listing/airbnb/${id}`);
+    await t.runtime.store.observationsWritten();
     const db = new Database(join(t.dataDir, 'stays.db'), { readonly: true, fileMustExist: true });
     try {
       const of = (kind: string) =>
@@ -90,9 +93,9 @@ describe('observations from the live path', () => {
   it('sandbox keys and STAYS_HISTORY=off record nothing', async () => {
     const sandbox = await app();
     await sandbox.get('/v1/search?location=Lisbon&platforms=airbnb', sandbox.a.sandboxKey);
-    expect(counts(sandbox.t)).toEqual([]);
+    expect(await counts(sandbox.t)).toEqual([]);
     const off = await app({ STAYS_HISTORY: 'off' });
     await off.get('/v1/search?location=Lisbon&platforms=airbnb');
-    expect(counts(off.t)).toEqual([]);
+    expect(await counts(off.t)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
 // the credits the tools report (the same billing as REST, because it is REST).
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Stays, type TestAccount, startStays } from '../helpers/stays.js';
+import { type Stays, type TestAccount, day, startStays } from '../helpers/stays.js';
 import { type McpProcess, ROOT, childEnv, mcpCommand, startMcp, textOf } from './helpers.js';
 
 interface Envelope {
@@ -37,7 +37,7 @@ describe('stays mcp against a server (live key, simulated upstream)', () => {
 
   it('search_stays waits for the live job and the account pays exactly the credits reported', async () => {
     const m = await mcp([]);
-    expect(m.stderr()).toContain(`serving 7 tools over stdio (${s.url}; a live key)`);
+    expect(m.stderr()).toContain(`serving 9 tools over stdio (${s.url}; a live key)`);
     const before = await balance();
     const r = await m.client.callTool({ name: 'search_stays', arguments: { location: 'Lisbon', limit: 3 } });
     expect(r.isError).toBeFalsy();
@@ -80,6 +80,48 @@ describe('stays mcp against a server (live key, simulated upstream)', () => {
     expect(text).toMatch(/^1\. .+: \w+ \S+, /m);
     const after = await balance();
     expect(before.balance - after.balance).toBe(done!.meta.creditsCharged);
+  });
+
+  // Issue 26, item 6: a live call records what it observed; the history tools read it back, free.
+  it('get_price_history and get_availability_changes read back what live calls observed, free', async () => {
+    const m = await mcp([]);
+    const stay = { platform: 'airbnb', listingId: '12345678', checkIn: day(40), checkOut: day(43), adults: 2 };
+    const quote = await m.client.callTool({ name: 'get_price', arguments: stay });
+    expect(quote.isError, textOf(quote)).toBeFalsy();
+    const p = (quote.structuredContent as unknown as { data: { totalPrice: number; nightlyPrice: number; currency: string }; meta: { creditsCharged: number } }).data;
+    const before = await balance();
+    const r = await m.client.callTool({ name: 'get_price_history', arguments: stay });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    const hist = r.structuredContent as unknown as {
+      data: { totalPrice: number; nightlyPrice: number; currency: string; timesSeen: number; source: string }[];
+      meta: { creditsCharged: number; environment: string };
+    };
+    expect(hist.meta).toMatchObject({ environment: 'live', creditsCharged: 0 });
+    // One quote observed: one row, its values.
+    expect(hist.data).toHaveLength(1);
+    expect(hist.data[0]).toMatchObject({ totalPrice: p.totalPrice, nightlyPrice: p.nightlyPrice, currency: p.currency, timesSeen: 1, source: 'simulated' });
+    expect(textOf(r)).toMatch(/^1 distinct price of airbnb 12345678, .+; 0 credits charged\.$/m);
+    expect(await balance()).toEqual(before);
+
+    const window = { platform: 'vrbo', listingId: '4886746', startDate: day(10), endDate: day(17) };
+    const cal = await m.client.callTool({ name: 'check_availability', arguments: window });
+    expect(cal.isError, textOf(cal)).toBeFalsy();
+    const beforeChanges = await balance();
+    const days = (cal.structuredContent as unknown as { data: { dates: { date: string; available: boolean }[] }[] }).data[0]!.dates;
+    const changes = await m.client.callTool({ name: 'get_availability_changes', arguments: window });
+    expect(changes.isError, textOf(changes)).toBeFalsy();
+    const h = (changes.structuredContent as unknown as { data: { changes: { date: string; available: { from: boolean | null; to: boolean } }[]; latest: { date: string; available: boolean }[] } })
+      .data;
+    // One calendar observed: each night first seen, as the calendar said.
+    expect(h.changes.map((c) => [c.date, c.available])).toEqual(days.map((d) => [d.date, { from: null, to: d.available }]));
+    expect(h.latest.map((d) => [d.date, d.available])).toEqual(days.map((d) => [d.date, d.available]));
+    expect(textOf(changes)).toContain(`Latest: ${days.filter((d) => d.available).length} of 7 observed nights available`);
+    expect(await balance()).toEqual(beforeChanges);
+
+    // A listing this deployment never observed: the typed error, not an empty answer.
+    const never = await m.client.callTool({ name: 'get_price_history', arguments: { ...stay, listingId: '99999991' } });
+    expect(never.isError).toBe(true);
+    expect((never.structuredContent as { error: unknown }).error).toMatchObject({ code: 'listing_not_found', param: 'listingId', requestId: expect.stringMatching(/^req_/) });
   });
 
   it('without a key for the server, it does not start (exit 4) and says how to set one', () => {

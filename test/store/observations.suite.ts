@@ -74,6 +74,36 @@ export function suite(kind: StoreKind): void {
       expect(rows[0]!.lastSeen).toBe(T0 + 19);
     });
 
+    // The live path queues its answers (written after its response): in order, the reads and
+    // recordObservations of the same store wait for them, and close writes what is still queued.
+    it('queued answers are written in order; reads and recordObservations wait for them; close writes what is queued', async () => {
+      const backing = await dbs.fresh();
+      const store = backing.open();
+      store.queueObservations([quote(300)], 'simulated', T0);
+      store.queueObservations([quote(300)], 'simulated', T0 + MIN);
+      store.queueObservations([quote(270), quote(90, { key: '2027-04-01/2027-04-02/2' })], 'simulated', T0 + 2 * MIN);
+      store.queueObservations([], 'simulated', T0 + 3 * MIN);
+      const total = (rows: { value: unknown }[]) => rows.map((r) => (r.value as { totalPrice: number }).totalPrice);
+      // Read at once: what was queued before the read is in it.
+      expect((await series(store)).map((r) => [r.firstSeen - T0, r.lastSeen - T0, r.timesSeen])).toEqual([
+        [0, MIN, 2],
+        [2 * MIN, 2 * MIN, 1],
+      ]);
+      expect(total(await series(store, { key: '2027-04-01/2027-04-02/2' }))).toEqual([90]);
+      store.queueObservations([quote(270)], 'simulated', T0 + 4 * MIN);
+      // Recorded after the queued answer: it sees the 270 extended, then changes it.
+      expect(await store.recordObservations([quote(250)], 'simulated', T0 + 5 * MIN)).toEqual({ added: 1, extended: 0 });
+      expect((await series(store)).map((r) => [(r.value as { totalPrice: number }).totalPrice, r.timesSeen])).toEqual([
+        [300, 2],
+        [270, 2],
+        [250, 1],
+      ]);
+      store.queueObservations([quote(200)], 'simulated', T0 + 6 * MIN);
+      await store.close();
+      const again = backing.open();
+      expect(total(await series(again))).toEqual([300, 270, 250, 200]);
+    });
+
     it("a listing's nights in key order, and the listings searches of a place showed (any dates), on both engines", async () => {
       const store = await open();
       const day = (key: string, available: boolean) => ({ platform: 'vrbo', listingId: '9', kind: 'day' as const, key, currency: null, value: { available } });

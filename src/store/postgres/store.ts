@@ -352,6 +352,8 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
     }),
     async close() {
       if (closed) return;
+      // The observations queued by the live path are written before the pool ends.
+      await store.observationsWritten();
       closed = true;
       await ready.catch(() => undefined);
       await Promise.all([pool?.end(), bg?.end()]);

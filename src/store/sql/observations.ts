@@ -1,14 +1,21 @@
 // Observations (issue 26): every answer the live path receives from an upstream, kept as series of
 // distinct values (src/core/ports/store/observations.ts). Recording an answer costs a fixed number
 // of statements whatever its size: the series' latest rows are read in one, the equal ones
-// extended in one, the changed ones retired in one, and the new rows written in batches.
+// extended in one, the changed ones retired in one, and the new rows written in batches. The live
+// path queues its answers (queueObservations): they are written after its response, a second's
+// worth in one transaction, and this store's reads write what is queued first.
 import type { NewObservation, ObservationRow, ObservationStore } from '../../core/ports/store.js';
 import type { Row } from '../rows.js';
 import type { Db } from './db.js';
 import { LOCK } from './jobs.js';
 
-/** Rows of one INSERT (13 parameters each: well under SQLite's 32,766 and PostgreSQL's 65,535). */
-const INSERT_ROWS = 500;
+/**
+ * Rows of one INSERT, largest first (9 parameters each: well under SQLite's 32,766 and
+ * PostgreSQL's 65,535). A fixed few sizes rather than one statement per answer's count: SQLite
+ * prepares each statement text once and keeps it, and preparing a new 400-row text for nearly
+ * every answer (their counts vary) cost more than the inserts (bench/history.mjs).
+ */
+const INSERT_SIZES = [100, 10, 1];
 
 /** The series an observation belongs to. */
 const seriesOf = (o: Pick<NewObservation, 'platform' | 'listingId' | 'kind' | 'key'>) => `${o.platform}|${o.listingId}|${o.kind}|${o.key}`;
@@ -27,47 +34,116 @@ const toObservation = (r: Row): ObservationRow => ({
   timesSeen: r.times_seen as number,
 });
 
+type Query = Parameters<Parameters<Db['tx']>[0]>[0];
+type Written = { added: number; extended: number };
+
+/** One answer's observations written inside a transaction that holds LOCK.observations. */
+async function write(db: Db, q: Query, list: readonly NewObservation[], source: string, at: number): Promise<Written> {
+  // One observation per series (the last, should an answer repeat one).
+  const bySeries = new Map<string, { o: NewObservation; value: string }>();
+  for (const o of list) bySeries.set(seriesOf(o), { o, value: JSON.stringify(o.value) });
+  if (bySeries.size === 0) return { added: 0, extended: 0 };
+  const keys = JSON.stringify([...bySeries.keys()]);
+  const latest = await q(`SELECT okey, currency, value FROM observations WHERE latest = 1 AND ${db.sql.inJsonList('okey', '$1')}`, [keys]);
+  const same: string[] = [];
+  const changed: string[] = [];
+  for (const r of latest) {
+    const o = bySeries.get(r.okey as string)!;
+    if (o.value === r.value && (o.o.currency ?? null) === ((r.currency as string | null) ?? null)) {
+      same.push(r.okey as string);
+      bySeries.delete(r.okey as string);
+    } else changed.push(r.okey as string);
+  }
+  if (same.length > 0)
+    await q(`UPDATE observations SET last_seen = ${db.sql.greatest}(last_seen, $1), times_seen = times_seen + 1 WHERE latest = 1 AND ${db.sql.inJsonList('okey', '$2')}`, [at, JSON.stringify(same)]);
+  if (changed.length > 0) await q(`UPDATE observations SET latest = 0 WHERE latest = 1 AND ${db.sql.inJsonList('okey', '$1')}`, [JSON.stringify(changed)]);
+  const fresh = [...bySeries.entries()];
+  for (let i = 0; i < fresh.length; ) {
+    // The largest statement size that fits: a few statement texts in all, each prepared once.
+    const size = INSERT_SIZES.find((n) => n <= fresh.length - i)!;
+    const rows = fresh.slice(i, i + size);
+    i += size;
+    const params: unknown[] = [];
+    const values = rows.map(([okey, { o, value }]) => {
+      const n = params.push(okey, o.platform, o.listingId, o.kind, o.key, o.currency, value, source, at);
+      return `($${n - 8}, $${n - 7}, $${n - 6}, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n}, $${n}, 1, 1)`;
+    });
+    await q(`INSERT INTO observations (okey, platform, listing_id, kind, key, currency, value, source, first_seen, last_seen, times_seen, latest) VALUES ${values.join(', ')}`, params);
+  }
+  return { added: fresh.length, extended: same.length };
+}
+
+/**
+ * How long queued answers wait to be written together: one transaction a second rather than one
+ * per answer. Random series keys dirty a page of each index per row, and a commit writes every
+ * dirty page; a second's answers share many of them. A live search's server time, recording on
+ * against off (docs/benchmarks.md, "Issue 26: history"): 3.9x written in the answer's path, 2-3x
+ * written per answer just after it (the next requests wait on those commits), 1.08x a second at a time.
+ */
+const FLUSH_MS = 1000;
+/**
+ * Written sooner when no answer follows for this long: an idle deployment's observations reach
+ * its file (and other processes reading it, such as the CLI) within about this, while a busy one
+ * still writes a second's worth at a time.
+ */
+const IDLE_MS = 50;
+/** Past this many queued observations they are written at once (a bound on memory and on one write's length). */
+const FLUSH_ROWS = 20_000;
+
 export function observationStore(db: Db): ObservationStore {
+  let queued: { list: readonly NewObservation[]; source: string; at: number }[] = [];
+  let rows = 0;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  // When the oldest answer still queued was queued (wall time: how long it has waited).
+  let firstQueued = 0;
+  // Settles when every batch taken so far is written (or failed).
+  let written: Promise<void> = Promise.resolve();
+  const writeBatch = (batch: typeof queued) =>
+    db.tx(async (q) => {
+      await db.sql.lock(q, LOCK.observations);
+      // In the order they were queued: a later answer of a series extends or follows an earlier one.
+      for (const e of batch) await write(db, q, e.list, e.source, e.at);
+    });
+  /** Writes what is queued now; settles when it (and every batch before it) is written. */
+  const flush = (): Promise<void> => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    if (queued.length > 0) {
+      const batch = queued;
+      queued = [];
+      rows = 0;
+      // A failed write is a gap in the history, never a failed call.
+      written = written.then(() => writeBatch(batch)).catch(() => undefined);
+    }
+    return written;
+  };
   return {
     async recordObservations(list, source, at) {
-      // One observation per series (the last, should an answer repeat one).
-      const bySeries = new Map<string, { o: NewObservation; value: string }>();
-      for (const o of list) bySeries.set(seriesOf(o), { o, value: JSON.stringify(o.value) });
-      if (bySeries.size === 0) return { added: 0, extended: 0 };
+      await flush();
       return db.tx(async (q) => {
         // One recorder at a time over a shared database: two never both start a series' new row.
         await db.sql.lock(q, LOCK.observations);
-        const keys = JSON.stringify([...bySeries.keys()]);
-        const latest = await q(`SELECT okey, currency, value FROM observations WHERE latest = 1 AND ${db.sql.inJsonList('okey', '$1')}`, [keys]);
-        const same: string[] = [];
-        const changed: string[] = [];
-        for (const r of latest) {
-          const o = bySeries.get(r.okey as string)!;
-          if (o.value === r.value && (o.o.currency ?? null) === ((r.currency as string | null) ?? null)) {
-            same.push(r.okey as string);
-            bySeries.delete(r.okey as string);
-          } else changed.push(r.okey as string);
-        }
-        if (same.length > 0)
-          await q(`UPDATE observations SET last_seen = ${db.sql.greatest}(last_seen, $1), times_seen = times_seen + 1 WHERE latest = 1 AND ${db.sql.inJsonList('okey', '$2')}`, [
-            at,
-            JSON.stringify(same),
-          ]);
-        if (changed.length > 0) await q(`UPDATE observations SET latest = 0 WHERE latest = 1 AND ${db.sql.inJsonList('okey', '$1')}`, [JSON.stringify(changed)]);
-        const fresh = [...bySeries.entries()];
-        for (let i = 0; i < fresh.length; i += INSERT_ROWS) {
-          const rows = fresh.slice(i, i + INSERT_ROWS);
-          const params: unknown[] = [];
-          const values = rows.map(([okey, { o, value }]) => {
-            const n = params.push(okey, o.platform, o.listingId, o.kind, o.key, o.currency, value, source, at);
-            return `($${n - 8}, $${n - 7}, $${n - 6}, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n}, $${n}, 1, 1)`;
-          });
-          await q(`INSERT INTO observations (okey, platform, listing_id, kind, key, currency, value, source, first_seen, last_seen, times_seen, latest) VALUES ${values.join(', ')}`, params);
-        }
-        return { added: fresh.length, extended: same.length };
+        return write(db, q, list, source, at);
       });
     },
+    queueObservations(list, source, at) {
+      if (list.length === 0) return;
+      queued.push({ list, source, at });
+      rows += list.length;
+      if (rows >= FLUSH_ROWS) {
+        void flush();
+        return;
+      }
+      const now = Date.now();
+      if (queued.length === 1) firstQueued = now;
+      if (timer !== null) clearTimeout(timer);
+      timer = setTimeout(flush, Math.max(0, Math.min(IDLE_MS, firstQueued + FLUSH_MS - now)));
+      // A process with nothing else to do may exit: its close writes what is queued.
+      timer.unref();
+    },
+    observationsWritten: flush,
     async observationSeries(s) {
+      await flush();
       const rows = await db.query(`SELECT * FROM observations WHERE okey = $1 AND last_seen >= $2 AND first_seen <= $3 AND (first_seen, id) > ($4, $5) ORDER BY first_seen, id LIMIT $6`, [
         seriesOf(s),
         s.from,
@@ -79,6 +155,7 @@ export function observationStore(db: Db): ObservationStore {
       return rows.map(toObservation);
     },
     async observationsOfListing(q) {
+      await flush();
       const rows = await db.query(`SELECT * FROM observations WHERE platform = $1 AND listing_id = $2 AND kind = $3 AND key >= $4 AND key <= $5 ORDER BY key, first_seen, id`, [
         q.platform,
         q.listingId,
@@ -89,6 +166,7 @@ export function observationStore(db: Db): ObservationStore {
       return rows.map(toObservation);
     },
     async listingsSeenIn(q) {
+      await flush();
       // A search's series key is the location, or the location, '@' and its stay.
       const where = `kind = 'search' AND (key = $1 OR substr(key, 1, length($1) + 1) = $1 || '@') AND ${db.sql.inJsonList('platform', '$2')}`;
       const platforms = JSON.stringify(q.platforms);
@@ -113,11 +191,13 @@ export function observationStore(db: Db): ObservationStore {
       };
     },
     async observationsSince(q) {
+      await flush();
       // By id, the primary key: each page is an index range however large the store.
       const rows = await db.query(`SELECT * FROM observations WHERE id > $1 AND last_seen >= $2 ORDER BY id LIMIT $3`, [q.afterId, q.since, q.limit]);
       return rows.map(toObservation);
     },
     async observedListing(platform, listingId) {
+      await flush();
       return (await db.query(`SELECT 1 FROM observations WHERE platform = $1 AND listing_id = $2 LIMIT 1`, [platform, listingId])).length > 0;
     },
   };

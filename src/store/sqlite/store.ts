@@ -194,11 +194,14 @@ export function openSqliteStore(file: string): Store {
     return true;
   };
 
+  const sql = sqlStore(sqlite, { authCache: { maxAgeMs: Number.POSITIVE_INFINITY, changedElsewhere }, cacheCopyBytes: 0 });
   return {
     kind: 'sqlite',
     ready: () => Promise.resolve(),
-    ...sqlStore(sqlite, { authCache: { maxAgeMs: Number.POSITIVE_INFINITY, changedElsewhere }, cacheCopyBytes: 0 }),
+    ...sql,
     async close() {
+      // The observations queued by the live path are written before the file closes.
+      await sql.observationsWritten();
       if (db.open) db.close();
     },
   };

@@ -59,6 +59,16 @@ export interface ObservationStore {
    */
   recordObservations(list: readonly NewObservation[], source: string, at: number): Promise<{ added: number; extended: number }>;
   /**
+   * Records an answer as recordObservations does, later (the live path: its response does not
+   * wait for the write): the answers queued within about a second are written in one
+   * transaction, sooner when no answer follows for a moment. A failed write is a gap in the
+   * history, not an error. This store's reads of observations, recordObservations and close first
+   * write what is queued; another process (or instance) sees it within at most about a second.
+   */
+  queueObservations(list: readonly NewObservation[], source: string, at: number): void;
+  /** Writes what is queued now; settles when every answer queued so far is written (or failed). */
+  observationsWritten(): Promise<void>;
+  /**
    * A series (platform, listing, kind, key), oldest first (first seen, then id): its rows seen
    * within [from, to] (epoch ms; a row seen over a span that overlaps it), after `after` (a row's
    * first seen and id: the previous page's last), at most `limit` (default: all).
