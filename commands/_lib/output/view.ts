@@ -6,6 +6,7 @@ import { DATA_COLUMNS, type Datum, type Kind, type Row } from './columns.js';
 import { grouped, money, rating } from './numbers.js';
 import { STAY_FIELDS, STAY_TABLES, projectedView, stayViewOf } from './view-stays.js';
 import type { Field, TableColumn, View } from './view-types.js';
+import { watchViewOf } from './view-watches.js';
 
 export type { View } from './view-types.js';
 
@@ -279,13 +280,13 @@ export function viewOf(data: unknown, paths: string[] | null = null): View {
       );
     }
     const kind = rows[0] ? kindOf(rows[0]) : 'property';
-    return kind ? viewFor(kind, rows, false) : (stayViewOf(rows) ?? genericView(rows, false));
+    return kind ? viewFor(kind, rows, false) : (watchViewOf(rows) ?? stayViewOf(rows) ?? genericView(rows, false));
   }
   const row = o(data);
   // A comparison is read as its offers; property, min and median go to the footer.
   if (Array.isArray(row.offers)) return viewFor('offer', row.offers as Row[], false);
   const kind = kindOf(row);
-  return kind ? viewFor(kind, [row], true) : (stayViewOf(row) ?? genericView([row], true));
+  return kind ? viewFor(kind, [row], true) : (watchViewOf(row) ?? stayViewOf(row) ?? genericView([row], true));
 }
 
 /** A tsv/csv cell: numbers as JavaScript writes them (255.62), booleans true/false, unknown empty. */
