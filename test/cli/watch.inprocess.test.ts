@@ -7,6 +7,8 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseFile } from '../../src/config.js';
+import { verifyWebhook } from '../../src/webhooks/sign.js';
+import { startReceiver } from '../helpers/receiver.js';
 import type { TestAccount } from '../helpers/stays.js';
 import { type Run, type Sandbox, freshSandbox, json, staysIn } from './helpers.js';
 import { type Served, serveIn } from './serve-in.js';
@@ -89,6 +91,15 @@ describe('stays watch, in-process on the local store', () => {
       const listedEvents = json<{ data: Event[] }>(await w(['events', id, '--json'])).data;
       expect(listedEvents).toEqual(events.filter((e) => e.watchId === id).map(({ name: _n, call: _c, ...e }) => e));
     }
+
+    // Paged: one event a page, every page walked.
+    const paged = await w(['events', ids[0]!, '--limit', '1', '--all', '-o', 'jsonl']);
+    expect(paged.code, paged.stderr).toBe(0);
+    expect(lines(paged).map((e) => e.rule.type)).toEqual(['price_below', 'price_drop']);
+    const first = json<{ meta: { pagination: { hasMore: boolean; nextCursor: string } } }>(await w(['events', ids[0]!, '--limit', '1', '--json']));
+    expect(first.meta.pagination.hasMore).toBe(true);
+    const second = json<{ data: Event[] }>(await w(['events', ids[0]!, '--limit', '1', '--cursor', first.meta.pagination.nextCursor, '--json']));
+    expect(second.data.map((e) => e.rule.type)).toEqual(['price_drop']);
 
     // Nothing due now (the shortest interval is 30 minutes): exit 0, nothing printed, no row added anywhere.
     const before = rowCounts(box.dataDir);
@@ -198,6 +209,28 @@ describe('stays watch, in-process on the local store', () => {
     expect(j.code).toBe(2);
     expect(j.stdout).toBe('');
     expect(JSON.parse(j.stderr)).toMatchObject({ error: { type: 'invalid_request', code: 'invalid_parameter', param: 'rules[0].amount', creditsCharged: 0 } });
+  });
+
+  it('watch run delivers its watch.triggered webhooks before it exits, signed, one per event', async () => {
+    const fresh = freshSandbox();
+    const r = await startReceiver();
+    try {
+      const cli = (...args: string[]) => staysIn(args, fresh.env);
+      const hook = await cli('webhooks', 'create', '--url', r.url, '--events', 'watch.triggered', '--json');
+      expect(hook.code, hook.stderr).toBe(0);
+      const secret = json<{ data: { signing_secret: string } }>(hook).data.signing_secret;
+      expect((await cli('watch', 'add', 'search', 'watch', '--new-listings')).code).toBe(0);
+      const run = await cli('watch', 'run');
+      expect(run.code, run.stderr).toBe(10);
+      const [event] = lines(run);
+      // Delivered when the command returned: nothing waits here for a later attempt.
+      expect(r.received.map((x) => x.body.event)).toEqual(['watch.triggered']);
+      const got = r.received[0]!;
+      expect(verifyWebhook(got.raw, String(got.headers['x-service-signature']), secret).ok).toBe(true);
+      expect(got.body.data).toMatchObject({ watch_id: event!.watchId, watch_event_id: event!.id, rule: { type: 'new_listings' }, changes: event!.changes });
+    } finally {
+      await r.close();
+    }
   });
 
   it('stays help exit-codes lists 10 for a run that triggered', async () => {
