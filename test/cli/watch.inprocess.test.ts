@@ -233,9 +233,11 @@ describe('stays watch, in-process on the local store', () => {
     }
   });
 
-  it('stays help exit-codes lists 10 for a run that triggered', async () => {
+  it('stays help exit-codes lists 10 for a run that triggered; stays help sandbox names the watch triggers', async () => {
     const r = await staysIn(['help', 'exit-codes'], box.env);
     expect(r.stdout).toMatch(/^\s+10 {2}stays watch run: a watch triggered/m);
+    const sandbox = await staysIn(['help', 'sandbox'], box.env);
+    expect(sandbox.stdout).toMatch(/a watch of listing 100 \(any platform\) or of a search of the location\nwatch raises every one of its rules on every run/);
   });
 });
 
