@@ -241,6 +241,34 @@ describe('stays watch, in-process on the local store', () => {
   });
 });
 
+describe('stays watch run with a live key (simulated upstream, in-process)', () => {
+  it('each run billed as the same call by hand, the charge in --json meta; the sandbox key of the machine runs none of them', async () => {
+    const box = freshSandbox();
+    const env = { ...box.env, STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '0' };
+    const acct = json<{ id: string }>(await staysIn(['admin', 'account', 'create', '--plan', 'pro', '--credits', '5000', '--json'], box.env)).id;
+    const live = json<{ key: string }>(await staysIn(['admin', 'key', 'create', '--account', acct, '--env', 'live', '--json'], box.env)).key;
+    const cli = (...args: string[]) => staysIn([...args, '--api-key', live], env);
+    const balance = async () => json<{ data: { credits: { balance: number } } }>(await cli('account', '--json')).data.credits.balance;
+    const found = json<{ data: { platformListingId: string }[] }>(await cli('search', 'Faro', '--platforms', 'airbnb', '--limit', '1', '--json')).data[0]!;
+    const add = await cli('watch', 'add', 'price', 'airbnb', found.platformListingId, ...STAY, '--drop', '50', '--max-credits-per-day', '6', '--json');
+    expect(add.code, add.stderr).toBe(0);
+    // The machine's local sandbox key (another account) has nothing due.
+    const other = await staysIn(['watch', 'run'], env);
+    expect([other.code, other.stdout]).toEqual([0, '']);
+    const b0 = await balance();
+    const run = await cli('watch', 'run', '--json');
+    expect(run.code, run.stderr).toBe(0);
+    const body = json<{ data: Event[]; meta: { creditsCharged: number; runs: { outcome: string; creditsCharged: number; events: number }[] } }>(run);
+    expect(body.data).toEqual([]);
+    expect(body.meta.runs).toEqual([{ watchId: json<{ data: Watch }>(add).data.id, outcome: 'ok', creditsCharged: body.meta.creditsCharged, error: null, events: 0 }]);
+    expect(body.meta.creditsCharged).toBeGreaterThan(0);
+    expect(b0 - (await balance())).toBe(body.meta.creditsCharged);
+    const b1 = await balance();
+    expect((await cli('watch', 'run')).code).toBe(0);
+    expect(await balance()).toBe(b1);
+  });
+});
+
 describe('stays watch against a server (--base-url)', () => {
   let s: Served;
   let a: TestAccount;
