@@ -242,30 +242,46 @@ describe('stays watch, in-process on the local store', () => {
 });
 
 describe('stays watch run with a live key (simulated upstream, in-process)', () => {
-  it('each run billed as the same call by hand, the charge in --json meta; the sandbox key of the machine runs none of them', async () => {
+  it('each run billed as the same call by hand (the charge in --json meta); a due run that sees no change adds only its charge to the store', async () => {
     const box = freshSandbox();
     const env = { ...box.env, STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '0' };
     const acct = json<{ id: string }>(await staysIn(['admin', 'account', 'create', '--plan', 'pro', '--credits', '5000', '--json'], box.env)).id;
     const live = json<{ key: string }>(await staysIn(['admin', 'key', 'create', '--account', acct, '--env', 'live', '--json'], box.env)).key;
-    const cli = (...args: string[]) => staysIn([...args, '--api-key', live], env);
-    const balance = async () => json<{ data: { credits: { balance: number } } }>(await cli('account', '--json')).data.credits.balance;
-    const found = json<{ data: { platformListingId: string }[] }>(await cli('search', 'Faro', '--platforms', 'airbnb', '--limit', '1', '--json')).data[0]!;
-    const add = await cli('watch', 'add', 'price', 'airbnb', found.platformListingId, ...STAY, '--drop', '50', '--max-credits-per-day', '6', '--json');
+    // STAYS_NOW: the simulated world seen at chosen instants.
+    const cli = (at: string, ...args: string[]) => staysIn([...args, '--api-key', live], { ...env, STAYS_NOW: at });
+    const balance = async () => json<{ data: { credits: { balance: number } } }>(await cli('2027-01-01T00:00:00Z', 'account', '--json')).data.credits.balance;
+    const found = json<{ data: { platformListingId: string }[] }>(await cli('2027-01-01T00:00:00Z', 'search', 'Faro', '--platforms', 'airbnb', '--limit', '1', '--json')).data[0]!;
+    const add = await cli('2027-01-01T00:00:00Z', 'watch', 'add', 'price', 'airbnb', found.platformListingId, ...STAY, '--drop', '50', '--every', '15m', '--json');
     expect(add.code, add.stderr).toBe(0);
     // The machine's local sandbox key (another account) has nothing due.
-    const other = await staysIn(['watch', 'run'], env);
+    const other = await staysIn(['watch', 'run'], { ...env, STAYS_NOW: '2027-01-01T00:00:10Z' });
     expect([other.code, other.stdout]).toEqual([0, '']);
+
     const b0 = await balance();
-    const run = await cli('watch', 'run', '--json');
+    const run = await cli('2027-01-01T00:00:10Z', 'watch', 'run', '--json');
     expect(run.code, run.stderr).toBe(0);
-    const body = json<{ data: Event[]; meta: { creditsCharged: number; runs: { outcome: string; creditsCharged: number; events: number }[] } }>(run);
+    const body = json<{ data: Event[]; meta: { creditsCharged: number; runs: unknown[] } }>(run);
     expect(body.data).toEqual([]);
     expect(body.meta.runs).toEqual([{ watchId: json<{ data: Watch }>(add).data.id, outcome: 'ok', creditsCharged: body.meta.creditsCharged, error: null, events: 0 }]);
     expect(body.meta.creditsCharged).toBeGreaterThan(0);
     expect(b0 - (await balance())).toBe(body.meta.creditsCharged);
+
+    // Nothing due: no charge, no row anywhere.
     const b1 = await balance();
-    expect((await cli('watch', 'run')).code).toBe(0);
+    const counts = rowCounts(box.dataDir);
+    // The live answers were recorded (issue 26, item 1): the run's quote among them.
+    expect(counts.observations).toBeGreaterThan(0);
+    expect((await cli('2027-01-01T00:00:20Z', 'watch', 'run')).code).toBe(0);
+    expect(rowCounts(box.dataDir)).toEqual(counts);
     expect(await balance()).toBe(b1);
+
+    // Due again, the same answer: its charge (one ledger row), no event, no new observation.
+    const again = json<{ data: Event[]; meta: { creditsCharged: number } }>(await cli('2027-01-01T00:20:00Z', 'watch', 'run', '--json'));
+    expect(again.data).toEqual([]);
+    expect(again.meta.creditsCharged).toBeGreaterThan(0);
+    const after = rowCounts(box.dataDir);
+    expect(after.credit_ledger).toBe(counts.credit_ledger! + 1);
+    for (const t of ['observations', 'watch_events', 'watches', 'jobs', 'webhook_outbox']) expect(after[t], t).toBe(counts[t]);
   });
 });
 
