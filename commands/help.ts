@@ -31,6 +31,9 @@ async function sandboxHelp(): Promise<string> {
   }
   lines.push(
     '',
+    'Watches (stays watch add, free): a watch of listing 100 (any platform) or of a search of the location',
+    'watch raises every one of its rules on every run (docs/sandbox.md), so stays watch run exits 10.',
+    '',
     'Any other well-formed listing id has a listing. Sandbox error messages start with "Sandbox trigger:".',
     '',
     'Examples:',

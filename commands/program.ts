@@ -21,6 +21,7 @@ import { defineReviews } from './reviews.js';
 import { defineSearch } from './search.js';
 import { defineServe } from './serve.js';
 import { defineStay } from './stay.js';
+import { defineWatch } from './watch.js';
 import { defineWebhooks } from './webhooks.js';
 
 /** Each top-level command (and the names it defines) with its definer, in help order. */
@@ -38,6 +39,7 @@ const DEFINERS: [readonly string[], (p: Command) => void][] = [
   [['auth', 'whoami'], defineAuth],
   [['jobs'], defineJobs],
   [['webhooks'], defineWebhooks],
+  [['watch'], defineWatch],
   [['api'], defineApi],
   [['mcp'], defineMcp],
   [['config'], defineConfig],

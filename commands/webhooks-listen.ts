@@ -22,7 +22,7 @@ export interface ListenOpts extends GlobalOpts {
   events?: string;
 }
 
-const ALL_EVENTS = ['job.queued', 'job.running', 'job.succeeded', 'job.failed', 'stay.cached'];
+const ALL_EVENTS = ['job.queued', 'job.running', 'job.succeeded', 'job.failed', 'stay.cached', 'watch.triggered'];
 const MAX_BODY = 1024 * 1024;
 const FORWARD_TIMEOUT_MS = 10_000;
 

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { columnListHelp } from './_lib/output/columns.js';
 import { type GlobalOpts, withGlobals } from './_lib/flags/options.js';
 
-const EVENTS = 'job.queued, job.running, job.succeeded, job.failed, stay.cached';
+const EVENTS = 'job.queued, job.running, job.succeeded, job.failed, stay.cached, watch.triggered';
 
 export function defineWebhooks(program: Command): void {
   const hooks = program.command('webhooks').description('Signed event deliveries to your URL: create, list, get, delete, deliveries, resend, trigger, verify, listen');

@@ -5,6 +5,8 @@
 import type { Account, Availability, Price, PriceCompare, Property, Review } from '../core/schemas/resources.js';
 import type { Stay } from '../core/schemas/stays.js';
 import type { AvailabilityHistory, ObservationView, PriceObservation, SeenListingView } from '../core/schemas/history.js';
+
+import type { WatchEventView, WatchView } from '../core/schemas/watches.js';
 import { StaysApiError, StaysPaginationError } from './errors.js';
 import { type ApiCall, createSender, parseJson, retryAfterMs, toApiError } from './http.js';
 import { nextPageOf } from './meta.js';
@@ -22,6 +24,8 @@ import {
   type StayBatchEntry,
   type StayPreset,
   type StaySearchBody,
+  type WatchCreateBody,
+  type WatchListParams,
   operations,
 } from './operations.js';
 import type { Transport } from './transport.js';
@@ -140,6 +144,14 @@ export function clientOver(transport: Transport, opts: ClientCoreOptions = {}) {
     staySearchPages: (body: StaySearchBody, o?: CallOptions) => pages<Stay>(operations.staySearch(body), o) as unknown as AsyncGenerator<StayEnvelope<Stay[]>>,
     staySearchWithDetails: (body: StaySearchBody, o?: CallOptions) => run<Stay[]>(operations.staySearchWithDetails(body), o) as unknown as Promise<StayEnvelope<Stay[]>>,
     stayListings: (preset: StayPreset, body: StaySearchBody, o?: CallOptions) => run<Stay[]>(operations.stayListings(preset, body), o) as unknown as Promise<StayEnvelope<Stay[]>>,
+    // Watches (issue 26): free calls; the runs the server makes are billed.
+    createWatch: (body: WatchCreateBody, o?: CallOptions) => run<WatchView>(operations.watchCreate(body), o),
+    watches: (p?: WatchListParams, o?: CallOptions) => run<WatchView[]>(operations.watches(p), o),
+    watchesPages: (p?: WatchListParams, o?: CallOptions) => pages<WatchView>(operations.watches(p), o),
+    watch: (id: string, o?: CallOptions) => run<WatchView>(operations.watch(id), o),
+    deleteWatch: (id: string, o?: CallOptions) => run<WatchView>(operations.watchDelete(id), o),
+    watchEvents: (id: string, p?: WatchListParams, o?: CallOptions) => run<WatchEventView[]>(operations.watchEvents(id, p), o),
+    watchEventsPages: (id: string, p?: WatchListParams, o?: CallOptions) => pages<WatchEventView>(operations.watchEvents(id, p), o),
     account: async (o?: CallOptions) => (await run<Account>(operations.account(), o)) as unknown as BareEnvelope<Account>,
     /** One poll of a job: its current envelope (a failed job is returned, not thrown). */
     job: async (jobId: string, o?: CallOptions): Promise<JobEnvelope> => {

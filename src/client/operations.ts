@@ -21,6 +21,19 @@ export type HistoryPriceParams = Params<HistoryPriceInput>;
 export type HistoryAvailabilityParams = Params<HistoryAvailabilityInput>;
 export type HistoryListingsParams = Params<HistoryListingsInput>;
 export type HistoryObservationsParams = Params<HistoryObservationsInput>;
+
+/** POST /v1/watches: the call (its endpoint's query parameters), the rules, the interval (src/core/schemas/watches.ts). */
+export interface WatchCreateBody {
+  name?: string;
+  call: { type: 'price' | 'availability' | 'search' | string; params: Record<string, unknown> };
+  rules: { type: string; amount?: number | string; percent?: number | string; field?: string }[];
+  intervalMinutes?: number | string;
+  maxCreditsPerDay?: number | string | null;
+}
+export interface WatchListParams {
+  limit?: number | string;
+  cursor?: string;
+}
 export interface WebhookCreateParams {
   url: string;
   events: string[] | string;
@@ -78,6 +91,12 @@ export const operations = {
   /** POST /v1/webhooks/trigger (sandbox keys): a test job and its events, or a stay.cached. */
   webhookTrigger: (event: string) => post('/v1/webhooks/trigger', { event }),
   webhookResend: (id: string, deliveryId: string): ApiCall => ({ method: 'POST', path: `/v1/webhooks/${seg(id)}/deliveries/${seg(deliveryId)}/resend`, body: {} }),
+  // Watches (Family U, issue 26): a call the server makes again on an interval, and its rules.
+  watchCreate: (body: WatchCreateBody | Record<string, unknown>) => post('/v1/watches', body),
+  watches: (p: WatchListParams = {}) => get('/v1/watches', p),
+  watch: (id: string) => get(`/v1/watches/${seg(id)}`),
+  watchDelete: (id: string): ApiCall => ({ method: 'DELETE', path: `/v1/watches/${seg(id)}` }),
+  watchEvents: (id: string, p: WatchListParams = {}) => get(`/v1/watches/${seg(id)}/events`, p),
   // Stays (Family S): `{ data, meta, request_id }` bodies, snake_case data.
   /** GET /v1/stays/{id}, or /v1/stays/by-url for a room URL; with a part, /v1/stays/{id|url}/{part}. */
   stay: (idOrUrl: string, part?: StayPart | string, stay: StayDates = {}): ApiCall =>

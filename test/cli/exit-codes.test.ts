@@ -107,7 +107,7 @@ describe('exit codes', () => {
   it('stays help exit-codes documents the map', async () => {
     const r = await stays(['help', 'exit-codes'], box.env);
     expect(r.code).toBe(0);
-    for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 130]) expect(r.stdout).toMatch(new RegExp(`^\\s+${code}  \\S`, 'm'));
+    for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 130]) expect(r.stdout).toMatch(new RegExp(`^\\s+${code}  \\S`, 'm'));
     // Answering no to the credit question on a terminal exits 5 (tty-guard.test.ts): the map says so.
     expect(r.stdout).toMatch(/^\s+5 {2}.*--max-credits, or a credit question on a terminal answered no$/m);
     // The README's table is the same map, row for row.

@@ -7,6 +7,7 @@ import { grouped, money, rating } from './numbers.js';
 import { STAY_FIELDS, STAY_TABLES, projectedView, stayViewOf } from './view-stays.js';
 import { HISTORY_FIELDS, HISTORY_TABLES, historyKindOf, isCalendarHistory } from './view-history.js';
 import type { Field, TableColumn, View } from './view-types.js';
+import { watchViewOf } from './view-watches.js';
 
 export type { View } from './view-types.js';
 
@@ -283,7 +284,7 @@ export function viewOf(data: unknown, paths: string[] | null = null): View {
       );
     }
     const kind = rows[0] ? kindOf(rows[0]) : 'property';
-    return kind ? viewFor(kind, rows, false) : (stayViewOf(rows) ?? genericView(rows, false));
+    return kind ? viewFor(kind, rows, false) : (watchViewOf(rows) ?? stayViewOf(rows) ?? genericView(rows, false));
   }
   const row = o(data);
   // A comparison is read as its offers; property, min and median go to the footer.
@@ -291,7 +292,7 @@ export function viewOf(data: unknown, paths: string[] | null = null): View {
   // A calendar's history is read as its changes; the latest snapshot is the command's summary line.
   if (isCalendarHistory(row)) return viewFor('calendar_change', row.changes as Row[], false);
   const kind = kindOf(row);
-  return kind ? viewFor(kind, [row], true) : (stayViewOf(row) ?? genericView([row], true));
+  return kind ? viewFor(kind, [row], true) : (watchViewOf(row) ?? stayViewOf(row) ?? genericView([row], true));
 }
 
 /** A tsv/csv cell: numbers as JavaScript writes them (255.62), booleans true/false, unknown empty. */

@@ -85,7 +85,36 @@ const CLI_PARAMS: Record<string, { args?: Record<string, string>; flags: string[
   // Family S: `stays stay get|batch` and the S form of search (camelCase body keys) and listings.
   stay: { args: { id: 'ID', url: 'URL' }, flags: ['part', 'file'] },
   listings: { args: { location: 'LOCATION' }, flags: [...DATES, ...S_SEARCH] },
+  // `stays watch add price|calendar|search`: the watched call's parameters (call.params.X, see
+  // paramOf) are the flags of price, availability and search; the watch's own fields follow.
+  watch: {
+    args: { platform: 'PLATFORM', listingId: 'LISTING_ID', location: 'LOCATION', id: 'ID', intervalMinutes: '--every' },
+    flags: [
+      ...DATES,
+      ...PARTY,
+      'country',
+      'url',
+      'startDate',
+      'endDate',
+      'rooms',
+      'propertyType',
+      'amenities',
+      'minBedrooms',
+      'priceMin',
+      'priceMax',
+      'minGuestRating',
+      'platforms',
+      'limit',
+      'sort',
+      'maxCreditsPerDay',
+      'name',
+      'cursor',
+    ],
+  },
 };
+
+/** The parameter as the command's flags name it: a watch's call parameter (call.params.checkIn) is the flag of that parameter. */
+const paramOf = (param: string) => param.replace(/^call\.params\./, '');
 
 const kebab = (name: string) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
@@ -128,7 +157,7 @@ function describe(e: unknown): Printable {
     const names = cliNames(commandName());
     const details = [`${e.type}/${e.code}`];
     if (e.jobId) details.push(`job: ${e.jobId}`);
-    if (e.param) details.push(`param: ${names?.get(e.param) ?? e.param}`);
+    if (e.param) details.push(`param: ${names?.get(paramOf(e.param)) ?? e.param}`);
     if (e.requestId) details.push(`requestId: ${e.requestId}`);
     if (e.docUrl) details.push(`docs: ${e.docUrl}`);
     const human = e.param !== null && names ? inCliWords(e.message, names) : e.message;

@@ -13,6 +13,8 @@ export const EXIT = {
   rateLimited: 6,
   upstream: 7,
   waitTimeout: 8,
+  /** `stays watch run` only: a watch's rule held on a run (its events are printed): cron and CI scripts branch on it. */
+  watchTriggered: 10,
   /** 128 + SIGHUP: the terminal went away (`stays webhooks listen` still cleans up). */
   hangup: 129,
   interrupted: 130,
@@ -53,6 +55,7 @@ export const EXIT_DOC: [number, string][] = [
   [EXIT.rateLimited, 'rate_limited after retries'],
   [EXIT.upstream, 'upstream_unavailable, upstream_timeout, a failed or canceled job, or partial results with --fail-on-partial'],
   [EXIT.waitTimeout, 'the wait timed out (--timeout) with the job still running'],
+  [EXIT.watchTriggered, 'stays watch run: a watch triggered (its events are printed); 0 when none did'],
   [EXIT.hangup, 'the terminal closed (SIGHUP) while stays webhooks listen ran; its webhook is deleted'],
   [EXIT.interrupted, 'interrupted (Ctrl-C)'],
 ];

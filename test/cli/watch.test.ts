@@ -1,0 +1,50 @@
+// `stays watch run` as cron runs it (issue 26, item 5): the built CLI as a child process, stdout a
+// pipe: a sandbox watch of listing 100 triggers on its first run (exit 10, one JSON line per
+// event), and the next run finds nothing due (exit 0, nothing printed). And README's "Watches"
+// block, run verbatim through bash. The in-process tests are watch.inprocess.test.ts.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/stays.js';
+import { bash, freshSandbox, json, pathWithStays, stays } from './helpers.js';
+
+describe('stays watch run, a child process', () => {
+  it('exit 10 with the events as JSON lines when a rule held; exit 0 and nothing printed when nothing is due', async () => {
+    const box = freshSandbox();
+    const add = await stays(['watch', 'add', 'price', 'booking', 'pt/100', '--check-in', '2027-03-01', '--check-out', '2027-03-04', '--below', '150', '--drop', '5', '--json'], box.env);
+    expect(add.code, add.stderr).toBe(0);
+    const id = json<{ data: { id: string } }>(add).data.id;
+    const run = await stays(['watch', 'run'], box.env);
+    expect(run.code, run.stderr).toBe(10);
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { watchId: string; rule: { type: string; amount?: number }; after: { nightlyPrice: number } });
+    expect(events.map((e) => [e.watchId, e.rule.type])).toEqual([
+      [id, 'price_below'],
+      [id, 'price_drop'],
+    ]);
+    expect(events[0]!.after.nightlyPrice).toBeLessThan(150);
+    const again = await stays(['watch', 'run'], box.env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toBe('');
+  });
+});
+
+describe("README's Watches block, verbatim", () => {
+  it('every line runs on a fresh machine and exits 0 (the run line tests its own exit 10)', async () => {
+    const readme = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
+    const start = readme.indexOf('### Watches\n');
+    const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(start))![1]!;
+    const lines = block.split('\n').filter((l) => l.trim() && !l.startsWith('#'));
+    expect(lines.filter((l) => l.startsWith('stays watch ')).length).toBeGreaterThanOrEqual(6);
+    const box = freshSandbox();
+    const work = tempDir('stays-work-');
+    const env = { ...box.env, PATH: pathWithStays() };
+    for (const line of lines) {
+      const r = await bash(line, env, work);
+      expect(r.code, `${line}\n${r.stderr}`).toBe(0);
+      expect(r.stderr, line).not.toMatch(/error:|unexpected/i);
+    }
+  }, 120_000);
+});
