@@ -1,7 +1,7 @@
 // GET /v1/jobs/{jobId} (D18): the job as its owner sees it; anyone else gets job_not_found.
 // GET /v1/jobs (docs/decisions.md, "Listing jobs"): the caller's jobs, newest first.
 import type { OpResult, RequestContext, Services } from '../context.js';
-import { fingerprint } from '../cursor.js';
+import { decodePositionCursor, encodePositionCursor, fingerprint } from '../cursor.js';
 import { ServiceError } from '../errors.js';
 import { jobsListParams } from '../schemas/job-schemas.js';
 import type { JobSummary } from '../schemas/jobs.js';
@@ -59,24 +59,11 @@ type After = { createdAt: number; id: string };
  * start while a client pages do not shift the pages it has yet to read. The cursor is opaque
  * base64url JSON like the other cursors (D16), bound to the status filter.
  */
-function encodeJobCursor(after: After, fp: string): string {
-  return Buffer.from(JSON.stringify({ v: 1, f: fp, t: after.createdAt, j: after.id }), 'utf8').toString('base64url');
-}
+const encodeJobCursor = (after: After, fp: string) => encodePositionCursor({ t: after.createdAt, id: after.id }, fp);
 
 function decodeJobCursor(cursor: string | undefined, fp: string): After | null {
-  if (cursor === undefined) return null;
-  const bad = (why: string) => new ServiceError('invalid_cursor', `The cursor ${why}; pass meta.pagination.nextCursor from the previous page unchanged.`, { param: 'cursor' });
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor) || cursor.length > 512) throw bad('is not base64url');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw bad('is malformed');
-  }
-  const { v, f, t, j } = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
-  if (v !== 1 || typeof f !== 'string' || !Number.isSafeInteger(t) || (t as number) < 0 || typeof j !== 'string' || !JOB_ID.test(j)) throw bad('is malformed');
-  if (f !== fp) throw bad('belongs to a different query (another status filter)');
-  return { createdAt: t as number, id: j };
+  const at = decodePositionCursor(cursor, fp, JOB_ID);
+  return at && { createdAt: at.t, id: at.id };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
