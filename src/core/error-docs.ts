@@ -264,6 +264,12 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     fix: 'Try other dates or another party size.',
     reproduce: `GET /v1/price?platform=airbnb&listingId=411&checkIn=2030-03-01&checkOut=2030-03-04 ${SANDBOX}`,
   },
+  no_observations: {
+    cause:
+      "An analysis that reads this deployment's own observations (inferred bookings, market metrics) found none for the listing or location in the window: no live call observed it there, or the history is off (STAYS_HISTORY). Nothing was charged; a figure computed from nothing would be a zero passed off as a measurement.",
+    fix: 'Observe it first (stays calendar, price or search with a live key while history is on), widen the window, or check the listing id and location; sandbox keys read a synthetic history of every listing.',
+    reproduce: 'GET /v1/history/bookings?platform=airbnb&listingId=99999999&from=2030-01-01&to=2030-02-01 with a stay_live_ key on a store that never observed it',
+  },
   credit_balance_too_low: {
     cause: "The account's available credits (balance minus what running calls hold) are below the worst-case cost of the call; nothing was charged.",
     fix: 'Top up or ask for credits, or make a cheaper call (fewer platforms, a shorter window).',
