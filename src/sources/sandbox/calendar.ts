@@ -13,8 +13,16 @@ export function dayNumber(date: string): number {
   return Math.round(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) / DAY_MS);
 }
 
+/** Dates already written out: calendars read the same few hundred days over and over. */
+const DATES = new Map<number, string>();
+
 export function dateOf(day: number): string {
-  return new Date(day * DAY_MS).toISOString().slice(0, 10);
+  let d = DATES.get(day);
+  if (d === undefined) {
+    if (DATES.size >= 100_000) DATES.clear();
+    DATES.set(day, (d = new Date(day * DAY_MS).toISOString().slice(0, 10)));
+  }
+  return d;
 }
 
 /** 0 = Sunday … 6 = Saturday. */
@@ -29,6 +37,16 @@ export function monthOf(day: number): number {
 
 export function nightsBetween(checkIn: string, checkOut: string): number {
   return Math.max(1, dayNumber(checkOut) - dayNumber(checkIn));
+}
+
+/**
+ * A night's minimum stay where the platform states one (airbnb, vrbo): the listing's own, two
+ * more in a peak chunk (15 % of them), at most 7. The calendar states it; the moving world's
+ * guests obey it (moving.ts).
+ */
+export function minNightsOn(platform: string, id: string, base: number, chunk: number): number {
+  const peak = rng('min-nights', platform, id, chunk).chance(0.15);
+  return Math.min(7, base + (peak ? 2 : 0));
 }
 
 const CHUNK = 7;

@@ -7,7 +7,9 @@
 //   12-hour steps (a hash of listing and step decides whether it moves) and a lead-time factor
 //   (last-minute discount or premium, early-bird levels) by days between the instant and check-in;
 // - calendars: each run of nights the fixed world shows booked (BookingCalendar.stayOf) is one
-//   guest booking or one host block, made at an hour 1 to 120 days before its first night; before
+//   guest booking or one host block, made at an hour 1 to 120 days before its first night (guests
+//   obey the stay rules and book at most 90 days ahead; runs they could not book are the host's,
+//   and a tenth of the rest: holdOf); before
 //   that instant its nights are free, after it booked. Past nights are as they were: every run's
 //   instant lies before its nights, so at any later instant they show the fixed world's state;
 // - listings: each listing is on the market in cycles of 400 to 1000 days, away for 3 to 10 % of
@@ -17,8 +19,8 @@ import type { EnabledPlatform } from '../../core/platforms.js';
 import type { Price } from '../../core/schemas/resources.js';
 import { assertListing, assertSearch } from '../../core/sandbox-triggers.js';
 import { listingUrl } from '../../core/listing-ref.js';
-import { BookingCalendar, dateOf, dayNumber } from './calendar.js';
-import { coreFor } from './core.js';
+import { BookingCalendar, dateOf, dayNumber, minNightsOn, weekday } from './calendar.js';
+import { type Core, coreFor } from './core.js';
 import { quote } from './money.js';
 import { hash32, rng } from './prng.js';
 import { CandidateRows } from './rows.js';
@@ -91,20 +93,53 @@ export interface Hold {
   atMs: number;
 }
 
-/** Booking windows in days, weighted: many book within weeks, some months ahead. */
+/**
+ * Guests' booking windows in days, weighted: many book within weeks, some months ahead, none more
+ * than 90 days ahead (the moving world's simplification: docs/analytics.md).
+ */
 const BOOKING_WINDOW: readonly (readonly [readonly [number, number], number])[] = [
   [[1, 7], 22],
   [[8, 30], 33],
   [[31, 60], 25],
-  [[61, 120], 20],
+  [[61, 90], 20],
 ];
-const HOST_BLOCK_CHANCE = 0.2;
+/** A run a guest could have booked is the host's own hold with this chance. */
+const HOST_BLOCK_CHANCE = 0.1;
+/** Of those, this share is last-minute (1 to 14 days ahead: a repair, a friend); the rest planned 91 to 120 days ahead. */
+const HOST_BLOCK_LAST_MINUTE = 0.25;
 
-function holdOf(platform: EnabledPlatform, id: string, run: { chunk: number; start: number; end: number }): Hold {
+/**
+ * Whether a guest could book the run: airbnb and vrbo state a minimum stay and may close a
+ * weekday for check-in (world.ts, availability), and a guest's stay obeys both; the other
+ * platforms state no rules.
+ */
+function guestBookable(platform: EnabledPlatform, id: string, run: { start: number; end: number }, chunkOf: (day: number) => number, core: () => Core): boolean {
+  if (platform !== 'airbnb' && platform !== 'vrbo') return true;
+  const { noCheckInDay, minNights } = core();
+  if (weekday(run.start) === noCheckInDay) return false;
+  return run.end - run.start >= minNightsOn(platform, id, minNights, chunkOf(run.start));
+}
+
+/**
+ * Whose hold a run is, and when it was made. A run no guest could book (shorter than its minimum
+ * stay, or starting on a closed check-in day) is the host's, made 1 to 120 days ahead; any other
+ * is a guest's booking made within the booking window, or (HOST_BLOCK_CHANCE) the host's hold,
+ * made far ahead or at the last minute.
+ */
+function holdOf(platform: EnabledPlatform, id: string, run: { chunk: number; start: number; end: number }, chunkOf: (day: number) => number, core: () => Core): Hold {
   const r = rng('hold', platform, id, run.chunk);
-  const kind = r.chance(HOST_BLOCK_CHANCE) ? 'block' : 'booking';
-  const [lo, hi] = kind === 'block' ? [1, 60] : r.weighted(BOOKING_WINDOW);
-  const days = r.int(lo, hi);
+  let kind: Hold['kind'] = 'booking';
+  let days: number;
+  if (!guestBookable(platform, id, run, chunkOf, core)) {
+    kind = 'block';
+    days = r.int(1, 120);
+  } else if (r.chance(HOST_BLOCK_CHANCE)) {
+    kind = 'block';
+    days = r.chance(HOST_BLOCK_LAST_MINUTE) ? r.int(1, 14) : r.int(91, 120);
+  } else {
+    const [lo, hi] = r.weighted(BOOKING_WINDOW);
+    days = r.int(lo, hi);
+  }
   return { kind, start: run.start, end: run.end, atMs: run.start * DAY_MS - days * DAY_MS + r.int(0, 23) * HOUR_MS };
 }
 
@@ -113,6 +148,8 @@ export class CalendarAt {
   private readonly cal: BookingCalendar;
   /** Holds made so far, by the chunk that owns them: a calendar reads each night several times. */
   private readonly holds = new Map<number, Hold>();
+  /** The listing's facts (its stay rules), read once when a hold first needs them. */
+  private core: Core | undefined;
 
   constructor(
     private readonly platform: EnabledPlatform,
@@ -127,7 +164,17 @@ export class CalendarAt {
     const run = this.cal.stayOf(day);
     if (!run) return null;
     let h = this.holds.get(run.chunk);
-    if (!h) this.holds.set(run.chunk, (h = holdOf(this.platform, this.id, run)));
+    if (!h)
+      this.holds.set(
+        run.chunk,
+        (h = holdOf(
+          this.platform,
+          this.id,
+          run,
+          (d) => this.cal.chunkOf(d),
+          () => (this.core ??= coreFor(this.platform, this.id)),
+        )),
+      );
     return h;
   }
 

@@ -5,7 +5,7 @@
 // is then the world at the clock's instant; without one (sandbox keys) it is the fixed world.
 import type { EnabledPlatform } from '../../core/platforms.js';
 import type { Availability, AvailabilityDay, Price, Property } from '../../core/schemas/resources.js';
-import { BookingCalendar, dateOf, dayNumber, weekday } from './calendar.js';
+import { BookingCalendar, dateOf, dayNumber, minNightsOn, weekday } from './calendar.js';
 import type { Clock } from '../../core/clock.js';
 import { CalendarAt, HOUR_MS, isListed, movingQuote } from './moving.js';
 import { compareGoogle } from './compare.js';
@@ -15,7 +15,6 @@ import type { CandidateList } from '../../core/upstream.js';
 import type { Core } from './core.js';
 import { assertListing, assertSearch, isUnpriceable, magicOf } from '../../core/sandbox-triggers.js';
 import { quote } from './money.js';
-import { rng } from './prng.js';
 import { reviewsFor } from './reviews.js';
 import { CandidateRows, detailRow } from './rows.js';
 import type { SandboxWorld, StayQuery } from './types.js';
@@ -131,8 +130,7 @@ function availability(platform: EnabledPlatform, id: string, startDate: string, 
     } else if (platform === 'booking') {
       dates.push({ date, available, minNights: null, checkIn: null, checkOut: null, bookable: available });
     } else {
-      const peak = rng('min-nights', platform, id, cal.chunkOf(d)).chance(0.15);
-      const minNights = Math.min(7, core.minNights + (peak ? 2 : 0));
+      const minNights = minNightsOn(platform, id, core.minNights, cal.chunkOf(d));
       const checkIn = available && weekday(d) !== core.noCheckInDay && cal.freeRun(d, minNights) >= minNights;
       const checkOut = !soldOut && !cal.isBooked(d - 1);
       dates.push({ date, available, minNights, checkIn, checkOut, bookable: available && checkIn });
