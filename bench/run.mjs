@@ -1,4 +1,5 @@
 // `npm run bench`: every benchmark, each reported against a baseline measured in the same run.
+import { benchAnalytics } from './analytics.mjs';
 import { benchFanout } from './fanout.mjs';
 import { benchHistory } from './history.mjs';
 import { benchCli } from './cli.mjs';
@@ -10,7 +11,18 @@ import { benchScale } from './scale.mjs';
 import { benchStore } from './store.mjs';
 
 const which = process.argv[2] ?? 'all';
-const suites = { http: benchHttp, fanout: benchFanout, cli: benchCli, jq: benchJq, memory: benchMemory, scale: benchScale, store: benchStore, knee: benchKnee, history: benchHistory };
+const suites = {
+  http: benchHttp,
+  fanout: benchFanout,
+  cli: benchCli,
+  jq: benchJq,
+  memory: benchMemory,
+  scale: benchScale,
+  store: benchStore,
+  knee: benchKnee,
+  history: benchHistory,
+  analytics: benchAnalytics,
+};
 for (const [name, fn] of Object.entries(suites)) {
   if (which !== 'all' && which !== name) continue;
   process.stdout.write(`\n## ${name}\n`);

@@ -1,4 +1,4 @@
-// `stays history price|calendar|listings|export`: what this deployment observed over time (issue
+// `stays history price|calendar|bookings|listings|export`: what this deployment observed over time (issue
 // 26), read back through GET /v1/history/* (free, cursor-paged) in-process or from a server.
 // --chart draws a series as a line chart that fits the terminal (braille on a terminal, ASCII
 // when piped); export streams every stored observation page by page as CSV or JSON lines.
@@ -114,6 +114,47 @@ ${columnsHelp('calendar_change')}`,
         const call = operations.historyAvailability({ ...pick(opts, WINDOW_KEYS), ...listing, startDate, endDate });
         const { runHistory } = await import('./history-run.js');
         await runHistory(ctx, call, opts, 'calendar');
+      });
+    });
+
+  const bookings = history
+    .command('bookings')
+    .description("A listing's inferred bookings: each night booked, blocked, unbookable or available, from its observed calendar (method calendar-diff/1)")
+    .argument('[platform]', `${PLATFORMS.join(', ')}, or PLATFORM:ID; may be left out before a listing URL or a stays_ id`)
+    .argument('[listingId]', 'platform-native id, a stays_ id, or a listing URL')
+    .option('--from <date>', 'YYYY-MM-DD: the first night (required)')
+    .option('--to <date>', 'YYYY-MM-DD, after --from: the morning after the last night, at most 400 nights (required)')
+    .option('--country <cc>', 'ISO-3166 alpha-2; a bare booking slug needs it');
+  withGlobals(bookings, { wait: false })
+    .addHelpText(
+      'after',
+      `
+Tables, tsv and csv print the inferred guest bookings; the nights by state, the method and the
+sample are the summary line (tables) and the rest of --json. How each night is classified, and
+how often it is right on the simulated world: docs/analytics.md.
+
+Examples:
+  stays history bookings airbnb:4242 --from 2027-03-01 --to 2027-04-01
+  stays history bookings airbnb 4242 --from 2027-03-01 --to 2027-04-01 -o csv
+  stays history bookings airbnb:4242 --from 2027-03-01 --to 2027-04-01 --json | jq '.data.counts'
+${columnsHelp('inferred_booking')}`,
+    )
+    .action(async (platform: string | undefined, listingId: string | undefined, opts: GlobalOpts & Record<string, unknown>) => {
+      const [{ execute, runCall }, { ask }, { operations }, { bookingsSummary }] = await Promise.all([
+        import('./_lib/runtime/run.js'),
+        import('./_lib/runtime/prompt.js'),
+        import('../src/client/operations.js'),
+        import('./_lib/output/view-history.js'),
+      ]);
+      const usage = 'stays history bookings PLATFORM:ID --from D --to D';
+      // PLATFORM:ID as one argument (airbnb:4242), as compare --listings takes pairs.
+      const pair = platform !== undefined && listingId === undefined ? /^(airbnb|vrbo|booking|google):(?!\/\/)(.+)$/.exec(platform) : null;
+      await execute(opts, async (ctx) => {
+        const listing = pair ? { platform: pair[1]!, listingId: pair[2]! } : await listingArgs(ctx.term, platform, listingId, usage);
+        const from = await ask(ctx.term, opts.from as string | undefined, { name: '--from', message: 'First night (YYYY-MM-DD)?', usage, past: true });
+        const to = await ask(ctx.term, opts.to as string | undefined, { name: '--to', message: 'Morning after the last night (YYYY-MM-DD)?', after: from, usage, past: true });
+        const call = operations.historyBookings({ ...pick(opts, ['country']), ...listing, from, to });
+        await runCall(ctx, call, { extras: { summary: (d) => bookingsSummary(d as Record<string, unknown>) } });
       });
     });
 

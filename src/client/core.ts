@@ -4,7 +4,7 @@
 // in-process service.
 import type { Account, Availability, Price, PriceCompare, Property, Review } from '../core/schemas/resources.js';
 import type { Stay } from '../core/schemas/stays.js';
-import type { AvailabilityHistory, ObservationView, PriceObservation, SeenListingView } from '../core/schemas/history.js';
+import type { AvailabilityHistory, BookingInferenceView, ObservationView, PriceObservation, SeenListingView } from '../core/schemas/history.js';
 
 import type { WatchEventView, WatchView } from '../core/schemas/watches.js';
 import { StaysApiError, StaysPaginationError } from './errors.js';
@@ -16,6 +16,7 @@ import {
   type HistoryAvailabilityParams,
   type HistoryListingsParams,
   type HistoryObservationsParams,
+  type HistoryBookingsParams,
   type HistoryPriceParams,
   type ListingParams,
   type PriceParams,
@@ -136,6 +137,8 @@ export function clientOver(transport: Transport, opts: ClientCoreOptions = {}) {
     historyListingsPages: (p: HistoryListingsParams, o?: CallOptions) => pages<SeenListingView>(operations.historyListings(p), o),
     /** Every observation since an instant, page by page: an export that never holds the whole store. */
     historyObservationsPages: (p: HistoryObservationsParams, o?: CallOptions) => pages<ObservationView>(operations.historyObservations(p), o),
+    /** A listing's nights classified and its bookings inferred (method calendar-diff/1), from the observed calendar. */
+    historyBookings: (p: HistoryBookingsParams, o?: CallOptions) => run<BookingInferenceView>(operations.historyBookings(p), o),
     // Stays (Family S): snake_case data, `{ data, meta, request_id }`.
     stay: (idOrUrl: string, o?: CallOptions) => run<Stay>(operations.stay(idOrUrl), o) as unknown as Promise<StayEnvelope<Stay>>,
     stayPart: <P = Record<string, unknown>>(idOrUrl: string, part: string, o?: CallOptions) => run<P>(operations.stay(idOrUrl, part), o) as unknown as Promise<StayEnvelope<P>>,

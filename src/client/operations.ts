@@ -2,7 +2,7 @@
 // The typed client methods and the CLI commands build their requests here, so the two never drift.
 import type { AvailabilityInput, ListingInput, PriceCompareInput, PriceInput, ReviewsInput, SearchInput } from '../core/schemas/params.js';
 import type { JobsListInput } from '../core/schemas/jobs.js';
-import type { HistoryAvailabilityInput, HistoryListingsInput, HistoryObservationsInput, HistoryPriceInput } from '../core/schemas/history.js';
+import type { HistoryAvailabilityInput, HistoryBookingsInput, HistoryListingsInput, HistoryObservationsInput, HistoryPriceInput } from '../core/schemas/history.js';
 import type { SSearchInput, StayPart } from '../core/schemas/stays.js';
 import type { ApiCall } from './http.js';
 import type { QueryValue } from './types.js';
@@ -21,6 +21,7 @@ export type HistoryPriceParams = Params<HistoryPriceInput>;
 export type HistoryAvailabilityParams = Params<HistoryAvailabilityInput>;
 export type HistoryListingsParams = Params<HistoryListingsInput>;
 export type HistoryObservationsParams = Params<HistoryObservationsInput>;
+export type HistoryBookingsParams = Params<HistoryBookingsInput>;
 
 /** POST /v1/watches: the call (its endpoint's query parameters), the rules, the interval (src/core/schemas/watches.ts). */
 export interface WatchCreateBody {
@@ -78,6 +79,8 @@ export const operations = {
   historyAvailability: (p: HistoryAvailabilityParams) => get('/v1/history/availability', p),
   historyListings: (p: HistoryListingsParams) => get('/v1/history/listings', p),
   historyObservations: (p: HistoryObservationsParams) => get('/v1/history/observations', p),
+  // Booking inference (issue 27): free, one answer.
+  historyBookings: (p: HistoryBookingsParams) => get('/v1/history/bookings', p),
   job: (jobId: string) => get(`/v1/jobs/${seg(jobId)}`),
   jobs: (p: JobsListParams = {}) => get('/v1/jobs', p),
   /** DELETE /v1/jobs/{jobId}: a pending or running job ends failed (job_canceled), nothing charged. */

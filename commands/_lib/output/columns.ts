@@ -12,7 +12,7 @@ export type Datum = string | number | boolean | null | undefined;
 export type Kind = 'property' | 'price' | 'offer' | 'day' | 'review' | 'account' | 'job' | HistoryKind | StayKind;
 
 /** The history reads (issue 26): a price series, a calendar's changes, the listings a place's searches showed, stored observations. */
-export type HistoryKind = 'price_history' | 'calendar_change' | 'seen_listing' | 'observation';
+export type HistoryKind = 'price_history' | 'calendar_change' | 'seen_listing' | 'observation' | 'inferred_booking';
 
 /** Family S (snake_case data): a stay, and the rows or fields of each of its parts (stays stay get --part). */
 export type StayKind = 'stay' | 'stay_photo' | 'stay_review' | 'stay_amenity' | 'stay_day' | 'stay_host' | 'stay_pricing' | 'stay_location' | 'stay_rating';
@@ -225,6 +225,17 @@ export const DATA_COLUMNS: Record<Kind, DataColumn[]> = {
     col('min_nights_to', (r) => num(o(r.minNights).to)),
     col('price', (r) => num(r.price)),
   ],
+  inferred_booking: [
+    col('check_in', (r) => str(r.checkIn)),
+    col('check_out', (r) => str(r.checkOut)),
+    col('nights', (r) => num(r.nights)),
+    col('booked_after', (r) => str(r.bookedAfter)),
+    col('booked_before', (r) => str(r.bookedBefore)),
+    col('lead_time_days', (r) => num(r.leadTimeDays)),
+    col('last_price_seen', (r) => num(r.lastPriceSeen)),
+    col('currency', (r) => str(r.currency)),
+    col('confidence', (r) => num(r.confidence)),
+  ],
   seen_listing: [
     col('platform', (r) => str(r.platform)),
     col('listing_id', (r) => str(r.listingId)),
@@ -266,6 +277,8 @@ const NOTES: Partial<Record<Kind, string>> = {
   stay: 'price is nightly, in the currency column, on dated search rows only; amenities is a comma list. With --fields, the columns are the paths asked for instead, in that order.',
   price_history: 'One row per change: a value seen again extends its row (last_seen, times_seen). Instants are ISO 8601 UTC; prices in the currency column.',
   calendar_change: 'One row per night per change (the latest snapshot is in -o json only); a night first observed changes from empty.',
+  inferred_booking:
+    'One row per inferred guest booking (host blocks are not bookings); booked_after empty: taken when first observed, so lead_time_days is a floor. The nights, counts and sample are in -o json.',
   seen_listing: 'in_latest_search false: the latest search of the location on that platform no longer showed it.',
   observation: 'value is the normalized values observed, as JSON.',
   stay_review: 'line breaks in texts become spaces.',

@@ -33,6 +33,15 @@ export const HISTORY_TABLES: Record<HistoryKind, TableColumn[]> = {
     { header: 'AVAILABLE', text: (r) => change(r.available, yes) },
     { header: 'MIN NIGHTS', text: (r) => change(r.minNights, plain), drop: 1 },
   ],
+  inferred_booking: [
+    { header: 'CHECK-IN', text: (r) => str(r.checkIn) },
+    { header: 'CHECK-OUT', text: (r) => str(r.checkOut) },
+    { header: 'NIGHTS', text: (r) => plain(r.nights), align: 'right' },
+    { header: 'BOOKED', text: (r) => (r.bookedAfter === null ? `by ${when(r.bookedBefore)}` : when(r.bookedBefore)), drop: 2 },
+    { header: 'LEAD DAYS', text: (r) => (r.bookedAfter === null ? `≥${plain(r.leadTimeDays)}` : plain(r.leadTimeDays)), align: 'right' },
+    { header: 'LAST PRICE', text: (r) => money(r.lastPriceSeen, r.currency), align: 'right', drop: 1 },
+    { header: 'CONFIDENCE', text: (r) => plain(r.confidence), align: 'right', drop: 3 },
+  ],
   seen_listing: [
     { header: 'NAME', text: (r) => str(r.name), min: 16 },
     { header: 'PLATFORM', text: (r) => str(r.platform) },
@@ -64,6 +73,20 @@ export function historyKindOf(sample: Row): HistoryKind | null {
   if ('inLatestSearch' in sample) return 'seen_listing';
   if ('timesSeen' in sample && 'kind' in sample && 'key' in sample) return 'observation';
   return null;
+}
+
+/** A booking inference (`{method, nights, bookings, counts, sample}`): printed as its bookings. */
+export const isBookingInference = (d: Row) => typeof d.method === 'string' && Array.isArray(d.bookings) && Array.isArray(d.nights);
+
+/** The summary line under the bookings table: the method, the nights by state and what they rest on. */
+export function bookingsSummary(d: Row): string {
+  const counts = o(d.counts);
+  const sample = o(d.sample);
+  const states = ['available', 'booked', 'blocked', 'unbookable', 'unknown'].map((s) => `${plain(counts[s]) ?? '0'} ${s}`).join(', ');
+  const nights = Array.isArray(d.nights) ? d.nights.length : 0;
+  const bookings = Array.isArray(d.bookings) ? d.bookings.length : 0;
+  const window = sample.firstObserved ? `, observed ${when(sample.firstObserved)} to ${when(sample.lastObserved)}` : '';
+  return `${str(d.method)}: ${nights} nights: ${states}; ${bookings} booking${bookings === 1 ? '' : 's'}; from ${plain(sample.observations)} observations${window}`;
 }
 
 /** A calendar's history (`{changes, latest}`): printed as its changes. */

@@ -5,7 +5,7 @@
 import { DATA_COLUMNS, type Datum, type Kind, type Row } from './columns.js';
 import { grouped, money, rating } from './numbers.js';
 import { STAY_FIELDS, STAY_TABLES, projectedView, stayViewOf } from './view-stays.js';
-import { HISTORY_FIELDS, HISTORY_TABLES, historyKindOf, isCalendarHistory } from './view-history.js';
+import { HISTORY_FIELDS, HISTORY_TABLES, historyKindOf, isBookingInference, isCalendarHistory } from './view-history.js';
 import type { Field, TableColumn, View } from './view-types.js';
 import { watchViewOf } from './view-watches.js';
 
@@ -291,6 +291,8 @@ export function viewOf(data: unknown, paths: string[] | null = null): View {
   if (Array.isArray(row.offers)) return viewFor('offer', row.offers as Row[], false);
   // A calendar's history is read as its changes; the latest snapshot is the command's summary line.
   if (isCalendarHistory(row)) return viewFor('calendar_change', row.changes as Row[], false);
+  // A booking inference is read as its bookings; the nights by state are the command's summary line.
+  if (isBookingInference(row)) return viewFor('inferred_booking', row.bookings as Row[], false);
   const kind = kindOf(row);
   return kind ? viewFor(kind, [row], true) : (watchViewOf(row) ?? stayViewOf(row) ?? genericView([row], true));
 }

@@ -157,7 +157,9 @@ function coverable(day: number, latest: Map<number, DayValue>): boolean {
     // The stay [s, e): free nights from s, long enough, through day; a check-out allowed at e.
     for (let e = Math.max(s + min, day + 1); e <= s + MAX_RULE_NIGHTS; e++) {
       const night = latest.get(e - 1);
-      if (night?.available !== true) break;
+      // Past the last observed day the calendar is unknown: the stay may go on there.
+      if (!night) return true;
+      if (night.available !== true) break;
       const out = latest.get(e);
       if (out?.checkOut !== false) return true;
     }

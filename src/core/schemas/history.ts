@@ -156,7 +156,77 @@ export const observationSchema = once(() =>
 
 export type ObservationView = z.infer<ReturnType<typeof observationSchema>>;
 
+/** The longest window of nights booking inference reads, in days. */
+export const BOOKINGS_MAX_NIGHTS = 400;
+
+export const historyBookingsParams = once(() =>
+  z.object({
+    ...listingFields(),
+    from: date().describe('YYYY-MM-DD: the first night classified (a past night too).'),
+    to: date().describe(`YYYY-MM-DD, after from: the morning after the last night; at most ${BOOKINGS_MAX_NIGHTS} nights.`),
+  }),
+);
+
+const NIGHT_STATE_VALUES = ['available', 'booked', 'blocked', 'unbookable', 'unknown'] as const;
+
+export const bookingInferenceSchema = once(() =>
+  z
+    .object({
+      method: z.string().describe('The method and its version: calendar-diff/1 (docs/analytics.md). A change to its rules is a new version.'),
+      platform: z.string(),
+      listingId: z.string().describe('Platform-native id.'),
+      from: z.string().describe('YYYY-MM-DD: the first night.'),
+      to: z.string().describe('YYYY-MM-DD: the morning after the last night.'),
+      nights: z
+        .array(
+          z.object({
+            date: z.string().describe('YYYY-MM-DD.'),
+            state: z
+              .enum(NIGHT_STATE_VALUES)
+              .describe(
+                'available (free, and some stay the rules allow includes it), booked (taken by a guest), blocked (taken by the host), unbookable (free, but no stay the rules allow includes it: a gap shorter than the minimum stay, closed check-in days), unknown (never observed).',
+              ),
+            confidence: z.number().min(0).max(1).describe('How sure the method is of the state, 0 to 1 (0 for unknown).'),
+          }),
+        )
+        .describe('Every night of the window, in date order.'),
+      bookings: z
+        .array(
+          z.object({
+            checkIn: z.string().describe('YYYY-MM-DD: the first night of a run of nights taken together.'),
+            checkOut: z.string().describe('YYYY-MM-DD: the morning after its last night.'),
+            nights: z.number().int().min(1),
+            bookedAfter: z.string().nullable().describe('ISO 8601, UTC: the last observation that showed its first night free; null when it was taken when first observed.'),
+            bookedBefore: z.string().describe('ISO 8601, UTC: the first observation that showed it taken.'),
+            leadTimeDays: z
+              .number()
+              .int()
+              .describe('Whole days from when it was booked (the middle of bookedAfter and bookedBefore) to check-in; when bookedAfter is null, a floor (bookedBefore to check-in).'),
+            lastPriceSeen: z.number().nullable().describe('The nightly price last observed for its first night (a quote of a stay including it) before it was taken; null when none was observed.'),
+            currency: z.string().nullable(),
+            confidence: z.number().min(0).max(1),
+          }),
+        )
+        .describe('The inferred guest bookings with a night in the window (host blocks are not bookings), by check-in.'),
+      counts: z
+        .object(Object.fromEntries(NIGHT_STATE_VALUES.map((s) => [s, z.number().int().min(0)])) as Record<(typeof NIGHT_STATE_VALUES)[number], z.ZodNumber>)
+        .describe('Nights of the window by state.'),
+      sample: z
+        .object({
+          observations: z.number().int().min(0).describe('Observation rows read: calendar days of the window (a row per run of equal values) and price rows.'),
+          nights: z.number().int().min(0).describe('Nights of the window observed at least once.'),
+          firstObserved: z.string().nullable().describe('ISO 8601, UTC: the first observation of a night of the window.'),
+          lastObserved: z.string().nullable().describe('ISO 8601, UTC: the last one.'),
+        })
+        .describe('What the figures rest on.'),
+    })
+    .describe("A listing's nights classified from its observed calendar, and the bookings inferred: method, sample size and observation window beside every figure."),
+);
+
+export type BookingInferenceView = z.infer<ReturnType<typeof bookingInferenceSchema>>;
+
 export type HistoryPriceInput = z.input<ReturnType<typeof historyPriceParams>>;
 export type HistoryAvailabilityInput = z.input<ReturnType<typeof historyAvailabilityParams>>;
 export type HistoryListingsInput = z.input<ReturnType<typeof historyListingsParams>>;
 export type HistoryObservationsInput = z.input<ReturnType<typeof historyObservationsParams>>;
+export type HistoryBookingsInput = z.input<ReturnType<typeof historyBookingsParams>>;

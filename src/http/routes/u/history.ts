@@ -1,7 +1,10 @@
 import { z } from 'zod';
+import { historyBookings } from '../../../core/ops/bookings.js';
 import { historyAvailability, historyListings, historyObservations, historyPrice } from '../../../core/ops/history.js';
 import {
   availabilityHistorySchema,
+  bookingInferenceSchema,
+  historyBookingsParams,
   historyAvailabilityParams,
   historyListingsParams,
   historyObservationsParams,
@@ -95,4 +98,28 @@ export const historyObservationsGet = defineRoute({
     auth: true,
   }),
   handle: async (c, ctx) => renderOk(c, await historyObservations(c.get('services'), ctx, queryInput(c))),
+});
+
+/** Issue 27: booking inference from the calendar this deployment observed. */
+export const historyBookingsGet = defineRoute({
+  method: 'get',
+  scopes: ['stays.read'],
+  path: '/v1/history/bookings',
+  doc: () => ({
+    operationId: 'historyBookings',
+    summary: "A listing's inferred bookings: each night booked, blocked, unbookable or available",
+    description:
+      'Always 0 credits, never 202: it reads what this deployment observed. Every night of the window classified from the changes live calls saw in ' +
+      "the listing's calendar, by a documented, versioned method (method: calendar-diff/1, docs/analytics.md): available, booked (a guest), " +
+      'blocked (the host: a run no guest could book under the stay rules, or taken further ahead than guests book), unbookable (free but no stay ' +
+      'the rules allow includes it) or unknown, each with a confidence; the guest bookings inferred (check-in, length, when it was booked, lead ' +
+      'time, the last price seen); the sample it rests on. A sandbox key reads a fixed synthetic calendar history of the sandbox world. ' +
+      '404 no_observations when no night of the window was observed.',
+    tags: ['History'],
+    query: historyBookingsParams(),
+    data: bookingInferenceSchema(),
+    errors: [400, 403, 404],
+    auth: true,
+  }),
+  handle: async (c, ctx) => renderOk(c, await historyBookings(c.get('services'), ctx, queryInput(c))),
 });

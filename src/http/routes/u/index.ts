@@ -2,7 +2,7 @@ import type { RouteDef } from '../../route.js';
 import { accountGet, topupPost } from './account.js';
 import { availabilityGet } from './availability.js';
 import { jobCancel, jobGet } from './jobs.js';
-import { historyAvailabilityGet, historyListingsGet, historyObservationsGet, historyPriceGet } from './history.js';
+import { historyAvailabilityGet, historyBookingsGet, historyListingsGet, historyObservationsGet, historyPriceGet } from './history.js';
 import { jobsList } from './jobs-list.js';
 import { listingGet } from './listing.js';
 import { priceCompareGet } from './price-compare.js';
@@ -29,6 +29,7 @@ export const FAMILY_U_ROUTES: RouteDef[] = [
   historyAvailabilityGet,
   historyListingsGet,
   historyObservationsGet,
+  historyBookingsGet,
   watchCreate,
   watchList,
   watchGet,
