@@ -74,3 +74,20 @@ describe('README: history, verbatim', () => {
     }
   }, 120_000);
 });
+
+describe('README: inferred bookings, verbatim', () => {
+  const lines = section('Inferred bookings');
+
+  it('every line runs on a fresh machine (a sandbox history) and exits 0 with output', async () => {
+    expect(lines.filter((l) => l.startsWith('stays history bookings ')).length).toBeGreaterThanOrEqual(3);
+    const box = freshSandbox();
+    const work = tempDir('stays-work-');
+    const env = { ...box.env, PATH: pathWithStays() };
+    for (const line of lines) {
+      const r = await bash(line, env, work);
+      expect(r.code, `${line}\n${r.stderr}`).toBe(0);
+      expect(r.stderr, line).not.toMatch(/error:|unexpected/i);
+      expect(r.stdout.trim().length, line).toBeGreaterThan(0);
+    }
+  }, 120_000);
+});

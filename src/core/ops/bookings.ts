@@ -13,7 +13,8 @@ import { parseListingId } from '../listing-ref.js';
 import { type EnabledPlatform, SINGLE_LISTING_PLATFORMS } from '../platforms.js';
 import type { ObservationRow } from '../ports/store.js';
 import { BOOKINGS_MAX_NIGHTS, type BookingInferenceView, historyBookingsParams } from '../schemas/history.js';
-import type { Availability } from '../schemas/resources.js';
+import type { Availability, Price } from '../schemas/resources.js';
+import { stayKey } from '../observe.js';
 import { type RawInput, daysBetween, parseParams } from '../validate.js';
 import { buildMeta, platformFor, requireEnabled } from './common.js';
 
@@ -30,14 +31,17 @@ type Day = { available: boolean; minNights: number | null; checkIn: boolean | nu
  * The sandbox's calendar history for booking inference: the sandbox calendar observed daily at
  * 00:00 UTC from 90 days before the first night read until each night; each run of nights it shows
  * taken was taken at once, 1 to 60 days before its first night (a function of the listing and
- * the run), free before (its check-in rules not stated: null). A pure function of the listing and
- * the window, so the same whenever it is asked.
+ * the run), free before (its check-in rules not stated: null), and the sandbox's quote for the
+ * run's nights seen daily until then. A pure function of the listing and the window, so the same
+ * whenever it is asked.
  */
-async function sandboxDays(services: Services, platform: EnabledPlatform, id: string, start: string, end: string): Promise<ObservationRow[]> {
+async function sandboxHistory(services: Services, platform: EnabledPlatform, id: string, start: string, end: string): Promise<{ days: ObservationRow[]; prices: ObservationRow[] }> {
   const cal = (await services.sandboxUpstream.availability(platform, id, start, end)) as Availability;
   const first = dayMs(start) - 90 * DAY_MS;
   const rows: ObservationRow[] = [];
+  const prices: ObservationRow[] = [];
   let booked = 0;
+  const runs: { checkIn: string; checkOut: string; booked: number }[] = [];
   cal.dates.forEach((d, i) => {
     const night = dayMs(d.date);
     const day: Day = { available: d.available, minNights: d.minNights, checkIn: d.checkIn, checkOut: d.checkOut, bookable: d.bookable };
@@ -48,11 +52,33 @@ async function sandboxDays(services: Services, platform: EnabledPlatform, id: st
     if (i === 0 || cal.dates[i - 1]!.available) {
       const lead = 1 + (fingerprint([platform, id, d.date, 'booked']).charCodeAt(0) % 60);
       booked = Math.max(first + DAY_MS, night - lead * DAY_MS);
+      let j = i;
+      while (j < cal.dates.length && !cal.dates[j]!.available) j++;
+      runs.push({ checkIn: d.date, checkOut: j < cal.dates.length ? cal.dates[j]!.date : addDays(d.date, j - i), booked });
     }
     add({ available: true, minNights: d.minNights, checkIn: null, checkOut: null, bookable: null }, first, booked - DAY_MS);
     add(day, booked, night);
   });
-  return rows;
+  for (const r of runs) {
+    const stay = { checkIn: r.checkIn, checkOut: r.checkOut, adults: 2, children: 0, childAges: [], currency: 'USD' };
+    const q = (await services.sandboxUpstream.price(platform, id, stay).catch(() => null)) as Price | null;
+    if (!q) continue;
+    const lastSeen = r.booked - DAY_MS;
+    prices.push({
+      platform,
+      listingId: id,
+      kind: 'quote',
+      key: stayKey(stay),
+      currency: q.currency,
+      value: { nightlyPrice: q.nightlyPrice, totalPrice: q.totalPrice, fees: q.fees },
+      source: 'sandbox',
+      id: prices.length + 1,
+      firstSeen: first,
+      lastSeen,
+      timesSeen: (lastSeen - first) / DAY_MS + 1,
+    });
+  }
+  return { days: rows, prices };
 }
 
 export async function historyBookings(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<BookingInferenceView>> {
@@ -67,7 +93,7 @@ export async function historyBookings(services: Services, ctx: RequestContext, r
   const end = addDays(q.to, EDGE_NIGHTS);
   let days: ObservationRow[];
   let prices: ObservationRow[] = [];
-  if (isSandbox(ctx)) days = await sandboxDays(services, platform, id, start, end);
+  if (isSandbox(ctx)) ({ days, prices } = await sandboxHistory(services, platform, id, start, end));
   else {
     days = await services.store.observationsOfListing({ platform, listingId: id, kind: 'day', keyFrom: start, keyTo: addDays(end, -1) });
     // Quotes of stays that may include a night of the window (keys: checkIn/checkOut/adults).
