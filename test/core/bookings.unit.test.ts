@@ -150,6 +150,35 @@ describe('inferBookings (calendar-diff/1)', () => {
     expect(r.nights.find((n) => n.date === '2030-03-05')).toEqual({ date: '2030-03-05', state: 'booked', confidence: 0.75 });
   });
 
+  it('names a run whose first night was no check-in day just before it was taken a host block', () => {
+    // Minimum 3: before the hold, 03-10 is free but 03-12 is already taken, so 03-10 is no check-in day (a run of 2 fits).
+    const early = new Set(['2030-03-12', '2030-03-13', '2030-03-14']);
+    const hold = new Set([...early, '2030-03-10', '2030-03-11']);
+    const days = record([
+      { at: T0, days: calendar(FROM, 31, early, { minNights: 3 }) },
+      { at: T0 + DAY, days: calendar(FROM, 31, hold, { minNights: 3 }) },
+    ]);
+    const r = inferBookings({ days, from: FROM, to: '2030-04-01' });
+    expect(r.nights.filter((n) => n.state === 'blocked').map((n) => n.date)).toEqual(['2030-03-10', '2030-03-11']);
+    // The run taken before the first observation: a booking, less sure.
+    expect(r.nights.find((n) => n.date === '2030-03-12')).toEqual({ date: '2030-03-12', state: 'booked', confidence: 0.75 });
+  });
+
+  it('reads a night freed again as free, and a stay may run past the last night observed', () => {
+    const stay = new Set(range('2030-03-10', 3));
+    const days = record([
+      { at: T0, days: calendar(FROM, 31, new Set()) },
+      { at: T0 + DAY, days: calendar(FROM, 31, stay) },
+      // Cancelled.
+      { at: T0 + 2 * DAY, days: calendar(FROM, 31, new Set()) },
+    ]);
+    const r = inferBookings({ days, from: FROM, to: '2030-04-01' });
+    expect(r.counts).toMatchObject({ booked: 0, blocked: 0, available: 31 });
+    expect(r.bookings).toEqual([]);
+    // The last observed night (03-31) opens a 2-night stay into nights not read: available.
+    expect(r.nights.at(-1)).toEqual({ date: '2030-03-31', state: 'available', confidence: 0.95 });
+  });
+
   it('names nights without any observation unknown, and says what it read', () => {
     const days = record([{ at: T0, days: calendar(FROM, 10, new Set()) }]);
     const r = inferBookings({ days, from: FROM, to: '2030-03-15' });

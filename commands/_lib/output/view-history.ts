@@ -39,8 +39,8 @@ export const HISTORY_TABLES: Record<HistoryKind, TableColumn[]> = {
     { header: 'NIGHTS', text: (r) => plain(r.nights), align: 'right' },
     { header: 'BOOKED', text: (r) => (r.bookedAfter === null ? `by ${when(r.bookedBefore)}` : when(r.bookedBefore)), drop: 2 },
     { header: 'LEAD DAYS', text: (r) => (r.bookedAfter === null ? `≥${plain(r.leadTimeDays)}` : plain(r.leadTimeDays)), align: 'right' },
-    { header: 'LAST PRICE', text: (r) => money(r.lastPriceSeen, r.currency), align: 'right', drop: 1 },
-    { header: 'CONFIDENCE', text: (r) => plain(r.confidence), align: 'right', drop: 3 },
+    { header: 'LAST PRICE', text: (r) => money(r.lastPriceSeen, r.currency), align: 'right', drop: 3 },
+    { header: 'CONFIDENCE', text: (r) => plain(r.confidence), align: 'right', drop: 1 },
   ],
   seen_listing: [
     { header: 'NAME', text: (r) => str(r.name), min: 16 },
