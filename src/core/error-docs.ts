@@ -244,6 +244,25 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     fix: "List the account's watches (GET /v1/watches, stays watch list) for their ids.",
     reproduce: `GET /v1/watches/wat_nope/events ${SANDBOX}`,
   },
+  compset_not_found: {
+    cause: "No comp set of this account and key environment has this id or name (a typo, another account's, or deleted).",
+    fix: "List the account's comp sets (GET /v1/compsets, stays compset list) for their ids and names.",
+    reproduce: `GET /v1/compsets/cs_nope ${SANDBOX}`,
+  },
+  no_observations: {
+    cause:
+      'A market metrics read (GET /v1/market, stays market) found no observation of its scope (location, bounding box or comp set) for the nights asked: live calls record what they see, and none covered these listings and nights. A figure computed from nothing would be a zero passed off as a measurement, so none is given. Free.',
+    fix: 'Observe first (searches of the location with dates, calendars and quotes of its listings, or watches that make them on an interval), or widen from/to, platforms or bedrooms.',
+    reproduce: 'GET /v1/market?location=Nowhere&from=2027-01-01&to=2027-02-01 with a stay_live_ key on a fresh deployment',
+  },
+  compset_limit_exceeded: {
+    cause: 'The account already keeps the most comp sets it may have in this environment (100).',
+    fix: 'Delete comp sets it no longer needs (DELETE /v1/compsets/{id}, stays compset rm).',
+  },
+  compset_name_taken: {
+    cause: 'The account already has a comp set of this name in this environment; names pick comp sets out (stays market --compset NAME).',
+    fix: 'Choose another name, or delete the old comp set first.',
+  },
   delivery_not_found: {
     cause:
       "POST /v1/webhooks/{id}/deliveries/{deliveryId}/resend (stays webhooks resend) named an event id this webhook has no delivery of: a typo, another webhook's event, or one older than the 30 days deliveries are kept.",
