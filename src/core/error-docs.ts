@@ -249,12 +249,6 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     fix: "List the account's comp sets (GET /v1/compsets, stays compset list) for their ids and names.",
     reproduce: `GET /v1/compsets/cs_nope ${SANDBOX}`,
   },
-  no_observations: {
-    cause:
-      'A market metrics read (GET /v1/market, stays market) found no observation of its scope (location, bounding box or comp set) for the nights asked: live calls record what they see, and none covered these listings and nights. A figure computed from nothing would be a zero passed off as a measurement, so none is given. Free.',
-    fix: 'Observe first (searches of the location with dates, calendars and quotes of its listings, or watches that make them on an interval), or widen from/to, platforms or bedrooms.',
-    reproduce: 'GET /v1/market?location=Nowhere&from=2027-01-01&to=2027-02-01 with a stay_live_ key on a fresh deployment',
-  },
   compset_limit_exceeded: {
     cause: 'The account already keeps the most comp sets it may have in this environment (100).',
     fix: 'Delete comp sets it no longer needs (DELETE /v1/compsets/{id}, stays compset rm).',
@@ -282,6 +276,12 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     cause: 'The platform did not quote this listing for these dates and party (a minimum stay, too many guests, a rate plan not offered).',
     fix: 'Try other dates or another party size.',
     reproduce: `GET /v1/price?platform=airbnb&listingId=411&checkIn=2030-03-01&checkOut=2030-03-04 ${SANDBOX}`,
+  },
+  no_observations: {
+    cause:
+      "An analysis that reads this deployment's own observations (inferred bookings, market metrics) found none for the listing or location in the window: no live call observed it there, or the history is off (STAYS_HISTORY). Nothing was charged; a figure computed from nothing would be a zero passed off as a measurement.",
+    fix: 'Observe it first (stays calendar, price or search with a live key while history is on), widen the window, or check the listing id and location; sandbox keys read a synthetic history of every listing.',
+    reproduce: 'GET /v1/history/bookings?platform=airbnb&listingId=99999999&from=2030-01-01&to=2030-02-01 with a stay_live_ key on a store that never observed it',
   },
   credit_balance_too_low: {
     cause: "The account's available credits (balance minus what running calls hold) are below the worst-case cost of the call; nothing was charged.",

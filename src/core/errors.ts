@@ -100,10 +100,10 @@ export const ERROR_CODES = {
   webhook_not_found: { type: 'not_found', message: 'No such webhook.' },
   watch_not_found: { type: 'not_found', message: 'No such watch.' },
   compset_not_found: { type: 'not_found', message: 'No such comp set.' },
-  no_observations: { type: 'not_found', message: 'This deployment has observed nothing for this scope and window, so there is no figure to give.' },
   identity_mismatch: { type: 'not_found', message: 'The resolved listing differs from the requested one.' },
   no_availability: { type: 'not_found', message: 'At least one night of the stay is taken.' },
   price_not_found: { type: 'not_found', message: 'The platform did not quote this listing for these dates and party.' },
+  no_observations: { type: 'not_found', message: 'Nothing was observed for this listing or location in the window.' },
 
   credit_balance_too_low: { type: 'insufficient_credits', message: 'The available credit balance is below the cost of this call.' },
   rate_limit_exceeded: { type: 'rate_limited', message: 'Rate limit exceeded.' },

@@ -25,13 +25,14 @@ export function methodTexts(): Record<string, string> {
   return {
     'observed-in-scope/1': 'Listings of the scope with at least one calendar night, or one price of a stay starting, in the window observed.',
     'calendar-last-state/1': 'Share of observed listing-nights whose calendar, as last observed, showed the night unavailable (booked and blocked alike, as scraped occupancy counts them).',
-    'booked-over-for-rent/1': `Nights the booking inference (${inferenceMethod()}) classified booked, over nights it classified booked or available; blocked, unbookable and unknown nights are left out of both.`,
+    'booked-over-for-rent/1': `Nights the booking inference (${inferenceMethod()}) classified booked, over nights it classified booked, available or unbookable (for rent); owner blocks and unknown nights are left out of both.`,
     'booked-last-price-mean/1': 'Mean over inferred-booked nights of the nightly price last observed for the night before it was booked.',
     'adr-times-booked-rate/1': 'ADR times the inferred booked rate (revenue per available listing-night).',
     'booking-lead-median/1': 'Median days from when a booking was first seen made to its check-in, over bookings checking in within the window.',
     'booking-nights-mean/1': 'Mean nights of the inferred bookings checking in within the window.',
     'observed-nightly/1': 'Nightly prices observed (one per distinct value of a dated search row or quote) for stays starting within the window; percentiles by linear interpolation.',
-    [inferenceMethod()]: 'Booking inference from consecutive calendar observations: a night seen available and later unavailable is booked.',
+    [inferenceMethod()]:
+      'Booking inference from consecutive calendar observations (docs/analytics.md): a night seen free and later taken within 90 days of it is booked (a run taken in one change is one booking, priced at the last price seen), taken earlier or never seen free is blocked or unknown, a free night no stay can use (minimum stay, check-in or check-out rules) is unbookable.',
   };
 }
 
@@ -90,7 +91,7 @@ export function metricsOf(listings: readonly Prepared[], from: string, to: strin
   let observedNights = 0;
   let unavailable = 0;
   let booked = 0;
-  let available = 0;
+  let forRent = 0;
   const bookedPrices: number[] = [];
   const leads: number[] = [];
   const lengths: number[] = [];
@@ -112,7 +113,7 @@ export function metricsOf(listings: readonly Prepared[], from: string, to: strin
     for (const n of inference.nights) {
       if (n.date < from || n.date >= to) continue;
       if (n.state === 'booked') booked++;
-      else if (n.state === 'available') available++;
+      else if (n.state === 'available' || n.state === 'unbookable') forRent++;
     }
     for (const b of inference.bookings) {
       let nights = 0;
@@ -137,7 +138,7 @@ export function metricsOf(listings: readonly Prepared[], from: string, to: strin
   leads.sort((a, b) => a - b);
   const mean = (xs: number[]) => (xs.length === 0 ? null : xs.reduce((s, x) => s + x, 0) / xs.length);
   const adr = mean(bookedPrices);
-  const bookedRate = booked + available === 0 ? null : booked / (booked + available);
+  const bookedRate = booked + forRent === 0 ? null : booked / (booked + forRent);
   const pct = (p: number) => {
     const v = percentile(prices, p);
     return v === null ? null : money(v);
@@ -148,9 +149,9 @@ export function metricsOf(listings: readonly Prepared[], from: string, to: strin
     adr: fig(adr === null ? null : money(adr), bookedPrices.length, 'currency', 'booked nights with a price', 'booked-last-price-mean/1'),
     occupancy: {
       calendarUnavailableRate: fig(observedNights === 0 ? null : unavailable / observedNights, observedNights, 'rate', 'listing-nights', 'calendar-last-state/1'),
-      inferredBookedRate: fig(bookedRate, booked + available, 'rate', 'listing-nights', `booked-over-for-rent/1 (${inferenceMethod()})`),
+      inferredBookedRate: fig(bookedRate, booked + forRent, 'rate', 'listing-nights', `booked-over-for-rent/1 (${inferenceMethod()})`),
     },
-    revpar: fig(both ? money(adr * bookedRate) : null, both ? booked + available : 0, 'currency', 'listing-nights', 'adr-times-booked-rate/1'),
+    revpar: fig(both ? money(adr * bookedRate) : null, both ? booked + forRent : 0, 'currency', 'listing-nights', 'adr-times-booked-rate/1'),
     bookingWindowDays: fig(percentile(leads, 50), leads.length, 'days', 'bookings', 'booking-lead-median/1'),
     lengthOfStayNights: fig(mean(lengths), lengths.length, 'nights', 'bookings', 'booking-nights-mean/1'),
     pricePercentiles: { p25: pct(25), p50: pct(50), p75: pct(75), p90: pct(90), sampleSize: prices.length, sampleUnit: 'prices', method: 'observed-nightly/1' },

@@ -1,0 +1,325 @@
+// Booking inference (issue 27, item 1): from a listing's calendar as it was observed (kind 'day'
+// rows, a row per run of equal values: src/core/ports/store/observations.ts), what each night is
+// now and, for the nights taken, whether a guest booked them or the host blocked them. Pure: no
+// store, no clock, no world; the same rows give the same answer. The method, `calendar-diff/1`, is
+// documented step by step in docs/analytics.md; a change to any rule here is a new method version.
+import type { ObservationRow } from '../ports/store/observations.js';
+
+export const BOOKING_METHOD = 'calendar-diff/1';
+
+export const NIGHT_STATES = ['available', 'booked', 'blocked', 'unbookable', 'unknown'] as const;
+export type NightState = (typeof NIGHT_STATES)[number];
+
+/**
+ * The method's parameter: a guest books at most GUEST_WINDOW_DAYS before the first night, so a
+ * night that turned unavailable earlier than that is a host's hold (docs/analytics.md).
+ */
+const GUEST_WINDOW_DAYS = 90;
+/** How far back a stay covering a night may start (longer minimum stays than this are not read). */
+const MAX_RULE_NIGHTS = 31;
+
+export interface InferredNight {
+  date: string;
+  state: NightState;
+  /** 0..1: how sure the method is of the state (0 for unknown). */
+  confidence: number;
+}
+
+export interface InferredBooking {
+  checkIn: string;
+  checkOut: string;
+  nights: number;
+  /** The last instant its first night was seen free (null: taken when first observed). */
+  bookedAfter: string | null;
+  /** The first instant it was seen taken. */
+  bookedBefore: string;
+  /**
+   * Whole days from when it was booked (the middle of [bookedAfter, bookedBefore]) to check-in;
+   * when bookedAfter is null (taken when first observed) a floor: it was booked at least this far ahead.
+   */
+  leadTimeDays: number;
+  /** The nightly price last seen for its first night before it was taken, in `currency`. */
+  lastPriceSeen: number | null;
+  currency: string | null;
+  confidence: number;
+}
+
+export interface BookingInference {
+  method: typeof BOOKING_METHOD;
+  nights: InferredNight[];
+  bookings: InferredBooking[];
+  counts: Record<NightState, number>;
+  sample: {
+    /** Observation rows read: calendar days of the window's nights, and the price rows. */
+    observations: number;
+    /** Nights of the window with at least one observation. */
+    nights: number;
+    firstObserved: string | null;
+    lastObserved: string | null;
+  };
+}
+
+export interface BookingInput {
+  /** Kind 'day' rows of ONE listing (any order; rows a month or more outside [from, to) are ignored). */
+  days: readonly ObservationRow[];
+  /** Quote and search rows of that listing: the last price seen before a booking. */
+  prices?: readonly ObservationRow[];
+  /** Night dates, YYYY-MM-DD; `to` exclusive. */
+  from: string;
+  to: string;
+}
+
+interface DayValue {
+  available?: boolean | null;
+  minNights?: number | null;
+  checkIn?: boolean | null;
+  checkOut?: boolean | null;
+  bookable?: boolean | null;
+}
+
+const DAY_MS = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+const dayNumber = (date: string) => Math.round(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
+const dateOf = (day: number) => iso(day * DAY_MS).slice(0, 10);
+const weekday = (day: number) => (((day + 4) % 7) + 7) % 7;
+
+function dayValue(r: ObservationRow): DayValue {
+  return r.value !== null && typeof r.value === 'object' ? (r.value as DayValue) : {};
+}
+const isAvailable = (r: ObservationRow) => dayValue(r).available === true;
+
+/** Whether a guest could check in on the day, by its row: the stated rule, else bookable, else free. */
+function checkInAllowed(v: DayValue): boolean {
+  if (v.available !== true) return false;
+  if (typeof v.checkIn === 'boolean') return v.checkIn;
+  if (typeof v.bookable === 'boolean') return v.bookable;
+  return true;
+}
+
+/** What one night's rows say: its latest state and, when taken, the change that took it. */
+interface NightRead {
+  day: number;
+  rows: ObservationRow[];
+  latest: ObservationRow;
+  /** When it turned unavailable: after (last seen free; null: never seen free) and before (first seen taken). */
+  after: number | null;
+  before: number;
+  /** The row seen just before it was taken (null: never seen free). */
+  lastFree: ObservationRow | null;
+}
+
+function readNight(day: number, rows: ObservationRow[]): NightRead {
+  rows.sort((a, b) => a.firstSeen - b.firstSeen || a.id - b.id);
+  const latest = rows.at(-1)!;
+  let i = rows.length - 1;
+  while (i > 0 && !isAvailable(rows[i - 1]!)) i--;
+  // rows[i..] are unavailable (when the latest is); rows[i - 1], if any, the last available one.
+  const lastFree = i > 0 ? rows[i - 1]! : null;
+  return { day, rows, latest, after: lastFree ? lastFree.lastSeen : null, before: rows[i]!.firstSeen, lastFree };
+}
+
+/**
+ * The weekdays a listing never lets guests check in on: seen free on that weekday at least
+ * three times, never with check-in allowed, while other weekdays allow it.
+ */
+function closedCheckInDays(nights: readonly NightRead[]): Set<number> {
+  const free = new Array<number>(7).fill(0);
+  const open = new Array<number>(7).fill(0);
+  let stated = false;
+  for (const n of nights) {
+    for (const r of n.rows) {
+      const v = dayValue(r);
+      if (v.available !== true) continue;
+      if (typeof v.checkIn === 'boolean') stated = true;
+      free[weekday(n.day)]!++;
+      if (checkInAllowed(v)) open[weekday(n.day)]!++;
+    }
+  }
+  const out = new Set<number>();
+  if (!stated || open.every((o) => o === 0)) return out;
+  for (let w = 0; w < 7; w++) if (free[w]! >= 3 && open[w] === 0) out.add(w);
+  return out;
+}
+
+/**
+ * Whether a free night can be part of some stay by the latest calendar: a check-in day at or
+ * before it, a free run from there through it of at least that day's minimum stay, and a day the
+ * guest may check out on after it.
+ */
+function coverable(day: number, latest: Map<number, DayValue>): boolean {
+  for (let s = day; s > day - MAX_RULE_NIGHTS; s--) {
+    const vs = latest.get(s);
+    // Before the first observed day the calendar is unknown: a stay may have started there.
+    if (!vs) return true;
+    if (vs.available !== true) return false;
+    if (!checkInAllowed(vs)) continue;
+    const min = Math.max(1, typeof vs.minNights === 'number' ? vs.minNights : 1);
+    // The stay [s, e): free nights from s, long enough, through day; a check-out allowed at e.
+    for (let e = Math.max(s + min, day + 1); e <= s + MAX_RULE_NIGHTS; e++) {
+      const night = latest.get(e - 1);
+      if (night?.available !== true) break;
+      const out = latest.get(e);
+      if (out?.checkOut !== false) return true;
+    }
+  }
+  return false;
+}
+
+/** A run of taken nights that changed together: one hold. */
+interface Group {
+  nights: NightRead[];
+  /** The intersection of the nights' brackets. */
+  after: number | null;
+  before: number;
+}
+
+function groupTaken(taken: readonly NightRead[]): Group[] {
+  const groups: Group[] = [];
+  for (const n of taken) {
+    const g = groups.at(-1);
+    const last = g?.nights.at(-1);
+    if (g && last && last.day === n.day - 1) {
+      const after = g.after === null ? n.after : n.after === null ? g.after : Math.max(g.after, n.after);
+      const before = Math.min(g.before, n.before);
+      // Changed together: the brackets overlap (an unknown start overlaps everything before its end).
+      if (after === null || after < before) {
+        g.nights.push(n);
+        g.after = after;
+        g.before = before;
+        continue;
+      }
+    }
+    groups.push({ nights: [n], after: n.after, before: n.before });
+  }
+  return groups;
+}
+
+/** Booked or blocked, and how sure: the guest rules a booking obeys, then the guest window. */
+function classify(g: Group, closed: Set<number>): { state: 'booked' | 'blocked'; confidence: number } {
+  const first = g.nights[0]!;
+  const length = g.nights.length;
+  const v = dayValue(first.lastFree ?? first.latest);
+  const min = typeof v.minNights === 'number' ? v.minNights : null;
+  // 1. Shorter than the minimum stay of its first night: no guest could book it.
+  if (min !== null && length < min) return { state: 'blocked', confidence: 0.95 };
+  // 2. Its first night was not a check-in day just before it was taken, or never is.
+  if (first.lastFree && !checkInAllowed(dayValue(first.lastFree))) return { state: 'blocked', confidence: 0.9 };
+  if (closed.has(weekday(first.day))) return { state: 'blocked', confidence: 0.9 };
+  // 3. Taken further ahead than guests book.
+  const leadFloor = (first.day * DAY_MS - g.before) / DAY_MS;
+  if (leadFloor > GUEST_WINDOW_DAYS) return { state: 'blocked', confidence: g.after === null ? 0.85 : 0.9 };
+  // 4. Otherwise a booking; surer when the change was seen (a bracket), less when it was taken before the first observation.
+  return { state: 'booked', confidence: g.after === null ? 0.75 : 0.9 };
+}
+
+interface PriceValue {
+  nightlyPrice?: number | null;
+}
+
+/** The stay a price row's key names (`…@checkIn/checkOut/adults` or `checkIn/checkOut/adults`), as day numbers. */
+function stayOfKey(key: string): { from: number; to: number } | null {
+  const m = /(\d{4}-\d{2}-\d{2})\/(\d{4}-\d{2}-\d{2})/.exec(key);
+  return m ? { from: dayNumber(m[1]!), to: dayNumber(m[2]!) } : null;
+}
+
+/**
+ * The nightly price last seen for a booking's nights before it was taken: among the rows whose
+ * stay includes its first night (a quote or a dated search; else any row with a nightly price),
+ * the one seen last at or before `before`.
+ */
+function lastPrice(prices: readonly ObservationRow[], firstNight: number, before: number): { price: number; currency: string | null } | null {
+  let best: { row: ObservationRow; covers: boolean } | null = null;
+  for (const r of prices) {
+    const p = (r.value as PriceValue | null)?.nightlyPrice;
+    if (typeof p !== 'number' || r.firstSeen > before) continue;
+    const stay = stayOfKey(r.key);
+    const covers = stay !== null && stay.from <= firstNight && firstNight < stay.to;
+    const seen = Math.min(r.lastSeen, before);
+    if (!best || (covers && !best.covers) || (covers === best.covers && seen > Math.min(best.row.lastSeen, before))) best = { row: r, covers };
+  }
+  return best ? { price: (best.row.value as PriceValue).nightlyPrice!, currency: best.row.currency } : null;
+}
+
+export function inferBookings(input: BookingInput): BookingInference {
+  const from = dayNumber(input.from);
+  const to = dayNumber(input.to);
+  const byDay = new Map<number, ObservationRow[]>();
+  let observations = 0;
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const r of input.days) {
+    if (r.kind !== 'day' || !/^\d{4}-\d{2}-\d{2}$/.test(r.key)) continue;
+    const day = dayNumber(r.key);
+    // The rules of a window's nights read a month on either side (stays across its edges).
+    if (day < from - MAX_RULE_NIGHTS || day >= to + MAX_RULE_NIGHTS) continue;
+    let list = byDay.get(day);
+    if (!list) byDay.set(day, (list = []));
+    list.push(r);
+    if (day >= from && day < to) {
+      observations++;
+      first = Math.min(first, r.firstSeen);
+      last = Math.max(last, r.lastSeen);
+    }
+  }
+  const reads = new Map<number, NightRead>();
+  for (const [day, rows] of [...byDay].sort((a, b) => a[0] - b[0])) reads.set(day, readNight(day, rows));
+  const all = [...reads.values()];
+  const closed = closedCheckInDays(all);
+  const latest = new Map<number, DayValue>(all.map((n) => [n.day, dayValue(n.latest)]));
+
+  // Taken nights (the month around the window too: a hold across its edge is judged whole).
+  const groups = groupTaken(all.filter((n) => !isAvailable(n.latest)));
+  const verdict = new Map<number, { state: 'booked' | 'blocked'; confidence: number }>();
+  const bookings: InferredBooking[] = [];
+  const prices = input.prices ?? [];
+  for (const g of groups) {
+    const c = classify(g, closed);
+    for (const n of g.nights) verdict.set(n.day, c);
+    const start = g.nights[0]!.day;
+    const end = g.nights.at(-1)!.day + 1;
+    if (c.state !== 'booked' || end <= from || start >= to) continue;
+    const at = g.after === null ? g.before : (g.after + g.before) / 2;
+    const price = lastPrice(prices, start, g.before);
+    bookings.push({
+      checkIn: dateOf(start),
+      checkOut: dateOf(end),
+      nights: end - start,
+      bookedAfter: g.after === null ? null : iso(g.after),
+      bookedBefore: iso(g.before),
+      leadTimeDays: Math.floor((start * DAY_MS - at) / DAY_MS),
+      lastPriceSeen: price?.price ?? null,
+      currency: price?.currency ?? null,
+      confidence: c.confidence,
+    });
+  }
+
+  const nights: InferredNight[] = [];
+  const counts = Object.fromEntries(NIGHT_STATES.map((s) => [s, 0])) as Record<NightState, number>;
+  let observedNights = 0;
+  for (let d = from; d < to; d++) {
+    const n = reads.get(d);
+    let night: InferredNight;
+    if (!n) night = { date: dateOf(d), state: 'unknown', confidence: 0 };
+    else {
+      observedNights++;
+      const v = verdict.get(d);
+      if (v) night = { date: dateOf(d), state: v.state, confidence: v.confidence };
+      else if (coverable(d, latest)) night = { date: dateOf(d), state: 'available', confidence: 0.95 };
+      else night = { date: dateOf(d), state: 'unbookable', confidence: 0.9 };
+    }
+    counts[night.state]++;
+    nights.push(night);
+  }
+  return {
+    method: BOOKING_METHOD,
+    nights,
+    bookings,
+    counts,
+    sample: {
+      observations: observations + prices.length,
+      nights: observedNights,
+      firstObserved: observations === 0 ? null : iso(first),
+      lastObserved: observations === 0 ? null : iso(last),
+    },
+  };
+}

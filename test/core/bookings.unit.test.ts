@@ -1,0 +1,162 @@
+// inferBookings (issue 27, item 1: calendar-diff/1) on hand-built observation sequences: a
+// calendar observed at a few instants, recorded as the store records it (a row per run of equal
+// values), and each state the method can name.
+import { describe, expect, it } from 'vitest';
+import { BOOKING_METHOD, inferBookings } from '../../src/core/analytics/bookings.js';
+import type { ObservationRow } from '../../src/core/ports/store/observations.js';
+
+const DAY = 86_400_000;
+const dayMs = (date: string) => Date.parse(`${date}T00:00:00Z`);
+const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const addDays = (date: string, n: number) => dateOf(dayMs(date) + n * DAY);
+
+interface Day {
+  available: boolean;
+  minNights: number | null;
+  checkIn: boolean | null;
+  checkOut: boolean | null;
+  bookable: boolean | null;
+}
+
+/**
+ * A calendar as the sandbox states it for airbnb: `taken` nights unavailable, check-in where a
+ * free run of the minimum stay starts (and the weekday is not closed), check-out after a free night.
+ */
+function calendar(from: string, nights: number, taken: ReadonlySet<string>, opts: { minNights?: number; closedWeekday?: number } = {}): Map<string, Day> {
+  const min = opts.minNights ?? 2;
+  const free = (d: string) => !taken.has(d);
+  const out = new Map<string, Day>();
+  for (let i = 0; i < nights; i++) {
+    const d = addDays(from, i);
+    let run = 0;
+    while (run < min && free(addDays(d, run))) run++;
+    const checkIn = free(d) && run >= min && new Date(dayMs(d)).getUTCDay() !== opts.closedWeekday;
+    out.set(d, { available: free(d), minNights: min, checkIn, checkOut: free(addDays(d, -1)), bookable: free(d) && checkIn });
+  }
+  return out;
+}
+
+/** Records snapshots as the store does: a value equal to its series' latest extends that row. */
+function record(snapshots: readonly { at: number; days: Map<string, Day> }[]): ObservationRow[] {
+  const rows: ObservationRow[] = [];
+  const latest = new Map<string, ObservationRow>();
+  let id = 0;
+  for (const s of snapshots) {
+    for (const [date, v] of s.days) {
+      const prev = latest.get(date);
+      if (prev && JSON.stringify(prev.value) === JSON.stringify(v)) {
+        prev.lastSeen = s.at;
+        prev.timesSeen++;
+        continue;
+      }
+      const row: ObservationRow = { id: ++id, platform: 'airbnb', listingId: '1', kind: 'day', key: date, currency: null, value: v, source: 'test', firstSeen: s.at, lastSeen: s.at, timesSeen: 1 };
+      rows.push(row);
+      latest.set(date, row);
+    }
+  }
+  return rows;
+}
+
+const range = (from: string, n: number) => [...Array(n).keys()].map((i) => addDays(from, i));
+const FROM = '2030-03-01';
+const T0 = dayMs('2030-01-01');
+
+describe('inferBookings (calendar-diff/1)', () => {
+  it('names a stay booked between two observations a booking: check-in, length, lead time, last price seen', () => {
+    const stay = new Set(range('2030-03-10', 4));
+    const before = calendar(FROM, 31, new Set());
+    const after = calendar(FROM, 31, stay);
+    const days = record([
+      { at: T0, days: before },
+      { at: T0 + 6 * 3_600_000, days: before },
+      { at: T0 + 12 * 3_600_000, days: after },
+    ]);
+    const price = (nightly: number, at: number): ObservationRow => ({
+      id: 1000 + nightly,
+      platform: 'airbnb',
+      listingId: '1',
+      kind: 'quote',
+      key: '2030-03-10/2030-03-14/2',
+      currency: 'EUR',
+      value: { nightlyPrice: nightly, totalPrice: nightly * 4 },
+      source: 'test',
+      firstSeen: at,
+      lastSeen: at,
+      timesSeen: 1,
+    });
+    const r = inferBookings({ days, prices: [price(100, T0 - DAY), price(120, T0 + 3_600_000), price(999, T0 + DAY)], from: FROM, to: '2030-04-01' });
+    expect(r.method).toBe(BOOKING_METHOD);
+    expect(r.nights).toHaveLength(31);
+    expect(r.counts.booked).toBe(4);
+    expect(r.nights.filter((n) => n.state === 'booked').map((n) => n.date)).toEqual([...stay]);
+    expect(r.bookings).toEqual([
+      {
+        checkIn: '2030-03-10',
+        checkOut: '2030-03-14',
+        nights: 4,
+        bookedAfter: new Date(T0 + 6 * 3_600_000).toISOString(),
+        bookedBefore: new Date(T0 + 12 * 3_600_000).toISOString(),
+        leadTimeDays: 67,
+        lastPriceSeen: 120,
+        currency: 'EUR',
+        confidence: 0.9,
+      },
+    ]);
+    expect(r.sample).toEqual({ observations: days.length + 3, nights: 31, firstObserved: new Date(T0).toISOString(), lastObserved: new Date(T0 + 12 * 3_600_000).toISOString() });
+  });
+
+  it('names a run shorter than the minimum stay a host block', () => {
+    const hold = new Set(range('2030-03-10', 2));
+    const days = record([
+      { at: T0, days: calendar(FROM, 31, new Set(), { minNights: 4 }) },
+      { at: T0 + DAY, days: calendar(FROM, 31, hold, { minNights: 4 }) },
+    ]);
+    const r = inferBookings({ days, from: FROM, to: '2030-04-01' });
+    expect(r.nights.filter((n) => n.state === 'blocked').map((n) => n.date)).toEqual([...hold]);
+    expect(r.bookings).toEqual([]);
+  });
+
+  it('names a run starting on a day guests may not check in on a host block', () => {
+    // 2030-03-10 is a Sunday (weekday 0): closed for check-in.
+    const hold = new Set(range('2030-03-10', 5));
+    const days = record([
+      { at: T0, days: calendar(FROM, 31, new Set(), { closedWeekday: 0 }) },
+      { at: T0 + DAY, days: calendar(FROM, 31, hold, { closedWeekday: 0 }) },
+    ]);
+    const r = inferBookings({ days, from: FROM, to: '2030-04-01' });
+    expect(r.counts.blocked).toBe(5);
+    expect(r.counts.booked).toBe(0);
+  });
+
+  it('names a run taken further ahead than guests book a host block', () => {
+    const hold = new Set(range('2030-03-10', 5));
+    const early = dayMs('2029-11-01');
+    const days = record([
+      { at: early, days: calendar(FROM, 31, new Set()) },
+      { at: early + DAY, days: calendar(FROM, 31, hold) },
+    ]);
+    const r = inferBookings({ days, from: FROM, to: '2030-04-01' });
+    expect(r.counts.blocked).toBe(5);
+  });
+
+  it('names a free night no stay can include unbookable: a gap shorter than the minimum stay', () => {
+    // Taken 03-05..03-07 and 03-09..03-12: 03-08 is free but a 3-night minimum cannot fit in it.
+    const taken = new Set([...range('2030-03-05', 3), ...range('2030-03-09', 4)]);
+    const days = record([{ at: T0, days: calendar(FROM, 31, taken, { minNights: 3 }) }]);
+    const r = inferBookings({ days, from: FROM, to: '2030-04-01' });
+    expect(r.nights.find((n) => n.date === '2030-03-08')?.state).toBe('unbookable');
+    expect(r.nights.find((n) => n.date === '2030-03-13')?.state).toBe('available');
+    // Taken since the first observation: booked, less surely than a change seen.
+    expect(r.nights.find((n) => n.date === '2030-03-05')).toEqual({ date: '2030-03-05', state: 'booked', confidence: 0.75 });
+  });
+
+  it('names nights without any observation unknown, and says what it read', () => {
+    const days = record([{ at: T0, days: calendar(FROM, 10, new Set()) }]);
+    const r = inferBookings({ days, from: FROM, to: '2030-03-15' });
+    expect(r.counts).toEqual({ available: 10, booked: 0, blocked: 0, unbookable: 0, unknown: 4 });
+    expect(r.nights.at(-1)).toEqual({ date: '2030-03-14', state: 'unknown', confidence: 0 });
+    expect(r.sample.nights).toBe(10);
+    const none = inferBookings({ days: [], from: FROM, to: '2030-03-15' });
+    expect(none.sample).toEqual({ observations: 0, nights: 0, firstObserved: null, lastObserved: null });
+  });
+});
