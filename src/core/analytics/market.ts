@@ -153,7 +153,7 @@ export function metricsOf(listings: readonly Prepared[], from: string, to: strin
     },
     revpar: fig(both ? money(adr * bookedRate) : null, both ? booked + forRent : 0, 'currency', 'listing-nights', 'adr-times-booked-rate/1'),
     bookingWindowDays: fig(percentile(leads, 50), leads.length, 'days', 'bookings', 'booking-lead-median/1'),
-    lengthOfStayNights: fig(mean(lengths), lengths.length, 'nights', 'bookings', 'booking-nights-mean/1'),
+    lengthOfStayNights: fig(lengths.length === 0 ? null : money(mean(lengths)!), lengths.length, 'nights', 'bookings', 'booking-nights-mean/1'),
     pricePercentiles: { p25: pct(25), p50: pct(50), p75: pct(75), p90: pct(90), sampleSize: prices.length, sampleUnit: 'prices', method: 'observed-nightly/1' },
   };
 }

@@ -97,7 +97,10 @@ async function sandboxObs(services: Services, where: string, members: readonly (
   for (const m of members) {
     const cal = await services.sandboxUpstream.availability(m.platform, m.listingId, from, to);
     const days: ObservationRow[] = [];
-    for (const d of cal.dates) {
+    // Each run of taken nights is one booking, made some days before its first night (a function
+    // of the listing and that night): every night of the run turned unavailable at that instant.
+    let booked = 0;
+    for (const [i, d] of cal.dates.entries()) {
       const night = dateMs(d.date);
       const day = { available: d.available, minNights: d.minNights, checkIn: d.checkIn, checkOut: d.checkOut, bookable: d.bookable };
       const base = { platform: m.platform, listingId: m.listingId, kind: 'day' as const, key: d.date, currency: null, source: 'sandbox' };
@@ -105,10 +108,13 @@ async function sandboxObs(services: Services, where: string, members: readonly (
         days.push({ ...base, id: ++id, value: day, firstSeen: first, lastSeen: night, timesSeen: (night - first) / DAY_MS + 1 });
         continue;
       }
-      // Booked some days before the night (a function of the listing and the night), as the availability history shows it.
-      const lead = 1 + (fingerprint([m.platform, m.listingId, d.date]).charCodeAt(0) % 45);
-      const booked = Math.max(first + DAY_MS, night - lead * DAY_MS);
-      days.push({ ...base, id: ++id, value: { ...day, available: true }, firstSeen: first, lastSeen: booked - DAY_MS, timesSeen: (booked - DAY_MS - first) / DAY_MS + 1 });
+      if (i === 0 || cal.dates[i - 1]!.available) {
+        const lead = 1 + (fingerprint([m.platform, m.listingId, d.date]).charCodeAt(0) % 45);
+        booked = Math.max(first + DAY_MS, night - lead * DAY_MS);
+      }
+      // Before it was taken the night was open: check-in and check-out allowed where the platform states them.
+      const open = { ...day, available: true, checkIn: day.checkIn === null ? null : true, checkOut: day.checkOut === null ? null : true, bookable: day.bookable === null ? null : true };
+      days.push({ ...base, id: ++id, value: open, firstSeen: first, lastSeen: booked - DAY_MS, timesSeen: (booked - DAY_MS - first) / DAY_MS + 1 });
       days.push({ ...base, id: ++id, value: day, firstSeen: booked, lastSeen: night, timesSeen: (night - booked) / DAY_MS + 1 });
     }
     out.push({ platform: m.platform, listingId: m.listingId, bedrooms: m.bedrooms, days, prices: weekly.get(`${m.platform}|${m.listingId}`) ?? [] });
