@@ -62,6 +62,13 @@ async function liveObs(services: Services, m: Member, from: string, to: string):
   return { platform: m.platform, listingId: m.listingId, bedrooms, days, prices: [...quotes, ...searches.filter((r) => r.key.includes('@'))] };
 }
 
+/** Every member's observations, a few listings' reads at a time (a pool of PostgreSQL connections serves them together). */
+async function liveAll(services: Services, members: readonly Member[], from: string, to: string): Promise<ListingObs[]> {
+  const out: ListingObs[] = [];
+  for (let i = 0; i < members.length; i += 8) out.push(...(await Promise.all(members.slice(i, i + 8).map((m) => liveObs(services, m, from, to)))));
+  return out;
+}
+
 /** The sandbox's history of some listings over [from, to): see sandboxCalendar in ./history.ts. */
 async function sandboxObs(services: Services, where: string, members: readonly (Member & { row: Property })[], from: string, to: string): Promise<ListingObs[]> {
   const first = dateMs(from) - 60 * DAY_MS;
@@ -183,8 +190,12 @@ export async function market(services: Services, ctx: RequestContext, raw: RawIn
       listings = await sandboxObs(services, location, members, q.from, q.to);
     } else {
       const seen = await services.store.listingsSeenIn({ location: locationKey(location), platforms, from: 0, to: Number.MAX_SAFE_INTEGER });
-      listings = [];
-      for (const l of seen.listings) listings.push(await liveObs(services, { platform: l.platform as EnabledPlatform, listingId: l.listingId, bedrooms: null }, q.from, q.to));
+      listings = await liveAll(
+        services,
+        seen.listings.map((l) => ({ platform: l.platform as EnabledPlatform, listingId: l.listingId, bedrooms: null })),
+        q.from,
+        q.to,
+      );
     }
   } else if (form === 'bbox') {
     const box = parseBbox(q.bbox!);
@@ -201,10 +212,13 @@ export async function market(services: Services, ctx: RequestContext, raw: RawIn
       );
     } else {
       await services.store.observationsWritten();
-      listings = [];
-      for (const p of await services.store.listingsWithin({ ...box, platforms })) {
-        listings.push(await liveObs(services, { platform: p.platform as EnabledPlatform, listingId: p.listingId, bedrooms: p.bedrooms }, q.from, q.to));
-      }
+      const placed = await services.store.listingsWithin({ ...box, platforms });
+      listings = await liveAll(
+        services,
+        placed.map((p) => ({ platform: p.platform as EnabledPlatform, listingId: p.listingId, bedrooms: p.bedrooms })),
+        q.from,
+        q.to,
+      );
     }
   } else {
     const cs = await ownCompSet(services, ctx, q.compSet!, 'compSet');
@@ -214,10 +228,7 @@ export async function market(services: Services, ctx: RequestContext, raw: RawIn
     if (bedrooms === null) bedrooms = cs.bedrooms;
     const found = await compSetMembers(services, sandbox, cs, platforms);
     if (sandbox) listings = await sandboxObs(services, found.where!, found.members as (Member & { row: Property })[], q.from, q.to);
-    else {
-      listings = [];
-      for (const m of found.members) listings.push(await liveObs(services, m, q.from, q.to));
-    }
+    else listings = await liveAll(services, found.members, q.from, q.to);
   }
   if (bedrooms !== null) listings = listings.filter((l) => l.bedrooms === bedrooms);
   const { currency, excluded } = mainCurrency(listings);
