@@ -8,6 +8,7 @@ import { defineAuth } from './auth.js';
 import { defineAvailability } from './availability.js';
 import { defineCompare } from './compare.js';
 import { defineCompletion } from './completion.js';
+import { defineCompset } from './compset.js';
 import { defineConfig } from './config.js';
 import { defineDoctor } from './doctor.js';
 import { defineHelp } from './help.js';
@@ -16,6 +17,7 @@ import { defineJobs } from './jobs.js';
 import { defineListing } from './listing.js';
 import { defineMcp } from './mcp.js';
 import { defineListings } from './listings.js';
+import { defineMarket } from './market.js';
 import { definePrice } from './price.js';
 import { defineReviews } from './reviews.js';
 import { defineSearch } from './search.js';
@@ -35,6 +37,8 @@ const DEFINERS: [readonly string[], (p: Command) => void][] = [
   [['availability'], defineAvailability],
   [['reviews'], defineReviews],
   [['history'], defineHistory],
+  [['market'], defineMarket],
+  [['compset'], defineCompset],
   [['account'], defineAccount],
   [['auth', 'whoami'], defineAuth],
   [['jobs'], defineJobs],

@@ -3,6 +3,7 @@
 import type { AvailabilityInput, ListingInput, PriceCompareInput, PriceInput, ReviewsInput, SearchInput } from '../core/schemas/params.js';
 import type { JobsListInput } from '../core/schemas/jobs.js';
 import type { HistoryAvailabilityInput, HistoryBookingsInput, HistoryListingsInput, HistoryObservationsInput, HistoryPriceInput } from '../core/schemas/history.js';
+import type { MarketInput } from '../core/schemas/market.js';
 import type { SSearchInput, StayPart } from '../core/schemas/stays.js';
 import type { ApiCall } from './http.js';
 import type { QueryValue } from './types.js';
@@ -81,6 +82,12 @@ export const operations = {
   historyObservations: (p: HistoryObservationsParams) => get('/v1/history/observations', p),
   // Booking inference (issue 27): free, one answer.
   historyBookings: (p: HistoryBookingsParams) => get('/v1/history/bookings', p),
+  // Market metrics and comp sets (issue 27): free reads of the deployment's observations.
+  market: (p: MarketInput) => get('/v1/market', p),
+  compSetCreate: (body: Record<string, unknown>) => post('/v1/compsets', body),
+  compSets: () => get('/v1/compsets'),
+  compSet: (id: string) => get(`/v1/compsets/${seg(id)}`),
+  compSetDelete: (id: string): ApiCall => ({ method: 'DELETE', path: `/v1/compsets/${seg(id)}` }),
   job: (jobId: string) => get(`/v1/jobs/${seg(jobId)}`),
   jobs: (p: JobsListParams = {}) => get('/v1/jobs', p),
   /** DELETE /v1/jobs/{jobId}: a pending or running job ends failed (job_canceled), nothing charged. */

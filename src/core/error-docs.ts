@@ -244,6 +244,19 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     fix: "List the account's watches (GET /v1/watches, stays watch list) for their ids.",
     reproduce: `GET /v1/watches/wat_nope/events ${SANDBOX}`,
   },
+  compset_not_found: {
+    cause: "No comp set of this account and key environment has this id or name (a typo, another account's, or deleted).",
+    fix: "List the account's comp sets (GET /v1/compsets, stays compset list) for their ids and names.",
+    reproduce: `GET /v1/compsets/cs_nope ${SANDBOX}`,
+  },
+  compset_limit_exceeded: {
+    cause: 'The account already keeps the most comp sets it may have in this environment (100).',
+    fix: 'Delete comp sets it no longer needs (DELETE /v1/compsets/{id}, stays compset rm).',
+  },
+  compset_name_taken: {
+    cause: 'The account already has a comp set of this name in this environment; names pick comp sets out (stays market --compset NAME).',
+    fix: 'Choose another name, or delete the old comp set first.',
+  },
   delivery_not_found: {
     cause:
       "POST /v1/webhooks/{id}/deliveries/{deliveryId}/resend (stays webhooks resend) named an event id this webhook has no delivery of: a typo, another webhook's event, or one older than the 30 days deliveries are kept.",

@@ -88,6 +88,8 @@ export const ERROR_CODES = {
   },
   account_disabled: { type: 'permission_denied', message: 'The account is disabled.' },
   webhook_limit_exceeded: { type: 'permission_denied', message: 'This account has the maximum number of active webhooks; delete one first.' },
+  compset_limit_exceeded: { type: 'permission_denied', message: 'This account has the maximum number of comp sets; delete one first.' },
+  compset_name_taken: { type: 'invalid_request', message: 'The account already has a comp set of this name.' },
   watch_limit_exceeded: { type: 'permission_denied', message: 'This account has the maximum number of active watches; delete one first.' },
 
   sandbox_key_required: { type: 'permission_denied', message: 'This works with a sandbox (stay_test_) key only.' },
@@ -97,6 +99,7 @@ export const ERROR_CODES = {
   job_not_found: { type: 'not_found', message: 'No such job.' },
   webhook_not_found: { type: 'not_found', message: 'No such webhook.' },
   watch_not_found: { type: 'not_found', message: 'No such watch.' },
+  compset_not_found: { type: 'not_found', message: 'No such comp set.' },
   identity_mismatch: { type: 'not_found', message: 'The resolved listing differs from the requested one.' },
   no_availability: { type: 'not_found', message: 'At least one night of the stay is taken.' },
   price_not_found: { type: 'not_found', message: 'The platform did not quote this listing for these dates and party.' },

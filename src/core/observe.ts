@@ -26,6 +26,23 @@ function rating(p: Property): NewObservation[] {
   ];
 }
 
+/**
+ * Where a listing is and how many bedrooms it has, as a search row or the listing shows them
+ * (issue 27: market metrics by bounding box, comp sets by radius, by bedroom count): only the
+ * facts the answer states, so a row without them reads as it did before.
+ */
+function place(p: Property): { lat?: number; lng?: number; bedrooms?: number } {
+  const out: { lat?: number; lng?: number; bedrooms?: number } = {};
+  const lat = p.location?.lat;
+  const lng = p.location?.lng;
+  if (typeof lat === 'number' && typeof lng === 'number') {
+    out.lat = lat;
+    out.lng = lng;
+  }
+  if (typeof p.bedrooms === 'number') out.bedrooms = p.bedrooms;
+  return out;
+}
+
 /** A search's rows (every candidate, whichever form the upstream answered in): each listing's price in that search (and for its dates), and its rating. */
 export function observeSearch(location: string, stay: StayQuery | undefined) {
   const key = stay ? `${locationKey(location)}@${stayKey(stay)}` : locationKey(location);
@@ -37,7 +54,7 @@ export function observeSearch(location: string, stay: StayQuery | undefined) {
         kind: 'search' as const,
         key,
         currency: p.price?.currency ?? null,
-        value: { name: p.name, nightlyPrice: p.price?.nightlyPrice ?? null, totalPrice: p.price?.totalPrice ?? null },
+        value: { name: p.name, nightlyPrice: p.price?.nightlyPrice ?? null, totalPrice: p.price?.totalPrice ?? null, ...place(p) },
       },
       ...rating(p),
     ]);
@@ -53,7 +70,7 @@ export function observeListing(value: unknown): NewObservation[] {
       kind: 'listing',
       key: '',
       currency: null,
-      value: { name: p.name, propertyType: p.propertyType, maxOccupancy: p.maxOccupancy, bedrooms: p.bedrooms, bathrooms: p.bathrooms },
+      value: { name: p.name, propertyType: p.propertyType, maxOccupancy: p.maxOccupancy, bedrooms: p.bedrooms, bathrooms: p.bathrooms, ...place(p) },
     },
     ...rating(p),
   ];

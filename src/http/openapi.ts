@@ -268,6 +268,7 @@ export function buildOpenApi(routes: RouteDef[]): Json {
       { name: 'Jobs', description: 'Async jobs of live calls (D17, D18).' },
       { name: 'History', description: 'What this deployment observed over time (issue 26): free reads of its own store.' },
       { name: 'Watches', description: 'Calls the server makes again on an interval, and the events their rules raise (issue 26): watch.triggered webhooks.' },
+      { name: 'Market', description: 'Market metrics and comp sets (issue 27): figures computed from what this deployment observed, each with its method and sample size.' },
       { name: 'Service', description: 'Health and this document.' },
     ],
     security: [{ bearerAuth: [] }],

@@ -41,6 +41,23 @@ describe('README: first five minutes, verbatim', () => {
   }, 120_000);
 });
 
+describe('README: market metrics and comp sets, verbatim', () => {
+  const lines = section('Market metrics and comp sets');
+
+  it('every line runs on a fresh machine (the sandbox market) and exits 0 with output', async () => {
+    expect(lines.filter((l) => l.startsWith('stays market ')).length).toBeGreaterThanOrEqual(4);
+    const box = freshSandbox();
+    const work = tempDir('stays-work-');
+    const env = { ...box.env, PATH: pathWithStays() };
+    for (const line of lines) {
+      const r = await bash(line, env, work);
+      expect(r.code, `${line}\n${r.stderr}`).toBe(0);
+      expect(r.stderr, line).not.toMatch(/error:|unexpected/i);
+      expect(r.stdout.trim().length, line).toBeGreaterThan(0);
+    }
+  }, 120_000);
+});
+
 describe('README: stays, batches and presets (Family S), verbatim', () => {
   const lines = section('Stays, batches and presets (Family S)');
 

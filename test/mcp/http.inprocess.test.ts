@@ -29,7 +29,7 @@ describe('/mcp on stays serve (Streamable HTTP, an API key as the bearer)', () =
     await s?.stop();
   });
 
-  it('the SDK client lists the nine tools and calls search_stays with a sandbox key', async () => {
+  it('the SDK client lists the ten tools and calls search_stays with a sandbox key', async () => {
     const client = await httpClient(`${s.url}/mcp`, acct.sandboxKey, s.fetch);
     clients.push(client);
     const { tools } = await client.listTools();
@@ -39,6 +39,7 @@ describe('/mcp on stays serve (Streamable HTTP, an API key as the bearer)', () =
       'get_availability_changes',
       'get_job',
       'get_listing',
+      'get_market_metrics',
       'get_price',
       'get_price_history',
       'get_reviews',

@@ -1,4 +1,4 @@
-// The nine tools, in the order tools/list gives them: the provider's published seven, then the history (issue 26).
+// The ten tools, in the order tools/list gives them: the provider's published seven, then the history (issue 26), then the market (issue 27).
 import type { ToolDef } from '../tool.js';
 import { checkAvailability } from './check-availability.js';
 import { comparePrices } from './compare-prices.js';
@@ -6,8 +6,9 @@ import { getAvailabilityChanges } from './get-availability-changes.js';
 import { getJob } from './get-job.js';
 import { getListing } from './get-listing.js';
 import { getPrice } from './get-price.js';
+import { getMarketMetrics } from './get-market-metrics.js';
 import { getPriceHistory } from './get-price-history.js';
 import { getReviews } from './get-reviews.js';
 import { searchStays } from './search-stays.js';
 
-export const TOOLS: readonly ToolDef[] = [searchStays, checkAvailability, getListing, getPrice, comparePrices, getReviews, getJob, getPriceHistory, getAvailabilityChanges];
+export const TOOLS: readonly ToolDef[] = [searchStays, checkAvailability, getListing, getPrice, comparePrices, getReviews, getJob, getPriceHistory, getAvailabilityChanges, getMarketMetrics];

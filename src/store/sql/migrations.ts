@@ -375,6 +375,26 @@ ${t.seq}    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
   );
   CREATE INDEX watch_events_watch ON watch_events(watch_id, occurred_at, id);
   `,
+  // Comp sets (issue 27, item 2): an account's saved sets of comparable listings (an anchor
+  // listing and its observed coordinates, a radius, a bedroom count, platforms).
+  (t) => `
+  CREATE TABLE compsets (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    env TEXT NOT NULL CHECK (env IN ('live', 'sandbox')),
+    name TEXT NOT NULL,
+    anchor_platform TEXT NOT NULL,
+    anchor_listing_id TEXT NOT NULL,
+    anchor_lat DOUBLE PRECISION NOT NULL,
+    anchor_lng DOUBLE PRECISION NOT NULL,
+    radius_m DOUBLE PRECISION NOT NULL,
+    bedrooms INTEGER,
+    platforms TEXT,
+    created_at ${t.big} NOT NULL,
+    deleted_at ${t.big}
+  );
+  CREATE INDEX compsets_account ON compsets(account_id, env, created_at);
+  `,
 ];
 
 /** The migrations of one engine, in order. */

@@ -11,6 +11,7 @@ import { LOCK, type LeaseHooks, jobStore } from './jobs.js';
 import { oauthStore } from './oauth.js';
 import { observationStore } from './observations.js';
 import { watchStore } from './watches.js';
+import { compSetStore } from './compsets.js';
 import { webhookStore } from './webhooks.js';
 
 /** How long past its expiry an OAuth code is kept, so that a late second use still revokes what the first got. */
@@ -41,6 +42,7 @@ export function sqlStore(db: Db, parts: EngineParts): SqlStore {
     ...cacheStore(db, parts.cacheCopyBytes),
     ...observationStore(db),
     ...watchStore(db),
+    ...compSetStore(db),
     async purgeExpired(now, batch, o = {}) {
       return db.tx(
         async (q) => {

@@ -9,6 +9,7 @@ import { priceCompareGet } from './price-compare.js';
 import { priceGet } from './price.js';
 import { reviewsGet } from './reviews.js';
 import { searchGet, searchPost } from './search.js';
+import { compSetCreate, compSetDelete, compSetGet, compSetList, marketGet } from './market.js';
 import { watchCreate, watchDelete, watchEventsGet, watchGet, watchList } from './watches.js';
 
 /** Family U routes, in the order the OpenAPI document lists them. */
@@ -35,4 +36,9 @@ export const FAMILY_U_ROUTES: RouteDef[] = [
   watchGet,
   watchDelete,
   watchEventsGet,
+  marketGet,
+  compSetCreate,
+  compSetList,
+  compSetGet,
+  compSetDelete,
 ];

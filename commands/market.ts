@@ -1,0 +1,179 @@
+// `stays market LOCATION | --bbox B | --compset NAME --from D --to D` (issue 27, item 2): market
+// metrics computed from what this deployment observed, through GET /v1/market (free). For people a
+// table, a line per figure (overall, then by platform and by bedroom count) with its sample size
+// and method, and the observation window; for scripts the API's JSON (-o json, --json, --jq) or
+// flat rows (-o csv, tsv). --chart draws the weekly series of both occupancy figures.
+import type { Command } from 'commander';
+import { type GlobalOpts, PLATFORMS, withGlobals } from './_lib/flags/options.js';
+import type { View } from './_lib/output/view-types.js';
+import type { Ctx } from './_lib/runtime/context.js';
+
+type Opts = GlobalOpts & Record<string, unknown>;
+type Row = Record<string, unknown>;
+type Figure = { value: number | null; unit: string; sampleSize: number; sampleUnit: string; method: string };
+type Metrics = {
+  activeListings: Figure;
+  adr: Figure;
+  occupancy: { calendarUnavailableRate: Figure; inferredBookedRate: Figure };
+  revpar: Figure;
+  bookingWindowDays: Figure;
+  lengthOfStayNights: Figure;
+  pricePercentiles: { p25: number | null; p50: number | null; p75: number | null; p90: number | null; sampleSize: number; sampleUnit: string; method: string };
+};
+type Market = {
+  currency: string;
+  overall: Metrics;
+  byPlatform: { platform: string; metrics: Metrics }[];
+  byBedrooms: { bedrooms: number | null; metrics: Metrics }[];
+  series: { from: string; to: string; metrics: Metrics }[] | null;
+  observationWindow: { firstObserved: string; lastObserved: string; observations: number; listings: number };
+};
+
+/** One line per figure of a group: what it is, its value, its sample and its method. */
+function figureRows(group: string, m: Metrics, currency: string): Row[] {
+  const row = (metric: string, f: Figure) => ({ group, metric, value: f.value, unit: f.unit === 'currency' ? currency : f.unit, sampleSize: f.sampleSize, sampleUnit: f.sampleUnit, method: f.method });
+  const p = m.pricePercentiles;
+  return [
+    row('active listings', m.activeListings),
+    row('occupancy: calendar-unavailable rate', m.occupancy.calendarUnavailableRate),
+    row('occupancy: inferred booked rate', m.occupancy.inferredBookedRate),
+    row('ADR', m.adr),
+    row('RevPAR', m.revpar),
+    row('booking window (median)', m.bookingWindowDays),
+    row('length of stay (mean)', m.lengthOfStayNights),
+    ...(['p25', 'p50', 'p75', 'p90'] as const).map((k) => ({ group, metric: `nightly price ${k}`, value: p[k], unit: currency, sampleSize: p.sampleSize, sampleUnit: p.sampleUnit, method: p.method })),
+  ];
+}
+
+function marketRows(d: Market): Row[] {
+  return [
+    ...figureRows('all', d.overall, d.currency),
+    ...d.byPlatform.flatMap((p) => figureRows(p.platform, p.metrics, d.currency)),
+    ...d.byBedrooms.flatMap((b) => figureRows(b.bedrooms === null ? 'bedrooms ?' : `${b.bedrooms} bedroom${b.bedrooms === 1 ? '' : 's'}`, b.metrics, d.currency)),
+  ];
+}
+
+const text = (r: Row): string | null => {
+  const v = r.value;
+  if (typeof v !== 'number') return '—';
+  if (r.unit === 'rate') return `${(v * 100).toFixed(1)} %`;
+  return `${v} ${String(r.unit)}`;
+};
+
+function marketView(rows: Row[]): View {
+  return {
+    kind: null,
+    rows,
+    single: false,
+    table: [
+      { header: 'GROUP', text: (r: Row) => String(r.group), id: true },
+      { header: 'METRIC', text: (r: Row) => String(r.metric), min: 24 },
+      { header: 'VALUE', text, align: 'right' as const },
+      { header: 'SAMPLE', text: (r: Row) => `${String(r.sampleSize)} ${String(r.sampleUnit)}`, align: 'right' as const },
+      { header: 'METHOD', text: (r: Row) => String(r.method), drop: 1 },
+    ],
+    fields: [],
+    data: [
+      { key: 'group', value: (r: Row) => r.group as string },
+      { key: 'metric', value: (r: Row) => r.metric as string },
+      { key: 'value', value: (r: Row) => r.value as number | null },
+      { key: 'unit', value: (r: Row) => r.unit as string },
+      { key: 'sample_size', value: (r: Row) => r.sampleSize as number },
+      { key: 'sample_unit', value: (r: Row) => r.sampleUnit as string },
+      { key: 'method', value: (r: Row) => r.method as string },
+    ],
+  };
+}
+
+async function chart(ctx: Ctx, d: Market): Promise<void> {
+  const [{ lineChart, unicodeFor }, { io }] = await Promise.all([import('./_lib/output/chart.js'), import('./_lib/runtime/io.js')]);
+  ctx.ui.stop();
+  const unicode = unicodeFor(ctx.term);
+  const cols = ctx.term.outTTY ? io().stdout.columns : Number.parseInt(ctx.term.env.COLUMNS ?? '', 10);
+  const width = cols !== undefined && cols > 0 ? cols : 80;
+  const series = d.series ?? [];
+  const end = series.length > 0 ? Date.parse(`${series.at(-1)!.to}T00:00:00Z`) : undefined;
+  const out: string[] = [];
+  for (const [title, pick] of [
+    ['calendar-unavailable rate', (m: Metrics) => m.occupancy.calendarUnavailableRate],
+    ['inferred booked rate', (m: Metrics) => m.occupancy.inferredBookedRate],
+  ] as const) {
+    const points = series.filter((s) => pick(s.metrics).value !== null).map((s) => ({ t: Date.parse(`${s.from}T00:00:00Z`), v: pick(s.metrics).value! }));
+    if (points.length === 0) {
+      out.push(`${title}: no sample in any week\n`);
+      continue;
+    }
+    const method = pick(series[0]!.metrics).method;
+    out.push(`${title} by week of nights (${method})\n${lineChart(points, { width, unicode, end, label: (v) => `${(v * 100).toFixed(0)}%` })}`);
+  }
+  io().stdout.write(out.join('\n'));
+}
+
+export function defineMarket(program: Command): void {
+  const cmd = program
+    .command('market')
+    .description('Market metrics from what this deployment observed: occupancy (two figures), ADR, RevPAR, booking window, stay length, prices (free)')
+    .argument('[location]', 'the place searched (or give --bbox or --compset)')
+    .option('--bbox <box>', 'minLng,minLat,maxLng,maxLat: observed listings inside it')
+    .option('--compset <idOrName>', 'a comp set of yours (stays compset create)')
+    .option('--from <date>', 'YYYY-MM-DD: the first night measured (required)')
+    .option('--to <date>', 'YYYY-MM-DD: the morning after the last night, at most 366 nights (required)')
+    .option('--platforms <list>', `comma list of ${PLATFORMS.join(', ')} (default: every enabled one)`)
+    .option('--platform <platform>', 'one platform (as --platforms)')
+    .option('--bedrooms <n>', 'only listings observed with this many bedrooms')
+    .option('--interval <week|month>', 'also the figures per week or month of nights (in --json)')
+    .option('--chart', 'line charts of both occupancy figures by week of nights');
+  withGlobals(cmd, { wait: false })
+    .addHelpText(
+      'after',
+      `
+Free: market reads the deployment's own store (live calls record what they see: dated searches,
+calendars, quotes). Every figure comes with its sample size and its method; one with no sample
+shows — (null in JSON), never 0. Nothing observed for the scope and nights exits 3
+(no_observations). A sandbox key reads a synthetic market of the sandbox world, so these run with
+no setup.
+
+Examples:
+  stays market Lisbon --from 2027-06-01 --to 2027-07-01
+  stays market Lisbon --from 2027-06-01 --to 2027-07-01 --platform airbnb --bedrooms 2 -o csv
+  stays market Lisbon --from 2027-06-01 --to 2027-09-01 --chart
+  stays market --compset "Alfama 2BR" --from 2027-06-01 --to 2027-07-01 --json | jq .data.summary`,
+    )
+    .action(async (location: string | undefined, opts: Opts) => {
+      const [{ execute }, { UsageError }, { operations }, { io }] = await Promise.all([
+        import('./_lib/runtime/run.js'),
+        import('./_lib/runtime/errors.js'),
+        import('../src/client/operations.js'),
+        import('./_lib/runtime/io.js'),
+      ]);
+      await execute(opts, async (ctx) => {
+        const chartIt = opts.chart === true;
+        if (chartIt && ((ctx.format !== 'table' && ctx.format !== 'tsv') || ctx.fields !== null || ctx.jq !== null))
+          throw new UsageError('--chart draws text; drop -o/--json/--jq (or --chart).', 'chart');
+        const query: Record<string, unknown> = { from: opts.from, to: opts.to };
+        if (location !== undefined) query.location = location;
+        if (opts.bbox !== undefined) query.bbox = opts.bbox;
+        if (opts.compset !== undefined) query.compSet = opts.compset;
+        const platforms = opts.platforms ?? opts.platform;
+        if (platforms !== undefined) query.platforms = platforms;
+        if (opts.bedrooms !== undefined) query.bedrooms = opts.bedrooms;
+        const interval = chartIt ? 'week' : opts.interval;
+        if (interval !== undefined) query.interval = interval;
+        const env = await ctx.client.run<Market>(operations.market(query as Parameters<typeof operations.market>[0]));
+        if (chartIt) return chart(ctx, env.data);
+        const view = marketView(marketRows(env.data));
+        if ((ctx.format === 'tsv' || ctx.format === 'csv') && ctx.fields === null && ctx.jq === null) {
+          const { rowLines } = await import('./_lib/output/print.js');
+          ctx.ui.stop();
+          io().stdout.write(rowLines(view, ctx.format, true));
+          return;
+        }
+        const { show } = await import('./_lib/runtime/run.js');
+        await show(ctx, env, false, undefined, { table: () => view });
+        if (ctx.format === 'table' && ctx.fields === null && ctx.jq === null) {
+          const w = env.data.observationWindow;
+          io().stderr.write(`From ${w.observations} observations of ${w.listings} listings, made ${w.firstObserved} to ${w.lastObserved}. Methods: --json | jq .data.methods\n`);
+        }
+      });
+    });
+}

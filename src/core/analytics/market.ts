@@ -1,0 +1,207 @@
+// Market metrics (issue 27, item 2): figures over a set of listings and a span of nights, computed
+// only from observations (calendar days, prices of dated searches and quotes), each with its
+// method and sample size. A figure whose sample is empty is null, never a zero. Pure: the op
+// (src/core/ops/market.ts) gathers each listing's observations, live from the store or synthetic
+// for sandbox keys, and this computes the same way for both.
+import type { ObservationRow } from '../ports/store.js';
+import type { Figure, Metrics } from '../schemas/market.js';
+import { type ListingInference, inferListing, inferenceMethod, stayOfKey } from './infer-adapter.js';
+
+const DAY_MS = 86_400_000;
+
+/** What one listing in scope holds: its facts and the observations the metrics read. */
+export interface ListingObs {
+  platform: string;
+  listingId: string;
+  bedrooms: number | null;
+  /** Calendar rows (kind day) of the nights measured. */
+  days: ObservationRow[];
+  /** Price rows (quotes; search rows with a stay). */
+  prices: ObservationRow[];
+}
+
+/** Each method id, in words (the answer's `methods`). */
+export function methodTexts(): Record<string, string> {
+  return {
+    'observed-in-scope/1': 'Listings of the scope with at least one calendar night, or one price of a stay starting, in the window observed.',
+    'calendar-last-state/1': 'Share of observed listing-nights whose calendar, as last observed, showed the night unavailable (booked and blocked alike, as scraped occupancy counts them).',
+    'booked-over-for-rent/1': `Nights the booking inference (${inferenceMethod()}) classified booked, over nights it classified booked, available or unbookable (for rent); owner blocks and unknown nights are left out of both.`,
+    'booked-last-price-mean/1': 'Mean over inferred-booked nights of the nightly price last observed for the night before it was booked.',
+    'adr-times-booked-rate/1': 'ADR times the inferred booked rate (revenue per available listing-night).',
+    'booking-lead-median/1': 'Median days from when a booking was first seen made to its check-in, over bookings checking in within the window.',
+    'booking-nights-mean/1': 'Mean nights of the inferred bookings checking in within the window.',
+    'observed-nightly/1': 'Nightly prices observed (one per distinct value of a dated search row or quote) for stays starting within the window; percentiles by linear interpolation.',
+    [inferenceMethod()]:
+      'Booking inference from consecutive calendar observations (docs/analytics.md): a night seen free and later taken within 90 days of it is booked (a run taken in one change is one booking, priced at the last price seen), taken earlier or never seen free is blocked or unknown, a free night no stay can use (minimum stay, check-in or check-out rules) is unbookable.',
+  };
+}
+
+const fig = (value: number | null, sampleSize: number, unit: string, sampleUnit: string, method: string): Figure => ({
+  value: sampleSize === 0 || value === null || !Number.isFinite(value) ? null : Math.round(value * 10_000) / 10_000,
+  unit,
+  sampleSize,
+  sampleUnit,
+  method,
+});
+
+const money = (v: number) => Math.round(v * 100) / 100;
+const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const dateMs = (d: string) => Date.parse(`${d}T00:00:00Z`);
+
+/** The percentile p (0..100) of sorted values, by linear interpolation between closest ranks. */
+function percentile(sorted: readonly number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  const rank = (p / 100) * (sorted.length - 1);
+  const lo = Math.floor(rank);
+  const hi = Math.ceil(rank);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (rank - lo);
+}
+
+const nightlyOf = (r: ObservationRow) => (r.value as { nightlyPrice?: number | null }).nightlyPrice ?? null;
+
+/** One listing's observations and its inference, computed once and read by every group and interval it falls in. */
+export interface Prepared {
+  obs: ListingObs;
+  inference: ListingInference;
+}
+
+/** Reads one listing over [from, to): only its prices in `currency` count. */
+export function prepare(obs: ListingObs, from: string, to: string, currency: string): Prepared {
+  const prices = obs.prices.filter((r) => (r.currency ?? currency) === currency);
+  return { obs: { ...obs, prices }, inference: inferListing(obs.days, prices, from, to) };
+}
+
+/** The answer's currency: the one most price rows are in (USD when none is), and how many rows are in another. */
+export function mainCurrency(listings: readonly ListingObs[]): { currency: string; excluded: number } {
+  const n = new Map<string, number>();
+  for (const l of listings) for (const r of l.prices) if (r.currency) n.set(r.currency, (n.get(r.currency) ?? 0) + 1);
+  const best = [...n.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
+  const currency = best?.[0] ?? 'USD';
+  return { currency, excluded: [...n.entries()].filter(([c]) => c !== currency).reduce((s, [, k]) => s + k, 0) };
+}
+
+const inWindow = (r: ObservationRow, from: string, to: string) => {
+  const stay = stayOfKey(r.key);
+  return stay !== null && nightlyOf(r) !== null && stay.checkIn >= from && stay.checkIn < to;
+};
+
+/** The metrics of some listings over the nights [from, to). */
+export function metricsOf(listings: readonly Prepared[], from: string, to: string): Metrics {
+  let active = 0;
+  let observedNights = 0;
+  let unavailable = 0;
+  let booked = 0;
+  let forRent = 0;
+  const bookedPrices: number[] = [];
+  const leads: number[] = [];
+  const lengths: number[] = [];
+  const prices: number[] = [];
+  for (const { obs, inference } of listings) {
+    let seen = false;
+    // The calendar as last observed, night by night (rows come oldest first within a night).
+    const last = new Map<string, ObservationRow>();
+    for (const r of obs.days) {
+      if (r.key < from || r.key >= to) continue;
+      const had = last.get(r.key);
+      if (!had || r.firstSeen > had.firstSeen || (r.firstSeen === had.firstSeen && r.id > had.id)) last.set(r.key, r);
+    }
+    for (const r of last.values()) {
+      seen = true;
+      observedNights++;
+      if (!(r.value as { available: boolean }).available) unavailable++;
+    }
+    for (const n of inference.nights) {
+      if (n.date < from || n.date >= to) continue;
+      if (n.state === 'booked') booked++;
+      else if (n.state === 'available' || n.state === 'unbookable') forRent++;
+    }
+    for (const b of inference.bookings) {
+      let nights = 0;
+      for (let d = dateMs(b.checkIn); d < dateMs(b.checkOut); d += DAY_MS) {
+        const night = isoDate(d);
+        if (night >= from && night < to) nights++;
+      }
+      if (b.lastPriceSeen !== null) for (let i = 0; i < nights; i++) bookedPrices.push(b.lastPriceSeen);
+      if (b.checkIn >= from && b.checkIn < to) {
+        if (b.leadTimeDays !== null) leads.push(b.leadTimeDays);
+        lengths.push(b.nights);
+      }
+    }
+    for (const r of obs.prices) {
+      if (!inWindow(r, from, to)) continue;
+      prices.push(nightlyOf(r)!);
+      seen = true;
+    }
+    if (seen) active++;
+  }
+  prices.sort((a, b) => a - b);
+  leads.sort((a, b) => a - b);
+  const mean = (xs: number[]) => (xs.length === 0 ? null : xs.reduce((s, x) => s + x, 0) / xs.length);
+  const adr = mean(bookedPrices);
+  const bookedRate = booked + forRent === 0 ? null : booked / (booked + forRent);
+  const pct = (p: number) => {
+    const v = percentile(prices, p);
+    return v === null ? null : money(v);
+  };
+  const both = adr !== null && bookedRate !== null;
+  return {
+    activeListings: fig(active, listings.length, 'listings', 'listings', 'observed-in-scope/1'),
+    adr: fig(adr === null ? null : money(adr), bookedPrices.length, 'currency', 'booked nights with a price', 'booked-last-price-mean/1'),
+    occupancy: {
+      calendarUnavailableRate: fig(observedNights === 0 ? null : unavailable / observedNights, observedNights, 'rate', 'listing-nights', 'calendar-last-state/1'),
+      inferredBookedRate: fig(bookedRate, booked + forRent, 'rate', 'listing-nights', `booked-over-for-rent/1 (${inferenceMethod()})`),
+    },
+    revpar: fig(both ? money(adr * bookedRate) : null, both ? booked + forRent : 0, 'currency', 'listing-nights', 'adr-times-booked-rate/1'),
+    bookingWindowDays: fig(percentile(leads, 50), leads.length, 'days', 'bookings', 'booking-lead-median/1'),
+    lengthOfStayNights: fig(lengths.length === 0 ? null : money(mean(lengths)!), lengths.length, 'nights', 'bookings', 'booking-nights-mean/1'),
+    pricePercentiles: { p25: pct(25), p50: pct(50), p75: pct(75), p90: pct(90), sampleSize: prices.length, sampleUnit: 'prices', method: 'observed-nightly/1' },
+  };
+}
+
+/** The observations the metrics read over [from, to): how many, of how many listings, first and last seen. */
+export function windowOf(listings: readonly Prepared[], from: string, to: string): { observations: number; listings: number; first: number; last: number } {
+  let observations = 0;
+  let used = 0;
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const { obs } of listings) {
+    const rows = [...obs.days.filter((r) => r.key >= from && r.key < to), ...obs.prices.filter((r) => inWindow(r, from, to))];
+    if (rows.length > 0) used++;
+    observations += rows.length;
+    for (const r of rows) {
+      first = Math.min(first, r.firstSeen);
+      last = Math.max(last, r.lastSeen);
+    }
+  }
+  return { observations, listings: used, first, last };
+}
+
+/** The intervals of a series: weeks from `from`, or calendar months, clipped to [from, to). */
+export function intervals(from: string, to: string, interval: 'week' | 'month'): { from: string; to: string }[] {
+  const out: { from: string; to: string }[] = [];
+  let a = dateMs(from);
+  const end = dateMs(to);
+  while (a < end) {
+    const d = new Date(a);
+    const b = Math.min(interval === 'week' ? a + 7 * DAY_MS : Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1), end);
+    out.push({ from: isoDate(a), to: isoDate(b) });
+    a = b;
+  }
+  return out;
+}
+
+/** The main figures in words an analyst or an agent can repeat. */
+export function summarize(m: Metrics, currency: string, where: string, from: string, to: string, window: { observations: number; first: number; last: number }): string {
+  const pct = (f: Figure) => (f.value === null ? 'not measurable (no sample)' : `${(f.value * 100).toFixed(1)} %`);
+  const val = (f: Figure, unit: string) => (f.value === null ? 'not measurable (no sample)' : `${f.value} ${unit}`);
+  const p = m.pricePercentiles;
+  return [
+    `Market metrics for ${where}, nights ${from} to ${to} (exclusive), from ${window.observations} observations made between ${new Date(window.first).toISOString()} and ${new Date(window.last).toISOString()}.`,
+    `Active listings: ${m.activeListings.value ?? 0} of ${m.activeListings.sampleSize} in scope (method ${m.activeListings.method}).`,
+    `Calendar-unavailable rate: ${pct(m.occupancy.calendarUnavailableRate)} of ${m.occupancy.calendarUnavailableRate.sampleSize} observed listing-nights (method ${m.occupancy.calendarUnavailableRate.method}; owner blocks count too).`,
+    `Inferred booked rate: ${pct(m.occupancy.inferredBookedRate)} of ${m.occupancy.inferredBookedRate.sampleSize} listing-nights (method ${m.occupancy.inferredBookedRate.method}).`,
+    `ADR: ${val(m.adr, currency)} over ${m.adr.sampleSize} booked nights with a price (method ${m.adr.method}); RevPAR: ${val(m.revpar, currency)} (method ${m.revpar.method}).`,
+    `Booking window: ${val(m.bookingWindowDays, 'days')} (median of ${m.bookingWindowDays.sampleSize} bookings); length of stay: ${val(m.lengthOfStayNights, 'nights')} (mean of ${m.lengthOfStayNights.sampleSize} bookings).`,
+    `Nightly price percentiles from ${p.sampleSize} observed prices (method ${p.method}): p25 ${p.p25 ?? 'n/a'}, p50 ${p.p50 ?? 'n/a'}, p75 ${p.p75 ?? 'n/a'}, p90 ${p.p90 ?? 'n/a'} ${currency}.`,
+  ].join(' ');
+}

@@ -1,0 +1,6 @@
+// compsets.suite.ts on the SQLite store (the in-process tier). Its PostgreSQL run is
+// compsets.pg.test.ts (e2e: it needs the PostgreSQL server); docs/testing.md.
+import { suite } from './compsets.suite.js';
+import { sqliteKind } from './stores.js';
+
+suite(sqliteKind);
