@@ -7,6 +7,7 @@ import { type Plan, TTL } from '../plan.js';
 import { priceLeg } from './price.js';
 import { ServiceError } from '../errors.js';
 import { inferListingRef, parseListingId } from '../listing-ref.js';
+import { includesKey, knownCount } from '../price-parts.js';
 import { type EnabledPlatform, SINGLE_LISTING_PLATFORMS } from '../platforms.js';
 import { priceCompareParams } from '../schemas/param-schemas.js';
 import type { Offer, PlatformResult, Price, PriceCompare, Warning } from '../schemas/resources.js';
@@ -38,6 +39,54 @@ function byTotal(offers: Offer[], currency: string): Offer[] {
     .map((o, i) => ({ o, i }))
     .sort((a, b) => rank(a.o) - rank(b.o) || a.o.totalPrice - b.o.totalPrice || a.i - b.i)
     .map((x) => x.o);
+}
+
+const INCLUSION_NAMES = [
+  ['cleaning', 'cleaning'],
+  ['serviceFee', 'service fee'],
+  ['taxes', 'taxes'],
+] as const;
+
+const said = (v: boolean | null | undefined) => (v === true ? 'included' : v === false ? 'not included' : 'unknown');
+
+/**
+ * Honest ranking (issue 27, item 3): totals rank against each other only when they include the
+ * same fees and taxes. When the offers in the asked currency disagree on includes, the ones that
+ * agree with the best-known inclusions (most of cleaning, service fee and taxes known; then the
+ * larger group; then the group of the cheapest offer) are ranked first, cheapest first; the others
+ * follow, cheapest first among themselves, and a price_inclusions_differ warning names each of
+ * them and what differs. min and median are then over the ranked offers only.
+ */
+function rankHonestly(offers: Offer[], currency: string, name: (o: Offer) => string): { offers: Offer[]; stats: Offer[]; warning: Omit<Warning, 'docUrl'> | null } {
+  const sorted = byTotal(offers, currency);
+  const same = sorted.filter((o) => o.currency === currency);
+  const keys = [...new Set(same.map((o) => includesKey(o.includes)))];
+  if (keys.length <= 1) return { offers: sorted, stats: same, warning: null };
+  const score = (k: string) => {
+    const group = same.filter((o) => includesKey(o.includes) === k);
+    return [knownCount(group[0]!.includes), group.length, -same.indexOf(group[0]!)] as const;
+  };
+  const ref = keys.reduce((best, k) => {
+    const [a, b, c] = score(k);
+    const [x, y, z] = score(best);
+    return a > x || (a === x && (b > y || (b === y && c > z))) ? k : best;
+  });
+  const ranked = same.filter((o) => includesKey(o.includes) === ref);
+  const apart = same.filter((o) => includesKey(o.includes) !== ref);
+  const refIncludes = ranked[0]!.includes;
+  const basis = INCLUSION_NAMES.map(([k, n]) => `${n} ${said(refIncludes?.[k])}`).join(', ');
+  const why = apart.map((o) => {
+    const diffs = INCLUSION_NAMES.filter(([k]) => (o.includes?.[k] ?? null) !== (refIncludes?.[k] ?? null)).map(([k, n]) => `${n} ${said(o.includes?.[k])}`);
+    return `${name(o)} (${diffs.join(', ')})`;
+  });
+  const message =
+    `Offers whose totals include different things are not ranked together: ${ranked.length === 1 ? 'the offer ranked first' : `the ${ranked.length} offers ranked first`} (${ranked.map(name).join(', ')}) ${ranked.length === 1 ? 'states' : 'state'} ${basis}; ` +
+    `listed after them: ${why.join('; ')}.`;
+  return {
+    offers: [...ranked, ...apart, ...sorted.filter((o) => o.currency !== currency)],
+    stats: ranked,
+    warning: { code: 'price_inclusions_differ', message },
+  };
 }
 
 /** Direct mode compares several listings: the title names them all (in the order given), not the first. */
@@ -98,10 +147,11 @@ export function priceComparePlan(services: Services, ctx: RequestContext, raw: R
       compose: ([o]) => {
         if (!o!.ok) throw o!.error;
         const g = o!.value as { property: string; offers: Offer[] };
+        const r = rankHonestly(g.offers, q.currency, (x) => x.ota);
         return {
-          data: { property: g.property, ...base, ...minMedian(g.offers, q.currency), offers: byTotal(g.offers, q.currency), source: 'google_aggregator' },
+          data: { property: g.property, ...base, ...minMedian(r.stats, q.currency), offers: r.offers, source: 'google_aggregator' },
           platformResults: [okResult('google', g.offers.length, GOOGLE_COMPARE_COST, o!.cached)],
-          warnings: [],
+          warnings: r.warning ? [r.warning] : [],
         };
       },
     };
@@ -126,7 +176,10 @@ export function priceComparePlan(services: Services, ctx: RequestContext, raw: R
           return;
         }
         const p = o.value as Price;
-        offers.push({ ota: platform, platform, listingId: id, totalPrice: p.totalPrice, nightlyPrice: p.nightlyPrice, currency: p.currency, url: p.url, fees: p.fees, nights: p.nights });
+        const offer: Offer = { ota: platform, platform, listingId: id, totalPrice: p.totalPrice, nightlyPrice: p.nightlyPrice, currency: p.currency, url: p.url, fees: p.fees, nights: p.nights };
+        if (p.includes) offer.includes = p.includes;
+        if (p.lineItems) offer.lineItems = p.lineItems;
+        offers.push(offer);
         results.push(okResult(platform, 1, PRICE_COST, o.cached));
       });
       if (offers.length === 0) {
@@ -134,8 +187,10 @@ export function priceComparePlan(services: Services, ctx: RequestContext, raw: R
         if (errors.every((e) => e.code === errors[0]!.code)) throw errors[0]!;
         throw new ServiceError('upstream_degraded', `Every leg failed: ${errors.map((e) => e.code).join(', ')}.`);
       }
+      const r = rankHonestly(offers, q.currency, (x) => `${x.platform}:${x.listingId}`);
+      if (r.warning) warnings.push(r.warning);
       return {
-        data: { property: directTitle(pairs), ...base, ...minMedian(offers, q.currency), offers: byTotal(offers, q.currency), source: 'direct_fanout' },
+        data: { property: directTitle(pairs), ...base, ...minMedian(r.stats, q.currency), offers: r.offers, source: 'direct_fanout' },
         platformResults: results,
         warnings,
       };
