@@ -7,7 +7,7 @@ import { type Plan, TTL } from '../plan.js';
 import { priceLeg } from './price.js';
 import { ServiceError } from '../errors.js';
 import { inferListingRef, parseListingId } from '../listing-ref.js';
-import { includesKey, knownCount } from '../price-parts.js';
+import { rankHonestly } from '../price-parts.js';
 import { type EnabledPlatform, SINGLE_LISTING_PLATFORMS } from '../platforms.js';
 import { priceCompareParams } from '../schemas/param-schemas.js';
 import type { Offer, PlatformResult, Price, PriceCompare, Warning } from '../schemas/resources.js';
@@ -26,67 +26,6 @@ function minMedian(offers: Offer[], currency: string): { min: number | null; med
   const mid = Math.floor(totals.length / 2);
   const median = totals.length % 2 ? totals[mid]! : (totals[mid - 1]! + totals[mid]!) / 2;
   return { min: totals[0]!, median: Math.round(median * 100) / 100 };
-}
-
-/**
- * Offers compare on the total, in both modes: cheapest first (a source may list them otherwise).
- * Offers quoted in another currency than asked cannot be compared and follow, cheapest first
- * among themselves. Equal totals keep the order they came in (direct mode: the order given).
- */
-function byTotal(offers: Offer[], currency: string): Offer[] {
-  const rank = (o: Offer) => (o.currency === currency ? 0 : 1);
-  return offers
-    .map((o, i) => ({ o, i }))
-    .sort((a, b) => rank(a.o) - rank(b.o) || a.o.totalPrice - b.o.totalPrice || a.i - b.i)
-    .map((x) => x.o);
-}
-
-const INCLUSION_NAMES = [
-  ['cleaning', 'cleaning'],
-  ['serviceFee', 'service fee'],
-  ['taxes', 'taxes'],
-] as const;
-
-const said = (v: boolean | null | undefined) => (v === true ? 'included' : v === false ? 'not included' : 'unknown');
-
-/**
- * Honest ranking (issue 27, item 3): totals rank against each other only when they include the
- * same fees and taxes. When the offers in the asked currency disagree on includes, the ones that
- * agree with the best-known inclusions (most of cleaning, service fee and taxes known; then the
- * larger group; then the group of the cheapest offer) are ranked first, cheapest first; the others
- * follow, cheapest first among themselves, and a price_inclusions_differ warning names each of
- * them and what differs. min and median are then over the ranked offers only.
- */
-function rankHonestly(offers: Offer[], currency: string, name: (o: Offer) => string): { offers: Offer[]; stats: Offer[]; warning: Omit<Warning, 'docUrl'> | null } {
-  const sorted = byTotal(offers, currency);
-  const same = sorted.filter((o) => o.currency === currency);
-  const keys = [...new Set(same.map((o) => includesKey(o.includes)))];
-  if (keys.length <= 1) return { offers: sorted, stats: same, warning: null };
-  const score = (k: string) => {
-    const group = same.filter((o) => includesKey(o.includes) === k);
-    return [knownCount(group[0]!.includes), group.length, -same.indexOf(group[0]!)] as const;
-  };
-  const ref = keys.reduce((best, k) => {
-    const [a, b, c] = score(k);
-    const [x, y, z] = score(best);
-    return a > x || (a === x && (b > y || (b === y && c > z))) ? k : best;
-  });
-  const ranked = same.filter((o) => includesKey(o.includes) === ref);
-  const apart = same.filter((o) => includesKey(o.includes) !== ref);
-  const refIncludes = ranked[0]!.includes;
-  const basis = INCLUSION_NAMES.map(([k, n]) => `${n} ${said(refIncludes?.[k])}`).join(', ');
-  const why = apart.map((o) => {
-    const diffs = INCLUSION_NAMES.filter(([k]) => (o.includes?.[k] ?? null) !== (refIncludes?.[k] ?? null)).map(([k, n]) => `${n} ${said(o.includes?.[k])}`);
-    return `${name(o)} (${diffs.join(', ')})`;
-  });
-  const message =
-    `Offers whose totals include different things are not ranked together: ${ranked.length === 1 ? 'the offer ranked first' : `the ${ranked.length} offers ranked first`} (${ranked.map(name).join(', ')}) ${ranked.length === 1 ? 'states' : 'state'} ${basis}; ` +
-    `listed after them: ${why.join('; ')}.`;
-  return {
-    offers: [...ranked, ...apart, ...sorted.filter((o) => o.currency !== currency)],
-    stats: ranked,
-    warning: { code: 'price_inclusions_differ', message },
-  };
 }
 
 /** Direct mode compares several listings: the title names them all (in the order given), not the first. */
