@@ -22,7 +22,9 @@ Examples:
   stays compare --listings airbnb:12345678,booking:pt/casa-azul --check-in 2027-03-01 --check-out 2027-03-04 --json
 
 Under a table, stderr names the cheapest offer (platform and listing id, or the
-seller) and the median. TOTAL comes first: offers compare on the total price.
+seller) and the median. TOTAL comes first: offers compare on the total price,
+ranked only among offers whose totals include the same fees and taxes; the
+others follow, and a warning on stderr names them and what differs.
 ${columnsHelp('offer')}`,
     )
     .action(async (opts: GlobalOpts & Record<string, unknown>) => {

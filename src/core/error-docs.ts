@@ -371,6 +371,12 @@ export const WARNING_DOCS = {
     cause: "A stay lookup could not fetch the stay's calendar; the stay is returned with empty availability.",
     fix: 'Retry later, or ask for the availability part alone.',
   },
+  price_inclusions_differ: {
+    cause:
+      "A price comparison's offers do not include the same things in their totals (cleaning, service fee, taxes: included, not included, or unknown because the source does not say), so their totals are not comparable. The offers that agree with the best-known inclusions are ranked first, cheapest first, and min and median are over them; the others are still listed, after them. The message names each offer listed apart and what differs.",
+    fix: "Compare the offers listed apart by their includes and lineItems (or the includes_* CSV columns), not by rank; price them on the seller's site for the full amount.",
+    reproduce: `GET /v1/price-compare?listings=airbnb:12345678,booking:pt/casa-azul,vrbo:4886746&checkIn=2027-03-01&checkOut=2027-03-04 ${SANDBOX}`,
+  },
   reviews_unavailable: {
     cause: "A stay lookup could not fetch the stay's reviews; the stay is returned with no reviews.",
     fix: 'Retry later, or ask for the reviews part alone.',

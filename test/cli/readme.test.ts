@@ -108,3 +108,25 @@ describe('README: inferred bookings, verbatim', () => {
     }
   }, 120_000);
 });
+
+describe('README: honest prices, verbatim', () => {
+  const lines = section('Honest prices');
+
+  it('every line runs on a fresh machine (sandbox), exits 0 with output; compare says which offers it did not rank together', async () => {
+    expect(lines.filter((l) => /^stays (price|compare) /.test(l)).length).toBe(2);
+    const box = freshSandbox();
+    const work = tempDir('stays-work-');
+    const env = { ...box.env, PATH: pathWithStays() };
+    for (const line of lines) {
+      const r = await bash(line, env, work);
+      expect(r.code, `${line}\n${r.stderr}`).toBe(0);
+      expect(r.stderr, line).not.toMatch(/error:|unexpected/i);
+      expect(r.stdout.trim().length, line).toBeGreaterThan(0);
+      if (line.startsWith('stays compare')) {
+        expect(r.stdout.split('\n')[0]).toContain('includes_cleaning,includes_service_fee,includes_taxes');
+        expect(r.stderr).toContain('(price_inclusions_differ)');
+      }
+      if (line.startsWith('stays price')) expect(JSON.parse(r.stdout).includes).toEqual({ cleaning: true, serviceFee: true, taxes: true });
+    }
+  }, 120_000);
+});

@@ -138,7 +138,7 @@ describe('other tables fit too', () => {
     expect(body.offers.some((o) => o.totalPrice >= 1000)).toBe(true); // so grouping shows
     const cheapest = body.offers.find((o) => o.totalPrice === body.min)!;
     const table = await staysIn([...args, '-o', 'table'], box.env);
-    expect(table.stderr).toContain(`: min ${body.min.toFixed(2)} USD (${cheapest.platform} ${cheapest.listingId}), median `);
+    expect(table.stderr).toContain(`: min ${body.min.toLocaleString('en-US', { minimumFractionDigits: 2 })} USD (${cheapest.platform} ${cheapest.listingId}), median `);
   });
 });
 

@@ -38,6 +38,12 @@ describe('@stayingapi/sdk against stays serve (sandbox key)', () => {
     expect(price.data.nights).toBe(3);
     const cmp = await c.priceCompare({ name: 'Hotel Aurora', location: 'Lisbon', ...stay });
     expect(cmp.data.offers.length).toBeGreaterThan(0);
+    // Honest prices (issue 27, item 3): offers with includes and lineItems, and a warning the
+    // client does not know, read unchanged.
+    const direct = await c.priceCompare({ listings: ['airbnb:12345678', 'booking:pt/casa-azul', 'vrbo:4886746'], ...stay });
+    expect(direct.data.offers.map((o: { platform?: string }) => o.platform)[0]).toBe('airbnb');
+    expect((direct.data.offers[0] as { includes?: unknown }).includes).toEqual({ cleaning: true, serviceFee: true, taxes: true });
+    expect((direct.meta as { warnings: { code: string }[] }).warnings.map((w) => w.code)).toEqual(['price_inclusions_differ']);
     const av = await c.availability({ platform: 'vrbo', listingIds: ['4886746', '4886747'], startDate: day(5), endDate: day(12) });
     expect(av.data).toHaveLength(2);
     const reviews = await c.reviewsAll({ platform: 'airbnb', listingId: '12345678', limit: 10 });

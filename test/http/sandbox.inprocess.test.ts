@@ -187,9 +187,27 @@ describe('sandbox routes', () => {
 
     const d = await expectOk(await get(`/v1/price-compare?listings=airbnb:12345678,booking:pt/casa-azul,vrbo:4886746&${stay}`));
     const dc = PriceCompareSchema.parse(d.data);
-    // Cheapest total first, not in the order given (issue 22, item 10).
-    expect(dc.offers.map((o) => o.platform).sort()).toEqual(['airbnb', 'booking', 'vrbo']);
-    expect(dc.offers.map((o) => o.totalPrice)).toEqual(dc.offers.map((o) => o.totalPrice).sort((a, b) => a - b));
+    // Cheapest total first, not in the order given (issue 22, item 10), among offers whose totals
+    // include the same things (issue 27, item 3): airbnb states every fee; booking's cleaning and
+    // service fee and all of vrbo's are unknown, so they follow, cheapest first, and a warning says so.
+    expect(dc.offers.map((o) => o.platform)).toEqual(['airbnb', ...(dc.offers[1]!.platform === 'booking' ? ['booking', 'vrbo'] : ['vrbo', 'booking'])]);
+    expect(dc.offers[1]!.totalPrice).toBeLessThanOrEqual(dc.offers[2]!.totalPrice);
+    expect(dc.offers.map((o) => o.includes)).toEqual(
+      dc.offers.map((o) =>
+        o.platform === 'airbnb'
+          ? { cleaning: true, serviceFee: true, taxes: true }
+          : o.platform === 'booking'
+            ? { cleaning: null, serviceFee: null, taxes: true }
+            : { cleaning: null, serviceFee: null, taxes: null },
+      ),
+    );
+    expect(dc.min).toBe(dc.offers[0]!.totalPrice);
+    const w = d.meta.warnings.filter((x) => x.code === 'price_inclusions_differ');
+    expect(w).toHaveLength(1);
+    expect(w[0]!.message).toContain('(airbnb:12345678) states cleaning included, service fee included, taxes included');
+    expect(w[0]!.message).toContain('booking:pt/casa-azul (cleaning unknown, service fee unknown)');
+    expect(w[0]!.message).toContain('vrbo:4886746 (cleaning unknown, service fee unknown, taxes unknown)');
+    expect(g.meta.warnings).toEqual([]);
     expect(dc.property).toBe('airbnb:12345678 vs booking:pt/casa-azul vs vrbo:4886746');
     expect(dc.source).toBe('direct_fanout');
     expect(d.meta.platformResults.map((r) => r.status)).toEqual(['ok', 'ok', 'ok']);

@@ -79,6 +79,7 @@ describe('each tool in the sandbox', () => {
   it('get_price: total, nightly and fees', async () => {
     const { text } = await call('get_price', { platform: 'booking', listingId: 'pt/casa-azul', ...stay, adults: 3 });
     expect(text).toMatch(new RegExp(`^booking pt/casa-azul, ${stay.checkIn} to ${stay.checkOut}, 3 nights, 3 adults: [\\d,.]+ USD total`));
+    expect(text).toContain('The total includes: cleaning unknown, service fee unknown, taxes yes.');
   });
 
   it('compare_prices, direct mode: offers, min and median', async () => {
@@ -86,6 +87,12 @@ describe('each tool in the sandbox', () => {
     expect(r.isError).toBeFalsy();
     expect(text).toMatch(/: 2 offers, min [\d,.]+ USD, median [\d,.]+ USD/);
     expect(text).toMatch(/^- airbnb 12345678: [\d,.]+ USD/m);
+    // Honest prices (issue 27, item 3): the service's order (the offer with known inclusions
+    // first), what each other total leaves unknown, and the warning saying why.
+    const lines = text.split('\n').filter((l) => l.startsWith('- '));
+    expect(lines[0]).toMatch(/^- airbnb 12345678: /);
+    expect(lines[1]).toMatch(/^- booking pt\/casa-azul: [\d,.]+ USD, [\d,.]+ USD\/night \(total includes taxes; unknown whether it includes cleaning, service fee\) https:/);
+    expect(text).toMatch(/^Warning \(price_inclusions_differ\): Offers whose totals include different things are not ranked together/m);
   });
 
   it('check_availability, a batch: one line per listing', async () => {

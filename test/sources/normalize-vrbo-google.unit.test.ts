@@ -118,15 +118,18 @@ const GOOGLE_REGINA: GoogleHotelItem = {
   ],
 };
 
+// Google's sellers' prices say nothing of fees or taxes (issue 27, item 3).
+const UNKNOWN = { cleaning: null, serviceFee: null, taxes: null };
+
 describe('google', () => {
   it('reads sellers from prices[], "$139" strings and numbers alike; unpriceable or unlinked sellers dropped', () => {
     const g = google.normalizeHotelOffers(GOOGLE_REGINA, { stay: { ...stay, currency: 'EUR' } });
     expect(g).toEqual({
       property: 'Hotel Regina',
       offers: [
-        { ota: 'Booking.com', totalPrice: 139, currency: 'USD', url: 'https://www.google.com/travel/clk?a=1' },
-        { ota: 'Expedia.com', totalPrice: 145, currency: 'USD', url: 'https://www.google.com/travel/clk?a=2' },
-        { ota: 'Hotel Regina (official site)', totalPrice: 132, currency: 'USD', url: 'https://www.google.com/travel/clk?a=3' },
+        { ota: 'Booking.com', totalPrice: 139, currency: 'USD', url: 'https://www.google.com/travel/clk?a=1', includes: UNKNOWN },
+        { ota: 'Expedia.com', totalPrice: 145, currency: 'USD', url: 'https://www.google.com/travel/clk?a=2', includes: UNKNOWN },
+        { ota: 'Hotel Regina (official site)', totalPrice: 132, currency: 'USD', url: 'https://www.google.com/travel/clk?a=3', includes: UNKNOWN },
       ],
     });
     g.offers.forEach((o) => OfferSchema.parse(o));

@@ -85,8 +85,27 @@ describe('airbnb', () => {
       occupancy: { adults: 2, children: 0, childAges: [] },
       source: 'airbnb',
       url: 'https://www.airbnb.com/rooms/14926879',
+      // "Total before taxes": cleaning and service fee in it, taxes on top (issue 27, item 3).
+      includes: { cleaning: true, serviceFee: true, taxes: false },
+      lineItems: [
+        { kind: 'nightly', label: '2 nights', amount: 214, currency: 'USD' },
+        { kind: 'cleaning', label: 'Cleaning fee', amount: 48, currency: 'USD' },
+        { kind: 'service_fee', label: 'Service fee', amount: 40, currency: 'USD' },
+      ],
     });
     PriceSchema.parse(q);
+  });
+
+  it('reads "for N nights" as the stay total, not a nightly rate (pyairbnb #39); a bare total says nothing of what it includes', () => {
+    const raw: AirbnbListingItem = { id: '14926879', checkIn: '2026-11-06', checkOut: '2026-11-09', price: { label: '$321 for 3 nights', amount: '$321', qualifier: 'for 3 nights' } };
+    const q = airbnb.normalizePrice(raw, { stay })!;
+    expect(q).toMatchObject({ totalPrice: 321, nightlyPrice: 107, nights: 3, includes: { cleaning: null, serviceFee: null, taxes: null } });
+    expect(q.lineItems).toBeUndefined();
+    const label = airbnb.normalizePrice({ ...raw, price: { label: '$321 for 3 nights' } }, { stay })!;
+    expect(label).toMatchObject({ totalPrice: 321, nightlyPrice: 107 });
+    // A nightly rate alone: the total computed here holds no fee.
+    const nightly = airbnb.normalizePrice({ ...raw, price: { label: '$107 per night', amount: '$107', qualifier: 'night' } }, { stay })!;
+    expect(nightly).toMatchObject({ totalPrice: 321, nightlyPrice: 107, includes: { cleaning: false, serviceFee: false, taxes: false } });
   });
 
   it('reads a discounted total label, with the nights the row priced, in the requested currency', () => {

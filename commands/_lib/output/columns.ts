@@ -41,6 +41,14 @@ const FEES = (fees: (r: Row) => unknown): DataColumn[] => [
   col('taxes', (r) => num(o(fees(r)).taxes)),
 ];
 
+/** What a total includes, never an empty cell: true, false, or unknown (the source does not say, or an older server). */
+const said = (v: unknown) => (v === true ? 'true' : v === false ? 'false' : 'unknown');
+const INCLUDES = (includes: (r: Row) => unknown): DataColumn[] => [
+  col('includes_cleaning', (r) => said(o(includes(r)).cleaning)),
+  col('includes_service_fee', (r) => said(o(includes(r)).serviceFee)),
+  col('includes_taxes', (r) => said(o(includes(r)).taxes)),
+];
+
 export const DATA_COLUMNS: Record<Kind, DataColumn[]> = {
   // search rows and `stays listing`: one flat row per property.
   property: [
@@ -80,6 +88,7 @@ export const DATA_COLUMNS: Record<Kind, DataColumn[]> = {
     col('currency', (r) => str(r.currency)),
     col('nights', (r) => num(r.nights)),
     ...FEES((r) => r.fees),
+    ...INCLUDES((r) => r.includes),
     col('adults', (r) => num(o(r.occupancy).adults)),
     col('children', (r) => num(o(r.occupancy).children)),
     col('url', (r) => str(r.url)),
@@ -94,6 +103,7 @@ export const DATA_COLUMNS: Record<Kind, DataColumn[]> = {
     col('currency', (r) => str(r.currency)),
     col('nights', (r) => num(r.nights)),
     ...FEES((r) => r.fees),
+    ...INCLUDES((r) => r.includes),
     col('url', (r) => str(r.url)),
   ],
   // availability: one row per listing and day.
@@ -269,9 +279,10 @@ export const DATA_COLUMNS: Record<Kind, DataColumn[]> = {
 
 const NOTES: Partial<Record<Kind, string>> = {
   property: 'Prices are empty without --check-in/--check-out; guest_rating is on the scale in rating_scale; amenities is a comma list.',
-  price: 'Prices and fees are in the currency column.',
+  price: 'Prices and fees are in the currency column; includes_* say whether total_price includes each fee: true, false or unknown (an empty fee cell alone cannot say).',
   account: "One row: the key's account; balance, available, held and expiring_soon are credits.",
-  offer: 'Prices are in the currency column; platform, listing_id, nightly_price, nights and the fees are direct mode (--listings) only.',
+  offer:
+    'Prices are in the currency column; platform, listing_id, nightly_price, nights and the fees are direct mode (--listings) only; includes_* say whether total_price includes each fee: true, false or unknown.',
   day: 'A rule the platform does not state is an empty cell, never a guess.',
   review: 'rating is on the scale in rating_scale; line breaks in texts become spaces.',
   stay: 'price is nightly, in the currency column, on dated search rows only; amenities is a comma list. With --fields, the columns are the paths asked for instead, in that order.',

@@ -7,6 +7,7 @@ import { type Plan, TTL } from '../plan.js';
 import { priceLeg } from './price.js';
 import { ServiceError } from '../errors.js';
 import { inferListingRef, parseListingId } from '../listing-ref.js';
+import { rankHonestly } from '../price-parts.js';
 import { type EnabledPlatform, SINGLE_LISTING_PLATFORMS } from '../platforms.js';
 import { priceCompareParams } from '../schemas/param-schemas.js';
 import type { Offer, PlatformResult, Price, PriceCompare, Warning } from '../schemas/resources.js';
@@ -25,19 +26,6 @@ function minMedian(offers: Offer[], currency: string): { min: number | null; med
   const mid = Math.floor(totals.length / 2);
   const median = totals.length % 2 ? totals[mid]! : (totals[mid - 1]! + totals[mid]!) / 2;
   return { min: totals[0]!, median: Math.round(median * 100) / 100 };
-}
-
-/**
- * Offers compare on the total, in both modes: cheapest first (a source may list them otherwise).
- * Offers quoted in another currency than asked cannot be compared and follow, cheapest first
- * among themselves. Equal totals keep the order they came in (direct mode: the order given).
- */
-function byTotal(offers: Offer[], currency: string): Offer[] {
-  const rank = (o: Offer) => (o.currency === currency ? 0 : 1);
-  return offers
-    .map((o, i) => ({ o, i }))
-    .sort((a, b) => rank(a.o) - rank(b.o) || a.o.totalPrice - b.o.totalPrice || a.i - b.i)
-    .map((x) => x.o);
 }
 
 /** Direct mode compares several listings: the title names them all (in the order given), not the first. */
@@ -98,10 +86,11 @@ export function priceComparePlan(services: Services, ctx: RequestContext, raw: R
       compose: ([o]) => {
         if (!o!.ok) throw o!.error;
         const g = o!.value as { property: string; offers: Offer[] };
+        const r = rankHonestly(g.offers, q.currency, (x) => x.ota);
         return {
-          data: { property: g.property, ...base, ...minMedian(g.offers, q.currency), offers: byTotal(g.offers, q.currency), source: 'google_aggregator' },
+          data: { property: g.property, ...base, ...minMedian(r.stats, q.currency), offers: r.offers, source: 'google_aggregator' },
           platformResults: [okResult('google', g.offers.length, GOOGLE_COMPARE_COST, o!.cached)],
-          warnings: [],
+          warnings: r.warning ? [r.warning] : [],
         };
       },
     };
@@ -126,7 +115,10 @@ export function priceComparePlan(services: Services, ctx: RequestContext, raw: R
           return;
         }
         const p = o.value as Price;
-        offers.push({ ota: platform, platform, listingId: id, totalPrice: p.totalPrice, nightlyPrice: p.nightlyPrice, currency: p.currency, url: p.url, fees: p.fees, nights: p.nights });
+        const offer: Offer = { ota: platform, platform, listingId: id, totalPrice: p.totalPrice, nightlyPrice: p.nightlyPrice, currency: p.currency, url: p.url, fees: p.fees, nights: p.nights };
+        if (p.includes) offer.includes = p.includes;
+        if (p.lineItems) offer.lineItems = p.lineItems;
+        offers.push(offer);
         results.push(okResult(platform, 1, PRICE_COST, o.cached));
       });
       if (offers.length === 0) {
@@ -134,8 +126,10 @@ export function priceComparePlan(services: Services, ctx: RequestContext, raw: R
         if (errors.every((e) => e.code === errors[0]!.code)) throw errors[0]!;
         throw new ServiceError('upstream_degraded', `Every leg failed: ${errors.map((e) => e.code).join(', ')}.`);
       }
+      const r = rankHonestly(offers, q.currency, (x) => `${x.platform}:${x.listingId}`);
+      if (r.warning) warnings.push(r.warning);
       return {
-        data: { property: directTitle(pairs), ...base, ...minMedian(offers, q.currency), offers: byTotal(offers, q.currency), source: 'direct_fanout' },
+        data: { property: directTitle(pairs), ...base, ...minMedian(r.stats, q.currency), offers: r.offers, source: 'direct_fanout' },
         platformResults: results,
         warnings,
       };

@@ -25,6 +25,26 @@ export const resourceSchemas = once(() => {
     taxes: Money.nullable(),
   });
 
+  const IncludesSchema = z
+    .object({
+      cleaning: z.boolean().nullable(),
+      serviceFee: z.boolean().nullable(),
+      taxes: z.boolean().nullable(),
+    })
+    .describe('What totalPrice includes: true = included (its amount is in fees when the source states it), false = not included (payable on top, if charged), null = the source does not say.');
+
+  const LineItemSchema = z.object({
+    kind: z.enum(['nightly', 'cleaning', 'service_fee', 'taxes', 'discount', 'other']),
+    label: z.string().min(1),
+    amount: z.number().describe('Negative for a discount.'),
+    currency: Currency,
+  });
+
+  const honest = {
+    includes: IncludesSchema.optional(),
+    lineItems: z.array(LineItemSchema).optional().describe('When the source itemizes the price; they add up to totalPrice.'),
+  };
+
   const OccupancySchema = z.object({
     adults: z.number().int().positive(),
     children: z.number().int().min(0),
@@ -36,13 +56,14 @@ export const resourceSchemas = once(() => {
       platform: PlatformSchema,
       listingId: z.string().min(1),
       currency: Currency,
-      nightlyPrice: Money,
-      totalPrice: Money,
+      nightlyPrice: Money.describe('Per night: the rate of one night (the average over nights), before the fees in fees.'),
+      totalPrice: Money.describe('For the whole stay of nights nights; includes says which fees and taxes it covers.'),
       fees: FeesSchema,
       nights: z.number().int().positive(),
       occupancy: OccupancySchema,
       source: z.string().min(1).describe('Platform value the quote came from.'),
       url: z.string().url(),
+      ...honest,
     })
     .describe('A live price quote for one listing and one stay.');
 
@@ -108,6 +129,7 @@ export const resourceSchemas = once(() => {
     nightlyPrice: Money.optional(),
     fees: FeesSchema.optional(),
     nights: z.number().int().positive().optional(),
+    ...honest,
   });
 
   const PriceCompareSchema = z
@@ -118,7 +140,11 @@ export const resourceSchemas = once(() => {
       currency: Currency,
       min: Money.nullable(),
       median: Money.nullable(),
-      offers: z.array(OfferSchema).describe('Cheapest total first; offers in another currency than asked follow.'),
+      offers: z
+        .array(OfferSchema)
+        .describe(
+          'Cheapest total first among offers whose includes agree with the best-known ones; offers whose includes differ follow (warning price_inclusions_differ), then offers in another currency than asked.',
+        ),
       source: z.enum(['google_aggregator', 'direct_fanout']).optional(),
     })
     .describe('One property compared across sellers; compare on totalPrice.');
@@ -225,6 +251,8 @@ export const resourceSchemas = once(() => {
     AmenitySchema,
     RequestIdSchema,
     FeesSchema,
+    IncludesSchema,
+    LineItemSchema,
     OccupancySchema,
     PriceSchema,
     PropertySchema,

@@ -17,6 +17,19 @@ export function summarizePrice(env: Envelope<Price>, args: Args): string {
     .map(([k, v]) => `${k} ${money(v, p.currency)}`);
   return [
     `${p.platform} ${p.listingId}, ${dates}${plural(p.nights, 'night')}, ${party}: ${money(p.totalPrice, p.currency)} total, ${money(p.nightlyPrice, p.currency)}/night${fees.length > 0 ? ` (fees: ${fees.join(', ')})` : ''}.`,
+    ...(p.includes
+      ? [
+          `The total includes: ${(
+            [
+              ['cleaning', p.includes.cleaning],
+              ['service fee', p.includes.serviceFee],
+              ['taxes', p.includes.taxes],
+            ] as const
+          )
+            .map(([n, v]) => `${n} ${v === true ? 'yes' : v === false ? 'no (payable on top)' : 'unknown'}`)
+            .join(', ')}.`,
+        ]
+      : []),
     `Book: ${p.url}`,
     `Cost: ${creditsText(env.meta)}.`,
     ...tailLines(env.meta, 'get_price'),

@@ -3,6 +3,7 @@
 // rating objects that can be a bare number, "Not included" amenities with available "", bedrooms
 // and baths only as text, SEO suffixes on titles, 19-digit string ids, two calendar spellings.
 import { RATING_SCALE } from '../../core/platforms.js';
+import { UNKNOWN_INCLUDES } from '../../core/price-parts.js';
 import type { Availability, Price, Property, Review } from '../../core/schemas/resources.js';
 import type { AirbnbCalendarDay, AirbnbListingItem, AirbnbPriceLine, AirbnbReviewItem } from '../raw/types.js';
 import { propertyAmenities } from './amenities.js';
@@ -132,15 +133,24 @@ export function normalizePrice(raw: AirbnbListingItem, ctx: PriceContext): Price
     if (amount !== null && lines[kind] === undefined) lines[kind] = amount;
   }
   const amount = parseMoney(p.discountedPrice ?? p.amount ?? p.price ?? p.label);
-  const isTotal = /total/i.test(p.qualifier ?? '');
+  // "$1,079 total", "$321 for 3 nights" (pyairbnb #39): the amount is the stay's, not a night's.
+  const isTotal = /total|\bfor\s+\d+\s+nights?\b/i.test(p.qualifier ?? '') || (!p.qualifier && /\bfor\s+\d+\s+nights?\b/i.test(p.label ?? ''));
   const fees = { cleaning: lines.cleaning ?? null, service: lines.service ?? null, taxes: lines.taxes ?? null };
   let nightly = isTotal ? null : amount;
   if (nightly === null && lines.base !== undefined) nightly = round2(lines.base / nights);
   let total = lines.total ?? (isTotal ? amount : null);
   if (total === null && lines.beforeTaxes !== undefined) total = round2(lines.beforeTaxes + (fees.taxes ?? 0));
   if (nightly === null && total !== null) nightly = round2(total / nights);
+  const computed = total === null;
   if (total === null && nightly !== null) total = round2(nightly * nights + (fees.cleaning ?? 0) + (fees.service ?? 0) + (fees.taxes ?? 0));
-  return priceOf(P, id, ctx.stay, { currency: ctx.stay.currency, nightlyPrice: nightly, totalPrice: total, fees, nights });
+  // A breakdown down to a total (or to the total before taxes) lists every fee Airbnb charges: a
+  // fee without a line is none. A total computed here holds exactly the stated lines; a stated
+  // total without a breakdown says nothing about what it holds.
+  const complete = lines.total !== undefined || lines.beforeTaxes !== undefined;
+  const has = (v: number | null, whenComplete: boolean | null): boolean | null => (v !== null ? true : complete ? whenComplete : computed ? false : null);
+  const includes = { cleaning: has(fees.cleaning, true), serviceFee: has(fees.service, true), taxes: has(fees.taxes, lines.total !== undefined ? null : false) };
+  const itemized = Object.keys(lines).length > 0;
+  return priceOf(P, id, ctx.stay, { currency: ctx.stay.currency, nightlyPrice: nightly, totalPrice: total, fees, nights, includes, itemized, base: lines.base ?? null });
 }
 
 /**
@@ -157,7 +167,10 @@ function legacyPrice(raw: AirbnbListingItem, ctx: PriceContext): Price | null {
   const isTotal = /total/i.test(raw.pricing?.rateType ?? '');
   const nightly = isTotal ? round2(amount / nights) : amount;
   const total = isTotal ? amount : round2(amount * nights);
-  return priceOf(P, id, ctx.stay, { currency: currencyOf(rate?.currency, ctx.stay.currency), nightlyPrice: nightly, totalPrice: total, fees: { cleaning: null, service: null, taxes: null }, nights });
+  // A nightly rate times the nights holds no fee; a stated total does not say what it holds.
+  const includes = isTotal ? UNKNOWN_INCLUDES : { cleaning: false, serviceFee: false, taxes: false };
+  const fees = { cleaning: null, service: null, taxes: null };
+  return priceOf(P, id, ctx.stay, { currency: currencyOf(rate?.currency, ctx.stay.currency), nightlyPrice: nightly, totalPrice: total, fees, nights, includes, itemized: false });
 }
 
 /** Calendar days in either spelling; what a day does not state stays null. Days without a date or availability are skipped. */

@@ -114,12 +114,16 @@ export function normalizePrice(raw: BookingHotelItem, ctx: PriceContext): Price 
   const nights = nightsOf(d.checkIn ?? ctx.stay.checkIn, d.checkOut ?? ctx.stay.checkOut);
   const taxes = parseMoney(room?.taxesAndCharges);
   const nightly = parseMoney(room?.pricePerNight) ?? round2((total - (taxes ?? 0)) / nights);
+  // Stated taxes and charges are in the stay total (the nightly rate is read net of them); booking
+  // states no cleaning or service fee, which is not the same as none.
   return priceOf(P, id, ctx.stay, {
     currency: currencyOf(raw.currency ?? d.currency, ctx.stay.currency),
     nightlyPrice: nightly,
     totalPrice: total,
     fees: { cleaning: null, service: null, taxes },
     nights,
+    includes: { cleaning: null, serviceFee: null, taxes: taxes !== null && taxes >= 0 ? true : null },
+    itemized: taxes !== null && taxes >= 0,
   });
 }
 

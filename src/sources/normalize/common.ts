@@ -4,6 +4,7 @@
 import { ServiceError } from '../../core/errors.js';
 import { listingUrl, parseListingId, staysId } from '../../core/listing-ref.js';
 import { type EnabledPlatform, RATING_SCALE } from '../../core/platforms.js';
+import { type Includes, priceParts } from '../../core/price-parts.js';
 import type { Availability, AvailabilityDay, Price, Property, PropertyType } from '../../core/schemas/resources.js';
 import type { StayQuery } from '../../core/upstream.js';
 
@@ -208,6 +209,12 @@ export interface QuoteFields {
   totalPrice: number | null;
   fees: Price['fees'];
   nights: number;
+  /** What the total includes, as the source says (price-parts.ts). */
+  includes: Includes;
+  /** The source itemized the price: line items are given. */
+  itemized: boolean;
+  /** The nights' subtotal when the source states it. */
+  base?: number | null;
 }
 
 /** A Price for the listing and stay, or null when the row states no usable amount. */
@@ -215,17 +222,19 @@ export function priceOf(platform: EnabledPlatform, id: string, stay: StayQuery, 
   const { nightlyPrice, totalPrice } = q;
   if (nightlyPrice === null || totalPrice === null || nightlyPrice < 0 || totalPrice < 0) return null;
   const fee = (n: number | null) => (n !== null && n >= 0 ? n : null);
+  const fees = { cleaning: fee(q.fees.cleaning), service: fee(q.fees.service), taxes: fee(q.fees.taxes) };
   return {
     platform,
     listingId: id,
     currency: q.currency,
     nightlyPrice,
     totalPrice,
-    fees: { cleaning: fee(q.fees.cleaning), service: fee(q.fees.service), taxes: fee(q.fees.taxes) },
+    fees,
     nights: q.nights,
     occupancy: { adults: stay.adults, children: stay.children, childAges: [...stay.childAges] },
     source: platform,
     url: listingUrl(platform, id),
+    ...priceParts({ currency: q.currency, nightlyPrice, nights: q.nights, totalPrice, fees, includes: q.includes, itemized: q.itemized, base: q.base }),
   };
 }
 

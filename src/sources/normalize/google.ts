@@ -1,6 +1,7 @@
 // Google Hotels rows (martin.forejt/google-hotels-scraper and siblings) → unified. Quirks handled
 // (research 2.7): per-seller prices[] whose price is "$139" text or a number, ratings on 5 beside a
 // separate hotel class (a number or "4-star hotel"), the id only inside the entity URL.
+import { UNKNOWN_INCLUDES } from '../../core/price-parts.js';
 import type { Availability, Offer, Price, Property } from '../../core/schemas/resources.js';
 import type { GoogleCalendarDay, GoogleHotelItem } from '../raw/types.js';
 import { propertyAmenities } from './amenities.js';
@@ -90,6 +91,8 @@ export function normalizePrice(raw: GoogleHotelItem, ctx: PriceContext): Price |
     totalPrice: total,
     fees: { cleaning: null, service: null, taxes: null },
     nights,
+    includes: UNKNOWN_INCLUDES,
+    itemized: false,
   });
 }
 
@@ -107,7 +110,7 @@ export function normalizeHotelOffers(raw: GoogleHotelItem, ctx: PriceContext): {
     const totalPrice = parseMoney(option.price);
     const url = httpUrl(option.link);
     if (ota === null || totalPrice === null || totalPrice < 0 || url === null) continue;
-    offers.push({ ota, totalPrice, currency, url });
+    offers.push({ ota, totalPrice, currency, url, includes: { ...UNKNOWN_INCLUDES } });
   }
   return { property, offers };
 }

@@ -110,10 +110,16 @@ export function normalizePrice(raw: VrboPropertyItem, ctx: PriceContext): Price 
   const nightly = rents.every((r) => r === rents[0]) ? rents[0]! : round2(rents.reduce((a, b) => a + b, 0) / rents.length);
   const nights = nightsOf(ctx.stay.checkIn, ctx.stay.checkOut);
   const fees = { cleaning: parseMoney(rs.cleaningFee), service: parseMoney(rs.serviceFee), taxes: parseMoney(rs.taxes) };
-  const total = parseMoney(rs.total) ?? round2(nightly * nights + (fees.cleaning ?? 0) + (fees.service ?? 0) + (fees.taxes ?? 0));
+  const stated = parseMoney(rs.total);
+  const total = stated ?? round2(nightly * nights + (fees.cleaning ?? 0) + (fees.service ?? 0) + (fees.taxes ?? 0));
   // Unconverted rents are in the property's own currency, which the row names only in [U] fields.
   const currency = currencyOf(rs.currency, ctx.stay.currency);
-  return priceOf(P, id, ctx.stay, { currency, nightlyPrice: nightly, totalPrice: total, fees, nights });
+  // A stated fee is in the total; an unstated one is unknown beside a stated total, and not in a
+  // total computed here from the rents and the stated fees.
+  const has = (v: number | null) => (v !== null && v >= 0 ? true : stated === null ? false : null);
+  const includes = { cleaning: has(fees.cleaning), serviceFee: has(fees.service), taxes: has(fees.taxes) };
+  const itemized = [fees.cleaning, fees.service, fees.taxes].some((v) => v !== null && v >= 0);
+  return priceOf(P, id, ctx.stay, { currency, nightlyPrice: nightly, totalPrice: total, fees, nights, includes, itemized });
 }
 
 function validity(v: unknown): boolean | null {

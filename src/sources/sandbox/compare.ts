@@ -2,6 +2,7 @@
 // Google Hotels aggregates them, cheapest first.
 import type { Offer } from '../../core/schemas/resources.js';
 import { listingUrl } from '../../core/listing-ref.js';
+import { UNKNOWN_INCLUDES } from '../../core/price-parts.js';
 import { coreFor, nativeId } from './core.js';
 import { assertCompare, assertListing } from '../../core/sandbox-triggers.js';
 import { quote, roundMoney } from './money.js';
@@ -64,6 +65,7 @@ export function compareGoogle(query: GoogleCompareQuery, stay: StayQuery): { pro
     totalPrice: roundMoney(base * (ota === official ? r.range(0.9, 1.02) : r.range(0.94, 1.09)), cur),
     currency: cur,
     url: urls[ota]!,
+    includes: { ...UNKNOWN_INCLUDES },
   }));
   offers.sort((a, b) => a.totalPrice - b.totalPrice || (a.ota < b.ota ? -1 : a.ota > b.ota ? 1 : 0));
   return { property, offers: modes.includes('single') ? offers.slice(0, 1) : offers };

@@ -1,6 +1,7 @@
 // Sandbox prices: a listing's USD base rate, shaped per night by season and weekday, converted
 // with a fixed rate table and split into the fees each platform reports.
 import type { EnabledPlatform } from '../../core/platforms.js';
+import { UNKNOWN_INCLUDES, priceParts } from '../../core/price-parts.js';
 import type { Price } from '../../core/schemas/resources.js';
 import { dayNumber, monthOf, nightsBetween, weekday } from './calendar.js';
 import { rng } from './prng.js';
@@ -94,6 +95,11 @@ export function quote(q: QuoteInput): Price {
     fees = { cleaning: null, service: null, taxes: roundMoney(subtotal * 0.1, cur) };
   }
   const total = roundMoney(subtotal + (fees.cleaning ?? 0) + (fees.service ?? 0) + (fees.taxes ?? 0), cur);
+  // What each platform's total says it includes, as its normalizer reads the emitted row: airbnb
+  // itemizes everything (all included), booking states its taxes only (cleaning and service fee
+  // unknown), vrbo and google state a total and nothing about it (all unknown).
+  const includes = platform === 'airbnb' ? { cleaning: true, serviceFee: true, taxes: true } : platform === 'booking' ? { cleaning: null, serviceFee: null, taxes: true } : UNKNOWN_INCLUDES;
+  const itemized = platform === 'airbnb' || platform === 'booking';
   return {
     platform,
     listingId: q.id,
@@ -105,5 +111,6 @@ export function quote(q: QuoteInput): Price {
     occupancy: { adults: stay.adults, children: stay.children, childAges: [...stay.childAges] },
     source: platform,
     url: q.url,
+    ...priceParts({ currency: cur, nightlyPrice: nightly, nights, totalPrice: total, fees, includes, itemized }),
   };
 }
