@@ -4,13 +4,25 @@ import { benchHistory } from './history.mjs';
 import { benchCli } from './cli.mjs';
 import { benchJq } from './jq.mjs';
 import { benchKnee } from './knee.mjs';
+import { benchMatches } from './matches.mjs';
 import { benchHttp } from './http.mjs';
 import { benchMemory } from './memory.mjs';
 import { benchScale } from './scale.mjs';
 import { benchStore } from './store.mjs';
 
 const which = process.argv[2] ?? 'all';
-const suites = { http: benchHttp, fanout: benchFanout, cli: benchCli, jq: benchJq, memory: benchMemory, scale: benchScale, store: benchStore, knee: benchKnee, history: benchHistory };
+const suites = {
+  http: benchHttp,
+  fanout: benchFanout,
+  cli: benchCli,
+  jq: benchJq,
+  memory: benchMemory,
+  scale: benchScale,
+  store: benchStore,
+  knee: benchKnee,
+  history: benchHistory,
+  matches: benchMatches,
+};
 for (const [name, fn] of Object.entries(suites)) {
   if (which !== 'all' && which !== name) continue;
   process.stdout.write(`\n## ${name}\n`);

@@ -244,6 +244,11 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     fix: "List the account's watches (GET /v1/watches, stays watch list) for their ids.",
     reproduce: `GET /v1/watches/wat_nope/events ${SANDBOX}`,
   },
+  match_decision_not_found: {
+    cause: 'DELETE /v1/matches/decisions (stays match unpin) names a pair this account (in this key environment) never pinned or rejected, or whose decision was already removed.',
+    fix: 'GET /v1/matches for the listing (stays match PLATFORM:ID) shows the pairs the account decided (decision pinned or rejected); remove one of those.',
+    reproduce: `DELETE /v1/matches/decisions?listing=airbnb:62959578&match=vrbo:90629595781 ${SANDBOX}`,
+  },
   delivery_not_found: {
     cause:
       "POST /v1/webhooks/{id}/deliveries/{deliveryId}/resend (stays webhooks resend) named an event id this webhook has no delivery of: a typo, another webhook's event, or one older than the 30 days deliveries are kept.",

@@ -19,6 +19,7 @@ import type { OAuthStore } from './store/oauth.js';
 import type { CacheStore } from './store/cache.js';
 import type { ObservationStore } from './store/observations.js';
 import type { WatchStore } from './store/watches.js';
+import type { MatchDecisionStore } from './store/match-decisions.js';
 
 export * from './store/accounts.js';
 export * from './store/credits.js';
@@ -29,9 +30,10 @@ export * from './store/oauth.js';
 export * from './store/cache.js';
 export * from './store/observations.js';
 export * from './store/watches.js';
+export * from './store/match-decisions.js';
 export * from './store/shared.js';
 
-export interface Store extends AccountStore, CreditStore, JobStore, WebhookStore, IdempotencyStore, OAuthStore, CacheStore, ObservationStore, WatchStore {
+export interface Store extends AccountStore, CreditStore, JobStore, WebhookStore, IdempotencyStore, OAuthStore, CacheStore, ObservationStore, WatchStore, MatchDecisionStore {
   readonly kind: 'sqlite' | 'postgres';
   /**
    * Resolves once the store is usable (connected, migrated); rejects with why not. Every method
