@@ -14,6 +14,7 @@ import { defineHelp } from './help.js';
 import { defineHistory } from './history.js';
 import { defineJobs } from './jobs.js';
 import { defineListing } from './listing.js';
+import { defineMatch } from './match.js';
 import { defineMcp } from './mcp.js';
 import { defineListings } from './listings.js';
 import { definePrice } from './price.js';
@@ -35,6 +36,7 @@ const DEFINERS: [readonly string[], (p: Command) => void][] = [
   [['availability'], defineAvailability],
   [['reviews'], defineReviews],
   [['history'], defineHistory],
+  [['match'], defineMatch],
   [['account'], defineAccount],
   [['auth', 'whoami'], defineAuth],
   [['jobs'], defineJobs],

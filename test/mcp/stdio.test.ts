@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/stays.js';
 import { type McpProcess, ROOT, childEnv, mcpCommand, startMcp, textOf } from './helpers.js';
 
-const TOOLS = ['search_stays', 'check_availability', 'get_listing', 'get_price', 'compare_prices', 'get_reviews', 'get_job', 'get_price_history', 'get_availability_changes'];
+const TOOLS = ['search_stays', 'check_availability', 'get_listing', 'get_price', 'compare_prices', 'get_reviews', 'get_job', 'get_price_history', 'get_availability_changes', 'find_matches'];
 /** The history tools read this deployment's own store (issue 26): no world outside the server. */
-const OWN_STORE = new Set(['get_price_history', 'get_availability_changes']);
+const OWN_STORE = new Set(['get_price_history', 'get_availability_changes', 'find_matches']);
 
 describe('stays mcp (stdio, in-process sandbox)', () => {
   const dir = tempDir('stays-mcp-');
@@ -27,7 +27,7 @@ describe('stays mcp (stdio, in-process sandbox)', () => {
     expect(mcp.client.getServerCapabilities()?.tools).toBeDefined();
   });
 
-  it('lists exactly the nine tools, each read-only and idempotent', async () => {
+  it('lists exactly the ten tools, each read-only and idempotent', async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOLS);
     for (const t of tools) {
@@ -77,7 +77,7 @@ describe('stays mcp (stdio, in-process sandbox)', () => {
   });
 
   it('says on stderr what it serves', () => {
-    expect(mcp.stderr()).toContain('stays mcp: serving 9 tools over stdio (in-process; the local sandbox key)');
+    expect(mcp.stderr()).toContain('stays mcp: serving 10 tools over stdio (in-process; the local sandbox key)');
   });
 });
 
