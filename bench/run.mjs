@@ -5,6 +5,7 @@ import { benchHistory } from './history.mjs';
 import { benchCli } from './cli.mjs';
 import { benchJq } from './jq.mjs';
 import { benchKnee } from './knee.mjs';
+import { benchMatches } from './matches.mjs';
 import { benchHttp } from './http.mjs';
 import { benchMemory } from './memory.mjs';
 import { benchScale } from './scale.mjs';
@@ -22,6 +23,7 @@ const suites = {
   knee: benchKnee,
   history: benchHistory,
   analytics: benchAnalytics,
+  matches: benchMatches,
 };
 for (const [name, fn] of Object.entries(suites)) {
   if (which !== 'all' && which !== name) continue;

@@ -15,6 +15,7 @@ import { defineHelp } from './help.js';
 import { defineHistory } from './history.js';
 import { defineJobs } from './jobs.js';
 import { defineListing } from './listing.js';
+import { defineMatch } from './match.js';
 import { defineMcp } from './mcp.js';
 import { defineListings } from './listings.js';
 import { defineMarket } from './market.js';
@@ -39,6 +40,7 @@ const DEFINERS: [readonly string[], (p: Command) => void][] = [
   [['history'], defineHistory],
   [['market'], defineMarket],
   [['compset'], defineCompset],
+  [['match'], defineMatch],
   [['account'], defineAccount],
   [['auth', 'whoami'], defineAuth],
   [['jobs'], defineJobs],

@@ -7,6 +7,7 @@ import type { Stay } from '../core/schemas/stays.js';
 import type { AvailabilityHistory, BookingInferenceView, ObservationView, PriceObservation, SeenListingView } from '../core/schemas/history.js';
 
 import type { WatchEventView, WatchView } from '../core/schemas/watches.js';
+import type { MatchDecisionView, MatchesView } from '../core/schemas/matches.js';
 import { StaysApiError, StaysPaginationError } from './errors.js';
 import { type ApiCall, createSender, parseJson, retryAfterMs, toApiError } from './http.js';
 import { nextPageOf } from './meta.js';
@@ -19,6 +20,8 @@ import {
   type HistoryBookingsParams,
   type HistoryPriceParams,
   type ListingParams,
+  type MatchDecisionParams,
+  type MatchesParams,
   type PriceParams,
   type ReviewsParams,
   type SearchParams,
@@ -155,6 +158,11 @@ export function clientOver(transport: Transport, opts: ClientCoreOptions = {}) {
     deleteWatch: (id: string, o?: CallOptions) => run<WatchView>(operations.watchDelete(id), o),
     watchEvents: (id: string, p?: WatchListParams, o?: CallOptions) => run<WatchEventView[]>(operations.watchEvents(id, p), o),
     watchEventsPages: (id: string, p?: WatchListParams, o?: CallOptions) => pages<WatchEventView>(operations.watchEvents(id, p), o),
+    // Matches (issue 27): free; pins and rejections per account.
+    matches: (p: MatchesParams, o?: CallOptions) => run<MatchesView>(operations.matches(p), o),
+    pinMatch: (p: MatchDecisionParams, o?: CallOptions) => run<MatchDecisionView>(operations.matchDecide({ ...p, decision: 'pinned' }), o),
+    rejectMatch: (p: MatchDecisionParams, o?: CallOptions) => run<MatchDecisionView>(operations.matchDecide({ ...p, decision: 'rejected' }), o),
+    forgetMatch: (p: MatchDecisionParams, o?: CallOptions) => run<MatchDecisionView>(operations.matchForget(p), o),
     account: async (o?: CallOptions) => (await run<Account>(operations.account(), o)) as unknown as BareEnvelope<Account>,
     /** One poll of a job: its current envelope (a failed job is returned, not thrown). */
     job: async (jobId: string, o?: CallOptions): Promise<JobEnvelope> => {

@@ -32,6 +32,19 @@ export interface WatchCreateBody {
   intervalMinutes?: number | string;
   maxCreditsPerDay?: number | string | null;
 }
+/** GET /v1/matches (issue 27): the listing whose property is looked for on other platforms. */
+export interface MatchesParams {
+  platform?: string;
+  listingId?: string;
+  country?: string;
+  platforms?: string | string[];
+  threshold?: number | string;
+}
+/** POST /v1/matches/decisions: two platform:listingId refs on different platforms, pinned or rejected. */
+export interface MatchDecisionParams {
+  listing: string;
+  match: string;
+}
 export interface WatchListParams {
   limit?: number | string;
   cursor?: string;
@@ -107,6 +120,10 @@ export const operations = {
   watch: (id: string) => get(`/v1/watches/${seg(id)}`),
   watchDelete: (id: string): ApiCall => ({ method: 'DELETE', path: `/v1/watches/${seg(id)}` }),
   watchEvents: (id: string, p: WatchListParams = {}) => get(`/v1/watches/${seg(id)}/events`, p),
+  // Matches (Family U, issue 27): the same property on other platforms; free.
+  matches: (p: MatchesParams) => get('/v1/matches', p),
+  matchDecide: (p: MatchDecisionParams & { decision: 'pinned' | 'rejected' }) => post('/v1/matches/decisions', p),
+  matchForget: (p: MatchDecisionParams): ApiCall => ({ method: 'DELETE', path: '/v1/matches/decisions', query: { ...p } }),
   // Stays (Family S): `{ data, meta, request_id }` bodies, snake_case data.
   /** GET /v1/stays/{id}, or /v1/stays/by-url for a room URL; with a part, /v1/stays/{id|url}/{part}. */
   stay: (idOrUrl: string, part?: StayPart | string, stay: StayDates = {}): ApiCall =>

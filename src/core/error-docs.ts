@@ -257,6 +257,11 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     cause: 'The account already has a comp set of this name in this environment; names pick comp sets out (stays market --compset NAME).',
     fix: 'Choose another name, or delete the old comp set first.',
   },
+  match_decision_not_found: {
+    cause: 'DELETE /v1/matches/decisions (stays match unpin) names a pair this account (in this key environment) never pinned or rejected, or whose decision was already removed.',
+    fix: 'GET /v1/matches for the listing (stays match PLATFORM:ID) shows the pairs the account decided (decision pinned or rejected); remove one of those.',
+    reproduce: `DELETE /v1/matches/decisions?listing=airbnb:62959578&match=vrbo:90629595781 ${SANDBOX}`,
+  },
   delivery_not_found: {
     cause:
       "POST /v1/webhooks/{id}/deliveries/{deliveryId}/resend (stays webhooks resend) named an event id this webhook has no delivery of: a typo, another webhook's event, or one older than the 30 days deliveries are kept.",

@@ -100,6 +100,7 @@ export const ERROR_CODES = {
   webhook_not_found: { type: 'not_found', message: 'No such webhook.' },
   watch_not_found: { type: 'not_found', message: 'No such watch.' },
   compset_not_found: { type: 'not_found', message: 'No such comp set.' },
+  match_decision_not_found: { type: 'not_found', message: 'This account has no pin or rejection of this pair.' },
   identity_mismatch: { type: 'not_found', message: 'The resolved listing differs from the requested one.' },
   no_availability: { type: 'not_found', message: 'At least one night of the stay is taken.' },
   price_not_found: { type: 'not_found', message: 'The platform did not quote this listing for these dates and party.' },

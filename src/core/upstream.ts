@@ -59,6 +59,12 @@ export function allCandidates(value: unknown): Property[] {
   return (Array.isArray(value) ? value : (value as CandidateList).all()) as Property[];
 }
 
+/** A listing with the perceptual hashes (16 hex digits) of its photos, or null when none are known. */
+export interface PhotographedListing {
+  property: Property;
+  photoHashes: string[] | null;
+}
+
 export interface Upstream {
   /** A name for logs and warnings (e.g. "sandbox", "simulated"). */
   readonly name: string;
@@ -74,6 +80,12 @@ export interface Upstream {
   availability(platform: EnabledPlatform, id: string, startDate: string, endDate: string): Promise<Availability>;
   reviews(platform: EnabledPlatform, id: string): Promise<Review[]>;
   compareGoogle(query: GoogleCompareQuery, stay: StayQuery): Promise<{ property: string; offers: Offer[] }>;
+  /**
+   * The listing and the listings on other platforms that may be the same property, with the
+   * perceptual hashes of their photos where known (GET /v1/matches, issue 27): the sandbox world
+   * answers from what it knows. Absent: this upstream offers none.
+   */
+  matchCandidates?(platform: EnabledPlatform, id: string): Promise<{ subject: PhotographedListing; candidates: PhotographedListing[] }>;
   /**
    * Why this upstream cannot serve a need on a platform at all (no source for it: booking
    * calendars on the scraping platform), or null when it can. A call that needs only such things

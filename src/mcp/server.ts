@@ -1,4 +1,4 @@
-// The MCP tool server: an McpServer named "stays" offering the ten read-only tools. Tools are
+// The MCP tool server: an McpServer named "stays" offering the read-only tools (TOOLS). Tools are
 // listed and called through the protocol's own handlers rather than McpServer.registerTool, for
 // two reasons: the input schemas are generated from the core schemas as the OpenAPI document's
 // are (the SDK would convert the core's preprocessing schemas into empty ones), and the

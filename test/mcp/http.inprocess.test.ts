@@ -29,13 +29,14 @@ describe('/mcp on stays serve (Streamable HTTP, an API key as the bearer)', () =
     await s?.stop();
   });
 
-  it('the SDK client lists the ten tools and calls search_stays with a sandbox key', async () => {
+  it('the SDK client lists the eleven tools and calls search_stays with a sandbox key', async () => {
     const client = await httpClient(`${s.url}/mcp`, acct.sandboxKey, s.fetch);
     clients.push(client);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       'check_availability',
       'compare_prices',
+      'find_matches',
       'get_availability_changes',
       'get_job',
       'get_listing',

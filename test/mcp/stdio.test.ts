@@ -6,9 +6,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/stays.js';
 import { type McpProcess, ROOT, childEnv, mcpCommand, startMcp, textOf } from './helpers.js';
 
-const TOOLS = ['search_stays', 'check_availability', 'get_listing', 'get_price', 'compare_prices', 'get_reviews', 'get_job', 'get_price_history', 'get_availability_changes', 'get_market_metrics'];
-/** The history and market tools read this deployment's own store (issues 26, 27): no world outside the server. */
-const OWN_STORE = new Set(['get_price_history', 'get_availability_changes', 'get_market_metrics']);
+const TOOLS = [
+  'search_stays',
+  'check_availability',
+  'get_listing',
+  'get_price',
+  'compare_prices',
+  'get_reviews',
+  'get_job',
+  'get_price_history',
+  'get_availability_changes',
+  'get_market_metrics',
+  'find_matches',
+];
+/** The history, market and matches tools read this deployment's own store (issues 26, 27): no world outside the server. */
+const OWN_STORE = new Set(['get_price_history', 'get_availability_changes', 'get_market_metrics', 'find_matches']);
 
 describe('stays mcp (stdio, in-process sandbox)', () => {
   const dir = tempDir('stays-mcp-');
@@ -27,7 +39,7 @@ describe('stays mcp (stdio, in-process sandbox)', () => {
     expect(mcp.client.getServerCapabilities()?.tools).toBeDefined();
   });
 
-  it('lists exactly the ten tools, each read-only and idempotent', async () => {
+  it('lists exactly the eleven tools, each read-only and idempotent', async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOLS);
     for (const t of tools) {

@@ -20,6 +20,7 @@ import type { CacheStore } from './store/cache.js';
 import type { ObservationStore } from './store/observations.js';
 import type { WatchStore } from './store/watches.js';
 import type { CompSetStore } from './store/compsets.js';
+import type { MatchDecisionStore } from './store/match-decisions.js';
 
 export * from './store/accounts.js';
 export * from './store/credits.js';
@@ -31,9 +32,10 @@ export * from './store/cache.js';
 export * from './store/observations.js';
 export * from './store/watches.js';
 export * from './store/compsets.js';
+export * from './store/match-decisions.js';
 export * from './store/shared.js';
 
-export interface Store extends AccountStore, CreditStore, JobStore, WebhookStore, IdempotencyStore, OAuthStore, CacheStore, ObservationStore, WatchStore, CompSetStore {
+export interface Store extends AccountStore, CreditStore, JobStore, WebhookStore, IdempotencyStore, OAuthStore, CacheStore, ObservationStore, WatchStore, CompSetStore, MatchDecisionStore {
   readonly kind: 'sqlite' | 'postgres';
   /**
    * Resolves once the store is usable (connected, migrated); rejects with why not. Every method

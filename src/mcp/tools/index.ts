@@ -1,7 +1,8 @@
-// The ten tools, in the order tools/list gives them: the provider's published seven, then the history (issue 26), then the market (issue 27).
+// The tools, in the order tools/list gives them: the provider's published seven, the history (issue 26), then the market and find_matches (issue 27).
 import type { ToolDef } from '../tool.js';
 import { checkAvailability } from './check-availability.js';
 import { comparePrices } from './compare-prices.js';
+import { findMatches } from './find-matches.js';
 import { getAvailabilityChanges } from './get-availability-changes.js';
 import { getJob } from './get-job.js';
 import { getListing } from './get-listing.js';
@@ -11,4 +12,16 @@ import { getPriceHistory } from './get-price-history.js';
 import { getReviews } from './get-reviews.js';
 import { searchStays } from './search-stays.js';
 
-export const TOOLS: readonly ToolDef[] = [searchStays, checkAvailability, getListing, getPrice, comparePrices, getReviews, getJob, getPriceHistory, getAvailabilityChanges, getMarketMetrics];
+export const TOOLS: readonly ToolDef[] = [
+  searchStays,
+  checkAvailability,
+  getListing,
+  getPrice,
+  comparePrices,
+  getReviews,
+  getJob,
+  getPriceHistory,
+  getAvailabilityChanges,
+  getMarketMetrics,
+  findMatches,
+];

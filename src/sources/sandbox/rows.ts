@@ -9,6 +9,7 @@ import { type Core, coreFor, imageUrls, nativeId, typeFor } from './core.js';
 import { airbnbTitle, hotelStyleName, nameFromSlug, slugify, vrboTitle } from './names.js';
 import { ID_ALPHABET, NOWHERE, PLACELESS, type Place, addressFor, placeForListing, placeKey, resolvePlace, scatter } from './places.js';
 import { type Rng, rng } from './prng.js';
+import { twinRow } from './twins.js';
 
 const SEARCH_CANDIDATES = 60;
 
@@ -130,8 +131,17 @@ export class CandidateRows {
   }
 }
 
-/** The name and detail of an id alone: images (all of them, or the first `images`), no price, no identity (the world adds those). */
+/**
+ * The name and detail of an id alone: images (all of them, or the first `images`), no price, no
+ * identity (the world adds those). A listing of a multi-listed property the truth made (twins.ts:
+ * new ids only) is the truth's.
+ */
 export function detailRow(platform: EnabledPlatform, id: string, images?: number): Row {
+  return twinRow(platform, id, images, baseRow) ?? baseRow(platform, id, images);
+}
+
+/** detailRow of every id the truth did not make. */
+export function baseRow(platform: EnabledPlatform, id: string, images?: number): Row {
   const core = coreFor(platform, id);
   const place = placeForListing(platform, id);
   const r = rng('listing', platform, id);

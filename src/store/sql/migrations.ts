@@ -395,6 +395,22 @@ ${t.seq}    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
   );
   CREATE INDEX compsets_account ON compsets(account_id, env, created_at);
   `,
+  // Match decisions (issue 27, item 4): an account's pins and rejections of cross-platform matches,
+  // one row per pair of listings (stored in order: a before b), per environment.
+  (t) => `
+  CREATE TABLE match_decisions (
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    env TEXT NOT NULL CHECK (env IN ('live', 'sandbox')),
+    a_platform TEXT NOT NULL,
+    a_id TEXT NOT NULL,
+    b_platform TEXT NOT NULL,
+    b_id TEXT NOT NULL,
+    decision TEXT NOT NULL CHECK (decision IN ('pinned', 'rejected')),
+    decided_at ${t.big} NOT NULL,
+    PRIMARY KEY (account_id, env, a_platform, a_id, b_platform, b_id)
+  );
+  CREATE INDEX match_decisions_b ON match_decisions(account_id, env, b_platform, b_id);
+  `,
 ];
 
 /** The migrations of one engine, in order. */

@@ -10,6 +10,7 @@ import { idempotencyStore } from './idempotency.js';
 import { LOCK, type LeaseHooks, jobStore } from './jobs.js';
 import { oauthStore } from './oauth.js';
 import { observationStore } from './observations.js';
+import { matchDecisionStore } from './match-decisions.js';
 import { watchStore } from './watches.js';
 import { compSetStore } from './compsets.js';
 import { webhookStore } from './webhooks.js';
@@ -43,6 +44,7 @@ export function sqlStore(db: Db, parts: EngineParts): SqlStore {
     ...observationStore(db),
     ...watchStore(db),
     ...compSetStore(db),
+    ...matchDecisionStore(db),
     async purgeExpired(now, batch, o = {}) {
       return db.tx(
         async (q) => {

@@ -5,6 +5,7 @@ import { jobCancel, jobGet } from './jobs.js';
 import { historyAvailabilityGet, historyBookingsGet, historyListingsGet, historyObservationsGet, historyPriceGet } from './history.js';
 import { jobsList } from './jobs-list.js';
 import { listingGet } from './listing.js';
+import { matchDecisionDelete, matchDecisionPost, matchesGet } from './matches.js';
 import { priceCompareGet } from './price-compare.js';
 import { priceGet } from './price.js';
 import { reviewsGet } from './reviews.js';
@@ -41,4 +42,7 @@ export const FAMILY_U_ROUTES: RouteDef[] = [
   compSetList,
   compSetGet,
   compSetDelete,
+  matchesGet,
+  matchDecisionPost,
+  matchDecisionDelete,
 ];

@@ -1,0 +1,73 @@
+// How `stays match …` runs (match.ts defines the commands): the matches read through the client,
+// shown as one row per candidate (the matches, then the best non-match) with the summary on stderr;
+// JSON and --jq get the whole answer. Pins and rejections print the decision.
+import { operations } from '../src/client/operations.js';
+import type { MatchesView } from '../src/core/schemas/matches.js';
+import { PLATFORMS, pick } from './_lib/flags/options.js';
+import type { Ctx } from './_lib/runtime/context.js';
+import { io } from './_lib/runtime/io.js';
+import { runCall, show } from './_lib/runtime/run.js';
+
+/** platform:listingId as query parameters; a URL or a stays_ id goes as listingId alone (the service reads its platform). */
+export function refQuery(ref: string): { platform?: string; listingId: string } {
+  const at = ref.indexOf(':');
+  const platform = at > 0 ? ref.slice(0, at).toLowerCase() : '';
+  if ((PLATFORMS as readonly string[]).includes(platform)) return { platform, listingId: ref.slice(at + 1) };
+  return { listingId: ref };
+}
+
+/** GET /v1/matches for a listing ref, as the command's flags narrow it. */
+export async function fetchMatches(ctx: Ctx, listing: string, opts: Record<string, unknown>): Promise<{ data: MatchesView; meta: unknown }> {
+  const call = operations.matches({ ...pick(opts, ['platforms', 'threshold', 'country']), ...refQuery(listing) });
+  return (await ctx.client.run(call)) as { data: MatchesView; meta: unknown };
+}
+
+async function listingArg(ctx: Ctx, given: string | undefined, name: string, usage: string): Promise<string> {
+  const { ask } = await import('./_lib/runtime/prompt.js');
+  return ask(ctx.term, given, { name, message: `${name}?`, usage });
+}
+
+export async function runMatches(ctx: Ctx, given: string | undefined, opts: Record<string, unknown>): Promise<void> {
+  const listing = await listingArg(ctx, given, 'LISTING', 'stays match PLATFORM:LISTING_ID');
+  const envelope = await fetchMatches(ctx, listing, opts);
+  if (ctx.fields !== null || ctx.jq !== null || ctx.format === 'json' || ctx.format === 'jsonl') return show(ctx, envelope);
+  const d = envelope.data;
+  const rows = [...d.matches, ...(d.bestNonMatch ? [d.bestNonMatch] : [])].map((c) => ({
+    platform: c.platform,
+    listingId: c.listingId,
+    name: c.name,
+    score: c.score,
+    match: c.match,
+    decision: c.decision,
+    why: c.why,
+  }));
+  await show(ctx, { data: rows, meta: envelope.meta });
+  if (ctx.format === 'table') io().stderr.write(`${d.summary}\n`);
+}
+
+export async function runDecision(ctx: Ctx, decision: 'pinned' | 'rejected' | null, a: string | undefined, b: string | undefined): Promise<void> {
+  const verb = decision === 'pinned' ? 'pin' : decision === 'rejected' ? 'reject' : 'unpin';
+  const usage = `stays match ${verb} PLATFORM:LISTING_ID PLATFORM:LISTING_ID`;
+  const listing = await listingArg(ctx, a, 'LISTING', usage);
+  const match = await listingArg(ctx, b, 'MATCH', usage);
+  await runCall(ctx, decision === null ? operations.matchForget({ listing, match }) : operations.matchDecide({ listing, match, decision }));
+}
+
+/**
+ * `stays compare --listing REF --matched`: REF and its matches (pinned first, then by score; at
+ * most 5, compare's direct mode takes 6 listings) as compare's --listings. No match: a not_found
+ * error saying why (the summary).
+ */
+export async function matchedListings(ctx: Ctx, opts: Record<string, unknown>): Promise<string> {
+  const { UsageError } = await import('./_lib/runtime/errors.js');
+  if (opts.matched !== true) throw new UsageError('--listing goes with --matched (compare it with its matches); for chosen listings use --listings.', 'listing');
+  if (typeof opts.listing !== 'string') throw new UsageError('--matched needs --listing platform:listingId.', 'listing');
+  if (opts.listings !== undefined) throw new UsageError('--matched makes the listings: drop --listings.', 'listings');
+  const { data } = await fetchMatches(ctx, opts.listing, {});
+  if (data.matches.length === 0) {
+    const { StaysApiError } = await import('../src/client/errors.js');
+    throw new StaysApiError({ type: 'not_found', code: 'listing_not_found', message: `No listing of the same property to compare with. ${data.summary}`, param: 'listing', creditsCharged: 0 }, 404);
+  }
+  const ref = (p: { platform: string; listingId: string }) => `${p.platform}:${p.listingId}`;
+  return [ref(data.listing), ...data.matches.slice(0, 5).map(ref)].join(',');
+}
