@@ -102,8 +102,8 @@ market metrics: stays market --compset NAME --from D --to D.
 Examples:
   stays compset create "Alfama 2BR" --near airbnb:100 --radius 2km --bedrooms 2
   stays compset list
-  stays market --compset "Alfama 2BR" --from 2027-03-01 --to 2027-04-01
-  stays compset rm "Alfama 2BR"`,
+  stays compset show "Alfama 2BR"
+  stays market --compset "Alfama 2BR" --from 2027-03-01 --to 2027-04-01`,
     );
 
   withGlobals(
