@@ -8,6 +8,7 @@ import { Lru, pageBytes } from './core/lru.js';
 import { createSandboxWorld, searchMemo } from './sources/sandbox/world.js';
 import type { SandboxWorld } from './sources/sandbox/types.js';
 import { sandboxUpstream } from './sources/sandbox/upstream.js';
+import { sandboxHistory } from './sources/sandbox/history.js';
 import { parseFailures, parseLatency, simulatedUpstream } from './sources/simulated.js';
 import { chainUpstream } from './sources/chain.js';
 import type { SourceReport, Upstream } from './core/upstream.js';
@@ -102,13 +103,15 @@ export function createRuntime(opts: RuntimeOptions = {}): Runtime {
   const world = createSandboxWorld({ memo });
   const upstream = liveUpstream(config, () => createSandboxWorld({ memo, clock }), opts.role === 'server' ? sourceLog(config) : undefined);
   const store = openStore(config);
+  const sandboxWorld = sandboxUpstream(world);
   const services: Services & { jobs: JobRunner; webhooks: WebhookHub } = {
     config,
     clock,
     ids,
     store,
     sandboxPages: new Lru({ maxBytes: cacheBytes / 2, maxEntries: 1024, sizeOf: pageBytes }),
-    sandboxUpstream: sandboxUpstream(world),
+    sandboxUpstream: sandboxWorld,
+    sandboxHistory: sandboxHistory(sandboxWorld),
     upstream,
     // This process's instance id: the owner of every job and hold it creates.
     jobs: new JobRunner(`inst_${ids.ulid()}`),

@@ -25,7 +25,14 @@ export function manualClock(start = Date.UTC(2026, 0, 1)): Clock & { advance(ms:
   };
 }
 
+/** One day in milliseconds: every date rule of the service counts in UTC days. */
 export const DAY_MS = 86_400_000;
+/** A date's UTC midnight, epoch ms. */
+export const dayMs = (date: string) => Date.parse(`${date}T00:00:00Z`);
+/** The UTC date (YYYY-MM-DD) of an instant. */
+export const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** The date `n` days after `date` (before, for a negative n). */
+export const addDays = (date: string, n: number) => isoDate(dayMs(date) + n * DAY_MS);
 /** The last day asked for and its bounds [start, end) in epoch ms: asked on every search. */
 let day = { start: 0, end: 0, text: '' };
 

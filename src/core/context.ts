@@ -6,6 +6,7 @@ import type { IdGenerator } from './ids.js';
 import type { Lru } from './lru.js';
 import type { Upstream } from './upstream.js';
 import type { EventSink, JobRunnerPort } from './ports/runtime.js';
+import type { HistoryPort } from './ports/history.js';
 import type { Meta } from './schemas/resources.js';
 
 export interface Services {
@@ -17,6 +18,8 @@ export interface Services {
   sandboxPages: Lru<string, unknown>;
   /** The sandbox world behind the upstream port (sandbox keys). */
   sandboxUpstream: Upstream;
+  /** The sandbox world's history (sandbox keys' history and analytics reads): src/sources/sandbox/history.ts. */
+  sandboxHistory: HistoryPort;
   /** Live data sources; null when no upstream is configured (live calls get 503). */
   upstream: Upstream | null;
   jobs: JobRunnerPort;
@@ -31,6 +34,9 @@ export interface RequestContext {
 }
 
 export const isSandbox = (ctx: RequestContext) => ctx.key.env === 'sandbox';
+
+/** The history a caller reads: the sandbox world's for a sandbox key, this deployment's observations for a live one. */
+export const historyFor = (services: Services, ctx: RequestContext): HistoryPort => (isSandbox(ctx) ? services.sandboxHistory : services.store.history);
 
 /** A synchronous success: the envelope's data and meta. */
 export interface OpResult<T> {

@@ -282,6 +282,12 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     fix: 'Try other dates or another party size.',
     reproduce: `GET /v1/price?platform=airbnb&listingId=411&checkIn=2030-03-01&checkOut=2030-03-04 ${SANDBOX}`,
   },
+  analysis_too_large: {
+    cause:
+      'An analytic read (GET /v1/market) computed for longer than its time budget (STAYS_ANALYTICS_BUDGET_MS, 15 s by default) over the listings in scope. The read yields to other requests throughout, so the server kept answering; it stopped rather than hold a connection and memory longer. Nothing was charged.',
+    fix: 'Narrow the scope: a smaller bbox or comp set radius, fewer platforms, a bedrooms filter, or a shorter window. An operator may raise STAYS_ANALYTICS_BUDGET_MS.',
+    reproduce: 'GET /v1/market?location=lisbon&from=2026-06-01&to=2026-09-01 on a server started with STAYS_ANALYTICS_BUDGET_MS=1',
+  },
   no_observations: {
     cause:
       "An analysis that reads this deployment's own observations (inferred bookings, market metrics) found none for the listing or location in the window: no live call observed it there, or the history is off (STAYS_HISTORY). Nothing was charged; a figure computed from nothing would be a zero passed off as a measurement.",

@@ -36,6 +36,11 @@ export const ERROR_CODES = {
   child_ages_mismatch: { type: 'invalid_request', message: 'childAges must have one age per child.' },
   stay_too_long: { type: 'invalid_request', message: 'The stay is longer than the maximum of 90 nights.' },
   window_too_long: { type: 'invalid_request', message: 'The date window is longer than 365 days.' },
+  analysis_too_large: {
+    type: 'invalid_request',
+    status: 422,
+    message: 'The analysis did not finish within its time budget (STAYS_ANALYTICS_BUDGET_MS): narrow the scope (fewer listings, fewer platforms, a shorter window).',
+  },
   invalid_listing_url: { type: 'invalid_request', message: 'The url is not a recognisable listing URL for the platform.' },
   invalid_property_type: { type: 'invalid_request', message: 'Unknown property type.' },
   invalid_amenity: { type: 'invalid_request', message: 'Unknown amenity token.' },

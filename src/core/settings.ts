@@ -55,6 +55,11 @@ const FIELDS = {
   jobLeaseMs: () => z.coerce.number().int().min(500).max(3_600_000),
   /** On SIGTERM/SIGINT, how long running jobs may take to finish before they are failed (retryable). */
   shutdownGraceMs: () => z.coerce.number().int().min(0).max(3_600_000),
+  /**
+   * STAYS_ANALYTICS_BUDGET_MS: how long one analytic read (GET /v1/market) may compute before it
+   * stops with analysis_too_large; it yields the event loop throughout, so other calls go on.
+   */
+  analyticsBudgetMs: () => z.coerce.number().int().min(1).max(600_000),
   /** Bytes (in MiB) the in-memory caches of one process may hold. */
   memoryCacheMb: () => z.coerce.number().int().min(1).max(65_536),
   /**

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { type ErrorCode, ServiceError } from './errors.js';
 import { ALL_PLATFORMS, ENABLED_PLATFORMS } from './platforms.js';
 import { MAX_STAY_NIGHTS, MAX_WINDOW_DAYS } from './limits.js';
+import { DAY_MS } from './clock.js';
 
 /** Raw input as it arrives: query values (string | string[]) or a JSON body's values. */
 export type RawInput = Record<string, unknown>;
@@ -206,7 +207,6 @@ export function parseParams<S extends z.ZodType>(schema: S, raw: RawInput): z.in
 
 // ---- Rules across fields -------------------------------------------------------------------
 
-const DAY_MS = 86_400_000;
 export { MAX_WINDOW_DAYS };
 
 export function daysBetween(from: string, to: string): number {

@@ -6,6 +6,7 @@
 import { GOOGLE_COMPARE_COST, PRICE_COST, STAY_LOOKUP_COST, availabilityCost, listingCost, reviewsCost, searchWorstCase, stayRowsCost } from './billing.js';
 import { MAX_WINDOW_DAYS, PRESET_MAX_ITEMS, REVIEWS_LIMIT, SEARCH_LIMIT, S_DEFAULT_MAX_ITEMS, S_MAX_ITEMS } from './limits.js';
 import { DEFAULT_SEARCH_PLATFORMS, type Platform, isPlatform } from './platforms.js';
+import { DAY_MS } from './clock.js';
 
 /** A call as a client sends it; the path with or without /v1. */
 export interface CallShape {
@@ -33,7 +34,6 @@ const list = valueList;
 const int = valueInt;
 /** A platform the call names, or null: the worst case then takes the dearest one. */
 const platformOf = (v: unknown): Platform | null => (isPlatform(str(v)) ? (str(v) as Platform) : null);
-const DAY_MS = 86_400_000;
 
 /** Family S worst cases (D26): rows × 1 per page (× 2 with details), batch entries × 1, a lookup 1. */
 function stayWorstCase(call: CallShape, path: string): number | null {

@@ -37,9 +37,9 @@ function calendar(from: string, nights: number, taken: ReadonlySet<string>, opts
 }
 
 /** Records snapshots as the store does: a value equal to its series' latest extends that row. */
-function record(snapshots: readonly { at: number; days: Map<string, Day> }[]): ObservationRow[] {
-  const rows: ObservationRow[] = [];
-  const latest = new Map<string, ObservationRow>();
+function record(snapshots: readonly { at: number; days: Map<string, Day> }[]): ObservationRow<'day'>[] {
+  const rows: ObservationRow<'day'>[] = [];
+  const latest = new Map<string, ObservationRow<'day'>>();
   let id = 0;
   for (const s of snapshots) {
     for (const [date, v] of s.days) {
@@ -49,7 +49,19 @@ function record(snapshots: readonly { at: number; days: Map<string, Day> }[]): O
         prev.timesSeen++;
         continue;
       }
-      const row: ObservationRow = { id: ++id, platform: 'airbnb', listingId: '1', kind: 'day', key: date, currency: null, value: v, source: 'test', firstSeen: s.at, lastSeen: s.at, timesSeen: 1 };
+      const row: ObservationRow<'day'> = {
+        id: ++id,
+        platform: 'airbnb',
+        listingId: '1',
+        kind: 'day',
+        key: date,
+        currency: null,
+        value: v,
+        source: 'test',
+        firstSeen: s.at,
+        lastSeen: s.at,
+        timesSeen: 1,
+      };
       rows.push(row);
       latest.set(date, row);
     }
@@ -71,14 +83,14 @@ describe('inferBookings (calendar-diff/1)', () => {
       { at: T0 + 6 * 3_600_000, days: before },
       { at: T0 + 12 * 3_600_000, days: after },
     ]);
-    const price = (nightly: number, at: number): ObservationRow => ({
+    const price = (nightly: number, at: number): ObservationRow<'quote'> => ({
       id: 1000 + nightly,
       platform: 'airbnb',
       listingId: '1',
       kind: 'quote',
       key: '2030-03-10/2030-03-14/2',
       currency: 'EUR',
-      value: { nightlyPrice: nightly, totalPrice: nightly * 4 },
+      value: { nightlyPrice: nightly, totalPrice: nightly * 4, fees: null },
       source: 'test',
       firstSeen: at,
       lastSeen: at,

@@ -106,7 +106,7 @@ describe('GET /v1/market over live simulated observations', () => {
     let inferred = 0;
     let forRent = 0;
     for (const id of calendarIds) {
-      const days = await t.runtime.store.observationsOfListing({ platform: 'airbnb', listingId: id, kind: 'day', keyFrom: FROM, keyTo: '2027-02-02' });
+      const days = await t.runtime.store.history.calendar({ platform: 'airbnb', listingId: id }, { from: FROM, to: '2027-02-02' });
       const r = inferBookings({ days, from: FROM, to: TO });
       inferred += r.counts.booked;
       forRent += r.counts.booked + r.counts.available + r.counts.unbookable;

@@ -80,19 +80,28 @@ export function suite(kind: StoreKind): void {
       // Listing 3 moved (a later search), listing 1's own facts place it elsewhere, with its bedrooms.
       await store.recordObservations([search('3', 38.721, -9.141)], 'simulated', T0 + 1000);
       await store.recordObservations(
-        [{ platform: 'airbnb', listingId: '1', kind: 'listing', key: '', currency: null, value: { name: '1', bedrooms: 2, lat: 38.73, lng: -9.15 } }],
+        [
+          {
+            platform: 'airbnb',
+            listingId: '1',
+            kind: 'listing',
+            key: '',
+            currency: null,
+            value: { name: '1', propertyType: null, maxOccupancy: null, bathrooms: null, bedrooms: 2, lat: 38.73, lng: -9.15 },
+          },
+        ],
         'simulated',
         T0 + 2000,
       );
       // A row without coordinates is not placed.
       await store.recordObservations([{ ...search('5', 0, 0), value: { name: '5', nightlyPrice: 90, totalPrice: null } }], 'simulated', T0);
       const box = { minLat: 38.7, maxLat: 38.75, minLng: -9.2, maxLng: -9.1 };
-      expect(await store.listingsWithin({ ...box, platforms: ['airbnb'] })).toEqual([
+      expect(await store.history.listingsWithin({ ...box, platforms: ['airbnb'] })).toEqual([
         { platform: 'airbnb', listingId: '1', lat: 38.73, lng: -9.15, bedrooms: 2 },
         { platform: 'airbnb', listingId: '3', lat: 38.721, lng: -9.141, bedrooms: null },
       ]);
-      expect((await store.listingsWithin({ ...box, platforms: ['airbnb', 'vrbo'] })).map((p) => `${p.platform}:${p.listingId}`)).toEqual(['airbnb:1', 'airbnb:3', 'vrbo:4']);
-      expect(await store.listingsWithin({ ...box, minLat: 38.725, platforms: ['airbnb'] })).toEqual([{ platform: 'airbnb', listingId: '1', lat: 38.73, lng: -9.15, bedrooms: 2 }]);
+      expect((await store.history.listingsWithin({ ...box, platforms: ['airbnb', 'vrbo'] })).map((p) => `${p.platform}:${p.listingId}`)).toEqual(['airbnb:1', 'airbnb:3', 'vrbo:4']);
+      expect(await store.history.listingsWithin({ ...box, minLat: 38.725, platforms: ['airbnb'] })).toEqual([{ platform: 'airbnb', listingId: '1', lat: 38.73, lng: -9.15, bedrooms: 2 }]);
     });
   });
 }

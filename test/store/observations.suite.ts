@@ -8,17 +8,20 @@ import { T0, backings, type StoreKind } from './stores.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
-const quote = (totalPrice: number, over: Partial<NewObservation> = {}): NewObservation => ({
-  platform: 'airbnb',
-  listingId: '123',
-  kind: 'quote',
-  key: '2027-03-01/2027-03-04/2',
-  currency: 'EUR',
-  value: { nightlyPrice: totalPrice / 3, totalPrice },
-  ...over,
-});
-const series = (store: Store, over: Partial<Parameters<Store['observationSeries']>[0]> = {}) =>
-  store.observationSeries({ platform: 'airbnb', listingId: '123', kind: 'quote', key: '2027-03-01/2027-03-04/2', from: 0, to: Number.MAX_SAFE_INTEGER, ...over });
+/** Observations whose values hold only what a test reads (the store keeps any JSON). */
+const obs = (o: object) => o as NewObservation;
+const quote = (totalPrice: number, over: object = {}): NewObservation =>
+  obs({
+    platform: 'airbnb',
+    listingId: '123',
+    kind: 'quote',
+    key: '2027-03-01/2027-03-04/2',
+    currency: 'EUR',
+    value: { nightlyPrice: totalPrice / 3, totalPrice },
+    ...over,
+  });
+const series = (store: Store, over: Partial<Parameters<Store['history']['quoteSeries']>[0]> = {}) =>
+  store.history.quoteSeries({ platform: 'airbnb', listingId: '123', key: '2027-03-01/2027-03-04/2', from: 0, to: Number.MAX_SAFE_INTEGER, ...over });
 
 export function suite(kind: StoreKind): void {
   describe.skipIf(!kind.available)(`${kind.name} store: observations`, () => {
@@ -49,11 +52,10 @@ export function suite(kind: StoreKind): void {
 
     it('one answer records many series at once; each series is its own; repeats within an answer count once', async () => {
       const store = await open();
-      const days = (avail: boolean[]) =>
-        avail.map((a, i) => ({ platform: 'vrbo', listingId: '9', kind: 'day' as const, key: `2027-03-0${i + 1}`, currency: null, value: { available: a, minNights: 2 } }));
+      const days = (avail: boolean[]) => avail.map((a, i) => obs({ platform: 'vrbo', listingId: '9', kind: 'day', key: `2027-03-0${i + 1}`, currency: null, value: { available: a, minNights: 2 } }));
       expect(await store.recordObservations(days([true, true, true, true]), 'simulated', T0)).toEqual({ added: 4, extended: 0 });
       expect(await store.recordObservations([...days([true, false, true, true]), quote(300), quote(300)], 'simulated', T0 + MIN)).toEqual({ added: 2, extended: 3 });
-      const day2 = await store.observationSeries({ platform: 'vrbo', listingId: '9', kind: 'day', key: '2027-03-02', from: 0, to: T0 + MIN });
+      const day2 = await store.history.calendar({ platform: 'vrbo', listingId: '9' }, { from: '2027-03-02', to: '2027-03-02' });
       expect(day2.map((r) => [r.value, r.timesSeen])).toEqual([
         [{ available: true, minNights: 2 }, 1],
         [{ available: false, minNights: 2 }, 1],
@@ -106,26 +108,26 @@ export function suite(kind: StoreKind): void {
 
     it("a listing's nights in key order, and the listings searches of a place showed (any dates), on both engines", async () => {
       const store = await open();
-      const day = (key: string, available: boolean) => ({ platform: 'vrbo', listingId: '9', kind: 'day' as const, key, currency: null, value: { available } });
+      const day = (key: string, available: boolean) => obs({ platform: 'vrbo', listingId: '9', kind: 'day', key, currency: null, value: { available } });
       await store.recordObservations([day('2027-03-02', true), day('2027-03-01', true), day('2027-03-10', true)], 'simulated', T0);
       await store.recordObservations([day('2027-03-02', false)], 'simulated', T0 + MIN);
-      const nights = await store.observationsOfListing({ platform: 'vrbo', listingId: '9', kind: 'day', keyFrom: '2027-03-01', keyTo: '2027-03-09' });
+      const nights = await store.history.calendar({ platform: 'vrbo', listingId: '9' }, { from: '2027-03-01', to: '2027-03-09' });
       expect(nights.map((r) => [r.key, r.value])).toEqual([
         ['2027-03-01', { available: true }],
         ['2027-03-02', { available: true }],
         ['2027-03-02', { available: false }],
       ]);
-      const row = (listingId: string, key: string, name: string) => ({ platform: 'airbnb', listingId, kind: 'search' as const, key, currency: 'EUR', value: { name } });
+      const row = (listingId: string, key: string, name: string) => obs({ platform: 'airbnb', listingId, kind: 'search', key, currency: 'EUR', value: { name } });
       await store.recordObservations([row('1', 'nice', 'One'), row('2', 'nice', 'Two'), row('5', 'nicea', 'Other place')], 'simulated', T0);
       await store.recordObservations([row('1', 'nice@2027-05-01/2027-05-04/2', 'One')], 'simulated', T0 + 2 * MIN);
-      const seen = await store.listingsSeenIn({ location: 'nice', platforms: ['airbnb', 'vrbo'], from: 0, to: T0 + HOUR });
+      const seen = await store.history.listingsShownIn({ place: 'nice', platforms: ['airbnb', 'vrbo'], from: 0, to: T0 + HOUR });
       expect(seen.listings.map((l) => [l.listingId, l.name, l.firstSeen - T0, l.lastSeen - T0, l.timesSeen])).toEqual([
         ['1', 'One', 0, 2 * MIN, 2],
         ['2', 'Two', 0, 0, 1],
       ]);
       expect(seen.lastSearched).toEqual({ airbnb: T0 + 2 * MIN });
-      expect((await store.listingsSeenIn({ location: 'nice', platforms: ['vrbo'], from: 0, to: T0 + HOUR })).listings).toEqual([]);
-      expect((await store.listingsSeenIn({ location: 'nice', platforms: ['airbnb'], from: T0 + MIN, to: T0 + HOUR })).listings.map((l) => l.listingId)).toEqual(['1']);
+      expect((await store.history.listingsShownIn({ place: 'nice', platforms: ['vrbo'], from: 0, to: T0 + HOUR })).listings).toEqual([]);
+      expect((await store.history.listingsShownIn({ place: 'nice', platforms: ['airbnb'], from: T0 + MIN, to: T0 + HOUR })).listings.map((l) => l.listingId)).toEqual(['1']);
     });
 
     it('every row last seen since an instant, page by page in id order, each row once, on both engines', async () => {

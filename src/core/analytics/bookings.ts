@@ -3,7 +3,10 @@
 // now and, for the nights taken, whether a guest booked them or the host blocked them. Pure: no
 // store, no clock, no world; the same rows give the same answer. The method, `calendar-diff/1`, is
 // documented step by step in docs/analytics.md; a change to any rule here is a new method version.
+import type { PriceRow } from '../ports/history.js';
 import type { ObservationRow } from '../ports/store/observations.js';
+import type { DayValue } from '../schemas/observations.js';
+import { DAY_MS } from '../clock.js';
 
 export const BOOKING_METHOD = 'calendar-diff/1';
 
@@ -17,6 +20,12 @@ export type NightState = (typeof NIGHT_STATES)[number];
 const GUEST_WINDOW_DAYS = 90;
 /** How far back a stay covering a night may start (longer minimum stays than this are not read). */
 const MAX_RULE_NIGHTS = 31;
+/**
+ * Nights either side of a window its reader passes in with it: the rules of the window's nights,
+ * and the holds across its edges, judged whole. Every reader of one listing's nights (bookings,
+ * market) reads this much, so a night is classified the same whatever window holds it.
+ */
+export const EDGE_NIGHTS = MAX_RULE_NIGHTS;
 
 export interface InferredNight {
   date: string;
@@ -61,32 +70,23 @@ export interface BookingInference {
 
 export interface BookingInput {
   /** Kind 'day' rows of ONE listing (any order; rows a month or more outside [from, to) are ignored). */
-  days: readonly ObservationRow[];
+  days: readonly DayRow[];
   /** Quote and search rows of that listing: the last price seen before a booking. */
-  prices?: readonly ObservationRow[];
+  prices?: readonly PriceRow[];
   /** Night dates, YYYY-MM-DD; `to` exclusive. */
   from: string;
   to: string;
 }
 
-interface DayValue {
-  available?: boolean | null;
-  minNights?: number | null;
-  checkIn?: boolean | null;
-  checkOut?: boolean | null;
-  bookable?: boolean | null;
-}
+type DayRow = ObservationRow<'day'>;
 
-const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 const dayNumber = (date: string) => Math.round(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
 const dateOf = (day: number) => iso(day * DAY_MS).slice(0, 10);
 const weekday = (day: number) => (((day + 4) % 7) + 7) % 7;
 
-function dayValue(r: ObservationRow): DayValue {
-  return r.value !== null && typeof r.value === 'object' ? (r.value as DayValue) : {};
-}
-const isAvailable = (r: ObservationRow) => dayValue(r).available === true;
+const dayValue = (r: DayRow): DayValue => r.value;
+const isAvailable = (r: DayRow) => r.value.available === true;
 
 /** Whether a guest could check in on the day, by its row: the stated rule, else bookable, else free. */
 function checkInAllowed(v: DayValue): boolean {
@@ -99,16 +99,16 @@ function checkInAllowed(v: DayValue): boolean {
 /** What one night's rows say: its latest state and, when taken, the change that took it. */
 interface NightRead {
   day: number;
-  rows: ObservationRow[];
-  latest: ObservationRow;
+  rows: DayRow[];
+  latest: DayRow;
   /** When it turned unavailable: after (last seen free; null: never seen free) and before (first seen taken). */
   after: number | null;
   before: number;
   /** The row seen just before it was taken (null: never seen free). */
-  lastFree: ObservationRow | null;
+  lastFree: DayRow | null;
 }
 
-function readNight(day: number, rows: ObservationRow[]): NightRead {
+function readNight(day: number, rows: DayRow[]): NightRead {
   rows.sort((a, b) => a.firstSeen - b.firstSeen || a.id - b.id);
   const latest = rows.at(-1)!;
   let i = rows.length - 1;
@@ -214,10 +214,6 @@ function classify(g: Group, closed: Set<number>): { state: 'booked' | 'blocked';
   return { state: 'booked', confidence: g.after === null ? 0.75 : 0.9 };
 }
 
-interface PriceValue {
-  nightlyPrice?: number | null;
-}
-
 /** The stay a price row's key names (`…@checkIn/checkOut/adults` or `checkIn/checkOut/adults`), as day numbers. */
 function stayOfKey(key: string): { from: number; to: number } | null {
   const m = /(\d{4}-\d{2}-\d{2})\/(\d{4}-\d{2}-\d{2})/.exec(key);
@@ -229,23 +225,23 @@ function stayOfKey(key: string): { from: number; to: number } | null {
  * stay includes its first night (a quote or a dated search; else any row with a nightly price),
  * the one seen last at or before `before`.
  */
-function lastPrice(prices: readonly ObservationRow[], firstNight: number, before: number): { price: number; currency: string | null } | null {
-  let best: { row: ObservationRow; covers: boolean } | null = null;
+function lastPrice(prices: readonly PriceRow[], firstNight: number, before: number): { price: number; currency: string | null } | null {
+  let best: { row: PriceRow; covers: boolean } | null = null;
   for (const r of prices) {
-    const p = (r.value as PriceValue | null)?.nightlyPrice;
+    const p = r.value.nightlyPrice;
     if (typeof p !== 'number' || r.firstSeen > before) continue;
     const stay = stayOfKey(r.key);
     const covers = stay !== null && stay.from <= firstNight && firstNight < stay.to;
     const seen = Math.min(r.lastSeen, before);
     if (!best || (covers && !best.covers) || (covers === best.covers && seen > Math.min(best.row.lastSeen, before))) best = { row: r, covers };
   }
-  return best ? { price: (best.row.value as PriceValue).nightlyPrice!, currency: best.row.currency } : null;
+  return best ? { price: best.row.value.nightlyPrice!, currency: best.row.currency } : null;
 }
 
 export function inferBookings(input: BookingInput): BookingInference {
   const from = dayNumber(input.from);
   const to = dayNumber(input.to);
-  const byDay = new Map<number, ObservationRow[]>();
+  const byDay = new Map<number, DayRow[]>();
   let observations = 0;
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;

@@ -1,6 +1,7 @@
 // The booking inference the market metrics read (issue 27, item 1), behind one small adapter: a
 // listing's calendar observations in, each night's state and the bookings out, as
 // calendar-diff/1 (./bookings.ts, docs/analytics.md) reads them.
+import type { PriceRow } from '../ports/history.js';
 import type { ObservationRow } from '../ports/store.js';
 import { BOOKING_METHOD, type NightState, inferBookings } from './bookings.js';
 
@@ -29,7 +30,7 @@ export function stayOfKey(key: string): { checkIn: string; checkOut: string } | 
 }
 
 /** Each night of [from, to) of one listing, and the bookings its calendar observations imply. */
-export function inferListing(days: readonly ObservationRow[], prices: readonly ObservationRow[], from: string, to: string): ListingInference {
+export function inferListing(days: readonly ObservationRow<'day'>[], prices: readonly PriceRow[], from: string, to: string): ListingInference {
   const r = inferBookings({ days, prices, from, to });
   return {
     nights: r.nights.map((n) => ({ date: n.date, state: n.state })),

@@ -3,22 +3,14 @@
 // method and sample size. A figure whose sample is empty is null, never a zero. Pure: the op
 // (src/core/ops/market.ts) gathers each listing's observations, live from the store or synthetic
 // for sandbox keys, and this computes the same way for both.
+import { DAY_MS, dayMs as dateMs, isoDate } from '../clock.js';
+import type { ListingHistory, PriceRow } from '../ports/history.js';
 import type { ObservationRow } from '../ports/store.js';
 import type { Figure, Metrics } from '../schemas/market.js';
 import { type ListingInference, inferListing, inferenceMethod, stayOfKey } from './infer-adapter.js';
 
-const DAY_MS = 86_400_000;
-
-/** What one listing in scope holds: its facts and the observations the metrics read. */
-export interface ListingObs {
-  platform: string;
-  listingId: string;
-  bedrooms: number | null;
-  /** Calendar rows (kind day) of the nights measured. */
-  days: ObservationRow[];
-  /** Price rows (quotes; search rows with a stay). */
-  prices: ObservationRow[];
-}
+/** What one listing in scope holds: its facts and the observations the metrics read (src/core/ports/history.ts). */
+export type ListingObs = ListingHistory;
 
 /** Each method id, in words (the answer's `methods`). */
 export function methodTexts(): Record<string, string> {
@@ -45,8 +37,6 @@ const fig = (value: number | null, sampleSize: number, unit: string, sampleUnit:
 });
 
 const money = (v: number) => Math.round(v * 100) / 100;
-const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const dateMs = (d: string) => Date.parse(`${d}T00:00:00Z`);
 
 /** The percentile p (0..100) of sorted values, by linear interpolation between closest ranks. */
 function percentile(sorted: readonly number[], p: number): number | null {
@@ -57,18 +47,31 @@ function percentile(sorted: readonly number[], p: number): number | null {
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (rank - lo);
 }
 
-const nightlyOf = (r: ObservationRow) => (r.value as { nightlyPrice?: number | null }).nightlyPrice ?? null;
+const nightlyOf = (r: PriceRow) => r.value.nightlyPrice ?? null;
 
 /** One listing's observations and its inference, computed once and read by every group and interval it falls in. */
 export interface Prepared {
   obs: ListingObs;
   inference: ListingInference;
+  /** Each observed night of the window and whether its calendar, as last observed, showed it unavailable; by night. */
+  lastState: { date: string; unavailable: boolean }[];
+  /** Its prices of stays checking in within the window: check-in and nightly price. */
+  windowPrices: { checkIn: string; nightly: number; firstSeen: number; lastSeen: number }[];
 }
 
 /** Reads one listing over [from, to): only its prices in `currency` count. */
 export function prepare(obs: ListingObs, from: string, to: string, currency: string): Prepared {
   const prices = obs.prices.filter((r) => (r.currency ?? currency) === currency);
-  return { obs: { ...obs, prices }, inference: inferListing(obs.days, prices, from, to) };
+  // The calendar as last observed, night by night (rows come oldest first within a night).
+  const last = new Map<string, ObservationRow<'day'>>();
+  for (const r of obs.days) {
+    if (r.key < from || r.key >= to) continue;
+    const had = last.get(r.key);
+    if (!had || r.firstSeen > had.firstSeen || (r.firstSeen === had.firstSeen && r.id > had.id)) last.set(r.key, r);
+  }
+  const lastState = [...last.values()].map((r) => ({ date: r.key, unavailable: !r.value.available })).sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  const windowPrices = prices.flatMap((r) => (inWindow(r, from, to) ? [{ checkIn: stayOfKey(r.key)!.checkIn, nightly: nightlyOf(r)!, firstSeen: r.firstSeen, lastSeen: r.lastSeen }] : []));
+  return { obs: { ...obs, prices }, inference: inferListing(obs.days, prices, from, to), lastState, windowPrices };
 }
 
 /** The answer's currency: the one most price rows are in (USD when none is), and how many rows are in another. */
@@ -80,7 +83,7 @@ export function mainCurrency(listings: readonly ListingObs[]): { currency: strin
   return { currency, excluded: [...n.entries()].filter(([c]) => c !== currency).reduce((s, [, k]) => s + k, 0) };
 }
 
-const inWindow = (r: ObservationRow, from: string, to: string) => {
+const inWindow = (r: PriceRow, from: string, to: string) => {
   const stay = stayOfKey(r.key);
   return stay !== null && nightlyOf(r) !== null && stay.checkIn >= from && stay.checkIn < to;
 };
@@ -96,19 +99,13 @@ export function metricsOf(listings: readonly Prepared[], from: string, to: strin
   const leads: number[] = [];
   const lengths: number[] = [];
   const prices: number[] = [];
-  for (const { obs, inference } of listings) {
+  for (const { inference, lastState, windowPrices } of listings) {
     let seen = false;
-    // The calendar as last observed, night by night (rows come oldest first within a night).
-    const last = new Map<string, ObservationRow>();
-    for (const r of obs.days) {
-      if (r.key < from || r.key >= to) continue;
-      const had = last.get(r.key);
-      if (!had || r.firstSeen > had.firstSeen || (r.firstSeen === had.firstSeen && r.id > had.id)) last.set(r.key, r);
-    }
-    for (const r of last.values()) {
+    for (const n of lastState) {
+      if (n.date < from || n.date >= to) continue;
       seen = true;
       observedNights++;
-      if (!(r.value as { available: boolean }).available) unavailable++;
+      if (n.unavailable) unavailable++;
     }
     for (const n of inference.nights) {
       if (n.date < from || n.date >= to) continue;
@@ -127,9 +124,9 @@ export function metricsOf(listings: readonly Prepared[], from: string, to: strin
         lengths.push(b.nights);
       }
     }
-    for (const r of obs.prices) {
-      if (!inWindow(r, from, to)) continue;
-      prices.push(nightlyOf(r)!);
+    for (const p of windowPrices) {
+      if (p.checkIn < from || p.checkIn >= to) continue;
+      prices.push(p.nightly);
       seen = true;
     }
     if (seen) active++;
@@ -164,8 +161,8 @@ export function windowOf(listings: readonly Prepared[], from: string, to: string
   let used = 0;
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
-  for (const { obs } of listings) {
-    const rows = [...obs.days.filter((r) => r.key >= from && r.key < to), ...obs.prices.filter((r) => inWindow(r, from, to))];
+  for (const { obs, windowPrices } of listings) {
+    const rows = [...obs.days.filter((r) => r.key >= from && r.key < to), ...windowPrices.filter((p) => p.checkIn >= from && p.checkIn < to)];
     if (rows.length > 0) used++;
     observations += rows.length;
     for (const r of rows) {

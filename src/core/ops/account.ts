@@ -7,6 +7,7 @@ import { topupBody } from '../schemas/param-schemas.js';
 import type { Account } from '../schemas/resources.js';
 import type { CreditsRow } from '../ports/store.js';
 import { type RawInput, parseParams } from '../validate.js';
+import { DAY_MS } from '../clock.js';
 
 function creditsView(c: CreditsRow): Account['credits'] {
   return { balance: c.balance, available: c.balance - c.held, held: c.held, expiringSoon: c.expiringSoon };
@@ -24,8 +25,6 @@ export async function account(services: Services, ctx: RequestContext): Promise<
     },
   };
 }
-
-const DAY_MS = 86_400_000;
 
 /**
  * D24 as amended. The checks run in this order (docs/decisions.md, "Top-up guards"): the key's

@@ -4,7 +4,7 @@
 // are whatever the deployment observed there when its metrics are read (GET /v1/market?compSet=).
 // Writing one takes the watches.write scope (saved analyses; OAuth tokens, read-only, never carry it).
 import { requireScope } from '../auth.js';
-import { type OpResult, type RequestContext, type Services, isSandbox } from '../context.js';
+import { type OpResult, type RequestContext, type Services, historyFor, isSandbox } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { inferListingRef, parseListingId } from '../listing-ref.js';
 import { DEFAULT_SEARCH_PLATFORMS, type EnabledPlatform, isEnabled, isPlatform } from '../platforms.js';
@@ -63,21 +63,11 @@ function anchorOf(near: string): { platform: EnabledPlatform; id: string } {
 
 /** Where the anchor is: as the sandbox world places it, or its latest observed coordinates. */
 async function anchorPlace(services: Services, ctx: RequestContext, platform: EnabledPlatform, id: string): Promise<{ lat: number; lng: number }> {
-  if (isSandbox(ctx)) {
-    const p = await services.sandboxUpstream.listing(platform, id, { currency: 'USD' });
-    if (typeof p.location.lat === 'number' && typeof p.location.lng === 'number') return { lat: p.location.lat, lng: p.location.lng };
-  } else {
-    const rows = [
-      ...(await services.store.observationsOfListing({ platform, listingId: id, kind: 'listing', keyFrom: '', keyTo: '' })),
-      ...(await services.store.observationsOfListing({ platform, listingId: id, kind: 'search', keyFrom: '', keyTo: '\uffff' })),
-    ].sort((a, b) => b.lastSeen - a.lastSeen);
-    for (const r of rows) {
-      const v = r.value as { lat?: unknown; lng?: unknown };
-      if (typeof v.lat === 'number' && typeof v.lng === 'number') return { lat: v.lat, lng: v.lng };
-    }
-    if (rows.length === 0) {
-      throw new ServiceError('listing_not_found', `Nothing of ${platform} listing ${id} was ever observed by this deployment (a live search or listing call records where it is).`, { param: 'near' });
-    }
+  const history = historyFor(services, ctx);
+  const place = await history.placeOf({ platform, listingId: id });
+  if (place !== null) return place;
+  if (!isSandbox(ctx) && !(await history.observedListing({ platform, listingId: id }))) {
+    throw new ServiceError('listing_not_found', `Nothing of ${platform} listing ${id} was ever observed by this deployment (a live search or listing call records where it is).`, { param: 'near' });
   }
   throw new ServiceError('no_observations', `No observation of ${platform} listing ${id} recorded its coordinates, so no radius can be drawn around it (a live search or listing call records them).`, {
     param: 'near',

@@ -5,13 +5,14 @@
 // sandbox world's quote, the same for every caller and every day (docs/sandbox.md).
 import { requireScope } from '../auth.js';
 import type { OpResult, RequestContext, Services } from '../context.js';
-import { isSandbox } from '../context.js';
+import { historyFor, isSandbox } from '../context.js';
+import { DAY_MS, addDays } from '../clock.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../cursor.js';
 import { ServiceError } from '../errors.js';
 import { parseListingId } from '../listing-ref.js';
 import { locationKey, stayKey } from '../observe.js';
 import { DEFAULT_SEARCH_PLATFORMS, type EnabledPlatform, type Platform, SINGLE_LISTING_PLATFORMS, isEnabled } from '../platforms.js';
-import type { ObservationRow, SeenListing } from '../ports/store.js';
+import type { ObservationRow } from '../ports/store.js';
 import {
   type AvailabilityHistory,
   HISTORY_MAX_DAYS,
@@ -23,13 +24,10 @@ import {
   historyObservationsParams,
   historyPriceParams,
 } from '../schemas/history.js';
-import type { Availability, Price } from '../schemas/resources.js';
-import type { StayQuery } from '../upstream.js';
 import { MAX_STAY_NIGHTS, MAX_WINDOW_DAYS } from '../limits.js';
 import { type RawInput, daysBetween, parseParams } from '../validate.js';
 import { buildMeta, platformFor, requireEnabled } from './common.js';
 
-const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 const instantMs = (s: string) => Date.parse(s.length === 10 ? `${s}T00:00:00Z` : s);
 
@@ -44,36 +42,8 @@ function windowOf(q: { from?: string | undefined; to?: string | undefined }, now
   return { from, to };
 }
 
-/**
- * The sandbox's history of a quote: one sighting a day at 00:00 UTC over the 60 days before the
- * stay, its price moving week by week around the sandbox world's quote (a pure function of the
- * listing and the stay, so the same on every day it is asked), as rows per change.
- */
-async function sandboxQuotes(services: Services, platform: EnabledPlatform, id: string, stay: StayQuery): Promise<ObservationRow[]> {
-  const quote = (await services.sandboxUpstream.price(platform, id, stay)) as Price;
-  const start = Date.parse(`${stay.checkIn}T00:00:00Z`) - 60 * DAY_MS;
-  const seed = fingerprint([platform, id, stay.checkIn, stay.checkOut, stay.adults]);
-  const rows: ObservationRow[] = [];
-  for (let day = 0; day < 60; day++) {
-    const week = Math.floor(day / 7);
-    // -8 % … +8 % by week, the last week at the quote itself.
-    const step = week === 8 ? 0 : (seed.charCodeAt(week % seed.length) % 17) - 8;
-    const factor = 1 + step / 100;
-    const at = start + day * DAY_MS;
-    const value = { nightlyPrice: Math.round(quote.nightlyPrice * factor * 100) / 100, totalPrice: Math.round(quote.totalPrice * factor * 100) / 100, fees: quote.fees };
-    const last = rows.at(-1);
-    if (last && JSON.stringify(last.value) === JSON.stringify(value)) {
-      last.lastSeen = at;
-      last.timesSeen++;
-    } else {
-      rows.push({ id: rows.length + 1, platform, listingId: id, kind: 'quote', key: stayKey(stay), currency: quote.currency, value, source: 'sandbox', firstSeen: at, lastSeen: at, timesSeen: 1 });
-    }
-  }
-  return rows;
-}
-
-const toPriceObservation = (r: ObservationRow): PriceObservation => {
-  const v = r.value as { nightlyPrice?: number | null; totalPrice?: number | null };
+const toPriceObservation = (r: ObservationRow<'quote'>): PriceObservation => {
+  const v = r.value;
   return {
     observedAt: iso(r.firstSeen),
     firstSeen: iso(r.firstSeen),
@@ -113,17 +83,11 @@ export async function historyPrice(services: Services, ctx: RequestContext, raw:
     throw new ServiceError('stay_too_long', `The stay is ${daysBetween(q.checkIn, q.checkOut)} nights; at most ${MAX_STAY_NIGHTS}.`, { param: 'checkOut' });
   }
   const { from, to, fp, after } = pageStart(services, ctx, q, ['history-price', platform, id, q.checkIn, q.checkOut, q.adults]);
-  const stay: StayQuery = { checkIn: q.checkIn, checkOut: q.checkOut, adults: q.adults, children: 0, childAges: [], currency: 'USD' };
-  let rows: ObservationRow[];
-  if (isSandbox(ctx)) {
-    rows = (await sandboxQuotes(services, platform, id, stay))
-      .filter((r) => r.lastSeen >= from && r.firstSeen <= to && (after === null || r.firstSeen > after.firstSeen || (r.firstSeen === after.firstSeen && r.id > after.id)))
-      .slice(0, q.limit + 1);
-  } else {
-    rows = await services.store.observationSeries({ platform, listingId: id, kind: 'quote', key: stayKey(stay), from, to, after, limit: q.limit + 1 });
-    if (rows.length === 0 && after === null && !(await services.store.observedListing(platform, id))) {
-      throw new ServiceError('listing_not_found', `Nothing of ${platform} listing ${id} was ever observed by this deployment (a live call for it records what it sees).`, { param: 'listingId' });
-    }
+  const history = historyFor(services, ctx);
+  const listing = { platform, listingId: id };
+  const rows = await history.quoteSeries({ ...listing, key: stayKey(q), from, to, after, limit: q.limit + 1 });
+  if (rows.length === 0 && after === null && !isSandbox(ctx) && !(await history.observedListing(listing))) {
+    throw new ServiceError('listing_not_found', `Nothing of ${platform} listing ${id} was ever observed by this deployment (a live call for it records what it sees).`, { param: 'listingId' });
   }
   const page = rows.slice(0, q.limit);
   const hasMore = rows.length > q.limit;
@@ -144,34 +108,6 @@ function pageOf<R extends { t: number; i: number }>(rows: readonly R[], after: {
   return { page, hasMore, nextCursor: hasMore && last ? encodeCursor({ o: { t: last.t, i: last.i } }, fp) : null };
 }
 
-type Day = { available: boolean; minNights: number | null; checkIn: boolean | null; checkOut: boolean | null; bookable: boolean | null };
-
-/**
- * The sandbox's calendar history: every night of the window first seen available 60 days before
- * the window starts; the nights the sandbox world shows taken were booked some days before the
- * night (a pure function of the listing and the night), so the same whenever it is asked.
- */
-async function sandboxCalendar(services: Services, platform: EnabledPlatform, id: string, start: string, end: string): Promise<ObservationRow[]> {
-  const cal = (await services.sandboxUpstream.availability(platform, id, start, end)) as Availability;
-  const first = Date.parse(`${start}T00:00:00Z`) - 60 * DAY_MS;
-  const rows: ObservationRow[] = [];
-  for (const d of cal.dates) {
-    const night = Date.parse(`${d.date}T00:00:00Z`);
-    const day: Day = { available: d.available, minNights: d.minNights, checkIn: d.checkIn, checkOut: d.checkOut, bookable: d.bookable };
-    const base = { platform, listingId: id, kind: 'day' as const, key: d.date, currency: null, source: 'sandbox' };
-    if (d.available) {
-      rows.push({ ...base, id: rows.length + 1, value: day, firstSeen: first, lastSeen: night, timesSeen: (night - first) / DAY_MS + 1 });
-      continue;
-    }
-    const lead = 1 + (fingerprint([platform, id, d.date]).charCodeAt(0) % 45);
-    const booked = Math.max(first + DAY_MS, night - lead * DAY_MS);
-    const open: Day = { ...day, available: true, bookable: day.bookable === null ? null : true };
-    rows.push({ ...base, id: rows.length + 1, value: open, firstSeen: first, lastSeen: booked - DAY_MS, timesSeen: (booked - DAY_MS - first) / DAY_MS + 1 });
-    rows.push({ ...base, id: rows.length + 1, value: day, firstSeen: booked, lastSeen: night, timesSeen: (night - booked) / DAY_MS + 1 });
-  }
-  return rows;
-}
-
 export async function historyAvailability(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<AvailabilityHistory>> {
   requireScope(ctx, 'stays.read');
   const q = parseParams(historyAvailabilityParams(), raw);
@@ -181,20 +117,18 @@ export async function historyAvailability(services: Services, ctx: RequestContex
     throw new ServiceError('window_too_long', `The window is ${daysBetween(q.startDate, q.endDate)} nights; at most ${MAX_WINDOW_DAYS}.`, { param: 'endDate' });
   }
   const { from, to, fp, after } = pageStart(services, ctx, q, ['history-availability', platform, id, q.startDate, q.endDate]);
-  const lastNight = new Date(Date.parse(`${q.endDate}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
-  const rows = isSandbox(ctx)
-    ? await sandboxCalendar(services, platform, id, q.startDate, q.endDate)
-    : await services.store.observationsOfListing({ platform, listingId: id, kind: 'day', keyFrom: q.startDate, keyTo: lastNight });
-  if (rows.length === 0 && !isSandbox(ctx) && !(await services.store.observedListing(platform, id))) {
+  const history = historyFor(services, ctx);
+  const rows = await history.calendar({ platform, listingId: id }, { from: q.startDate, to: addDays(q.endDate, -1) });
+  if (rows.length === 0 && !isSandbox(ctx) && !(await history.observedListing({ platform, listingId: id }))) {
     throw new ServiceError('listing_not_found', `Nothing of ${platform} listing ${id} was ever observed by this deployment (a live call for it records what it sees).`, { param: 'listingId' });
   }
   // Rows come by night, oldest first: each is a change from the one before it of its night.
   const changes: (AvailabilityHistory['changes'][number] & { t: number; i: number })[] = [];
   const latest = new Map<string, AvailabilityHistory['latest'][number]>();
-  let prev: ObservationRow | null = null;
+  let prev: ObservationRow<'day'> | null = null;
   for (const r of rows) {
-    const before = prev !== null && prev.key === r.key ? (prev.value as Day) : null;
-    const now = r.value as Day;
+    const before = prev !== null && prev.key === r.key ? prev.value : null;
+    const now = r.value;
     // The state in effect at `to`: the last row first seen by then.
     if (r.firstSeen <= to) latest.set(r.key, { date: r.key, ...now, lastSeen: iso(r.lastSeen) });
     if (r.firstSeen >= from && r.firstSeen <= to) {
@@ -218,24 +152,6 @@ export async function historyAvailability(services: Services, ctx: RequestContex
   };
 }
 
-/** The sandbox's year of searches of a location: 2026, searched daily; a fifth of its listings left during the year (a function of the listing). */
-const SANDBOX_YEAR = { start: Date.UTC(2026, 0, 1), days: 365 };
-
-async function sandboxSupply(services: Services, location: string, platforms: readonly EnabledPlatform[]): Promise<{ listings: SeenListing[]; lastSearched: Record<string, number> }> {
-  const last = SANDBOX_YEAR.start + (SANDBOX_YEAR.days - 1) * DAY_MS;
-  const listings: SeenListing[] = [];
-  for (const platform of platforms) {
-    for (const p of await services.sandboxUpstream.searchPlatform(platform, location, { currency: 'USD', rooms: 1 })) {
-      const h = fingerprint([platform, p.platformListingId]);
-      const first = SANDBOX_YEAR.start + (h.charCodeAt(0) % 200) * DAY_MS;
-      const end = h.charCodeAt(1) % 5 === 0 ? first + (10 + (h.charCodeAt(2) % 120)) * DAY_MS : last;
-      listings.push({ platform, listingId: p.platformListingId, name: p.name, firstSeen: first, lastSeen: end, timesSeen: (end - first) / DAY_MS + 1 });
-    }
-  }
-  listings.sort((a, b) => a.firstSeen - b.firstSeen || a.platform.localeCompare(b.platform) || a.listingId.localeCompare(b.listingId));
-  return { listings, lastSearched: Object.fromEntries(platforms.map((p) => [p, last])) };
-}
-
 export async function historyListings(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<SeenListingView[]>> {
   requireScope(ctx, 'stays.read');
   const q = parseParams(historyListingsParams(), raw);
@@ -245,9 +161,7 @@ export async function historyListings(services: Services, ctx: RequestContext, r
   const platforms = [...new Set(asked)] as EnabledPlatform[];
   const location = locationKey(q.location);
   const { from, to, fp, after } = pageStart(services, ctx, q, ['history-listings', location, platforms]);
-  const seen = isSandbox(ctx)
-    ? await sandboxSupply(services, q.location, platforms).then((s) => ({ ...s, listings: s.listings.filter((l) => l.lastSeen >= from && l.firstSeen <= to) }))
-    : await services.store.listingsSeenIn({ location, platforms, from, to });
+  const seen = await historyFor(services, ctx).listingsShownIn({ place: location, platforms, from, to });
   // Paged by position in the list (first seen, then platform and id): i is the index.
   const rows = seen.listings.map((l, i) => ({ l, t: l.firstSeen, i }));
   const { page, hasMore, nextCursor } = pageOf(rows, after, q.limit, fp);

@@ -1,28 +1,25 @@
 // GET /v1/market (issue 27, item 2): market metrics of a location, a bounding box or a comp set
 // over a span of nights, computed from what this deployment observed (src/core/analytics/market.ts),
-// each figure with its method and sample size. Free: it reads the deployment's own store. Live
-// keys read what live calls observed; sandbox keys a synthetic history of the sandbox world
-// (its searches, calendars and the bookings it shows), the same for every caller and every day.
-// Nothing observed for the scope and nights: 404 no_observations, never figures of zero.
+// each figure with its method and sample size. Free: it reads the history port
+// (src/core/ports/history.ts): live keys what live calls observed, sandbox keys the sandbox
+// world's one synthetic history (the same for every caller, endpoint and day). The read goes a
+// bounded batch of listings at a time and yields the event loop between batches; past its time
+// budget it stops with analysis_too_large. Nothing observed for the scope and nights: 404
+// no_observations, never figures of zero.
+import { EDGE_NIGHTS } from '../analytics/bookings.js';
 import { requireScope } from '../auth.js';
-import { type ListingObs, intervals, mainCurrency, methodTexts, metricsOf, prepare, summarize, windowOf } from '../analytics/market.js';
+import { type ListingObs, type Prepared, intervals, mainCurrency, methodTexts, metricsOf, prepare, summarize, windowOf } from '../analytics/market.js';
+import { addDays } from '../clock.js';
 import type { OpResult, RequestContext, Services } from '../context.js';
-import { isSandbox } from '../context.js';
-import { fingerprint } from '../cursor.js';
+import { historyFor } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { locationKey } from '../observe.js';
-import type { EnabledPlatform } from '../platforms.js';
-import type { CompSetRow, ObservationRow } from '../ports/store.js';
+import type { HistoryPort } from '../ports/history.js';
+import type { CompSetRow } from '../ports/store.js';
 import { MARKET_MAX_NIGHTS, type MarketView, marketParams } from '../schemas/market.js';
-import type { Property } from '../schemas/resources.js';
-import type { StayQuery } from '../upstream.js';
 import { type RawInput, daysBetween, exactlyOne, parseParams } from '../validate.js';
 import { buildMeta } from './common.js';
 import { boxAround, distanceMeters, ownCompSet, platformsOf } from './compsets.js';
-
-const DAY_MS = 86_400_000;
-const dateMs = (d: string) => Date.parse(`${d}T00:00:00Z`);
-const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** minLng,minLat,maxLng,maxLat. */
 function parseBbox(s: string): { minLng: number; minLat: number; maxLng: number; maxLat: number } {
@@ -35,132 +32,63 @@ function parseBbox(s: string): { minLng: number; minLat: number; maxLng: number;
   return { minLng, minLat, maxLng, maxLat };
 }
 
-/** A listing in scope before its observations are read. */
+/** A listing in scope before its observations are read, with the bedrooms its placing stated. */
 interface Member {
-  platform: EnabledPlatform;
+  platform: string;
   listingId: string;
   bedrooms: number | null;
 }
 
-const rowValue = <T>(r: ObservationRow | undefined) => (r === undefined ? undefined : (r.value as T));
+/** Listings prepared between two yields of the event loop. */
+const PREPARE_STEP = 50;
+/** How long before the window a price's stay may check in and still price its first nights. */
+const PRICE_LOOKBACK_DAYS = 90;
 
-/** One listing's observations from the store: calendar nights of the window, dated prices, its facts. */
-async function liveObs(services: Services, m: Member, from: string, to: string): Promise<ListingObs> {
-  const { store } = services;
-  const lastNight = isoDate(dateMs(to) - DAY_MS);
-  // A stay starting up to 90 nights before the window may cover its first nights.
-  const earliest = isoDate(dateMs(from) - 90 * DAY_MS);
-  const [days, quotes, searches, facts] = await Promise.all([
-    store.observationsOfListing({ platform: m.platform, listingId: m.listingId, kind: 'day', keyFrom: from, keyTo: lastNight }),
-    store.observationsOfListing({ platform: m.platform, listingId: m.listingId, kind: 'quote', keyFrom: earliest, keyTo: `${lastNight}~` }),
-    store.observationsOfListing({ platform: m.platform, listingId: m.listingId, kind: 'search', keyFrom: '', keyTo: '\uffff' }),
-    store.observationsOfListing({ platform: m.platform, listingId: m.listingId, kind: 'listing', keyFrom: '', keyTo: '' }),
-  ]);
-  const fact = rowValue<{ bedrooms?: number | null }>(facts.at(-1));
-  const searched = [...searches].reverse().find((r) => typeof (r.value as { bedrooms?: unknown }).bedrooms === 'number');
-  const bedrooms = fact?.bedrooms ?? rowValue<{ bedrooms?: number }>(searched)?.bedrooms ?? m.bedrooms;
-  return { platform: m.platform, listingId: m.listingId, bedrooms, days, prices: [...quotes, ...searches.filter((r) => r.key.includes('@'))] };
-}
+const yieldLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Every member's observations, a few listings' reads at a time (a pool of PostgreSQL connections serves them together). */
-async function liveAll(services: Services, members: readonly Member[], from: string, to: string): Promise<ListingObs[]> {
-  const out: ListingObs[] = [];
-  for (let i = 0; i < members.length; i += 8) out.push(...(await Promise.all(members.slice(i, i + 8).map((m) => liveObs(services, m, from, to)))));
-  return out;
-}
-
-/** The sandbox's history of some listings over [from, to): see sandboxCalendar in ./history.ts. */
-async function sandboxObs(services: Services, where: string, members: readonly (Member & { row: Property })[], from: string, to: string): Promise<ListingObs[]> {
-  const first = dateMs(from) - 60 * DAY_MS;
-  const out: ListingObs[] = [];
-  // One synthetic dated search a week of the window, per platform: its prices are the rows' prices.
-  const weekly = new Map<string, ObservationRow[]>();
-  let id = 0;
-  for (const platform of new Set(members.map((m) => m.platform))) {
-    for (const w of intervals(from, to, 'week')) {
-      const stay: StayQuery = { checkIn: w.from, checkOut: w.to, adults: 2, children: 0, childAges: [], currency: 'USD' };
-      const rows = await services.sandboxUpstream.searchPlatform(platform, where, { currency: 'USD', rooms: 1, stay });
-      for (const p of rows) {
-        if (!p.price) continue;
-        const k = `${platform}|${p.platformListingId}`;
-        const list = weekly.get(k) ?? [];
-        list.push({
-          id: ++id,
-          platform,
-          listingId: p.platformListingId,
-          kind: 'search',
-          key: `${locationKey(where)}@${w.from}/${w.to}/2`,
-          currency: p.price.currency,
-          value: { name: p.name, nightlyPrice: p.price.nightlyPrice, totalPrice: p.price.totalPrice },
-          source: 'sandbox',
-          firstSeen: first,
-          lastSeen: dateMs(w.from) - DAY_MS,
-          timesSeen: (dateMs(w.from) - DAY_MS - first) / DAY_MS + 1,
-        });
-        weekly.set(k, list);
-      }
+/** Throws analysis_too_large once the read has run past its budget. */
+function budget(services: Services): () => void {
+  const start = services.clock.now();
+  const ms = services.config.analyticsBudgetMs;
+  return () => {
+    if (services.clock.now() - start > ms) {
+      throw new ServiceError('analysis_too_large', `The market read ran past its budget of ${ms} ms: narrow the scope (fewer listings, fewer platforms, a shorter window).`);
     }
-  }
-  for (const m of members) {
-    const cal = await services.sandboxUpstream.availability(m.platform, m.listingId, from, to);
-    const days: ObservationRow[] = [];
-    // Each run of taken nights is one booking, made some days before its first night (a function
-    // of the listing and that night): every night of the run turned unavailable at that instant.
-    let booked = 0;
-    for (const [i, d] of cal.dates.entries()) {
-      const night = dateMs(d.date);
-      const day = { available: d.available, minNights: d.minNights, checkIn: d.checkIn, checkOut: d.checkOut, bookable: d.bookable };
-      const base = { platform: m.platform, listingId: m.listingId, kind: 'day' as const, key: d.date, currency: null, source: 'sandbox' };
-      if (d.available) {
-        days.push({ ...base, id: ++id, value: day, firstSeen: first, lastSeen: night, timesSeen: (night - first) / DAY_MS + 1 });
-        continue;
-      }
-      if (i === 0 || cal.dates[i - 1]!.available) {
-        const lead = 1 + (fingerprint([m.platform, m.listingId, d.date]).charCodeAt(0) % 45);
-        booked = Math.max(first + DAY_MS, night - lead * DAY_MS);
-      }
-      // Before it was taken the night was open: check-in and check-out allowed where the platform states them.
-      const open = { ...day, available: true, checkIn: day.checkIn === null ? null : true, checkOut: day.checkOut === null ? null : true, bookable: day.bookable === null ? null : true };
-      days.push({ ...base, id: ++id, value: open, firstSeen: first, lastSeen: booked - DAY_MS, timesSeen: (booked - DAY_MS - first) / DAY_MS + 1 });
-      days.push({ ...base, id: ++id, value: day, firstSeen: booked, lastSeen: night, timesSeen: (night - booked) / DAY_MS + 1 });
-    }
-    out.push({ platform: m.platform, listingId: m.listingId, bedrooms: m.bedrooms, days, prices: weekly.get(`${m.platform}|${m.listingId}`) ?? [] });
-  }
-  return out;
+  };
 }
-
-const inBox = (lat: number, lng: number, b: { minLng: number; minLat: number; maxLng: number; maxLat: number }) => lat >= b.minLat && lat <= b.maxLat && lng >= b.minLng && lng <= b.maxLng;
-
-/** The sandbox's listings around a point: a search of the point on each platform. */
-async function sandboxAround(services: Services, lat: number, lng: number, platforms: readonly EnabledPlatform[]) {
-  const where = `${lat.toFixed(5)},${lng.toFixed(5)}`;
-  const rows: (Member & { row: Property })[] = [];
-  for (const platform of platforms) {
-    for (const p of await services.sandboxUpstream.searchPlatform(platform, where, { currency: 'USD', rooms: 1 })) {
-      rows.push({ platform, listingId: p.platformListingId, bedrooms: p.bedrooms, row: p });
-    }
-  }
-  return { where, rows };
-}
-
-const located = (r: { row: Property }) => typeof r.row.location.lat === 'number' && typeof r.row.location.lng === 'number';
 
 /** The listings a comp set holds: observed within its radius of the anchor (and of its bedroom count). */
-async function compSetMembers(services: Services, sandbox: boolean, cs: CompSetRow, platforms: EnabledPlatform[]) {
-  const box = boxAround(cs.anchorLat, cs.anchorLng, cs.radiusMeters);
-  const near = (lat: number, lng: number) => distanceMeters(cs.anchorLat, cs.anchorLng, lat, lng) <= cs.radiusMeters;
-  if (sandbox) {
-    const { where, rows } = await sandboxAround(services, cs.anchorLat, cs.anchorLng, platforms);
-    return { where, members: rows.filter((r) => located(r) && near(r.row.location.lat!, r.row.location.lng!) && (cs.bedrooms === null || r.bedrooms === cs.bedrooms)) };
+async function compSetMembers(history: HistoryPort, cs: CompSetRow, platforms: readonly string[]): Promise<Member[]> {
+  const placed = await history.listingsWithin({ ...boxAround(cs.anchorLat, cs.anchorLng, cs.radiusMeters), platforms });
+  return placed.filter((p) => distanceMeters(cs.anchorLat, cs.anchorLng, p.lat, p.lng) <= cs.radiusMeters && (cs.bedrooms === null || p.bedrooms === cs.bedrooms));
+}
+
+/** Every member's history over the window, read in bounded steps, and each listing prepared (its inference made) in steps too. */
+async function gather(
+  history: HistoryPort,
+  members: readonly Member[],
+  from: string,
+  to: string,
+  check: () => void,
+): Promise<{ listings: ListingObs[]; prepared: Prepared[]; currency: string; excluded: number }> {
+  const placedBedrooms = new Map(members.map((m) => [`${m.platform}|${m.listingId}`, m.bedrooms]));
+  const lastNight = addDays(to, -1);
+  const listings: ListingObs[] = [];
+  // The window's nights and a month either side (a hold across an edge is judged whole, as
+  // /v1/history/bookings judges it); prices of stays that may cover the window's first nights.
+  const nights = { from: addDays(from, -EDGE_NIGHTS), to: addDays(to, EDGE_NIGHTS - 1) };
+  await history.histories(members, { nights, checkIns: { from: addDays(from, -PRICE_LOOKBACK_DAYS), to: lastNight } }, (batch) => {
+    for (const h of batch) listings.push({ ...h, bedrooms: h.bedrooms ?? placedBedrooms.get(`${h.platform}|${h.listingId}`) ?? null });
+    check();
+  });
+  const { currency, excluded } = mainCurrency(listings);
+  const prepared: Prepared[] = [];
+  for (let i = 0; i < listings.length; i += PREPARE_STEP) {
+    for (const l of listings.slice(i, i + PREPARE_STEP)) prepared.push(prepare(l, from, to, currency));
+    check();
+    await yieldLoop();
   }
-  await services.store.observationsWritten();
-  const placed = await services.store.listingsWithin({ ...box, platforms });
-  return {
-    where: null,
-    members: placed
-      .filter((p) => near(p.lat, p.lng) && (cs.bedrooms === null || p.bedrooms === cs.bedrooms))
-      .map((p) => ({ platform: p.platform as EnabledPlatform, listingId: p.listingId, bedrooms: p.bedrooms })),
-  };
+  return { listings, prepared, currency, excluded };
 }
 
 export async function market(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<MarketView>> {
@@ -171,68 +99,31 @@ export async function market(services: Services, ctx: RequestContext, raw: RawIn
   const nights = daysBetween(q.from, q.to);
   if (nights > MARKET_MAX_NIGHTS) throw new ServiceError('window_too_long', `The window is ${nights} nights; at most ${MARKET_MAX_NIGHTS}.`, { param: 'to' });
   let platforms = platformsOf(q.platforms);
-  const sandbox = isSandbox(ctx);
   let bedrooms = q.bedrooms ?? null;
-  let listings: ListingObs[];
+  const history = historyFor(services, ctx);
+  let members: Member[];
   let bbox: number[] | null = null;
   let compSet: string | null = null;
   let where: string;
   if (form === 'location') {
-    const location = q.location!;
-    where = location;
-    if (sandbox) {
-      const members: (Member & { row: Property })[] = [];
-      for (const platform of platforms) {
-        for (const p of await services.sandboxUpstream.searchPlatform(platform, location, { currency: 'USD', rooms: 1 })) {
-          members.push({ platform, listingId: p.platformListingId, bedrooms: p.bedrooms, row: p });
-        }
-      }
-      listings = await sandboxObs(services, location, members, q.from, q.to);
-    } else {
-      const seen = await services.store.listingsSeenIn({ location: locationKey(location), platforms, from: 0, to: Number.MAX_SAFE_INTEGER });
-      listings = await liveAll(
-        services,
-        seen.listings.map((l) => ({ platform: l.platform as EnabledPlatform, listingId: l.listingId, bedrooms: null })),
-        q.from,
-        q.to,
-      );
-    }
+    where = q.location!;
+    members = (await history.listingsShownIn({ place: locationKey(q.location!), platforms, from: 0, to: Number.MAX_SAFE_INTEGER })).listings.map((l) => ({ ...l, bedrooms: null }));
   } else if (form === 'bbox') {
     const box = parseBbox(q.bbox!);
     bbox = [box.minLng, box.minLat, box.maxLng, box.maxLat];
     where = `the box ${bbox.join(',')}`;
-    if (sandbox) {
-      const { where: point, rows } = await sandboxAround(services, (box.minLat + box.maxLat) / 2, (box.minLng + box.maxLng) / 2, platforms);
-      listings = await sandboxObs(
-        services,
-        point,
-        rows.filter((r) => located(r) && inBox(r.row.location.lat!, r.row.location.lng!, box)),
-        q.from,
-        q.to,
-      );
-    } else {
-      await services.store.observationsWritten();
-      const placed = await services.store.listingsWithin({ ...box, platforms });
-      listings = await liveAll(
-        services,
-        placed.map((p) => ({ platform: p.platform as EnabledPlatform, listingId: p.listingId, bedrooms: p.bedrooms })),
-        q.from,
-        q.to,
-      );
-    }
+    members = await history.listingsWithin({ ...box, platforms });
   } else {
     const cs = await ownCompSet(services, ctx, q.compSet!, 'compSet');
     compSet = cs.id;
     where = `comp set ${cs.name} (${cs.id})`;
     if (cs.platforms !== null) platforms = platforms.filter((p) => cs.platforms!.includes(p));
     if (bedrooms === null) bedrooms = cs.bedrooms;
-    const found = await compSetMembers(services, sandbox, cs, platforms);
-    if (sandbox) listings = await sandboxObs(services, found.where!, found.members as (Member & { row: Property })[], q.from, q.to);
-    else listings = await liveAll(services, found.members, q.from, q.to);
+    members = await compSetMembers(history, cs, platforms);
   }
-  if (bedrooms !== null) listings = listings.filter((l) => l.bedrooms === bedrooms);
-  const { currency, excluded } = mainCurrency(listings);
-  const prepared = listings.map((l) => prepare(l, q.from, q.to, currency));
+  const gathered = await gather(history, members, q.from, q.to, budget(services));
+  const { currency, excluded } = gathered;
+  const prepared = bedrooms === null ? gathered.prepared : gathered.prepared.filter((p) => p.obs.bedrooms === bedrooms);
   const window = windowOf(prepared, q.from, q.to);
   if (window.observations === 0) {
     throw new ServiceError(

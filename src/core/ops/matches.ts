@@ -28,6 +28,9 @@ interface Candidate {
 
 const keyOf = (platform: string, id: string) => `${platform}:${id}`;
 
+/** At most this many live candidates are scored (by platform and id). */
+const MAX_LIVE_CANDIDATES = 500;
+
 /** The listing's facts and the candidates', from the sandbox world or from this deployment's observations. */
 async function candidatesOf(
   services: Services,
@@ -42,51 +45,39 @@ async function candidatesOf(
     const of = (x: (typeof r.candidates)[number]): Candidate => ({ facts: matchFacts(x.property, x.photoHashes), url: x.property.url });
     return { subject: of(r.subject), candidates: r.candidates.map(of), source: 'sandbox' };
   }
-  const store = services.store;
-  await store.observationsWritten();
-  const factsOf = async (p: string, listingId: string, name: string | null): Promise<Candidate> => {
-    const rows = await store.observationsOfListing({ platform: p, listingId, kind: 'listing', keyFrom: '', keyTo: '' });
-    const v = (rows.at(-1)?.value ?? {}) as { name?: string | null; bedrooms?: number | null; bathrooms?: number | null; maxOccupancy?: number | null };
-    const url = isEnabled(p as EnabledPlatform) ? listingUrl(p as EnabledPlatform, listingId) : null;
-    return {
-      facts: {
-        platform: p,
-        listingId,
-        name: v.name ?? name,
-        lat: null,
-        lng: null,
-        bedrooms: v.bedrooms ?? null,
-        bathrooms: v.bathrooms ?? null,
-        maxOccupancy: v.maxOccupancy ?? null,
-        host: null,
-        photoHashes: null,
-      },
-      url,
-    };
-  };
-  if (!(await store.observedListing(platform, id))) {
+  const history = services.store.history;
+  const subjectRef = { platform, listingId: id };
+  if (!(await history.observedListing(subjectRef))) {
     throw new ServiceError(
       'listing_not_found',
       `Nothing of ${platform} listing ${id} was ever observed by this deployment: a live key's matches come from what live calls observed (search the listing's city on each platform first).`,
-      {
-        param: 'listingId',
-      },
+      { param: 'listingId' },
     );
   }
-  const searches = await store.observationsOfListing({ platform, listingId: id, kind: 'search', keyFrom: '', keyTo: '\uffff' });
-  const subjectName = (searches.at(-1)?.value as { name?: string } | undefined)?.name ?? null;
+  // The listings the same searches showed on the other platforms (two index ranges), then their
+  // facts as their listing reads recorded them (a batch at a time).
   const others = ENABLED_PLATFORMS.filter((p) => p !== platform);
-  const seen = new Map<string, string | null>();
-  for (const location of new Set(searches.map((r) => r.key))) {
-    const { listings } = await store.listingsSeenIn({ location, platforms: others, from: 0, to: services.clock.now() });
-    for (const l of listings) if (!seen.has(keyOf(l.platform, l.listingId)) && seen.size < 500) seen.set(keyOf(l.platform, l.listingId), l.name);
-  }
-  const candidates: Candidate[] = [];
-  for (const [k, name] of seen) {
-    const at = k.indexOf(':');
-    candidates.push(await factsOf(k.slice(0, at), k.slice(at + 1), name));
-  }
-  return { subject: await factsOf(platform, id, subjectName), candidates, source: 'observations' };
+  const { name: subjectName, listings: shown } = await history.shownWith(subjectRef, { platforms: others, limit: MAX_LIVE_CANDIDATES });
+  const facts = new Map((await history.listingFacts([subjectRef, ...shown])).map((f) => [keyOf(f.platform, f.listingId), f]));
+  const candidate = (l: { platform: string; listingId: string; name: string | null }): Candidate => {
+    const f = facts.get(keyOf(l.platform, l.listingId));
+    return {
+      facts: {
+        platform: l.platform,
+        listingId: l.listingId,
+        name: f?.name ?? l.name,
+        lat: null,
+        lng: null,
+        bedrooms: f?.bedrooms ?? null,
+        bathrooms: f?.bathrooms ?? null,
+        maxOccupancy: f?.maxOccupancy ?? null,
+        host: null,
+        photoHashes: null,
+      },
+      url: isEnabled(l.platform as EnabledPlatform) ? listingUrl(l.platform as EnabledPlatform, l.listingId) : null,
+    };
+  };
+  return { subject: candidate({ ...subjectRef, name: subjectName }), candidates: shown.map(candidate), source: 'observations' };
 }
 
 function sentence(c: { facts: MatchFacts }, v: MatchVerdict, threshold: number, decision: 'pinned' | 'rejected' | null): string {

@@ -2,8 +2,8 @@
 // booking calendar: a listing's booked runs are a pure function of (platform, id, day), so any two
 // windows agree on the days they share.
 import { rng } from './prng.js';
+import { DAY_MS } from '../../core/clock.js';
 
-const DAY_MS = 86_400_000;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Days since 1970-01-01 (UTC) of a YYYY-MM-DD date. */

@@ -25,9 +25,9 @@ import { quote } from './money.js';
 import { hash32, rng } from './prng.js';
 import { CandidateRows } from './rows.js';
 import type { StayQuery } from './types.js';
+import { DAY_MS } from '../../core/clock.js';
 
 export const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 
 /** The price level holds for a step, then moves with this chance; it moves at least every ANCHOR steps. */
 const LEVEL_STEP_MS = 12 * HOUR_MS;

@@ -1,7 +1,7 @@
 // Comp sets (issue 27, item 2): an account's saved sets of comparable listings, and the listings
 // observations placed within a box (the coordinates are in the observation values: listing and
 // search rows record lat and lng when the answer states them, src/core/observe.ts).
-import type { CompSetRow, CompSetStore, PlacedListing } from '../../core/ports/store.js';
+import type { CompSetRow, CompSetStore } from '../../core/ports/store.js';
 import type { Row } from '../rows.js';
 import type { Db } from './db.js';
 
@@ -63,33 +63,6 @@ export function compSetStore(db: Db): CompSetStore {
     async deleteCompSet(id, accountId, at) {
       const r = (await db.query(`UPDATE compsets SET deleted_at = $1 WHERE id = $2 AND account_id = $3 AND deleted_at IS NULL RETURNING *`, [at, id, accountId]))[0];
       return r ? toCompSet(r) : null;
-    },
-    async listingsWithin(q) {
-      // Coordinates sit in the JSON value; only the latest value of each series is read (a few
-      // rows per listing), filtered here: the same on both engines.
-      const rows = await db.query(
-        `SELECT platform, listing_id, kind, value, last_seen FROM observations
-         WHERE latest = 1 AND kind IN ('listing', 'search') AND ${db.sql.inJsonList('platform', '$1')} AND value LIKE '%"lat":%'`,
-        [JSON.stringify(q.platforms)],
-      );
-      const best = new Map<string, { rank: number; seen: number; place: PlacedListing }>();
-      for (const r of rows) {
-        const v = JSON.parse(r.value as string) as { lat?: unknown; lng?: unknown; bedrooms?: unknown };
-        if (typeof v.lat !== 'number' || typeof v.lng !== 'number') continue;
-        const k = `${r.platform as string}|${r.listing_id as string}`;
-        // A listing's own facts before a search row's; then the latest seen.
-        const rank = r.kind === 'listing' ? 1 : 0;
-        const seen = Number(r.last_seen);
-        const bedrooms = typeof v.bedrooms === 'number' ? v.bedrooms : null;
-        const had = best.get(k);
-        if (!had || rank > had.rank || (rank === had.rank && seen > had.seen)) {
-          best.set(k, { rank, seen, place: { platform: r.platform as string, listingId: r.listing_id as string, lat: v.lat, lng: v.lng, bedrooms: bedrooms ?? had?.place.bedrooms ?? null } });
-        } else if (had.place.bedrooms === null && bedrooms !== null) had.place.bedrooms = bedrooms;
-      }
-      return [...best.values()]
-        .map((b) => b.place)
-        .filter((p) => p.lat >= q.minLat && p.lat <= q.maxLat && p.lng >= q.minLng && p.lng <= q.maxLng)
-        .sort((a, b) => a.platform.localeCompare(b.platform) || a.listingId.localeCompare(b.listingId));
     },
   };
 }

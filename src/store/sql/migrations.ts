@@ -17,11 +17,27 @@ interface Types {
   serial: string;
   /** The outbox's insertion order, as a column line (SQLite: none, its rowid is that order). */
   seq: string;
+  /** The number at `field` of the JSON text `column`, or NULL when it is absent or not a number. */
+  jsonNumber(column: string, field: string): string;
+  /** Whether the text `expr` is a stay's series suffix: `@YYYY-MM-DD/YYYY-MM-DD/` (its adults stripped). */
+  isStaySuffix(expr: string): string;
 }
 
 const TYPES: Record<'sqlite' | 'postgres', Types> = {
-  sqlite: { big: 'INTEGER', serial: 'INTEGER PRIMARY KEY AUTOINCREMENT', seq: '' },
-  postgres: { big: 'BIGINT', serial: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY', seq: '    seq BIGINT GENERATED ALWAYS AS IDENTITY,\n' },
+  sqlite: {
+    big: 'INTEGER',
+    serial: 'INTEGER PRIMARY KEY AUTOINCREMENT',
+    seq: '',
+    jsonNumber: (c, f) => `CASE WHEN json_type(${c}, '$.${f}') IN ('integer', 'real') THEN json_extract(${c}, '$.${f}') END`,
+    isStaySuffix: (e) => `(${e}) GLOB '@[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]/'`,
+  },
+  postgres: {
+    big: 'BIGINT',
+    serial: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY',
+    seq: '    seq BIGINT GENERATED ALWAYS AS IDENTITY,\n',
+    jsonNumber: (c, f) => `CASE WHEN jsonb_typeof(CAST(${c} AS jsonb)->'${f}') = 'number' THEN CAST(CAST(${c} AS jsonb)->>'${f}' AS DOUBLE PRECISION) END`,
+    isStaySuffix: (e) => `(${e}) ~ '^@[0-9]{4}-[0-9]{2}-[0-9]{2}/[0-9]{4}-[0-9]{2}-[0-9]{2}/$'`,
+  },
 };
 
 type Migration = ((t: Types) => string) | { only: 'postgres'; sql: () => string };
@@ -410,6 +426,38 @@ ${t.seq}    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
     PRIMARY KEY (account_id, env, a_platform, a_id, b_platform, b_id)
   );
   CREATE INDEX match_decisions_b ON match_decisions(account_id, env, b_platform, b_id);
+  `,
+  // The history port's columns (issue 34): what the analyst wing reads by, as real columns that
+  // indexes serve, derived from each row's key and value when it is written (src/store/sql/
+  // observation-columns.ts) and backfilled here by the same rules. A search row's place (its
+  // location key, without the stay) and a dated row's stay (quotes, dated searches); where a
+  // search row or a listing's facts put it, and its bedrooms. A day row's night is its key.
+  // Indexes: a listing's rows of one kind by key (a window's nights, a listing's quotes); the
+  // listings a place showed; a listing's prices by check-in; the latest coordinates by latitude.
+  // The old (platform, listing_id, kind) index lacked key, so a night range read every night.
+  (t) => `
+  ALTER TABLE observations ADD COLUMN place TEXT;
+  ALTER TABLE observations ADD COLUMN check_in TEXT;
+  ALTER TABLE observations ADD COLUMN check_out TEXT;
+  ALTER TABLE observations ADD COLUMN lat DOUBLE PRECISION;
+  ALTER TABLE observations ADD COLUMN lng DOUBLE PRECISION;
+  ALTER TABLE observations ADD COLUMN bedrooms DOUBLE PRECISION;
+  UPDATE observations SET check_in = substr(key, 1, 10), check_out = substr(key, 12, 10) WHERE kind = 'quote';
+  UPDATE observations SET place = key WHERE kind = 'search';
+  UPDATE observations
+    SET place = substr(rtrim(key, '0123456789'), 1, length(rtrim(key, '0123456789')) - 23),
+        check_in = substr(rtrim(key, '0123456789'), length(rtrim(key, '0123456789')) - 21, 10),
+        check_out = substr(rtrim(key, '0123456789'), length(rtrim(key, '0123456789')) - 10, 10)
+    WHERE kind = 'search' AND length(rtrim(key, '0123456789')) < length(key)
+      AND ${t.isStaySuffix("substr(rtrim(key, '0123456789'), length(rtrim(key, '0123456789')) - 22)")};
+  UPDATE observations SET lat = ${t.jsonNumber('value', 'lat')}, lng = ${t.jsonNumber('value', 'lng')}, bedrooms = ${t.jsonNumber('value', 'bedrooms')}
+    WHERE kind IN ('search', 'listing');
+  UPDATE observations SET lat = NULL, lng = NULL WHERE lat IS NULL OR lng IS NULL;
+  DROP INDEX observations_listing;
+  CREATE INDEX observations_listing ON observations(platform, listing_id, kind, key, first_seen);
+  CREATE INDEX observations_place ON observations(place, platform, listing_id) WHERE kind = 'search';
+  CREATE INDEX observations_stay ON observations(platform, listing_id, check_in) WHERE check_in IS NOT NULL;
+  CREATE INDEX observations_geo ON observations(lat, lng) WHERE latest = 1 AND lat IS NOT NULL;
   `,
 ];
 

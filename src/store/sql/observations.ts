@@ -4,13 +4,15 @@
 // extended in one, the changed ones retired in one, and the new rows written in batches. The live
 // path queues its answers (queueObservations): they are written after its response, a second's
 // worth in one transaction, and this store's reads write what is queued first.
-import type { NewObservation, ObservationRow, ObservationStore } from '../../core/ports/store.js';
-import type { Row } from '../rows.js';
+import type { HistoryPort } from '../../core/ports/history.js';
+import type { NewObservation, ObservationStore } from '../../core/ports/store.js';
 import type { Db } from './db.js';
+import { historyReader, toObservation } from './history.js';
 import { LOCK } from './jobs.js';
+import { columnsOf } from './observation-columns.js';
 
 /**
- * Rows of one INSERT, largest first (9 parameters each: well under SQLite's 32,766 and
+ * Rows of one INSERT, largest first (15 parameters each: well under SQLite's 32,766 and
  * PostgreSQL's 65,535). A fixed few sizes rather than one statement per answer's count: SQLite
  * prepares each statement text once and keeps it, and preparing a new 400-row text for nearly
  * every answer (their counts vary) cost more than the inserts (bench/history.mjs).
@@ -19,20 +21,6 @@ const INSERT_SIZES = [100, 10, 1];
 
 /** The series an observation belongs to. */
 const seriesOf = (o: Pick<NewObservation, 'platform' | 'listingId' | 'kind' | 'key'>) => `${o.platform}|${o.listingId}|${o.kind}|${o.key}`;
-
-const toObservation = (r: Row): ObservationRow => ({
-  id: r.id as number,
-  platform: r.platform as string,
-  listingId: r.listing_id as string,
-  kind: r.kind as ObservationRow['kind'],
-  key: r.key as string,
-  currency: (r.currency as string | null) ?? null,
-  value: JSON.parse(r.value as string) as unknown,
-  source: r.source as string,
-  firstSeen: r.first_seen as number,
-  lastSeen: r.last_seen as number,
-  timesSeen: r.times_seen as number,
-});
 
 type Query = Parameters<Parameters<Db['tx']>[0]>[0];
 type Written = { added: number; extended: number };
@@ -65,10 +53,15 @@ async function write(db: Db, q: Query, list: readonly NewObservation[], source: 
     i += size;
     const params: unknown[] = [];
     const values = rows.map(([okey, { o, value }]) => {
-      const n = params.push(okey, o.platform, o.listingId, o.kind, o.key, o.currency, value, source, at);
-      return `($${n - 8}, $${n - 7}, $${n - 6}, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n}, $${n}, 1, 1)`;
+      const c = columnsOf(o);
+      const n = params.push(okey, o.platform, o.listingId, o.kind, o.key, o.currency, value, source, c.place, c.checkIn, c.checkOut, c.lat, c.lng, c.bedrooms, at);
+      const p = Array.from({ length: 14 }, (_, i) => `$${n - 14 + i}`);
+      return `(${p.join(', ')}, $${n}, $${n}, 1, 1)`;
     });
-    await q(`INSERT INTO observations (okey, platform, listing_id, kind, key, currency, value, source, first_seen, last_seen, times_seen, latest) VALUES ${values.join(', ')}`, params);
+    await q(
+      `INSERT INTO observations (okey, platform, listing_id, kind, key, currency, value, source, place, check_in, check_out, lat, lng, bedrooms, first_seen, last_seen, times_seen, latest) VALUES ${values.join(', ')}`,
+      params,
+    );
   }
   return { added: fresh.length, extended: same.length };
 }
@@ -90,7 +83,7 @@ const IDLE_MS = 50;
 /** Past this many queued observations they are written at once (a bound on memory and on one write's length). */
 const FLUSH_ROWS = 20_000;
 
-export function observationStore(db: Db): ObservationStore {
+export function observationStore(db: Db): ObservationStore & { history: HistoryPort } {
   let queued: { list: readonly NewObservation[]; source: string; at: number }[] = [];
   let rows = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -142,63 +135,12 @@ export function observationStore(db: Db): ObservationStore {
       timer.unref();
     },
     observationsWritten: flush,
-    async observationSeries(s) {
-      await flush();
-      const rows = await db.query(`SELECT * FROM observations WHERE okey = $1 AND last_seen >= $2 AND first_seen <= $3 AND (first_seen, id) > ($4, $5) ORDER BY first_seen, id LIMIT $6`, [
-        seriesOf(s),
-        s.from,
-        s.to,
-        s.after?.firstSeen ?? -1,
-        s.after?.id ?? -1,
-        s.limit ?? 1_000_000_000,
-      ]);
-      return rows.map(toObservation);
-    },
-    async observationsOfListing(q) {
-      await flush();
-      const rows = await db.query(`SELECT * FROM observations WHERE platform = $1 AND listing_id = $2 AND kind = $3 AND key >= $4 AND key <= $5 ORDER BY key, first_seen, id`, [
-        q.platform,
-        q.listingId,
-        q.kind,
-        q.keyFrom,
-        q.keyTo,
-      ]);
-      return rows.map(toObservation);
-    },
-    async listingsSeenIn(q) {
-      await flush();
-      // A search's series key is the location, or the location, '@' and its stay.
-      const where = `kind = 'search' AND (key = $1 OR substr(key, 1, length($1) + 1) = $1 || '@') AND ${db.sql.inJsonList('platform', '$2')}`;
-      const platforms = JSON.stringify(q.platforms);
-      const rows = await db.query(
-        `SELECT platform, listing_id, MIN(first_seen) AS first_seen, MAX(last_seen) AS last_seen, CAST(SUM(times_seen) AS BIGINT) AS times_seen,
-                MAX(CASE WHEN latest = 1 THEN value END) AS value
-         FROM observations WHERE ${where} GROUP BY platform, listing_id
-         HAVING MAX(last_seen) >= $3 AND MIN(first_seen) <= $4 ORDER BY first_seen, platform, listing_id`,
-        [q.location, platforms, q.from, q.to],
-      );
-      const last = await db.query(`SELECT platform, MAX(last_seen) AS t FROM observations WHERE ${where} GROUP BY platform`, [q.location, platforms]);
-      return {
-        listings: rows.map((r) => ({
-          platform: r.platform as string,
-          listingId: r.listing_id as string,
-          name: r.value === null ? null : ((JSON.parse(r.value as string) as { name?: string }).name ?? null),
-          firstSeen: r.first_seen as number,
-          lastSeen: r.last_seen as number,
-          timesSeen: r.times_seen as number,
-        })),
-        lastSearched: Object.fromEntries(last.map((r) => [r.platform as string, r.t as number])),
-      };
-    },
     async observationsSince(q) {
       await flush();
       // By id, the primary key: each page is an index range however large the store.
       const rows = await db.query(`SELECT * FROM observations WHERE id > $1 AND last_seen >= $2 ORDER BY id LIMIT $3`, [q.afterId, q.since, q.limit]);
-      return rows.map(toObservation);
+      return rows.map((r) => toObservation(r));
     },
-    async observedListing(platform, listingId) {
-      await flush();
-      return (await db.query(`SELECT 1 FROM observations WHERE platform = $1 AND listing_id = $2 LIMIT 1`, [platform, listingId])).length > 0;
-    },
+    history: historyReader(db, flush),
   };
 }

@@ -44,10 +44,4 @@ export interface CompSetStore {
   getCompSet(id: string): Promise<CompSetRow | null>;
   /** Marks it deleted; null if it is not the account's (or already deleted). */
   deleteCompSet(id: string, accountId: string, at: number): Promise<CompSetRow | null>;
-  /**
-   * Observed listings of `platforms` whose latest recorded coordinates (a listing observation's,
-   * else the latest search row's that had them) fall within the box, inclusive; by platform and
-   * id. The caller writes queued observations first (observationsWritten).
-   */
-  listingsWithin(q: { minLat: number; maxLat: number; minLng: number; maxLng: number; platforms: readonly string[] }): Promise<PlacedListing[]>;
 }

@@ -1,0 +1,88 @@
+// The history port (issue 34): every read the analyst wing makes of what was observed, typed by
+// observation kind (src/core/schemas/observations.ts), bounded (no read grows with the whole
+// store's size: each is an index range of one listing, one place or one box), and the same for
+// its two readers:
+// - the store (src/store/sql/history.ts): what this deployment's live calls observed, served by
+//   indexed columns; its reads write the store's queued observations first;
+// - the sandbox world (src/sources/sandbox/history.ts): one synthetic history per listing, the
+//   same whichever endpoint asks and whenever.
+// Operations pick the reader by the key's environment (historyFor) and compute with the pure
+// modules of src/core/analytics/.
+import type { PlacedListing } from './store/compsets.js';
+import type { ObservationRow, SeenListing } from './store/observations.js';
+
+export interface ListingRef {
+  platform: string;
+  listingId: string;
+}
+
+/** A listing's own facts as last observed (its listing read, else what searches showed). */
+export interface ListingFacts extends ListingRef {
+  name: string | null;
+  bedrooms: number | null;
+  bathrooms: number | null;
+  maxOccupancy: number | null;
+}
+
+/** A price row: a quote, or a dated search's row (its key names the stay). */
+export type PriceRow = ObservationRow<'quote'> | ObservationRow<'search'>;
+
+/** What the market reads of one listing over a window. */
+export interface ListingHistory extends ListingRef {
+  /** Its bedrooms: its listing read's, else the last search row's that stated them; null if none did. */
+  bedrooms: number | null;
+  /** Calendar rows of the nights asked, by night, then oldest first. */
+  days: ObservationRow<'day'>[];
+  /** Price rows (quotes and dated searches) of stays checking in within the span asked. */
+  prices: PriceRow[];
+}
+
+/** Dates, YYYY-MM-DD, both ends included. */
+export interface DateSpan {
+  from: string;
+  to: string;
+}
+
+export interface HistoryPort {
+  /**
+   * One quote series (a listing's quotes of one stay, `key` = checkIn/checkOut/adults), oldest
+   * first (first seen, then id): rows seen within [from, to] (epoch ms), after `after` (the
+   * previous page's last), at most `limit`.
+   */
+  quoteSeries(q: ListingRef & { key: string; from: number; to: number; after?: { firstSeen: number; id: number } | null; limit?: number }): Promise<ObservationRow<'quote'>[]>;
+  /** A listing's calendar rows of the nights in `nights`, by night, then oldest first. */
+  calendar(l: ListingRef, nights: DateSpan): Promise<ObservationRow<'day'>[]>;
+  /** A listing's quotes of stays checking in within `checkIns`, by stay, then oldest first. */
+  quotes(l: ListingRef, checkIns: DateSpan): Promise<ObservationRow<'quote'>[]>;
+  /**
+   * Many listings' histories over a window, handed to `each` a bounded batch at a time (the
+   * event loop is yielded between batches, so one large read never holds the server): the
+   * calendar rows of `nights`, the price rows of stays checking in within `checkIns`, and each
+   * listing's bedrooms. `each` may throw to stop the read (a spent time budget).
+   */
+  histories(listings: readonly ListingRef[], q: { nights: DateSpan; checkIns: DateSpan }, each: (batch: ListingHistory[]) => void): Promise<void>;
+  /**
+   * The listings searches of a place (a location key, src/core/observe.ts; any dates) showed on
+   * `platforms`, each with when it was first and last seen there and how often, and a name it
+   * showed; with, per platform, when the place was last searched there. Only listings seen
+   * within [from, to] (epoch ms). By first seen, platform and id.
+   */
+  listingsShownIn(q: { place: string; platforms: readonly string[]; from: number; to: number }): Promise<{ listings: SeenListing[]; lastSearched: Record<string, number> }>;
+  /**
+   * Listings of `platforms` whose latest recorded coordinates (a listing read's, else the latest
+   * search row's that had them) fall within the box, inclusive; by platform and id.
+   */
+  listingsWithin(q: { minLat: number; maxLat: number; minLng: number; maxLng: number; platforms: readonly string[] }): Promise<PlacedListing[]>;
+  /** Where a listing is: its latest recorded coordinates (a listing read's or a search row's), or null when none recorded them. */
+  placeOf(l: ListingRef): Promise<{ lat: number; lng: number } | null>;
+  /** The facts of each listing asked that was observed, in the order asked. */
+  listingFacts(listings: readonly ListingRef[]): Promise<ListingFacts[]>;
+  /**
+   * Listings of `platforms` that a search which showed the listing also showed (the same
+   * location and stay), at most `limit`, by platform and id, each with a name it showed; and the
+   * name the listing itself showed there (null: none, or never shown by a search).
+   */
+  shownWith(l: ListingRef, q: { platforms: readonly string[]; limit: number }): Promise<{ name: string | null; listings: (ListingRef & { name: string | null })[] }>;
+  /** Whether anything of this listing was ever observed (and is still kept). */
+  observedListing(l: ListingRef): Promise<boolean>;
+}

@@ -1,0 +1,264 @@
+// The history port over the store (issue 34, src/core/ports/history.ts): every read an index
+// range of one listing, one place or one box (the indexes and their query plans:
+// docs/architecture.md, "The history port"). Reads of many listings go a batch of listings at a
+// time and yield the event loop between batches: on SQLite a statement runs on the event loop, so
+// a city's read in one statement would hold every other request behind it. Values are parsed once
+// per distinct text within a read (a calendar has a handful of distinct nights), and typed by kind
+// here, the one place that casts them.
+import type { HistoryPort, ListingFacts, ListingHistory, ListingRef, PriceRow } from '../../core/ports/history.js';
+import type { ObservationKind, ObservationRow, PlacedListing } from '../../core/ports/store.js';
+import type { ListingValue, ObservationValues, SearchValue } from '../../core/schemas/observations.js';
+import type { Row } from '../rows.js';
+import type { Db } from './db.js';
+
+/** Listings a statement of a many-listing read covers: its rows stay a few thousand, its time a few milliseconds. */
+const BATCH = 50;
+
+const COLUMNS = 'id, platform, listing_id, kind, key, currency, value, source, first_seen, last_seen, times_seen';
+
+/** JSON.parse, once per distinct text of one read. */
+function parser(): (text: string) => unknown {
+  const seen = new Map<string, unknown>();
+  return (text) => {
+    let v = seen.get(text);
+    if (v === undefined) {
+      v = JSON.parse(text) as unknown;
+      if (seen.size < 10_000) seen.set(text, v);
+    }
+    return v;
+  };
+}
+
+/** A stored row, its value typed by its kind (the store wrote it from that kind's schema). */
+export function toObservation<K extends ObservationKind = ObservationKind>(r: Row, parse: (text: string) => unknown = JSON.parse): ObservationRow<K> {
+  return {
+    id: Number(r.id),
+    platform: r.platform as string,
+    listingId: r.listing_id as string,
+    kind: r.kind as K,
+    key: r.key as string,
+    currency: (r.currency as string | null) ?? null,
+    value: parse(r.value as string) as ObservationValues[K],
+    source: r.source as string,
+    firstSeen: Number(r.first_seen),
+    lastSeen: Number(r.last_seen),
+    timesSeen: Number(r.times_seen),
+  } as ObservationRow<K>;
+}
+
+const yieldLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Listings grouped by platform, in batches of at most BATCH. */
+function batches(listings: readonly ListingRef[]): { platform: string; ids: string[] }[] {
+  const by = new Map<string, string[]>();
+  for (const l of listings) {
+    const ids = by.get(l.platform) ?? [];
+    if (!ids.includes(l.listingId)) ids.push(l.listingId);
+    by.set(l.platform, ids);
+  }
+  const out: { platform: string; ids: string[] }[] = [];
+  for (const [platform, ids] of by) for (let i = 0; i < ids.length; i += BATCH) out.push({ platform, ids: ids.slice(i, i + BATCH) });
+  return out;
+}
+
+const nameOf = (text: unknown) => (typeof text === 'string' ? ((JSON.parse(text) as Partial<SearchValue>).name ?? null) : null);
+
+export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
+  const inIds = db.sql.inJsonList('listing_id', '$2');
+
+  /** The bedrooms of a batch of one platform's listings: the listing read's, else the latest search row's that stated them. */
+  async function bedroomsOf(platform: string, ids: readonly string[]): Promise<Map<string, number | null>> {
+    const rows = await db.query(
+      `SELECT listing_id, kind, bedrooms, last_seen, id FROM observations
+       WHERE platform = $1 AND ${inIds} AND latest = 1 AND (kind = 'listing' OR (kind = 'search' AND bedrooms IS NOT NULL))`,
+      [platform, JSON.stringify(ids)],
+    );
+    const fact = new Map<string, number | null>();
+    const searched = new Map<string, { bedrooms: number; seen: number; id: number }>();
+    for (const r of rows) {
+      const id = r.listing_id as string;
+      const bedrooms = r.bedrooms === null ? null : Number(r.bedrooms);
+      if (r.kind === 'listing') fact.set(id, bedrooms);
+      else if (bedrooms !== null) {
+        const had = searched.get(id);
+        const seen = Number(r.last_seen);
+        if (!had || seen > had.seen || (seen === had.seen && Number(r.id) > had.id)) searched.set(id, { bedrooms, seen, id: Number(r.id) });
+      }
+    }
+    return new Map(ids.map((id) => [id, fact.get(id) ?? searched.get(id)?.bedrooms ?? null]));
+  }
+
+  return {
+    async quoteSeries(s) {
+      await flush();
+      const rows = await db.query(`SELECT ${COLUMNS} FROM observations WHERE okey = $1 AND last_seen >= $2 AND first_seen <= $3 AND (first_seen, id) > ($4, $5) ORDER BY first_seen, id LIMIT $6`, [
+        `${s.platform}|${s.listingId}|quote|${s.key}`,
+        s.from,
+        s.to,
+        s.after?.firstSeen ?? -1,
+        s.after?.id ?? -1,
+        s.limit ?? 1_000_000_000,
+      ]);
+      return rows.map((r) => toObservation<'quote'>(r));
+    },
+    async calendar(l, nights) {
+      await flush();
+      const parse = parser();
+      const rows = await db.query(`SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND listing_id = $2 AND kind = 'day' AND key >= $3 AND key <= $4 ORDER BY key, first_seen, id`, [
+        l.platform,
+        l.listingId,
+        nights.from,
+        nights.to,
+      ]);
+      return rows.map((r) => toObservation<'day'>(r, parse));
+    },
+    async quotes(l, checkIns) {
+      await flush();
+      const rows = await db.query(`SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND listing_id = $2 AND check_in >= $3 AND check_in <= $4 AND kind = 'quote' ORDER BY key, first_seen, id`, [
+        l.platform,
+        l.listingId,
+        checkIns.from,
+        checkIns.to,
+      ]);
+      return rows.map((r) => toObservation<'quote'>(r));
+    },
+    async histories(listings, q, each) {
+      await flush();
+      const parse = parser();
+      for (const b of batches(listings)) {
+        const ids = JSON.stringify(b.ids);
+        const days = await db.query(`SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'day' AND key >= $3 AND key <= $4 ORDER BY listing_id, key, first_seen, id`, [
+          b.platform,
+          ids,
+          q.nights.from,
+          q.nights.to,
+        ]);
+        const prices = await db.query(
+          `SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND ${inIds} AND check_in >= $3 AND check_in <= $4 AND kind IN ('quote', 'search') ORDER BY listing_id, kind, key, first_seen, id`,
+          [b.platform, ids, q.checkIns.from, q.checkIns.to],
+        );
+        const bedrooms = await bedroomsOf(b.platform, b.ids);
+        const out = new Map<string, ListingHistory>(b.ids.map((id) => [id, { platform: b.platform, listingId: id, bedrooms: bedrooms.get(id) ?? null, days: [], prices: [] }]));
+        for (const r of days) out.get(r.listing_id as string)?.days.push(toObservation<'day'>(r, parse));
+        // Quotes first, then dated searches (kind order), each by stay and oldest first.
+        for (const r of prices) out.get(r.listing_id as string)?.prices.push(toObservation(r, parse) as PriceRow);
+        each([...out.values()]);
+        await yieldLoop();
+      }
+    },
+    async listingsShownIn(q) {
+      await flush();
+      const where = `kind = 'search' AND place = $1 AND ${db.sql.inJsonList('platform', '$2')}`;
+      const platforms = JSON.stringify(q.platforms);
+      const rows = await db.query(
+        `SELECT platform, listing_id, MIN(first_seen) AS first_seen, MAX(last_seen) AS last_seen, CAST(SUM(times_seen) AS BIGINT) AS times_seen,
+                MAX(CASE WHEN latest = 1 THEN value END) AS value
+         FROM observations WHERE ${where} GROUP BY platform, listing_id
+         HAVING MAX(last_seen) >= $3 AND MIN(first_seen) <= $4 ORDER BY first_seen, platform, listing_id`,
+        [q.place, platforms, q.from, q.to],
+      );
+      const last = await db.query(`SELECT platform, MAX(last_seen) AS t FROM observations WHERE ${where} GROUP BY platform`, [q.place, platforms]);
+      return {
+        listings: rows.map((r) => ({
+          platform: r.platform as string,
+          listingId: r.listing_id as string,
+          name: nameOf(r.value),
+          firstSeen: Number(r.first_seen),
+          lastSeen: Number(r.last_seen),
+          timesSeen: Number(r.times_seen),
+        })),
+        lastSearched: Object.fromEntries(last.map((r) => [r.platform as string, Number(r.t)])),
+      };
+    },
+    async listingsWithin(q) {
+      await flush();
+      const platforms = JSON.stringify(q.platforms);
+      // The listings with a latest coordinate in the box (an index range on latitude), then every
+      // latest coordinate of those: a listing's own facts win over a search row's wherever they put it.
+      const near = await db.query(
+        `SELECT DISTINCT platform, listing_id FROM observations
+         WHERE latest = 1 AND lat IS NOT NULL AND lat >= $1 AND lat <= $2 AND lng >= $3 AND lng <= $4 AND kind IN ('listing', 'search') AND ${db.sql.inJsonList('platform', '$5')}`,
+        [q.minLat, q.maxLat, q.minLng, q.maxLng, platforms],
+      );
+      const best = new Map<string, { rank: number; seen: number; place: PlacedListing }>();
+      for (const b of batches(near.map((r) => ({ platform: r.platform as string, listingId: r.listing_id as string })))) {
+        const rows = await db.query(
+          `SELECT platform, listing_id, kind, lat, lng, bedrooms, last_seen FROM observations
+           WHERE platform = $1 AND ${inIds} AND latest = 1 AND lat IS NOT NULL AND kind IN ('listing', 'search')`,
+          [b.platform, JSON.stringify(b.ids)],
+        );
+        for (const r of rows) {
+          const k = `${r.platform as string}|${r.listing_id as string}`;
+          const rank = r.kind === 'listing' ? 1 : 0;
+          const seen = Number(r.last_seen);
+          const bedrooms = r.bedrooms === null ? null : Number(r.bedrooms);
+          const had = best.get(k);
+          if (!had || rank > had.rank || (rank === had.rank && seen > had.seen)) {
+            best.set(k, {
+              rank,
+              seen,
+              place: { platform: r.platform as string, listingId: r.listing_id as string, lat: Number(r.lat), lng: Number(r.lng), bedrooms: bedrooms ?? had?.place.bedrooms ?? null },
+            });
+          } else if (had.place.bedrooms === null && bedrooms !== null) had.place.bedrooms = bedrooms;
+        }
+        await yieldLoop();
+      }
+      return [...best.values()]
+        .map((b) => b.place)
+        .filter((p) => p.lat >= q.minLat && p.lat <= q.maxLat && p.lng >= q.minLng && p.lng <= q.maxLng)
+        .sort((a, b) => a.platform.localeCompare(b.platform) || a.listingId.localeCompare(b.listingId));
+    },
+    async placeOf(l) {
+      await flush();
+      const r = (
+        await db.query(
+          `SELECT lat, lng FROM observations WHERE platform = $1 AND listing_id = $2 AND kind IN ('listing', 'search') AND lat IS NOT NULL
+           ORDER BY last_seen DESC, CASE WHEN kind = 'listing' THEN 0 ELSE 1 END LIMIT 1`,
+          [l.platform, l.listingId],
+        )
+      )[0];
+      return r ? { lat: Number(r.lat), lng: Number(r.lng) } : null;
+    },
+    async listingFacts(listings) {
+      await flush();
+      const found = new Map<string, ListingFacts>();
+      for (const b of batches(listings)) {
+        const rows = await db.query(`SELECT listing_id, value FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'listing' AND latest = 1`, [b.platform, JSON.stringify(b.ids)]);
+        for (const r of rows) {
+          const v = JSON.parse(r.value as string) as ListingValue;
+          const id = r.listing_id as string;
+          found.set(`${b.platform}|${id}`, {
+            platform: b.platform,
+            listingId: id,
+            name: v.name ?? null,
+            bedrooms: v.bedrooms ?? null,
+            bathrooms: v.bathrooms ?? null,
+            maxOccupancy: v.maxOccupancy ?? null,
+          });
+        }
+      }
+      return listings.flatMap((l) => found.get(`${l.platform}|${l.listingId}`) ?? []);
+    },
+    async shownWith(l, q) {
+      await flush();
+      // The searches (series keys) that showed the listing, then every listing of the other
+      // platforms those same keys showed: two index ranges, never a scan per key.
+      const rows = await db.query(
+        `SELECT platform, listing_id, MAX(CASE WHEN latest = 1 THEN value END) AS value FROM observations
+         WHERE kind = 'search' AND ${db.sql.inJsonList('platform', '$3')}
+           AND key IN (SELECT DISTINCT key FROM observations WHERE platform = $1 AND listing_id = $2 AND kind = 'search')
+         GROUP BY platform, listing_id ORDER BY platform, listing_id LIMIT $4`,
+        [l.platform, l.listingId, JSON.stringify(q.platforms), q.limit],
+      );
+      const own = await db.query(`SELECT value FROM observations WHERE platform = $1 AND listing_id = $2 AND kind = 'search' ORDER BY key DESC, first_seen DESC, id DESC LIMIT 1`, [
+        l.platform,
+        l.listingId,
+      ]);
+      return { name: nameOf(own[0]?.value), listings: rows.map((r) => ({ platform: r.platform as string, listingId: r.listing_id as string, name: nameOf(r.value) })) };
+    },
+    async observedListing(l) {
+      await flush();
+      return (await db.query(`SELECT 1 FROM observations WHERE platform = $1 AND listing_id = $2 LIMIT 1`, [l.platform, l.listingId])).length > 0;
+    },
+  };
+}
