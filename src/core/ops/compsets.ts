@@ -11,7 +11,7 @@ import { DEFAULT_SEARCH_PLATFORMS, type EnabledPlatform, isEnabled, isPlatform }
 import type { CompSetRow } from '../ports/store.js';
 import { type CompSetView, MAX_COMPSETS, compSetListParams, createCompSetBody } from '../schemas/market.js';
 import { type RawInput, parseParams, preview } from '../validate.js';
-import { buildMeta } from './common.js';
+import { buildMeta } from '../meta.js';
 
 /** The enabled platforms asked for (every enabled one by default). */
 export function platformsOf(asked: readonly string[] | undefined, param = 'platforms'): EnabledPlatform[] {

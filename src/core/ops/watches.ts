@@ -30,7 +30,7 @@ import {
 } from '../schemas/watches.js';
 import { type RawInput, parseParams, preview } from '../validate.js';
 import { availabilityPlan } from './availability.js';
-import { buildMeta } from './common.js';
+import { buildMeta } from '../meta.js';
 import { pricePlan } from './price.js';
 import { searchPlan } from './search.js';
 
