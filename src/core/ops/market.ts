@@ -18,7 +18,8 @@ import type { Property } from '../schemas/resources.js';
 import type { StayQuery } from '../upstream.js';
 import { type RawInput, daysBetween, exactlyOne, parseParams } from '../validate.js';
 import { buildMeta } from './common.js';
-import { boxAround, distanceMeters, ownCompSet, platformsOf } from './compsets.js';
+import { boxAround, distanceMeters } from '../analytics/geometry.js';
+import { ownCompSet, platformsOf } from './compsets.js';
 
 const DAY_MS = 86_400_000;
 const dateMs = (d: string) => Date.parse(`${d}T00:00:00Z`);
