@@ -87,7 +87,7 @@ export async function createWatch(services: Services, ctx: RequestContext, raw: 
   requireScope(ctx, 'stays.read');
   requireScope(ctx, 'watches.write');
   const body = parseParams(createWatchTop(), raw);
-  const call = within('call', () => parseParams(watchCallSchema(), body.call as RawInput));
+  const call = within('call', () => parseParams(watchCallSchema(), body.call));
   const parsedRules = body.rules.map((r, i) => within(`rules[${i}]`, () => parseParams(watchRuleSchema(), (typeof r === 'object' && r !== null ? r : { type: r }) as RawInput)));
   const type = call.type;
   let plan: CallPlan['plan'];
