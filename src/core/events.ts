@@ -6,7 +6,7 @@ import type { Services } from './context.js';
 import type { KeyEnv } from './ids.js';
 import { staysId } from './listing-ref.js';
 import type { Platform } from './platforms.js';
-import { pollUrl } from './ops/jobs.js';
+import { pollUrl } from './poll-url.js';
 
 export interface JobFacts {
   id: string;

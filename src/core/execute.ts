@@ -10,8 +10,9 @@ import { type JobFacts, emitJob, emitJobFailed, emitStayCached } from './events.
 import { newJobId } from './ids.js';
 import { JOB_RETENTION_MS, leaseFor, newJob } from './lease.js';
 import type { JobOutcome } from './ports/runtime.js';
-import { pollUrl } from './ops/jobs.js';
-import { buildMeta, refuseWithoutUpstream } from './ops/common.js';
+import { buildMeta } from './meta.js';
+import { refuseWithoutUpstream } from './no-upstream.js';
+import { pollUrl } from './poll-url.js';
 import type { Composed, Leg, LegOutcome, Plan } from './plan.js';
 import { isEnabled } from './platforms.js';
 import type { Meta } from './schemas/resources.js';

@@ -1,8 +1,8 @@
 // `stays serve` runs due watches (issue 26, item 4): every tick it claims the watches whose next
 // run is due (another instance on the same database claims others) and runs them one by one
-// (src/core/ops/watches.ts). A run in progress finishes before stop() resolves.
+// (src/core/ops/watch-runs.ts). A run in progress finishes before stop() resolves.
 import type { Services } from '../core/context.js';
-import { type WatchRunReport, runDueWatches } from '../core/ops/watches.js';
+import { type WatchRunReport, runDueWatches } from '../core/ops/watch-runs.js';
 
 /** How often due watches are looked for: runs are minutes apart (at least 15), so a run starts at most this late. */
 const WATCH_TICK_MS = 30_000;

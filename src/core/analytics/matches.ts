@@ -18,6 +18,7 @@
 // - Vetoes, whatever the score: more than 1 km apart, bedrooms two or more apart, or, when both
 //   have three photos or more, at most one shared. And a match needs the place confirmed: the
 //   distance or the photos must be available and agree.
+import { distanceMeters } from './geometry.js';
 
 export const MATCH_METHOD = 'match/1';
 export const DEFAULT_MATCH_THRESHOLD = 0.8;
@@ -161,14 +162,6 @@ function textSimilarity(a: string, b: string, cities: readonly (string | null | 
   return Math.max(jaccard(ta, tb), dice([...ta].sort().join(' '), [...tb].sort().join(' ')));
 }
 
-/** Metres between two points (equirectangular: exact enough within a few km). */
-function distanceM(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  const x = ((lng2 - lng1) * Math.PI) / 180;
-  const k = Math.cos((((lat1 + lat2) / 2) * Math.PI) / 180);
-  const dy = ((lat2 - lat1) * Math.PI) / 180;
-  return 6_371_000 * Math.sqrt(x * k * (x * k) + dy * dy);
-}
-
 /** Hamming distance of two 64-bit hashes written as 16 hex digits. */
 function hamming(a: string, b: string): number {
   let n = 0;
@@ -233,7 +226,7 @@ export function scoreMatch(a: MatchFacts, b: MatchFacts, threshold = DEFAULT_MAT
   } else signals.push({ signal: 'description', score: null, weight: WEIGHTS.description, agrees: null, detail: 'no description from both' });
   let metres: number | null = null;
   if (a.lat !== null && a.lng !== null && b.lat !== null && b.lng !== null) {
-    metres = Math.round(distanceM(a.lat, a.lng, b.lat, b.lng));
+    metres = Math.round(distanceMeters(a.lat, a.lng, b.lat, b.lng));
     const s = metres <= NO_PENALTY_M ? 1 : metres >= ZERO_AT_M ? 0 : r3(1 - (metres - NO_PENALTY_M) / (ZERO_AT_M - NO_PENALTY_M));
     const detail = metres <= NO_PENALTY_M ? `${metres} m apart: within the ${NO_PENALTY_M} m map pins may be moved` : `${metres} m apart: more than pin jitter explains`;
     signals.push({ signal: 'distance', score: s, weight: WEIGHTS.distance, agrees: s >= 0.5, detail });

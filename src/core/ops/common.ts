@@ -1,11 +1,11 @@
-// Pieces every Family U operation shares: meta, platform checks, the live admission gate.
-import { requireLiveUnlocked } from '../auth.js';
-import type { RequestContext, Services } from '../context.js';
-import { isSandbox } from '../context.js';
-import { ServiceError, docPageUrl } from '../errors.js';
+// Pieces every Family U operation shares: platform checks and the meta (built in ../meta.ts, the
+// executor's too; re-exported for the operations that import it from here).
+import { ServiceError } from '../errors.js';
 import { platformOf } from '../listing-ref.js';
 import { ALL_PLATFORMS, ENABLED_PLATFORMS, type EnabledPlatform, type Platform, RATING_SCALE, isEnabled } from '../platforms.js';
-import type { Meta, Pagination, PlatformResult, Warning } from '../schemas/resources.js';
+import type { PlatformResult, Warning } from '../schemas/resources.js';
+
+export { buildMeta } from '../meta.js';
 
 /**
  * A rating filter above a platform's native scale (ratings are never rescaled) matches nothing
@@ -21,34 +21,6 @@ export function ratingScaleWarnings(param: string, value: number | undefined, pl
       platform,
       message: `${param} ${value} is above ${platform}'s rating scale (0 to ${RATING_SCALE[platform]}), so no ${platform} ${what} can match. Ratings keep each platform's own scale (${scales}).`,
     }));
-}
-
-export function buildMeta(
-  services: Services,
-  ctx: RequestContext,
-  m: {
-    platforms: Platform[];
-    currency: string;
-    pagination?: Pagination | null;
-    platformResults?: PlatformResult[];
-    warnings?: Omit<Warning, 'docUrl'>[];
-    cached?: boolean;
-  },
-): Meta {
-  const platformResults = m.platformResults ?? [];
-  return {
-    requestId: ctx.requestId,
-    environment: isSandbox(ctx) ? 'test' : 'live',
-    sandbox: isSandbox(ctx),
-    platforms: m.platforms,
-    cached: m.cached ?? false,
-    partial: platformResults.some((r) => r.status === 'failed'),
-    creditsCharged: platformResults.reduce((s, r) => s + r.creditsCharged, 0),
-    currency: m.currency,
-    pagination: m.pagination ?? null,
-    platformResults,
-    warnings: (m.warnings ?? []).map((w) => ({ ...w, docUrl: docPageUrl(services.config.docsUrl, 'warnings', w.code) })),
-  };
 }
 
 export const okResult = (platform: Platform, count: number, creditsCharged = 0, cached = false): PlatformResult => ({
@@ -96,27 +68,4 @@ export function parsePlatform(value: string, param: string): Platform {
     throw new ServiceError('invalid_parameter', `${param}: unknown platform ${JSON.stringify(value)}; use one of ${ENABLED_PLATFORMS.join(', ')}.`, { param });
   }
   return v as Platform;
-}
-
-/**
- * A live call on a server with no upstream source: the admission checks still apply (D5, D7,
- * D27) so the caller learns what a configured server would say, then 503; nothing is held.
- */
-export async function refuseWithoutUpstream(services: Services, ctx: RequestContext, worstCase: number): Promise<never> {
-  requireLiveUnlocked(ctx);
-  const credits = await services.store.getCredits(ctx.account.id);
-  if (ctx.account.planCode === 'free' && credits.spent + credits.held + worstCase > ctx.account.freeTierBudget) {
-    throw new ServiceError(
-      'free_tier_budget_exhausted',
-      `This call may cost up to ${worstCase} credits, which would take the free-tier spend (${credits.spent} of ${ctx.account.freeTierBudget}) past its budget.`,
-    );
-  }
-  const available = credits.balance - credits.held;
-  if (available < worstCase) {
-    throw new ServiceError('credit_balance_too_low', `This call may cost up to ${worstCase} credits; ${available} ${available === 1 ? 'is' : 'are'} available.`);
-  }
-  throw new ServiceError(
-    'upstream_unavailable',
-    'No upstream source is configured on this server, so live keys cannot fetch data. Start it with STAYS_UPSTREAM=simulated for the simulated upstream, or use a stay_test_ key for the sandbox.',
-  );
 }

@@ -11,7 +11,7 @@ import { DEFAULT_SEARCH_PLATFORMS, type EnabledPlatform, isEnabled, isPlatform }
 import type { CompSetRow } from '../ports/store.js';
 import { type CompSetView, MAX_COMPSETS, compSetListParams, createCompSetBody } from '../schemas/market.js';
 import { type RawInput, parseParams, preview } from '../validate.js';
-import { buildMeta } from './common.js';
+import { buildMeta } from '../meta.js';
 
 /** The enabled platforms asked for (every enabled one by default). */
 export function platformsOf(asked: readonly string[] | undefined, param = 'platforms'): EnabledPlatform[] {
@@ -22,22 +22,6 @@ export function platformsOf(asked: readonly string[] | undefined, param = 'platf
 }
 
 const COMPSET_ID = /^cs_[0-9a-hjkmnp-tv-z]{26}$/;
-const EARTH_M = 6_371_000;
-const rad = (d: number) => (d * Math.PI) / 180;
-
-/** Great-circle distance in metres. */
-export function distanceMeters(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  const a = Math.sin(rad(lat2 - lat1) / 2) ** 2 + Math.cos(rad(lat1)) * Math.cos(rad(lat2)) * Math.sin(rad(lng2 - lng1) / 2) ** 2;
-  return 2 * EARTH_M * Math.asin(Math.min(1, Math.sqrt(a)));
-}
-
-/** A box holding every point within `meters` of the point (a little larger). */
-export function boxAround(lat: number, lng: number, meters: number) {
-  const dLat = (meters / EARTH_M) * (180 / Math.PI) * 1.001;
-  const dLng = dLat / Math.max(0.01, Math.cos(rad(lat)));
-  return { minLat: lat - dLat, maxLat: lat + dLat, minLng: lng - dLng, maxLng: lng + dLng };
-}
-
 const compSetView = (c: CompSetRow): CompSetView => ({
   id: c.id,
   name: c.name,

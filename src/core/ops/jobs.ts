@@ -7,7 +7,8 @@ import { jobsListParams } from '../schemas/job-schemas.js';
 import type { JobSummary } from '../schemas/jobs.js';
 import { type RawInput, parseParams } from '../validate.js';
 import type { JobRow, JobSummaryRow } from '../ports/store.js';
-import { buildMeta } from './common.js';
+import { buildMeta } from '../meta.js';
+import { pollUrl } from '../poll-url.js';
 
 export interface JobView {
   status: 200;
@@ -15,8 +16,6 @@ export interface JobView {
   /** Seconds, while the job is not terminal. */
   retryAfter?: number;
 }
-
-export const pollUrl = (jobId: string) => `/v1/jobs/${jobId}`;
 
 export function renderJob(job: JobRow, requestId: string): JobView {
   const shortMeta = { requestId, creditsCharged: 0, platforms: job.platforms };

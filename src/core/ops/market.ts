@@ -19,7 +19,8 @@ import type { CompSetRow } from '../ports/store.js';
 import { MARKET_MAX_NIGHTS, type MarketView, marketParams } from '../schemas/market.js';
 import { type RawInput, daysBetween, exactlyOne, parseParams } from '../validate.js';
 import { buildMeta } from './common.js';
-import { boxAround, distanceMeters, ownCompSet, platformsOf } from './compsets.js';
+import { boxAround, distanceMeters } from '../analytics/geometry.js';
+import { ownCompSet, platformsOf } from './compsets.js';
 
 /** minLng,minLat,maxLng,maxLat. */
 function parseBbox(s: string): { minLng: number; minLat: number; maxLng: number; maxLat: number } {

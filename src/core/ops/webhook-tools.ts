@@ -13,7 +13,7 @@ import { type RawInput, parseParams, preview } from '../validate.js';
 import { JOB_RETENTION_MS, leaseFor, newJob } from '../lease.js';
 import type { WebhookEvent } from '../ports/store.js';
 import { execute } from '../execute.js';
-import { pollUrl } from './jobs.js';
+import { pollUrl } from '../poll-url.js';
 import { searchPlan } from './search.js';
 import { ownWebhook } from './webhooks.js';
 import type { z } from 'zod';

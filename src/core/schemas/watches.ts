@@ -96,6 +96,47 @@ export const watchEventsParams = once(() =>
   }),
 );
 
+// --- What a watch row holds (the store keeps them as JSON; the operations read them back through these) ---
+
+const PRICE_FIELDS = ['nightlyPrice', 'totalPrice'] as const;
+
+/**
+ * A rule as checked at creation, stored and evaluated: only the fields its type takes, the price
+ * rules' field always set. (The documented view, ruleView, is the same object with every field optional.)
+ */
+export const checkedRuleSchema = once(() =>
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('price_below'), amount: z.number(), field: z.enum(PRICE_FIELDS) }),
+    z.object({ type: z.literal('price_drop'), percent: z.number(), field: z.enum(PRICE_FIELDS) }),
+    z.object({ type: z.literal('nights_available') }),
+    z.object({ type: z.literal('min_nights_changed') }),
+    z.object({ type: z.literal('new_listings') }),
+  ]),
+);
+export type WatchRule = z.infer<ReturnType<typeof checkedRuleSchema>>;
+
+/** The call as stored: the type checked at creation, its params as the endpoint took them. */
+export const storedCallSchema = once(() => z.object({ type: z.enum(WATCH_CALL_TYPES), params: z.record(z.string(), z.unknown()) }));
+export type WatchCall = z.infer<ReturnType<typeof storedCallSchema>>;
+
+/** What a run of a price watch saw. */
+const priceStateSchema = once(() => z.object({ nightlyPrice: z.number().nullable(), totalPrice: z.number().nullable(), currency: z.string() }));
+/** What a run of an availability watch saw: each night of the window, by date. */
+const calendarStateSchema = once(() => z.object({ listingId: z.string(), days: z.record(z.string(), z.object({ available: z.boolean(), minNights: z.number().nullable() })) }));
+/** What a run of a search watch saw: the listings it showed. */
+const searchStateSchema = once(() => z.object({ listings: z.array(z.object({ platform: z.string(), listingId: z.string(), name: z.string(), nightlyPrice: z.number().nullable() })) }));
+export type PriceState = z.infer<ReturnType<typeof priceStateSchema>>;
+export type CalendarState = z.infer<ReturnType<typeof calendarStateSchema>>;
+export type SearchState = z.infer<ReturnType<typeof searchStateSchema>>;
+export type WatchState = PriceState | CalendarState | SearchState;
+
+/** The state a watch of this call keeps between runs. */
+export function watchStateSchema(call: WatchCallType): z.ZodType<WatchState> {
+  if (call === 'price') return priceStateSchema();
+  if (call === 'availability') return calendarStateSchema();
+  return searchStateSchema();
+}
+
 const ruleView = () =>
   z.object({
     type: z.enum(WATCH_RULE_TYPES),

@@ -158,6 +158,12 @@ function cosDeg(deg: number): number {
 
 const KM_PER_DEG = 111.32;
 
+/**
+ * How far a typed "lat,lng" is from a built-in city, by the world's own arithmetic (cosDeg, 111.32
+ * km a degree): not core/analytics/geometry.ts's distanceMeters, whose sphere and formula would
+ * name another city or country for about 1 in 1,300 coordinates near a city, and the sandbox world
+ * answers the same for the same string.
+ */
 function distanceKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
   const dy = lat1 - lat2;
   const dx = (lng1 - lng2) * cosDeg((lat1 + lat2) / 2);

@@ -1,0 +1,139 @@
+// The run of a due watch, which `stays serve` makes on the watch's interval and `stays watch run`
+// makes once (issue 26, item 4; docs/decisions.md "Watches"). A run is the watch's call made as the
+// key that created it, billed exactly as the same call made by hand (execute.ts: holds, free
+// failures, the cache), within the watch's maxCreditsPerDay; its rules compare the answer with the
+// one the run before saw (analytics/watch-rules.ts), and each rule that holds is an event: a row of
+// the watch's events and a signed `watch.triggered` webhook event to the account's webhooks of the
+// key's environment.
+import { type RuleEvent, calendarState, priceState, ruleEvents, searchState } from '../analytics/watch-rules.js';
+import { utcToday } from '../clock.js';
+import type { RequestContext, Services } from '../context.js';
+import { ServiceError } from '../errors.js';
+import { execute } from '../execute.js';
+import { newRequestId } from '../ids.js';
+import type { Plan } from '../plan.js';
+import type { NewWatchEvent, WatchRow, WatchRunRecord } from '../ports/store.js';
+import type { WatchEventView, WatchState } from '../schemas/watches.js';
+import { type CallPlan, callPlan } from './watch-call.js';
+import { type Watch, eventView, readWatch } from './watch-rows.js';
+
+/** How long a run waits for its call when it becomes a job; past it the run is `pending` and the job finishes on its own. */
+const RUN_WAIT_MS = 60_000;
+
+/** Sandbox triggers (docs/sandbox.md): a watch of listing 100 (any platform), or of a search of `watch`, raises every rule on every run. */
+const WATCH_TRIGGER_LISTING = '100';
+const WATCH_TRIGGER_LOCATION = 'watch';
+
+/** Whether a sandbox watch is of a trigger (docs/sandbox.md): its rules all hold on every run. */
+function isTrigger(w: Watch, cur: WatchState): boolean {
+  if (w.env !== 'sandbox') return false;
+  if ('listingId' in cur) return cur.listingId.split('/').pop() === WATCH_TRIGGER_LISTING;
+  if ('listings' in cur)
+    return (
+      String(w.call.params.location ?? '')
+        .trim()
+        .toLowerCase() === WATCH_TRIGGER_LOCATION
+    );
+  return (
+    String(w.call.params.listingId ?? '')
+      .split(/[/_]/)
+      .pop() === WATCH_TRIGGER_LISTING
+  );
+}
+
+/** The call made (or become a job: null) and what the rule engine keeps of its answer. */
+async function runCall(services: Services, ctx: RequestContext, cp: CallPlan): Promise<{ state: () => WatchState; charged: number } | null> {
+  const made = async <T>(plan: Plan<T>, keep: (data: T) => WatchState) => {
+    const r = await execute(services, ctx, plan, { waitMs: RUN_WAIT_MS });
+    if (r.kind === 'accepted') return null;
+    const data = r.data;
+    return { state: () => keep(data), charged: r.meta.creditsCharged };
+  };
+  if (cp.type === 'price') return made(cp.plan, priceState);
+  if (cp.type === 'availability') return made(cp.plan, calendarState);
+  return made(cp.plan, searchState);
+}
+
+export interface WatchRunReport {
+  watchId: string;
+  outcome: WatchRunRecord['outcome'] | 'ended';
+  creditsCharged: number;
+  error: { code: string; message: string } | null;
+  events: WatchEventView[];
+}
+
+/** One run of a claimed watch (its next run already moved on by the claim). */
+async function runWatch(services: Services, row: WatchRow): Promise<WatchRunReport> {
+  const w = readWatch(row);
+  const at = services.clock.now();
+  const day = utcToday(services.clock);
+  const spent = w.creditsDay === day ? w.creditsToday : 0;
+  const record = async (run: Omit<WatchRunRecord, 'at' | 'creditsDay' | 'creditsToday'> & { creditsToday?: number }, events: NewWatchEvent[] = []) => {
+    await services.store.finishWatchRun(w.id, { ...run, at, creditsDay: day, creditsToday: run.creditsToday ?? spent }, events);
+    return {
+      watchId: w.id,
+      outcome: run.endedReason ? ('ended' as const) : run.outcome,
+      creditsCharged: run.charged,
+      error: run.error,
+      events: events.map((e) => eventView({ ...e, watchId: w.id, occurredAt: at })),
+    };
+  };
+  const account = await services.store.getAccount(w.accountId);
+  const key = (await services.store.listKeys(w.accountId)).find((k) => k.id === w.keyId);
+  if (!account || !key || key.revoked) {
+    const error = { code: 'key_revoked', message: 'The key that created this watch was revoked: its runs cannot be made as it any more.' };
+    return record({ outcome: 'failed', charged: 0, error, endedReason: error.message });
+  }
+  const ctx: RequestContext = { requestId: newRequestId(services.ids), account, key };
+  let cp: CallPlan;
+  try {
+    cp = callPlan(services, ctx, w.call);
+  } catch (e) {
+    // The call is no longer valid as it stands (its dates passed): it never will be again.
+    const error = e instanceof ServiceError ? { code: e.code, message: e.message } : { code: 'internal_error', message: 'The call of this watch could not be made.' };
+    return record({ outcome: 'failed', charged: 0, error, endedReason: `Its call is no longer valid: ${error.message}` });
+  }
+  const worstCase = cp.plan.worstCase;
+  if (w.env === 'live' && w.maxCreditsPerDay !== null && spent + worstCase > w.maxCreditsPerDay) {
+    const error = { code: 'max_credits_per_day', message: `This run may cost up to ${worstCase} credits; the watch spent ${spent} of its ${w.maxCreditsPerDay} today (UTC).` };
+    return record({ outcome: 'skipped', charged: 0, error });
+  }
+  let made: Awaited<ReturnType<typeof runCall>>;
+  try {
+    made = await runCall(services, ctx, cp);
+  } catch (e) {
+    const error = e instanceof ServiceError ? { code: e.code, message: e.message } : { code: 'internal_error', message: 'The run failed.' };
+    return record({ outcome: 'failed', charged: 0, error });
+  }
+  // The job runs on and is billed when it ends; the day counts its worst case meanwhile.
+  if (made === null) return record({ outcome: 'pending', charged: 0, error: null, creditsToday: spent + worstCase });
+  const cur = made.state();
+  const events = ruleEvents(w.rules, w.state, cur, { trigger: isTrigger(w, cur) }).map((e: RuleEvent): NewWatchEvent => ({ id: `wev_${services.ids.ulid().toLowerCase()}`, ...e }));
+  const report = await record({ outcome: 'ok', charged: made.charged, error: null, state: cur, creditsToday: spent + made.charged }, events);
+  for (const e of report.events) {
+    void services.webhooks.emit({ accountId: w.accountId, env: w.env }, 'watch.triggered', {
+      watch_id: w.id,
+      watch_event_id: e.id,
+      name: w.name,
+      call: w.call,
+      rule: e.rule,
+      before: e.before,
+      after: e.after,
+      changes: e.changes,
+      occurred_at: e.occurredAt,
+    });
+  }
+  return report;
+}
+
+/**
+ * Runs the watches due now, each once (claimed first, so another process running them at the same
+ * time takes others): `stays serve` on its tick, `stays watch run` once. `only` narrows to one
+ * account and environment (the CLI's key).
+ */
+export async function runDueWatches(services: Services, only: { accountId?: string; env?: 'live' | 'sandbox' } = {}, limit = 100): Promise<WatchRunReport[]> {
+  const due = await services.store.claimDueWatches(services.clock.now(), limit, only);
+  const reports: WatchRunReport[] = [];
+  for (const w of due) reports.push(await runWatch(services, w));
+  return reports;
+}
