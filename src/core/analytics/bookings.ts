@@ -321,3 +321,43 @@ export function inferBookings(input: BookingInput): BookingInference {
     },
   };
 }
+
+/**
+ * The nights [from, to) of a listing's classification of every night in `span` (the nights its
+ * reader classifies: src/core/ports/history.ts, observedFor), with the bookings that touch them,
+ * their counts, and the sample of the window (its calendar rows, and the price rows read).
+ */
+export function inferWindow(o: { days: readonly DayRow[]; prices: readonly PriceRow[]; span: { from: string; to: string } | null }, from: string, to: string): BookingInference {
+  const whole = o.span === null ? null : inferBookings({ days: o.days, prices: o.prices, from: o.span.from, to: dateOf(dayNumber(o.span.to) + 1) });
+  const byDate = new Map((whole?.nights ?? []).map((n) => [n.date, n]));
+  const nights: InferredNight[] = [];
+  const counts = Object.fromEntries(NIGHT_STATES.map((s) => [s, 0])) as Record<NightState, number>;
+  let observedNights = 0;
+  for (let d = dayNumber(from); d < dayNumber(to); d++) {
+    const n = byDate.get(dateOf(d)) ?? { date: dateOf(d), state: 'unknown' as const, confidence: 0 };
+    if (n.state !== 'unknown') observedNights++;
+    counts[n.state]++;
+    nights.push(n);
+  }
+  let observations = 0;
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const r of o.days) {
+    if (r.key < from || r.key >= to) continue;
+    observations++;
+    first = Math.min(first, r.firstSeen);
+    last = Math.max(last, r.lastSeen);
+  }
+  return {
+    method: BOOKING_METHOD,
+    nights,
+    bookings: (whole?.bookings ?? []).filter((b) => b.checkOut > from && b.checkIn < to),
+    counts,
+    sample: {
+      observations: observations + o.prices.length,
+      nights: observedNights,
+      firstObserved: observations === 0 ? null : iso(first),
+      lastObserved: observations === 0 ? null : iso(last),
+    },
+  };
+}

@@ -4,13 +4,15 @@
 // (src/core/ops/market.ts) gathers each listing's observations, live from the store or synthetic
 // for sandbox keys, and this computes the same way for both.
 import { DAY_MS, dayMs as dateMs, isoDate } from '../clock.js';
-import type { ListingHistory, PriceRow } from '../ports/history.js';
-import type { ObservationRow } from '../ports/store.js';
+import type { ListingDigest, ListingSummary, PriceRow } from '../ports/history.js';
 import type { Figure, Metrics } from '../schemas/market.js';
-import { type ListingInference, inferListing, inferenceMethod, stayOfKey } from './infer-adapter.js';
+import { BOOKING_METHOD } from './bookings.js';
+import { dayNumber, stayOfKey } from './listing-summary.js';
 
-/** What one listing in scope holds: its facts and the observations the metrics read (src/core/ports/history.ts). */
-export type ListingObs = ListingHistory;
+const inferenceMethod = () => BOOKING_METHOD;
+
+/** What the metrics read of one listing in scope (src/core/ports/history.ts, digests). */
+export type ListingObs = ListingDigest;
 
 /** Each method id, in words (the answer's `methods`). */
 export function methodTexts(): Record<string, string> {
@@ -49,35 +51,36 @@ function percentile(sorted: readonly number[], p: number): number | null {
 
 const nightlyOf = (r: PriceRow) => r.value.nightlyPrice ?? null;
 
-/** One listing's observations and its inference, computed once and read by every group and interval it falls in. */
+/** What the metrics read of one listing over a window, computed once and read by every group and interval it falls in. */
 export interface Prepared {
-  obs: ListingObs;
-  inference: ListingInference;
-  /** Each observed night of the window and whether its calendar, as last observed, showed it unavailable; by night. */
-  lastState: { date: string; unavailable: boolean }[];
-  /** Its prices of stays checking in within the window: check-in and nightly price. */
-  windowPrices: { checkIn: string; nightly: number; firstSeen: number; lastSeen: number }[];
+  platform: string;
+  listingId: string;
+  bedrooms: number | null;
+  summary: ListingSummary | null;
+  /** Its prices (in the answer's currency) of stays checking in within the window. */
+  windowPrices: { checkIn: string; nightly: number }[];
+  /** The observations of the window read (calendar rows of its nights, its prices): how many, first and last seen. */
+  window: { observations: number; first: number; last: number };
 }
 
 /** Reads one listing over [from, to): only its prices in `currency` count. */
 export function prepare(obs: ListingObs, from: string, to: string, currency: string): Prepared {
-  const prices = obs.prices.filter((r) => (r.currency ?? currency) === currency);
-  // The calendar as last observed, night by night (rows come oldest first within a night).
-  const last = new Map<string, ObservationRow<'day'>>();
-  for (const r of obs.days) {
-    if (r.key < from || r.key >= to) continue;
-    const had = last.get(r.key);
-    if (!had || r.firstSeen > had.firstSeen || (r.firstSeen === had.firstSeen && r.id > had.id)) last.set(r.key, r);
+  const window = { ...obs.days };
+  const windowPrices: Prepared['windowPrices'] = [];
+  for (const r of obs.prices) {
+    if ((r.currency ?? currency) !== currency || !inWindow(r, from, to)) continue;
+    window.observations++;
+    window.first = Math.min(window.first, r.firstSeen);
+    window.last = Math.max(window.last, r.lastSeen);
+    windowPrices.push({ checkIn: stayOfKey(r.key)!.checkIn, nightly: nightlyOf(r)! });
   }
-  const lastState = [...last.values()].map((r) => ({ date: r.key, unavailable: !r.value.available })).sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-  const windowPrices = prices.flatMap((r) => (inWindow(r, from, to) ? [{ checkIn: stayOfKey(r.key)!.checkIn, nightly: nightlyOf(r)!, firstSeen: r.firstSeen, lastSeen: r.lastSeen }] : []));
-  return { obs: { ...obs, prices }, inference: inferListing(obs.days, prices, from, to), lastState, windowPrices };
+  return { platform: obs.platform, listingId: obs.listingId, bedrooms: obs.bedrooms, summary: obs.summary, windowPrices, window };
 }
 
 /** The answer's currency: the one most price rows are in (USD when none is), and how many rows are in another. */
-export function mainCurrency(listings: readonly ListingObs[]): { currency: string; excluded: number } {
+export function mainCurrency(listings: readonly (readonly PriceRow[])[]): { currency: string; excluded: number } {
   const n = new Map<string, number>();
-  for (const l of listings) for (const r of l.prices) if (r.currency) n.set(r.currency, (n.get(r.currency) ?? 0) + 1);
+  for (const prices of listings) for (const r of prices) if (r.currency) n.set(r.currency, (n.get(r.currency) ?? 0) + 1);
   const best = [...n.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
   const currency = best?.[0] ?? 'USD';
   return { currency, excluded: [...n.entries()].filter(([c]) => c !== currency).reduce((s, [, k]) => s + k, 0) };
@@ -88,87 +91,109 @@ const inWindow = (r: PriceRow, from: string, to: string) => {
   return stay !== null && nightlyOf(r) !== null && stay.checkIn >= from && stay.checkIn < to;
 };
 
-/** The metrics of some listings over the nights [from, to). */
-export function metricsOf(listings: readonly Prepared[], from: string, to: string): Metrics {
-  let active = 0;
-  let observedNights = 0;
-  let unavailable = 0;
-  let booked = 0;
-  let forRent = 0;
-  const bookedPrices: number[] = [];
-  const leads: number[] = [];
-  const lengths: number[] = [];
-  const prices: number[] = [];
-  for (const { inference, lastState, windowPrices } of listings) {
+const [AVAILABLE, BOOKED, BLOCKED, UNBOOKABLE, UNKNOWN] = ['a', 'b', 'k', 'u', '?'].map((c) => c.charCodeAt(0));
+
+/** A group's running sums over the nights [from, to): listings are added one at a time, then `metrics` gives its figures. */
+export class Tally {
+  private listings = 0;
+  private active = 0;
+  private observedNights = 0;
+  private unavailable = 0;
+  private booked = 0;
+  private forRent = 0;
+  private readonly bookedPrices: number[] = [];
+  private readonly leads: number[] = [];
+  private readonly lengths: number[] = [];
+  private readonly prices: number[] = [];
+
+  private readonly a: number;
+  private readonly b: number;
+
+  /** The nights [from, to); ADR counts prices in `currency`. */
+  constructor(
+    private readonly from: string,
+    private readonly to: string,
+    private readonly currency: string,
+  ) {
+    this.a = dayNumber(from);
+    this.b = dayNumber(to);
+  }
+
+  add({ summary, windowPrices }: Prepared): void {
+    const { from, to, a, b } = this;
+    this.listings++;
     let seen = false;
-    for (const n of lastState) {
-      if (n.date < from || n.date >= to) continue;
-      seen = true;
-      observedNights++;
-      if (n.unavailable) unavailable++;
-    }
-    for (const n of inference.nights) {
-      if (n.date < from || n.date >= to) continue;
-      if (n.state === 'booked') booked++;
-      else if (n.state === 'available' || n.state === 'unbookable') forRent++;
-    }
-    for (const b of inference.bookings) {
-      let nights = 0;
-      for (let d = dateMs(b.checkIn); d < dateMs(b.checkOut); d += DAY_MS) {
-        const night = isoDate(d);
-        if (night >= from && night < to) nights++;
+    if (summary !== null && summary.first !== null) {
+      // The window's nights of the listing's one classification: a night taken (booked or
+      // blocked) is a night its calendar, as last observed, showed unavailable.
+      const f = dayNumber(summary.first);
+      const end = Math.min(b, f + summary.states.length);
+      for (let d = Math.max(a, f); d < end; d++) {
+        const s = summary.states.charCodeAt(d - f);
+        if (s === UNKNOWN) continue;
+        seen = true;
+        this.observedNights++;
+        if (s === BOOKED || s === BLOCKED) this.unavailable++;
+        if (s === BOOKED) this.booked++;
+        else if (s === AVAILABLE || s === UNBOOKABLE) this.forRent++;
       }
-      if (b.lastPriceSeen !== null) for (let i = 0; i < nights; i++) bookedPrices.push(b.lastPriceSeen);
-      if (b.checkIn >= from && b.checkIn < to) {
-        if (b.leadTimeDays !== null) leads.push(b.leadTimeDays);
-        lengths.push(b.nights);
+      for (const k of summary.bookings) {
+        const ci = dayNumber(k.checkIn);
+        // The booking's nights within [from, to); its price counts in the answer's currency only.
+        const nights = Math.max(0, Math.min(ci + k.nights, b) - Math.max(ci, a));
+        if (k.price !== null && k.currency === this.currency) for (let i = 0; i < nights; i++) this.bookedPrices.push(k.price);
+        if (k.checkIn >= from && k.checkIn < to) {
+          if (k.lead !== null) this.leads.push(k.lead);
+          this.lengths.push(k.nights);
+        }
       }
     }
     for (const p of windowPrices) {
       if (p.checkIn < from || p.checkIn >= to) continue;
-      prices.push(p.nightly);
+      this.prices.push(p.nightly);
       seen = true;
     }
-    if (seen) active++;
+    if (seen) this.active++;
   }
-  prices.sort((a, b) => a - b);
-  leads.sort((a, b) => a - b);
-  const mean = (xs: number[]) => (xs.length === 0 ? null : xs.reduce((s, x) => s + x, 0) / xs.length);
-  const adr = mean(bookedPrices);
-  const bookedRate = booked + forRent === 0 ? null : booked / (booked + forRent);
-  const pct = (p: number) => {
-    const v = percentile(prices, p);
-    return v === null ? null : money(v);
-  };
-  const both = adr !== null && bookedRate !== null;
-  return {
-    activeListings: fig(active, listings.length, 'listings', 'listings', 'observed-in-scope/1'),
-    adr: fig(adr === null ? null : money(adr), bookedPrices.length, 'currency', 'booked nights with a price', 'booked-last-price-mean/1'),
-    occupancy: {
-      calendarUnavailableRate: fig(observedNights === 0 ? null : unavailable / observedNights, observedNights, 'rate', 'listing-nights', 'calendar-last-state/1'),
-      inferredBookedRate: fig(bookedRate, booked + forRent, 'rate', 'listing-nights', `booked-over-for-rent/1 (${inferenceMethod()})`),
-    },
-    revpar: fig(both ? money(adr * bookedRate) : null, both ? booked + forRent : 0, 'currency', 'listing-nights', 'adr-times-booked-rate/1'),
-    bookingWindowDays: fig(percentile(leads, 50), leads.length, 'days', 'bookings', 'booking-lead-median/1'),
-    lengthOfStayNights: fig(lengths.length === 0 ? null : money(mean(lengths)!), lengths.length, 'nights', 'bookings', 'booking-nights-mean/1'),
-    pricePercentiles: { p25: pct(25), p50: pct(50), p75: pct(75), p90: pct(90), sampleSize: prices.length, sampleUnit: 'prices', method: 'observed-nightly/1' },
-  };
+
+  metrics(): Metrics {
+    const { booked, forRent, observedNights, unavailable, bookedPrices, lengths } = this;
+    const prices = [...this.prices].sort((a, b) => a - b);
+    const leads = [...this.leads].sort((a, b) => a - b);
+    const mean = (xs: number[]) => (xs.length === 0 ? null : xs.reduce((s, x) => s + x, 0) / xs.length);
+    const adr = mean(bookedPrices);
+    const bookedRate = booked + forRent === 0 ? null : booked / (booked + forRent);
+    const pct = (p: number) => {
+      const v = percentile(prices, p);
+      return v === null ? null : money(v);
+    };
+    const both = adr !== null && bookedRate !== null;
+    return {
+      activeListings: fig(this.active, this.listings, 'listings', 'listings', 'observed-in-scope/1'),
+      adr: fig(adr === null ? null : money(adr), bookedPrices.length, 'currency', 'booked nights with a price', 'booked-last-price-mean/1'),
+      occupancy: {
+        calendarUnavailableRate: fig(observedNights === 0 ? null : unavailable / observedNights, observedNights, 'rate', 'listing-nights', 'calendar-last-state/1'),
+        inferredBookedRate: fig(bookedRate, booked + forRent, 'rate', 'listing-nights', `booked-over-for-rent/1 (${inferenceMethod()})`),
+      },
+      revpar: fig(both ? money(adr * bookedRate) : null, both ? booked + forRent : 0, 'currency', 'listing-nights', 'adr-times-booked-rate/1'),
+      bookingWindowDays: fig(percentile(leads, 50), leads.length, 'days', 'bookings', 'booking-lead-median/1'),
+      lengthOfStayNights: fig(lengths.length === 0 ? null : money(mean(lengths)!), lengths.length, 'nights', 'bookings', 'booking-nights-mean/1'),
+      pricePercentiles: { p25: pct(25), p50: pct(50), p75: pct(75), p90: pct(90), sampleSize: prices.length, sampleUnit: 'prices', method: 'observed-nightly/1' },
+    };
+  }
 }
 
-/** The observations the metrics read over [from, to): how many, of how many listings, first and last seen. */
-export function windowOf(listings: readonly Prepared[], from: string, to: string): { observations: number; listings: number; first: number; last: number } {
+/** The observations the metrics read over the window: how many, of how many listings, first and last seen. */
+export function windowOf(listings: readonly Prepared[]): { observations: number; listings: number; first: number; last: number } {
   let observations = 0;
   let used = 0;
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
-  for (const { obs, windowPrices } of listings) {
-    const rows = [...obs.days.filter((r) => r.key >= from && r.key < to), ...windowPrices.filter((p) => p.checkIn >= from && p.checkIn < to)];
-    if (rows.length > 0) used++;
-    observations += rows.length;
-    for (const r of rows) {
-      first = Math.min(first, r.firstSeen);
-      last = Math.max(last, r.lastSeen);
-    }
+  for (const { window } of listings) {
+    if (window.observations > 0) used++;
+    observations += window.observations;
+    first = Math.min(first, window.first);
+    last = Math.max(last, window.last);
   }
   return { observations, listings: used, first, last };
 }

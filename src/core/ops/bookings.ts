@@ -3,7 +3,7 @@
 // the method calendar-diff/1 (src/core/analytics/bookings.ts, docs/analytics.md). Free: it reads
 // the history port (src/core/ports/history.ts): live keys what live calls observed, sandbox keys
 // the sandbox world's one synthetic history (the same for every caller, endpoint and day).
-import { BOOKING_METHOD, EDGE_NIGHTS, inferBookings } from '../analytics/bookings.js';
+import { BOOKING_METHOD, inferWindow } from '../analytics/bookings.js';
 import { requireScope } from '../auth.js';
 import { addDays } from '../clock.js';
 import type { OpResult, RequestContext, Services } from '../context.js';
@@ -13,10 +13,8 @@ import { parseListingId } from '../listing-ref.js';
 import { SINGLE_LISTING_PLATFORMS } from '../platforms.js';
 import { BOOKINGS_MAX_NIGHTS, type BookingInferenceView, historyBookingsParams } from '../schemas/history.js';
 import { type RawInput, daysBetween, parseParams } from '../validate.js';
-import { buildMeta, platformFor, requireEnabled } from './common.js';
-
-/** How long before the window a quote's stay may check in and still price its first nights. */
-const QUOTE_LOOKBACK_DAYS = 90;
+import { buildMeta } from '../meta.js';
+import { platformFor, requireEnabled } from './common.js';
 
 export async function historyBookings(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<BookingInferenceView>> {
   requireScope(ctx, 'stays.read');
@@ -26,14 +24,10 @@ export async function historyBookings(services: Services, ctx: RequestContext, r
   if (q.to <= q.from) throw new ServiceError('invalid_date_range', 'to must be after from.', { param: 'to' });
   const nights = daysBetween(q.from, q.to);
   if (nights > BOOKINGS_MAX_NIGHTS) throw new ServiceError('window_too_long', `The window is ${nights} nights; at most ${BOOKINGS_MAX_NIGHTS}.`, { param: 'to' });
-  const start = addDays(q.from, -EDGE_NIGHTS);
-  const end = addDays(q.to, EDGE_NIGHTS);
-  const history = historyFor(services, ctx);
-  const listing = { platform, listingId: id };
-  const days = await history.calendar(listing, { from: start, to: addDays(end, -1) });
-  // Quotes of stays that may include a night of the window.
-  const prices = await history.quotes(listing, { from: addDays(q.from, -QUOTE_LOOKBACK_DAYS), to: addDays(q.to, -1) });
-  const inference = inferBookings({ days, prices, from: q.from, to: q.to });
+  // The listing's one classification of every night observed (the store), sliced to the window:
+  // the market reads the same (src/core/analytics/listing-summary.ts).
+  const observed = await historyFor(services, ctx).observedFor({ platform, listingId: id }, { from: q.from, to: addDays(q.to, -1) });
+  const inference = inferWindow(observed, q.from, q.to);
   if (inference.sample.nights === 0) {
     throw new ServiceError('no_observations', `No night of ${platform} listing ${id} from ${q.from} to ${q.to} was observed by this deployment (a live calendar call for it records what it sees).`, {
       param: 'listingId',

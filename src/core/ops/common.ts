@@ -1,11 +1,8 @@
-// Pieces every Family U operation shares: platform checks and the meta (built in ../meta.ts, the
-// executor's too; re-exported for the operations that import it from here).
+// Pieces every Family U operation shares: platform checks (the meta is ../meta.ts, the executor's too).
 import { ServiceError } from '../errors.js';
 import { platformOf } from '../listing-ref.js';
 import { ALL_PLATFORMS, ENABLED_PLATFORMS, type EnabledPlatform, type Platform, RATING_SCALE, isEnabled } from '../platforms.js';
 import type { PlatformResult, Warning } from '../schemas/resources.js';
-
-export { buildMeta } from '../meta.js';
 
 /**
  * A rating filter above a platform's native scale (ratings are never rescaled) matches nothing

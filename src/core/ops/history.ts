@@ -26,7 +26,8 @@ import {
 } from '../schemas/history.js';
 import { MAX_STAY_NIGHTS, MAX_WINDOW_DAYS } from '../limits.js';
 import { type RawInput, daysBetween, parseParams } from '../validate.js';
-import { buildMeta, platformFor, requireEnabled } from './common.js';
+import { buildMeta } from '../meta.js';
+import { platformFor, requireEnabled } from './common.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const instantMs = (s: string) => Date.parse(s.length === 10 ? `${s}T00:00:00Z` : s);

@@ -6,19 +6,19 @@
 // bounded batch of listings at a time and yields the event loop between batches; past its time
 // budget it stops with analysis_too_large. Nothing observed for the scope and nights: 404
 // no_observations, never figures of zero.
-import { EDGE_NIGHTS } from '../analytics/bookings.js';
 import { requireScope } from '../auth.js';
-import { type ListingObs, type Prepared, intervals, mainCurrency, methodTexts, metricsOf, prepare, summarize, windowOf } from '../analytics/market.js';
+import { summarizeListing } from '../analytics/listing-summary.js';
+import { type Prepared, Tally, intervals, mainCurrency, methodTexts, prepare, summarize, windowOf } from '../analytics/market.js';
 import { addDays } from '../clock.js';
 import type { OpResult, RequestContext, Services } from '../context.js';
 import { historyFor } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { locationKey } from '../observe.js';
-import type { HistoryPort } from '../ports/history.js';
+import type { HistoryPort, ListingDigest } from '../ports/history.js';
 import type { CompSetRow } from '../ports/store.js';
 import { MARKET_MAX_NIGHTS, type MarketView, marketParams } from '../schemas/market.js';
 import { type RawInput, daysBetween, exactlyOne, parseParams } from '../validate.js';
-import { buildMeta } from './common.js';
+import { buildMeta } from '../meta.js';
 import { boxAround, distanceMeters } from '../analytics/geometry.js';
 import { ownCompSet, platformsOf } from './compsets.js';
 
@@ -40,10 +40,8 @@ interface Member {
   bedrooms: number | null;
 }
 
-/** Listings prepared between two yields of the event loop. */
-const PREPARE_STEP = 50;
-/** How long before the window a price's stay may check in and still price its first nights. */
-const PRICE_LOOKBACK_DAYS = 90;
+/** Listings tallied between two yields of the event loop. */
+const TALLY_STEP = 200;
 
 const yieldLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -64,32 +62,54 @@ async function compSetMembers(history: HistoryPort, cs: CompSetRow, platforms: r
   return placed.filter((p) => distanceMeters(cs.anchorLat, cs.anchorLng, p.lat, p.lng) <= cs.radiusMeters && (cs.bedrooms === null || p.bedrooms === cs.bedrooms));
 }
 
-/** Every member's history over the window, read in bounded steps, and each listing prepared (its inference made) in steps too. */
-async function gather(
-  history: HistoryPort,
-  members: readonly Member[],
-  from: string,
-  to: string,
-  check: () => void,
-): Promise<{ listings: ListingObs[]; prepared: Prepared[]; currency: string; excluded: number }> {
-  const placedBedrooms = new Map(members.map((m) => [`${m.platform}|${m.listingId}`, m.bedrooms]));
-  const lastNight = addDays(to, -1);
-  const listings: ListingObs[] = [];
-  // The window's nights and a month either side (a hold across an edge is judged whole, as
-  // /v1/history/bookings judges it); prices of stays that may cover the window's first nights.
-  const nights = { from: addDays(from, -EDGE_NIGHTS), to: addDays(to, EDGE_NIGHTS - 1) };
-  await history.histories(members, { nights, checkIns: { from: addDays(from, -PRICE_LOOKBACK_DAYS), to: lastNight } }, (batch) => {
-    for (const h of batch) listings.push({ ...h, bedrooms: h.bedrooms ?? placedBedrooms.get(`${h.platform}|${h.listingId}`) ?? null });
+/**
+ * Every member's digest over the window, in bounded steps: its summary (its one classification of
+ * every night observed, kept by the store until its observations change:
+ * src/core/analytics/listing-summary.ts), its calendar rows' count over the window's nights, and
+ * its prices of stays checking in within the window; the answer's currency is the one most of
+ * those prices are in.
+ */
+async function gather(history: HistoryPort, members: readonly Member[], from: string, to: string, check: () => void): Promise<{ prepared: Prepared[]; currency: string; excluded: number }> {
+  const keyOf = (l: { platform: string; listingId: string }) => `${l.platform}|${l.listingId}`;
+  const placedBedrooms = new Map(members.map((m) => [keyOf(m), m.bedrooms]));
+  const digests: ListingDigest[] = [];
+  await history.digests(members, { from, to: addDays(to, -1) }, summarizeListing, (batch) => {
+    digests.push(...batch);
     check();
   });
-  const { currency, excluded } = mainCurrency(listings);
-  const prepared: Prepared[] = [];
-  for (let i = 0; i < listings.length; i += PREPARE_STEP) {
-    for (const l of listings.slice(i, i + PREPARE_STEP)) prepared.push(prepare(l, from, to, currency));
-    check();
-    await yieldLoop();
+  const { currency, excluded } = mainCurrency(digests.map((d) => d.prices));
+  const prepared = digests.map((d) => prepare({ ...d, bedrooms: d.bedrooms ?? placedBedrooms.get(keyOf(d)) ?? null }, from, to, currency));
+  return { prepared, currency, excluded };
+}
+
+/** The figures of the listings with something observed in the window: overall, by platform, by bedrooms and by interval, in one pass that yields as it goes. */
+async function tally(prepared: readonly Prepared[], from: string, to: string, currency: string, interval: 'week' | 'month' | undefined, check: () => void) {
+  const overall = new Tally(from, to, currency);
+  const byPlatform = new Map<string, Tally>();
+  const byBedrooms = new Map<number | null, Tally>();
+  const series = interval === undefined ? null : intervals(from, to, interval).map((w) => ({ ...w, tally: new Tally(w.from, w.to, currency) }));
+  let used = 0;
+  for (const [i, p] of prepared.entries()) {
+    if (p.window.observations === 0) continue;
+    used++;
+    overall.add(p);
+    if (!byPlatform.has(p.platform)) byPlatform.set(p.platform, new Tally(from, to, currency));
+    byPlatform.get(p.platform)!.add(p);
+    if (!byBedrooms.has(p.bedrooms)) byBedrooms.set(p.bedrooms, new Tally(from, to, currency));
+    byBedrooms.get(p.bedrooms)!.add(p);
+    for (const w of series ?? []) w.tally.add(p);
+    if (i % TALLY_STEP === TALLY_STEP - 1) {
+      check();
+      await yieldLoop();
+    }
   }
-  return { listings, prepared, currency, excluded };
+  return {
+    used,
+    overall: overall.metrics(),
+    byPlatform: [...byPlatform.keys()].sort().map((platform) => ({ platform, metrics: byPlatform.get(platform)!.metrics() })),
+    byBedrooms: [...byBedrooms.keys()].sort((a, b) => (a ?? -1) - (b ?? -1)).map((b) => ({ bedrooms: b === null ? null : Math.round(b), metrics: byBedrooms.get(b)!.metrics() })),
+    series: series === null ? null : series.map(({ tally: t, ...w }) => ({ ...w, metrics: t.metrics() })),
+  };
 }
 
 export async function market(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<MarketView>> {
@@ -108,7 +128,7 @@ export async function market(services: Services, ctx: RequestContext, raw: RawIn
   let where: string;
   if (form === 'location') {
     where = q.location!;
-    members = (await history.listingsShownIn({ place: locationKey(q.location!), platforms, from: 0, to: Number.MAX_SAFE_INTEGER })).listings.map((l) => ({ ...l, bedrooms: null }));
+    members = (await history.listingsOfPlace({ place: locationKey(q.location!), platforms })).map((l) => ({ ...l, bedrooms: null }));
   } else if (form === 'bbox') {
     const box = parseBbox(q.bbox!);
     bbox = [box.minLng, box.minLat, box.maxLng, box.maxLat];
@@ -122,10 +142,11 @@ export async function market(services: Services, ctx: RequestContext, raw: RawIn
     if (bedrooms === null) bedrooms = cs.bedrooms;
     members = await compSetMembers(history, cs, platforms);
   }
-  const gathered = await gather(history, members, q.from, q.to, budget(services));
+  const check = budget(services);
+  const gathered = await gather(history, members, q.from, q.to, check);
   const { currency, excluded } = gathered;
-  const prepared = bedrooms === null ? gathered.prepared : gathered.prepared.filter((p) => p.obs.bedrooms === bedrooms);
-  const window = windowOf(prepared, q.from, q.to);
+  const prepared = bedrooms === null ? gathered.prepared : gathered.prepared.filter((p) => p.bedrooms === bedrooms);
+  const window = windowOf(prepared);
   if (window.observations === 0) {
     throw new ServiceError(
       'no_observations',
@@ -134,26 +155,7 @@ export async function market(services: Services, ctx: RequestContext, raw: RawIn
     );
   }
   // Only listings with something observed in the window are in scope for every figure.
-  const used = prepared.filter((p) => windowOf([p], q.from, q.to).observations > 0);
-  const overall = metricsOf(used, q.from, q.to);
-  const byPlatform = [...new Set(used.map((p) => p.obs.platform))].sort().map((platform) => ({
-    platform,
-    metrics: metricsOf(
-      used.filter((p) => p.obs.platform === platform),
-      q.from,
-      q.to,
-    ),
-  }));
-  const rooms = [...new Set(used.map((p) => p.obs.bedrooms))].sort((a, b) => (a ?? -1) - (b ?? -1));
-  const byBedrooms = rooms.map((b) => ({
-    bedrooms: b === null ? null : Math.round(b),
-    metrics: metricsOf(
-      used.filter((p) => p.obs.bedrooms === b),
-      q.from,
-      q.to,
-    ),
-  }));
-  const series = q.interval === undefined ? null : intervals(q.from, q.to, q.interval).map((w) => ({ ...w, metrics: metricsOf(used, w.from, w.to) }));
+  const { overall, byPlatform, byBedrooms, series } = await tally(prepared, q.from, q.to, currency, q.interval, check);
   const texts = methodTexts();
   return {
     data: {

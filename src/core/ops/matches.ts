@@ -19,7 +19,8 @@ import { ENABLED_PLATFORMS, type EnabledPlatform, SINGLE_LISTING_PLATFORMS, isEn
 import type { MatchDecisionRow } from '../ports/store.js';
 import { type MatchCandidateView, type MatchDecisionView, type MatchesView, matchDecisionBody, matchDecisionParams, matchesParams } from '../schemas/matches.js';
 import { type RawInput, parseParams } from '../validate.js';
-import { buildMeta, parsePlatform, platformFor, requireEnabled } from './common.js';
+import { buildMeta } from '../meta.js';
+import { parsePlatform, platformFor, requireEnabled } from './common.js';
 
 interface Candidate {
   facts: MatchFacts;

@@ -37,6 +37,41 @@ export interface ListingHistory extends ListingRef {
   prices: PriceRow[];
 }
 
+export interface SummaryBooking {
+  checkIn: string;
+  nights: number;
+  /** Days from booking to check-in; null when it was already taken when first observed (only a floor is known). */
+  lead: number | null;
+  /** The nightly price last seen for its first night before it was taken, and its currency. */
+  price: number | null;
+  currency: string | null;
+}
+
+/** A listing's booking inference over what was observed of it, as a store keeps it (src/core/analytics/listing-summary.ts makes it). */
+export interface ListingSummary {
+  method: string;
+  /** The first night classified; states[i] is the night `first` + i days. Null: no night observed. */
+  first: string | null;
+  /** A letter a night: a available, b booked, k blocked, u unbookable, ? unknown (not observed). */
+  states: string;
+  bookings: SummaryBooking[];
+}
+
+/** A date's day number (days since 1970-01-01, UTC). */
+/** What the market reads of a listing in scope: its summary, its bedrooms, and its calendar rows of the window's nights. */
+export interface ListingDigest extends ListingRef {
+  bedrooms: number | null;
+  /** Its booking inference over what was observed of it (null: no calendar was). */
+  summary: ListingSummary | null;
+  /** Its calendar rows of the nights asked: how many, the first first seen and the last last seen. */
+  days: { observations: number; first: number; last: number };
+  /** Its price rows (quotes and dated searches) of stays checking in on a night asked. */
+  prices: PriceRow[];
+}
+
+/** The summary of one listing from its rows (core/analytics/listing-summary.ts): given to the port, which keeps what it returns. */
+export type Summarize = (days: readonly ObservationRow<'day'>[], prices: readonly PriceRow[], within?: DateSpan) => ListingSummary;
+
 /** Dates, YYYY-MM-DD, both ends included. */
 export interface DateSpan {
   from: string;
@@ -57,10 +92,31 @@ export interface HistoryPort {
   /**
    * Many listings' histories over a window, handed to `each` a bounded batch at a time (the
    * event loop is yielded between batches, so one large read never holds the server): the
-   * calendar rows of `nights`, the price rows of stays checking in within `checkIns`, and each
-   * listing's bedrooms. `each` may throw to stop the read (a spent time budget).
+   * calendar rows of `nights`, the price rows of stays checking in within `checkIns` (none of
+   * either when null), and each listing's bedrooms. `each` may throw to stop the read (a spent
+   * time budget).
    */
-  histories(listings: readonly ListingRef[], q: { nights: DateSpan; checkIns: DateSpan }, each: (batch: ListingHistory[]) => void): Promise<void>;
+  histories(listings: readonly ListingRef[], q: { nights: DateSpan | null; checkIns: DateSpan | null }, each: (batch: ListingHistory[]) => void): Promise<void>;
+  /**
+   * Many listings' digests for a window's nights, handed to `each` a bounded batch at a time (the
+   * event loop yielded between batches). A listing's summary is computed with `summarize` from
+   * everything observed of it, and the store keeps it until the listing's observations change:
+   * a read of listings whose observations did not change since reads no calendar row. `each`
+   * may throw to stop the read.
+   */
+  digests(listings: readonly ListingRef[], nights: DateSpan, summarize: Summarize, each: (batch: ListingDigest[]) => void): Promise<void>;
+  /**
+   * What a listing's classification of some nights reads: its calendar and price rows (quotes and
+   * dated searches), and the nights it classifies. The store: everything observed of it, every
+   * night observed (so a night's state does not depend on the window asked); the sandbox world,
+   * which has no first or last observation: the nights asked, with the month either side.
+   * `span` is null when no night of it was observed.
+   */
+  observedFor(l: ListingRef, nights: DateSpan): Promise<{ days: ObservationRow<'day'>[]; prices: PriceRow[]; span: DateSpan | null }>;
+  /** A listing's price rows (quotes and dated searches) of stays checking in within `checkIns`, by kind, stay, then oldest first. */
+  prices(l: ListingRef, checkIns: DateSpan): Promise<PriceRow[]>;
+  /** The listings searches of a place (a location key, any dates) showed on `platforms`, by platform and id. */
+  listingsOfPlace(q: { place: string; platforms: readonly string[] }): Promise<ListingRef[]>;
   /**
    * The listings searches of a place (a location key, src/core/observe.ts; any dates) showed on
    * `platforms`, each with when it was first and last seen there and how often, and a name it

@@ -10,6 +10,7 @@
 //   quoted are each taken run's and a week from every Saturday;
 // - the searches of a place showed its listings daily through 2026, a fifth of them leaving
 //   during the year (a function of the listing).
+import { EDGE_NIGHTS } from '../../core/analytics/bookings.js';
 import { fingerprint } from '../../core/cursor.js';
 import type { DateSpan, HistoryPort, ListingFacts, ListingHistory, ListingRef } from '../../core/ports/history.js';
 import type { ObservationRow, PlacedListing, SeenListing } from '../../core/ports/store.js';
@@ -19,6 +20,8 @@ import type { StayQuery, Upstream } from '../../core/upstream.js';
 import { DAY_MS, addDays, dayMs } from '../../core/clock.js';
 
 const FIRST_LOOK_DAYS = 120;
+/** How long before a window a quote's stay may check in and still price its first nights. */
+const QUOTE_LOOKBACK_DAYS = 90;
 const QUOTE_DAYS = 60;
 /** How far back a taken run's first night is looked for. */
 const RUN_LOOKBACK_DAYS = 365;
@@ -150,7 +153,55 @@ export function sandboxHistory(world: Upstream): HistoryPort {
     return p ? { platform: l.platform, listingId: l.listingId, name: p.name, bedrooms: p.bedrooms, bathrooms: p.bathrooms, maxOccupancy: p.maxOccupancy } : null;
   }
 
+  /** The world has no first or last observation: the nights asked are classified, reading the month either side as every reader does. */
+  async function observedFor(l: ListingRef, nights: DateSpan) {
+    const days = await calendar(l, { from: addDays(nights.from, -EDGE_NIGHTS), to: addDays(nights.to, EDGE_NIGHTS) });
+    const prices = await quotes(l, { from: addDays(nights.from, -QUOTE_LOOKBACK_DAYS), to: nights.to });
+    return { days, prices, span: nights };
+  }
+
+  async function listingsShownIn(q: { place: string; platforms: readonly string[]; from: number; to: number }) {
+    const last = YEAR.start + (YEAR.days - 1) * DAY_MS;
+    const listings: SeenListing[] = [];
+    for (const platform of q.platforms) {
+      for (const p of await world.searchPlatform(platform as EnabledPlatform, q.place, { currency: 'USD', rooms: 1 })) {
+        const h = fingerprint([platform, p.platformListingId]);
+        const first = YEAR.start + (h.charCodeAt(0) % 200) * DAY_MS;
+        const end = h.charCodeAt(1) % 5 === 0 ? first + (10 + (h.charCodeAt(2) % 120)) * DAY_MS : last;
+        if (end >= q.from && first <= q.to) listings.push({ platform, listingId: p.platformListingId, name: p.name, firstSeen: first, lastSeen: end, timesSeen: (end - first) / DAY_MS + 1 });
+      }
+    }
+    listings.sort((a, b) => a.firstSeen - b.firstSeen || a.platform.localeCompare(b.platform) || a.listingId.localeCompare(b.listingId));
+    return { listings, lastSearched: Object.fromEntries(q.platforms.map((p) => [p, last])) };
+  }
+
   return {
+    listingsShownIn,
+    async prices(l, checkIns) {
+      return quotes(l, checkIns);
+    },
+    observedFor,
+    async digests(listings, nights, summarize, each) {
+      for (const l of listings) {
+        const { days, prices: all } = await observedFor(l, nights);
+        const prices = all.filter((r) => r.key >= nights.from && r.key.slice(0, 10) <= nights.to);
+        const inWindow = days.filter((r) => r.key >= nights.from && r.key <= nights.to);
+        each([
+          {
+            platform: l.platform,
+            listingId: l.listingId,
+            bedrooms: (await facts(l))?.bedrooms ?? null,
+            summary: summarize(days, all, nights),
+            days: {
+              observations: inWindow.length,
+              first: Math.min(...inWindow.map((r) => r.firstSeen)),
+              last: Math.max(...inWindow.map((r) => r.lastSeen)),
+            },
+            prices,
+          },
+        ]);
+      }
+    },
     async quoteSeries(q) {
       const [checkIn, checkOut, adults] = q.key.split('/');
       const stay = { ...stayOf(checkIn!, checkOut!), adults: Number(adults) };
@@ -161,31 +212,21 @@ export function sandboxHistory(world: Upstream): HistoryPort {
     },
     calendar,
     quotes,
-    async histories(listings, q, each) {
+    async histories(listings, { nights, checkIns }, each) {
       for (const l of listings) {
         const h: ListingHistory = {
           platform: l.platform,
           listingId: l.listingId,
           bedrooms: (await facts(l))?.bedrooms ?? null,
-          days: await calendar(l, q.nights),
-          prices: await quotes(l, q.checkIns),
+          days: nights === null ? [] : await calendar(l, nights),
+          prices: checkIns === null ? [] : await quotes(l, checkIns),
         };
         each([h]);
       }
     },
-    async listingsShownIn(q) {
-      const last = YEAR.start + (YEAR.days - 1) * DAY_MS;
-      const listings: SeenListing[] = [];
-      for (const platform of q.platforms) {
-        for (const p of await world.searchPlatform(platform as EnabledPlatform, q.place, { currency: 'USD', rooms: 1 })) {
-          const h = fingerprint([platform, p.platformListingId]);
-          const first = YEAR.start + (h.charCodeAt(0) % 200) * DAY_MS;
-          const end = h.charCodeAt(1) % 5 === 0 ? first + (10 + (h.charCodeAt(2) % 120)) * DAY_MS : last;
-          if (end >= q.from && first <= q.to) listings.push({ platform, listingId: p.platformListingId, name: p.name, firstSeen: first, lastSeen: end, timesSeen: (end - first) / DAY_MS + 1 });
-        }
-      }
-      listings.sort((a, b) => a.firstSeen - b.firstSeen || a.platform.localeCompare(b.platform) || a.listingId.localeCompare(b.listingId));
-      return { listings, lastSearched: Object.fromEntries(q.platforms.map((p) => [p, last])) };
+    async listingsOfPlace(q) {
+      const { listings } = await listingsShownIn({ ...q, from: 0, to: Number.MAX_SAFE_INTEGER });
+      return listings.map((l) => ({ platform: l.platform, listingId: l.listingId })).sort((a, b) => a.platform.localeCompare(b.platform) || a.listingId.localeCompare(b.listingId));
     },
     async listingsWithin(q) {
       // The world's listings around the box's centre, those within it.

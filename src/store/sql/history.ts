@@ -5,14 +5,16 @@
 // a city's read in one statement would hold every other request behind it. Values are parsed once
 // per distinct text within a read (a calendar has a handful of distinct nights), and typed by kind
 // here, the one place that casts them.
-import type { HistoryPort, ListingFacts, ListingHistory, ListingRef, PriceRow } from '../../core/ports/history.js';
+import type { HistoryPort, ListingDigest, ListingFacts, ListingHistory, ListingRef, ListingSummary, PriceRow } from '../../core/ports/history.js';
 import type { ObservationKind, ObservationRow, PlacedListing } from '../../core/ports/store.js';
 import type { ListingValue, ObservationValues, SearchValue } from '../../core/schemas/observations.js';
 import type { Row } from '../rows.js';
 import type { Db } from './db.js';
 
-/** Listings a statement of a many-listing read covers: its rows stay a few thousand, its time a few milliseconds. */
-const BATCH = 50;
+/** Listings a statement of a many-listing read of rows covers: its rows stay a few thousand, its time a few milliseconds. */
+const BATCH = 10;
+/** Listings a statement of a digest read covers (a few index entries and one kept summary each). */
+const DIGEST_BATCH = 100;
 
 const COLUMNS = 'id, platform, listing_id, kind, key, currency, value, source, first_seen, last_seen, times_seen';
 
@@ -48,16 +50,19 @@ export function toObservation<K extends ObservationKind = ObservationKind>(r: Ro
 
 const yieldLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Listings grouped by platform, in batches of at most BATCH. */
-function batches(listings: readonly ListingRef[]): { platform: string; ids: string[] }[] {
-  const by = new Map<string, string[]>();
+/** Listings grouped by platform, in batches of at most `size`. */
+function batches(listings: readonly ListingRef[], size = BATCH): { platform: string; ids: string[] }[] {
+  const by = new Map<string, Set<string>>();
   for (const l of listings) {
-    const ids = by.get(l.platform) ?? [];
-    if (!ids.includes(l.listingId)) ids.push(l.listingId);
+    const ids = by.get(l.platform) ?? new Set<string>();
+    ids.add(l.listingId);
     by.set(l.platform, ids);
   }
   const out: { platform: string; ids: string[] }[] = [];
-  for (const [platform, ids] of by) for (let i = 0; i < ids.length; i += BATCH) out.push({ platform, ids: ids.slice(i, i + BATCH) });
+  for (const [platform, set] of by) {
+    const ids = [...set];
+    for (let i = 0; i < ids.length; i += size) out.push({ platform, ids: ids.slice(i, i + size) });
+  }
   return out;
 }
 
@@ -68,24 +73,26 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
 
   /** The bedrooms of a batch of one platform's listings: the listing read's, else the latest search row's that stated them. */
   async function bedroomsOf(platform: string, ids: readonly string[]): Promise<Map<string, number | null>> {
-    const rows = await db.query(
-      `SELECT listing_id, kind, bedrooms, last_seen, id FROM observations
-       WHERE platform = $1 AND ${inIds} AND latest = 1 AND (kind = 'listing' OR (kind = 'search' AND bedrooms IS NOT NULL))`,
-      [platform, JSON.stringify(ids)],
-    );
-    const fact = new Map<string, number | null>();
-    const searched = new Map<string, { bedrooms: number; seen: number; id: number }>();
-    for (const r of rows) {
-      const id = r.listing_id as string;
-      const bedrooms = r.bedrooms === null ? null : Number(r.bedrooms);
-      if (r.kind === 'listing') fact.set(id, bedrooms);
-      else if (bedrooms !== null) {
+    const found = new Map<string, number | null>();
+    for (const r of await db.query(`SELECT listing_id, bedrooms FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'listing' AND latest = 1`, [platform, JSON.stringify(ids)])) {
+      found.set(r.listing_id as string, r.bedrooms === null ? null : Number(r.bedrooms));
+    }
+    // Listings whose own read did not state them: the latest search row that did.
+    const rest = ids.filter((id) => (found.get(id) ?? null) === null);
+    if (rest.length > 0) {
+      const searched = new Map<string, { bedrooms: number; seen: number; id: number }>();
+      for (const r of await db.query(`SELECT listing_id, bedrooms, last_seen, id FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'search' AND latest = 1 AND bedrooms IS NOT NULL`, [
+        platform,
+        JSON.stringify(rest),
+      ])) {
+        const id = r.listing_id as string;
         const had = searched.get(id);
         const seen = Number(r.last_seen);
-        if (!had || seen > had.seen || (seen === had.seen && Number(r.id) > had.id)) searched.set(id, { bedrooms, seen, id: Number(r.id) });
+        if (!had || seen > had.seen || (seen === had.seen && Number(r.id) > had.id)) searched.set(id, { bedrooms: Number(r.bedrooms), seen, id: Number(r.id) });
       }
+      for (const [id, s] of searched) found.set(id, s.bedrooms);
     }
-    return new Map(ids.map((id) => [id, fact.get(id) ?? searched.get(id)?.bedrooms ?? null]));
+    return new Map(ids.map((id) => [id, found.get(id) ?? null]));
   }
 
   return {
@@ -125,18 +132,25 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
     async histories(listings, q, each) {
       await flush();
       const parse = parser();
-      for (const b of batches(listings)) {
+      // Prices alone are a few rows a listing: larger batches.
+      for (const b of batches(listings, q.nights === null ? DIGEST_BATCH : BATCH)) {
         const ids = JSON.stringify(b.ids);
-        const days = await db.query(`SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'day' AND key >= $3 AND key <= $4 ORDER BY listing_id, key, first_seen, id`, [
-          b.platform,
-          ids,
-          q.nights.from,
-          q.nights.to,
-        ]);
-        const prices = await db.query(
-          `SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND ${inIds} AND check_in >= $3 AND check_in <= $4 AND kind IN ('quote', 'search') ORDER BY listing_id, kind, key, first_seen, id`,
-          [b.platform, ids, q.checkIns.from, q.checkIns.to],
-        );
+        const days =
+          q.nights === null
+            ? []
+            : await db.query(`SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'day' AND key >= $3 AND key <= $4 ORDER BY listing_id, key, first_seen, id`, [
+                b.platform,
+                ids,
+                q.nights.from,
+                q.nights.to,
+              ]);
+        const prices =
+          q.checkIns === null
+            ? []
+            : await db.query(
+                `SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND ${inIds} AND check_in >= $3 AND check_in <= $4 AND kind IN ('quote', 'search') ORDER BY listing_id, kind, key, first_seen, id`,
+                [b.platform, ids, q.checkIns.from, q.checkIns.to],
+              );
         const bedrooms = await bedroomsOf(b.platform, b.ids);
         const out = new Map<string, ListingHistory>(b.ids.map((id) => [id, { platform: b.platform, listingId: id, bedrooms: bedrooms.get(id) ?? null, days: [], prices: [] }]));
         for (const r of days) out.get(r.listing_id as string)?.days.push(toObservation<'day'>(r, parse));
@@ -145,6 +159,105 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
         each([...out.values()]);
         await yieldLoop();
       }
+    },
+    async observedFor(l) {
+      await flush();
+      const parse = parser();
+      const days = (await db.query(`SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND listing_id = $2 AND kind = 'day' ORDER BY key, first_seen, id`, [l.platform, l.listingId])).map((r) =>
+        toObservation<'day'>(r, parse),
+      );
+      const prices = (
+        await db.query(`SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND listing_id = $2 AND check_in IS NOT NULL AND kind IN ('quote', 'search') ORDER BY kind, key, first_seen, id`, [
+          l.platform,
+          l.listingId,
+        ])
+      ).map((r) => toObservation(r, parse) as PriceRow);
+      return { days, prices, span: days.length === 0 ? null : { from: days[0]!.key, to: days.at(-1)!.key } };
+    },
+    async prices(l, checkIns) {
+      await flush();
+      const rows = await db.query(
+        `SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND listing_id = $2 AND check_in >= $3 AND check_in <= $4 AND kind IN ('quote', 'search') ORDER BY kind, key, first_seen, id`,
+        [l.platform, l.listingId, checkIns.from, checkIns.to],
+      );
+      return rows.map((r) => toObservation(r) as PriceRow);
+    },
+    async digests(listings, nights, summarize, each) {
+      await flush();
+      const parse = parser();
+      for (const b of batches(listings, DIGEST_BATCH)) {
+        const ids = JSON.stringify(b.ids);
+        const kept = new Map<string, { version: number; fresh: boolean; summary: ListingSummary | null }>();
+        for (const r of await db.query(`SELECT listing_id, version, computed_version, summary FROM listing_summaries WHERE platform = $1 AND ${inIds}`, [b.platform, ids])) {
+          const summary = r.summary === null ? null : (JSON.parse(r.summary as string) as ListingSummary);
+          kept.set(r.listing_id as string, { version: Number(r.version), fresh: Number(r.computed_version) === Number(r.version) && summary !== null, summary });
+        }
+        // Summaries to make: never made, or made before the listing's observations last changed;
+        // from all of its calendar and price rows, a few listings between two yields.
+        const stale = b.ids.filter((id) => !kept.get(id)?.fresh);
+        for (let i = 0; i < stale.length; i += BATCH) {
+          const part = stale.slice(i, i + BATCH);
+          const some = JSON.stringify(part);
+          const rows = {
+            days: await db.query(`SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'day' ORDER BY listing_id, key, first_seen, id`, [b.platform, some]),
+            prices: await db.query(`SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND ${inIds} AND check_in IS NOT NULL AND kind IN ('quote', 'search')`, [b.platform, some]),
+          };
+          for (const id of part) {
+            const days = rows.days.filter((r) => r.listing_id === id).map((r) => toObservation<'day'>(r, parse));
+            const prices = rows.prices.filter((r) => r.listing_id === id).map((r) => toObservation(r, parse) as PriceRow);
+            const summary = summarize(days, prices);
+            const version = kept.get(id)?.version ?? 0;
+            kept.set(id, { version, fresh: true, summary });
+            // Kept unless the listing's observations changed while it was computed (its version moved on).
+            await db.query(
+              `INSERT INTO listing_summaries (platform, listing_id, version, computed_version, summary) VALUES ($1, $2, $3, $3, $4)
+               ON CONFLICT (platform, listing_id) DO UPDATE SET computed_version = $3, summary = $4 WHERE listing_summaries.version = $3`,
+              [b.platform, id, version, JSON.stringify(summary)],
+            );
+          }
+          await yieldLoop();
+        }
+        const counted = new Map<string, { observations: number; first: number; last: number }>();
+        for (const r of await db.query(
+          `SELECT listing_id, COUNT(*) AS n, MIN(first_seen) AS first, MAX(last_seen) AS last FROM observations
+           WHERE platform = $1 AND ${inIds} AND kind = 'day' AND key >= $3 AND key <= $4 GROUP BY listing_id`,
+          [b.platform, ids, nights.from, nights.to],
+        )) {
+          counted.set(r.listing_id as string, { observations: Number(r.n), first: Number(r.first), last: Number(r.last) });
+        }
+        const bedrooms = await bedroomsOf(b.platform, b.ids);
+        const prices = new Map<string, PriceRow[]>();
+        for (const r of await db.query(
+          `SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND ${inIds} AND check_in >= $3 AND check_in <= $4 AND kind IN ('quote', 'search') ORDER BY listing_id, kind, key, first_seen, id`,
+          [b.platform, ids, nights.from, nights.to],
+        )) {
+          const id = r.listing_id as string;
+          if (!prices.has(id)) prices.set(id, []);
+          prices.get(id)!.push(toObservation(r, parse) as PriceRow);
+        }
+        const none = { observations: 0, first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
+        each(
+          b.ids.map(
+            (id): ListingDigest => ({
+              platform: b.platform,
+              listingId: id,
+              bedrooms: bedrooms.get(id) ?? null,
+              summary: kept.get(id)?.summary ?? null,
+              days: counted.get(id) ?? none,
+              prices: prices.get(id) ?? [],
+            }),
+          ),
+        );
+        await yieldLoop();
+      }
+    },
+    async listingsOfPlace(q) {
+      await flush();
+      const rows = await db.query(
+        `SELECT DISTINCT platform, listing_id FROM observations WHERE kind = 'search' AND place = $1 AND ${db.sql.inJsonList('platform', '$2')} ORDER BY platform, listing_id`,
+        [q.place, JSON.stringify(q.platforms)],
+      );
+      return rows.map((r) => ({ platform: r.platform as string, listingId: r.listing_id as string }));
     },
     async listingsShownIn(q) {
       await flush();

@@ -432,9 +432,14 @@ ${t.seq}    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
   // observation-columns.ts) and backfilled here by the same rules. A search row's place (its
   // location key, without the stay) and a dated row's stay (quotes, dated searches); where a
   // search row or a listing's facts put it, and its bedrooms. A day row's night is its key.
-  // Indexes: a listing's rows of one kind by key (a window's nights, a listing's quotes); the
-  // listings a place showed; a listing's prices by check-in; the latest coordinates by latitude.
-  // The old (platform, listing_id, kind) index lacked key, so a night range read every night.
+  // Indexes: a listing's rows of one kind by key (a window's nights, a listing's quotes; with the
+  // instants, so a window's count and span come from the index alone); the listings a place
+  // showed; a listing's prices by check-in; the latest coordinates by latitude. The old
+  // (platform, listing_id, kind) index lacked key, so a night range read every night.
+  // listing_summaries: each listing's booking inference over what was observed of it
+  // (src/core/analytics/listing-summary.ts), kept until its observations change: a write of a
+  // listing's calendar or prices adds one to `version`; a summary computed from the rows of
+  // version v is fresh while version is still v.
   (t) => `
   ALTER TABLE observations ADD COLUMN place TEXT;
   ALTER TABLE observations ADD COLUMN check_in TEXT;
@@ -454,10 +459,18 @@ ${t.seq}    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
     WHERE kind IN ('search', 'listing');
   UPDATE observations SET lat = NULL, lng = NULL WHERE lat IS NULL OR lng IS NULL;
   DROP INDEX observations_listing;
-  CREATE INDEX observations_listing ON observations(platform, listing_id, kind, key, first_seen);
+  CREATE INDEX observations_listing ON observations(platform, listing_id, kind, key, first_seen, last_seen);
   CREATE INDEX observations_place ON observations(place, platform, listing_id) WHERE kind = 'search';
   CREATE INDEX observations_stay ON observations(platform, listing_id, check_in) WHERE check_in IS NOT NULL;
   CREATE INDEX observations_geo ON observations(lat, lng) WHERE latest = 1 AND lat IS NOT NULL;
+  CREATE TABLE listing_summaries (
+    platform TEXT NOT NULL,
+    listing_id TEXT NOT NULL,
+    version INTEGER NOT NULL DEFAULT 1,
+    computed_version INTEGER NOT NULL DEFAULT 0,
+    summary TEXT,
+    PRIMARY KEY (platform, listing_id)
+  );
   `,
 ];
 

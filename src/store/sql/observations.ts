@@ -23,6 +23,27 @@ const INSERT_SIZES = [100, 10, 1];
 const seriesOf = (o: Pick<NewObservation, 'platform' | 'listingId' | 'kind' | 'key'>) => `${o.platform}|${o.listingId}|${o.kind}|${o.key}`;
 
 type Query = Parameters<Parameters<Db['tx']>[0]>[0];
+
+/**
+ * A listing's kept summary is stale once its calendar or prices change (src/store/sql/history.ts,
+ * digests): each listing named adds one to its version, in statements of up to 100 listings.
+ */
+export async function staleSummaries(q: Query, listings: Iterable<string>): Promise<void> {
+  const all = [...listings];
+  for (let i = 0; i < all.length; i += 100) {
+    const params: string[] = [];
+    const values = all.slice(i, i + 100).map((k) => {
+      const at = k.indexOf('|');
+      const n = params.push(k.slice(0, at), k.slice(at + 1));
+      return `($${n - 1}, $${n})`;
+    });
+    await q(
+      `INSERT INTO listing_summaries (platform, listing_id) VALUES ${values.join(', ')}
+       ON CONFLICT (platform, listing_id) DO UPDATE SET version = listing_summaries.version + 1`,
+      params,
+    );
+  }
+}
 type Written = { added: number; extended: number };
 
 /** One answer's observations written inside a transaction that holds LOCK.observations. */
@@ -31,6 +52,10 @@ async function write(db: Db, q: Query, list: readonly NewObservation[], source: 
   const bySeries = new Map<string, { o: NewObservation; value: string }>();
   for (const o of list) bySeries.set(seriesOf(o), { o, value: JSON.stringify(o.value) });
   if (bySeries.size === 0) return { added: 0, extended: 0 };
+  // What a listing's summary reads: its calendar, its quotes and dated searches.
+  const summarized = new Set<string>();
+  for (const { o } of bySeries.values()) if (o.kind === 'day' || o.kind === 'quote' || (o.kind === 'search' && o.key.includes('@'))) summarized.add(`${o.platform}|${o.listingId}`);
+  await staleSummaries(q, summarized);
   const keys = JSON.stringify([...bySeries.keys()]);
   const latest = await q(`SELECT okey, currency, value FROM observations WHERE latest = 1 AND ${db.sql.inJsonList('okey', '$1')}`, [keys]);
   const same: string[] = [];

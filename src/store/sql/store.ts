@@ -9,7 +9,7 @@ import type { Db, Query } from './db.js';
 import { idempotencyStore } from './idempotency.js';
 import { LOCK, type LeaseHooks, jobStore } from './jobs.js';
 import { oauthStore } from './oauth.js';
-import { observationStore } from './observations.js';
+import { observationStore, staleSummaries } from './observations.js';
 import { matchDecisionStore } from './match-decisions.js';
 import { watchStore } from './watches.js';
 import { compSetStore } from './compsets.js';
@@ -68,7 +68,13 @@ export function sqlStore(db: Db, parts: EngineParts): SqlStore {
           );
           await q(`DELETE FROM idempotency_keys WHERE (account_id, env, key) IN (SELECT account_id, env, key FROM idempotency_keys WHERE expires_at <= $1 LIMIT $2)`, [now, batch]);
           const seen = o.observationsBefore;
-          const observations = seen === undefined ? 0 : await count(`DELETE FROM observations WHERE id IN (SELECT id FROM observations WHERE last_seen < $1 LIMIT $2)`, [seen, batch]);
+          let observations = 0;
+          if (seen !== undefined) {
+            const gone = await q(`DELETE FROM observations WHERE id IN (SELECT id FROM observations WHERE last_seen < $1 LIMIT $2) RETURNING platform, listing_id`, [seen, batch]);
+            observations = gone.length;
+            // A summary that read a row now gone is recomputed from what is kept.
+            await staleSummaries(q, new Set(gone.map((r) => `${r.platform as string}|${r.listing_id as string}`)));
+          }
           await parts.purge?.(q, now, batch);
           return { jobs, cache, webhooks, observations };
         },

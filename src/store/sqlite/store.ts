@@ -156,6 +156,22 @@ export function openSqliteStore(file: string): Store {
   };
   const inTx: Query = async (sql, params) => run(sql, params);
 
+  // Statistics for the planner (ANALYZE, bounded: SQLite limits its own work), so a read takes
+  // the index that serves it (the history port's reads: docs/architecture.md): at every sweep,
+  // cheap when little changed. Never waited for: another process writing the file skips it.
+  const optimize = async () => {
+    // Not inside another task's transaction of this process.
+    while (gate.open) await gate.open;
+    db.pragma('busy_timeout = 0');
+    try {
+      db.pragma('optimize=0x10002');
+    } catch {
+      // Locked by another connection: the next sweep runs it.
+    } finally {
+      db.pragma('busy_timeout = 5000');
+    }
+  };
+
   const sqlite: Db = {
     kind: 'sqlite',
     sql: dialect,
@@ -199,6 +215,11 @@ export function openSqliteStore(file: string): Store {
     kind: 'sqlite',
     ready: () => Promise.resolve(),
     ...sql,
+    async purgeExpired(now, batch, o) {
+      const purged = await sql.purgeExpired(now, batch, o);
+      await optimize();
+      return purged;
+    },
     async close() {
       // The observations queued by the live path are written before the file closes.
       await sql.observationsWritten();

@@ -1,0 +1,56 @@
+// A listing's booking inference over everything observed of it (issue 34): each night's state and
+// the bookings, by calendar-diff/1 (./bookings.ts), in a compact form a store keeps and recomputes
+// only when the listing's observations change (src/store/sql/history.ts, table listing_summaries).
+// The market reads a city's summaries instead of a city's calendar rows, and every window of a
+// listing slices one classification: a night's state does not depend on the window asked.
+import { DAY_MS, addDays, isoDate } from '../clock.js';
+import type { DateSpan, ListingSummary, PriceRow } from '../ports/history.js';
+import type { ObservationRow } from '../ports/store.js';
+import { BOOKING_METHOD, type NightState, inferBookings } from './bookings.js';
+
+/** One letter a night. */
+const LETTER: Record<NightState, string> = { available: 'a', booked: 'b', blocked: 'k', unbookable: 'u', unknown: '?' };
+
+export const dayNumber = (date: string) => Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
+
+/** The nights a listing's calendar rows cover: the first and the day after the last. */
+function spanOf(days: readonly ObservationRow<'day'>[]): { from: string; to: string } | null {
+  let lo: string | null = null;
+  let hi: string | null = null;
+  for (const r of days) {
+    if (lo === null || r.key < lo) lo = r.key;
+    if (hi === null || r.key > hi) hi = r.key;
+  }
+  return lo === null || hi === null ? null : { from: lo, to: isoDate((dayNumber(hi) + 1) * DAY_MS) };
+}
+
+/**
+ * The summary of a listing from its calendar rows and price rows (quotes and dated searches, any
+ * currency): every night from the first observed to the last, and every booking. `within` (both
+ * ends included) names the nights classified instead, for a reader whose history has no end (the
+ * sandbox world).
+ */
+export function summarizeListing(days: readonly ObservationRow<'day'>[], prices: readonly PriceRow[], within?: DateSpan): ListingSummary {
+  const span = within ? { from: within.from, to: addDays(within.to, 1) } : spanOf(days);
+  if (span === null) return { method: BOOKING_METHOD, first: null, states: '', bookings: [] };
+  const r = inferBookings({ days, prices, from: span.from, to: span.to });
+  return {
+    method: BOOKING_METHOD,
+    first: span.from,
+    states: r.nights.map((n) => LETTER[n.state]).join(''),
+    bookings: r.bookings.map((b) => ({
+      checkIn: b.checkIn,
+      nights: b.nights,
+      lead: b.bookedAfter === null ? null : b.leadTimeDays,
+      price: b.lastPriceSeen,
+      currency: b.currency,
+    })),
+  };
+}
+
+/** A price row's stay: check-in and check-out from its key (`checkIn/checkOut/adults`, after `@` for a search). */
+export function stayOfKey(key: string): { checkIn: string; checkOut: string } | null {
+  const stay = key.includes('@') ? key.slice(key.lastIndexOf('@') + 1) : key;
+  const m = /^(\d{4}-\d{2}-\d{2})\/(\d{4}-\d{2}-\d{2})\//.exec(stay);
+  return m ? { checkIn: m[1]!, checkOut: m[2]! } : null;
+}
