@@ -13,6 +13,7 @@ import { PARTY_KEYS, PLATFORMS, pick } from './_lib/flags/options.js';
 import { EXIT, io, jsonText } from './_lib/runtime/io.js';
 import { runCall, show } from './_lib/runtime/run.js';
 import { chalkAt } from './_lib/runtime/term.js';
+import { watchEventView, watchView } from './_lib/output/view-watches.js';
 
 type Opts = Record<string, unknown>;
 type Form = 'price' | 'calendar' | 'search';
@@ -86,7 +87,7 @@ export async function addWatch(ctx: Ctx, form: Form, args: (string | undefined)[
     ...(typeof opts.maxCreditsPerDay === 'string' ? { maxCreditsPerDay: opts.maxCreditsPerDay } : {}),
   };
   const env = await ctx.client.run<WatchView>(operations.watchCreate(body));
-  await show(ctx, env);
+  await show(ctx, env, watchView);
   if (ctx.format === 'table' && ctx.fields === null && ctx.jq === null) {
     io().stderr.write(`Watch ${env.data.id} created; its first run is due now (stays watch run, or a running stays serve). Its events: stays watch events ${env.data.id}\n`);
   }
@@ -94,13 +95,13 @@ export async function addWatch(ctx: Ctx, form: Form, args: (string | undefined)[
 
 const paging = (opts: Opts) => pick(opts, ['limit', 'cursor']);
 
-export const listWatches = (ctx: Ctx, opts: Opts) => runCall(ctx, operations.watches(paging(opts)), { paginates: true, all: opts.all === true });
-export const showWatch = (ctx: Ctx, id: string) => runCall(ctx, operations.watch(id));
-export const listEvents = (ctx: Ctx, id: string, opts: Opts) => runCall(ctx, operations.watchEvents(id, paging(opts)), { paginates: true, all: opts.all === true });
+export const listWatches = (ctx: Ctx, opts: Opts) => runCall(ctx, operations.watches(paging(opts)), watchView, { paginates: true, all: opts.all === true });
+export const showWatch = (ctx: Ctx, id: string) => runCall(ctx, operations.watch(id), watchView);
+export const listEvents = (ctx: Ctx, id: string, opts: Opts) => runCall(ctx, operations.watchEvents(id, paging(opts)), watchEventView, { paginates: true, all: opts.all === true });
 
 export async function removeWatch(ctx: Ctx, id: string): Promise<void> {
   const env = await ctx.client.run<WatchView>(operations.watchDelete(id));
-  if (ctx.format !== 'table' || ctx.fields !== null || ctx.jq !== null) return show(ctx, env);
+  if (ctx.format !== 'table' || ctx.fields !== null || ctx.jq !== null) return show(ctx, env, watchView);
   ctx.ui.stop();
   io().stdout.write(`Deleted watch ${env.data.id}${env.data.name ? ` (${env.data.name})` : ''}: no more runs.\n`);
 }
@@ -155,7 +156,7 @@ export async function runDue(ctx: Ctx, opts: { output?: string; json?: unknown; 
     io().stdout.write(jsonText(envelope, ctx.term.outTTY));
   } else if (events.length > 0 || format !== 'table') {
     const { printResult } = await import('./_lib/output/print.js');
-    await printResult(envelope, format, ctx.term);
+    await printResult(envelope, format, ctx.term, watchEventView);
   }
   await summary(ctx, reports, events.length, credits, format === 'table');
   if (events.length > 0) io().exitCode = EXIT.watchTriggered;
