@@ -9,6 +9,6 @@ export function defineAccount(program: Command): void {
     .addHelpText('after', `\nExamples:\n  stays account\n  stays account --json | jq .data.credits.available\n${columnsHelp('account')}`)
     .action(async (opts: GlobalOpts) => {
       const [{ execute, runCall }, { operations }] = await Promise.all([import('./_lib/runtime/run.js'), import('../src/client/operations.js')]);
-      await execute(opts, (ctx) => runCall(ctx, operations.account()));
+      await execute(opts, (ctx) => runCall(ctx, operations.account(), 'account'));
     });
 }

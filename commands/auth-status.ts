@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Account } from '../src/core/schemas/resources.js';
 import { configFile, readProfile } from './_lib/config/profiles.js';
-import { localKeyIndex, storeLabel } from './_lib/config/local-key.js';
+import { keyOwner, localKeyIndex, storeLabel, storeOf } from './_lib/config/local-key.js';
 import { type Ctx, keyPrefix } from './_lib/runtime/context.js';
 import type { GlobalOpts } from './_lib/flags/options.js';
 import { chalkAt } from './_lib/runtime/term.js';
@@ -62,9 +62,7 @@ async function gather(ctx: Ctx, opts: GlobalOpts): Promise<{ status: AuthStatus;
   const rt = ctx.inProcess ? await ctx.inProcess.runtime() : null;
   const onPostgres = rt?.config.databaseUrl !== undefined;
   const dataDir = rt && !onPostgres ? resolve(rt.config.dataDir) : null;
-  let store: AuthStatus['store'] = null;
-  if (rt?.config.databaseUrl) store = { kind: 'postgres', url: (await import('../src/store/db-url.js')).redactUrl(rt.config.databaseUrl) };
-  else if (rt) store = { kind: 'sqlite', path: (await import('../src/config.js')).databaseFile(resolve(rt.config.dataDir)) };
+  const store: AuthStatus['store'] = rt ? await storeOf(rt.config) : null;
   const file = configFile();
   const key = keyInUse(ctx, opts, rt ? await localKeyIndex(rt.config) : null);
   const status: AuthStatus = {
@@ -89,9 +87,7 @@ async function gather(ctx: Ctx, opts: GlobalOpts): Promise<{ status: AuthStatus;
   let ids = { account: null as string | null, key: null as string | null };
   if (rt && key !== null) {
     // In-process the store is at hand: the account and key ids behind the key.
-    const { authenticate } = await import('../src/core/auth.js');
-    const who = await authenticate(rt, `Bearer ${key}`).catch(() => null);
-    if (who) ids = { account: who.account.id, key: who.key.id };
+    ids = await keyOwner(rt, key);
   }
   status.authenticated = true;
   if (status.key) status.key = { ...status.key, env: acct.key.env, id: ids.key };

@@ -36,7 +36,7 @@ ${columnsHelp('day')}`,
         const endDate = await ask(ctx.term, opts.endDate as string | undefined, { name: '--end-date', message: 'End date (YYYY-MM-DD)?', after: startDate, usage });
         const which = list.length === 1 ? { listingId: list[0] } : list.length > 1 ? { listingIds: list } : {};
         const q = { ...pick(opts, ['url', 'country']), ...which, platform: p, startDate, endDate, onlyAvailable: opts.onlyAvailable ? 'true' : undefined };
-        await runCall(ctx, operations.availability(q));
+        await runCall(ctx, operations.availability(q), 'day');
       });
     });
 }

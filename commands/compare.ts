@@ -38,7 +38,7 @@ ${columnsHelp('offer')}`,
         if (!q.listings && !q.name && !q.location && !q.googleHotelId) {
           throw new UsageError('Say what to compare: --listings platform:id,… (direct mode) or --name/--location/--google-hotel-id (google mode).', 'listings');
         }
-        await runCall(ctx, operations.compare(q));
+        await runCall(ctx, operations.compare(q), 'offer');
       });
     });
 }

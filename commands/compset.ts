@@ -77,15 +77,8 @@ function compSetView(data: unknown): View {
 
 /** Prints a comp set answer: tsv and csv with the flat columns above, anything else as every command does. */
 async function print(ctx: Ctx, env: { data: unknown; meta?: unknown }): Promise<void> {
-  const view = compSetView(env.data);
-  if ((ctx.format === 'tsv' || ctx.format === 'csv') && ctx.fields === null && ctx.jq === null) {
-    const [{ rowLines }, { io }] = await Promise.all([import('./_lib/output/print.js'), import('./_lib/runtime/io.js')]);
-    ctx.ui.stop();
-    io().stdout.write(rowLines(view, ctx.format, true));
-    return;
-  }
   const { show } = await import('./_lib/runtime/run.js');
-  await show(ctx, env, false, undefined, { table: () => view });
+  await show(ctx, env, compSetView);
 }
 
 export function defineCompset(program: Command): void {

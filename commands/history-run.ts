@@ -7,10 +7,10 @@ import type { Envelope } from '../src/client/types.js';
 import { nextPageOf } from '../src/client/meta.js';
 import type { GlobalOpts } from './_lib/flags/options.js';
 import { type Point, lineChart, unicodeFor } from './_lib/output/chart.js';
-import { DATA_COLUMNS, type Row } from './_lib/output/columns.js';
+import { DATA_COLUMNS, type HistoryKind, type Row } from './_lib/output/columns.js';
 import { money } from './_lib/output/numbers.js';
 import { jsonLines, rowLines } from './_lib/output/print.js';
-import { viewOf } from './_lib/output/view.js';
+import { kindView } from './_lib/output/view.js';
 import { availablePoints, calendarSummary, pricePoints, priceSummary, withPresence } from './_lib/output/view-history.js';
 import type { Ctx } from './_lib/runtime/context.js';
 import { UsageError } from './_lib/runtime/errors.js';
@@ -18,6 +18,8 @@ import { io } from './_lib/runtime/io.js';
 import { type TableExtras, runCall, show } from './_lib/runtime/run.js';
 
 type Read = 'price' | 'calendar' | 'listings';
+/** What each read prints: its Kind (columns.ts, view-history.ts). */
+const KINDS = { price: 'price_history', calendar: 'calendar_change', listings: 'seen_listing' } as const satisfies Record<Read, HistoryKind>;
 type Calendar = { changes: Row[]; latest: Row[] };
 
 /** The width a chart may take: the terminal's on a TTY, else COLUMNS, else 80. */
@@ -57,9 +59,9 @@ export async function runHistory(ctx: Ctx, call: ApiCall, opts: GlobalOpts & Rec
   if (read === 'calendar' && opts.all === true) {
     // The calendar's pages share one latest state: the changes of every page under the last page's meta.
     const { rows, last } = await allPages(ctx, call);
-    return show(ctx, { data: { changes: rows, latest: (last.data as Calendar).latest }, meta: last.meta }, true, undefined, extras);
+    return show(ctx, { data: { changes: rows, latest: (last.data as Calendar).latest }, meta: last.meta }, KINDS.calendar, { paginates: true, extras });
   }
-  await runCall(ctx, call, { paginates: true, all: opts.all === true, extras });
+  await runCall(ctx, call, KINDS[read], { paginates: true, all: opts.all === true, extras });
 }
 
 async function chart(ctx: Ctx, call: ApiCall, read: Read, unicode: boolean): Promise<void> {
@@ -112,7 +114,7 @@ export async function exportObservations(ctx: Ctx, opts: GlobalOpts & Record<str
   let count = 0;
   for await (const page of ctx.client.pages<Row>(call)) {
     ctx.ui.stop();
-    const out = format === 'jsonl' ? jsonLines(page.data) : rowLines(viewOf(page.data), format as 'csv' | 'tsv', first);
+    const out = format === 'jsonl' ? jsonLines(page.data) : rowLines(kindView('observation', page.data), format as 'csv' | 'tsv', first);
     if (out !== '') {
       await write(out);
       first = false;

@@ -154,7 +154,7 @@ ${columnsHelp('inferred_booking')}`,
         const from = await ask(ctx.term, opts.from as string | undefined, { name: '--from', message: 'First night (YYYY-MM-DD)?', usage, past: true });
         const to = await ask(ctx.term, opts.to as string | undefined, { name: '--to', message: 'Morning after the last night (YYYY-MM-DD)?', after: from, usage, past: true });
         const call = operations.historyBookings({ ...pick(opts, ['country']), ...listing, from, to });
-        await runCall(ctx, call, { extras: { summary: (d) => bookingsSummary(d as Record<string, unknown>) } });
+        await runCall(ctx, call, 'inferred_booking', { extras: { summary: (d) => bookingsSummary(d as Record<string, unknown>) } });
       });
     });
 

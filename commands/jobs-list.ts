@@ -98,7 +98,7 @@ function sayEmpty(ctx: Ctx): void {
 /** Lists one page, or every page with --all, in the chosen format. */
 export async function listJobs(ctx: Ctx, call: ApiCall, all: boolean): Promise<void> {
   const { runCall } = await import('./_lib/runtime/run.js');
-  if (ctx.fields !== null || ctx.jq !== null || ctx.format === 'json' || ctx.format === 'jsonl') return runCall(ctx, call, { paginates: true, all });
+  if (ctx.fields !== null || ctx.jq !== null || ctx.format === 'json' || ctx.format === 'jsonl') return runCall(ctx, call, null, { paginates: true, all });
 
   const format = ctx.format as 'table' | 'tsv' | 'csv';
   const jobs: JobSummary[] = [];

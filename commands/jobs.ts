@@ -52,11 +52,11 @@ Example:
   withGlobals(jobs.command('wait').description('Wait for a job and print its result as the original call would have').argument('<jobId>', 'job_… id'), { wait: false })
     .addHelpText('after', '\nExamples:\n  stays jobs wait job_01J8ZK4R2ABCDEF0123456789A\n  stays jobs wait job_… --timeout 10m --json')
     .action(async (jobId: string, opts: GlobalOpts) => {
-      const { execute, show } = await import('./_lib/runtime/run.js');
+      const [{ execute, show }, { jobResultView }] = await Promise.all([import('./_lib/runtime/run.js'), import('./jobs/result-view.js')]);
       await execute(opts, async (ctx) => {
         const envelope = await ctx.client.waitJob(jobId);
         ctx.ui.stop();
-        await show(ctx, envelope, true);
+        await show(ctx, envelope, jobResultView, { paginates: true });
       });
     });
 
@@ -78,7 +78,7 @@ Examples:
       const [{ execute, show }, { operations }] = await Promise.all([import('./_lib/runtime/run.js'), import('../src/client/operations.js')]);
       await execute(opts, async (ctx) => {
         const r = await ctx.client.submit(operations.jobCancel(jobId));
-        if (ctx.format !== 'table' || ctx.fields !== null || ctx.jq !== null) return show(ctx, r.body);
+        if (ctx.format !== 'table' || ctx.fields !== null || ctx.jq !== null) return show(ctx, r.body, 'job');
         ctx.ui.stop();
         io().stdout.write(`Canceled job ${jobId}: its credit hold is released and nothing is charged.\n`);
       });

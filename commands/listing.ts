@@ -30,7 +30,7 @@ ${columnsHelp('property')}`,
         [platform, [id]] = platformFromRef(platform, id === undefined ? [] : [id]);
         const p = await ask(ctx.term, platform, { name: 'PLATFORM', message: 'Platform?', choices: PLATFORMS, usage: 'stays listing PLATFORM ID' });
         const i = await ask(ctx.term, id, { name: 'ID', message: 'Listing id?', usage: 'stays listing PLATFORM ID' });
-        await runCall(ctx, operations.listing(p, i, pick(opts, ['country', ...DATE_KEYS, ...PARTY_KEYS])));
+        await runCall(ctx, operations.listing(p, i, pick(opts, ['country', ...DATE_KEYS, ...PARTY_KEYS])), 'property');
       });
     });
 }

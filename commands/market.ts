@@ -6,28 +6,11 @@
 import type { Command } from 'commander';
 import { type GlobalOpts, PLATFORMS, withGlobals } from './_lib/flags/options.js';
 import type { View } from './_lib/output/view-types.js';
+import type { Figure, MarketView, Metrics } from '../src/core/schemas/market.js';
 import type { Ctx } from './_lib/runtime/context.js';
 
 type Opts = GlobalOpts & Record<string, unknown>;
 type Row = Record<string, unknown>;
-type Figure = { value: number | null; unit: string; sampleSize: number; sampleUnit: string; method: string };
-type Metrics = {
-  activeListings: Figure;
-  adr: Figure;
-  occupancy: { calendarUnavailableRate: Figure; inferredBookedRate: Figure };
-  revpar: Figure;
-  bookingWindowDays: Figure;
-  lengthOfStayNights: Figure;
-  pricePercentiles: { p25: number | null; p50: number | null; p75: number | null; p90: number | null; sampleSize: number; sampleUnit: string; method: string };
-};
-type Market = {
-  currency: string;
-  overall: Metrics;
-  byPlatform: { platform: string; metrics: Metrics }[];
-  byBedrooms: { bedrooms: number | null; metrics: Metrics }[];
-  series: { from: string; to: string; metrics: Metrics }[] | null;
-  observationWindow: { firstObserved: string; lastObserved: string; observations: number; listings: number };
-};
 
 /** One line per figure of a group: what it is, its value, its sample and its method. */
 function figureRows(group: string, m: Metrics, currency: string): Row[] {
@@ -45,7 +28,7 @@ function figureRows(group: string, m: Metrics, currency: string): Row[] {
   ];
 }
 
-function marketRows(d: Market): Row[] {
+function marketRows(d: MarketView): Row[] {
   return [
     ...figureRows('all', d.overall, d.currency),
     ...d.byPlatform.flatMap((p) => figureRows(p.platform, p.metrics, d.currency)),
@@ -85,7 +68,7 @@ function marketView(rows: Row[]): View {
   };
 }
 
-async function chart(ctx: Ctx, d: Market): Promise<void> {
+async function chart(ctx: Ctx, d: MarketView): Promise<void> {
   const [{ lineChart, unicodeFor }, { io }] = await Promise.all([import('./_lib/output/chart.js'), import('./_lib/runtime/io.js')]);
   ctx.ui.stop();
   const unicode = unicodeFor(ctx.term);
@@ -159,17 +142,10 @@ Examples:
         if (opts.bedrooms !== undefined) query.bedrooms = opts.bedrooms;
         const interval = chartIt ? 'week' : opts.interval;
         if (interval !== undefined) query.interval = interval;
-        const env = await ctx.client.run<Market>(operations.market(query as Parameters<typeof operations.market>[0]));
+        const env = await ctx.client.run<MarketView>(operations.market(query as Parameters<typeof operations.market>[0]));
         if (chartIt) return chart(ctx, env.data);
-        const view = marketView(marketRows(env.data));
-        if ((ctx.format === 'tsv' || ctx.format === 'csv') && ctx.fields === null && ctx.jq === null) {
-          const { rowLines } = await import('./_lib/output/print.js');
-          ctx.ui.stop();
-          io().stdout.write(rowLines(view, ctx.format, true));
-          return;
-        }
         const { show } = await import('./_lib/runtime/run.js');
-        await show(ctx, env, false, undefined, { table: () => view });
+        await show(ctx, env, (d) => marketView(marketRows(d as MarketView)));
         if (ctx.format === 'table' && ctx.fields === null && ctx.jq === null) {
           const w = env.data.observationWindow;
           io().stderr.write(`From ${w.observations} observations of ${w.listings} listings, made ${w.firstObserved} to ${w.lastObserved}. Methods: --json | jq .data.methods\n`);

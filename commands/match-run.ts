@@ -2,11 +2,17 @@
 // shown as one row per candidate (the matches, then the best non-match) with the summary on stderr;
 // JSON and --jq get the whole answer. Pins and rejections print the decision.
 import { operations } from '../src/client/operations.js';
-import type { MatchesView } from '../src/core/schemas/matches.js';
+import type { MatchDecisionView, MatchesView } from '../src/core/schemas/matches.js';
 import { PLATFORMS, pick } from './_lib/flags/options.js';
 import type { Ctx } from './_lib/runtime/context.js';
 import { io } from './_lib/runtime/io.js';
 import { runCall, show } from './_lib/runtime/run.js';
+import { keysView } from './_lib/output/view.js';
+
+/** A candidate's columns, in this order (the table, tsv and csv): platform, listing_id, name, score, match, decision, why. */
+const CANDIDATE_KEYS = ['platform', 'listingId', 'name', 'score', 'match', 'decision', 'why'] as const;
+/** A pin's, rejection's or unpin's columns: the API's decision (MatchDecisionView), objects as JSON. */
+const DECISION_KEYS = ['listing', 'match', 'decision', 'decidedAt'] as const satisfies readonly (keyof MatchDecisionView)[];
 
 /** platform:listingId as query parameters; a URL or a stays_ id goes as listingId alone (the service reads its platform). */
 export function refQuery(ref: string): { platform?: string; listingId: string } {
@@ -30,18 +36,20 @@ async function listingArg(ctx: Ctx, given: string | undefined, name: string, usa
 export async function runMatches(ctx: Ctx, given: string | undefined, opts: Record<string, unknown>): Promise<void> {
   const listing = await listingArg(ctx, given, 'LISTING', 'stays match PLATFORM:LISTING_ID');
   const envelope = await fetchMatches(ctx, listing, opts);
-  if (ctx.fields !== null || ctx.jq !== null || ctx.format === 'json' || ctx.format === 'jsonl') return show(ctx, envelope);
+  if (ctx.fields !== null || ctx.jq !== null || ctx.format === 'json' || ctx.format === 'jsonl') return show(ctx, envelope, null);
   const d = envelope.data;
-  const rows = [...d.matches, ...(d.bestNonMatch ? [d.bestNonMatch] : [])].map((c) => ({
-    platform: c.platform,
-    listingId: c.listingId,
-    name: c.name,
-    score: c.score,
-    match: c.match,
-    decision: c.decision,
-    why: c.why,
-  }));
-  await show(ctx, { data: rows, meta: envelope.meta });
+  const rows = [...d.matches, ...(d.bestNonMatch ? [d.bestNonMatch] : [])].map(
+    (c): Record<(typeof CANDIDATE_KEYS)[number], unknown> => ({
+      platform: c.platform,
+      listingId: c.listingId,
+      name: c.name,
+      score: c.score,
+      match: c.match,
+      decision: c.decision,
+      why: c.why,
+    }),
+  );
+  await show(ctx, { data: rows, meta: envelope.meta }, keysView(CANDIDATE_KEYS));
   if (ctx.format === 'table') io().stderr.write(`${d.summary}\n`);
 }
 
@@ -50,7 +58,7 @@ export async function runDecision(ctx: Ctx, decision: 'pinned' | 'rejected' | nu
   const usage = `stays match ${verb} PLATFORM:LISTING_ID PLATFORM:LISTING_ID`;
   const listing = await listingArg(ctx, a, 'LISTING', usage);
   const match = await listingArg(ctx, b, 'MATCH', usage);
-  await runCall(ctx, decision === null ? operations.matchForget({ listing, match }) : operations.matchDecide({ listing, match, decision }));
+  await runCall(ctx, decision === null ? operations.matchForget({ listing, match }) : operations.matchDecide({ listing, match, decision }), keysView(DECISION_KEYS));
 }
 
 /**

@@ -38,7 +38,7 @@ ${columnsHelp('price')}`,
           after: checkIn,
           usage: 'stays price PLATFORM LISTING_ID --check-in D --check-out D',
         });
-        await runCall(ctx, operations.price({ ...pick(opts, ['country', ...PARTY_KEYS]), platform: p, listingId: id, checkIn, checkOut }));
+        await runCall(ctx, operations.price({ ...pick(opts, ['country', ...PARTY_KEYS]), platform: p, listingId: id, checkIn, checkOut }), 'price');
       });
     });
 }

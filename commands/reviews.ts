@@ -42,7 +42,7 @@ ${columnsHelp('review')}`,
           p = await ask(ctx.term, p, { name: 'PLATFORM', message: 'Platform?', choices: ['airbnb', 'booking', 'vrbo'], usage: 'stays reviews PLATFORM LISTING_ID' });
           id = await ask(ctx.term, id, { name: 'LISTING_ID', message: 'Listing id?', usage: 'stays reviews PLATFORM LISTING_ID' });
         }
-        await runCall(ctx, operations.reviews({ ...pick(opts, KEYS), platform: p, listingId: id }), { paginates: true, all: opts.all === true });
+        await runCall(ctx, operations.reviews({ ...pick(opts, KEYS), platform: p, listingId: id }), 'review', { paginates: true, all: opts.all === true });
       });
     });
 }

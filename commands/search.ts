@@ -90,7 +90,7 @@ ${columnsHelp('stay', { label: 'for stays (Family S: --family s, any S: flag, --
         const where = await ask(ctx.term, location, { name: 'LOCATION', message: 'Where?', usage: 'stays search LOCATION [flags]' });
         // --all with a sort: the pages are merged into one order (run.ts), the service's own.
         const order = opts.all === true && typeof opts.sort === 'string' ? (await import('../src/core/search-sort.js')).searchComparator(opts.sort) : null;
-        await runCall(ctx, operations.search({ ...pick(opts, KEYS), location: where }), { paginates: true, all: opts.all === true, order });
+        await runCall(ctx, operations.search({ ...pick(opts, KEYS), location: where }), 'property', { paginates: true, all: opts.all === true, order });
       });
     });
 }

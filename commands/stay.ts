@@ -57,7 +57,7 @@ ${stayPartColumnsHelp()}`,
           throw new UsageError(`--part ${opts.part} does not depend on a stay; dates and party go with the whole stay or --part pricing.`, 'check-in');
         }
         const i = await ask(ctx.term, id, { name: 'ID', message: 'Stay id or room URL?', usage: 'stays stay get ID|URL [--part PART]' });
-        await runCall(ctx, operations.stay(i, opts.part, stay));
+        await runCall(ctx, operations.stay(i, opts.part, stay), opts.part === undefined ? 'stay' : STAY_PART_KINDS[opts.part as keyof typeof STAY_PART_KINDS]);
       });
     });
 
@@ -102,7 +102,7 @@ ${columnsHelp('stay')}`,
         // A line the service would refuse is said by its number and left out; the others run.
         if (good.length === 0) throw new UsageError(`--file: no entry can be looked up: ${bad.join('; ')}`, 'file');
         for (const b of bad) io().stderr.write(`stays: ${b.replace(/\.$/, '')}; skipped\n`);
-        await runCall(ctx, operations.stayBatch(good.map((e) => e.entry)), {
+        await runCall(ctx, operations.stayBatch(good.map((e) => e.entry)), 'stay', {
           notices: (meta) => meta && { ...meta, warnings: meta.warnings?.map((w) => ({ ...w, message: relabelEntries(w.message, good) })) },
         });
         if (bad.length > 0) {

@@ -2,9 +2,9 @@
 // flags (the watched call's parameters are the flags of stays price, availability and search, as
 // typed: the service checks them as those endpoints do); list, show, rm and events print the API's
 // envelope through `show`, as every command does (view-watches.ts says how a watch and an event
-// look). `run` runs the due watches of the key once, in-process, and sets exit code 10 when one
-// triggered.
-import type { WatchRunReport } from '../src/core/ops/watches.js';
+// look). `run` runs the due watches of the key once (POST /v1/watches/run, in-process or on a
+// server) and sets exit code 10 when one triggered.
+import type { WatchRunView } from '../src/core/schemas/watch-runs.js';
 import type { WatchEventView, WatchView } from '../src/core/schemas/watches.js';
 import { operations } from '../src/client/operations.js';
 import type { Ctx } from './_lib/runtime/context.js';
@@ -13,6 +13,7 @@ import { PARTY_KEYS, PLATFORMS, pick } from './_lib/flags/options.js';
 import { EXIT, io, jsonText } from './_lib/runtime/io.js';
 import { runCall, show } from './_lib/runtime/run.js';
 import { chalkAt } from './_lib/runtime/term.js';
+import { watchEventView, watchView } from './_lib/output/view-watches.js';
 
 type Opts = Record<string, unknown>;
 type Form = 'price' | 'calendar' | 'search';
@@ -86,7 +87,7 @@ export async function addWatch(ctx: Ctx, form: Form, args: (string | undefined)[
     ...(typeof opts.maxCreditsPerDay === 'string' ? { maxCreditsPerDay: opts.maxCreditsPerDay } : {}),
   };
   const env = await ctx.client.run<WatchView>(operations.watchCreate(body));
-  await show(ctx, env);
+  await show(ctx, env, watchView);
   if (ctx.format === 'table' && ctx.fields === null && ctx.jq === null) {
     io().stderr.write(`Watch ${env.data.id} created; its first run is due now (stays watch run, or a running stays serve). Its events: stays watch events ${env.data.id}\n`);
   }
@@ -94,13 +95,13 @@ export async function addWatch(ctx: Ctx, form: Form, args: (string | undefined)[
 
 const paging = (opts: Opts) => pick(opts, ['limit', 'cursor']);
 
-export const listWatches = (ctx: Ctx, opts: Opts) => runCall(ctx, operations.watches(paging(opts)), { paginates: true, all: opts.all === true });
-export const showWatch = (ctx: Ctx, id: string) => runCall(ctx, operations.watch(id));
-export const listEvents = (ctx: Ctx, id: string, opts: Opts) => runCall(ctx, operations.watchEvents(id, paging(opts)), { paginates: true, all: opts.all === true });
+export const listWatches = (ctx: Ctx, opts: Opts) => runCall(ctx, operations.watches(paging(opts)), watchView, { paginates: true, all: opts.all === true });
+export const showWatch = (ctx: Ctx, id: string) => runCall(ctx, operations.watch(id), watchView);
+export const listEvents = (ctx: Ctx, id: string, opts: Opts) => runCall(ctx, operations.watchEvents(id, paging(opts)), watchEventView, { paginates: true, all: opts.all === true });
 
 export async function removeWatch(ctx: Ctx, id: string): Promise<void> {
   const env = await ctx.client.run<WatchView>(operations.watchDelete(id));
-  if (ctx.format !== 'table' || ctx.fields !== null || ctx.jq !== null) return show(ctx, env);
+  if (ctx.format !== 'table' || ctx.fields !== null || ctx.jq !== null) return show(ctx, env, watchView);
   ctx.ui.stop();
   io().stdout.write(`Deleted watch ${env.data.id}${env.data.name ? ` (${env.data.name})` : ''}: no more runs.\n`);
 }
@@ -108,37 +109,17 @@ export async function removeWatch(ctx: Ctx, id: string): Promise<void> {
 /** An event of `stays watch run`, with the watch it belongs to (the webhook's data carries the same). */
 type RunEvent = WatchEventView & { name: string | null; call: WatchView['call'] };
 
-/** `stays watch run`: the due watches of the key's account and environment, each run once, in-process. */
+/**
+ * `stays watch run`: the due watches of the key's account and environment, each run once
+ * (POST /v1/watches/run), in-process on the local store or on the server of the base URL.
+ */
 export async function runDue(ctx: Ctx, opts: { output?: string; json?: unknown; jq?: unknown }): Promise<void> {
-  if (!ctx.inProcess) {
-    throw new UsageError(
-      `stays watch run runs due watches in-process, on the local store; ${ctx.base} (a base URL from ${ctx.baseSource === 'flag' ? '--base-url' : ctx.baseSource === 'env' ? 'STAYS_BASE_URL' : 'the config'}) runs its own: its stays serve runs each watch on its interval. To run the local store's, drop the base URL (--base-url '' or STAYS_BASE_URL=).`,
-      'base-url',
-    );
-  }
-  // Through the API first: the key is checked as every command's is (a 401 says which setting to
-  // fix), and it must be one that reads watches.
-  await ctx.client.run(operations.watches({ limit: 1 }));
-  const rt = await ctx.inProcess.runtime();
-  const [{ authenticate }, { runDueWatches }] = await Promise.all([import('../src/core/auth.js'), import('../src/core/ops/watches.js')]);
-  const who = await authenticate(rt, `Bearer ${ctx.apiKey}`);
-  // Claimed a batch at a time until none is due: a claimed watch's next run moves on by its
-  // interval (15 minutes at least), so each runs once.
-  const reports: WatchRunReport[] = [];
-  for (;;) {
-    const batch = await runDueWatches(rt, { accountId: who.account.id, env: who.key.env });
-    if (batch.length === 0) break;
-    reports.push(...batch);
-  }
-  // A run whose call became a job (a slow live fetch) ended `pending`: its job runs in this
-  // process, so it is finished (and billed) before the command exits, within --timeout.
-  if (ctx.inProcess.runningJobs().length > 0) await ctx.inProcess.finishJobs(ctx.timeoutMs);
-  const events: RunEvent[] = [];
-  for (const r of reports) {
-    if (r.events.length === 0) continue;
-    const w = await rt.store.getWatch(r.watchId);
-    for (const e of r.events) events.push({ ...e, name: w?.name ?? null, call: (w?.call ?? null) as WatchView['call'] });
-  }
+  const { data: reports } = await ctx.client.run<WatchRunView[]>(operations.watchRun());
+  // In-process, a run whose call became a job (a slow live fetch) ended `pending` and its job runs
+  // in this process: it is finished (and billed) before the command exits, within --timeout. A
+  // server's jobs run on there.
+  if (ctx.inProcess && ctx.inProcess.runningJobs().length > 0) await ctx.inProcess.finishJobs(ctx.timeoutMs);
+  const events: RunEvent[] = reports.flatMap((r) => r.events.map((e) => ({ ...e, name: r.name, call: r.call })));
   const credits = reports.reduce((n, r) => n + r.creditsCharged, 0);
   const envelope = {
     data: events,
@@ -155,14 +136,14 @@ export async function runDue(ctx: Ctx, opts: { output?: string; json?: unknown; 
     io().stdout.write(jsonText(envelope, ctx.term.outTTY));
   } else if (events.length > 0 || format !== 'table') {
     const { printResult } = await import('./_lib/output/print.js');
-    await printResult(envelope, format, ctx.term);
+    await printResult(envelope, format, ctx.term, watchEventView);
   }
   await summary(ctx, reports, events.length, credits, format === 'table');
   if (events.length > 0) io().exitCode = EXIT.watchTriggered;
 }
 
 /** stderr: what did not run as it should (always), and on a terminal one line of what ran. */
-async function summary(ctx: Ctx, reports: WatchRunReport[], events: number, credits: number, human: boolean): Promise<void> {
+async function summary(ctx: Ctx, reports: WatchRunView[], events: number, credits: number, human: boolean): Promise<void> {
   const c = await chalkAt(ctx.term.errColor);
   for (const r of reports) {
     if (r.outcome === 'ok') continue;

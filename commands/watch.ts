@@ -1,6 +1,6 @@
 // `stays watch add|list|show|rm|events|run` (issue 26, item 5): the account's watches (Family U
-// routes /v1/watches), and `stays watch run`, which runs the due ones once in-process and exits
-// (cron-friendly: exit 10 when one triggered). The actions are in watch-run.ts.
+// routes /v1/watches), and `stays watch run`, which runs the due ones once (POST /v1/watches/run)
+// and exits (cron-friendly: exit 10 when one triggered). The actions are in watch-run.ts.
 import { type Command, Option } from 'commander';
 import { type GlobalOpts, PLATFORMS, withDates, withGlobals, withParty } from './_lib/flags/options.js';
 import { columnListHelp } from './_lib/output/columns.js';
@@ -163,7 +163,9 @@ ${columnListHelp(WATCH_EVENT_COLUMN_KEYS, 'price_before and price_after are the 
       await execute(opts, (ctx) => listEvents(ctx, id, opts));
     });
 
-  const run = withGlobals(watch.command('run').description('Run every due watch of this key once, in-process on the local store, and exit: 10 when one triggered, else 0'), { wait: false });
+  const run = withGlobals(watch.command('run').description('Run every due watch of this key once (on the local store, or on the server of a base URL) and exit: 10 when one triggered, else 0'), {
+    wait: false,
+  });
   // Piped, a run prints JSON lines by default (what cron appends to a file), not tsv.
   for (const o of run.options) if (o.long === '--output') o.description = 'output format (default: a table and a summary on a TTY, else jsonl: one event a line)';
   run
@@ -171,13 +173,14 @@ ${columnListHelp(WATCH_EVENT_COLUMN_KEYS, 'price_before and price_after are the 
       'after',
       `
 For cron: the watches of the key's account and environment whose next run is due run once each
-(billed as by hand; sandbox keys free), their watch.triggered webhooks are delivered before it
-exits, and it exits 10 when any rule held, 0 when none did (stays help exit-codes). Piped, each
-event is one JSON line (the event as stays watch events prints it, with the watch's name and
-call); on a terminal, a summary. A run that failed (its call failed, or its key was revoked) is
-said on stderr and recorded on the watch (stays watch show ID). It needs the store: with a base
-URL (--base-url, STAYS_BASE_URL, config) it is a usage error (exit 2): there stays serve runs
-due watches itself. A crontab line that keeps every event:
+(POST /v1/watches/run; billed as by hand; sandbox keys free), and it exits 10 when any rule
+held, 0 when none did (stays help exit-codes). Piped, each event is one JSON line (the event as
+stays watch events prints it, with the watch's name and call); on a terminal, a summary. A run
+that failed (its call failed, or its key was revoked) is said on stderr and recorded on the
+watch (stays watch show ID). Without a base URL the runs are made on the local store and their
+watch.triggered webhooks are delivered before it exits; with one (--base-url, STAYS_BASE_URL,
+config) that server makes them, as its stays serve does every 30 s, and delivers the webhooks.
+A crontab line that keeps every event:
 
   */15 * * * * stays watch run >> events.jsonl
 

@@ -99,7 +99,7 @@ async function list<T>(ctx: Ctx, call: ApiCall, cols: Col<T>[], empty: string, k
   const got = await ctx.client.run<T[]>(call);
   // A filter the API does not have (webhooks list --active) applies to every format, JSON too.
   const env = keep ? { ...got, data: got.data.filter(keep) } : got;
-  if (jsonish(ctx)) return show(ctx, env);
+  if (jsonish(ctx)) return show(ctx, env, null);
   ctx.ui.stop();
   if (ctx.format === 'table') {
     if (env.data.length === 0) io().stderr.write(`${empty}\n`);
@@ -113,7 +113,7 @@ export async function createHook(ctx: Ctx, o: { url: string; events: string; des
     .map((e) => e.trim())
     .filter(Boolean);
   const env = await ctx.client.run<CreatedWebhook>(operations.webhookCreate({ url: o.url, events, ...(o.description === undefined ? {} : { description: o.description }) }));
-  if (jsonish(ctx)) return show(ctx, env);
+  if (jsonish(ctx)) return show(ctx, env, null);
   ctx.ui.stop();
   const secret: Col<CreatedWebhook> = { key: 'signing_secret', header: 'SIGNING SECRET', value: (w) => w.signing_secret };
   const cols = [...(HOOK_COLS as Col<CreatedWebhook>[]), secret];
@@ -139,7 +139,7 @@ export const listHooks = (ctx: Ctx, activeOnly = false) =>
 
 export async function getHook(ctx: Ctx, id: string): Promise<void> {
   const env = await ctx.client.run<Webhook>(operations.webhook(id));
-  if (jsonish(ctx)) return show(ctx, env);
+  if (jsonish(ctx)) return show(ctx, env, null);
   ctx.ui.stop();
   await fields(ctx, HOOK_COLS, env.data);
 }
@@ -155,12 +155,12 @@ export async function deleteHook(ctx: Ctx, id: string): Promise<void> {
   if (before.data.status === 'deleted') {
     ctx.ui.stop();
     io().stderr.write(`Webhook ${before.data.id} was already deleted; nothing changed.\n`);
-    if (jsonish(ctx)) return show(ctx, { data: { id: before.data.id, revoked: true, already_deleted: true }, request_id: (before as { request_id?: string }).request_id } as never);
+    if (jsonish(ctx)) return show(ctx, { data: { id: before.data.id, revoked: true, already_deleted: true }, request_id: (before as { request_id?: string }).request_id } as never, null);
     if (ctx.format !== 'table') io().stdout.write(lines(REVOKED_COLS, [before.data], ctx.format as 'tsv' | 'csv'));
     return;
   }
   const env = await ctx.client.run<{ id: string; revoked: true }>(operations.webhookDelete(id));
-  if (jsonish(ctx)) return show(ctx, env);
+  if (jsonish(ctx)) return show(ctx, env, null);
   ctx.ui.stop();
   if (ctx.format === 'table') io().stdout.write(`Deleted webhook ${env.data.id}: no more deliveries; its record stays (active no).\n`);
   else io().stdout.write(lines(REVOKED_COLS, [env.data], ctx.format as 'tsv' | 'csv'));
@@ -230,7 +230,7 @@ const RESENT_COLS: Col<{ id: string; webhook_id: string; status: string }>[] = [
 /** `stays webhooks trigger EVENT`: a sandbox job and its events (or a stay.cached), free. */
 export async function triggerHook(ctx: Ctx, event: string): Promise<void> {
   const env = await ctx.client.run<Triggered>(operations.webhookTrigger(event));
-  if (jsonish(ctx)) return show(ctx, env);
+  if (jsonish(ctx)) return show(ctx, env, null);
   ctx.ui.stop();
   const t = env.data;
   if (ctx.format !== 'table') {
@@ -267,7 +267,7 @@ export async function resendHook(ctx: Ctx, deliveryId: string, webhookId?: strin
     }
   }
   const env = await ctx.client.run<{ id: string; webhook_id: string; status: string }>(operations.webhookResend(hook, deliveryId));
-  if (jsonish(ctx)) return show(ctx, env);
+  if (jsonish(ctx)) return show(ctx, env, null);
   ctx.ui.stop();
   if (ctx.format === 'table') io().stdout.write(`Queued delivery ${env.data.id} of webhook ${env.data.webhook_id} again: 3 fresh attempts, the same event id.\n`);
   else io().stdout.write(lines(RESENT_COLS, [env.data], ctx.format as 'tsv' | 'csv'));

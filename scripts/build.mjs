@@ -139,8 +139,6 @@ const SERVICE_ONLY = [
   'src/core/error-docs.ts',
   'src/mcp/stdio.ts',
   'src/core/sandbox-triggers.ts',
-  // stays watch run's in-process runs (never remote: it refuses a base URL before loading it).
-  'src/core/ops/watches.ts',
   'src/sources/apify/doctor.ts',
   'commands/completion/spec.ts',
 ];

@@ -48,7 +48,7 @@ function enumOf(schema: unknown): { values: readonly string[]; list: boolean } |
 
 /** Where the values come from: the API's parameter schemas and the CLI's own constants. */
 async function valueSources(): Promise<Values> {
-  const [params, { JobsListParams }, { ENABLED_PLATFORMS, REVIEW_PLATFORMS }, { PLAN_CODES, PLAN_STATUSES }, { CONFIG_KEYS }, { COMMAND_FIELDS }, { WEBHOOK_EVENTS }, { STAY_FIELD_PATHS }] =
+  const [params, { JobsListParams }, { ENABLED_PLATFORMS, REVIEW_PLATFORMS }, { PLAN_CODES, PLAN_STATUSES }, { CONFIG_KEYS }, { COMMAND_FIELDS }, { WebhookSchema }, { STAY_FIELD_PATHS }] =
     await Promise.all([
       import('../../src/core/schemas/params.js'),
       import('../../src/core/schemas/jobs.js'),
@@ -56,9 +56,11 @@ async function valueSources(): Promise<Values> {
       import('../../src/core/schemas/resources.js'),
       import('../_lib/config/profiles.js'),
       import('../_lib/output/select.js'),
-      import('../../src/core/ports/store.js'),
+      import('../../src/core/schemas/webhooks.js'),
       import('../../src/core/stays/fields.js'),
     ]);
+  // The events a webhook may subscribe to, as the API's schema lists them.
+  const WEBHOOK_EVENTS = WebhookSchema.shape.events.element.options;
   const byCommand = {
     search: [params.SearchParams],
     reviews: [params.ReviewsParams],

@@ -9,20 +9,21 @@ import type { Ctx } from '../_lib/runtime/context.js';
 import { printResult } from '../_lib/output/print.js';
 import { show } from '../_lib/runtime/run.js';
 import { io } from '../_lib/runtime/io.js';
+import { jobResultView } from './result-view.js';
 
 export async function showJob(ctx: Ctx, envelope: JobEnvelope): Promise<void> {
   const { data } = envelope;
   const completed = data.status === 'completed' && 'result' in data;
   const json = ctx.fields !== null || ctx.jq !== null || ctx.format === 'json' || ctx.format === 'jsonl';
-  if (!completed || json) return show(ctx, envelope);
+  if (!completed || json) return show(ctx, envelope, 'job');
   ctx.ui.stop();
   // The result's envelope: a completed poll's meta is its result's (credits, pagination, warnings).
   const result = { data: data.result, meta: envelope.meta };
   if (ctx.format === 'table') {
-    await printResult({ data: { jobId: data.jobId, status: data.status } }, 'table', ctx.term);
+    await printResult({ data: { jobId: data.jobId, status: data.status } }, 'table', ctx.term, 'job');
     io().stdout.write('\n');
   } else {
     io().stderr.write(`stays: job ${data.jobId} completed; below are its result's rows (the job's own fields: --json)\n`);
   }
-  await show(ctx, result, true);
+  await show(ctx, result, jobResultView, { paginates: true });
 }

@@ -7,6 +7,7 @@ import type { Stay } from '../core/schemas/stays.js';
 import type { AvailabilityHistory, BookingInferenceView, ObservationView, PriceObservation, SeenListingView } from '../core/schemas/history.js';
 
 import type { WatchEventView, WatchView } from '../core/schemas/watches.js';
+import type { WatchRunView } from '../core/schemas/watch-runs.js';
 import type { MatchDecisionView, MatchesView } from '../core/schemas/matches.js';
 import { StaysApiError, StaysPaginationError } from './errors.js';
 import { type ApiCall, createSender, parseJson, retryAfterMs, toApiError } from './http.js';
@@ -158,6 +159,8 @@ export function clientOver(transport: Transport, opts: ClientCoreOptions = {}) {
     deleteWatch: (id: string, o?: CallOptions) => run<WatchView>(operations.watchDelete(id), o),
     watchEvents: (id: string, p?: WatchListParams, o?: CallOptions) => run<WatchEventView[]>(operations.watchEvents(id, p), o),
     watchEventsPages: (id: string, p?: WatchListParams, o?: CallOptions) => pages<WatchEventView>(operations.watchEvents(id, p), o),
+    /** Runs the key's due watches once, now (POST /v1/watches/run): each run's outcome, charge and events. */
+    runDueWatches: (o?: CallOptions) => run<WatchRunView[]>(operations.watchRun(), o),
     // Matches (issue 27): free; pins and rejections per account.
     matches: (p: MatchesParams, o?: CallOptions) => run<MatchesView>(operations.matches(p), o),
     pinMatch: (p: MatchDecisionParams, o?: CallOptions) => run<MatchDecisionView>(operations.matchDecide({ ...p, decision: 'pinned' }), o),

@@ -120,6 +120,7 @@ export const operations = {
   watch: (id: string) => get(`/v1/watches/${seg(id)}`),
   watchDelete: (id: string): ApiCall => ({ method: 'DELETE', path: `/v1/watches/${seg(id)}` }),
   watchEvents: (id: string, p: WatchListParams = {}) => get(`/v1/watches/${seg(id)}/events`, p),
+  watchRun: () => post('/v1/watches/run', {}),
   // Matches (Family U, issue 27): the same property on other platforms; free.
   matches: (p: MatchesParams) => get('/v1/matches', p),
   matchDecide: (p: MatchDecisionParams & { decision: 'pinned' | 'rejected' }) => post('/v1/matches/decisions', p),

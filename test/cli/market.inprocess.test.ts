@@ -3,13 +3,12 @@
 // the simulated upstream, read in-process and through `stays serve` (serveIn, loopback HTTP): the
 // same answer both ways; nothing observed exits 3 with no_observations and nothing on stdout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MarketView as Market } from '../../src/core/schemas/market.js';
 import type { TestAccount } from '../helpers/stays.js';
 import { freshSandbox, json, staysIn } from './helpers.js';
 import { type Served, serveIn } from './serve-in.js';
 
 const WINDOW = ['--from', '2027-06-01', '--to', '2027-07-01'];
-type Figure = { value: number | null; sampleSize: number; method: string };
-type Market = { overall: { occupancy: { calendarUnavailableRate: Figure; inferredBookedRate: Figure }; adr: Figure }; summary: string; byPlatform: { platform: string }[] };
 
 describe('stays market (sandbox, in-process: free and deterministic)', () => {
   const box = freshSandbox();

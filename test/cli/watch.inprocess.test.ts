@@ -2,8 +2,8 @@
 // (staysIn) in-process on a fresh machine's SQLite store, and against a real `stays serve` on
 // loopback (serveIn) with --base-url: watches built from flags, tables, csv and JSON, `watch run`
 // (exit 10 when a rule held, 0 when none did; JSON lines piped, a summary on a terminal; the
-// store's row counts unchanged by a run with nothing due or nothing changed), typed errors with
-// nothing on stdout. The child-process run is watch.test.ts.
+// store's row counts unchanged by a run with nothing due or nothing changed; through a server the
+// same as in-process), typed errors with nothing on stdout. The child-process run is watch.test.ts.
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseFile } from '../../src/config.js';
@@ -15,13 +15,17 @@ import { type Served, serveIn } from './serve-in.js';
 
 const STAY = ['--check-in', '2027-03-01', '--check-out', '2027-03-04'];
 type Watch = { id: string; name: string | null; status: string; runs: number; triggers: number; intervalMinutes: number; call: { type: string; params: Record<string, unknown> }; rules: unknown[] };
-type Event = { id: string; watchId: string; rule: { type: string }; after: Record<string, unknown> | null; changes: unknown[]; name?: string | null; call?: unknown };
+type Event = { id: string; watchId: string; rule: { type: string }; after: Record<string, unknown> | null; changes: unknown[]; occurredAt?: string; name?: string | null; call?: unknown };
 
-/** Rows of every table of the store's SQLite file, read beside the CLI (read-only). */
+/**
+ * Rows of every table of the store's SQLite file, read beside the CLI (read-only). Not the
+ * Idempotency-Key records: `watch run` is a POST (/v1/watches/run), and the client gives every POST
+ * a key so a retry gets the first answer; that record is the request's (kept 24 h), not the run's.
+ */
 function rowCounts(dataDir: string): Record<string, number> {
   const db = new Database(databaseFile(dataDir), { readonly: true, fileMustExist: true });
   try {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'idempotency_keys' ORDER BY name").all() as { name: string }[];
     return Object.fromEntries(tables.map(({ name }) => [name, (db.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n]));
   } finally {
     db.close();
@@ -299,7 +303,7 @@ describe('stays watch against a server (--base-url)', () => {
   });
   const remote = (...args: string[]) => staysIn(['watch', ...args, '--base-url', s.url, '--api-key', a.sandboxKey], box.env);
 
-  it('add, list, show, events and rm over HTTP; run is refused: the server runs its own', async () => {
+  it('add, list, show, events and rm over HTTP', async () => {
     const add = await remote('add', 'search', 'watch', '--new-listings', '--json');
     expect(add.code, add.stderr).toBe(0);
     const id = json<{ data: Watch }>(add).data.id;
@@ -312,12 +316,41 @@ describe('stays watch against a server (--base-url)', () => {
     const other = await staysIn(['watch', 'show', id, '--base-url', s.url, '--api-key', a.liveKey], box.env);
     expect(other.code).toBe(3);
 
-    const run = await remote('run');
-    expect(run.code).toBe(2);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/stays watch run runs due watches in-process[\s\S]*drop the base URL/);
     const rm = await remote('rm', id, '--json');
     expect(json<{ data: Watch }>(rm).data.status).toBe('deleted');
     expect((await remote('rm', id)).code).toBe(3);
+  });
+
+  it('run through the server (POST /v1/watches/run): the same events, lines and exit codes as in-process on the same store', async () => {
+    // Watches that trigger on every run (the sandbox's listing 100 and location "watch"), made through the server.
+    for (const args of [
+      ['add', 'price', 'airbnb', '100', ...STAY, '--below', '150', '--drop', '10', '--name', 'flat 100'],
+      ['add', 'search', 'watch', '--new-listings'],
+    ]) {
+      const r = await remote(...args);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const viaServer = await remote('run');
+    expect(viaServer.code, viaServer.stderr).toBe(10);
+    // Nothing is due any more: the server ran them.
+    const again = await remote('run');
+    expect([again.code, again.stdout, again.stderr]).toEqual([0, '', '']);
+    // In-process on the server's own store with the same key, when they are due again (a day on).
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+    const local = await staysIn(['watch', 'run'], { ...box.env, STAYS_DATA_DIR: s.dataDir, STAYS_API_KEY: a.sandboxKey, STAYS_NOW: tomorrow });
+    expect(local.code, local.stderr).toBe(10);
+    // The same lines but for each event's own id and instant.
+    const same = (r: Run) => lines(r).map(({ id: _id, occurredAt: _at, ...e }) => e);
+    expect(same(viaServer)).toEqual(same(local));
+    expect(
+      same(viaServer)
+        .map((e) => [e.name, e.rule.type])
+        .sort(),
+    ).toEqual([
+      [null, 'new_listings'],
+      ['flat 100', 'price_below'],
+      ['flat 100', 'price_drop'],
+    ]);
+    expect(viaServer.stderr).toBe(local.stderr);
   });
 });

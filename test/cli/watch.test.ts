@@ -1,11 +1,12 @@
 // `stays watch run` as cron runs it (issue 26, item 5): the built CLI as a child process, stdout a
 // pipe: a sandbox watch of listing 100 triggers on its first run (exit 10, one JSON line per
-// event), and the next run finds nothing due (exit 0, nothing printed). And README's "Watches"
-// block, run verbatim through bash. The in-process tests are watch.inprocess.test.ts.
+// event), and the next run finds nothing due (exit 0, nothing printed); the same against a
+// `stays serve` child with --base-url (POST /v1/watches/run). And README's "Watches" block, run
+// verbatim through bash. The in-process tests are watch.inprocess.test.ts.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/stays.js';
+import { startStays, tempDir } from '../helpers/stays.js';
 import { bash, freshSandbox, json, pathWithStays, stays } from './helpers.js';
 
 describe('stays watch run, a child process', () => {
@@ -28,6 +29,30 @@ describe('stays watch run, a child process', () => {
     const again = await stays(['watch', 'run'], box.env);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toBe('');
+  });
+});
+
+describe('stays watch run against a server, both child processes', () => {
+  it('the server runs the due watches (POST /v1/watches/run): exit 10 with the JSON lines, then exit 0 and nothing', async () => {
+    const server = await startStays();
+    try {
+      const a = await server.account();
+      const env = { ...freshSandbox().env, STAYS_BASE_URL: server.url, STAYS_API_KEY: a.sandboxKey };
+      const add = await stays(['watch', 'add', 'search', 'watch', '--new-listings', '--name', 'remote', '--json'], env);
+      expect(add.code, add.stderr).toBe(0);
+      const id = json<{ data: { id: string } }>(add).data.id;
+      const run = await stays(['watch', 'run'], env);
+      expect(run.code, run.stderr).toBe(10);
+      const events = run.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { watchId: string; name: string; rule: { type: string }; call: { type: string } });
+      expect(events.map((e) => [e.watchId, e.name, e.rule.type, e.call.type])).toEqual([[id, 'remote', 'new_listings', 'search']]);
+      const again = await stays(['watch', 'run'], env);
+      expect([again.code, again.stdout, again.stderr]).toEqual([0, '', '']);
+    } finally {
+      await server.stop();
+    }
   });
 });
 

@@ -2,7 +2,7 @@
 // six-hourly over 30 days, a watch's runs the only calls, checked against the world's truth.
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { manualClock } from '../../src/core/clock.js';
-import { runDueWatches } from '../../src/core/ops/watches.js';
+import { runDueWatches } from '../../src/core/ops/watch-runs.js';
 import { type TestApp, startApp } from '../helpers/app.js';
 import { type Receiver, startReceiver } from '../helpers/receiver.js';
 import { START, runScenario } from './stepping.scenario.js';

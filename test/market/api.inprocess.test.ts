@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOKING_METHOD, inferBookings } from '../../src/core/analytics/bookings.js';
 import { manualClock } from '../../src/core/clock.js';
 import { HOUR_MS, worldTruth } from '../../src/sources/sandbox/moving.js';
+import type { MarketView as Market } from '../../src/core/schemas/market.js';
 import type { StayQuery } from '../../src/sources/sandbox/types.js';
 import { expectError } from '../helpers/assert.js';
 import { type TestApp, startApp } from '../helpers/app.js';
@@ -18,27 +19,6 @@ const TO = '2027-02-03';
 const STAY: StayQuery = { checkIn: '2027-01-20', checkOut: '2027-01-23', adults: 2, children: 0, childAges: [], currency: 'USD' };
 const CALENDARS = 10;
 const STEPS = 38;
-
-type Figure = { value: number | null; sampleSize: number; method: string; unit: string; sampleUnit: string };
-type Metrics = {
-  activeListings: Figure;
-  adr: Figure;
-  occupancy: { calendarUnavailableRate: Figure; inferredBookedRate: Figure };
-  revpar: Figure;
-  bookingWindowDays: Figure;
-  lengthOfStayNights: Figure;
-  pricePercentiles: { p25: number | null; p50: number | null; p75: number | null; p90: number | null; sampleSize: number; method: string };
-};
-type Market = {
-  overall: Metrics;
-  byPlatform: { platform: string; metrics: Metrics }[];
-  byBedrooms: { bedrooms: number | null; metrics: Metrics }[];
-  series: { from: string; to: string; metrics: Metrics }[] | null;
-  observationWindow: { firstObserved: string; lastObserved: string; observations: number; listings: number };
-  methods: Record<string, string>;
-  summary: string;
-  currency: string;
-};
 
 const clock = manualClock(T0);
 let t: TestApp;

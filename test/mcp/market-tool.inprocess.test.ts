@@ -4,15 +4,10 @@
 // observed is the typed error no_observations, never zeros.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MarketView as Market } from '../../src/core/schemas/market.js';
 import { type TestApp, startApp } from '../helpers/app.js';
 import type { TestAccount } from '../helpers/stays.js';
 import { httpClient, textOf } from './helpers.js';
-
-type Fig = { value: number | null; sampleSize: number; sampleUnit: string; method: string };
-type Market = {
-  observationWindow: { observations: number; listings: number };
-  overall: { activeListings: Fig; occupancy: { calendarUnavailableRate: Fig; inferredBookedRate: Fig }; adr: Fig; revpar: Fig; pricePercentiles: { sampleSize: number; method: string } };
-};
 
 describe('get_market_metrics (a sandbox key over /mcp)', () => {
   let s: TestApp;

@@ -4,7 +4,7 @@
 // as rows and as signed watch.triggered webhook deliveries, the sandbox trigger, typed errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/core/clock.js';
-import { runDueWatches } from '../../src/core/ops/watches.js';
+import { runDueWatches } from '../../src/core/ops/watch-runs.js';
 import { verifyWebhook } from '../../src/webhooks/sign.js';
 import { expectError } from '../helpers/assert.js';
 import { type TestApp, startApp } from '../helpers/app.js';

@@ -61,6 +61,19 @@ export async function storeLabel(config: { databaseUrl?: string; dataDir: string
   return `the PostgreSQL store ${redactUrl(config.databaseUrl)} (STAYS_DATABASE_URL)`;
 }
 
+/** The store of an in-process command, for `stays auth status`: the SQLite file, or the PostgreSQL URL without its password. */
+export async function storeOf(config: { databaseUrl?: string; dataDir: string }): Promise<{ kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string }> {
+  if (config.databaseUrl) return { kind: 'postgres', url: (await import('../../../src/store/db-url.js')).redactUrl(config.databaseUrl) };
+  return { kind: 'sqlite', path: (await import('../../../src/config.js')).databaseFile(resolve(config.dataDir)) };
+}
+
+/** The account and key ids behind a key on the in-process store (nulls when it is not one of its keys). */
+export async function keyOwner(rt: Runtime, key: string): Promise<{ account: string | null; key: string | null }> {
+  const { authenticate } = await import('../../../src/core/auth.js');
+  const who = await authenticate(rt, `Bearer ${key}`).catch(() => null);
+  return who ? { account: who.account.id, key: who.key.id } : { account: null, key: null };
+}
+
 /**
  * The local sandbox key, made on first use; null on PostgreSQL (STAYS_DATABASE_URL): a database
  * the servers share is no place for accounts nobody asked for (docs/decisions.md), so there the

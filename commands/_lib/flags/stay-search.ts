@@ -70,5 +70,5 @@ export async function runStaySearch(ctx: Ctx, call: ApiCall, opts: Record<string
     const paths = [...new Set(split(opts.fields, /,/))];
     ctx.projection = paths.filter((p) => !paths.some((q) => q !== p && p.startsWith(`${q}.`)));
   }
-  await runCall(ctx, call, { paginates: true, all: opts.all === true });
+  await runCall(ctx, call, 'stay', { paginates: true, all: opts.all === true });
 }

@@ -2,7 +2,7 @@
 // truncation, as gh does), json (the API envelope as returned), jsonl (one data row a line) and
 // csv. The footer (credits, cache, more pages) is talk, so it goes to stderr, for tables only;
 // warnings and partial results go to stderr in every format (notices.ts).
-import { dataText, money, viewOf, type View } from './view.js';
+import { dataText, money, viewOf, type View, type ViewSpec } from './view.js';
 import { jsonText, io } from '../runtime/io.js';
 import { type Term, chalkAt } from '../runtime/term.js';
 
@@ -53,10 +53,11 @@ async function table(view: View, term: Term): Promise<string> {
 }
 
 /**
- * Prints a result envelope in the chosen format; `paths`: Family S --fields, the columns to print;
- * `table`: what a table adds to its view from all its rows (the history listings' timeline).
+ * Prints a result envelope in the chosen format with the view its command named (view.ts; null
+ * where the command prints only JSON); `paths`: Family S --fields, the columns to print;
+ * `adjust`: what a table adds to its view from all its rows (the history listings' timeline).
  */
-export async function printResult(envelope: { data: unknown }, format: Format, term: Term, paths: string[] | null = null, adjust?: (v: View) => View): Promise<void> {
+export async function printResult(envelope: { data: unknown }, format: Format, term: Term, view: ViewSpec | null, paths: string[] | null = null, adjust?: (v: View) => View): Promise<void> {
   switch (format) {
     case 'json':
       return void out(jsonText(envelope, term.outTTY));
@@ -64,11 +65,12 @@ export async function printResult(envelope: { data: unknown }, format: Format, t
       return void out(jsonLines(envelope.data));
     case 'tsv':
     case 'csv':
-      return void out(rowLines(viewOf(envelope.data, paths), format, true));
+      return void out(rowLines(viewOf(envelope.data, view, paths), format, true));
     case 'table': {
-      const view = adjust ? adjust(viewOf(envelope.data, paths)) : viewOf(envelope.data, paths);
-      if (view.rows.length === 0) return void io().stderr.write('No results.\n');
-      return void out(await table(view, term));
+      const shown = viewOf(envelope.data, view, paths);
+      const v = adjust ? adjust(shown) : shown;
+      if (v.rows.length === 0) return void io().stderr.write('No results.\n');
+      return void out(await table(v, term));
     }
   }
 }

@@ -1,5 +1,5 @@
-// How the history reads (issue 26) print: their table columns (tsv/csv are in columns.ts), which
-// shape of `data` is which, and what only a whole result can show: the presence of each listing
+// How the history reads (issue 26) print: their table columns (tsv/csv are in columns.ts; each
+// read names its Kind, history-run.ts), and what only a whole result can show: the presence of each listing
 // over the window (a timeline column) and the price series' summary line with its sparkline.
 import type { HistoryKind, Row } from './columns.js';
 import { money } from './numbers.js';
@@ -67,17 +67,6 @@ export const HISTORY_FIELDS: Record<HistoryKind, Field[]> = Object.fromEntries(
   Object.entries(HISTORY_TABLES).map(([k, cols]) => [k, cols.map((c) => ({ label: c.header, text: c.text, wrap: c.id ? 'none' : 'words' }) as Field)]),
 ) as Record<HistoryKind, Field[]>;
 
-/** Which history row a sample is, or null (checked before the other kinds: a price series row has nightlyPrice too). */
-export function historyKindOf(sample: Row): HistoryKind | null {
-  if ('timesSeen' in sample && 'nightlyPrice' in sample) return 'price_history';
-  if ('inLatestSearch' in sample) return 'seen_listing';
-  if ('timesSeen' in sample && 'kind' in sample && 'key' in sample) return 'observation';
-  return null;
-}
-
-/** A booking inference (`{method, nights, bookings, counts, sample}`): printed as its bookings. */
-export const isBookingInference = (d: Row) => typeof d.method === 'string' && Array.isArray(d.bookings) && Array.isArray(d.nights);
-
 /** The summary line under the bookings table: the method, the nights by state and what they rest on. */
 export function bookingsSummary(d: Row): string {
   const counts = o(d.counts);
@@ -88,9 +77,6 @@ export function bookingsSummary(d: Row): string {
   const window = sample.firstObserved ? `, observed ${when(sample.firstObserved)} to ${when(sample.lastObserved)}` : '';
   return `${str(d.method)}: ${nights} nights: ${states}; ${bookings} booking${bookings === 1 ? '' : 's'}; from ${plain(sample.observations)} observations${window}`;
 }
-
-/** A calendar's history (`{changes, latest}`): printed as its changes. */
-export const isCalendarHistory = (d: Row) => Array.isArray(d.changes) && Array.isArray(d.latest);
 
 /** Columns of the presence timeline: each a slice of the window, lit when the listing was seen in it. */
 const PRESENCE = 16;

@@ -1,7 +1,7 @@
 // What a Family S result looks like (snake_case data): a stay (search, batch and lookup rows), the
-// rows or fields of one of its parts (`stays stay get --part`), and rows projected with --fields,
-// whose columns are the paths asked for. The shape decides, as in view.ts.
-import { DATA_COLUMNS, type DataColumn, type Datum, type Kind, type Row, type StayKind } from './columns.js';
+// rows or fields of one of its parts (`stays stay get --part`, which names the part's Kind), and
+// rows projected with --fields, whose columns are the paths asked for.
+import type { DataColumn, Datum, Row, StayKind } from './columns.js';
 import { grouped, money, rating } from './numbers.js';
 import type { Field, TableColumn, View } from './view-types.js';
 
@@ -161,28 +161,21 @@ export const STAY_FIELDS: Record<StayKind, Field[]> = {
   stay_rating: fields.stay_rating!,
 };
 
-const view = (kind: Kind & StayKind, rows: Row[], single: boolean): View => ({ kind, rows, single, data: DATA_COLUMNS[kind], table: STAY_TABLES[kind], fields: STAY_FIELDS[kind] });
-const isStay = (r: Row) => 'title' in r && 'person_capacity' in r && 'reviews_count' in r;
-const only = (r: Row, key: string) => Object.keys(r).length === 2 && 'id' in r && key in r;
 /** A part's list, one row per item, each carrying the stay's id. */
-const itemsOf = (r: Row, key: string): Row[] => (Array.isArray(r[key]) ? (r[key] as Row[]).map((x) => ({ stay_id: r.id, ...x })) : []);
+const itemsOf =
+  (key: string) =>
+  (data: unknown): Row[] => {
+    const r = o(data);
+    return Array.isArray(r[key]) ? (r[key] as Row[]).map((x) => ({ stay_id: r.id, ...x })) : [];
+  };
 
-/** A Family S shape's view, or null when `data` is not one. */
-export function stayViewOf(data: unknown): View | null {
-  if (Array.isArray(data)) return data.length > 0 && isStay(o(data[0])) ? view('stay', data as Row[], false) : null;
-  const r = o(data);
-  if (typeof r.id !== 'string') return null;
-  if (isStay(r)) return view('stay', [r], true);
-  if (only(r, 'photos')) return view('stay_photo', itemsOf(r, 'photos'), false);
-  if (only(r, 'amenities')) return view('stay_amenity', itemsOf(r, 'amenities'), false);
-  if (only(r, 'availability')) return view('stay_day', itemsOf(r, 'availability'), false);
-  if ('reviews' in r && 'reviews_count' in r && 'rating_breakdown' in r) return view('stay_review', itemsOf(r, 'reviews'), false);
-  if (only(r, 'host')) return view('stay_host', [r], true);
-  if (only(r, 'pricing')) return view('stay_pricing', [r], true);
-  if (only(r, 'location')) return view('stay_location', [r], true);
-  if ('star_rating' in r && 'rating_breakdown' in r) return view('stay_rating', [r], true);
-  return null;
-}
+/** The parts of a stay that are lists (stays stay get --part photos|amenities|availability|reviews): their items are the rows. */
+export const STAY_PART_ROWS = {
+  stay_photo: itemsOf('photos'),
+  stay_amenity: itemsOf('amenities'),
+  stay_day: itemsOf('availability'),
+  stay_review: itemsOf('reviews'),
+} satisfies Partial<Record<StayKind, (data: unknown) => Row[]>>;
 
 /** A dotted path's value: through arrays, every item's (joined with commas). */
 function at(v: unknown, path: string[]): unknown {

@@ -32,3 +32,12 @@ export interface View {
   fields: Field[];
   single: boolean;
 }
+
+/** A view built from a result's data, for a shape no Kind describes (watches, comp sets, market figures). */
+export type ViewOf = (data: unknown) => View;
+
+/**
+ * What a command passes to the printer (run.ts show and runCall, print.ts printResult): the Kind
+ * of its result (columns.ts; view.ts kindView knows where its rows are) or a builder.
+ */
+export type ViewSpec = Kind | ViewOf;

@@ -1,5 +1,5 @@
 // What a watch result looks like (issue 26): a watch (stays watch add, list, show, rm) and a
-// watch's events (stays watch events, stays watch run). The shape decides, as in view.ts; each
+// watch's events (stays watch events, stays watch run), each named by its command; each
 // line of a table says in a few words what the API's nested call, rules and changes hold, and tsv
 // and csv keep the data (numbers plain, the nested parts as JSON). Command definition files read
 // the column keys for their --help at start-up: this module imports only types and numbers.ts.
@@ -176,15 +176,10 @@ const EVENT_DATA: DataColumn[] = [
 export const WATCH_COLUMN_KEYS = WATCH_DATA.map((c) => c.key);
 export const WATCH_EVENT_COLUMN_KEYS = EVENT_DATA.map((c) => c.key);
 
-const isWatch = (r: Row) => 'intervalMinutes' in r && 'rules' in r && 'call' in r;
-const isEvent = (r: Row) => 'watchId' in r && 'rule' in r && 'occurredAt' in r;
+const rowsOf = (data: unknown) => ({ rows: (Array.isArray(data) ? data : [data]) as Row[], single: !Array.isArray(data) });
 
-/** A watch or a watch event (one, or rows of them), or null when `data` is neither. */
-export function watchViewOf(data: unknown): View | null {
-  const rows = (Array.isArray(data) ? data : [data]) as Row[];
-  const single = !Array.isArray(data);
-  const sample = o(rows[0]);
-  if (isWatch(sample)) return { kind: null, rows, single, data: WATCH_DATA, table: WATCH, fields: WATCH_FIELDS };
-  if (isEvent(sample)) return { kind: null, rows, single, data: EVENT_DATA, table: EVENT, fields: EVENT_FIELDS };
-  return null;
-}
+/** A watch (stays watch add, show, rm) or a list of them (stays watch list). */
+export const watchView = (data: unknown): View => ({ kind: null, ...rowsOf(data), data: WATCH_DATA, table: WATCH, fields: WATCH_FIELDS });
+
+/** A watch's events (stays watch events, stays watch run). */
+export const watchEventView = (data: unknown): View => ({ kind: null, ...rowsOf(data), data: EVENT_DATA, table: EVENT, fields: EVENT_FIELDS });

@@ -1,15 +1,16 @@
-// What a result looks like: which resource `data` is (its shape decides, so `stays jobs wait`
-// renders a finished job like the call that started it), its rows, the tsv/csv columns
+// What a result looks like: the view each command names for its result (a Kind, or a builder for
+// a shape no Kind covers), which says where the rows are in `data`, the tsv/csv columns
 // (columns.ts), the table columns (with what a narrow terminal may shrink or drop first, table.ts)
-// and, for a single resource, the fields of its vertical key/value view.
+// and, for a single resource, the fields of its vertical key/value view. The printer never guesses
+// a result's kind from its keys: a command says what it prints (`stays jobs get|wait`, whose poll
+// does not name the call, is the one reader of shapes: jobs/result-view.ts).
 import { DATA_COLUMNS, type Datum, type Kind, type Row } from './columns.js';
 import { grouped, money, rating } from './numbers.js';
-import { STAY_FIELDS, STAY_TABLES, projectedView, stayViewOf } from './view-stays.js';
-import { HISTORY_FIELDS, HISTORY_TABLES, historyKindOf, isBookingInference, isCalendarHistory } from './view-history.js';
-import type { Field, TableColumn, View } from './view-types.js';
-import { watchViewOf } from './view-watches.js';
+import { STAY_FIELDS, STAY_PART_ROWS, STAY_TABLES, projectedView } from './view-stays.js';
+import { HISTORY_FIELDS, HISTORY_TABLES } from './view-history.js';
+import type { Field, TableColumn, View, ViewOf, ViewSpec } from './view-types.js';
 
-export type { View } from './view-types.js';
+export type { View, ViewOf, ViewSpec } from './view-types.js';
 
 const o = (v: unknown) => (v ?? {}) as Row;
 const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
@@ -232,18 +233,6 @@ const FIELDS: Record<Kind, Field[]> = {
   ...STAY_FIELDS,
 };
 
-function kindOf(sample: Row): Kind | null {
-  const history = historyKindOf(sample);
-  if (history !== null) return history;
-  if ('platformListingId' in sample) return 'property';
-  if ('reviewId' in sample) return 'review';
-  if ('ota' in sample) return 'offer';
-  if ('nightlyPrice' in sample && 'totalPrice' in sample) return 'price';
-  if ('plan' in sample && 'credits' in sample) return 'account';
-  if ('jobId' in sample && 'status' in sample) return 'job';
-  return null;
-}
-
 const snake = (k: string) =>
   k
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
@@ -251,50 +240,67 @@ const snake = (k: string) =>
     .toLowerCase();
 const generic = (v: unknown): Datum => (v !== null && typeof v === 'object' ? JSON.stringify(v) : (v as Datum));
 
-/** Any other shape: its own keys, objects as JSON. */
-function genericView(rows: Row[], single: boolean): View {
-  const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const text = (k: string) => (r: Row) => (r[k] === null || r[k] === undefined ? null : String(generic(r[k])));
-  return {
-    kind: null,
-    rows,
-    single,
-    data: keys.map((k) => ({ key: snake(k), value: (r: Row) => generic(r[k]) })),
-    table: keys.map((k) => ({ header: snake(k).replace(/_/g, ' ').toUpperCase(), text: text(k), min: 10 })),
-    fields: keys.map((k) => ({ label: snake(k).replace(/_/g, ' ').toUpperCase(), text: text(k), wrap: 'words' })),
-  };
-}
-
-const viewFor = (kind: Kind, rows: Row[], single: boolean): View => ({ kind, rows, single, data: DATA_COLUMNS[kind], table: TABLES[kind], fields: FIELDS[kind] });
+/** Rows as they come: a list is its rows, an object one resource (printed as fields). */
+const rowsOf = (data: unknown): { rows: Row[]; single: boolean } => (Array.isArray(data) ? { rows: data as Row[], single: false } : { rows: [o(data)], single: true });
 
 /**
- * Rows and columns for any `data` the API returns; with `paths` (Family S --fields), the rows are
- * projections and the columns those paths.
+ * Rows printed by the keys given (snake_case columns, objects as JSON), for a result whose command
+ * knows its keys but no Kind describes it (stays match's candidates and decisions).
  */
-export function viewOf(data: unknown, paths: string[] | null = null): View {
+export const keysView =
+  (keys: readonly string[]): ViewOf =>
+  (data) => {
+    const { rows, single } = rowsOf(data);
+    const text = (k: string) => (r: Row) => (r[k] === null || r[k] === undefined ? null : String(generic(r[k])));
+    return {
+      kind: null,
+      rows,
+      single,
+      data: keys.map((k) => ({ key: snake(k), value: (r: Row) => generic(r[k]) })),
+      table: keys.map((k) => ({ header: snake(k).replace(/_/g, ' ').toUpperCase(), text: text(k), min: 10 })),
+      fields: keys.map((k) => ({ label: snake(k).replace(/_/g, ' ').toUpperCase(), text: text(k), wrap: 'words' })),
+    };
+  };
+
+/**
+ * The generic fallback, for a result no command describes: its rows by their own keys. Only
+ * `stays jobs get|wait` reaches it (jobs/result-view.ts: a job's poll does not name the call that
+ * started it), for a result that is none of the calls that run as jobs. `stays api` prints raw
+ * bodies as JSON and needs no view.
+ */
+export const ownKeysView: ViewOf = (data) => keysView([...new Set(rowsOf(data).rows.flatMap((r) => Object.keys(r)))])(data);
+
+/**
+ * Where a Kind's rows are in `data`, when they are not `data` itself: availability is read one row
+ * per listing-day (flattened, as analysts read calendars), a comparison as its offers (property,
+ * min and median go to the footer), a calendar's history as its changes (the latest snapshot is
+ * the command's summary line), a booking inference as its bookings (the nights by state are the
+ * summary line), and a stay's listed parts as their items, each with the stay's id.
+ */
+const ROWS: Partial<Record<Kind, (data: unknown) => Row[]>> = {
+  day: (d) => (Array.isArray(d) ? (d as Row[]) : []).flatMap((a) => (Array.isArray(a.dates) ? (a.dates as Row[]) : []).map((x) => ({ platform: a.platform, listingId: a.listingId, ...x }))),
+  offer: (d) => (Array.isArray(o(d).offers) ? (o(d).offers as Row[]) : []),
+  calendar_change: (d) => (Array.isArray(o(d).changes) ? (o(d).changes as Row[]) : []),
+  inferred_booking: (d) => (Array.isArray(o(d).bookings) ? (o(d).bookings as Row[]) : []),
+  ...STAY_PART_ROWS,
+};
+
+/** A Kind's view of `data`: its rows (ROWS says where, when not `data` itself) with the Kind's columns. */
+export function kindView(kind: Kind, data: unknown): View {
+  const at = ROWS[kind];
+  const { rows, single } = at ? { rows: at(data), single: false } : rowsOf(data);
+  return { kind, rows, single, data: DATA_COLUMNS[kind], table: TABLES[kind], fields: FIELDS[kind] };
+}
+
+/**
+ * The view a command says its result prints with (a Kind or a builder; null where the command
+ * prints only JSON, a programming error if a table, tsv or csv is asked for there); with `paths`
+ * (Family S --fields), the rows are projections and the columns those paths.
+ */
+export function viewOf(data: unknown, view: ViewSpec | null, paths: string[] | null = null): View {
   if (paths !== null) return projectedView(data, paths);
-  if (Array.isArray(data)) {
-    const rows = data as Row[];
-    // Availability: one row per listing-day, flattened, as analysts read calendars.
-    if (rows.length > 0 && Array.isArray(rows[0]?.dates)) {
-      return viewFor(
-        'day',
-        rows.flatMap((a) => (a.dates as Row[]).map((d) => ({ platform: a.platform, listingId: a.listingId, ...d }))),
-        false,
-      );
-    }
-    const kind = rows[0] ? kindOf(rows[0]) : 'property';
-    return kind ? viewFor(kind, rows, false) : (watchViewOf(rows) ?? stayViewOf(rows) ?? genericView(rows, false));
-  }
-  const row = o(data);
-  // A comparison is read as its offers; property, min and median go to the footer.
-  if (Array.isArray(row.offers)) return viewFor('offer', row.offers as Row[], false);
-  // A calendar's history is read as its changes; the latest snapshot is the command's summary line.
-  if (isCalendarHistory(row)) return viewFor('calendar_change', row.changes as Row[], false);
-  // A booking inference is read as its bookings; the nights by state are the command's summary line.
-  if (isBookingInference(row)) return viewFor('inferred_booking', row.bookings as Row[], false);
-  const kind = kindOf(row);
-  return kind ? viewFor(kind, [row], true) : (watchViewOf(row) ?? stayViewOf(row) ?? genericView([row], true));
+  if (view === null) throw new Error('internal: this command prints JSON here and names no view for a table, tsv or csv');
+  return typeof view === 'function' ? view(data) : kindView(view, data);
 }
 
 /** A tsv/csv cell: numbers as JavaScript writes them (255.62), booleans true/false, unknown empty. */

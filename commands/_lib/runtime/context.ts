@@ -32,8 +32,6 @@ export interface Ctx {
   maxCredits: number | null;
   /** The key's environment from its prefix: sandbox calls are free (no cost guard). */
   keyEnv: 'sandbox' | 'live';
-  /** The key the client sends; in-process, `stays watch run` looks its account up on the store itself. */
-  apiKey: string | null;
   /** Where the key came from, for messages: a flag, the environment, the config, or the local sandbox key. */
   keySource: 'flag' | 'env' | 'config' | 'local' | null;
   profileName: string;
@@ -181,7 +179,6 @@ export async function createContext(opts: GlobalOpts, env: NodeJS.ProcessEnv = i
     failOnPartial: opts.failOnPartial === true || /^(1|true|yes)$/i.test(env.STAYS_FAIL_ON_PARTIAL ?? ''),
     maxCredits: parseMaxCredits(opts.maxCredits),
     keyEnv: /^(stay|sk)_test_/.test(apiKey ?? '') ? 'sandbox' : 'live',
-    apiKey: apiKey ?? null,
     keySource,
     profileName,
     baseSource: opts.baseUrl !== undefined ? (env.STAYS_BASE_URL === opts.baseUrl ? 'env' : 'flag') : baseUrl ? 'config' : null,

@@ -13,7 +13,7 @@ import { type NoticeMeta, Notices } from '../output/notices.js';
 import { type GlobalOpts, billable } from '../flags/options.js';
 import { jsonLines, printFooter, printResult, rowLines } from '../output/print.js';
 import { makeTerm } from './term.js';
-import { type View, viewOf } from '../output/view.js';
+import { type View, type ViewSpec, viewOf } from '../output/view.js';
 
 export async function execute(opts: GlobalOpts, body: (ctx: Ctx) => Promise<void>): Promise<void> {
   let ctx: Ctx | undefined;
@@ -119,7 +119,6 @@ function explainAuth(e: unknown, ctx: Ctx): unknown {
 /** Whether stdout carries the whole envelope (bare --json or -o json): notices are in its meta. */
 const wholeEnvelope = (ctx: Ctx) => ctx.format === 'json' && ctx.fields === null && ctx.jq === null;
 
-/** Prints one result: the data on stdout, the footer (tables) and the notices on stderr. */
 /** Rewrites the meta the notices are read from (stay batch names the file's lines, not entries[i]). */
 export type NoticeView = (meta: NoticeMeta | undefined) => NoticeMeta | undefined;
 
@@ -129,37 +128,60 @@ export interface TableExtras {
   summary?: (data: unknown) => string | null;
 }
 
-export async function show(ctx: Ctx, envelope: { data: unknown; meta?: unknown }, paginates: boolean | 'token' = false, view?: NoticeView, extras: TableExtras = {}): Promise<void> {
+/**
+ * How a result prints besides its view: `paginates` (the footer names the next page: --cursor, or
+ * 'token' for --next-page-token), `notices` (the meta the notices read), `extras` (tables).
+ */
+export interface ShowOptions {
+  paginates?: boolean | 'token';
+  notices?: NoticeView;
+  extras?: TableExtras;
+}
+
+/**
+ * Prints one result: the data on stdout with the view its command names (view.ts: a Kind or a
+ * builder; null where the command prints only JSON), the footer (tables) and the notices on stderr.
+ */
+export async function show(ctx: Ctx, envelope: { data: unknown; meta?: unknown }, view: ViewSpec | null, o: ShowOptions = {}): Promise<void> {
   ctx.ui.stop();
   if (ctx.fields !== null || ctx.jq !== null) {
     const { printSelected } = await import('../output/select.js');
     await printSelected(envelope, { fields: ctx.fields, jq: ctx.jq }, ctx.term);
   } else {
-    await printTable(ctx, envelope, paginates, extras);
+    await printTable(ctx, envelope, view, o.paginates ?? false, o.extras ?? {});
   }
   const notices = new Notices();
   const meta = envelope.meta as NoticeMeta | undefined;
-  notices.add(view ? view(meta) : meta);
+  notices.add(o.notices ? o.notices(meta) : meta);
   await notices.print(ctx.term, { quiet: wholeEnvelope(ctx), failOnPartial: ctx.failOnPartial });
 }
 
 /** A result in ctx's format; on a table, with the command's extras and the footer. */
-async function printTable(ctx: Ctx, envelope: { data: unknown; meta?: unknown }, paginates: boolean | 'token', extras: TableExtras): Promise<void> {
-  await printResult(envelope, ctx.format, ctx.term, ctx.projection, extras.table);
+async function printTable(ctx: Ctx, envelope: { data: unknown; meta?: unknown }, view: ViewSpec | null, paginates: boolean | 'token', extras: TableExtras): Promise<void> {
+  await printResult(envelope, ctx.format, ctx.term, view, ctx.projection, extras.table);
   if (ctx.format !== 'table') return;
   const line = extras.summary?.(envelope.data);
   if (line) io().stderr.write(`${line}\n`);
   await printFooter(envelope as Parameters<typeof printFooter>[0], ctx.term, paginates);
 }
 
-/** Sends an API call the way the flags ask (wait, --no-wait, --all) and prints the outcome. */
-export async function runCall(ctx: Ctx, call: ApiCall, o: { paginates?: boolean; all?: boolean; order?: RowOrder | null; notices?: NoticeView; extras?: TableExtras } = {}): Promise<void> {
+/**
+ * Sends an API call the way the flags ask (wait, --no-wait, --all) and prints the outcome with the
+ * view the command names for its result.
+ */
+export async function runCall(
+  ctx: Ctx,
+  call: ApiCall,
+  view: ViewSpec | null,
+  o: { paginates?: boolean; all?: boolean; order?: RowOrder | null; notices?: NoticeView; extras?: TableExtras } = {},
+): Promise<void> {
   // --dry-run (billable commands): the plan on stdout, nothing sent.
   if (billable.dryRun) return (await import('../cost/dry-run.js')).printDryRun(ctx, call, { all: o.all === true });
   const guard = costGuard(ctx, call, { all: o.all === true, flags: billable.flags });
-  if (o.all) return walkPages(ctx, call, guard, o.order ?? null, o.extras);
+  if (o.all) return walkPages(ctx, call, view, guard, o.order ?? null, o.extras);
   // A Family S search (a POST body) pages with --next-page-token.
   const paginates = o.paginates === true && call.method === 'POST' ? 'token' : o.paginates;
+  const shown: ShowOptions = { paginates, notices: o.notices, extras: o.extras };
   await guard?.before(0, 1);
   if (!ctx.wait) {
     const r = await ctx.client.submit(call);
@@ -172,10 +194,10 @@ export async function runCall(ctx: Ctx, call: ApiCall, o: { paginates?: boolean;
       if (ctx.format === 'table') io().stderr.write(`stays: job ${id} accepted; wait for it with: stays jobs wait ${id}\n`);
       return;
     }
-    return show(ctx, r.body, paginates, o.notices, o.extras);
+    return show(ctx, r.body, view, shown);
   }
   const envelope = await ctx.client.run(call);
-  await show(ctx, envelope, paginates, o.notices, o.extras);
+  await show(ctx, envelope, view, shown);
 }
 
 /**
@@ -208,7 +230,7 @@ export type RowOrder = (a: any, b: any) => number;
  * page or a refusal by the cost guard stops the walk with an error after what was fetched is
  * printed: the walk never ends short in silence.
  */
-async function walkPages(ctx: Ctx, call: ApiCall, guard: CostGuard | null, order: RowOrder | null, extras: TableExtras = {}): Promise<void> {
+async function walkPages(ctx: Ctx, call: ApiCall, view: ViewSpec | null, guard: CostGuard | null, order: RowOrder | null, extras: TableExtras = {}): Promise<void> {
   if (!ctx.wait) throw new UsageError('--all needs to wait for each page; drop --no-wait.', 'all');
   const streaming = order === null && ctx.fields === null && ctx.jq === null && (ctx.format === 'jsonl' || ctx.format === 'tsv' || ctx.format === 'csv');
   const rows: unknown[] = [];
@@ -225,7 +247,7 @@ async function walkPages(ctx: Ctx, call: ApiCall, guard: CostGuard | null, order
       last = got;
       notices.add(got.meta as NoticeMeta);
       if (streaming && ctx.format === 'jsonl') io().stdout.write(jsonLines(got.data));
-      else if (streaming) io().stdout.write(rowLines(viewOf(got.data, ctx.projection), ctx.format as 'tsv' | 'csv', page === 1));
+      else if (streaming) io().stdout.write(rowLines(viewOf(got.data, view, ctx.projection), ctx.format as 'tsv' | 'csv', page === 1));
       else rows.push(...got.data);
       page++;
       if (nextPageOf(got.meta)?.hasMore) await guard?.before(credits, page);
@@ -243,7 +265,7 @@ async function walkPages(ctx: Ctx, call: ApiCall, guard: CostGuard | null, order
       const { printSelected } = await import('../output/select.js');
       await printSelected(envelope, { fields: ctx.fields, jq: ctx.jq }, ctx.term);
     } else {
-      await printTable(ctx, envelope, true, extras);
+      await printTable(ctx, envelope, view, true, extras);
     }
   } else if (last && stopped === null && ctx.term.errTTY) {
     io().stderr.write(`stays: ${page - 1} page${page === 2 ? '' : 's'}, ${credits} credits charged\n`);

@@ -27,9 +27,6 @@ import { type RawInput, parseParams, preview } from '../validate.js';
 import { type CallPlan, callPlan } from './watch-call.js';
 import { eventView, watchView } from './watch-rows.js';
 
-// The runs, from where they were before the split (commands/ and tests import them from here).
-export { type WatchRunReport, runDueWatches } from './watch-runs.js';
-
 const WATCH_ID = /^wat_[0-9a-hjkmnp-tv-z]{26}$/;
 const EVENT_ID = /^wev_[0-9a-hjkmnp-tv-z]{26}$/;
 

@@ -11,7 +11,7 @@ import { priceGet } from './price.js';
 import { reviewsGet } from './reviews.js';
 import { searchGet, searchPost } from './search.js';
 import { compSetCreate, compSetDelete, compSetGet, compSetList, marketGet } from './market.js';
-import { watchCreate, watchDelete, watchEventsGet, watchGet, watchList } from './watches.js';
+import { watchCreate, watchDelete, watchEventsGet, watchGet, watchList, watchRunPost } from './watches.js';
 
 /** Family U routes, in the order the OpenAPI document lists them. */
 export const FAMILY_U_ROUTES: RouteDef[] = [
@@ -37,6 +37,7 @@ export const FAMILY_U_ROUTES: RouteDef[] = [
   watchGet,
   watchDelete,
   watchEventsGet,
+  watchRunPost,
   marketGet,
   compSetCreate,
   compSetList,

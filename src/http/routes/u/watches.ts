@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { createWatch, deleteWatch, getWatch, listWatchEvents, listWatches } from '../../../core/ops/watches.js';
 import { MAX_ACTIVE_WATCHES, WATCH_MIN_INTERVAL_MINUTES, createWatchBody, watchEventSchema, watchEventsParams, watchListParams, watchPathParams, watchSchema } from '../../../core/schemas/watches.js';
+import { runWatchesNow } from '../../../core/ops/watch-run-now.js';
+import { watchRunBody, watchRunSchema } from '../../../core/schemas/watch-runs.js';
 import { withWarningDocs } from '../../docs/base.js';
 import { renderOk } from '../../render.js';
 import { defineRoute, jsonBody, queryInput } from '../../route.js';
@@ -107,4 +109,27 @@ export const watchEventsGet = defineRoute({
     auth: true,
   }),
   handle: async (c, ctx) => renderOk(c, await listWatchEvents(c.get('services'), ctx, c.req.param('id') ?? '', queryInput(c))),
+});
+
+export const watchRunPost = defineRoute({
+  method: 'post',
+  scopes: ['stays.read', 'watches.write'],
+  path: '/v1/watches/run',
+  doc: () => ({
+    operationId: 'runDueWatches',
+    summary: 'Run the due watches of this key once, now',
+    description:
+      "The watches of the key's account and environment whose next run is due, each run once now (what `stays serve` does every 30 s, and " +
+      '`stays watch run`), claimed first so a server running them at the same time runs others; a watch not due is not run, so calling this ' +
+      'again at once runs nothing. Each run is billed as its call made by hand (meta.creditsCharged: the sum) and its events are also ' +
+      'GET /v1/watches/{id}/events and watch.triggered webhooks. A run whose call became a job is `pending`: the job finishes on its own. ' +
+      'The body is empty: any field is 400 invalid_parameter. Needs the stays.read and watches.write scopes (else 403 scope_insufficient; an ' +
+      'OAuth token, read-only, has no watches.write).',
+    tags: ['Watches'],
+    body: watchRunBody(),
+    data: z.array(watchRunSchema()),
+    errors: [400, 403],
+    auth: true,
+  }),
+  handle: async (c, ctx) => renderOk(c, await runWatchesNow(c.get('services'), ctx, await jsonBody(c))),
 });
