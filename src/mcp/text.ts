@@ -2,6 +2,7 @@
 // A summary says what came back and what it cost in a few lines, with the ids an agent needs
 // for the next call; the full answer is the structured content.
 import type { Meta } from '../core/schemas/resources.js';
+import { addDays } from '../core/clock.js';
 
 const num = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/\.?0+$/, ''));
 
@@ -50,7 +51,7 @@ export function tailLines(meta: Partial<Meta> | undefined, tool: string, paged =
 /** Runs of consecutive dates as "2027-03-01..2027-03-04, 2027-03-09". */
 export function dateRuns(dates: string[]): string {
   const runs: [string, string][] = [];
-  const next = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  const next = (d: string) => addDays(d, 1);
   for (const d of dates) {
     const last = runs[runs.length - 1];
     if (last && next(last[1]) === d) last[1] = d;

@@ -47,10 +47,3 @@ export function summarizeListing(days: readonly ObservationRow<'day'>[], prices:
     })),
   };
 }
-
-/** A price row's stay: check-in and check-out from its key (`checkIn/checkOut/adults`, after `@` for a search). */
-export function stayOfKey(key: string): { checkIn: string; checkOut: string } | null {
-  const stay = key.includes('@') ? key.slice(key.lastIndexOf('@') + 1) : key;
-  const m = /^(\d{4}-\d{2}-\d{2})\/(\d{4}-\d{2}-\d{2})\//.exec(stay);
-  return m ? { checkIn: m[1]!, checkOut: m[2]! } : null;
-}

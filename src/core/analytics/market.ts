@@ -4,10 +4,10 @@
 // (src/core/ops/market.ts) gathers each listing's observations, live from the store or synthetic
 // for sandbox keys, and this computes the same way for both.
 import { DAY_MS, dayMs as dateMs, isoDate } from '../clock.js';
-import type { ListingDigest, ListingSummary, PriceRow } from '../ports/history.js';
+import type { ListingDigest, ListingSummary } from '../ports/history.js';
 import type { Figure, Metrics } from '../schemas/market.js';
 import { BOOKING_METHOD } from './bookings.js';
-import { dayNumber, stayOfKey } from './listing-summary.js';
+import { dayNumber } from './listing-summary.js';
 
 const inferenceMethod = () => BOOKING_METHOD;
 
@@ -49,8 +49,6 @@ function percentile(sorted: readonly number[], p: number): number | null {
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (rank - lo);
 }
 
-const nightlyOf = (r: PriceRow) => r.value.nightlyPrice ?? null;
-
 /** What the metrics read of one listing over a window, computed once and read by every group and interval it falls in. */
 export interface Prepared {
   platform: string;
@@ -68,28 +66,23 @@ export function prepare(obs: ListingObs, from: string, to: string, currency: str
   const window = { ...obs.days };
   const windowPrices: Prepared['windowPrices'] = [];
   for (const r of obs.prices) {
-    if ((r.currency ?? currency) !== currency || !inWindow(r, from, to)) continue;
+    if ((r.currency ?? currency) !== currency || r.nightly === null || r.checkIn < from || r.checkIn >= to) continue;
     window.observations++;
     window.first = Math.min(window.first, r.firstSeen);
     window.last = Math.max(window.last, r.lastSeen);
-    windowPrices.push({ checkIn: stayOfKey(r.key)!.checkIn, nightly: nightlyOf(r)! });
+    windowPrices.push({ checkIn: r.checkIn, nightly: r.nightly });
   }
   return { platform: obs.platform, listingId: obs.listingId, bedrooms: obs.bedrooms, summary: obs.summary, windowPrices, window };
 }
 
 /** The answer's currency: the one most price rows are in (USD when none is), and how many rows are in another. */
-export function mainCurrency(listings: readonly (readonly PriceRow[])[]): { currency: string; excluded: number } {
+export function mainCurrency(listings: readonly (readonly { currency: string | null }[])[]): { currency: string; excluded: number } {
   const n = new Map<string, number>();
   for (const prices of listings) for (const r of prices) if (r.currency) n.set(r.currency, (n.get(r.currency) ?? 0) + 1);
   const best = [...n.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
   const currency = best?.[0] ?? 'USD';
   return { currency, excluded: [...n.entries()].filter(([c]) => c !== currency).reduce((s, [, k]) => s + k, 0) };
 }
-
-const inWindow = (r: PriceRow, from: string, to: string) => {
-  const stay = stayOfKey(r.key);
-  return stay !== null && nightlyOf(r) !== null && stay.checkIn >= from && stay.checkIn < to;
-};
 
 const [AVAILABLE, BOOKED, BLOCKED, UNBOOKABLE, UNKNOWN] = ['a', 'b', 'k', 'u', '?'].map((c) => c.charCodeAt(0));
 

@@ -3,7 +3,7 @@
 // filtered by the S filters, interleaved across places and paged by next_page_token.
 import { requireScope } from '../auth.js';
 import { stayRowsCost } from '../billing.js';
-import { utcToday } from '../clock.js';
+import { addDays, utcToday } from '../clock.js';
 import type { RequestContext, Services } from '../context.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../cursor.js';
 import { ServiceError, isUpstreamFailure } from '../errors.js';
@@ -74,8 +74,6 @@ function placesOf(q: SSearchInput): Place[] {
   return q.searchUrls!.map(placeOfSearchUrl);
 }
 
-const plusDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
-
 export interface SSearchPlan {
   plan: Plan<unknown[]>;
   memoKey: string;
@@ -127,8 +125,8 @@ export function sSearchPlan(services: Services, ctx: RequestContext, raw: RawInp
   const q = parseParams(SSearchBody, raw);
   const places = placesOf(q);
   const today = utcToday(services.clock);
-  const checkIn = q.checkIn ?? (q.checkOut === undefined ? plusDays(today, 14) : undefined);
-  const checkOut = q.checkOut ?? (q.checkIn === undefined ? plusDays(today, 16) : undefined);
+  const checkIn = q.checkIn ?? (q.checkOut === undefined ? addDays(today, 14) : undefined);
+  const checkOut = q.checkOut ?? (q.checkIn === undefined ? addDays(today, 16) : undefined);
   checkStay({ checkIn, checkOut }, today);
   const warnings: Warn[] = [];
 
@@ -246,7 +244,7 @@ export function sSearchPlan(services: Services, ctx: RequestContext, raw: RawInp
   if (details) {
     // With details, which rows need a lookup is known only once the search answered: one leg
     // searches, pages and looks the page's rows up, cached as a whole (docs/decisions.md).
-    const window = { start: today, end: plusDays(today, LOOKUP_CALENDAR_DAYS) };
+    const window = { start: today, end: addDays(today, LOOKUP_CALENDAR_DAYS) };
     legs = [
       {
         platform: P,

@@ -3,7 +3,7 @@
 // shape (core/stays/shape.ts) and the price (D26) differ. Stays are airbnb listings.
 import { requireScope } from '../auth.js';
 import { STAY_LOOKUP_COST, stayRowsCost } from '../billing.js';
-import { utcToday } from '../clock.js';
+import { addDays, utcToday } from '../clock.js';
 import type { RequestContext, Services } from '../context.js';
 import { ServiceError, isUpstreamFailure } from '../errors.js';
 import { parseListingId, parseListingUrl } from '../listing-ref.js';
@@ -28,7 +28,7 @@ export const LOOKUP_CALENDAR_DAYS = 30;
 
 function calendarWindow(services: Services): { start: string; end: string } {
   const start = utcToday(services.clock);
-  const end = new Date(Date.parse(`${start}T00:00:00Z`) + LOOKUP_CALENDAR_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const end = addDays(start, LOOKUP_CALENDAR_DAYS);
   return { start, end };
 }
 

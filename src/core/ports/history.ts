@@ -65,8 +65,17 @@ export interface ListingDigest extends ListingRef {
   summary: ListingSummary | null;
   /** Its calendar rows of the nights asked: how many, the first first seen and the last last seen. */
   days: { observations: number; first: number; last: number };
-  /** Its price rows (quotes and dated searches) of stays checking in on a night asked. */
-  prices: PriceRow[];
+  /** Its prices (quotes and dated searches) of stays checking in on a night asked: a row each. */
+  prices: WindowPrice[];
+}
+
+/** A price row as the market reads it: the stay's check-in, the nightly price and when it was seen. */
+export interface WindowPrice {
+  checkIn: string;
+  currency: string | null;
+  nightly: number | null;
+  firstSeen: number;
+  lastSeen: number;
 }
 
 /** The summary of one listing from its rows (core/analytics/listing-summary.ts): given to the port, which keeps what it returns. */

@@ -184,7 +184,9 @@ export function sandboxHistory(world: Upstream): HistoryPort {
     async digests(listings, nights, summarize, each) {
       for (const l of listings) {
         const { days, prices: all } = await observedFor(l, nights);
-        const prices = all.filter((r) => r.key >= nights.from && r.key.slice(0, 10) <= nights.to);
+        const prices = all
+          .filter((r) => r.key >= nights.from && r.key.slice(0, 10) <= nights.to)
+          .map((r) => ({ checkIn: r.key.slice(0, 10), currency: r.currency, nightly: r.value.nightlyPrice, firstSeen: r.firstSeen, lastSeen: r.lastSeen }));
         const inWindow = days.filter((r) => r.key >= nights.from && r.key <= nights.to);
         each([
           {

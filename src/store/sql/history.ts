@@ -5,7 +5,7 @@
 // a city's read in one statement would hold every other request behind it. Values are parsed once
 // per distinct text within a read (a calendar has a handful of distinct nights), and typed by kind
 // here, the one place that casts them.
-import type { HistoryPort, ListingDigest, ListingFacts, ListingHistory, ListingRef, ListingSummary, PriceRow } from '../../core/ports/history.js';
+import type { HistoryPort, ListingDigest, ListingFacts, ListingHistory, ListingRef, ListingSummary, PriceRow, WindowPrice } from '../../core/ports/history.js';
 import type { ObservationKind, ObservationRow, PlacedListing } from '../../core/ports/store.js';
 import type { ListingValue, ObservationValues, SearchValue } from '../../core/schemas/observations.js';
 import type { Row } from '../rows.js';
@@ -226,14 +226,21 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
           counted.set(r.listing_id as string, { observations: Number(r.n), first: Number(r.first), last: Number(r.last) });
         }
         const bedrooms = await bedroomsOf(b.platform, b.ids);
-        const prices = new Map<string, PriceRow[]>();
+        const prices = new Map<string, WindowPrice[]>();
         for (const r of await db.query(
-          `SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND ${inIds} AND check_in >= $3 AND check_in <= $4 AND kind IN ('quote', 'search') ORDER BY listing_id, kind, key, first_seen, id`,
+          `SELECT listing_id, check_in, currency, ${db.sql.jsonNumber('value', 'nightlyPrice')} AS nightly, first_seen, last_seen FROM observations
+           WHERE platform = $1 AND ${inIds} AND check_in >= $3 AND check_in <= $4 AND kind IN ('quote', 'search') ORDER BY listing_id, kind, key, first_seen, id`,
           [b.platform, ids, nights.from, nights.to],
         )) {
           const id = r.listing_id as string;
           if (!prices.has(id)) prices.set(id, []);
-          prices.get(id)!.push(toObservation(r, parse) as PriceRow);
+          prices.get(id)!.push({
+            checkIn: r.check_in as string,
+            currency: (r.currency as string | null) ?? null,
+            nightly: r.nightly === null ? null : Number(r.nightly),
+            firstSeen: Number(r.first_seen),
+            lastSeen: Number(r.last_seen),
+          });
         }
         const none = { observations: 0, first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
         each(
