@@ -70,7 +70,7 @@ const listingOf = (i, rnd) => ({
   name: `Lisbon flat ${i}`,
 });
 
-/** The rows of a city of n listings: [okey, platform, listing_id, kind, key, currency, value, place, check_in, check_out, lat, lng, bedrooms, first_seen, last_seen, times_seen, latest]. */
+/** The rows of a city of n listings: [okey, platform, listing_id, kind, key, currency, value, place, check_in, check_out, lat, lng, bedrooms, nightly, first_seen, last_seen, times_seen, latest]. */
 export function* rowsOf(n) {
   const rnd = prng(34);
   const listings = Array.from({ length: n }, (_, i) => listingOf(i, rnd));
@@ -88,6 +88,7 @@ export function* rowsOf(n) {
     o.lat ?? null,
     o.lng ?? null,
     o.bedrooms ?? null,
+    kind === 'quote' || kind === 'search' ? (value.nightlyPrice ?? null) : null,
     o.first,
     o.last,
     Math.round((o.last - o.first) / DAY) + 1,
@@ -166,7 +167,7 @@ export function* rowsOf(n) {
   }
 }
 
-const COLUMNS = 'okey, platform, listing_id, kind, key, currency, value, place, check_in, check_out, lat, lng, bedrooms, first_seen, last_seen, times_seen, latest';
+const COLUMNS = 'okey, platform, listing_id, kind, key, currency, value, place, check_in, check_out, lat, lng, bedrooms, nightly, first_seen, last_seen, times_seen, latest';
 const SOURCE = 'simulated';
 
 export function fillSqlite(file, n) {
@@ -187,10 +188,10 @@ export function fillSqlite(file, n) {
   return count;
 }
 
-async function fillPg(url, n) {
+export async function fillPg(url, n) {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
-  const types = ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'float8', 'float8', 'float8', 'bigint', 'bigint', 'int', 'int'];
+  const types = ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'float8', 'float8', 'float8', 'float8', 'bigint', 'bigint', 'int', 'int'];
   const sql = `INSERT INTO observations (${COLUMNS}, source) SELECT *, '${SOURCE}' FROM unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})`;
   await c.query('BEGIN');
   let cols = types.map(() => []);
@@ -204,7 +205,9 @@ async function fillPg(url, n) {
   }
   await send();
   await c.query('COMMIT');
-  await c.query('ANALYZE observations');
+  // What autovacuum does to an insert-only table soon after a load (PostgreSQL 13+): the
+  // visibility map that index-only scans need, and the planner's statistics.
+  await c.query('VACUUM ANALYZE observations');
   const count = Number((await c.query('SELECT COUNT(*) AS n FROM observations')).rows[0].n);
   await c.end();
   return count;

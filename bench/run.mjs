@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark, each reported against a baseline measured in the same run.
 import { benchAnalytics } from './analytics.mjs';
+import { benchAnalyst } from './analyst.mjs';
 import { benchFanout } from './fanout.mjs';
 import { benchHistory } from './history.mjs';
 import { benchCli } from './cli.mjs';
@@ -24,6 +25,7 @@ const suites = {
   history: benchHistory,
   analytics: benchAnalytics,
   matches: benchMatches,
+  analyst: benchAnalyst,
 };
 for (const [name, fn] of Object.entries(suites)) {
   if (which !== 'all' && which !== name) continue;

@@ -51,10 +51,10 @@ describe('stored observation values', () => {
   it('the columns the history port reads by agree with each row’s key and value', async () => {
     const db = new Database(`${t.dataDir}/stays.db`, { readonly: true });
     try {
-      const rows = db.prepare('SELECT kind, key, value, place, check_in, check_out, lat, lng, bedrooms FROM observations').all() as Record<string, unknown>[];
+      const rows = db.prepare('SELECT kind, key, value, place, check_in, check_out, lat, lng, bedrooms, nightly FROM observations').all() as Record<string, unknown>[];
       let dated = 0;
       for (const r of rows) {
-        const v = JSON.parse(r.value as string) as { lat?: number; lng?: number; bedrooms?: number | null };
+        const v = JSON.parse(r.value as string) as { lat?: number; lng?: number; bedrooms?: number | null; nightlyPrice?: number | null };
         const key = r.key as string;
         if (r.kind === 'search') {
           const at = key.lastIndexOf('@');
@@ -63,6 +63,7 @@ describe('stored observation values', () => {
           expect(r.check_in).toBe(at < 0 ? null : key.slice(at + 1, at + 11));
         } else expect(r.place).toBeNull();
         if (r.kind === 'quote') expect([r.check_in, r.check_out]).toEqual(key.split('/').slice(0, 2));
+        expect(r.nightly).toBe(r.kind === 'quote' || r.kind === 'search' ? (v.nightlyPrice ?? null) : null);
         if (r.kind === 'search' || r.kind === 'listing') {
           expect(r.lat).toBe(v.lat ?? null);
           expect(r.lng).toBe(v.lng ?? null);

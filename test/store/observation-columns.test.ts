@@ -31,10 +31,10 @@ const INSERT = `INSERT INTO observations (okey, platform, listing_id, kind, key,
 const expected = () =>
   OLD.map((o, i) => {
     const c = columnsOf({ platform: 'airbnb', listingId: String(i), currency: null, ...o } as NewObservation);
-    return { place: c.place, check_in: c.checkIn, check_out: c.checkOut, lat: c.lat, lng: c.lng, bedrooms: c.bedrooms };
+    return { place: c.place, check_in: c.checkIn, check_out: c.checkOut, lat: c.lat, lng: c.lng, bedrooms: c.bedrooms, nightly: c.nightly };
   });
 
-const SELECT = 'SELECT place, check_in, check_out, lat, lng, bedrooms FROM observations ORDER BY id';
+const SELECT = 'SELECT place, check_in, check_out, lat, lng, bedrooms, nightly FROM observations ORDER BY id';
 
 describe('the history columns migration', () => {
   it('backfills every kind of stored row as the write path derives it (SQLite)', () => {
@@ -50,6 +50,13 @@ describe('the history columns migration', () => {
       expect(plan("SELECT * FROM observations WHERE platform = 'a' AND listing_id = '1' AND kind = 'day' AND key >= '2027' AND key <= '2028'")).toMatch(/observations_listing/);
       expect(plan("SELECT platform, listing_id FROM observations WHERE kind = 'search' AND place = 'lisbon' GROUP BY platform, listing_id")).toMatch(/observations_place/);
       expect(plan('SELECT * FROM observations WHERE latest = 1 AND lat IS NOT NULL AND lat >= 1 AND lat <= 2 AND lng >= 1 AND lng <= 2')).toMatch(/observations_geo/);
+      // What the market reads of a window's prices, and of a listing's bedrooms: the index alone.
+      expect(
+        plan(
+          "SELECT listing_id, check_in, currency, nightly, first_seen, last_seen FROM observations WHERE platform = 'a' AND listing_id IN ('1', '2') AND check_in IS NOT NULL AND check_in >= '2027' AND check_in <= '2028'",
+        ),
+      ).toMatch(/COVERING INDEX observations_stay/);
+      expect(plan("SELECT listing_id, bedrooms FROM observations WHERE platform = 'a' AND listing_id IN ('1', '2') AND kind = 'listing' AND latest = 1")).toMatch(/COVERING INDEX observations_facts/);
     } finally {
       db.close();
     }

@@ -8,6 +8,18 @@ import type { DateSpan, ListingSummary, PriceRow } from '../ports/history.js';
 import type { ObservationRow } from '../ports/store.js';
 import { BOOKING_METHOD, type NightState, inferBookings } from './bookings.js';
 
+/** Characters of a night in `seen`: its row count (2, base 36), first seen and last seen (9 each, epoch ms in base 36). */
+const SEEN_WIDTH = 20;
+const SEEN_MAX_ROWS = 36 * 36 - 1;
+
+/** A night's calendar rows as `seen` keeps them: how many, first seen, last seen (0, 0, 0: none). */
+export function seenOf(s: ListingSummary, i: number): { rows: number; first: number; last: number } {
+  const at = i * SEEN_WIDTH;
+  const rows = Number.parseInt(s.seen.slice(at, at + 2), 36);
+  if (rows === 0) return { rows, first: 0, last: 0 };
+  return { rows, first: Number.parseInt(s.seen.slice(at + 2, at + 11), 36), last: Number.parseInt(s.seen.slice(at + 11, at + 20), 36) };
+}
+
 /** One letter a night. */
 const LETTER: Record<NightState, string> = { available: 'a', booked: 'b', blocked: 'k', unbookable: 'u', unknown: '?' };
 
@@ -32,12 +44,27 @@ function spanOf(days: readonly ObservationRow<'day'>[]): { from: string; to: str
  */
 export function summarizeListing(days: readonly ObservationRow<'day'>[], prices: readonly PriceRow[], within?: DateSpan): ListingSummary {
   const span = within ? { from: within.from, to: addDays(within.to, 1) } : spanOf(days);
-  if (span === null) return { method: BOOKING_METHOD, first: null, states: '', bookings: [] };
+  if (span === null) return { method: BOOKING_METHOD, first: null, states: '', seen: '', bookings: [] };
   const r = inferBookings({ days, prices, from: span.from, to: span.to });
+  // Each night's calendar rows: how many, the first first seen and the last last seen.
+  const f = dayNumber(span.from);
+  const nights = r.nights.length;
+  const count = new Array<number>(nights).fill(0);
+  const first = new Array<number>(nights).fill(0);
+  const last = new Array<number>(nights).fill(0);
+  for (const row of days) {
+    const i = dayNumber(row.key) - f;
+    if (i < 0 || i >= nights) continue;
+    first[i] = count[i] === 0 ? row.firstSeen : Math.min(first[i]!, row.firstSeen);
+    last[i] = count[i] === 0 ? row.lastSeen : Math.max(last[i]!, row.lastSeen);
+    count[i]!++;
+  }
+  const fixed = (n: number, width: number) => n.toString(36).padStart(width, '0');
   return {
     method: BOOKING_METHOD,
     first: span.from,
     states: r.nights.map((n) => LETTER[n.state]).join(''),
+    seen: count.map((n, i) => fixed(Math.min(n, SEEN_MAX_ROWS), 2) + fixed(first[i]!, 9) + fixed(last[i]!, 9)).join(''),
     bookings: r.bookings.map((b) => ({
       checkIn: b.checkIn,
       nights: b.nights,

@@ -7,7 +7,7 @@ import { DAY_MS, dayMs as dateMs, isoDate } from '../clock.js';
 import type { ListingDigest, ListingSummary } from '../ports/history.js';
 import type { Figure, Metrics } from '../schemas/market.js';
 import { BOOKING_METHOD } from './bookings.js';
-import { dayNumber } from './listing-summary.js';
+import { dayNumber, seenOf } from './listing-summary.js';
 
 const inferenceMethod = () => BOOKING_METHOD;
 
@@ -63,7 +63,20 @@ export interface Prepared {
 
 /** Reads one listing over [from, to): only its prices in `currency` count. */
 export function prepare(obs: ListingObs, from: string, to: string, currency: string): Prepared {
-  const window = { ...obs.days };
+  const window = { observations: 0, first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
+  const summary = obs.summary;
+  if (summary !== null && summary.first !== null) {
+    // The window's calendar rows, as the summary counted them night by night.
+    const f = dayNumber(summary.first);
+    const end = Math.min(dayNumber(to), f + summary.states.length);
+    for (let d = Math.max(dayNumber(from), f); d < end; d++) {
+      const n = seenOf(summary, d - f);
+      if (n.rows === 0) continue;
+      window.observations += n.rows;
+      window.first = Math.min(window.first, n.first);
+      window.last = Math.max(window.last, n.last);
+    }
+  }
   const windowPrices: Prepared['windowPrices'] = [];
   for (const r of obs.prices) {
     if ((r.currency ?? currency) !== currency || r.nightly === null || r.checkIn < from || r.checkIn >= to) continue;

@@ -40,7 +40,7 @@ interface Member {
   bedrooms: number | null;
 }
 
-/** Listings tallied between two yields of the event loop. */
+/** Listings prepared or tallied between two yields of the event loop. */
 const TALLY_STEP = 200;
 
 const yieldLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -78,7 +78,14 @@ async function gather(history: HistoryPort, members: readonly Member[], from: st
     check();
   });
   const { currency, excluded } = mainCurrency(digests.map((d) => d.prices));
-  const prepared = digests.map((d) => prepare({ ...d, bedrooms: d.bedrooms ?? placedBedrooms.get(keyOf(d)) ?? null }, from, to, currency));
+  const prepared: Prepared[] = [];
+  for (const [i, d] of digests.entries()) {
+    prepared.push(prepare({ ...d, bedrooms: d.bedrooms ?? placedBedrooms.get(keyOf(d)) ?? null }, from, to, currency));
+    if (i % TALLY_STEP === TALLY_STEP - 1) {
+      check();
+      await yieldLoop();
+    }
+  }
   return { prepared, currency, excluded };
 }
 

@@ -54,17 +54,20 @@ export interface ListingSummary {
   first: string | null;
   /** A letter a night: a available, b booked, k blocked, u unbookable, ? unknown (not observed). */
   states: string;
+  /**
+   * Each night's calendar rows, 20 characters a night (listing-summary.ts, `seenOf`): how many,
+   * the first first seen and the last last seen, so a window's sample needs no calendar row.
+   */
+  seen: string;
   bookings: SummaryBooking[];
 }
 
 /** A date's day number (days since 1970-01-01, UTC). */
-/** What the market reads of a listing in scope: its summary, its bedrooms, and its calendar rows of the window's nights. */
+/** What the market reads of a listing in scope: its summary (which counts each night's calendar rows), its bedrooms, and its prices of the window. */
 export interface ListingDigest extends ListingRef {
   bedrooms: number | null;
   /** Its booking inference over what was observed of it (null: no calendar was). */
   summary: ListingSummary | null;
-  /** Its calendar rows of the nights asked: how many, the first first seen and the last last seen. */
-  days: { observations: number; first: number; last: number };
   /** Its prices (quotes and dated searches) of stays checking in on a night asked: a row each. */
   prices: WindowPrice[];
 }
@@ -110,8 +113,9 @@ export interface HistoryPort {
    * Many listings' digests for a window's nights, handed to `each` a bounded batch at a time (the
    * event loop yielded between batches). A listing's summary is computed with `summarize` from
    * everything observed of it, and the store keeps it until the listing's observations change:
-   * a read of listings whose observations did not change since reads no calendar row. `each`
-   * may throw to stop the read.
+   * a read of listings whose observations did not change since reads no calendar row, only each
+   * one's kept summary, bedrooms and prices of stays checking in on the nights. `each` may throw
+   * to stop the read.
    */
   digests(listings: readonly ListingRef[], nights: DateSpan, summarize: Summarize, each: (batch: ListingDigest[]) => void): Promise<void>;
   /**

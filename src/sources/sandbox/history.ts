@@ -187,18 +187,12 @@ export function sandboxHistory(world: Upstream): HistoryPort {
         const prices = all
           .filter((r) => r.key >= nights.from && r.key.slice(0, 10) <= nights.to)
           .map((r) => ({ checkIn: r.key.slice(0, 10), currency: r.currency, nightly: r.value.nightlyPrice, firstSeen: r.firstSeen, lastSeen: r.lastSeen }));
-        const inWindow = days.filter((r) => r.key >= nights.from && r.key <= nights.to);
         each([
           {
             platform: l.platform,
             listingId: l.listingId,
             bedrooms: (await facts(l))?.bedrooms ?? null,
             summary: summarize(days, all, nights),
-            days: {
-              observations: inWindow.length,
-              first: Math.min(...inWindow.map((r) => r.firstSeen)),
-              last: Math.max(...inWindow.map((r) => r.lastSeen)),
-            },
             prices,
           },
         ]);

@@ -146,7 +146,6 @@ const dialect: Dialect = {
   outboxOrder: 'seq',
   inJsonList: (column, param) => `${column} IN (SELECT json_array_elements_text(CAST(${param} AS json)))`,
   jsonInt: (column, field) => `CAST(CAST(${column} AS json)->>'${field}' AS BIGINT)`,
-  jsonNumber: (column, field) => `CAST(CAST(${column} AS json)->>'${field}' AS DOUBLE PRECISION)`,
   async lock(q, id, o = {}) {
     const fn = o.tryOnly ? 'pg_try_advisory_xact_lock' : 'pg_advisory_xact_lock';
     const r = o.text === undefined ? await q(`SELECT ${fn}($1) AS ok`, [id]) : await q(`SELECT ${fn}($1, hashtext($2)) AS ok`, [id, o.text]);

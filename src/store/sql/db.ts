@@ -30,8 +30,6 @@ export interface Dialect {
   inJsonList(column: string, param: string): string;
   /** The integer at `field` of the JSON text in `column`, or NULL. */
   jsonInt(column: string, field: string): string;
-  /** The number at `field` of the JSON text in `column` (a float), or NULL. */
-  jsonNumber(column: string, field: string): string;
   /**
    * Takes the transaction-scoped lock `id` (with `text`, the lock of that text within `id`), waiting
    * for it; `tryOnly`: returns false at once if another holds it. SQLite has one writer at a time:

@@ -13,8 +13,12 @@ import type { Db } from './db.js';
 
 /** Listings a statement of a many-listing read of rows covers: its rows stay a few thousand, its time a few milliseconds. */
 const BATCH = 10;
-/** Listings a statement of a digest read covers (a few index entries and one kept summary each). */
-const DIGEST_BATCH = 100;
+/**
+ * Listings a statement of a digest read covers (a few index entries and one kept summary each):
+ * on SQLite a statement runs on the event loop, so a few milliseconds' worth; PostgreSQL's run on
+ * the server, and each statement is a round trip, so more.
+ */
+const DIGEST_BATCH = { sqlite: 100, postgres: 1000 } as const;
 
 const COLUMNS = 'id, platform, listing_id, kind, key, currency, value, source, first_seen, last_seen, times_seen';
 
@@ -70,6 +74,7 @@ const nameOf = (text: unknown) => (typeof text === 'string' ? ((JSON.parse(text)
 
 export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
   const inIds = db.sql.inJsonList('listing_id', '$2');
+  const digestBatch = DIGEST_BATCH[db.kind];
 
   /** The bedrooms of a batch of one platform's listings: the listing read's, else the latest search row's that stated them. */
   async function bedroomsOf(platform: string, ids: readonly string[]): Promise<Map<string, number | null>> {
@@ -133,7 +138,7 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
       await flush();
       const parse = parser();
       // Prices alone are a few rows a listing: larger batches.
-      for (const b of batches(listings, q.nights === null ? DIGEST_BATCH : BATCH)) {
+      for (const b of batches(listings, q.nights === null ? digestBatch : BATCH)) {
         const ids = JSON.stringify(b.ids);
         const days =
           q.nights === null
@@ -185,12 +190,14 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
     async digests(listings, nights, summarize, each) {
       await flush();
       const parse = parser();
-      for (const b of batches(listings, DIGEST_BATCH)) {
+      for (const b of batches(listings, digestBatch)) {
         const ids = JSON.stringify(b.ids);
         const kept = new Map<string, { version: number; fresh: boolean; summary: ListingSummary | null }>();
         for (const r of await db.query(`SELECT listing_id, version, computed_version, summary FROM listing_summaries WHERE platform = $1 AND ${inIds}`, [b.platform, ids])) {
           const summary = r.summary === null ? null : (JSON.parse(r.summary as string) as ListingSummary);
-          kept.set(r.listing_id as string, { version: Number(r.version), fresh: Number(r.computed_version) === Number(r.version) && summary !== null, summary });
+          // A summary kept before it counted its nights' rows (`seen`) is made again.
+          const fresh = Number(r.computed_version) === Number(r.version) && summary !== null && typeof summary.seen === 'string';
+          kept.set(r.listing_id as string, { version: Number(r.version), fresh, summary });
         }
         // Summaries to make: never made, or made before the listing's observations last changed;
         // from all of its calendar and price rows, a few listings between two yields.
@@ -202,34 +209,32 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
             days: await db.query(`SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'day' ORDER BY listing_id, key, first_seen, id`, [b.platform, some]),
             prices: await db.query(`SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND ${inIds} AND check_in IS NOT NULL AND kind IN ('quote', 'search')`, [b.platform, some]),
           };
+          const params: unknown[] = [];
+          const values: string[] = [];
           for (const id of part) {
             const days = rows.days.filter((r) => r.listing_id === id).map((r) => toObservation<'day'>(r, parse));
             const prices = rows.prices.filter((r) => r.listing_id === id).map((r) => toObservation(r, parse) as PriceRow);
             const summary = summarize(days, prices);
             const version = kept.get(id)?.version ?? 0;
             kept.set(id, { version, fresh: true, summary });
-            // Kept unless the listing's observations changed while it was computed (its version moved on).
-            await db.query(
-              `INSERT INTO listing_summaries (platform, listing_id, version, computed_version, summary) VALUES ($1, $2, $3, $3, $4)
-               ON CONFLICT (platform, listing_id) DO UPDATE SET computed_version = $3, summary = $4 WHERE listing_summaries.version = $3`,
-              [b.platform, id, version, JSON.stringify(summary)],
-            );
+            const n = params.push(b.platform, id, version, JSON.stringify(summary));
+            values.push(`($${n - 3}, $${n - 2}, $${n - 1}, $${n - 1}, $${n})`);
           }
+          // Kept unless the listing's observations changed while it was computed (its version moved on).
+          await db.query(
+            `INSERT INTO listing_summaries (platform, listing_id, version, computed_version, summary) VALUES ${values.join(', ')}
+             ON CONFLICT (platform, listing_id) DO UPDATE SET computed_version = excluded.computed_version, summary = excluded.summary
+             WHERE listing_summaries.version = excluded.computed_version`,
+            params,
+          );
           await yieldLoop();
-        }
-        const counted = new Map<string, { observations: number; first: number; last: number }>();
-        for (const r of await db.query(
-          `SELECT listing_id, COUNT(*) AS n, MIN(first_seen) AS first, MAX(last_seen) AS last FROM observations
-           WHERE platform = $1 AND ${inIds} AND kind = 'day' AND key >= $3 AND key <= $4 GROUP BY listing_id`,
-          [b.platform, ids, nights.from, nights.to],
-        )) {
-          counted.set(r.listing_id as string, { observations: Number(r.n), first: Number(r.first), last: Number(r.last) });
         }
         const bedrooms = await bedroomsOf(b.platform, b.ids);
         const prices = new Map<string, WindowPrice[]>();
         for (const r of await db.query(
-          `SELECT listing_id, check_in, currency, ${db.sql.jsonNumber('value', 'nightlyPrice')} AS nightly, first_seen, last_seen FROM observations
-           WHERE platform = $1 AND ${inIds} AND check_in >= $3 AND check_in <= $4 AND kind IN ('quote', 'search') ORDER BY listing_id, kind, key, first_seen, id`,
+          // Quotes and dated searches (the rows with a stay), from observations_stay alone.
+          `SELECT listing_id, check_in, currency, nightly, first_seen, last_seen FROM observations
+           WHERE platform = $1 AND ${inIds} AND check_in IS NOT NULL AND check_in >= $3 AND check_in <= $4`,
           [b.platform, ids, nights.from, nights.to],
         )) {
           const id = r.listing_id as string;
@@ -242,7 +247,6 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
             lastSeen: Number(r.last_seen),
           });
         }
-        const none = { observations: 0, first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
         each(
           b.ids.map(
             (id): ListingDigest => ({
@@ -250,7 +254,6 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
               listingId: id,
               bedrooms: bedrooms.get(id) ?? null,
               summary: kept.get(id)?.summary ?? null,
-              days: counted.get(id) ?? none,
               prices: prices.get(id) ?? [],
             }),
           ),
@@ -301,7 +304,10 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
         [q.minLat, q.maxLat, q.minLng, q.maxLng, platforms],
       );
       const best = new Map<string, { rank: number; seen: number; place: PlacedListing }>();
-      for (const b of batches(near.map((r) => ({ platform: r.platform as string, listingId: r.listing_id as string })))) {
+      for (const b of batches(
+        near.map((r) => ({ platform: r.platform as string, listingId: r.listing_id as string })),
+        digestBatch,
+      )) {
         const rows = await db.query(
           `SELECT platform, listing_id, kind, lat, lng, bedrooms, last_seen FROM observations
            WHERE platform = $1 AND ${inIds} AND latest = 1 AND lat IS NOT NULL AND kind IN ('listing', 'search')`,

@@ -430,11 +430,13 @@ ${t.seq}    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
   // The history port's columns (issue 34): what the analyst wing reads by, as real columns that
   // indexes serve, derived from each row's key and value when it is written (src/store/sql/
   // observation-columns.ts) and backfilled here by the same rules. A search row's place (its
-  // location key, without the stay) and a dated row's stay (quotes, dated searches); where a
-  // search row or a listing's facts put it, and its bedrooms. A day row's night is its key.
+  // location key, without the stay) and a dated row's stay and nightly price (quotes, dated
+  // searches); where a search row or a listing's facts put it, and its bedrooms. A day row's night
+  // is its key.
   // Indexes: a listing's rows of one kind by key (a window's nights, a listing's quotes; with the
   // instants, so a window's count and span come from the index alone); the listings a place
-  // showed; a listing's prices by check-in; the latest coordinates by latitude. The old
+  // showed; a listing's prices by check-in (covering what the market reads of them); a listing's
+  // own bedrooms (covering); the latest coordinates by latitude. The old
   // (platform, listing_id, kind) index lacked key, so a night range read every night.
   // listing_summaries: each listing's booking inference over what was observed of it
   // (src/core/analytics/listing-summary.ts), kept until its observations change: a write of a
@@ -447,6 +449,8 @@ ${t.seq}    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
   ALTER TABLE observations ADD COLUMN lat DOUBLE PRECISION;
   ALTER TABLE observations ADD COLUMN lng DOUBLE PRECISION;
   ALTER TABLE observations ADD COLUMN bedrooms DOUBLE PRECISION;
+  ALTER TABLE observations ADD COLUMN nightly DOUBLE PRECISION;
+  UPDATE observations SET nightly = ${t.jsonNumber('value', 'nightlyPrice')} WHERE kind IN ('quote', 'search');
   UPDATE observations SET check_in = substr(key, 1, 10), check_out = substr(key, 12, 10) WHERE kind = 'quote';
   UPDATE observations SET place = key WHERE kind = 'search';
   UPDATE observations
@@ -461,7 +465,8 @@ ${t.seq}    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
   DROP INDEX observations_listing;
   CREATE INDEX observations_listing ON observations(platform, listing_id, kind, key, first_seen, last_seen);
   CREATE INDEX observations_place ON observations(place, platform, listing_id) WHERE kind = 'search';
-  CREATE INDEX observations_stay ON observations(platform, listing_id, check_in) WHERE check_in IS NOT NULL;
+  CREATE INDEX observations_stay ON observations(platform, listing_id, check_in, currency, nightly, first_seen, last_seen) WHERE check_in IS NOT NULL;
+  CREATE INDEX observations_facts ON observations(platform, listing_id, bedrooms) WHERE kind = 'listing' AND latest = 1;
   CREATE INDEX observations_geo ON observations(lat, lng) WHERE latest = 1 AND lat IS NOT NULL;
   CREATE TABLE listing_summaries (
     platform TEXT NOT NULL,

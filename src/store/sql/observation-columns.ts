@@ -17,12 +17,15 @@ export interface ObservationColumns {
   lat: number | null;
   lng: number | null;
   bedrooms: number | null;
+  /** A quote's or search row's nightly price. */
+  nightly: number | null;
 }
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 export function columnsOf(o: NewObservation): ObservationColumns {
-  const out: ObservationColumns = { place: null, checkIn: null, checkOut: null, lat: null, lng: null, bedrooms: null };
+  const out: ObservationColumns = { place: null, checkIn: null, checkOut: null, lat: null, lng: null, bedrooms: null, nightly: null };
+  if (o.kind === 'quote' || o.kind === 'search') out.nightly = num(o.value.nightlyPrice);
   if (o.kind === 'quote') {
     const m = QUOTE_KEY.exec(o.key);
     if (m) [out.checkIn, out.checkOut] = [m[1]!, m[2]!];

@@ -12,7 +12,7 @@ import { LOCK } from './jobs.js';
 import { columnsOf } from './observation-columns.js';
 
 /**
- * Rows of one INSERT, largest first (15 parameters each: well under SQLite's 32,766 and
+ * Rows of one INSERT, largest first (16 parameters each: well under SQLite's 32,766 and
  * PostgreSQL's 65,535). A fixed few sizes rather than one statement per answer's count: SQLite
  * prepares each statement text once and keeps it, and preparing a new 400-row text for nearly
  * every answer (their counts vary) cost more than the inserts (bench/history.mjs).
@@ -79,12 +79,12 @@ async function write(db: Db, q: Query, list: readonly NewObservation[], source: 
     const params: unknown[] = [];
     const values = rows.map(([okey, { o, value }]) => {
       const c = columnsOf(o);
-      const n = params.push(okey, o.platform, o.listingId, o.kind, o.key, o.currency, value, source, c.place, c.checkIn, c.checkOut, c.lat, c.lng, c.bedrooms, at);
-      const p = Array.from({ length: 14 }, (_, i) => `$${n - 14 + i}`);
+      const n = params.push(okey, o.platform, o.listingId, o.kind, o.key, o.currency, value, source, c.place, c.checkIn, c.checkOut, c.lat, c.lng, c.bedrooms, c.nightly, at);
+      const p = Array.from({ length: 15 }, (_, i) => `$${n - 15 + i}`);
       return `(${p.join(', ')}, $${n}, $${n}, 1, 1)`;
     });
     await q(
-      `INSERT INTO observations (okey, platform, listing_id, kind, key, currency, value, source, place, check_in, check_out, lat, lng, bedrooms, first_seen, last_seen, times_seen, latest) VALUES ${values.join(', ')}`,
+      `INSERT INTO observations (okey, platform, listing_id, kind, key, currency, value, source, place, check_in, check_out, lat, lng, bedrooms, nightly, first_seen, last_seen, times_seen, latest) VALUES ${values.join(', ')}`,
       params,
     );
   }

@@ -97,7 +97,6 @@ const dialect: Dialect = {
   outboxOrder: 'rowid',
   inJsonList: (column, param) => `${column} IN (SELECT value FROM json_each(${param}))`,
   jsonInt: (column, field) => `json_extract(${column}, '$.${field}')`,
-  jsonNumber: (column, field) => `json_extract(${column}, '$.${field}')`,
   lock: async () => true,
 };
 
