@@ -193,10 +193,10 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
       for (const b of batches(listings, digestBatch)) {
         const ids = JSON.stringify(b.ids);
         const kept = new Map<string, { version: number; fresh: boolean; summary: ListingSummary | null }>();
-        for (const r of await db.query(`SELECT listing_id, version, computed_version, summary FROM listing_summaries WHERE platform = $1 AND ${inIds}`, [b.platform, ids])) {
-          const summary = r.summary === null ? null : (JSON.parse(r.summary as string) as ListingSummary);
-          // A summary kept before it counted its nights' rows (`seen`) is made again.
-          const fresh = Number(r.computed_version) === Number(r.version) && summary !== null && typeof summary.seen === 'string';
+        for (const r of await db.query(`SELECT listing_id, version, computed_version, summary, states, seen FROM listing_summaries WHERE platform = $1 AND ${inIds}`, [b.platform, ids])) {
+          // The long per-night strings are columns of their own: read as they are, never parsed.
+          const summary = r.summary === null ? null : { ...(JSON.parse(r.summary as string) as Omit<ListingSummary, 'states' | 'seen'>), states: r.states as string, seen: r.seen as string };
+          const fresh = Number(r.computed_version) === Number(r.version) && summary !== null;
           kept.set(r.listing_id as string, { version: Number(r.version), fresh, summary });
         }
         // Summaries to make: never made, or made before the listing's observations last changed;
@@ -217,13 +217,14 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
             const summary = summarize(days, prices);
             const version = kept.get(id)?.version ?? 0;
             kept.set(id, { version, fresh: true, summary });
-            const n = params.push(b.platform, id, version, JSON.stringify(summary));
-            values.push(`($${n - 3}, $${n - 2}, $${n - 1}, $${n - 1}, $${n})`);
+            const { states, seen, ...rest } = summary;
+            const n = params.push(b.platform, id, version, JSON.stringify(rest), states, seen);
+            values.push(`($${n - 5}, $${n - 4}, $${n - 3}, $${n - 3}, $${n - 2}, $${n - 1}, $${n})`);
           }
           // Kept unless the listing's observations changed while it was computed (its version moved on).
           await db.query(
-            `INSERT INTO listing_summaries (platform, listing_id, version, computed_version, summary) VALUES ${values.join(', ')}
-             ON CONFLICT (platform, listing_id) DO UPDATE SET computed_version = excluded.computed_version, summary = excluded.summary
+            `INSERT INTO listing_summaries (platform, listing_id, version, computed_version, summary, states, seen) VALUES ${values.join(', ')}
+             ON CONFLICT (platform, listing_id) DO UPDATE SET computed_version = excluded.computed_version, summary = excluded.summary, states = excluded.states, seen = excluded.seen
              WHERE listing_summaries.version = excluded.computed_version`,
             params,
           );

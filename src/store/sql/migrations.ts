@@ -474,6 +474,8 @@ ${t.seq}    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
     version INTEGER NOT NULL DEFAULT 1,
     computed_version INTEGER NOT NULL DEFAULT 0,
     summary TEXT,
+    states TEXT,
+    seen TEXT,
     PRIMARY KEY (platform, listing_id)
   );
   `,
