@@ -12,12 +12,33 @@ import { BOOKING_METHOD, type NightState, inferBookings } from './bookings.js';
 const SEEN_WIDTH = 20;
 const SEEN_MAX_ROWS = 36 * 36 - 1;
 
-/** A night's calendar rows as `seen` keeps them: how many, first seen, last seen (0, 0, 0: none). */
-export function seenOf(s: ListingSummary, i: number): { rows: number; first: number; last: number } {
-  const at = i * SEEN_WIDTH;
-  const rows = Number.parseInt(s.seen.slice(at, at + 2), 36);
-  if (rows === 0) return { rows, first: 0, last: 0 };
-  return { rows, first: Number.parseInt(s.seen.slice(at + 2, at + 11), 36), last: Number.parseInt(s.seen.slice(at + 11, at + 20), 36) };
+/** The value of a base-36 digit's character code. */
+const digit = (c: number) => (c <= 57 ? c - 48 : c - 87);
+
+/**
+ * The calendar rows of the nights [a, b) (indexes into the summary's nights): how many, the first
+ * first seen and the last last seen (Infinity and -Infinity when none). The instants are compared
+ * as their fixed-width base-36 texts, which sort as the numbers do, and only the two kept are parsed.
+ */
+export function seenWithin(s: ListingSummary, a: number, b: number): { rows: number; first: number; last: number } {
+  let rows = 0;
+  let first: string | null = null;
+  let last: string | null = null;
+  for (let i = Math.max(0, a); i < b; i++) {
+    const at = i * SEEN_WIDTH;
+    const n = digit(s.seen.charCodeAt(at)) * 36 + digit(s.seen.charCodeAt(at + 1));
+    if (n === 0) continue;
+    rows += n;
+    const f = s.seen.slice(at + 2, at + 11);
+    const l = s.seen.slice(at + 11, at + 20);
+    if (first === null || f < first) first = f;
+    if (last === null || l > last) last = l;
+  }
+  return {
+    rows,
+    first: first === null ? Number.POSITIVE_INFINITY : Number.parseInt(first, 36),
+    last: last === null ? Number.NEGATIVE_INFINITY : Number.parseInt(last, 36),
+  };
 }
 
 /** One letter a night. */
@@ -44,7 +65,7 @@ function spanOf(days: readonly ObservationRow<'day'>[]): { from: string; to: str
  */
 export function summarizeListing(days: readonly ObservationRow<'day'>[], prices: readonly PriceRow[], within?: DateSpan): ListingSummary {
   const span = within ? { from: within.from, to: addDays(within.to, 1) } : spanOf(days);
-  if (span === null) return { method: BOOKING_METHOD, first: null, states: '', seen: '', bookings: [] };
+  if (span === null) return { method: BOOKING_METHOD, first: null, states: '', seen: '', bookings: [], currencies: [] };
   const r = inferBookings({ days, prices, from: span.from, to: span.to });
   // Each night's calendar rows: how many, the first first seen and the last last seen.
   const f = dayNumber(span.from);
@@ -60,17 +81,16 @@ export function summarizeListing(days: readonly ObservationRow<'day'>[], prices:
     count[i]!++;
   }
   const fixed = (n: number, width: number) => n.toString(36).padStart(width, '0');
+  const currencies: string[] = [];
   return {
     method: BOOKING_METHOD,
     first: span.from,
     states: r.nights.map((n) => LETTER[n.state]).join(''),
     seen: count.map((n, i) => fixed(Math.min(n, SEEN_MAX_ROWS), 2) + fixed(first[i]!, 9) + fixed(last[i]!, 9)).join(''),
-    bookings: r.bookings.map((b) => ({
-      checkIn: b.checkIn,
-      nights: b.nights,
-      lead: b.bookedAfter === null ? null : b.leadTimeDays,
-      price: b.lastPriceSeen,
-      currency: b.currency,
-    })),
+    bookings: r.bookings.flatMap((b) => {
+      const c = b.currency === null ? null : currencies.indexOf(b.currency) >= 0 ? currencies.indexOf(b.currency) : currencies.push(b.currency) - 1;
+      return [dayNumber(b.checkIn) - f, b.nights, b.bookedAfter === null ? null : b.leadTimeDays, b.lastPriceSeen, b.lastPriceSeen === null ? null : c];
+    }),
+    currencies,
   };
 }

@@ -7,7 +7,7 @@ import { DAY_MS, dayMs as dateMs, isoDate } from '../clock.js';
 import type { ListingDigest, ListingSummary } from '../ports/history.js';
 import type { Figure, Metrics } from '../schemas/market.js';
 import { BOOKING_METHOD } from './bookings.js';
-import { dayNumber, seenOf } from './listing-summary.js';
+import { dayNumber, seenWithin } from './listing-summary.js';
 
 const inferenceMethod = () => BOOKING_METHOD;
 
@@ -68,14 +68,10 @@ export function prepare(obs: ListingObs, from: string, to: string, currency: str
   if (summary !== null && summary.first !== null) {
     // The window's calendar rows, as the summary counted them night by night.
     const f = dayNumber(summary.first);
-    const end = Math.min(dayNumber(to), f + summary.states.length);
-    for (let d = Math.max(dayNumber(from), f); d < end; d++) {
-      const n = seenOf(summary, d - f);
-      if (n.rows === 0) continue;
-      window.observations += n.rows;
-      window.first = Math.min(window.first, n.first);
-      window.last = Math.max(window.last, n.last);
-    }
+    const n = seenWithin(summary, dayNumber(from) - f, Math.min(dayNumber(to), f + summary.states.length) - f);
+    window.observations = n.rows;
+    window.first = n.first;
+    window.last = n.last;
   }
   const windowPrices: Prepared['windowPrices'] = [];
   for (const r of obs.prices) {
@@ -143,14 +139,19 @@ export class Tally {
         if (s === BOOKED) this.booked++;
         else if (s === AVAILABLE || s === UNBOOKABLE) this.forRent++;
       }
-      for (const k of summary.bookings) {
-        const ci = dayNumber(k.checkIn);
+      const bk = summary.bookings;
+      const currency = summary.currencies.indexOf(this.currency);
+      for (let j = 0; j < bk.length; j += 5) {
+        const ci = f + bk[j]!;
+        const length = bk[j + 1]!;
+        const lead = bk[j + 2] ?? null;
+        const price = bk[j + 3] ?? null;
         // The booking's nights within [from, to); its price counts in the answer's currency only.
-        const nights = Math.max(0, Math.min(ci + k.nights, b) - Math.max(ci, a));
-        if (k.price !== null && k.currency === this.currency) for (let i = 0; i < nights; i++) this.bookedPrices.push(k.price);
-        if (k.checkIn >= from && k.checkIn < to) {
-          if (k.lead !== null) this.leads.push(k.lead);
-          this.lengths.push(k.nights);
+        const nights = Math.max(0, Math.min(ci + length, b) - Math.max(ci, a));
+        if (price !== null && bk[j + 4] === currency) for (let i = 0; i < nights; i++) this.bookedPrices.push(price);
+        if (ci >= a && ci < b) {
+          if (lead !== null) this.leads.push(lead);
+          this.lengths.push(length);
         }
       }
     }

@@ -37,16 +37,6 @@ export interface ListingHistory extends ListingRef {
   prices: PriceRow[];
 }
 
-export interface SummaryBooking {
-  checkIn: string;
-  nights: number;
-  /** Days from booking to check-in; null when it was already taken when first observed (only a floor is known). */
-  lead: number | null;
-  /** The nightly price last seen for its first night before it was taken, and its currency. */
-  price: number | null;
-  currency: string | null;
-}
-
 /** A listing's booking inference over what was observed of it, as a store keeps it (src/core/analytics/listing-summary.ts makes it). */
 export interface ListingSummary {
   method: string;
@@ -55,14 +45,20 @@ export interface ListingSummary {
   /** A letter a night: a available, b booked, k blocked, u unbookable, ? unknown (not observed). */
   states: string;
   /**
-   * Each night's calendar rows, 20 characters a night (listing-summary.ts, `seenOf`): how many,
+   * Each night's calendar rows, 20 characters a night (listing-summary.ts, `seenWithin`): how many,
    * the first first seen and the last last seen, so a window's sample needs no calendar row.
    */
   seen: string;
-  bookings: SummaryBooking[];
+  /**
+   * Its bookings, five numbers each (flat: a city's summaries decode without an object a
+   * booking): check-in (nights after `first`), nights, lead time in days (null: taken when first
+   * observed, only a floor is known), the nightly price last seen before it was taken (null: none)
+   * and that price's currency, an index into `currencies` (null: none).
+   */
+  bookings: (number | null)[];
+  currencies: string[];
 }
 
-/** A date's day number (days since 1970-01-01, UTC). */
 /** What the market reads of a listing in scope: its summary (which counts each night's calendar rows), its bedrooms, and its prices of the window. */
 export interface ListingDigest extends ListingRef {
   bedrooms: number | null;

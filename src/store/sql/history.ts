@@ -196,7 +196,8 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
         for (const r of await db.query(`SELECT listing_id, version, computed_version, summary, states, seen FROM listing_summaries WHERE platform = $1 AND ${inIds}`, [b.platform, ids])) {
           // The long per-night strings are columns of their own: read as they are, never parsed.
           const summary = r.summary === null ? null : { ...(JSON.parse(r.summary as string) as Omit<ListingSummary, 'states' | 'seen'>), states: r.states as string, seen: r.seen as string };
-          const fresh = Number(r.computed_version) === Number(r.version) && summary !== null;
+          // A summary of another form (kept by an earlier build) is made again.
+          const fresh = Number(r.computed_version) === Number(r.version) && summary !== null && Array.isArray(summary.currencies);
           kept.set(r.listing_id as string, { version: Number(r.version), fresh, summary });
         }
         // Summaries to make: never made, or made before the listing's observations last changed;
