@@ -122,6 +122,26 @@ describe('GET /v1/market over live simulated observations', () => {
     expect(Object.keys(data.methods)).toContain(o.occupancy.calendarUnavailableRate.method);
   });
 
+  it('the kept classifications answer as the first read computed them, over any window within or across the nights observed', async () => {
+    const { history } = t.runtime.store;
+    for (const [from, to] of [
+      ['2027-01-22', '2027-01-29'],
+      ['2026-12-20', '2027-01-25'],
+      ['2027-01-30', '2027-03-01'],
+    ]) {
+      // Each calendar observed once more (its latest row extended): the first read classifies the
+      // listings again, the second reads what it kept, over the window's nights only.
+      for (const id of calendarIds) {
+        const latest = (await history.calendar({ platform: 'airbnb', listingId: id }, { from: FROM, to: FROM })).at(-1)!;
+        await t.runtime.store.recordObservations([{ platform: 'airbnb', listingId: id, kind: 'day', key: FROM, currency: null, value: latest.value }], 'simulated', clock.now());
+      }
+      const path = `/v1/market?location=lisbon&from=${from}&to=${to}&platforms=airbnb&interval=week`;
+      const first = (await get(path, a.liveKey)).data;
+      const kept = (await get(path, a.liveKey)).data;
+      expect(kept).toEqual(first);
+    }
+  });
+
   it('a bounding box around the observed listings reads the same listings; bedrooms narrows them', async () => {
     const all = await get(`/v1/market?location=Lisbon&from=${FROM}&to=${TO}&platforms=airbnb`, a.liveKey);
     const box = await get(`/v1/market?bbox=-10,38,-8,39.5&from=${FROM}&to=${TO}&platforms=airbnb`, a.liveKey);

@@ -1,0 +1,131 @@
+// The market's pure parts (issue 34): a listing's kept summary (summarizeListing: a letter a
+// night, each night's rows counted with their first and last seen, the bookings as numbers) and the
+// tally of a group over a window (prepare, Tally), on hand-built calendar rows whose answers are
+// worked out here night by night.
+import { describe, expect, it } from 'vitest';
+import { dayNumber, seenWithin, summarizeListing } from '../../../src/core/analytics/listing-summary.js';
+import { Tally, prepare } from '../../../src/core/analytics/market.js';
+import type { WindowPrice } from '../../../src/core/ports/history.js';
+import type { ObservationRow } from '../../../src/core/ports/store.js';
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2030, 0, 1);
+const date = (d: number) => new Date(Date.UTC(2030, 2, 1) + d * DAY).toISOString().slice(0, 10);
+
+let id = 0;
+/** A night seen free from T0, and (when `takenAt` is given) taken from then on; last seen at T0 + 40 days. */
+function night(d: number, takenAt?: number, minNights = 1): ObservationRow<'day'>[] {
+  const free = { available: true, minNights, checkIn: true, checkOut: true, bookable: true };
+  const end = T0 + 40 * DAY;
+  const row = (value: ObservationRow<'day'>['value'], first: number, last: number): ObservationRow<'day'> => ({
+    id: ++id,
+    platform: 'airbnb',
+    listingId: '1',
+    kind: 'day',
+    key: date(d),
+    currency: null,
+    value,
+    source: 'test',
+    firstSeen: first,
+    lastSeen: last,
+    timesSeen: 1,
+  });
+  if (takenAt === undefined) return [row(free, T0, end)];
+  return [row(free, T0, takenAt - DAY), row({ ...free, available: false, checkIn: false, bookable: false }, takenAt, end)];
+}
+
+/** Nights 0-9 of March 2030: 2-4 booked (taken 20 days ahead, priced 100 EUR), the rest free. */
+function calendar() {
+  const taken = T0 + 30 * DAY;
+  const days = [0, 1, 5, 6, 7, 8, 9].flatMap((d) => night(d)).concat([2, 3, 4].flatMap((d) => night(d, taken)));
+  const quote: ObservationRow<'quote'> = {
+    id: ++id,
+    platform: 'airbnb',
+    listingId: '1',
+    kind: 'quote',
+    key: `${date(2)}/${date(5)}/2`,
+    currency: 'EUR',
+    value: { nightlyPrice: 100, totalPrice: 300, fees: null },
+    source: 'test',
+    firstSeen: T0,
+    lastSeen: taken - DAY,
+    timesSeen: 1,
+  };
+  return { days, prices: [quote], taken };
+}
+
+describe('a listing summary', () => {
+  it('classifies every night observed, counts each night’s rows, and keeps the bookings as numbers', () => {
+    const { days, prices, taken } = calendar();
+    const s = summarizeListing(days, prices);
+    expect(s.first).toBe(date(0));
+    expect(s.states).toBe('aabbbaaaaa');
+    // One booking: check-in on night 2 (2 nights after the first), 3 nights, priced 100 EUR.
+    expect(s.currencies).toEqual(['EUR']);
+    expect(s.bookings.slice(0, 2)).toEqual([2, 3]);
+    expect(s.bookings.slice(3)).toEqual([100, 0]);
+    // Nights 1-3: one row, then two, then two; first seen T0, last seen T0 + 40 days.
+    expect(seenWithin(s, 1, 4)).toEqual({ rows: 5, first: T0, last: T0 + 40 * DAY });
+    expect(seenWithin(s, 0, 0)).toEqual({ rows: 0, first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY });
+    expect(taken).toBeGreaterThan(T0);
+  });
+
+  it('a window asked of the summary reads the same nights whatever window asks (within classifies those nights only)', () => {
+    const { days, prices } = calendar();
+    const whole = summarizeListing(days, prices);
+    const within = summarizeListing(days, prices, { from: date(1), to: date(5) });
+    expect(within.first).toBe(date(1));
+    expect(within.states).toBe(whole.states.slice(1, 6));
+  });
+});
+
+describe('the market tally', () => {
+  const { days, prices } = calendar();
+  const summary = summarizeListing(days, prices);
+  const windowPrices: WindowPrice[] = [
+    { checkIn: date(2), currency: 'EUR', nightly: 100, firstSeen: T0, lastSeen: T0 + 10 * DAY },
+    { checkIn: date(6), currency: 'USD', nightly: 90, firstSeen: T0, lastSeen: T0 + 10 * DAY },
+    { checkIn: date(20), currency: 'EUR', nightly: 120, firstSeen: T0, lastSeen: T0 + 10 * DAY },
+  ];
+  const listing = { platform: 'airbnb', listingId: '1', bedrooms: 2, summary, prices: windowPrices };
+
+  it('counts a window’s nights, its bookings by check-in, and its prices in the answer’s currency', () => {
+    const p = prepare(listing, date(0), date(10), 'EUR');
+    // Ten nights of one or two rows (3 taken nights have two), and one price in EUR within the window.
+    expect(p.window).toEqual({ observations: 13 + 1, first: T0, last: T0 + 40 * DAY });
+    expect(p.windowPrices).toEqual([{ checkIn: date(2), nightly: 100 }]);
+    const t = new Tally(date(0), date(10), 'EUR');
+    t.add(p);
+    const m = t.metrics();
+    expect(m.activeListings.value).toBe(1);
+    expect(m.occupancy.calendarUnavailableRate).toMatchObject({ value: 0.3, sampleSize: 10 });
+    expect(m.occupancy.inferredBookedRate).toMatchObject({ value: 0.3, sampleSize: 10 });
+    expect(m.adr).toMatchObject({ value: 100, sampleSize: 3 });
+    expect(m.lengthOfStayNights).toMatchObject({ value: 3, sampleSize: 1 });
+    expect(m.bookingWindowDays.sampleSize).toBe(1);
+    expect(m.pricePercentiles).toMatchObject({ p50: 100, sampleSize: 1 });
+  });
+
+  it('a window that cuts a booking counts only its nights inside, and its check-in only where it falls', () => {
+    const t = new Tally(date(3), date(10), 'EUR');
+    t.add(prepare(listing, date(3), date(10), 'EUR'));
+    const m = t.metrics();
+    // Nights 3 and 4 of the booking are inside: booked 2 of 7 nights; ADR over those 2; no check-in inside.
+    expect(m.occupancy.inferredBookedRate).toMatchObject({ value: Math.round((2 / 7) * 10_000) / 10_000, sampleSize: 7 });
+    expect(m.adr).toMatchObject({ value: 100, sampleSize: 2 });
+    expect(m.lengthOfStayNights).toMatchObject({ value: null, sampleSize: 0 });
+  });
+
+  it('prices in another currency are neither ADR nor percentiles', () => {
+    const t = new Tally(date(0), date(10), 'USD');
+    t.add(prepare(listing, date(0), date(10), 'USD'));
+    const m = t.metrics();
+    expect(m.adr).toMatchObject({ value: null, sampleSize: 0 });
+    expect(m.pricePercentiles).toMatchObject({ p50: 90, sampleSize: 1 });
+  });
+
+  it('day numbers are UTC days', () => {
+    expect(dayNumber('1970-01-02')).toBe(1);
+    expect(dayNumber(date(0)) + 9).toBe(dayNumber(date(9)));
+  });
+});
