@@ -9,7 +9,7 @@ import type { ObservationRow } from '../ports/store.js';
 import { BOOKING_METHOD, type NightState, inferBookings } from './bookings.js';
 
 /** Characters of a night in `seen`: its row count (2, base 36), first seen and last seen (9 each, epoch ms in base 36). */
-export const SEEN_WIDTH = 20;
+const SEEN_WIDTH = 20;
 const SEEN_MAX_ROWS = 36 * 36 - 1;
 
 /** The value of a base-36 digit's character code. */

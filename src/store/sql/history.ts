@@ -10,8 +10,6 @@ import type { ObservationKind, ObservationRow, PlacedListing } from '../../core/
 import type { ListingValue, ObservationValues, SearchValue } from '../../core/schemas/observations.js';
 import type { Row } from '../rows.js';
 import type { Db } from './db.js';
-import { SEEN_WIDTH, dayNumber } from '../../core/analytics/listing-summary.js';
-import { DAY_MS, isoDate } from '../../core/clock.js';
 
 /** Listings a statement of a many-listing read of rows covers: its rows stay a few thousand, its time a few milliseconds. */
 const BATCH = 10;
@@ -52,23 +50,6 @@ export function toObservation<K extends ObservationKind = ObservationKind>(r: Ro
     lastSeen: Number(r.last_seen),
     timesSeen: Number(r.times_seen),
   } as ObservationRow<K>;
-}
-
-const dateOfDay = (day: number) => isoDate(day * DAY_MS);
-
-/**
- * A kept summary read over some nights: its strings start `skip` nights after its first night, so
- * its first night and its bookings' check-ins (counted from the first night) move on as much.
- */
-function sliced(r: Row): ListingSummary | null {
-  const kept = JSON.parse(r.summary as string) as Omit<ListingSummary, 'states' | 'seen'>;
-  // A summary of another form (kept by an earlier build) is made again.
-  if (!Array.isArray(kept.currencies) || (kept.first === null) !== (r.first_day === null)) return null;
-  if (kept.first === null) return { ...kept, states: '', seen: '' };
-  const skip = Number(r.skip);
-  const bookings = kept.bookings;
-  for (let j = 0; j < bookings.length; j += 5) bookings[j] = bookings[j]! - skip;
-  return { ...kept, first: dateOfDay(Number(r.first_day) + skip), bookings, states: (r.states as string | null) ?? '', seen: (r.seen as string | null) ?? '' };
 }
 
 const yieldLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -212,18 +193,11 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
       for (const b of batches(listings, digestBatch)) {
         const ids = JSON.stringify(b.ids);
         const kept = new Map<string, { version: number; fresh: boolean; summary: ListingSummary | null }>();
-        // The per-night strings are columns of their own, read as they are (never parsed) and only
-        // over the nights asked: `skip` nights of them are left out, the summary starts that much later.
-        const skip = `${db.sql.greatest}($3 - first_day, 0)`;
-        const take = `${db.sql.greatest}($4 - first_day - ${skip}, 0)`;
-        for (const r of await db.query(
-          `SELECT listing_id, version, computed_version, summary, first_day, ${skip} AS skip,
-                  substr(states, ${skip} + 1, ${take}) AS states, substr(seen, ${skip} * ${SEEN_WIDTH} + 1, ${take} * ${SEEN_WIDTH}) AS seen
-           FROM listing_summaries WHERE platform = $1 AND ${inIds}`,
-          [b.platform, ids, dayNumber(nights.from), dayNumber(nights.to) + 1],
-        )) {
-          const summary = r.summary === null ? null : sliced(r);
-          const fresh = Number(r.computed_version) === Number(r.version) && summary !== null;
+        for (const r of await db.query(`SELECT listing_id, version, computed_version, summary, states, seen FROM listing_summaries WHERE platform = $1 AND ${inIds}`, [b.platform, ids])) {
+          // The long per-night strings are columns of their own: read as they are, never parsed.
+          const summary = r.summary === null ? null : { ...(JSON.parse(r.summary as string) as Omit<ListingSummary, 'states' | 'seen'>), states: r.states as string, seen: r.seen as string };
+          // A summary of another form (kept by an earlier build) is made again.
+          const fresh = Number(r.computed_version) === Number(r.version) && summary !== null && Array.isArray(summary.currencies);
           kept.set(r.listing_id as string, { version: Number(r.version), fresh, summary });
         }
         // Summaries to make: never made, or made before the listing's observations last changed;
@@ -245,14 +219,13 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
             const version = kept.get(id)?.version ?? 0;
             kept.set(id, { version, fresh: true, summary });
             const { states, seen, ...rest } = summary;
-            const n = params.push(b.platform, id, version, JSON.stringify(rest), rest.first === null ? null : dayNumber(rest.first), states, seen);
-            values.push(`($${n - 6}, $${n - 5}, $${n - 4}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n})`);
+            const n = params.push(b.platform, id, version, JSON.stringify(rest), states, seen);
+            values.push(`($${n - 5}, $${n - 4}, $${n - 3}, $${n - 3}, $${n - 2}, $${n - 1}, $${n})`);
           }
           // Kept unless the listing's observations changed while it was computed (its version moved on).
           await db.query(
-            `INSERT INTO listing_summaries (platform, listing_id, version, computed_version, summary, first_day, states, seen) VALUES ${values.join(', ')}
-             ON CONFLICT (platform, listing_id) DO UPDATE SET computed_version = excluded.computed_version, summary = excluded.summary,
-               first_day = excluded.first_day, states = excluded.states, seen = excluded.seen
+            `INSERT INTO listing_summaries (platform, listing_id, version, computed_version, summary, states, seen) VALUES ${values.join(', ')}
+             ON CONFLICT (platform, listing_id) DO UPDATE SET computed_version = excluded.computed_version, summary = excluded.summary, states = excluded.states, seen = excluded.seen
              WHERE listing_summaries.version = excluded.computed_version`,
             params,
           );

@@ -474,7 +474,6 @@ ${t.seq}    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
     version INTEGER NOT NULL DEFAULT 1,
     computed_version INTEGER NOT NULL DEFAULT 0,
     summary TEXT,
-    first_day INTEGER,
     states TEXT,
     seen TEXT,
     PRIMARY KEY (platform, listing_id)
