@@ -17,19 +17,18 @@
 // figure (the calendar-unavailable rate of the scope's listing-nights).
 //
 // Knobs: BENCH_ANALYST_SIZES (250,1000,4000), BENCH_ANALYST_READS (7), BENCH_ANALYST_ENGINES (sqlite,postgres).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { BIN, fmt } from './lib.mjs';
+import { BIN, PG_ADMIN_URL, fmt, pgDatabase, startProcess } from './lib.mjs';
 
 const SIZES = (process.env.BENCH_ANALYST_SIZES ?? '250,1000,4000').split(',').map(Number);
 const READS = Number(process.env.BENCH_ANALYST_READS ?? 7);
 const ENGINES = (process.env.BENCH_ANALYST_ENGINES ?? 'sqlite,postgres').split(',');
-const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? process.env.STAYS_TEST_PG_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
 
 const DAY = 86_400_000;
 const FIRST_DAY = Date.UTC(2027, 0, 1);
@@ -213,30 +212,6 @@ export async function fillPg(url, n) {
   return count;
 }
 
-async function pgDatabase() {
-  const name = `stays_bench_analyst_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  try {
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-  } catch {
-    return null;
-  } finally {
-    await admin.end().catch(() => undefined);
-  }
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.href,
-    drop: async () => {
-      const a = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.end();
-    },
-  };
-}
-
 function provision(env) {
   const dataDir = mkdtempSync(join(tmpdir(), 'stays-bench-analyst-'));
   const admin = (...a) =>
@@ -245,31 +220,8 @@ function provision(env) {
   return { dataDir, key: admin('key', 'create', '--account', acct.id, '--env', 'live').key };
 }
 
-function serve(dataDir, env) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir], {
-    env: { ...process.env, STAYS_LOG_LEVEL: 'error', STAYS_NOW: NOW, ...env },
-    stdio: ['ignore', 'inherit', 'pipe'],
-  });
-  return new Promise((res, rej) => {
-    let err = '';
-    child.stderr.on('data', (d) => {
-      if (process.env.BENCH_ANALYST_DEBUG) process.stderr.write(d);
-      err += d;
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m)
-        res({
-          url: m[1],
-          pid: child.pid,
-          stop: () =>
-            new Promise((r) => {
-              child.once('exit', r);
-              child.kill('SIGTERM');
-            }),
-        });
-    });
-    child.once('exit', (code) => rej(new Error(`stays serve exited ${code}: ${err}`)));
-  });
-}
+/** `stays serve` on the data directory, at the bench's clock. */
+const serve = (dataDir, env) => startProcess([BIN, 'serve', '--port', '0', '--data-dir', dataDir], { STAYS_NOW: NOW, ...env });
 
 /** The server's peak resident memory so far, MB. */
 const peakRssMb = (pid) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
@@ -349,7 +301,7 @@ async function benchOne(engine, n) {
   let db = null;
   let env = {};
   if (engine === 'postgres') {
-    db = await pgDatabase();
+    db = await pgDatabase('stays_bench_analyst');
     if (!db) return [{ name: `postgres: no server at ${PG_ADMIN_URL}; skipped` }];
     env = { STAYS_DATABASE_URL: db.url, STAYS_SECRET_KEY: 'b'.repeat(64) };
   }

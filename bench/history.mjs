@@ -26,14 +26,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { BIN, fmt } from './lib.mjs';
+import { BIN, PG_ADMIN_URL, fmt, pgDatabase } from './lib.mjs';
 
 const OBSERVATIONS = Number(process.env.BENCH_HISTORY_OBSERVATIONS ?? 1_000_000);
 const READS = Number(process.env.BENCH_HISTORY_READS ?? 300);
 const SEARCHES = Number(process.env.BENCH_HISTORY_SEARCHES ?? 60);
 const ROUNDS = Number(process.env.BENCH_HISTORY_ROUNDS ?? 3);
 const PARTS = (process.env.BENCH_HISTORY_PARTS ?? 'read,read-pg,record').split(',');
-const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? process.env.STAYS_TEST_PG_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
 
 const DAY = 86_400_000;
 const PLATFORMS = ['airbnb', 'booking', 'vrbo', 'google'];
@@ -198,31 +197,6 @@ async function fillPg(url, n, now) {
   return count;
 }
 
-/** A fresh database on the PostgreSQL server, or null when there is none. */
-async function pgDatabase() {
-  const name = `stays_bench_history_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  try {
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-  } catch {
-    return null;
-  } finally {
-    await admin.end().catch(() => undefined);
-  }
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.href,
-    drop: async () => {
-      const a = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.end();
-    },
-  };
-}
-
 /** The plan SQLite chooses for the price series read (src/store/sql/observations.ts, observationSeries). */
 function planOf(file) {
   const db = new Database(file, { readonly: true });
@@ -267,7 +241,7 @@ async function benchRead(engine) {
   for (const s of stores) {
     let env = {};
     if (engine === 'postgres') {
-      s.pg = await pgDatabase();
+      s.pg = await pgDatabase('stays_bench_history');
       if (!s.pg) return [{ name: `PostgreSQL: no server at ${PG_ADMIN_URL}; skipped` }];
       // Instances on one database share the key that seals webhook secrets (any fixed one here).
       env = { STAYS_DATABASE_URL: s.pg.url, STAYS_SECRET_KEY: 'b'.repeat(64) };

@@ -18,6 +18,7 @@ export function startProcess(args, env = {}) {
       if (m)
         res({
           url: m[1],
+          pid: child.pid,
           stop: () =>
             new Promise((r) => {
               child.once('exit', r);
@@ -43,6 +44,36 @@ export async function startStays(env = {}) {
     stop: async () => {
       await proc.stop();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The PostgreSQL server the benches use (BENCH_PG_URL, else the tests' STAYS_TEST_PG_URL, else local). */
+export const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? process.env.STAYS_TEST_PG_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
+
+/** A fresh database on that server, named `prefix_…` (its url, name and drop), or null when there is no server. */
+export async function pgDatabase(prefix) {
+  const { default: pg } = await import('pg');
+  const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  try {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+  } catch {
+    return null;
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.href,
+    name,
+    drop: async () => {
+      const a = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
     },
   };
 }

@@ -8,13 +8,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import pg from 'pg';
+import { pgDatabase } from './lib.mjs';
 
 const OPS = Number(process.env.BENCH_STORE_OPS ?? 4000);
 const ROUNDS = Number(process.env.BENCH_STORE_ROUNDS ?? 3);
 const BEFORE = process.env.BENCH_STORE_BEFORE;
 const KINDS = (process.env.BENCH_STORE_KINDS ?? 'sqlite,postgres').split(',');
-const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? process.env.STAYS_TEST_PG_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
 
 /** The store module of a tree, bundled with its own dependencies (better-sqlite3 and pg stay its node_modules'). */
 async function storeOf(tree) {
@@ -34,29 +33,6 @@ async function storeOf(tree) {
   return import(pathToFileURL(file).href);
 }
 
-async function pgUrl() {
-  const name = `stays_bench_store_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  try {
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-  } catch {
-    return null;
-  } finally {
-    await admin.end().catch(() => undefined);
-  }
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return { url: url.href, name };
-}
-
-async function dropPg(name) {
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
-}
-
 const time = async (n, f) => {
   const t0 = performance.now();
   for (let i = 0; i < n; i++) await f(i);
@@ -65,7 +41,7 @@ const time = async (n, f) => {
 
 /** Operations per second of each hot path on one fresh store. */
 async function measure(mod, kind, dir) {
-  const where = kind === 'postgres' ? await pgUrl() : null;
+  const where = kind === 'postgres' ? await pgDatabase('stays_bench_store') : null;
   if (kind === 'postgres' && !where) return null;
   const store = mod.openStore({ dataDir: dir, databaseUrl: where?.url ?? '', databasePoolMax: 10, databaseQueueMax: 1000, databaseQueueTimeoutMs: 5000 });
   await store.ready();
@@ -86,7 +62,7 @@ async function measure(mod, kind, dir) {
   out.cacheGet = await time(OPS, () => store.cacheGet('k:bench', now));
   out.cacheSet = await time(OPS / 2, (i) => store.cacheSet(`k:bench:${i % 50}`, { i }, now, now + 600_000));
   await store.close();
-  if (where) await dropPg(where.name);
+  if (where) await where.drop();
   return out;
 }
 
