@@ -37,7 +37,7 @@ export const DEFAULTS = {
   jobLeaseMs: 30_000,
   shutdownGraceMs: 10_000,
   memoryCacheMb: 64,
-  analyticsBudgetMs: 15_000,
+  analyticsBudgetMs: 60_000,
   heapGrowthPercent: 100,
   history: 'on',
   historyDays: 400,

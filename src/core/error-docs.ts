@@ -284,7 +284,7 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
   },
   analysis_too_large: {
     cause:
-      'An analytic read (GET /v1/market) computed for longer than its time budget (STAYS_ANALYTICS_BUDGET_MS, 15 s by default) over the listings in scope. The read yields to other requests throughout, so the server kept answering; it stopped rather than hold a connection and memory longer. Nothing was charged.',
+      'An analytic read (GET /v1/market) computed for longer than its time budget (STAYS_ANALYTICS_BUDGET_MS, 60 s by default) over the listings in scope. The read yields to other requests throughout, so the server kept answering; it stopped rather than hold a connection and memory longer. What it classified is kept, so the same read asked again goes on from there. Nothing was charged.',
     fix: 'Narrow the scope: a smaller bbox or comp set radius, fewer platforms, a bedrooms filter, or a shorter window. An operator may raise STAYS_ANALYTICS_BUDGET_MS.',
     reproduce: 'GET /v1/market?location=lisbon&from=2026-06-01&to=2026-09-01 on a server started with STAYS_ANALYTICS_BUDGET_MS=1',
   },

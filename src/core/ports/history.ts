@@ -27,16 +27,6 @@ export interface ListingFacts extends ListingRef {
 /** A price row: a quote, or a dated search's row (its key names the stay). */
 export type PriceRow = ObservationRow<'quote'> | ObservationRow<'search'>;
 
-/** What the market reads of one listing over a window. */
-export interface ListingHistory extends ListingRef {
-  /** Its bedrooms: its listing read's, else the last search row's that stated them; null if none did. */
-  bedrooms: number | null;
-  /** Calendar rows of the nights asked, by night, then oldest first. */
-  days: ObservationRow<'day'>[];
-  /** Price rows (quotes and dated searches) of stays checking in within the span asked. */
-  prices: PriceRow[];
-}
-
 /** A listing's booking inference over what was observed of it, as a store keeps it (src/core/analytics/listing-summary.ts makes it). */
 export interface ListingSummary {
   method: string;
@@ -95,16 +85,6 @@ export interface HistoryPort {
   quoteSeries(q: ListingRef & { key: string; from: number; to: number; after?: { firstSeen: number; id: number } | null; limit?: number }): Promise<ObservationRow<'quote'>[]>;
   /** A listing's calendar rows of the nights in `nights`, by night, then oldest first. */
   calendar(l: ListingRef, nights: DateSpan): Promise<ObservationRow<'day'>[]>;
-  /** A listing's quotes of stays checking in within `checkIns`, by stay, then oldest first. */
-  quotes(l: ListingRef, checkIns: DateSpan): Promise<ObservationRow<'quote'>[]>;
-  /**
-   * Many listings' histories over a window, handed to `each` a bounded batch at a time (the
-   * event loop is yielded between batches, so one large read never holds the server): the
-   * calendar rows of `nights`, the price rows of stays checking in within `checkIns` (none of
-   * either when null), and each listing's bedrooms. `each` may throw to stop the read (a spent
-   * time budget).
-   */
-  histories(listings: readonly ListingRef[], q: { nights: DateSpan | null; checkIns: DateSpan | null }, each: (batch: ListingHistory[]) => void): Promise<void>;
   /**
    * Many listings' digests for a window's nights, handed to `each` a bounded batch at a time (the
    * event loop yielded between batches). A listing's summary is computed with `summarize` from
@@ -122,8 +102,6 @@ export interface HistoryPort {
    * `span` is null when no night of it was observed.
    */
   observedFor(l: ListingRef, nights: DateSpan): Promise<{ days: ObservationRow<'day'>[]; prices: PriceRow[]; span: DateSpan | null }>;
-  /** A listing's price rows (quotes and dated searches) of stays checking in within `checkIns`, by kind, stay, then oldest first. */
-  prices(l: ListingRef, checkIns: DateSpan): Promise<PriceRow[]>;
   /** The listings searches of a place (a location key, any dates) showed on `platforms`, by platform and id. */
   listingsOfPlace(q: { place: string; platforms: readonly string[] }): Promise<ListingRef[]>;
   /**

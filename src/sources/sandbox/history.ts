@@ -12,7 +12,7 @@
 //   during the year (a function of the listing).
 import { EDGE_NIGHTS } from '../../core/analytics/bookings.js';
 import { fingerprint } from '../../core/cursor.js';
-import type { DateSpan, HistoryPort, ListingFacts, ListingHistory, ListingRef } from '../../core/ports/history.js';
+import type { DateSpan, HistoryPort, ListingFacts, ListingRef } from '../../core/ports/history.js';
 import type { ObservationRow, PlacedListing, SeenListing } from '../../core/ports/store.js';
 import type { DayValue } from '../../core/schemas/observations.js';
 import type { EnabledPlatform } from '../../core/platforms.js';
@@ -177,9 +177,6 @@ export function sandboxHistory(world: Upstream): HistoryPort {
 
   return {
     listingsShownIn,
-    async prices(l, checkIns) {
-      return quotes(l, checkIns);
-    },
     observedFor,
     async digests(listings, nights, summarize, each) {
       for (const l of listings) {
@@ -207,19 +204,6 @@ export function sandboxHistory(world: Upstream): HistoryPort {
         .slice(0, q.limit ?? Number.MAX_SAFE_INTEGER);
     },
     calendar,
-    quotes,
-    async histories(listings, { nights, checkIns }, each) {
-      for (const l of listings) {
-        const h: ListingHistory = {
-          platform: l.platform,
-          listingId: l.listingId,
-          bedrooms: (await facts(l))?.bedrooms ?? null,
-          days: nights === null ? [] : await calendar(l, nights),
-          prices: checkIns === null ? [] : await quotes(l, checkIns),
-        };
-        each([h]);
-      }
-    },
     async listingsOfPlace(q) {
       const { listings } = await listingsShownIn({ ...q, from: 0, to: Number.MAX_SAFE_INTEGER });
       return listings.map((l) => ({ platform: l.platform, listingId: l.listingId })).sort((a, b) => a.platform.localeCompare(b.platform) || a.listingId.localeCompare(b.listingId));

@@ -5,7 +5,7 @@
 // a city's read in one statement would hold every other request behind it. Values are parsed once
 // per distinct text within a read (a calendar has a handful of distinct nights), and typed by kind
 // here, the one place that casts them.
-import type { HistoryPort, ListingDigest, ListingFacts, ListingHistory, ListingRef, ListingSummary, PriceRow, WindowPrice } from '../../core/ports/history.js';
+import type { HistoryPort, ListingDigest, ListingFacts, ListingRef, ListingSummary, PriceRow, WindowPrice } from '../../core/ports/history.js';
 import type { ObservationKind, ObservationRow, PlacedListing } from '../../core/ports/store.js';
 import type { ListingValue, ObservationValues, SearchValue } from '../../core/schemas/observations.js';
 import type { Row } from '../rows.js';
@@ -124,47 +124,6 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
       ]);
       return rows.map((r) => toObservation<'day'>(r, parse));
     },
-    async quotes(l, checkIns) {
-      await flush();
-      const rows = await db.query(`SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND listing_id = $2 AND check_in >= $3 AND check_in <= $4 AND kind = 'quote' ORDER BY key, first_seen, id`, [
-        l.platform,
-        l.listingId,
-        checkIns.from,
-        checkIns.to,
-      ]);
-      return rows.map((r) => toObservation<'quote'>(r));
-    },
-    async histories(listings, q, each) {
-      await flush();
-      const parse = parser();
-      // Prices alone are a few rows a listing: larger batches.
-      for (const b of batches(listings, q.nights === null ? digestBatch : BATCH)) {
-        const ids = JSON.stringify(b.ids);
-        const days =
-          q.nights === null
-            ? []
-            : await db.query(`SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'day' AND key >= $3 AND key <= $4 ORDER BY listing_id, key, first_seen, id`, [
-                b.platform,
-                ids,
-                q.nights.from,
-                q.nights.to,
-              ]);
-        const prices =
-          q.checkIns === null
-            ? []
-            : await db.query(
-                `SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND ${inIds} AND check_in >= $3 AND check_in <= $4 AND kind IN ('quote', 'search') ORDER BY listing_id, kind, key, first_seen, id`,
-                [b.platform, ids, q.checkIns.from, q.checkIns.to],
-              );
-        const bedrooms = await bedroomsOf(b.platform, b.ids);
-        const out = new Map<string, ListingHistory>(b.ids.map((id) => [id, { platform: b.platform, listingId: id, bedrooms: bedrooms.get(id) ?? null, days: [], prices: [] }]));
-        for (const r of days) out.get(r.listing_id as string)?.days.push(toObservation<'day'>(r, parse));
-        // Quotes first, then dated searches (kind order), each by stay and oldest first.
-        for (const r of prices) out.get(r.listing_id as string)?.prices.push(toObservation(r, parse) as PriceRow);
-        each([...out.values()]);
-        await yieldLoop();
-      }
-    },
     async observedFor(l) {
       await flush();
       const parse = parser();
@@ -178,14 +137,6 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
         ])
       ).map((r) => toObservation(r, parse) as PriceRow);
       return { days, prices, span: days.length === 0 ? null : { from: days[0]!.key, to: days.at(-1)!.key } };
-    },
-    async prices(l, checkIns) {
-      await flush();
-      const rows = await db.query(
-        `SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND listing_id = $2 AND check_in >= $3 AND check_in <= $4 AND kind IN ('quote', 'search') ORDER BY kind, key, first_seen, id`,
-        [l.platform, l.listingId, checkIns.from, checkIns.to],
-      );
-      return rows.map((r) => toObservation(r) as PriceRow);
     },
     async digests(listings, nights, summarize, each) {
       await flush();
