@@ -143,8 +143,19 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
       const parse = parser();
       for (const b of batches(listings, digestBatch)) {
         const ids = JSON.stringify(b.ids);
+        // The three reads of a batch at once: PostgreSQL serves them on three connections (SQLite in turn).
+        const [summaryRows, bedrooms, priceRows] = await Promise.all([
+          db.query(`SELECT listing_id, version, computed_version, summary, states, seen FROM listing_summaries WHERE platform = $1 AND ${inIds}`, [b.platform, ids]),
+          bedroomsOf(b.platform, b.ids),
+          db.query(
+            // Quotes and dated searches (the rows with a stay), from observations_stay alone.
+            `SELECT listing_id, check_in, currency, nightly, first_seen, last_seen FROM observations
+             WHERE platform = $1 AND ${inIds} AND check_in IS NOT NULL AND check_in >= $3 AND check_in <= $4`,
+            [b.platform, ids, nights.from, nights.to],
+          ),
+        ]);
         const kept = new Map<string, { version: number; fresh: boolean; summary: ListingSummary | null }>();
-        for (const r of await db.query(`SELECT listing_id, version, computed_version, summary, states, seen FROM listing_summaries WHERE platform = $1 AND ${inIds}`, [b.platform, ids])) {
+        for (const r of summaryRows) {
           // The long per-night strings are columns of their own: read as they are, never parsed.
           const summary = r.summary === null ? null : { ...(JSON.parse(r.summary as string) as Omit<ListingSummary, 'states' | 'seen'>), states: r.states as string, seen: r.seen as string };
           // A summary of another form (kept by an earlier build) is made again.
@@ -182,14 +193,8 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
           );
           await yieldLoop();
         }
-        const bedrooms = await bedroomsOf(b.platform, b.ids);
         const prices = new Map<string, WindowPrice[]>();
-        for (const r of await db.query(
-          // Quotes and dated searches (the rows with a stay), from observations_stay alone.
-          `SELECT listing_id, check_in, currency, nightly, first_seen, last_seen FROM observations
-           WHERE platform = $1 AND ${inIds} AND check_in IS NOT NULL AND check_in >= $3 AND check_in <= $4`,
-          [b.platform, ids, nights.from, nights.to],
-        )) {
+        for (const r of priceRows) {
           const id = r.listing_id as string;
           if (!prices.has(id)) prices.set(id, []);
           prices.get(id)!.push({
