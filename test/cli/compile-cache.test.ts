@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync,
 import module from 'node:module';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startPeerFake } from '../helpers/peer-fake.js';
+import { PEER_SPEC_AVAILABLE, startPeerFake } from '../helpers/peer-fake.js';
 import { BIN, tempDir } from '../helpers/stays.js';
 import { type Sandbox, freshSandbox, json, stays } from './helpers.js';
 
@@ -81,7 +81,7 @@ describe.runIf(ownCache)('the compile cache of bin/stays (Node 20)', () => {
     expect(files.map((f) => statSync(join(dir, f)).mtimeMs)).toEqual(before);
   });
 
-  it("a remote call runs the bundle without the service and loads no vendor file: its HTTP is Node's own", async () => {
+  it.runIf(PEER_SPEC_AVAILABLE)("a remote call runs the bundle without the service and loads no vendor file: its HTTP is Node's own", async () => {
     const peer = await startPeerFake();
     try {
       const dir = join(tempDir('stays-v8-'), 'cache');
