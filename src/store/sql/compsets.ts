@@ -1,6 +1,5 @@
-// Comp sets (issue 27, item 2): an account's saved sets of comparable listings, and the listings
-// observations placed within a box (the coordinates are in the observation values: listing and
-// search rows record lat and lng when the answer states them, src/core/observe.ts).
+// Comp sets (issue 27, item 2): an account's saved sets of comparable listings. The listings a
+// comp set holds are read through the history port (src/store/sql/history.ts, listingsWithin).
 import type { CompSetRow, CompSetStore } from '../../core/ports/store.js';
 import type { Row } from '../rows.js';
 import type { Db } from './db.js';
