@@ -31,6 +31,10 @@ export const DAY_MS = 86_400_000;
 export const dayMs = (date: string) => Date.parse(`${date}T00:00:00Z`);
 /** The UTC date (YYYY-MM-DD) of an instant. */
 export const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** A date's day number: whole days since 1970-01-01, UTC (read from its digits: no Date.parse). */
+export const dayNumber = (date: string) => Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
+/** The date of a day number. */
+export const dateOfDay = (day: number) => isoDate(day * DAY_MS);
 /** The date `n` days after `date` (before, for a negative n). */
 export const addDays = (date: string, n: number) => isoDate(dayMs(date) + n * DAY_MS);
 /** The last day asked for and its bounds [start, end) in epoch ms: asked on every search. */

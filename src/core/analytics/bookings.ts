@@ -6,7 +6,7 @@
 import type { PriceRow } from '../ports/history.js';
 import type { ObservationRow } from '../ports/store/observations.js';
 import type { DayValue } from '../schemas/observations.js';
-import { DAY_MS } from '../clock.js';
+import { DAY_MS, dateOfDay as dateOf, dayNumber } from '../clock.js';
 
 export const BOOKING_METHOD = 'calendar-diff/1';
 
@@ -81,8 +81,6 @@ export interface BookingInput {
 type DayRow = ObservationRow<'day'>;
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const dayNumber = (date: string) => Math.round(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
-const dateOf = (day: number) => iso(day * DAY_MS).slice(0, 10);
 const weekday = (day: number) => (((day + 4) % 7) + 7) % 7;
 
 const dayValue = (r: DayRow): DayValue => r.value;

@@ -3,7 +3,7 @@
 // only when the listing's observations change (src/store/sql/history.ts, table listing_summaries).
 // The market reads a city's summaries instead of a city's calendar rows, and every window of a
 // listing slices one classification: a night's state does not depend on the window asked.
-import { DAY_MS, addDays, isoDate } from '../clock.js';
+import { addDays, dateOfDay, dayNumber } from '../clock.js';
 import type { DateSpan, ListingSummary, PriceRow } from '../ports/history.js';
 import type { ObservationRow } from '../ports/store.js';
 import { BOOKING_METHOD, type NightState, inferBookings } from './bookings.js';
@@ -44,8 +44,6 @@ export function seenWithin(s: ListingSummary, a: number, b: number): { rows: num
 /** One letter a night. */
 const LETTER: Record<NightState, string> = { available: 'a', booked: 'b', blocked: 'k', unbookable: 'u', unknown: '?' };
 
-export const dayNumber = (date: string) => Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
-
 /** The nights a listing's calendar rows cover: the first and the day after the last. */
 function spanOf(days: readonly ObservationRow<'day'>[]): { from: string; to: string } | null {
   let lo: string | null = null;
@@ -54,7 +52,7 @@ function spanOf(days: readonly ObservationRow<'day'>[]): { from: string; to: str
     if (lo === null || r.key < lo) lo = r.key;
     if (hi === null || r.key > hi) hi = r.key;
   }
-  return lo === null || hi === null ? null : { from: lo, to: isoDate((dayNumber(hi) + 1) * DAY_MS) };
+  return lo === null || hi === null ? null : { from: lo, to: dateOfDay(dayNumber(hi) + 1) };
 }
 
 /**

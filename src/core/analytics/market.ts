@@ -3,11 +3,11 @@
 // method and sample size. A figure whose sample is empty is null, never a zero. Pure: the op
 // (src/core/ops/market.ts) gathers each listing's observations, live from the store or synthetic
 // for sandbox keys, and this computes the same way for both.
-import { DAY_MS, dayMs as dateMs, isoDate } from '../clock.js';
+import { DAY_MS, dayMs as dateMs, dayNumber, isoDate } from '../clock.js';
 import type { ListingDigest, ListingSummary } from '../ports/history.js';
 import type { Figure, Metrics } from '../schemas/market.js';
 import { BOOKING_METHOD } from './bookings.js';
-import { dayNumber, seenWithin } from './listing-summary.js';
+import { seenWithin } from './listing-summary.js';
 
 const inferenceMethod = () => BOOKING_METHOD;
 

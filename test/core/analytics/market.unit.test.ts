@@ -3,7 +3,8 @@
 // tally of a group over a window (prepare, Tally), on hand-built calendar rows whose answers are
 // worked out here night by night.
 import { describe, expect, it } from 'vitest';
-import { dayNumber, seenWithin, summarizeListing } from '../../../src/core/analytics/listing-summary.js';
+import { seenWithin, summarizeListing } from '../../../src/core/analytics/listing-summary.js';
+import { dayNumber } from '../../../src/core/clock.js';
 import { Tally, prepare } from '../../../src/core/analytics/market.js';
 import type { WindowPrice } from '../../../src/core/ports/history.js';
 import type { ObservationRow } from '../../../src/core/ports/store.js';
