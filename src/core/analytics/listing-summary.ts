@@ -8,37 +8,74 @@ import type { DateSpan, ListingSummary, PriceRow } from '../ports/history.js';
 import type { ObservationRow } from '../ports/store.js';
 import { BOOKING_METHOD, type NightState, inferBookings } from './bookings.js';
 
-/** Characters of a night in `seen`: its row count (2, base 36), first seen and last seen (9 each, epoch ms in base 36). */
-const SEEN_WIDTH = 20;
+/**
+ * `seen`: each night's calendar rows, in a form a market read decodes for every night of every
+ * listing in scope. A header, then the instants, then a record a night:
+ * - one digit w, the width of an instant's index; four base-36 characters, how many instants;
+ * - the instants a night's rows were first or last seen, ascending, nine base-36 characters each
+ *   (epoch ms): a calendar observed daily has one a day, however many nights it shows;
+ * - a night: its row count (two characters), then the index of its first first seen and of its
+ *   last last seen (w characters each). Indexes compare as the instants do.
+ */
 const SEEN_MAX_ROWS = 36 * 36 - 1;
+const HEADER = 5;
+const INSTANT = 9;
 
 /** The value of a base-36 digit's character code. */
 const digit = (c: number) => (c <= 57 ? c - 48 : c - 87);
 
+/** The number written in base 36 by the `width` characters of `s` from `at`. */
+function base36(s: string, at: number, width: number): number {
+  let n = 0;
+  for (let i = at; i < at + width; i++) n = n * 36 + digit(s.charCodeAt(i));
+  return n;
+}
+
 /**
  * The calendar rows of the nights [a, b) (indexes into the summary's nights): how many, the first
- * first seen and the last last seen (Infinity and -Infinity when none). The instants are compared
- * as their fixed-width base-36 texts, which sort as the numbers do, and only the two kept are parsed.
+ * first seen and the last last seen (Infinity and -Infinity when none). Read digit by digit, with
+ * no string made.
  */
 export function seenWithin(s: ListingSummary, a: number, b: number): { rows: number; first: number; last: number } {
+  const seen = s.seen;
+  if (seen.length < HEADER) return { rows: 0, first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
+  const w = digit(seen.charCodeAt(0));
+  const start = HEADER + base36(seen, 1, 4) * INSTANT;
+  const width = 2 + 2 * w;
   let rows = 0;
-  let first: string | null = null;
-  let last: string | null = null;
-  for (let i = Math.max(0, a); i < b; i++) {
-    const at = i * SEEN_WIDTH;
-    const n = digit(s.seen.charCodeAt(at)) * 36 + digit(s.seen.charCodeAt(at + 1));
+  let first = Number.POSITIVE_INFINITY;
+  let last = -1;
+  const end = Math.min(b, (seen.length - start) / width);
+  for (let i = Math.max(0, a); i < end; i++) {
+    const at = start + i * width;
+    const n = digit(seen.charCodeAt(at)) * 36 + digit(seen.charCodeAt(at + 1));
     if (n === 0) continue;
     rows += n;
-    const f = s.seen.slice(at + 2, at + 11);
-    const l = s.seen.slice(at + 11, at + 20);
-    if (first === null || f < first) first = f;
-    if (last === null || l > last) last = l;
+    const f = base36(seen, at + 2, w);
+    const l = base36(seen, at + 2 + w, w);
+    if (f < first) first = f;
+    if (l > last) last = l;
   }
   return {
     rows,
-    first: first === null ? Number.POSITIVE_INFINITY : Number.parseInt(first, 36),
-    last: last === null ? Number.NEGATIVE_INFINITY : Number.parseInt(last, 36),
+    first: rows === 0 ? Number.POSITIVE_INFINITY : base36(seen, HEADER + first * INSTANT, INSTANT),
+    last: rows === 0 ? Number.NEGATIVE_INFINITY : base36(seen, HEADER + last * INSTANT, INSTANT),
   };
+}
+
+/** `seen` of nights' row counts, first and last seen (see above). */
+function seenOf(count: readonly number[], first: readonly number[], last: readonly number[]): string {
+  const instants = [...new Set(count.flatMap((n, i) => (n === 0 ? [] : [first[i]!, last[i]!])))].sort((x, y) => x - y);
+  const index = new Map(instants.map((t, i) => [t, i]));
+  let w = 1;
+  while (36 ** w < instants.length) w++;
+  const fixed = (n: number, width: number) => n.toString(36).padStart(width, '0');
+  return (
+    String(w) +
+    fixed(instants.length, 4) +
+    instants.map((t) => fixed(t, INSTANT)).join('') +
+    count.map((n, i) => fixed(Math.min(n, SEEN_MAX_ROWS), 2) + (n === 0 ? '0'.repeat(2 * w) : fixed(index.get(first[i]!)!, w) + fixed(index.get(last[i]!)!, w))).join('')
+  );
 }
 
 /** One letter a night. */
@@ -78,13 +115,12 @@ export function summarizeListing(days: readonly ObservationRow<'day'>[], prices:
     last[i] = count[i] === 0 ? row.lastSeen : Math.max(last[i]!, row.lastSeen);
     count[i]!++;
   }
-  const fixed = (n: number, width: number) => n.toString(36).padStart(width, '0');
   const currencies: string[] = [];
   return {
     method: BOOKING_METHOD,
     first: span.from,
     states: r.nights.map((n) => LETTER[n.state]).join(''),
-    seen: count.map((n, i) => fixed(Math.min(n, SEEN_MAX_ROWS), 2) + fixed(first[i]!, 9) + fixed(last[i]!, 9)).join(''),
+    seen: seenOf(count, first, last),
     bookings: r.bookings.flatMap((b) => {
       const c = b.currency === null ? null : currencies.indexOf(b.currency) >= 0 ? currencies.indexOf(b.currency) : currencies.push(b.currency) - 1;
       return [dayNumber(b.checkIn) - f, b.nights, b.bookedAfter === null ? null : b.leadTimeDays, b.lastPriceSeen, b.lastPriceSeen === null ? null : c];

@@ -41,13 +41,15 @@ const fig = (value: number | null, sampleSize: number, unit: string, sampleUnit:
 const money = (v: number) => Math.round(v * 100) / 100;
 
 /** The percentile p (0..100) of sorted values, by linear interpolation between closest ranks. */
-function percentile(sorted: readonly number[], p: number): number | null {
+function percentile(sorted: ArrayLike<number>, p: number): number | null {
   if (sorted.length === 0) return null;
   const rank = (p / 100) * (sorted.length - 1);
   const lo = Math.floor(rank);
   const hi = Math.ceil(rank);
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (rank - lo);
 }
+
+const [AVAILABLE, BOOKED, BLOCKED, UNBOOKABLE, UNKNOWN] = ['a', 'b', 'k', 'u', '?'].map((c) => c.charCodeAt(0));
 
 /** What the metrics read of one listing over a window, computed once and read by every group and interval it falls in. */
 export interface Prepared {
@@ -59,6 +61,41 @@ export interface Prepared {
   windowPrices: { checkIn: string; nightly: number }[];
   /** The observations of the window read (calendar rows of its nights, its prices): how many, first and last seen. */
   window: { observations: number; first: number; last: number };
+  /** Its nights of the window [a, b) (day numbers) by class, counted once for every group the listing falls in. */
+  nights: NightCounts;
+  a: number;
+  b: number;
+}
+
+/** A listing's nights of a window by what its one classification says of them. */
+interface NightCounts {
+  /** Nights classified at all (not unknown). */
+  observed: number;
+  /** Booked or blocked: its calendar, as last observed, showed the night unavailable. */
+  unavailable: number;
+  booked: number;
+  /** Available or unbookable. */
+  forRent: number;
+}
+
+/** The nights [a, b) (day numbers) of a listing's summary, by class. */
+function countNights(summary: ListingSummary | null, a: number, b: number): NightCounts {
+  const c: NightCounts = { observed: 0, unavailable: 0, booked: 0, forRent: 0 };
+  if (summary === null || summary.first === null) return c;
+  const f = dayNumber(summary.first);
+  const states = summary.states;
+  const end = Math.min(b, f + states.length);
+  for (let d = Math.max(a, f); d < end; d++) {
+    const s = states.charCodeAt(d - f);
+    if (s === UNKNOWN) continue;
+    c.observed++;
+    if (s === BOOKED) {
+      c.unavailable++;
+      c.booked++;
+    } else if (s === BLOCKED) c.unavailable++;
+    else if (s === AVAILABLE || s === UNBOOKABLE) c.forRent++;
+  }
+  return c;
 }
 
 /** Reads one listing over [from, to): only its prices in `currency` count. */
@@ -81,7 +118,9 @@ export function prepare(obs: ListingObs, from: string, to: string, currency: str
     window.last = Math.max(window.last, r.lastSeen);
     windowPrices.push({ checkIn: r.checkIn, nightly: r.nightly });
   }
-  return { platform: obs.platform, listingId: obs.listingId, bedrooms: obs.bedrooms, summary: obs.summary, windowPrices, window };
+  const a = dayNumber(from);
+  const b = dayNumber(to);
+  return { platform: obs.platform, listingId: obs.listingId, bedrooms: obs.bedrooms, summary: obs.summary, windowPrices, window, nights: countNights(summary, a, b), a, b };
 }
 
 /** The answer's currency: the one most price rows are in (USD when none is), and how many rows are in another. */
@@ -93,8 +132,6 @@ export function mainCurrency(listings: readonly (readonly { currency: string | n
   return { currency, excluded: [...n.entries()].filter(([c]) => c !== currency).reduce((s, [, k]) => s + k, 0) };
 }
 
-const [AVAILABLE, BOOKED, BLOCKED, UNBOOKABLE, UNKNOWN] = ['a', 'b', 'k', 'u', '?'].map((c) => c.charCodeAt(0));
-
 /** A group's running sums over the nights [from, to): listings are added one at a time, then `metrics` gives its figures. */
 export class Tally {
   private listings = 0;
@@ -103,7 +140,9 @@ export class Tally {
   private unavailable = 0;
   private booked = 0;
   private forRent = 0;
-  private readonly bookedPrices: number[] = [];
+  /** The booked nights with a price in the answer's currency: their prices' sum (added night by night) and count. */
+  private bookedSum = 0;
+  private bookedPriced = 0;
   private readonly leads: number[] = [];
   private readonly lengths: number[] = [];
   private readonly prices: number[] = [];
@@ -121,24 +160,22 @@ export class Tally {
     this.b = dayNumber(to);
   }
 
-  add({ summary, windowPrices }: Prepared): void {
+  add(p: Prepared): void {
+    const { summary, windowPrices } = p;
     const { from, to, a, b } = this;
     this.listings++;
     let seen = false;
     if (summary !== null && summary.first !== null) {
       // The window's nights of the listing's one classification: a night taken (booked or
-      // blocked) is a night its calendar, as last observed, showed unavailable.
+      // blocked) is a night its calendar, as last observed, showed unavailable. Counted once per
+      // listing for its window; an interval of a series counts its own.
+      const n = p.a === a && p.b === b ? p.nights : countNights(summary, a, b);
+      if (n.observed > 0) seen = true;
+      this.observedNights += n.observed;
+      this.unavailable += n.unavailable;
+      this.booked += n.booked;
+      this.forRent += n.forRent;
       const f = dayNumber(summary.first);
-      const end = Math.min(b, f + summary.states.length);
-      for (let d = Math.max(a, f); d < end; d++) {
-        const s = summary.states.charCodeAt(d - f);
-        if (s === UNKNOWN) continue;
-        seen = true;
-        this.observedNights++;
-        if (s === BOOKED || s === BLOCKED) this.unavailable++;
-        if (s === BOOKED) this.booked++;
-        else if (s === AVAILABLE || s === UNBOOKABLE) this.forRent++;
-      }
       const bk = summary.bookings;
       const currency = summary.currencies.indexOf(this.currency);
       for (let j = 0; j < bk.length; j += 5) {
@@ -148,7 +185,10 @@ export class Tally {
         const price = bk[j + 3] ?? null;
         // The booking's nights within [from, to); its price counts in the answer's currency only.
         const nights = Math.max(0, Math.min(ci + length, b) - Math.max(ci, a));
-        if (price !== null && bk[j + 4] === currency) for (let i = 0; i < nights; i++) this.bookedPrices.push(price);
+        if (price !== null && bk[j + 4] === currency) {
+          for (let i = 0; i < nights; i++) this.bookedSum += price;
+          this.bookedPriced += nights;
+        }
         if (ci >= a && ci < b) {
           if (lead !== null) this.leads.push(lead);
           this.lengths.push(length);
@@ -164,11 +204,12 @@ export class Tally {
   }
 
   metrics(): Metrics {
-    const { booked, forRent, observedNights, unavailable, bookedPrices, lengths } = this;
-    const prices = [...this.prices].sort((a, b) => a - b);
-    const leads = [...this.leads].sort((a, b) => a - b);
+    const { booked, forRent, observedNights, unavailable, bookedPriced, lengths } = this;
+    // Sorted as numbers by the typed array's own sort (no comparator called per pair).
+    const prices = Float64Array.from(this.prices).sort();
+    const leads = Float64Array.from(this.leads).sort();
     const mean = (xs: number[]) => (xs.length === 0 ? null : xs.reduce((s, x) => s + x, 0) / xs.length);
-    const adr = mean(bookedPrices);
+    const adr = bookedPriced === 0 ? null : this.bookedSum / bookedPriced;
     const bookedRate = booked + forRent === 0 ? null : booked / (booked + forRent);
     const pct = (p: number) => {
       const v = percentile(prices, p);
@@ -177,7 +218,7 @@ export class Tally {
     const both = adr !== null && bookedRate !== null;
     return {
       activeListings: fig(this.active, this.listings, 'listings', 'listings', 'observed-in-scope/1'),
-      adr: fig(adr === null ? null : money(adr), bookedPrices.length, 'currency', 'booked nights with a price', 'booked-last-price-mean/1'),
+      adr: fig(adr === null ? null : money(adr), bookedPriced, 'currency', 'booked nights with a price', 'booked-last-price-mean/1'),
       occupancy: {
         calendarUnavailableRate: fig(observedNights === 0 ? null : unavailable / observedNights, observedNights, 'rate', 'listing-nights', 'calendar-last-state/1'),
         inferredBookedRate: fig(bookedRate, booked + forRent, 'rate', 'listing-nights', `booked-over-for-rent/1 (${inferenceMethod()})`),

@@ -35,8 +35,9 @@ export interface ListingSummary {
   /** A letter a night: a available, b booked, k blocked, u unbookable, ? unknown (not observed). */
   states: string;
   /**
-   * Each night's calendar rows, 20 characters a night (listing-summary.ts, `seenWithin`): how many,
-   * the first first seen and the last last seen, so a window's sample needs no calendar row.
+   * Each night's calendar rows (listing-summary.ts, `seenWithin`): how many, the first first seen
+   * and the last last seen (indexes into the instants it lists first), so a window's sample needs
+   * no calendar row.
    */
   seen: string;
   /**

@@ -70,6 +70,14 @@ function batches(listings: readonly ListingRef[], size = BATCH): { platform: str
   return out;
 }
 
+/**
+ * A listing's price row as its kept summary holds it (listing_summaries.prices, in check-in order):
+ * the stay's check-in, the currency, the nightly price, first and last seen.
+ */
+type KeptPrice = [checkIn: string, currency: string | null, nightly: number | null, firstSeen: number, lastSeen: number];
+
+const keptPrice = (r: Row): KeptPrice => [r.check_in as string, (r.currency as string | null) ?? null, r.nightly === null ? null : Number(r.nightly), Number(r.first_seen), Number(r.last_seen)];
+
 const nameOf = (text: unknown) => (typeof text === 'string' ? ((JSON.parse(text) as Partial<SearchValue>).name ?? null) : null);
 
 export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
@@ -143,24 +151,22 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
       const parse = parser();
       for (const b of batches(listings, digestBatch)) {
         const ids = JSON.stringify(b.ids);
-        // The three reads of a batch at once: PostgreSQL serves them on three connections (SQLite in turn).
-        const [summaryRows, bedrooms, priceRows] = await Promise.all([
-          db.query(`SELECT listing_id, version, computed_version, summary, states, seen FROM listing_summaries WHERE platform = $1 AND ${inIds}`, [b.platform, ids]),
+        // The two reads of a batch at once: PostgreSQL serves them on two connections (SQLite in turn).
+        const [summaryRows, bedrooms] = await Promise.all([
+          db.query(`SELECT listing_id, version, computed_version, summary, states, seen, prices FROM listing_summaries WHERE platform = $1 AND ${inIds}`, [b.platform, ids]),
           bedroomsOf(b.platform, b.ids),
-          db.query(
-            // Quotes and dated searches (the rows with a stay), from observations_stay alone.
-            `SELECT listing_id, check_in, currency, nightly, first_seen, last_seen FROM observations
-             WHERE platform = $1 AND ${inIds} AND check_in IS NOT NULL AND check_in >= $3 AND check_in <= $4`,
-            [b.platform, ids, nights.from, nights.to],
-          ),
         ]);
-        const kept = new Map<string, { version: number; fresh: boolean; summary: ListingSummary | null }>();
+        const kept = new Map<string, { version: number; fresh: boolean; summary: ListingSummary | null; prices: KeptPrice[] }>();
         for (const r of summaryRows) {
           // The long per-night strings are columns of their own: read as they are, never parsed.
-          const summary = r.summary === null ? null : { ...(JSON.parse(r.summary as string) as Omit<ListingSummary, 'states' | 'seen'>), states: r.states as string, seen: r.seen as string };
-          // A summary of another form (kept by an earlier build) is made again.
-          const fresh = Number(r.computed_version) === Number(r.version) && summary !== null && Array.isArray(summary.currencies);
-          kept.set(r.listing_id as string, { version: Number(r.version), fresh, summary });
+          const summary = r.summary === null ? null : (JSON.parse(r.summary as string) as ListingSummary);
+          if (summary !== null) {
+            summary.states = r.states as string;
+            summary.seen = r.seen as string;
+          }
+          // A summary of another form (kept by an earlier build, or before its prices were kept) is made again.
+          const fresh = Number(r.computed_version) === Number(r.version) && summary !== null && Array.isArray(summary.currencies) && r.prices !== null;
+          kept.set(r.listing_id as string, { version: Number(r.version), fresh, summary, prices: fresh ? (JSON.parse(r.prices as string) as KeptPrice[]) : [] });
         }
         // Summaries to make: never made, or made before the listing's observations last changed;
         // from all of its calendar and price rows, a few listings between two yields.
@@ -170,51 +176,47 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
           const some = JSON.stringify(part);
           const rows = {
             days: await db.query(`SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'day' ORDER BY listing_id, key, first_seen, id`, [b.platform, some]),
-            prices: await db.query(`SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND ${inIds} AND check_in IS NOT NULL AND kind IN ('quote', 'search')`, [b.platform, some]),
+            prices: await db.query(`SELECT ${COLUMNS}, check_in, nightly FROM observations WHERE platform = $1 AND ${inIds} AND check_in IS NOT NULL AND kind IN ('quote', 'search')`, [
+              b.platform,
+              some,
+            ]),
           };
           const params: unknown[] = [];
           const values: string[] = [];
           for (const id of part) {
             const days = rows.days.filter((r) => r.listing_id === id).map((r) => toObservation<'day'>(r, parse));
-            const prices = rows.prices.filter((r) => r.listing_id === id).map((r) => toObservation(r, parse) as PriceRow);
-            const summary = summarize(days, prices);
+            const priceRows = rows.prices.filter((r) => r.listing_id === id);
+            const summary = summarize(
+              days,
+              priceRows.map((r) => toObservation(r, parse) as PriceRow),
+            );
+            const prices = priceRows.map(keptPrice).sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
             const version = kept.get(id)?.version ?? 0;
-            kept.set(id, { version, fresh: true, summary });
+            kept.set(id, { version, fresh: true, summary, prices });
             const { states, seen, ...rest } = summary;
-            const n = params.push(b.platform, id, version, JSON.stringify(rest), states, seen);
-            values.push(`($${n - 5}, $${n - 4}, $${n - 3}, $${n - 3}, $${n - 2}, $${n - 1}, $${n})`);
+            const n = params.push(b.platform, id, version, JSON.stringify(rest), states, seen, JSON.stringify(prices));
+            values.push(`($${n - 6}, $${n - 5}, $${n - 4}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n})`);
           }
           // Kept unless the listing's observations changed while it was computed (its version moved on).
           await db.query(
-            `INSERT INTO listing_summaries (platform, listing_id, version, computed_version, summary, states, seen) VALUES ${values.join(', ')}
-             ON CONFLICT (platform, listing_id) DO UPDATE SET computed_version = excluded.computed_version, summary = excluded.summary, states = excluded.states, seen = excluded.seen
+            `INSERT INTO listing_summaries (platform, listing_id, version, computed_version, summary, states, seen, prices) VALUES ${values.join(', ')}
+             ON CONFLICT (platform, listing_id) DO UPDATE SET computed_version = excluded.computed_version, summary = excluded.summary, states = excluded.states, seen = excluded.seen, prices = excluded.prices
              WHERE listing_summaries.version = excluded.computed_version`,
             params,
           );
           await yieldLoop();
         }
-        const prices = new Map<string, WindowPrice[]>();
-        for (const r of priceRows) {
-          const id = r.listing_id as string;
-          if (!prices.has(id)) prices.set(id, []);
-          prices.get(id)!.push({
-            checkIn: r.check_in as string,
-            currency: (r.currency as string | null) ?? null,
-            nightly: r.nightly === null ? null : Number(r.nightly),
-            firstSeen: Number(r.first_seen),
-            lastSeen: Number(r.last_seen),
-          });
-        }
         each(
-          b.ids.map(
-            (id): ListingDigest => ({
-              platform: b.platform,
-              listingId: id,
-              bedrooms: bedrooms.get(id) ?? null,
-              summary: kept.get(id)?.summary ?? null,
-              prices: prices.get(id) ?? [],
-            }),
-          ),
+          b.ids.map((id): ListingDigest => {
+            const k = kept.get(id);
+            // The prices of stays checking in within the nights asked (both ends included).
+            const prices: WindowPrice[] = [];
+            for (const p of k?.prices ?? []) {
+              if (p[0] < nights.from || p[0] > nights.to) continue;
+              prices.push({ checkIn: p[0], currency: p[1], nightly: p[2], firstSeen: p[3], lastSeen: p[4] });
+            }
+            return { platform: b.platform, listingId: id, bedrooms: bedrooms.get(id) ?? null, summary: k?.summary ?? null, prices };
+          }),
         );
         await yieldLoop();
       }

@@ -479,6 +479,10 @@ ${t.seq}    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
     PRIMARY KEY (platform, listing_id)
   );
   `,
+  // A listing's price rows (quotes and dated searches: check-in, currency, nightly, first and last
+  // seen) kept beside its summary, so a market read takes a listing's window prices from its kept
+  // summary instead of an index range of its rows; NULL (every summary kept before) is stale.
+  () => 'ALTER TABLE listing_summaries ADD COLUMN prices TEXT;',
 ];
 
 /** The migrations of one engine, in order. */

@@ -3,6 +3,7 @@
 // tally of a group over a window (prepare, Tally), on hand-built calendar rows whose answers are
 // worked out here night by night.
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { seenWithin, summarizeListing } from '../../../src/core/analytics/listing-summary.js';
 import { dayNumber } from '../../../src/core/clock.js';
 import { Tally, prepare } from '../../../src/core/analytics/market.js';
@@ -77,6 +78,48 @@ describe('a listing summary', () => {
     const within = summarizeListing(days, prices, { from: date(1), to: date(5) });
     expect(within.first).toBe(date(1));
     expect(within.states).toBe(whole.states.slice(1, 6));
+  });
+
+  it('any window’s rows, first and last seen equal those counted from the rows themselves, however many distinct instants', () => {
+    fc.assert(
+      fc.property(
+        // Nights 0-79, each with 0-3 rows seen at any of 2,000 instants: up to 160 distinct, whose indexes take 1 or 2 characters.
+        fc.array(fc.array(fc.tuple(fc.integer({ min: 0, max: 1999 }), fc.integer({ min: 0, max: 1999 })), { maxLength: 3, size: 'max' }), { minLength: 1, maxLength: 80, size: 'max' }),
+        fc.integer({ min: -3, max: 82 }),
+        fc.integer({ min: 0, max: 60 }),
+        (nights, a, len) => {
+          const free = { available: true, minNights: 1, checkIn: true, checkOut: true, bookable: true };
+          const days: ObservationRow<'day'>[] = nights.flatMap((rows, d) =>
+            rows.map(([x, y]) => ({
+              id: ++id,
+              platform: 'airbnb',
+              listingId: '1',
+              kind: 'day' as const,
+              key: date(d),
+              currency: null,
+              value: free,
+              source: 'test',
+              firstSeen: T0 + Math.min(x, y) * 60_000 + 7,
+              lastSeen: T0 + Math.max(x, y) * 60_000 + 7,
+              timesSeen: 1,
+            })),
+          );
+          const s = summarizeListing(days, []);
+          if (s.first === null) {
+            expect(days).toEqual([]);
+            return;
+          }
+          const f = dayNumber(s.first);
+          const inWindow = days.filter((r) => dayNumber(r.key) - f >= a && dayNumber(r.key) - f < a + len);
+          expect(seenWithin(s, a, a + len)).toEqual({
+            rows: inWindow.length,
+            first: inWindow.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...inWindow.map((r) => r.firstSeen)),
+            last: inWindow.length === 0 ? Number.NEGATIVE_INFINITY : Math.max(...inWindow.map((r) => r.lastSeen)),
+          });
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
 
