@@ -112,6 +112,8 @@ describe('inferBookings (calendar-diff/1)', () => {
         lastPriceSeen: 120,
         currency: 'EUR',
         confidence: 0.9,
+        pricedNights: 4,
+        meanNightlyPriceSeen: 120,
       },
     ]);
     expect(r.sample).toEqual({ observations: days.length + 3, nights: 31, firstObserved: new Date(T0).toISOString(), lastObserved: new Date(T0 + 12 * 3_600_000).toISOString() });

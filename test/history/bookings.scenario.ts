@@ -118,11 +118,31 @@ export function bookingsSuite(title: string, store: () => Promise<{ env: NodeJS.
             lastPriceSeen: 125,
             currency: 'USD',
             confidence: 0.9,
+            pricedNights: 4,
+            meanNightlyPriceSeen: 125,
           },
         ]);
         expect(h.body.data.counts).toEqual({ available: 3, booked: 4, blocked: 1, unbookable: 2, unknown: 0 });
         expect(h.body.data.sample).toMatchObject({ nights: 10, firstObserved: new Date(T0).toISOString(), lastObserved: new Date(T0 + 18 * HOUR).toISOString() });
         expect(h.body.meta).toMatchObject({ creditsCharged: 0, platforms: ['airbnb'] });
+      });
+
+      it('a booked night is priced only by a stay that includes it: a quote of another stay prices none, one across part of it those nights', async () => {
+        const calendarOf = (taken: readonly number[]) => observeCalendar({ ...calendar(taken, 1), listingId: '5151' });
+        const quoteOf = (checkIn: string, checkOut: string, nightly: number, at: number) =>
+          server.runtime.store.recordObservations(
+            observeQuote({ ...stay, checkIn, checkOut })({ platform: 'airbnb', listingId: '5151', currency: 'USD', nightlyPrice: nightly, totalPrice: nightly * 3, fees: null }),
+            'simulated',
+            at,
+          );
+        await server.runtime.store.recordObservations(calendarOf([]), 'simulated', T0);
+        // A stay after the booking (never its nights), and one across its last two nights (01-05 and 01-06).
+        await quoteOf('2027-01-08', '2027-01-10', 300, T0 + HOUR);
+        await quoteOf('2027-01-05', '2027-01-08', 90, T0 + 2 * HOUR);
+        await server.runtime.store.recordObservations(calendarOf([2, 3, 4, 5]), 'simulated', T0 + 12 * HOUR);
+        const h = await inProcess('platform=airbnb&listingId=5151&from=2027-01-01&to=2027-01-11');
+        expect(h.status, JSON.stringify(h.body)).toBe(200);
+        expect(h.body.data.bookings).toEqual([expect.objectContaining({ checkIn: '2027-01-03', nights: 4, lastPriceSeen: null, currency: 'USD', pricedNights: 2, meanNightlyPriceSeen: 90 })]);
       });
 
       it('remote and in-process answers are identical', async () => {

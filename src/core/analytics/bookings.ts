@@ -47,16 +47,31 @@ export interface InferredBooking {
    * when bookedAfter is null (taken when first observed) a floor: it was booked at least this far ahead.
    */
   leadTimeDays: number;
-  /** The nightly price last seen for its first night before it was taken, in `currency`. */
+  /** The nightly price last seen for its first night (a stay including it) before it was taken, in `currency`. */
   lastPriceSeen: number | null;
   currency: string | null;
   confidence: number;
+  /** Its nights with a price: a nightly price seen, before it was taken, for a stay including the night. */
+  pricedNights: number;
+  /** The mean over its priced nights of each one's price (null: none), in `currency`, else in that of its first priced night. */
+  meanNightlyPriceSeen: number | null;
+}
+
+/** Consecutive booked nights priced the same: each night's last price seen for a stay including it before it was taken. */
+export interface PriceRun {
+  /** Its first night, a day number (clock.ts, dayNumber). */
+  from: number;
+  nights: number;
+  price: number;
+  currency: string | null;
 }
 
 export interface BookingInference {
   method: typeof BOOKING_METHOD;
   nights: InferredNight[];
   bookings: InferredBooking[];
+  /** The booked nights with a price (ADR's sample), in runs, by night. */
+  priceRuns: PriceRun[];
   counts: Record<NightState, number>;
   sample: {
     /** Observation rows read: calendar days of the window's nights, and the price rows. */
@@ -219,21 +234,17 @@ function stayOfKey(key: string): { from: number; to: number } | null {
 }
 
 /**
- * The nightly price last seen for a booking's nights before it was taken: among the rows whose
- * stay includes its first night (a quote or a dated search; else any row with a nightly price),
- * the one seen last at or before `before`.
+ * The nightly price last seen for a night before it was taken (`before`): among the price rows
+ * (quotes and dated searches) whose stay includes the night, the one seen last at or before then.
+ * Null when none was: a price of another stay is not the night's.
  */
-function lastPrice(prices: readonly PriceRow[], firstNight: number, before: number): { price: number; currency: string | null } | null {
-  let best: { row: PriceRow; covers: boolean } | null = null;
-  for (const r of prices) {
-    const p = r.value.nightlyPrice;
-    if (typeof p !== 'number' || r.firstSeen > before) continue;
-    const stay = stayOfKey(r.key);
-    const covers = stay !== null && stay.from <= firstNight && firstNight < stay.to;
-    const seen = Math.min(r.lastSeen, before);
-    if (!best || (covers && !best.covers) || (covers === best.covers && seen > Math.min(best.row.lastSeen, before))) best = { row: r, covers };
+function nightPrice(prices: readonly { row: PriceRow; stay: { from: number; to: number } }[], night: number, before: number): { price: number; currency: string | null } | null {
+  let best: PriceRow | null = null;
+  for (const { row, stay } of prices) {
+    if (row.firstSeen > before || stay.from > night || night >= stay.to) continue;
+    if (!best || Math.min(row.lastSeen, before) > Math.min(best.lastSeen, before)) best = row;
   }
-  return best ? { price: best.row.value.nightlyPrice!, currency: best.row.currency } : null;
+  return best ? { price: best.value.nightlyPrice!, currency: best.currency } : null;
 }
 
 export function inferBookings(input: BookingInput): BookingInference {
@@ -268,6 +279,12 @@ export function inferBookings(input: BookingInput): BookingInference {
   const verdict = new Map<number, { state: 'booked' | 'blocked'; confidence: number }>();
   const bookings: InferredBooking[] = [];
   const prices = input.prices ?? [];
+  // The rows with a nightly price and the stay they priced.
+  const stays = prices.flatMap((row) => {
+    const stay = typeof row.value.nightlyPrice === 'number' ? stayOfKey(row.key) : null;
+    return stay === null ? [] : [{ row, stay }];
+  });
+  const priceRuns: PriceRun[] = [];
   for (const g of groups) {
     const c = classify(g, closed);
     for (const n of g.nights) verdict.set(n.day, c);
@@ -275,7 +292,22 @@ export function inferBookings(input: BookingInput): BookingInference {
     const end = g.nights.at(-1)!.day + 1;
     if (c.state !== 'booked' || end <= from || start >= to) continue;
     const at = g.after === null ? g.before : (g.after + g.before) / 2;
-    const price = lastPrice(prices, start, g.before);
+    const price = nightPrice(stays, start, g.before);
+    let priced = 0;
+    let sum = 0;
+    let unit: string | null | undefined;
+    for (let d = start; d < end; d++) {
+      const p = nightPrice(stays, d, g.before);
+      if (p === null) continue;
+      const run = priceRuns.at(-1);
+      if (run && run.from + run.nights === d && run.price === p.price && run.currency === p.currency) run.nights++;
+      else priceRuns.push({ from: d, nights: 1, price: p.price, currency: p.currency });
+      // The booking's mean is over its nights priced in one currency: its first night's, else its first priced night's.
+      if (unit === undefined) unit = price?.currency ?? p.currency;
+      if (p.currency !== unit) continue;
+      priced++;
+      sum += p.price;
+    }
     bookings.push({
       checkIn: dateOf(start),
       checkOut: dateOf(end),
@@ -284,8 +316,10 @@ export function inferBookings(input: BookingInput): BookingInference {
       bookedBefore: iso(g.before),
       leadTimeDays: Math.floor((start * DAY_MS - at) / DAY_MS),
       lastPriceSeen: price?.price ?? null,
-      currency: price?.currency ?? null,
+      currency: price?.currency ?? (unit === undefined ? null : unit),
       confidence: c.confidence,
+      pricedNights: priced,
+      meanNightlyPriceSeen: priced === 0 ? null : Math.round((sum / priced) * 100) / 100,
     });
   }
 
@@ -310,6 +344,7 @@ export function inferBookings(input: BookingInput): BookingInference {
     method: BOOKING_METHOD,
     nights,
     bookings,
+    priceRuns,
     counts,
     sample: {
       observations: observations + prices.length,
@@ -350,6 +385,7 @@ export function inferWindow(o: { days: readonly DayRow[]; prices: readonly Price
     method: BOOKING_METHOD,
     nights,
     bookings: (whole?.bookings ?? []).filter((b) => b.checkOut > from && b.checkIn < to),
+    priceRuns: (whole?.priceRuns ?? []).filter((r) => r.from + r.nights > dayNumber(from) && r.from < dayNumber(to)),
     counts,
     sample: {
       observations: observations + o.prices.length,

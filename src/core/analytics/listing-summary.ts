@@ -100,7 +100,7 @@ function spanOf(days: readonly ObservationRow<'day'>[]): { from: string; to: str
  */
 export function summarizeListing(days: readonly ObservationRow<'day'>[], prices: readonly PriceRow[], within?: DateSpan): ListingSummary {
   const span = within ? { from: within.from, to: addDays(within.to, 1) } : spanOf(days);
-  if (span === null) return { method: BOOKING_METHOD, first: null, states: '', seen: '', bookings: [], currencies: [] };
+  if (span === null) return { method: BOOKING_METHOD, first: null, states: '', seen: '', bookings: [], priced: [], currencies: [] };
   const r = inferBookings({ days, prices, from: span.from, to: span.to });
   // Each night's calendar rows: how many, the first first seen and the last last seen.
   const f = dayNumber(span.from);
@@ -116,15 +116,17 @@ export function summarizeListing(days: readonly ObservationRow<'day'>[], prices:
     count[i]!++;
   }
   const currencies: string[] = [];
+  const currencyIndex = (c: string | null) => (c === null ? null : currencies.indexOf(c) >= 0 ? currencies.indexOf(c) : currencies.push(c) - 1);
   return {
     method: BOOKING_METHOD,
     first: span.from,
     states: r.nights.map((n) => LETTER[n.state]).join(''),
     seen: seenOf(count, first, last),
     bookings: r.bookings.flatMap((b) => {
-      const c = b.currency === null ? null : currencies.indexOf(b.currency) >= 0 ? currencies.indexOf(b.currency) : currencies.push(b.currency) - 1;
+      const c = currencyIndex(b.currency);
       return [dayNumber(b.checkIn) - f, b.nights, b.bookedAfter === null ? null : b.leadTimeDays, b.lastPriceSeen, b.lastPriceSeen === null ? null : c];
     }),
+    priced: r.priceRuns.flatMap((p) => [p.from - f, p.nights, p.price, currencyIndex(p.currency)]),
     currencies,
   };
 }

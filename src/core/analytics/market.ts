@@ -20,7 +20,8 @@ export function methodTexts(): Record<string, string> {
     'observed-in-scope/1': 'Listings of the scope with at least one calendar night, or one price of a stay starting, in the window observed.',
     'calendar-last-state/1': 'Share of observed listing-nights whose calendar, as last observed, showed the night unavailable (booked and blocked alike, as scraped occupancy counts them).',
     'booked-over-for-rent/1': `Nights the booking inference (${inferenceMethod()}) classified booked, over nights it classified booked, available or unbookable (for rent); owner blocks and unknown nights are left out of both.`,
-    'booked-last-price-mean/1': 'Mean over inferred-booked nights of the nightly price last observed for the night before it was booked.',
+    'booked-night-price-mean/2':
+      'Mean over inferred-booked nights with a price of the nightly price last observed, before the night was booked, for a stay that includes the night (a quote or a dated search); a booked night no such stay was priced for is not priced, and the sample counts the priced ones.',
     'adr-times-booked-rate/1': 'ADR times the inferred booked rate (revenue per available listing-night).',
     'booking-lead-median/1': 'Median days from when a booking was first seen made to its check-in, over bookings checking in within the window.',
     'booking-nights-mean/1': 'Mean nights of the inferred bookings checking in within the window.',
@@ -178,17 +179,20 @@ export class Tally {
       const f = dayNumber(summary.first);
       const bk = summary.bookings;
       const currency = summary.currencies.indexOf(this.currency);
+      // ADR: the booked nights within [from, to) priced by a stay including them, in the answer's currency only.
+      const pr = summary.priced;
+      for (let j = 0; j < pr.length; j += 4) {
+        if (pr[j + 3] !== currency) continue;
+        const start = f + pr[j]!;
+        const nights = Math.max(0, Math.min(start + pr[j + 1]!, b) - Math.max(start, a));
+        const price = pr[j + 2]!;
+        for (let i = 0; i < nights; i++) this.bookedSum += price;
+        this.bookedPriced += nights;
+      }
       for (let j = 0; j < bk.length; j += 5) {
         const ci = f + bk[j]!;
         const length = bk[j + 1]!;
         const lead = bk[j + 2] ?? null;
-        const price = bk[j + 3] ?? null;
-        // The booking's nights within [from, to); its price counts in the answer's currency only.
-        const nights = Math.max(0, Math.min(ci + length, b) - Math.max(ci, a));
-        if (price !== null && bk[j + 4] === currency) {
-          for (let i = 0; i < nights; i++) this.bookedSum += price;
-          this.bookedPriced += nights;
-        }
         if (ci >= a && ci < b) {
           if (lead !== null) this.leads.push(lead);
           this.lengths.push(length);
@@ -218,7 +222,7 @@ export class Tally {
     const both = adr !== null && bookedRate !== null;
     return {
       activeListings: fig(this.active, this.listings, 'listings', 'listings', 'observed-in-scope/1'),
-      adr: fig(adr === null ? null : money(adr), bookedPriced, 'currency', 'booked nights with a price', 'booked-last-price-mean/1'),
+      adr: fig(adr === null ? null : money(adr), bookedPriced, 'currency', 'booked nights with a price', 'booked-night-price-mean/2'),
       occupancy: {
         calendarUnavailableRate: fig(observedNights === 0 ? null : unavailable / observedNights, observedNights, 'rate', 'listing-nights', 'calendar-last-state/1'),
         inferredBookedRate: fig(bookedRate, booked + forRent, 'rate', 'listing-nights', `booked-over-for-rent/1 (${inferenceMethod()})`),

@@ -47,6 +47,12 @@ export interface ListingSummary {
    * and that price's currency, an index into `currencies` (null: none).
    */
   bookings: (number | null)[];
+  /**
+   * Its booked nights with a price (a nightly price seen, before the night was taken, for a stay
+   * including it), in runs of consecutive nights priced the same, four numbers each (flat): first
+   * night (nights after `first`), nights, price, and its currency, an index into `currencies` (null: none).
+   */
+  priced: (number | null)[];
   currencies: string[];
 }
 

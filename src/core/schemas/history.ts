@@ -203,8 +203,17 @@ export const bookingInferenceSchema = once(() =>
               .int()
               .describe('Whole days from when it was booked (the middle of bookedAfter and bookedBefore) to check-in; when bookedAfter is null, a floor (bookedBefore to check-in).'),
             lastPriceSeen: z.number().nullable().describe('The nightly price last observed for its first night (a quote of a stay including it) before it was taken; null when none was observed.'),
-            currency: z.string().nullable(),
+            currency: z.string().nullable().describe('The currency of lastPriceSeen (else of meanNightlyPriceSeen); null when no night was priced.'),
             confidence: z.number().min(0).max(1),
+            pricedNights: z
+              .number()
+              .int()
+              .min(0)
+              .describe('Its nights with a price: a nightly price observed, before it was taken, for a stay including the night (the market counts the same nights in its ADR sample).'),
+            meanNightlyPriceSeen: z
+              .number()
+              .nullable()
+              .describe('The mean of its priced nights’ prices (each night’s last price seen for a stay including it before it was taken), in currency; null when none was priced.'),
           }),
         )
         .describe('The inferred guest bookings with a night in the window (host blocks are not bookings), by check-in.'),

@@ -165,7 +165,7 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
             summary.seen = r.seen as string;
           }
           // A summary of another form (kept by an earlier build, or before its prices were kept) is made again.
-          const fresh = Number(r.computed_version) === Number(r.version) && summary !== null && Array.isArray(summary.currencies) && r.prices !== null;
+          const fresh = Number(r.computed_version) === Number(r.version) && summary !== null && Array.isArray(summary.currencies) && Array.isArray(summary.priced) && r.prices !== null;
           kept.set(r.listing_id as string, { version: Number(r.version), fresh, summary, prices: fresh ? (JSON.parse(r.prices as string) as KeptPrice[]) : [] });
         }
         // Summaries to make: never made, or made before the listing's observations last changed;

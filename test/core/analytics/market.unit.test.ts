@@ -4,6 +4,7 @@
 // worked out here night by night.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { inferWindow } from '../../../src/core/analytics/bookings.js';
 import { seenWithin, summarizeListing } from '../../../src/core/analytics/listing-summary.js';
 import { dayNumber } from '../../../src/core/clock.js';
 import { Tally, prepare } from '../../../src/core/analytics/market.js';
@@ -166,6 +167,52 @@ describe('the market tally', () => {
     const m = t.metrics();
     expect(m.adr).toMatchObject({ value: null, sampleSize: 0 });
     expect(m.pricePercentiles).toMatchObject({ p50: 90, sampleSize: 1 });
+  });
+
+  it('ADR prices a booked night only by a stay that includes it (issue 36, item 2), and counts the nights it priced', () => {
+    const { days, taken } = calendar();
+    const quote = (key: string, nightly: number): ObservationRow<'quote'> => ({
+      id: ++id,
+      platform: 'airbnb',
+      listingId: '1',
+      kind: 'quote',
+      key,
+      currency: 'EUR',
+      value: { nightlyPrice: nightly, totalPrice: nightly * 2, fees: null },
+      source: 'test',
+      firstSeen: T0,
+      lastSeen: taken - DAY,
+      timesSeen: 1,
+    });
+    // Booked nights 2-4. A stay after them (nights 6-7) prices none; one of nights 3-4 prices those two; one seen after the booking none.
+    const after = { ...quote(`${date(2)}/${date(5)}/2`, 500), firstSeen: taken + DAY, lastSeen: taken + 2 * DAY };
+    const s = summarizeListing(days, [quote(`${date(6)}/${date(8)}/2`, 300), quote(`${date(3)}/${date(5)}/2`, 80), after]);
+    const t = new Tally(date(0), date(10), 'EUR');
+    t.add(prepare({ ...listing, summary: s, prices: [] }, date(0), date(10), 'EUR'));
+    expect(t.metrics().adr).toMatchObject({ value: 80, sampleSize: 2 });
+    // Nothing priced for any of them: no ADR, never another stay's price.
+    const none = summarizeListing(days, [quote(`${date(6)}/${date(8)}/2`, 300)]);
+    const u = new Tally(date(0), date(10), 'EUR');
+    u.add(prepare({ ...listing, summary: none, prices: [] }, date(0), date(10), 'EUR'));
+    expect(u.metrics().adr).toMatchObject({ value: null, sampleSize: 0 });
+  });
+
+  it('market ADR’s sample over any window is the priced booked nights the same listing’s history bookings report there', () => {
+    const { days, prices } = calendar();
+    fc.assert(
+      fc.property(fc.integer({ min: -5, max: 12 }), fc.integer({ min: 1, max: 15 }), (a, len) => {
+        const from = date(a);
+        const to = date(a + len);
+        const t = new Tally(from, to, 'EUR');
+        t.add(prepare({ ...listing, summary, prices: [] }, from, to, 'EUR'));
+        const w = inferWindow({ days, prices, span: { from: date(0), to: date(9) } }, from, to);
+        const priced = w.priceRuns.reduce((n, r) => n + Math.max(0, Math.min(r.from + r.nights, dayNumber(to)) - Math.max(r.from, dayNumber(from))), 0);
+        expect(t.metrics().adr.sampleSize).toBe(priced);
+        // Every night a booking of the window priced is one of them.
+        expect(w.bookings.reduce((n, b) => n + b.pricedNights, 0)).toBeGreaterThanOrEqual(priced);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('day numbers are UTC days', () => {
