@@ -202,4 +202,23 @@ describe('inferBookings (calendar-diff/1)', () => {
     const none = inferBookings({ days: [], from: FROM, to: '2030-03-15' });
     expect(none.sample).toEqual({ observations: 0, nights: 0, firstObserved: null, lastObserved: null });
   });
+
+  it('judges a night’s rules from what was seen before its day: a past day allowing no check-out leaves a night before it for sale (issue 36, item 5)', () => {
+    const from = '2030-03-01';
+    // Night 03-03 free between taken 03-02 and 03-04, minimum stay 1: the stay 03-03 -> 03-04 fits.
+    const before = calendar(from, 8, new Set(['2030-03-02', '2030-03-04']), { minNights: 1 });
+    // Observed again on 03-04 itself: a day already begun allows no check-out (nor check-in on the night past).
+    const onTheDay = new Map(before);
+    onTheDay.set('2030-03-04', { ...before.get('2030-03-04')!, checkOut: false });
+    onTheDay.set('2030-03-03', { ...before.get('2030-03-03')!, checkIn: false, bookable: false });
+    const days = record([
+      { at: dayMs('2030-02-20'), days: before },
+      { at: dayMs('2030-03-04') + 10 * 3_600_000, days: onTheDay },
+    ]);
+    const r = inferBookings({ days, from, to: addDays(from, 8) });
+    expect(r.nights.find((n) => n.date === '2030-03-03')?.state).toBe('available');
+    // Observed only before it, the same night reads the same.
+    const early = inferBookings({ days: record([{ at: dayMs('2030-02-20'), days: before }]), from, to: addDays(from, 8) });
+    expect(early.nights.find((n) => n.date === '2030-03-03')?.state).toBe('available');
+  });
 });

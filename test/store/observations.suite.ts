@@ -2,7 +2,10 @@
 // changed one starts a new row, series are read oldest first, and the sweep purges what was last
 // seen before the retention. observations.inprocess.test.ts runs it on SQLite, observations.pg.test.ts
 // (e2e) on PostgreSQL.
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { summarizeListing } from '../../src/core/analytics/listing-summary.js';
 import type { NewObservation, Store } from '../../src/core/ports/store.js';
 import { T0, backings, type StoreKind } from './stores.js';
 
@@ -128,6 +131,47 @@ export function suite(kind: StoreKind): void {
       expect(seen.lastSearched).toEqual({ airbnb: T0 + 2 * MIN });
       expect((await store.history.listingsShownIn({ place: 'nice', platforms: ['vrbo'], from: 0, to: T0 + HOUR })).listings).toEqual([]);
       expect((await store.history.listingsShownIn({ place: 'nice', platforms: ['airbnb'], from: T0 + MIN, to: T0 + HOUR })).listings.map((l) => l.listingId)).toEqual(['1']);
+    });
+
+    it("a listing's kept summary is made once, read until its observations change, and made again when kept in another form", async () => {
+      const backing = await dbs.fresh();
+      const store = backing.open();
+      const day = (key: string, available: boolean) => obs({ platform: 'vrbo', listingId: '9', kind: 'day', key, currency: null, value: { available } });
+      await store.recordObservations([day('2027-03-01', true), day('2027-03-02', true)], 'simulated', T0);
+      let made = 0;
+      const counting: Parameters<Store['history']['digests']>[2] = (days, prices, within) => {
+        made++;
+        return summarizeListing(days, prices, within);
+      };
+      const digest = async () => {
+        let states = '';
+        await store.history.digests([{ platform: 'vrbo', listingId: '9' }], { from: '2027-03-01', to: '2027-03-02' }, counting, (b) => {
+          states = b[0]!.summary?.states ?? '';
+        });
+        return states;
+      };
+      expect(await digest()).toBe('aa');
+      expect(await digest()).toBe('aa');
+      expect(made).toBe(1);
+      await store.recordObservations([day('2027-03-02', false)], 'simulated', T0 + HOUR);
+      expect(await digest()).not.toBe('aa');
+      expect(made).toBe(2);
+      // A summary kept by a build of another form (SUMMARY_FORM) is made again, not read.
+      const stale = 'UPDATE listing_summaries SET summary = REPLACE(summary, \'"form":\', \'"form":1000\')';
+      if (kind.name === 'sqlite') {
+        const raw = new Database(backing.where);
+        raw.exec(stale);
+        raw.close();
+      } else {
+        const c = new pg.Client({ connectionString: backing.where });
+        await c.connect();
+        await c.query(stale);
+        await c.end();
+      }
+      await digest();
+      expect(made).toBe(3);
+      await digest();
+      expect(made).toBe(3);
     });
 
     it('every row last seen since an instant, page by page in id order, each row once, on both engines', async () => {

@@ -131,6 +131,13 @@ function readNight(day: number, rows: DayRow[]): NightRead {
   return { day, rows, latest, after: lastFree ? lastFree.lastSeen : null, before: rows[i]!.firstSeen, lastFree };
 }
 
+/** The row a night's rules are read from: the last first seen before its day began, else (never seen before it) its latest. */
+function rulesRow(n: NightRead): DayRow {
+  const dayStart = n.day * DAY_MS;
+  for (let i = n.rows.length - 1; i >= 0; i--) if (n.rows[i]!.firstSeen < dayStart) return n.rows[i]!;
+  return n.latest;
+}
+
 /**
  * The weekdays a listing never lets guests check in on: seen free on that weekday at least
  * three times, never with check-in allowed, while other weekdays allow it.
@@ -155,7 +162,8 @@ function closedCheckInDays(nights: readonly NightRead[]): Set<number> {
 }
 
 /**
- * Whether a free night can be part of some stay by the latest calendar: a check-in day at or
+ * Whether a free night can be part of some stay by the latest calendar (each night's rules as
+ * seen before its day): a check-in day at or
  * before it, a free run from there through it of at least that day's minimum stay, and a day the
  * guest may check out on after it.
  */
@@ -272,7 +280,10 @@ export function inferBookings(input: BookingInput): BookingInference {
   for (const [day, rows] of [...byDay].sort((a, b) => a[0] - b[0])) reads.set(day, readNight(day, rows));
   const all = [...reads.values()];
   const closed = closedCheckInDays(all);
-  const latest = new Map<number, DayValue>(all.map((n) => [n.day, dayValue(n.latest)]));
+  // Each night as a stay reads it: free or taken as last seen, its rules (check-in, minimum stay,
+  // check-out) as last seen before its own day. On and after its day no calendar offers it (a
+  // past day allows no check-out), and such a row is not a rule of the night (issue 36, item 5).
+  const latest = new Map<number, DayValue>(all.map((n) => [n.day, { ...dayValue(rulesRow(n)), available: n.latest.value.available }]));
 
   // Taken nights (the month around the window too: a hold across its edge is judged whole).
   const groups = groupTaken(all.filter((n) => !isAvailable(n.latest)));

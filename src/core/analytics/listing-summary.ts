@@ -4,7 +4,7 @@
 // The market reads a city's summaries instead of a city's calendar rows, and every window of a
 // listing slices one classification: a night's state does not depend on the window asked.
 import { addDays, dateOfDay, dayNumber } from '../clock.js';
-import type { DateSpan, ListingSummary, PriceRow } from '../ports/history.js';
+import { type DateSpan, type ListingSummary, type PriceRow, SUMMARY_FORM } from '../ports/history.js';
 import type { ObservationRow } from '../ports/store.js';
 import { BOOKING_METHOD, type NightState, inferBookings } from './bookings.js';
 
@@ -100,7 +100,7 @@ function spanOf(days: readonly ObservationRow<'day'>[]): { from: string; to: str
  */
 export function summarizeListing(days: readonly ObservationRow<'day'>[], prices: readonly PriceRow[], within?: DateSpan): ListingSummary {
   const span = within ? { from: within.from, to: addDays(within.to, 1) } : spanOf(days);
-  if (span === null) return { method: BOOKING_METHOD, first: null, states: '', seen: '', bookings: [], priced: [], currencies: [] };
+  if (span === null) return { form: SUMMARY_FORM, method: BOOKING_METHOD, first: null, states: '', seen: '', bookings: [], priced: [], currencies: [] };
   const r = inferBookings({ days, prices, from: span.from, to: span.to });
   // Each night's calendar rows: how many, the first first seen and the last last seen.
   const f = dayNumber(span.from);
@@ -118,6 +118,7 @@ export function summarizeListing(days: readonly ObservationRow<'day'>[], prices:
   const currencies: string[] = [];
   const currencyIndex = (c: string | null) => (c === null ? null : currencies.indexOf(c) >= 0 ? currencies.indexOf(c) : currencies.push(c) - 1);
   return {
+    form: SUMMARY_FORM,
     method: BOOKING_METHOD,
     first: span.from,
     states: r.nights.map((n) => LETTER[n.state]).join(''),

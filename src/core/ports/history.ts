@@ -27,8 +27,16 @@ export interface ListingFacts extends ListingRef {
 /** A price row: a quote, or a dated search's row (its key names the stay). */
 export type PriceRow = ObservationRow<'quote'> | ObservationRow<'search'>;
 
+/**
+ * The form of a kept summary: one more whenever its fields or the inference it keeps change, so a
+ * store makes again every summary it kept of another form.
+ */
+export const SUMMARY_FORM = 3;
+
 /** A listing's booking inference over what was observed of it, as a store keeps it (src/core/analytics/listing-summary.ts makes it). */
 export interface ListingSummary {
+  /** SUMMARY_FORM when it was made. */
+  form: number;
   method: string;
   /** The first night classified; states[i] is the night `first` + i days. Null: no night observed. */
   first: string | null;

@@ -5,7 +5,7 @@
 // a city's read in one statement would hold every other request behind it. Values are parsed once
 // per distinct text within a read (a calendar has a handful of distinct nights), and typed by kind
 // here, the one place that casts them.
-import type { HistoryPort, ListingDigest, ListingFacts, ListingRef, ListingSummary, PriceRow, WindowPrice } from '../../core/ports/history.js';
+import { type HistoryPort, type ListingDigest, type ListingFacts, type ListingRef, type ListingSummary, type PriceRow, SUMMARY_FORM, type WindowPrice } from '../../core/ports/history.js';
 import type { ObservationKind, ObservationRow, PlacedListing } from '../../core/ports/store.js';
 import type { ListingValue, ObservationValues, SearchValue } from '../../core/schemas/observations.js';
 import type { Row } from '../rows.js';
@@ -164,8 +164,8 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
             summary.states = r.states as string;
             summary.seen = r.seen as string;
           }
-          // A summary of another form (kept by an earlier build, or before its prices were kept) is made again.
-          const fresh = Number(r.computed_version) === Number(r.version) && summary !== null && Array.isArray(summary.currencies) && Array.isArray(summary.priced) && r.prices !== null;
+          // A summary of another form (kept by an earlier build: SUMMARY_FORM), or kept before its prices were, is made again.
+          const fresh = Number(r.computed_version) === Number(r.version) && summary?.form === SUMMARY_FORM && r.prices !== null;
           kept.set(r.listing_id as string, { version: Number(r.version), fresh, summary, prices: fresh ? (JSON.parse(r.prices as string) as KeptPrice[]) : [] });
         }
         // Summaries to make: never made, or made before the listing's observations last changed;
