@@ -31,12 +31,13 @@ export function methodTexts(): Record<string, string> {
   };
 }
 
-const fig = (value: number | null, sampleSize: number, unit: string, sampleUnit: string, method: string): Figure => ({
+const fig = (value: number | null, sampleSize: number, unit: string, sampleUnit: string, method: string, listings: number): Figure => ({
   value: sampleSize === 0 || value === null || !Number.isFinite(value) ? null : Math.round(value * 10_000) / 10_000,
   unit,
   sampleSize,
   sampleUnit,
   method,
+  listings: sampleSize === 0 ? 0 : listings,
 });
 
 const money = (v: number) => Math.round(v * 100) / 100;
@@ -141,6 +142,8 @@ export class Tally {
   private unavailable = 0;
   private booked = 0;
   private forRent = 0;
+  /** Listings each figure rests on: with a night classified, a night for rent or booked, a priced booked night, a booking checking in (with a known lead), a price. */
+  private readonly on = { nights: 0, forRent: 0, adr: 0, bookings: 0, leads: 0, prices: 0 };
   /** The booked nights with a price in the answer's currency: their prices' sum (added night by night) and count. */
   private bookedSum = 0;
   private bookedPriced = 0;
@@ -171,7 +174,11 @@ export class Tally {
       // blocked) is a night its calendar, as last observed, showed unavailable. Counted once per
       // listing for its window; an interval of a series counts its own.
       const n = p.a === a && p.b === b ? p.nights : countNights(summary, a, b);
-      if (n.observed > 0) seen = true;
+      if (n.observed > 0) {
+        seen = true;
+        this.on.nights++;
+      }
+      if (n.booked + n.forRent > 0) this.on.forRent++;
       this.observedNights += n.observed;
       this.unavailable += n.unavailable;
       this.booked += n.booked;
@@ -181,6 +188,7 @@ export class Tally {
       const currency = summary.currencies.indexOf(this.currency);
       // ADR: the booked nights within [from, to) priced by a stay including them, in the answer's currency only.
       const pr = summary.priced;
+      const pricedBefore = this.bookedPriced;
       for (let j = 0; j < pr.length; j += 4) {
         if (pr[j + 3] !== currency) continue;
         const start = f + pr[j]!;
@@ -189,6 +197,8 @@ export class Tally {
         for (let i = 0; i < nights; i++) this.bookedSum += price;
         this.bookedPriced += nights;
       }
+      if (this.bookedPriced > pricedBefore) this.on.adr++;
+      const [lengthsBefore, leadsBefore] = [this.lengths.length, this.leads.length];
       for (let j = 0; j < bk.length; j += 5) {
         const ci = f + bk[j]!;
         const length = bk[j + 1]!;
@@ -198,17 +208,21 @@ export class Tally {
           this.lengths.push(length);
         }
       }
+      if (this.lengths.length > lengthsBefore) this.on.bookings++;
+      if (this.leads.length > leadsBefore) this.on.leads++;
     }
+    const pricesBefore = this.prices.length;
     for (const p of windowPrices) {
       if (p.checkIn < from || p.checkIn >= to) continue;
       this.prices.push(p.nightly);
       seen = true;
     }
+    if (this.prices.length > pricesBefore) this.on.prices++;
     if (seen) this.active++;
   }
 
   metrics(): Metrics {
-    const { booked, forRent, observedNights, unavailable, bookedPriced, lengths } = this;
+    const { booked, forRent, observedNights, unavailable, bookedPriced, lengths, on } = this;
     // Sorted as numbers by the typed array's own sort (no comparator called per pair).
     const prices = Float64Array.from(this.prices).sort();
     const leads = Float64Array.from(this.leads).sort();
@@ -221,16 +235,25 @@ export class Tally {
     };
     const both = adr !== null && bookedRate !== null;
     return {
-      activeListings: fig(this.active, this.listings, 'listings', 'listings', 'observed-in-scope/1'),
-      adr: fig(adr === null ? null : money(adr), bookedPriced, 'currency', 'booked nights with a price', 'booked-night-price-mean/2'),
+      activeListings: fig(this.active, this.listings, 'listings', 'listings', 'observed-in-scope/1', this.listings),
+      adr: fig(adr === null ? null : money(adr), bookedPriced, 'currency', 'booked nights with a price', 'booked-night-price-mean/2', on.adr),
       occupancy: {
-        calendarUnavailableRate: fig(observedNights === 0 ? null : unavailable / observedNights, observedNights, 'rate', 'listing-nights', 'calendar-last-state/1'),
-        inferredBookedRate: fig(bookedRate, booked + forRent, 'rate', 'listing-nights', `booked-over-for-rent/1 (${inferenceMethod()})`),
+        calendarUnavailableRate: fig(observedNights === 0 ? null : unavailable / observedNights, observedNights, 'rate', 'listing-nights', 'calendar-last-state/1', on.nights),
+        inferredBookedRate: fig(bookedRate, booked + forRent, 'rate', 'listing-nights', `booked-over-for-rent/1 (${inferenceMethod()})`, on.forRent),
       },
-      revpar: fig(both ? money(adr * bookedRate) : null, both ? booked + forRent : 0, 'currency', 'listing-nights', 'adr-times-booked-rate/1'),
-      bookingWindowDays: fig(percentile(leads, 50), leads.length, 'days', 'bookings', 'booking-lead-median/1'),
-      lengthOfStayNights: fig(lengths.length === 0 ? null : money(mean(lengths)!), lengths.length, 'nights', 'bookings', 'booking-nights-mean/1'),
-      pricePercentiles: { p25: pct(25), p50: pct(50), p75: pct(75), p90: pct(90), sampleSize: prices.length, sampleUnit: 'prices', method: 'observed-nightly/1' },
+      revpar: fig(both ? money(adr * bookedRate) : null, both ? booked + forRent : 0, 'currency', 'listing-nights', 'adr-times-booked-rate/1', on.forRent),
+      bookingWindowDays: fig(percentile(leads, 50), leads.length, 'days', 'bookings', 'booking-lead-median/1', on.leads),
+      lengthOfStayNights: fig(lengths.length === 0 ? null : money(mean(lengths)!), lengths.length, 'nights', 'bookings', 'booking-nights-mean/1', on.bookings),
+      pricePercentiles: {
+        p25: pct(25),
+        p50: pct(50),
+        p75: pct(75),
+        p90: pct(90),
+        sampleSize: prices.length,
+        sampleUnit: 'prices',
+        method: 'observed-nightly/1',
+        listings: on.prices,
+      },
     };
   }
 }
@@ -269,13 +292,16 @@ export function summarize(m: Metrics, currency: string, where: string, from: str
   const pct = (f: Figure) => (f.value === null ? 'not measurable (no sample)' : `${(f.value * 100).toFixed(1)} %`);
   const val = (f: Figure, unit: string) => (f.value === null ? 'not measurable (no sample)' : `${f.value} ${unit}`);
   const p = m.pricePercentiles;
+  // What share of the active listings a figure rests on: occupancy may come from a few polled calendars.
+  const active = m.activeListings.value ?? 0;
+  const over = (listings: number) => `over ${listings} of ${active} active listings${active === 0 ? '' : `, ${Math.round((listings / active) * 100)} %`}`;
   return [
     `Market metrics for ${where}, nights ${from} to ${to} (exclusive), from ${window.observations} observations made between ${new Date(window.first).toISOString()} and ${new Date(window.last).toISOString()}.`,
     `Active listings: ${m.activeListings.value ?? 0} of ${m.activeListings.sampleSize} in scope (method ${m.activeListings.method}).`,
-    `Calendar-unavailable rate: ${pct(m.occupancy.calendarUnavailableRate)} of ${m.occupancy.calendarUnavailableRate.sampleSize} observed listing-nights (method ${m.occupancy.calendarUnavailableRate.method}; owner blocks count too).`,
-    `Inferred booked rate: ${pct(m.occupancy.inferredBookedRate)} of ${m.occupancy.inferredBookedRate.sampleSize} listing-nights (method ${m.occupancy.inferredBookedRate.method}).`,
-    `ADR: ${val(m.adr, currency)} over ${m.adr.sampleSize} booked nights with a price (method ${m.adr.method}); RevPAR: ${val(m.revpar, currency)} (method ${m.revpar.method}).`,
+    `Calendar-unavailable rate: ${pct(m.occupancy.calendarUnavailableRate)} of ${m.occupancy.calendarUnavailableRate.sampleSize} observed listing-nights, ${over(m.occupancy.calendarUnavailableRate.listings)} (method ${m.occupancy.calendarUnavailableRate.method}; owner blocks count too).`,
+    `Inferred booked rate: ${pct(m.occupancy.inferredBookedRate)} of ${m.occupancy.inferredBookedRate.sampleSize} listing-nights, ${over(m.occupancy.inferredBookedRate.listings)} (method ${m.occupancy.inferredBookedRate.method}).`,
+    `ADR: ${val(m.adr, currency)} over ${m.adr.sampleSize} booked nights with a price, of ${m.adr.listings} listings (method ${m.adr.method}); RevPAR: ${val(m.revpar, currency)} (method ${m.revpar.method}).`,
     `Booking window: ${val(m.bookingWindowDays, 'days')} (median of ${m.bookingWindowDays.sampleSize} bookings); length of stay: ${val(m.lengthOfStayNights, 'nights')} (mean of ${m.lengthOfStayNights.sampleSize} bookings).`,
-    `Nightly price percentiles from ${p.sampleSize} observed prices (method ${p.method}): p25 ${p.p25 ?? 'n/a'}, p50 ${p.p50 ?? 'n/a'}, p75 ${p.p75 ?? 'n/a'}, p90 ${p.p90 ?? 'n/a'} ${currency}.`,
+    `Nightly price percentiles from ${p.sampleSize} observed prices of ${p.listings} listings (method ${p.method}): p25 ${p.p25 ?? 'n/a'}, p50 ${p.p50 ?? 'n/a'}, p75 ${p.p75 ?? 'n/a'}, p90 ${p.p90 ?? 'n/a'} ${currency}.`,
   ].join(' ');
 }

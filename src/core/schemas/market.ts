@@ -37,6 +37,13 @@ const figure = () =>
       sampleSize: z.number().int().min(0),
       sampleUnit: z.string().describe('What the sample counts: listings, listing-nights, bookings, prices.'),
       method: z.string().describe('How it was computed: a versioned method id (calendar-diff/1, …).'),
+      listings: z
+        .number()
+        .int()
+        .min(0)
+        .describe(
+          'The listings its sample comes from (of activeListings.sampleSize in scope): occupancy may rest on the few listings whose calendars were observed while supply counts every listing seen.',
+        ),
     })
     .describe('One figure with its sample size and method.');
 
@@ -59,6 +66,7 @@ export const metricsSchema = once(() =>
         sampleSize: z.number().int().min(0),
         sampleUnit: z.string(),
         method: z.string(),
+        listings: z.number().int().min(0).describe('The listings the prices come from.'),
       })
       .describe('Nightly prices observed for nights of the window (search rows with dates, quotes).'),
   }),

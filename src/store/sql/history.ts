@@ -13,6 +13,8 @@ import type { Db } from './db.js';
 
 /** Listings a statement of a many-listing read of rows covers: its rows stay a few thousand, its time a few milliseconds. */
 const BATCH = 10;
+/** Milliseconds of work between two yields of the event loop when summaries are made. */
+const STEP_MS = 4;
 /**
  * Listings a statement of a digest read covers (a few index entries and one kept summary each):
  * on SQLite a statement runs on the event loop, so a few milliseconds' worth; PostgreSQL's run on
@@ -183,7 +185,13 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
           };
           const params: unknown[] = [];
           const values: string[] = [];
+          let since = performance.now();
           for (const id of part) {
+            // A listing's inference takes a millisecond or two: yield between them once a step's time is spent.
+            if (performance.now() - since > STEP_MS) {
+              await yieldLoop();
+              since = performance.now();
+            }
             const days = rows.days.filter((r) => r.listing_id === id).map((r) => toObservation<'day'>(r, parse));
             const priceRows = rows.prices.filter((r) => r.listing_id === id);
             const summary = summarize(

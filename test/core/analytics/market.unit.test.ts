@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { inferWindow } from '../../../src/core/analytics/bookings.js';
 import { seenWithin, summarizeListing } from '../../../src/core/analytics/listing-summary.js';
 import { dayNumber } from '../../../src/core/clock.js';
-import { Tally, prepare } from '../../../src/core/analytics/market.js';
+import { Tally, prepare, summarize } from '../../../src/core/analytics/market.js';
 import type { WindowPrice } from '../../../src/core/ports/history.js';
 import type { ObservationRow } from '../../../src/core/ports/store.js';
 
@@ -213,6 +213,24 @@ describe('the market tally', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('every figure names the listings it rests on, and the summary states the coverage (issue 36, item 9)', () => {
+    const t = new Tally(date(0), date(10), 'EUR');
+    // One listing with a calendar and a price; three seen only with a price (supply without calendars).
+    t.add(prepare(listing, date(0), date(10), 'EUR'));
+    for (const id of ['2', '3', '4']) t.add(prepare({ ...listing, listingId: id, summary: null, prices: [windowPrices[0]!] }, date(0), date(10), 'EUR'));
+    const m = t.metrics();
+    expect(m.activeListings).toMatchObject({ value: 4, listings: 4 });
+    expect(m.occupancy.calendarUnavailableRate).toMatchObject({ sampleSize: 10, listings: 1 });
+    expect(m.occupancy.inferredBookedRate.listings).toBe(1);
+    expect(m.adr).toMatchObject({ sampleSize: 3, listings: 1 });
+    expect(m.lengthOfStayNights.listings).toBe(1);
+    expect(m.pricePercentiles).toMatchObject({ sampleSize: 4, listings: 4 });
+    const text = summarize(m, 'EUR', 'Lisbon', date(0), date(10), { observations: 1, first: T0, last: T0 });
+    expect(text).toContain('observed listing-nights, over 1 of 4 active listings, 25 %');
+    // No sample, no listings.
+    expect(new Tally(date(0), date(10), 'EUR').metrics().adr).toMatchObject({ value: null, sampleSize: 0, listings: 0 });
   });
 
   it('day numbers are UTC days', () => {
