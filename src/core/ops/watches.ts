@@ -108,7 +108,7 @@ export async function createWatch(services: Services, ctx: RequestContext, raw: 
       accountId: ctx.account.id,
       keyId: ctx.key.id,
       env: ctx.key.env,
-      name: body.name?.trim() || null,
+      name: body.name ?? null,
       call: { type, params: call.params },
       rules,
       intervalMinutes: body.intervalMinutes,

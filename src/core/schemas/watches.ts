@@ -2,7 +2,7 @@
 // which changes between two runs are worth an event (a `watch.triggered` webhook and a row of the
 // watch's events). Family U style: camelCase, { data, meta }. Each schema is made on its first use.
 import { z } from 'zod';
-import { int, lowerEnum, num, str } from './fields.js';
+import { int, label, lowerEnum, num, str } from './fields.js';
 import { once } from './once.js';
 
 /** The shortest interval between two runs of a watch, in minutes (issue 26). */
@@ -52,7 +52,7 @@ export const watchCallSchema = once(() =>
 );
 
 const watchFields = () => ({
-  name: str(z.string().max(200)).optional().describe('A label for people, at most 200 characters.'),
+  name: label(200).optional().describe('A label for people, at most 200 characters once trimmed; not empty, no control or bidirectional control characters.'),
   intervalMinutes: int(z.number().min(WATCH_MIN_INTERVAL_MINUTES).max(WATCH_MAX_INTERVAL_MINUTES))
     .default(60)
     .describe(`Minutes between runs, ${WATCH_MIN_INTERVAL_MINUTES} to ${WATCH_MAX_INTERVAL_MINUTES}. Default 60.`),
