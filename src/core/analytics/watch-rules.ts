@@ -82,10 +82,21 @@ export function triggerStates(rule: WatchRule, cur: WatchState): { prev: WatchSt
   }
   if (isSearch(cur)) return { prev: { listings: cur.listings.slice(1) }, cur };
   const field = 'field' in rule ? rule.field : 'nightlyPrice';
-  const value = cur[field] ?? 100;
-  const now = rule.type === 'price_below' ? { ...cur, [field]: round2(Math.min(value, rule.amount * 0.9)) } : cur;
-  return { prev: { ...cur, [field]: round2(value * 100) }, cur: now };
+  const value = cur[field];
+  // A price the run could not see is taken as 100 before; nothing holds on it now.
+  if (value === null) return { prev: { ...cur, [field]: 10_000 }, cur };
+  // Both prices move by one factor, so the nightly price and the total beside it agree in each
+  // state (issue 36, item 11: a run before of 100 times the nightly price beside this run's total).
+  const now = rule.type === 'price_below' && value > rule.amount * 0.9 ? scaled(cur, (rule.amount * 0.9) / value) : cur;
+  return { prev: scaled(now, 100), cur: now };
 }
+
+/** A price state with both prices times `factor` (rounded to the cent). */
+const scaled = (s: PriceState, factor: number): PriceState => ({
+  ...s,
+  nightlyPrice: s.nightlyPrice === null ? null : round2(s.nightlyPrice * factor),
+  totalPrice: s.totalPrice === null ? null : round2(s.totalPrice * factor),
+});
 
 /**
  * The events a run raises, in the order of the watch's rules: each rule between the state the run
