@@ -140,7 +140,11 @@ export async function runDue(ctx: Ctx, opts: { output?: string; json?: unknown; 
   }
   await summary(ctx, reports, events.length, credits, format === 'table');
   if (events.length > 0) io().exitCode = EXIT.watchTriggered;
+  else if (allFailed(reports)) io().exitCode = EXIT.watchRunsFailed;
 }
+
+/** Watches were due and not one run was made: each failed or ended (a skipped or pending run is not a failure). */
+const allFailed = (reports: WatchRunView[]) => reports.length > 0 && reports.every((r) => r.outcome === 'failed' || r.outcome === 'ended');
 
 /** stderr: what did not run as it should (always), and on a terminal one line of what ran. */
 async function summary(ctx: Ctx, reports: WatchRunView[], events: number, credits: number, human: boolean): Promise<void> {

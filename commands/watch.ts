@@ -163,7 +163,7 @@ ${columnListHelp(WATCH_EVENT_COLUMN_KEYS, 'price_before and price_after are the 
       await execute(opts, (ctx) => listEvents(ctx, id, opts));
     });
 
-  const run = withGlobals(watch.command('run').description('Run every due watch of this key once (on the local store, or on the server of a base URL) and exit: 10 when one triggered, else 0'), {
+  const run = withGlobals(watch.command('run').description('Run every due watch of this key once (on the local store, or on the server of a base URL) and exit: 10 when one triggered, 11 when every due run failed, else 0'), {
     wait: false,
   });
   // Piped, a run prints JSON lines by default (what cron appends to a file), not tsv.
@@ -174,12 +174,13 @@ ${columnListHelp(WATCH_EVENT_COLUMN_KEYS, 'price_before and price_after are the 
       `
 For cron: the watches of the key's account and environment whose next run is due run once each
 (POST /v1/watches/run; billed as by hand; sandbox keys free), and it exits 10 when any rule
-held, 0 when none did (stays help exit-codes). Piped, each event is one JSON line (the event as
-stays watch events prints it, with the watch's name and call); on a terminal, a summary. A run
-that failed (its call failed, or its key was revoked) is said on stderr and recorded on the
-watch (stays watch show ID). Without a base URL the runs are made on the local store and their
-watch.triggered webhooks are delivered before it exits; with one (--base-url, STAYS_BASE_URL,
-config) that server makes them, as its stays serve does every 30 s, and delivers the webhooks.
+held, 11 when watches were due and every run failed or ended, else 0 (stays help exit-codes).
+Piped, each event is one JSON line (the event as stays watch events prints it, with the watch's
+name and call); on a terminal, a summary. A run that failed (its call failed, or its key was
+revoked) is said on stderr and recorded on the watch (stays watch show ID). Without a base URL
+the runs are made on the local store and their watch.triggered webhooks are delivered before it
+exits; with one (--base-url, STAYS_BASE_URL, config) that server makes them, as its stays serve
+does every 30 s, and delivers the webhooks.
 A crontab line that keeps every event:
 
   */15 * * * * stays watch run >> events.jsonl

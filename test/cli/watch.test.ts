@@ -73,3 +73,27 @@ describe("README's Watches block, verbatim", () => {
     }
   }, 120_000);
 });
+
+describe('stays watch run when every due run failed (issue 36, item 13), a child process', () => {
+  it('exit 11 and each failure on stderr; one run that worked beside a failed one: exit 0 (10 when it triggered)', async () => {
+    const box = freshSandbox();
+    // Sandbox listing 404 answers listing_not_found: its runs fail, free.
+    const add = await stays(['watch', 'add', 'price', 'airbnb', '404', '--check-in', '2027-03-01', '--check-out', '2027-03-04', '--below', '150', '--json'], box.env);
+    expect(add.code, add.stderr).toBe(0);
+    const id = json<{ data: { id: string } }>(add).data.id;
+    const run = await stays(['watch', 'run'], box.env);
+    expect(run.code, run.stderr).toBe(11);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`watch ${id}: its run failed`);
+    expect(run.stderr).toContain('listing_not_found');
+    // A day on, it is due again beside one that works: not every run failed.
+    const ok = await stays(['watch', 'add', 'price', 'airbnb', '12345678', '--check-in', '2027-03-01', '--check-out', '2027-03-04', '--drop', '10', '--json'], box.env);
+    expect(ok.code, ok.stderr).toBe(0);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+    const mixed = await stays(['watch', 'run'], { ...box.env, STAYS_NOW: tomorrow });
+    expect(mixed.code, mixed.stderr).toBe(0);
+    expect(mixed.stderr).toContain(`watch ${id}: its run failed`);
+    const codes = await stays(['help', 'exit-codes'], box.env);
+    expect(codes.stdout).toMatch(/^\s+11 {2}stays watch run: watches were due and every run failed/m);
+  }, 60_000);
+});
