@@ -123,7 +123,10 @@ export async function runDue(ctx: Ctx, opts: { output?: string; json?: unknown; 
   const credits = reports.reduce((n, r) => n + r.creditsCharged, 0);
   const envelope = {
     data: events,
-    meta: { runs: reports.map((r) => ({ watchId: r.watchId, outcome: r.outcome, creditsCharged: r.creditsCharged, error: r.error, events: r.events.length })), creditsCharged: credits },
+    meta: {
+      runs: reports.map((r) => ({ watchId: r.watchId, outcome: r.outcome, creditsCharged: r.creditsCharged, error: r.error, events: r.events.length, missedRuns: r.missedRuns ?? 0 })),
+      creditsCharged: credits,
+    },
   };
   ctx.ui.stop();
   // Piped without a format asked for: JSON lines (what a cron job appends to a file); a terminal gets a summary.
@@ -150,6 +153,13 @@ const allFailed = (reports: WatchRunView[]) => reports.length > 0 && reports.eve
 async function summary(ctx: Ctx, reports: WatchRunView[], events: number, credits: number, human: boolean): Promise<void> {
   const c = await chalkAt(ctx.term.errColor);
   for (const r of reports) {
+    // A server before this field says nothing of missed runs.
+    const missed = r.missedRuns ?? 0;
+    if (missed > 0) {
+      io().stderr.write(
+        `${c.yellow('warning:')} watch ${r.watchId}: ${missed} due run${missed === 1 ? ' was' : 's were'} skipped: nothing ran the due watches then (no stays serve, no stays watch run); they are not made up, this run is the latest interval's\n`,
+      );
+    }
     if (r.outcome === 'ok') continue;
     const why = r.error ? `: ${r.error.code}: ${r.error.message}` : '';
     const what = {

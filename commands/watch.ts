@@ -163,9 +163,12 @@ ${columnListHelp(WATCH_EVENT_COLUMN_KEYS, 'price_before and price_after are the 
       await execute(opts, (ctx) => listEvents(ctx, id, opts));
     });
 
-  const run = withGlobals(watch.command('run').description('Run every due watch of this key once (on the local store, or on the server of a base URL) and exit: 10 when one triggered, 11 when every due run failed, else 0'), {
-    wait: false,
-  });
+  const run = withGlobals(
+    watch.command('run').description('Run every due watch of this key once (on the local store, or on the server of a base URL) and exit: 10 when one triggered, 11 when every due run failed, else 0'),
+    {
+      wait: false,
+    },
+  );
   // Piped, a run prints JSON lines by default (what cron appends to a file), not tsv.
   for (const o of run.options) if (o.long === '--output') o.description = 'output format (default: a table and a summary on a TTY, else jsonl: one event a line)';
   run

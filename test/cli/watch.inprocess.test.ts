@@ -266,7 +266,7 @@ describe('stays watch run with a live key (simulated upstream, in-process)', () 
     expect(run.code, run.stderr).toBe(0);
     const body = json<{ data: Event[]; meta: { creditsCharged: number; runs: unknown[] } }>(run);
     expect(body.data).toEqual([]);
-    expect(body.meta.runs).toEqual([{ watchId: json<{ data: Watch }>(add).data.id, outcome: 'ok', creditsCharged: body.meta.creditsCharged, error: null, events: 0 }]);
+    expect(body.meta.runs).toEqual([{ watchId: json<{ data: Watch }>(add).data.id, outcome: 'ok', creditsCharged: body.meta.creditsCharged, error: null, events: 0, missedRuns: 0 }]);
     expect(body.meta.creditsCharged).toBeGreaterThan(0);
     expect(b0 - (await balance())).toBe(body.meta.creditsCharged);
 
@@ -335,8 +335,8 @@ describe('stays watch against a server (--base-url)', () => {
     // Nothing is due any more: the server ran them.
     const again = await remote('run');
     expect([again.code, again.stdout, again.stderr]).toEqual([0, '', '']);
-    // In-process on the server's own store with the same key, when they are due again (a day on).
-    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+    // In-process on the server's own store with the same key, when they are due again (their next hour).
+    const tomorrow = new Date(Date.now() + 61 * 60_000).toISOString();
     const local = await staysIn(['watch', 'run'], { ...box.env, STAYS_DATA_DIR: s.dataDir, STAYS_API_KEY: a.sandboxKey, STAYS_NOW: tomorrow });
     expect(local.code, local.stderr).toBe(10);
     // The same lines but for each event's own id and instant.

@@ -97,3 +97,22 @@ describe('stays watch run when every due run failed (issue 36, item 13), a child
     expect(codes.stdout).toMatch(/^\s+11 {2}stays watch run: watches were due and every run failed/m);
   }, 60_000);
 });
+
+describe('stays watch run says when due runs were skipped (issue 36, item 3), a child process', () => {
+  it('a daily watch run again three days on: one run, and stderr says two due runs were skipped and why', async () => {
+    const box = freshSandbox();
+    const at = (iso: string, args: string[]) => stays(['watch', ...args], { ...box.env, STAYS_NOW: iso });
+    const add = await at('2027-01-01T06:00:00Z', ['add', 'search', 'Lisbon', '--new-listings', '--every', '1d', '--json']);
+    expect(add.code, add.stderr).toBe(0);
+    const id = json<{ data: { id: string } }>(add).data.id;
+    expect((await at('2027-01-01T06:00:01Z', ['run'])).stderr).toBe('');
+    // A tick a little early the next day is within the slack: it runs, nothing said.
+    const early = await at('2027-01-02T05:59:59.990Z', ['run', '--json']);
+    expect([early.code, early.stderr]).toEqual([0, '']);
+    expect(json<{ meta: { runs: { watchId: string; missedRuns: number }[] } }>(early).meta.runs).toEqual([expect.objectContaining({ watchId: id, missedRuns: 0 })]);
+    const late = await at('2027-01-05T06:00:00Z', ['run', '--json']);
+    expect(late.code, late.stderr).toBe(0);
+    expect(json<{ meta: { runs: { missedRuns: number }[] } }>(late).meta.runs.map((r) => r.missedRuns)).toEqual([2]);
+    expect(late.stderr).toContain(`watch ${id}: 2 due runs were skipped: nothing ran the due watches then`);
+  }, 60_000);
+});

@@ -52,7 +52,7 @@ export function suite(kind: StoreKind): void {
       expect(await store.createWatch(watch('wat_c', { createdAt: T0 + 2 }), 2)).not.toBeNull();
     });
 
-    it('a claim takes due active watches once per interval, oldest due first, and only those asked for', async () => {
+    it('a claim takes due active watches once per interval, oldest due first, and only those asked for; the next run stays on the phase', async () => {
       const store = await open();
       await setUp(store);
       await store.createWatch(watch('wat_a', { nextRunAt: T0 + MIN }), 10);
@@ -60,8 +60,8 @@ export function suite(kind: StoreKind): void {
       await store.createWatch(watch('wat_c', { nextRunAt: T0 + 60 * MIN }), 10);
       await store.createWatch(watch('wat_d', { accountId: 'acct_2', keyId: 'key_2', env: 'sandbox' }), 10);
       expect((await store.claimDueWatches(T0 + MIN, 10, { accountId: 'acct_1' })).map((w) => [w.id, w.nextRunAt - T0])).toEqual([
-        ['wat_a', 16 * MIN],
-        ['wat_b', 16 * MIN],
+        ['wat_a', 15 * MIN],
+        ['wat_b', 15 * MIN],
       ]);
       // Under a limit, the one due first.
       await store.createWatch(watch('wat_e', { nextRunAt: T0 + 2 * MIN }), 10);
@@ -73,8 +73,36 @@ export function suite(kind: StoreKind): void {
       expect(await store.claimDueWatches(T0 + 2 * MIN, 10)).toEqual([]);
       // Two claimers at once: each due watch goes to one of them.
       const [x, y] = await Promise.all([store.claimDueWatches(T0 + 16 * MIN, 10), store.claimDueWatches(T0 + 16 * MIN, 10)]);
-      expect([...x!, ...y!].map((w) => w.id).sort()).toEqual(['wat_a', 'wat_b']);
-      expect((await store.claimDueWatches(T0 + 17 * MIN, 10, { env: 'sandbox' })).map((w) => w.id)).toEqual(['wat_d']);
+      expect([...x!, ...y!].map((w) => w.id).sort()).toEqual(['wat_a', 'wat_b', 'wat_d', 'wat_e', 'wat_f']);
+      expect((await store.claimDueWatches(T0 + 31 * MIN, 10, { env: 'sandbox' })).map((w) => w.id)).toEqual(['wat_d']);
+    });
+
+    it('due from the slack before its nominal time (created at + k × interval); the next run the nominal time after the one claimed', async () => {
+      const store = await open();
+      await setUp(store);
+      const DAY = 1440 * MIN;
+      await store.createWatch(watch('wat_d', { intervalMinutes: 1440, createdAt: T0, nextRunAt: T0 }), 10);
+      const claim = (at: number) => store.claimDueWatches(at, 10, { slackMs: MIN });
+      expect((await claim(T0)).map((w) => w.nextRunAt - T0)).toEqual([DAY]);
+      // A tick a few ms early is within the slack: it runs, and the phase holds.
+      expect((await claim(T0 + DAY - 5)).map((w) => w.nextRunAt - T0)).toEqual([2 * DAY]);
+      // One late the next day: the run of that day, the next the day after.
+      expect((await claim(T0 + 2 * DAY + 5)).map((w) => w.nextRunAt - T0)).toEqual([3 * DAY]);
+      // Before the slack: not due.
+      expect(await claim(T0 + 3 * DAY - 2 * MIN)).toEqual([]);
+      // Days nothing ran: one run, of the latest nominal time; the next after it.
+      expect((await claim(T0 + 6 * DAY + 3 * MIN)).map((w) => w.nextRunAt - T0)).toEqual([7 * DAY]);
+    });
+
+    it("a fair claim: at most perAccount of one account, each account's first before anyone's second, none of skipAccounts", async () => {
+      const store = await open();
+      await setUp(store);
+      for (const i of [1, 2, 3]) await store.createWatch(watch(`wat_a${i}`, { nextRunAt: T0 + i }), 10);
+      await store.createWatch(watch('wat_b1', { accountId: 'acct_2', keyId: 'key_2', env: 'sandbox', nextRunAt: T0 + 9 }), 10);
+      expect((await store.claimDueWatches(T0 + MIN, 2, { perAccount: 1 })).map((w) => w.id).sort()).toEqual(['wat_a1', 'wat_b1']);
+      expect((await store.claimDueWatches(T0 + MIN, 10, { perAccount: 1, skipAccounts: ['acct_1'] })).map((w) => w.id)).toEqual([]);
+      expect((await store.claimDueWatches(T0 + MIN, 10, { perAccount: 1 })).map((w) => w.id)).toEqual(['wat_a2']);
+      expect((await store.claimDueWatches(T0 + MIN, 10)).map((w) => w.id)).toEqual(['wat_a3']);
     });
 
     it('a run is recorded with its events in one go; a failed run keeps the state; an ended watch is never claimed', async () => {

@@ -9,6 +9,14 @@ import { once } from './once.js';
 export const WATCH_MIN_INTERVAL_MINUTES = 15;
 /** The longest: a week. */
 const WATCH_MAX_INTERVAL_MINUTES = 7 * 24 * 60;
+/**
+ * A watch is due from this long before its nominal time (created at + k × interval: its phase), so
+ * a daily cron a little early still runs it; its next run stays on the phase (issue 36, item 3).
+ */
+export const WATCH_SLACK_MS = 60_000;
+/** Runs made at once by one process, and of one account at most (issue 35, item 4). */
+export const WATCH_RUN_SLOTS = 8;
+export const WATCH_RUNS_PER_ACCOUNT = 2;
 /** Active watches one account may have, sandbox and live together. */
 export const MAX_ACTIVE_WATCHES = 100;
 

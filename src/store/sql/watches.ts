@@ -78,17 +78,25 @@ export function watchStore(db: Db): WatchStore {
       const r = (await db.query(`UPDATE watches SET status = 'deleted', deleted_at = COALESCE(deleted_at, $1) WHERE id = $2 AND account_id = $3 RETURNING *`, [at, id, accountId]))[0];
       return r ? toWatch(r) : null;
     },
-    async claimDueWatches(now, limit, only = {}) {
+    async claimDueWatches(now, limit, o = {}) {
+      // Due from `slackMs` before a nominal time; the next run is the nominal time after the one this
+      // claim serves (created_at + k × interval, the watch's phase), so a tick a little early or late
+      // neither skips an interval nor moves the phase (issue 36, item 3).
+      const until = `(CAST($1 AS BIGINT) + CAST($5 AS BIGINT))`;
+      const every = '(interval_minutes * 60000)';
+      // At most `perAccount` of one account per claim, each account's first before anyone's second
+      // (issue 35, item 4); none of `skipAccounts` (their runs in flight are at the caller's bound).
       // The outer condition is checked again on the row being updated: a watch another process
       // claimed meanwhile (its next run moved on) is not claimed twice.
       const rows = await db.query(
-        `UPDATE watches SET next_run_at = CAST($1 AS BIGINT) + interval_minutes * 60000
-         WHERE id IN (SELECT id FROM watches WHERE status = 'active' AND next_run_at <= $1
-                      AND ($3 = '' OR account_id = $3) AND ($4 = '' OR env = $4)
-                      ORDER BY next_run_at, id LIMIT $2)
-           AND status = 'active' AND next_run_at <= $1
+        `UPDATE watches SET next_run_at = created_at + ((${until} - created_at) / ${every} + 1) * ${every}
+         WHERE id IN (SELECT id FROM (SELECT id, next_run_at AS due, ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY next_run_at, id) AS nth
+                                      FROM watches WHERE status = 'active' AND next_run_at <= ${until}
+                                      AND ($3 = '' OR account_id = $3) AND ($4 = '' OR env = $4) AND NOT ${db.sql.inJsonList('account_id', '$7')}) d
+                      WHERE nth <= $6 ORDER BY nth, due, id LIMIT $2)
+           AND status = 'active' AND next_run_at <= ${until}
          RETURNING *`,
-        [now, limit, only.accountId ?? '', only.env ?? ''],
+        [now, limit, o.accountId ?? '', o.env ?? '', o.slackMs ?? 0, o.perAccount ?? limit, JSON.stringify(o.skipAccounts ?? [])],
       );
       // RETURNING gives the rows as updated: the run is of the interval that was due.
       return rows.map(toWatch).sort((a, b) => a.nextRunAt - b.nextRunAt || a.id.localeCompare(b.id));

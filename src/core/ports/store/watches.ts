@@ -64,6 +64,18 @@ export interface WatchRunRecord {
   endedReason?: string;
 }
 
+/** Which due watches a claim may take (claimDueWatches). */
+export interface WatchClaim {
+  accountId?: string;
+  env?: KeyEnv;
+  /** A watch is due from this long before its next run (0 when omitted). */
+  slackMs?: number;
+  /** At most this many of one account (all when omitted). */
+  perAccount?: number;
+  /** Accounts none of whose watches are claimed (their runs in flight are at the caller's bound). */
+  skipAccounts?: readonly string[];
+}
+
 export interface WatchStore {
   /** Creates a watch unless the account already has `maxActive` active ones (then null), counted in the same transaction. */
   createWatch(w: NewWatch, maxActive: number): Promise<WatchRow | null>;
@@ -73,11 +85,13 @@ export interface WatchStore {
   /** Marks it deleted (no more runs). Null if not the account's. */
   deleteWatch(id: string, accountId: string, at: number): Promise<WatchRow | null>;
   /**
-   * Claims up to `limit` active watches due at `now` (those due first, when more are due) of environment `env` (all
-   * when omitted) and of `accountId` (all when omitted), moving each one's next run an interval
-   * on, in one statement: two processes never run the same watch for the same interval.
+   * Claims up to `limit` active watches due at `now` (from `slackMs` before their next run; those
+   * due first, when more are due) of environment `env` (all when omitted), of `accountId` (all when
+   * omitted), at most `perAccount` of one account and none of `skipAccounts`, moving each one's
+   * next run to its nominal time after the one claimed (created at + k × interval), in one
+   * statement: two processes never run the same watch for the same interval.
    */
-  claimDueWatches(now: number, limit: number, only?: { accountId?: string; env?: KeyEnv }): Promise<WatchRow[]>;
+  claimDueWatches(now: number, limit: number, o?: WatchClaim): Promise<WatchRow[]>;
   /** Records a run and the events it raised, in one transaction. */
   finishWatchRun(id: string, run: WatchRunRecord, events: NewWatchEvent[]): Promise<void>;
   /** A watch's events, oldest first, after the cursor's (occurredAt, id). */
