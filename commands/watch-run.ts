@@ -45,7 +45,7 @@ function rulesOf(form: Form, opts: Opts): Record<string, unknown>[] {
     if (rules.length === 0) throw new UsageError('Say what to watch for: --nights-available, --min-nights-changed, or both.', 'nights-available');
   } else {
     if (opts.newListings === true) rules.push({ type: 'new_listings' });
-    if (rules.length === 0) throw new UsageError('Say what to watch for: --new-listings (a listing the search did not show on the run before).', 'new-listings');
+    if (rules.length === 0) throw new UsageError('Say what to watch for: --new-listings (a listing no search of the place had shown by the run before).', 'new-listings');
   }
   return rules;
 }

@@ -88,7 +88,7 @@ Examples:
     .option('--platforms <list>', 'airbnb,booking,vrbo,google (default: all four)')
     .option('--limit <n>', 'results per platform, 1-40 (default 10)')
     .option('--sort <sort>', 'recommended, price_asc, price_desc, rating_desc')
-    .option('--new-listings', 'event when the search shows a listing it did not show on the run before');
+    .option('--new-listings', 'event when the search shows a listing (beyond the page too) that no search of the place had shown by the run before');
   withGlobals(withWatchFlags(search), { wait: false })
     .addHelpText(
       'after',

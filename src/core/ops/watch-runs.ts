@@ -7,10 +7,11 @@
 // key's environment.
 import { type RuleEvent, calendarState, priceState, ruleEvents, searchState } from '../analytics/watch-rules.js';
 import { utcToday } from '../clock.js';
-import type { RequestContext, Services } from '../context.js';
+import { type RequestContext, type Services, historyFor } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { execute } from '../execute.js';
 import { newRequestId } from '../ids.js';
+import { locationKey } from '../observe.js';
 import type { Plan } from '../plan.js';
 import type { NewWatchEvent, WatchRow, WatchRunRecord } from '../ports/store.js';
 import { WATCH_RUNS_PER_ACCOUNT, WATCH_RUN_SLOTS, WATCH_SLACK_MS, type WatchEventView, type WatchState } from '../schemas/watches.js';
@@ -51,7 +52,21 @@ async function runCall(services: Services, ctx: RequestContext, cp: CallPlan): P
   };
   if (cp.type === 'price') return made(cp.plan, priceState);
   if (cp.type === 'availability') return made(cp.plan, calendarState);
-  return made(cp.plan, searchState);
+  // Every listing the legs fetched that matched, not only the page; seen once the answer is in.
+  return made(cp.plan, (page) => searchState(cp.whole() ?? page, services.clock.now()));
+}
+
+/**
+ * The listings the watched place's searches (any key's, any dates) had shown by the run before,
+ * which new_listings does not call new (issue 36, item 4), read through the history port; none
+ * on a first run (it only sets the baseline) or when no rule asks.
+ */
+async function knownListings(services: Services, ctx: RequestContext, w: Watch, cp: CallPlan): Promise<ReadonlySet<string>> {
+  const location = w.call.params.location;
+  if (cp.type !== 'search' || w.state === null || typeof location !== 'string' || !w.rules.some((r) => r.type === 'new_listings')) return new Set();
+  const before = ('at' in w.state ? w.state.at : undefined) ?? w.lastRunAt ?? w.createdAt;
+  const { listings } = await historyFor(services, ctx).listingsShownIn({ place: locationKey(location), platforms: cp.plan.platforms, from: 0, to: before });
+  return new Set(listings.map((l) => `${l.platform}:${l.listingId}`));
 }
 
 export interface WatchRunReport {
@@ -111,7 +126,9 @@ async function runWatch(services: Services, row: WatchRow): Promise<WatchRunRepo
   // The job runs on and is billed when it ends; the day counts its worst case meanwhile.
   if (made === null) return record({ outcome: 'pending', charged: 0, error: null, creditsToday: spent + worstCase });
   const cur = made.state();
-  const events = ruleEvents(w.rules, w.state, cur, { trigger: isTrigger(w, cur) }).map((e: RuleEvent): NewWatchEvent => ({ id: `wev_${services.ids.ulid().toLowerCase()}`, ...e }));
+  const trigger = isTrigger(w, cur);
+  const known = trigger ? undefined : await knownListings(services, ctx, w, cp);
+  const events = ruleEvents(w.rules, w.state, cur, { trigger, ...(known ? { known } : {}) }).map((e: RuleEvent): NewWatchEvent => ({ id: `wev_${services.ids.ulid().toLowerCase()}`, ...e }));
   const report = await record({ outcome: 'ok', charged: made.charged, error: null, state: cur, creditsToday: spent + made.charged }, events);
   for (const e of report.events) {
     void services.webhooks.emit({ accountId: w.accountId, env: w.env }, 'watch.triggered', {

@@ -42,7 +42,7 @@ export const watchRuleSchema = once(() =>
     type: lowerEnum(WATCH_RULE_TYPES).describe(
       'price_below (the price goes under `amount`), price_drop (the price falls by at least `percent` % from one run to the next), ' +
         'nights_available (a night of the window that was taken becomes available), min_nights_changed (a night’s minimum stay changes), ' +
-        'new_listings (a listing the search did not show on the run before).',
+        'new_listings (a listing among all the run fetched that matched, beyond the page too, that no search of the place had shown by the run before).',
     ),
     amount: num(z.number().positive()).optional().describe('price_below: the amount, in the call’s currency.'),
     percent: num(z.number().gt(0).lt(100)).optional().describe('price_drop: the least fall, in percent of the price the run before saw (0 < percent < 100).'),
@@ -131,8 +131,16 @@ export type WatchCall = z.infer<ReturnType<typeof storedCallSchema>>;
 const priceStateSchema = once(() => z.object({ nightlyPrice: z.number().nullable(), totalPrice: z.number().nullable(), currency: z.string() }));
 /** What a run of an availability watch saw: each night of the window, by date. */
 const calendarStateSchema = once(() => z.object({ listingId: z.string(), days: z.record(z.string(), z.object({ available: z.boolean(), minNights: z.number().nullable() })) }));
-/** What a run of a search watch saw: the listings it showed. */
-const searchStateSchema = once(() => z.object({ listings: z.array(z.object({ platform: z.string(), listingId: z.string(), name: z.string(), nightlyPrice: z.number().nullable() })) }));
+/** Listings a search watch's state keeps at most (issue 35, item 2: every stored row bounded). */
+export const WATCH_STATE_LISTINGS = 300;
+/**
+ * What a run of a search watch saw: every listing its legs fetched that matched the query, whatever
+ * the page (at most WATCH_STATE_LISTINGS), and when it saw them (`at`, epoch ms; states before
+ * issue 36 have none and kept the first page only).
+ */
+const searchStateSchema = once(() =>
+  z.object({ listings: z.array(z.object({ platform: z.string(), listingId: z.string(), name: z.string(), nightlyPrice: z.number().nullable() })), at: z.number().optional() }),
+);
 export type PriceState = z.infer<ReturnType<typeof priceStateSchema>>;
 export type CalendarState = z.infer<ReturnType<typeof calendarStateSchema>>;
 export type SearchState = z.infer<ReturnType<typeof searchStateSchema>>;
