@@ -57,7 +57,7 @@ Examples:
     .argument('[platform]', `${PLATFORMS.join(', ')}; may be left out before a listing URL`)
     .argument('[listingId]', 'platform-native id, a stays_ id, or a listing URL')
     .option('--country <cc>', 'ISO-3166 alpha-2; a bare booking slug needs it')
-    .option('--start-date <date>', 'YYYY-MM-DD (required)')
+    .option('--start-date <date>', 'YYYY-MM-DD, today or later (required); as days pass, runs watch the nights left')
     .option('--end-date <date>', 'YYYY-MM-DD, after --start-date, window at most 365 days (required)')
     .option('--nights-available', 'event when a night of the window that was taken becomes available')
     .option('--min-nights-changed', "event when a night's minimum stay changes (airbnb and vrbo state one)");

@@ -79,6 +79,18 @@ export interface WatchRunReport {
   missedRuns: number;
 }
 
+/**
+ * A calendar watch's window as of today (issue 36, item 14): its nights already past are dropped
+ * (the start clipped to today, UTC), so a window that started today goes on being watched; 'passed'
+ * once no night of it is left (its end date today or before). Other calls as they are.
+ */
+function clippedWindow(w: Watch, today: string): Watch['call'] | 'passed' {
+  const { startDate, endDate } = w.call.params;
+  if (w.call.type !== 'availability' || typeof startDate !== 'string' || typeof endDate !== 'string' || startDate >= today) return w.call;
+  if (endDate <= today) return 'passed';
+  return { ...w.call, params: { ...w.call.params, startDate: today } };
+}
+
 /** One run of a claimed watch (its next run already moved on by the claim). */
 async function runWatch(services: Services, row: WatchRow): Promise<WatchRunReport> {
   const w = readWatch(row);
@@ -103,9 +115,14 @@ async function runWatch(services: Services, row: WatchRow): Promise<WatchRunRepo
     return record({ outcome: 'failed', charged: 0, error, endedReason: error.message });
   }
   const ctx: RequestContext = { requestId: newRequestId(services.ids), account, key };
+  const window = clippedWindow(w, day);
+  if (window === 'passed') {
+    const error = { code: 'date_in_past', message: `Its window ended: endDate ${String(w.call.params.endDate)} is not after today (${day} UTC).` };
+    return record({ outcome: 'failed', charged: 0, error, endedReason: error.message });
+  }
   let cp: CallPlan;
   try {
-    cp = callPlan(services, ctx, w.call);
+    cp = callPlan(services, ctx, window);
   } catch (e) {
     // The call is no longer valid as it stands (its dates passed): it never will be again.
     const error = e instanceof ServiceError ? { code: e.code, message: e.message } : { code: 'internal_error', message: 'The call of this watch could not be made.' };
