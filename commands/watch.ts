@@ -133,7 +133,7 @@ ${columnListHelp(WATCH_COLUMN_KEYS, 'params and rules are JSON; the last_ column
       await execute(opts, (ctx) => showWatch(ctx, id));
     });
 
-  withGlobals(watch.command('rm').alias('delete').description('Delete a watch: no more runs; it and its events are gone from list and events').argument('<id>', 'wat_… id'), { wait: false })
+  withGlobals(watch.command('rm').alias('delete').description('Delete a watch: no more runs; it and its events are gone from the store at once').argument('<id>', 'wat_… id'), { wait: false })
     .addHelpText('after', '\nAn unknown or already deleted id exits 3 (watch_not_found).\n\nExample:\n  stays watch rm wat_…')
     .action(async (id: string, opts: Opts) => {
       const [{ execute }, { removeWatch }] = await Promise.all([import('./_lib/runtime/run.js'), import('./watch-run.js')]);

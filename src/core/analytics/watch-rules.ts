@@ -3,7 +3,7 @@
 // before kept and this run's. Pure: answers and states in, events out; the operation
 // (ops/watch-runs.ts) makes the call, stores the state and the events, and sends the webhooks.
 import type { Availability, Price, Property } from '../schemas/resources.js';
-import { type CalendarState, type PriceState, type SearchState, WATCH_STATE_LISTINGS, type WatchRule, type WatchState } from '../schemas/watches.js';
+import { type CalendarState, type PriceState, type SearchState, WATCH_STATE_LISTINGS, WATCH_STATE_NAME_CHARS, type WatchRule, type WatchState } from '../schemas/watches.js';
 
 /** A change a calendar or search rule saw: a night that became available, a minimum stay that changed, a new listing. */
 type WatchChange = { date: string; available: { from: false; to: true } } | { date: string; minNights: { from: number; to: number } } | SearchState['listings'][number];
@@ -35,7 +35,7 @@ export function searchState(answer: Property[], at?: number): SearchState {
     const key = `${p.platform}:${p.platformListingId}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    listings.push({ platform: p.platform, listingId: p.platformListingId, name: p.name.slice(0, 200), nightlyPrice: p.price?.nightlyPrice ?? null });
+    listings.push({ platform: p.platform, listingId: p.platformListingId, name: p.name.slice(0, WATCH_STATE_NAME_CHARS), nightlyPrice: p.price?.nightlyPrice ?? null });
     if (listings.length === WATCH_STATE_LISTINGS) break;
   }
   return at === undefined ? { listings } : { listings, at };

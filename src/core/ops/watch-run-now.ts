@@ -25,21 +25,17 @@ export async function runWatchesNow(services: Services, ctx: RequestContext, raw
     );
   }
   const reports: WatchRunReport[] = await runDueWatches(services, { accountId: ctx.account.id, env: ctx.key.env });
-  const data: WatchRunView[] = [];
-  for (const r of reports) {
-    // The watch as it is after its run (an ended one keeps its name and call).
-    const w = await services.store.getWatch(r.watchId);
-    data.push({
-      watchId: r.watchId,
-      name: w?.name ?? null,
-      call: w?.call as WatchView['call'],
-      outcome: r.outcome,
-      creditsCharged: r.creditsCharged,
-      error: r.error,
-      events: r.events,
-      missedRuns: r.missedRuns,
-    });
-  }
+  // Each watch as it was claimed (one deleted meanwhile is gone from the store).
+  const data: WatchRunView[] = reports.map((r) => ({
+    watchId: r.watchId,
+    name: r.name,
+    call: r.call as WatchView['call'],
+    outcome: r.outcome,
+    creditsCharged: r.creditsCharged,
+    error: r.error,
+    events: r.events,
+    missedRuns: r.missedRuns,
+  }));
   const meta = buildMeta(services, ctx, { platforms: [], currency: 'USD' });
   // What this call charged: the runs it made, each billed as the same call made by hand.
   return { data, meta: { ...meta, creditsCharged: reports.reduce((n, r) => n + r.creditsCharged, 0) } };

@@ -71,6 +71,9 @@ async function knownListings(services: Services, ctx: RequestContext, w: Watch, 
 
 export interface WatchRunReport {
   watchId: string;
+  /** The watch's name and call (as stored) when it was claimed. */
+  name: string | null;
+  call: WatchRow['call'];
   outcome: WatchRunRecord['outcome'] | 'ended';
   creditsCharged: number;
   error: { code: string; message: string } | null;
@@ -101,6 +104,8 @@ async function runWatch(services: Services, row: WatchRow): Promise<WatchRunRepo
     await services.store.finishWatchRun(w.id, { ...run, at, creditsDay: day, creditsToday: run.creditsToday ?? spent }, events);
     return {
       watchId: w.id,
+      name: row.name,
+      call: row.call,
       outcome: run.endedReason ? ('ended' as const) : run.outcome,
       creditsCharged: run.charged,
       error: run.error,

@@ -17,8 +17,13 @@ export const WATCH_SLACK_MS = 60_000;
 /** Runs made at once by one process, and of one account at most (issue 35, item 4). */
 export const WATCH_RUN_SLOTS = 8;
 export const WATCH_RUNS_PER_ACCOUNT = 2;
-/** Active watches one account may have, sandbox and live together. */
+/**
+ * Watches one account may keep, sandbox and live together: active and ended ones (a deleted watch
+ * is gone with its events at once; issue 35, item 2).
+ */
 export const MAX_ACTIVE_WATCHES = 100;
+/** The longest a watch's call.params may be, as JSON text (issue 35, item 2: every stored row bounded). */
+export const WATCH_PARAMS_MAX_CHARS = 8_192;
 
 export const WATCH_CALL_TYPES = ['price', 'availability', 'search'] as const;
 export type WatchCallType = (typeof WATCH_CALL_TYPES)[number];
@@ -131,8 +136,13 @@ export type WatchCall = z.infer<ReturnType<typeof storedCallSchema>>;
 const priceStateSchema = once(() => z.object({ nightlyPrice: z.number().nullable(), totalPrice: z.number().nullable(), currency: z.string() }));
 /** What a run of an availability watch saw: each night of the window, by date. */
 const calendarStateSchema = once(() => z.object({ listingId: z.string(), days: z.record(z.string(), z.object({ available: z.boolean(), minNights: z.number().nullable() })) }));
-/** Listings a search watch's state keeps at most (issue 35, item 2: every stored row bounded). */
+/**
+ * Listings a search watch's state keeps at most, and the characters of each name (issue 35, item
+ * 2: every stored row bounded; a watch row, an event row stay under 64 KB, a watch.triggered
+ * payload under 72 KB).
+ */
 export const WATCH_STATE_LISTINGS = 300;
+export const WATCH_STATE_NAME_CHARS = 100;
 /**
  * What a run of a search watch saw: every listing its legs fetched that matched the query, whatever
  * the page (at most WATCH_STATE_LISTINGS), and when it saw them (`at`, epoch ms; states before

@@ -1,7 +1,7 @@
 // Watches (issue 26, item 4): the calls the server makes again on an interval, claimed by moving
 // their next run in one statement (two processes never run one watch twice for one interval), and
 // the events their rules raised. JSON columns hold the call, the rules and the state a run compares with.
-import type { WatchEventRow, WatchRow, WatchStore } from '../../core/ports/store.js';
+import { WATCH_EVENTS_KEPT, type WatchEventRow, type WatchRow, type WatchStore } from '../../core/ports/store.js';
 import type { Row } from '../rows.js';
 import type { Db } from './db.js';
 
@@ -48,7 +48,8 @@ export function watchStore(db: Db): WatchStore {
       return db.tx(async (q) => {
         // The account row's lock orders concurrent creations, so the cap holds.
         await q(`SELECT 1 FROM accounts WHERE id = $1${db.sql.forUpdate}`, [w.accountId]);
-        const n = Number((await q(`SELECT COUNT(*) AS n FROM watches WHERE account_id = $1 AND status = 'active'`, [w.accountId]))[0]!.n);
+        // What the account keeps counts: active and ended watches (a deleted one left with its events).
+        const n = Number((await q(`SELECT COUNT(*) AS n FROM watches WHERE account_id = $1 AND status <> 'deleted'`, [w.accountId]))[0]!.n);
         if (n >= maxActive) return null;
         const r = (
           await q(
@@ -74,9 +75,15 @@ export function watchStore(db: Db): WatchStore {
       const r = (await db.query(`SELECT * FROM watches WHERE id = $1`, [id]))[0];
       return r ? toWatch(r) : null;
     },
-    async deleteWatch(id, accountId, at) {
-      const r = (await db.query(`UPDATE watches SET status = 'deleted', deleted_at = COALESCE(deleted_at, $1) WHERE id = $2 AND account_id = $3 RETURNING *`, [at, id, accountId]))[0];
-      return r ? toWatch(r) : null;
+    async deleteWatch(id, accountId) {
+      // Gone at once, its events with it (issue 35, item 2): nothing of a deleted watch is kept.
+      return db.tx(async (q) => {
+        const r = (await q(`SELECT * FROM watches WHERE id = $1 AND account_id = $2${db.sql.forUpdate}`, [id, accountId]))[0];
+        if (!r) return null;
+        await q(`DELETE FROM watch_events WHERE watch_id = $1`, [id]);
+        await q(`DELETE FROM watches WHERE id = $1`, [id]);
+        return { ...toWatch(r), status: 'deleted' as const };
+      });
     },
     async claimDueWatches(now, limit, o = {}) {
       // Due from `slackMs` before a nominal time; the next run is the nominal time after the one this
@@ -124,16 +131,17 @@ export function watchStore(db: Db): WatchStore {
             id,
           ],
         );
+        // A watch deleted while it ran is gone: its events are not kept either.
         for (const e of events) {
-          await q(`INSERT INTO watch_events (id, watch_id, occurred_at, rule, before_value, after_value, changes) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
-            e.id,
-            id,
-            run.at,
-            JSON.stringify(e.rule),
-            JSON.stringify(e.before ?? null),
-            JSON.stringify(e.after ?? null),
-            JSON.stringify(e.changes),
-          ]);
+          await q(
+            `INSERT INTO watch_events (id, watch_id, occurred_at, rule, before_value, after_value, changes)
+             SELECT $1, $2, $3, $4, $5, $6, $7 WHERE EXISTS (SELECT 1 FROM watches WHERE id = $2)`,
+            [e.id, id, run.at, JSON.stringify(e.rule), JSON.stringify(e.before ?? null), JSON.stringify(e.after ?? null), JSON.stringify(e.changes)],
+          );
+        }
+        // Its newest WATCH_EVENTS_KEPT only.
+        if (events.length > 0) {
+          await q(`DELETE FROM watch_events WHERE id IN (SELECT id FROM watch_events WHERE watch_id = $1 ORDER BY occurred_at DESC, id DESC LIMIT 1000000000 OFFSET $2)`, [id, WATCH_EVENTS_KEPT]);
         }
       });
     },

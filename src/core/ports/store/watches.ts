@@ -3,6 +3,13 @@
 import type { KeyEnv } from '../../ids.js';
 
 export type WatchStatus = 'active' | 'ended' | 'deleted';
+
+/**
+ * Events a watch keeps (issue 35, item 2): its newest WATCH_EVENTS_KEPT, each at most
+ * WATCH_EVENT_RETENTION_MS old (the expiry sweep takes older ones).
+ */
+export const WATCH_EVENTS_KEPT = 1_000;
+export const WATCH_EVENT_RETENTION_MS = 90 * 86_400_000;
 export type WatchRunOutcome = 'ok' | 'failed' | 'skipped' | 'pending';
 
 export interface WatchRow {
@@ -77,12 +84,12 @@ export interface WatchClaim {
 }
 
 export interface WatchStore {
-  /** Creates a watch unless the account already has `maxActive` active ones (then null), counted in the same transaction. */
+  /** Creates a watch unless the account already keeps `maxActive` (active and ended; then null), counted in the same transaction. */
   createWatch(w: NewWatch, maxActive: number): Promise<WatchRow | null>;
   /** The account's watches of one environment, not deleted, newest first; after the cursor's (createdAt, id). */
   listWatches(accountId: string, env: KeyEnv, after: { createdAt: number; id: string } | null, limit: number): Promise<WatchRow[]>;
   getWatch(id: string): Promise<WatchRow | null>;
-  /** Marks it deleted (no more runs). Null if not the account's. */
+  /** Deletes it and its events at once (no more runs); the row as it was, status deleted. Null if not the account's. */
   deleteWatch(id: string, accountId: string, at: number): Promise<WatchRow | null>;
   /**
    * Claims up to `limit` active watches due at `now` (from `slackMs` before their next run; those
