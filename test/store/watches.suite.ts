@@ -3,10 +3,11 @@
 // its events in one go, the state kept for the next run, and the watch ending. watches.inprocess.test.ts
 // runs it on SQLite, watches.pg.test.ts (e2e) on PostgreSQL.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { NewWatch, Store } from '../../src/core/ports/store.js';
+import { type NewWatch, type Store, WATCH_EVENT_RETENTION_MS } from '../../src/core/ports/store.js';
 import { T0, addAccount, backings, type StoreKind } from './stores.js';
 
 const MIN = 60_000;
+const DAY = 1440 * MIN;
 
 async function setUp(store: Store) {
   await addAccount(store, 'acct_1', 100);
@@ -80,7 +81,6 @@ export function suite(kind: StoreKind): void {
     it('due from the slack before its nominal time (created at + k × interval); the next run the nominal time after the one claimed', async () => {
       const store = await open();
       await setUp(store);
-      const DAY = 1440 * MIN;
       await store.createWatch(watch('wat_d', { intervalMinutes: 1440, createdAt: T0, nextRunAt: T0 }), 10);
       const claim = (at: number) => store.claimDueWatches(at, 10, { slackMs: MIN });
       expect((await claim(T0)).map((w) => w.nextRunAt - T0)).toEqual([DAY]);
@@ -103,6 +103,30 @@ export function suite(kind: StoreKind): void {
       expect((await store.claimDueWatches(T0 + MIN, 10, { perAccount: 1, skipAccounts: ['acct_1'] })).map((w) => w.id)).toEqual([]);
       expect((await store.claimDueWatches(T0 + MIN, 10, { perAccount: 1 })).map((w) => w.id)).toEqual(['wat_a2']);
       expect((await store.claimDueWatches(T0 + MIN, 10)).map((w) => w.id)).toEqual(['wat_a3']);
+    });
+
+    it('a deletion takes the watch and its events at once (a run ending after it records nothing); the cap counts ended watches; the sweep takes old events', async () => {
+      const store = await open();
+      await setUp(store);
+      const run = { outcome: 'ok' as const, charged: 0, error: null, creditsDay: '2027-01-15', creditsToday: 0 };
+      const event = (id: string) => ({ id, rule: { type: 'price_drop' }, before: null, after: null, changes: [] });
+      await store.createWatch(watch('wat_a'), 2);
+      await store.finishWatchRun('wat_a', { ...run, at: T0 }, [event('wev_1')]);
+      expect((await store.deleteWatch('wat_a', 'acct_1', T0 + 1))?.status).toBe('deleted');
+      expect(await store.getWatch('wat_a')).toBeNull();
+      expect(await store.watchEvents('wat_a', null, 10)).toEqual([]);
+      await store.finishWatchRun('wat_a', { ...run, at: T0 + 2 }, [event('wev_2')]);
+      expect(await store.watchEvents('wat_a', null, 10)).toEqual([]);
+      // Ended watches count under the cap.
+      await store.createWatch(watch('wat_b'), 2);
+      await store.finishWatchRun('wat_b', { ...run, at: T0, outcome: 'failed', endedReason: 'Its dates passed.' }, []);
+      await store.createWatch(watch('wat_c'), 2);
+      expect(await store.createWatch(watch('wat_d'), 2)).toBeNull();
+      // Events past their retention go at the sweep; newer ones stay.
+      await store.finishWatchRun('wat_c', { ...run, at: T0 }, [event('wev_3')]);
+      await store.finishWatchRun('wat_c', { ...run, at: T0 + DAY }, [event('wev_4')]);
+      expect((await store.purgeExpired(T0 + WATCH_EVENT_RETENTION_MS + 1, 100)).watches).toBe(1);
+      expect((await store.watchEvents('wat_c', null, 10)).map((e) => e.id)).toEqual(['wev_4']);
     });
 
     it('a run is recorded with its events in one go; a failed run keeps the state; an ended watch is never claimed', async () => {
