@@ -116,3 +116,30 @@ describe('stays watch run says when due runs were skipped (issue 36, item 3), a 
     expect(late.stderr).toContain(`watch ${id}: 2 due runs were skipped: nothing ran the due watches then`);
   }, 60_000);
 });
+
+describe('stays watch add errors name the flags typed (issue 36, item 15), a child process', () => {
+  it('a rule refused names --drop, --below or the rule flag, in the message and as the param; --json keeps the API envelope', async () => {
+    const box = freshSandbox();
+    const STAY = ['--check-in', '2027-03-01', '--check-out', '2027-03-04'];
+    const cases: [string[], RegExp, string][] = [
+      [['add', 'price', 'airbnb', '1', ...STAY, '--below', '100', '--drop', '150'], /error: --drop must be at most 100/, '--drop'],
+      [['add', 'price', 'airbnb', '1', ...STAY, '--below=-3'], /error: --below must be greater than 0/, '--below'],
+      [
+        ['add', 'calendar', 'booking', 'us/x', '--start-date', '2027-03-01', '--end-date', '2027-03-09', '--min-nights-changed'],
+        /error: --min-nights-changed cannot trigger on a booking calendar/,
+        '--min-nights-changed',
+      ],
+      [['add', 'price', 'airbnb', '1', '--check-in', '2027-03-04', '--check-out', '2027-03-01', '--drop', '10'], /error: --check-out must be after --check-in/, '--check-out'],
+    ];
+    for (const [args, message, flag] of cases) {
+      const r = await stays(['watch', ...args], box.env);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr, args.join(' ')).toMatch(message);
+      expect(r.stderr, args.join(' ')).toContain(`param: ${flag}`);
+      expect(r.stderr, args.join(' ')).not.toMatch(/rules\[\d\]|percent|call\.params/);
+    }
+    const j = await stays(['watch', 'add', 'price', 'airbnb', '1', ...STAY, '--drop', '150', '--json'], box.env);
+    expect(JSON.parse(j.stderr)).toMatchObject({ error: { code: 'invalid_parameter', param: 'rules[0].percent' } });
+  }, 60_000);
+});
