@@ -13,7 +13,7 @@ import { PARTY_KEYS, PLATFORMS, pick } from './_lib/flags/options.js';
 import { EXIT, io, jsonText } from './_lib/runtime/io.js';
 import { runCall, show } from './_lib/runtime/run.js';
 import { chalkAt } from './_lib/runtime/term.js';
-import { watchEventView, watchView } from './_lib/output/view-watches.js';
+import { watchEventView, watchRunEventView, watchView } from './_lib/output/view-watches.js';
 
 type Opts = Record<string, unknown>;
 type Form = 'price' | 'calendar' | 'search';
@@ -139,7 +139,7 @@ export async function runDue(ctx: Ctx, opts: { output?: string; json?: unknown; 
     io().stdout.write(jsonText(envelope, ctx.term.outTTY));
   } else if (events.length > 0 || format !== 'table') {
     const { printResult } = await import('./_lib/output/print.js');
-    await printResult(envelope, format, ctx.term, watchEventView);
+    await printResult(envelope, format, ctx.term, watchRunEventView);
   }
   await summary(ctx, reports, events.length, credits, format === 'table');
   if (events.length > 0) io().exitCode = EXIT.watchTriggered;

@@ -154,8 +154,8 @@ describe('stays watch, in-process on the local store', () => {
     expect(add.stderr).toContain(`stays watch events ${id}`);
     const run = await w(['run'], {}, true, 160);
     expect(run.code, run.stderr).toBe(10);
-    expect(plain(run.stdout)).toMatch(/OCCURRED\s+WATCH\s+RULE\s+CHANGE\s+EVENT ID/);
-    expect(plain(run.stdout)).toMatch(/terminal\s+below 90\s+[\d,.]+ USD → [\d,.]+ USD\s+wev_/);
+    expect(plain(run.stdout)).toMatch(/OCCURRED\s+WATCH\s+NAME\s+RULE\s+CHANGE\s+EVENT ID/);
+    expect(plain(run.stdout)).toMatch(new RegExp(`${id}\\s+terminal\\s+below 90\\s+[\\d,.]+ USD → [\\d,.]+ USD\\s+wev_`));
     // A narrow terminal: the table fits, the event id (what the next command takes) whole.
     const narrow = await w(['events', id], {}, true, 60);
     for (const line of plain(narrow.stdout).trimEnd().split('\n')) expect(line.length).toBeLessThanOrEqual(60);
@@ -180,6 +180,41 @@ describe('stays watch, in-process on the local store', () => {
     const gone = await w(['rm', id, '-o', 'table'], {}, true);
     expect(gone.stdout).toBe(`Deleted watch ${id} (terminal): no more runs.\n`);
     expect((await w(['show', id])).code).toBe(3);
+  });
+
+  it("at 80 columns: watch list keeps NAME and the ids in CALL whole; watch run names each event's watch by its whole id (issue 36, item 17)", async () => {
+    const fresh = freshSandbox();
+    const cli = (args: string[], columns: number) => staysIn(['watch', ...args], fresh.env, { tty: true, columns });
+    const ids: string[] = [];
+    for (const args of [
+      ['add', 'price', 'airbnb', '906295957123456789', ...STAY, '--below', '150', '--name', 'Flat by the river, March'],
+      ['add', 'calendar', 'booking', 'pt/hotel-vista-lisboa', '--start-date', '2027-03-01', '--end-date', '2027-04-01', '--nights-available', '--name', 'Vista'],
+      ['add', 'price', 'vrbo', '100', ...STAY, '--drop', '10', '--name', 'vrbo trigger'],
+      ['add', 'search', 'watch', '--new-listings'],
+    ]) {
+      const r = await cli([...args, '--json'], 80);
+      expect(r.code, r.stderr).toBe(0);
+      ids.push(json<{ data: Watch }>(r).data.id);
+    }
+    for (const columns of [80, 200]) {
+      const list = plain((await cli(['list'], columns)).stdout);
+      const [header, ...rows] = list.trimEnd().split('\n');
+      expect(header).toMatch(/^ID\s+NAME\s+CALL/);
+      for (const line of [header!, ...rows]) expect(line.length, line).toBeLessThanOrEqual(columns);
+      for (const id of ids) expect(list).toContain(id);
+      for (const target of ['price airbnb 906295957123456789', 'calendar booking pt/hotel-vista-lisboa', 'price vrbo 100', 'search watch']) expect(list).toContain(target);
+      expect(list).toMatch(/Vista/);
+      if (columns === 200) expect(header).toMatch(/DATES\s+RULES\s+EVERY\s+STATUS\s+NEXT RUN/);
+    }
+    const run = await cli(['run'], 80);
+    expect(run.code, run.stderr).toBe(10);
+    const table = plain(run.stdout).trimEnd().split('\n');
+    expect(table[0]).toMatch(/^WATCH\s+NAME\s+RULE\s+CHANGE$/);
+    for (const line of table) expect(line.length, line).toBeLessThanOrEqual(80);
+    // Each event with its watch's whole id; the two triggers' among them.
+    const watches = table.slice(1).map((l) => l.split(/\s+/)[0]!);
+    for (const w of watches) expect(ids).toContain(w);
+    expect(watches).toEqual(expect.arrayContaining([ids[2], ids[3]]));
   });
 
   it('bad input: a typed error on stderr, nothing on stdout, the exit code of its class', async () => {
