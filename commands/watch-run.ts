@@ -13,7 +13,7 @@ import { PARTY_KEYS, PLATFORMS, pick } from './_lib/flags/options.js';
 import { EXIT, io, jsonText } from './_lib/runtime/io.js';
 import { runCall, show } from './_lib/runtime/run.js';
 import { chalkAt } from './_lib/runtime/term.js';
-import { watchEventView, watchView } from './_lib/output/view-watches.js';
+import { watchEventView, watchRunEventView, watchView } from './_lib/output/view-watches.js';
 
 type Opts = Record<string, unknown>;
 type Form = 'price' | 'calendar' | 'search';
@@ -45,7 +45,7 @@ function rulesOf(form: Form, opts: Opts): Record<string, unknown>[] {
     if (rules.length === 0) throw new UsageError('Say what to watch for: --nights-available, --min-nights-changed, or both.', 'nights-available');
   } else {
     if (opts.newListings === true) rules.push({ type: 'new_listings' });
-    if (rules.length === 0) throw new UsageError('Say what to watch for: --new-listings (a listing the search did not show on the run before).', 'new-listings');
+    if (rules.length === 0) throw new UsageError('Say what to watch for: --new-listings (a listing no search of the place had shown by the run before).', 'new-listings');
   }
   return rules;
 }
@@ -123,7 +123,10 @@ export async function runDue(ctx: Ctx, opts: { output?: string; json?: unknown; 
   const credits = reports.reduce((n, r) => n + r.creditsCharged, 0);
   const envelope = {
     data: events,
-    meta: { runs: reports.map((r) => ({ watchId: r.watchId, outcome: r.outcome, creditsCharged: r.creditsCharged, error: r.error, events: r.events.length })), creditsCharged: credits },
+    meta: {
+      runs: reports.map((r) => ({ watchId: r.watchId, outcome: r.outcome, creditsCharged: r.creditsCharged, error: r.error, events: r.events.length, missedRuns: r.missedRuns ?? 0 })),
+      creditsCharged: credits,
+    },
   };
   ctx.ui.stop();
   // Piped without a format asked for: JSON lines (what a cron job appends to a file); a terminal gets a summary.
@@ -136,16 +139,27 @@ export async function runDue(ctx: Ctx, opts: { output?: string; json?: unknown; 
     io().stdout.write(jsonText(envelope, ctx.term.outTTY));
   } else if (events.length > 0 || format !== 'table') {
     const { printResult } = await import('./_lib/output/print.js');
-    await printResult(envelope, format, ctx.term, watchEventView);
+    await printResult(envelope, format, ctx.term, watchRunEventView);
   }
   await summary(ctx, reports, events.length, credits, format === 'table');
   if (events.length > 0) io().exitCode = EXIT.watchTriggered;
+  else if (allFailed(reports)) io().exitCode = EXIT.watchRunsFailed;
 }
+
+/** Watches were due and not one run was made: each failed or ended (a skipped or pending run is not a failure). */
+const allFailed = (reports: WatchRunView[]) => reports.length > 0 && reports.every((r) => r.outcome === 'failed' || r.outcome === 'ended');
 
 /** stderr: what did not run as it should (always), and on a terminal one line of what ran. */
 async function summary(ctx: Ctx, reports: WatchRunView[], events: number, credits: number, human: boolean): Promise<void> {
   const c = await chalkAt(ctx.term.errColor);
   for (const r of reports) {
+    // A server before this field says nothing of missed runs.
+    const missed = r.missedRuns ?? 0;
+    if (missed > 0) {
+      io().stderr.write(
+        `${c.yellow('warning:')} watch ${r.watchId}: ${missed} due run${missed === 1 ? ' was' : 's were'} skipped: nothing ran the due watches then (no stays serve, no stays watch run); they are not made up, this run is the latest interval's\n`,
+      );
+    }
     if (r.outcome === 'ok') continue;
     const why = r.error ? `: ${r.error.code}: ${r.error.message}` : '';
     const what = {

@@ -57,7 +57,7 @@ Examples:
     .argument('[platform]', `${PLATFORMS.join(', ')}; may be left out before a listing URL`)
     .argument('[listingId]', 'platform-native id, a stays_ id, or a listing URL')
     .option('--country <cc>', 'ISO-3166 alpha-2; a bare booking slug needs it')
-    .option('--start-date <date>', 'YYYY-MM-DD (required)')
+    .option('--start-date <date>', 'YYYY-MM-DD, today or later (required); as days pass, runs watch the nights left')
     .option('--end-date <date>', 'YYYY-MM-DD, after --start-date, window at most 365 days (required)')
     .option('--nights-available', 'event when a night of the window that was taken becomes available')
     .option('--min-nights-changed', "event when a night's minimum stay changes (airbnb and vrbo state one)");
@@ -88,7 +88,7 @@ Examples:
     .option('--platforms <list>', 'airbnb,booking,vrbo,google (default: all four)')
     .option('--limit <n>', 'results per platform, 1-40 (default 10)')
     .option('--sort <sort>', 'recommended, price_asc, price_desc, rating_desc')
-    .option('--new-listings', 'event when the search shows a listing it did not show on the run before');
+    .option('--new-listings', 'event when the search shows a listing (beyond the page too) that no search of the place had shown by the run before');
   withGlobals(withWatchFlags(search), { wait: false })
     .addHelpText(
       'after',
@@ -133,7 +133,7 @@ ${columnListHelp(WATCH_COLUMN_KEYS, 'params and rules are JSON; the last_ column
       await execute(opts, (ctx) => showWatch(ctx, id));
     });
 
-  withGlobals(watch.command('rm').alias('delete').description('Delete a watch: no more runs; it and its events are gone from list and events').argument('<id>', 'wat_… id'), { wait: false })
+  withGlobals(watch.command('rm').alias('delete').description('Delete a watch: no more runs; it and its events are gone from the store at once').argument('<id>', 'wat_… id'), { wait: false })
     .addHelpText('after', '\nAn unknown or already deleted id exits 3 (watch_not_found).\n\nExample:\n  stays watch rm wat_…')
     .action(async (id: string, opts: Opts) => {
       const [{ execute }, { removeWatch }] = await Promise.all([import('./_lib/runtime/run.js'), import('./watch-run.js')]);
@@ -163,9 +163,12 @@ ${columnListHelp(WATCH_EVENT_COLUMN_KEYS, 'price_before and price_after are the 
       await execute(opts, (ctx) => listEvents(ctx, id, opts));
     });
 
-  const run = withGlobals(watch.command('run').description('Run every due watch of this key once (on the local store, or on the server of a base URL) and exit: 10 when one triggered, else 0'), {
-    wait: false,
-  });
+  const run = withGlobals(
+    watch.command('run').description('Run every due watch of this key once (on the local store, or on the server of a base URL) and exit: 10 when one triggered, 11 when every due run failed, else 0'),
+    {
+      wait: false,
+    },
+  );
   // Piped, a run prints JSON lines by default (what cron appends to a file), not tsv.
   for (const o of run.options) if (o.long === '--output') o.description = 'output format (default: a table and a summary on a TTY, else jsonl: one event a line)';
   run
@@ -174,12 +177,13 @@ ${columnListHelp(WATCH_EVENT_COLUMN_KEYS, 'price_before and price_after are the 
       `
 For cron: the watches of the key's account and environment whose next run is due run once each
 (POST /v1/watches/run; billed as by hand; sandbox keys free), and it exits 10 when any rule
-held, 0 when none did (stays help exit-codes). Piped, each event is one JSON line (the event as
-stays watch events prints it, with the watch's name and call); on a terminal, a summary. A run
-that failed (its call failed, or its key was revoked) is said on stderr and recorded on the
-watch (stays watch show ID). Without a base URL the runs are made on the local store and their
-watch.triggered webhooks are delivered before it exits; with one (--base-url, STAYS_BASE_URL,
-config) that server makes them, as its stays serve does every 30 s, and delivers the webhooks.
+held, 11 when watches were due and every run failed or ended, else 0 (stays help exit-codes).
+Piped, each event is one JSON line (the event as stays watch events prints it, with the watch's
+name and call); on a terminal, a summary. A run that failed (its call failed, or its key was
+revoked) is said on stderr and recorded on the watch (stays watch show ID). Without a base URL
+the runs are made on the local store and their watch.triggered webhooks are delivered before it
+exits; with one (--base-url, STAYS_BASE_URL, config) that server makes them, as its stays serve
+does every 30 s, and delivers the webhooks.
 A crontab line that keeps every event:
 
   */15 * * * * stays watch run >> events.jsonl

@@ -221,8 +221,8 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     reproduce: 'POST /v1/webhooks/trigger {"event":"job.succeeded"} with a stay_live_ key',
   },
   watch_limit_exceeded: {
-    cause: 'The account already has the maximum number of active watches (100, sandbox and live together).',
-    fix: 'Delete a watch you no longer need (DELETE /v1/watches/{id}, stays watch rm), then create the new one.',
+    cause: 'The account already keeps the maximum number of watches (100, active and ended, sandbox and live together; a deleted watch is gone at once and does not count).',
+    fix: 'Delete a watch you no longer need, an ended one too (DELETE /v1/watches/{id}, stays watch rm), then create the new one.',
   },
   listing_not_found: {
     cause: 'The platform has no listing with this id (it was removed, or the id is wrong).',

@@ -95,7 +95,7 @@ export const ERROR_CODES = {
   webhook_limit_exceeded: { type: 'permission_denied', message: 'This account has the maximum number of active webhooks; delete one first.' },
   compset_limit_exceeded: { type: 'permission_denied', message: 'This account has the maximum number of comp sets; delete one first.' },
   compset_name_taken: { type: 'invalid_request', message: 'The account already has a comp set of this name.' },
-  watch_limit_exceeded: { type: 'permission_denied', message: 'This account has the maximum number of active watches; delete one first.' },
+  watch_limit_exceeded: { type: 'permission_denied', message: 'This account keeps the maximum number of watches (active and ended); delete one first.' },
 
   sandbox_key_required: { type: 'permission_denied', message: 'This works with a sandbox (stay_test_) key only.' },
 

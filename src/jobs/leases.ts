@@ -38,9 +38,9 @@ export async function abandonOwn(s: Services, error: ReturnType<typeof failure>)
   return r;
 }
 
-/** Deletes jobs past their 24 hours, expired cache rows, old webhook deliveries and observations past STAYS_HISTORY_DAYS, batch by batch, at most `maxBatches` of each. */
+/** Deletes jobs past their 24 hours, expired cache rows, old webhook deliveries, observations past STAYS_HISTORY_DAYS and watch events past their retention, batch by batch, at most `maxBatches` of each. */
 export async function purgeExpired(s: Services, maxBatches = 20): Promise<Purged> {
-  const total: Purged = { jobs: 0, cache: 0, webhooks: 0, observations: 0 };
+  const total: Purged = { jobs: 0, cache: 0, webhooks: 0, observations: 0, watches: 0 };
   for (let i = 0; i < maxBatches; i++) {
     const now = s.clock.now();
     const p = await s.store.purgeExpired(now, PURGE_BATCH, { observationsBefore: now - s.config.historyDays * DAY_MS });
@@ -48,7 +48,8 @@ export async function purgeExpired(s: Services, maxBatches = 20): Promise<Purged
     total.cache += p.cache;
     total.webhooks += p.webhooks;
     total.observations += p.observations;
-    if (p.jobs < PURGE_BATCH && p.cache < PURGE_BATCH && p.webhooks < PURGE_BATCH && p.observations < PURGE_BATCH) break;
+    total.watches += p.watches;
+    if (p.jobs < PURGE_BATCH && p.cache < PURGE_BATCH && p.webhooks < PURGE_BATCH && p.observations < PURGE_BATCH && p.watches < PURGE_BATCH) break;
     // Let requests in between batches.
     await new Promise((r) => setImmediate(r));
   }

@@ -154,8 +154,8 @@ describe('stays watch, in-process on the local store', () => {
     expect(add.stderr).toContain(`stays watch events ${id}`);
     const run = await w(['run'], {}, true, 160);
     expect(run.code, run.stderr).toBe(10);
-    expect(plain(run.stdout)).toMatch(/OCCURRED\s+WATCH\s+RULE\s+CHANGE\s+EVENT ID/);
-    expect(plain(run.stdout)).toMatch(/terminal\s+below 90\s+[\d,.]+ USD → [\d,.]+ USD\s+wev_/);
+    expect(plain(run.stdout)).toMatch(/OCCURRED\s+WATCH\s+NAME\s+RULE\s+CHANGE\s+EVENT ID/);
+    expect(plain(run.stdout)).toMatch(new RegExp(`${id}\\s+terminal\\s+below 90\\s+[\\d,.]+ USD → [\\d,.]+ USD\\s+wev_`));
     // A narrow terminal: the table fits, the event id (what the next command takes) whole.
     const narrow = await w(['events', id], {}, true, 60);
     for (const line of plain(narrow.stdout).trimEnd().split('\n')) expect(line.length).toBeLessThanOrEqual(60);
@@ -180,6 +180,41 @@ describe('stays watch, in-process on the local store', () => {
     const gone = await w(['rm', id, '-o', 'table'], {}, true);
     expect(gone.stdout).toBe(`Deleted watch ${id} (terminal): no more runs.\n`);
     expect((await w(['show', id])).code).toBe(3);
+  });
+
+  it("at 80 columns: watch list keeps NAME and the ids in CALL whole; watch run names each event's watch by its whole id (issue 36, item 17)", async () => {
+    const fresh = freshSandbox();
+    const cli = (args: string[], columns: number) => staysIn(['watch', ...args], fresh.env, { tty: true, columns });
+    const ids: string[] = [];
+    for (const args of [
+      ['add', 'price', 'airbnb', '906295957123456789', ...STAY, '--below', '150', '--name', 'Flat by the river, March'],
+      ['add', 'calendar', 'booking', 'pt/hotel-vista-lisboa', '--start-date', '2027-03-01', '--end-date', '2027-04-01', '--nights-available', '--name', 'Vista'],
+      ['add', 'price', 'vrbo', '100', ...STAY, '--drop', '10', '--name', 'vrbo trigger'],
+      ['add', 'search', 'watch', '--new-listings'],
+    ]) {
+      const r = await cli([...args, '--json'], 80);
+      expect(r.code, r.stderr).toBe(0);
+      ids.push(json<{ data: Watch }>(r).data.id);
+    }
+    for (const columns of [80, 200]) {
+      const list = plain((await cli(['list'], columns)).stdout);
+      const [header, ...rows] = list.trimEnd().split('\n');
+      expect(header).toMatch(/^ID\s+NAME\s+CALL/);
+      for (const line of [header!, ...rows]) expect(line.length, line).toBeLessThanOrEqual(columns);
+      for (const id of ids) expect(list).toContain(id);
+      for (const target of ['price airbnb 906295957123456789', 'calendar booking pt/hotel-vista-lisboa', 'price vrbo 100', 'search watch']) expect(list).toContain(target);
+      expect(list).toMatch(/Vista/);
+      if (columns === 200) expect(header).toMatch(/DATES\s+RULES\s+EVERY\s+STATUS\s+NEXT RUN/);
+    }
+    const run = await cli(['run'], 80);
+    expect(run.code, run.stderr).toBe(10);
+    const table = plain(run.stdout).trimEnd().split('\n');
+    expect(table[0]).toMatch(/^WATCH\s+NAME\s+RULE\s+CHANGE$/);
+    for (const line of table) expect(line.length, line).toBeLessThanOrEqual(80);
+    // Each event with its watch's whole id; the two triggers' among them.
+    const watches = table.slice(1).map((l) => l.split(/\s+/)[0]!);
+    for (const w of watches) expect(ids).toContain(w);
+    expect(watches).toEqual(expect.arrayContaining([ids[2], ids[3]]));
   });
 
   it('bad input: a typed error on stderr, nothing on stdout, the exit code of its class', async () => {
@@ -266,7 +301,7 @@ describe('stays watch run with a live key (simulated upstream, in-process)', () 
     expect(run.code, run.stderr).toBe(0);
     const body = json<{ data: Event[]; meta: { creditsCharged: number; runs: unknown[] } }>(run);
     expect(body.data).toEqual([]);
-    expect(body.meta.runs).toEqual([{ watchId: json<{ data: Watch }>(add).data.id, outcome: 'ok', creditsCharged: body.meta.creditsCharged, error: null, events: 0 }]);
+    expect(body.meta.runs).toEqual([{ watchId: json<{ data: Watch }>(add).data.id, outcome: 'ok', creditsCharged: body.meta.creditsCharged, error: null, events: 0, missedRuns: 0 }]);
     expect(body.meta.creditsCharged).toBeGreaterThan(0);
     expect(b0 - (await balance())).toBe(body.meta.creditsCharged);
 
@@ -335,8 +370,8 @@ describe('stays watch against a server (--base-url)', () => {
     // Nothing is due any more: the server ran them.
     const again = await remote('run');
     expect([again.code, again.stdout, again.stderr]).toEqual([0, '', '']);
-    // In-process on the server's own store with the same key, when they are due again (a day on).
-    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+    // In-process on the server's own store with the same key, when they are due again (their next hour).
+    const tomorrow = new Date(Date.now() + 61 * 60_000).toISOString();
     const local = await staysIn(['watch', 'run'], { ...box.env, STAYS_DATA_DIR: s.dataDir, STAYS_API_KEY: a.sandboxKey, STAYS_NOW: tomorrow });
     expect(local.code, local.stderr).toBe(10);
     // The same lines but for each event's own id and instant.

@@ -159,10 +159,10 @@ export function suite(kind: StoreKind): void {
       await startJob(store, 'job_live', 'inst_A', T0 + 3000, 1);
       for (let i = 0; i < 130; i++) await store.cacheSet(`k${i}`, { i }, T0, i < 120 ? T0 + 1000 : T0 + 100_000_000);
       const now = T0 + 86_400_000 + 1000;
-      expect(await store.purgeExpired(now, 100)).toEqual({ jobs: 100, cache: 100, webhooks: 0, observations: 0 });
-      expect(await store.purgeExpired(now, 100)).toEqual({ jobs: 100, cache: 20, webhooks: 0, observations: 0 });
-      expect(await store.purgeExpired(now, 100)).toEqual({ jobs: 30, cache: 0, webhooks: 0, observations: 0 });
-      expect(await store.purgeExpired(now, 100)).toEqual({ jobs: 0, cache: 0, webhooks: 0, observations: 0 });
+      expect(await store.purgeExpired(now, 100)).toEqual({ jobs: 100, cache: 100, webhooks: 0, observations: 0, watches: 0 });
+      expect(await store.purgeExpired(now, 100)).toEqual({ jobs: 100, cache: 20, webhooks: 0, observations: 0, watches: 0 });
+      expect(await store.purgeExpired(now, 100)).toEqual({ jobs: 30, cache: 0, webhooks: 0, observations: 0, watches: 0 });
+      expect(await store.purgeExpired(now, 100)).toEqual({ jobs: 0, cache: 0, webhooks: 0, observations: 0, watches: 0 });
       expect(await store.getJob('job_0000')).toBeNull();
       expect(await store.getJob('job_0240')).not.toBeNull();
       // A running job has no expiry yet, whatever its age.

@@ -3,10 +3,11 @@
 // its events in one go, the state kept for the next run, and the watch ending. watches.inprocess.test.ts
 // runs it on SQLite, watches.pg.test.ts (e2e) on PostgreSQL.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { NewWatch, Store } from '../../src/core/ports/store.js';
+import { type NewWatch, type Store, WATCH_EVENT_RETENTION_MS } from '../../src/core/ports/store.js';
 import { T0, addAccount, backings, type StoreKind } from './stores.js';
 
 const MIN = 60_000;
+const DAY = 1440 * MIN;
 
 async function setUp(store: Store) {
   await addAccount(store, 'acct_1', 100);
@@ -52,7 +53,7 @@ export function suite(kind: StoreKind): void {
       expect(await store.createWatch(watch('wat_c', { createdAt: T0 + 2 }), 2)).not.toBeNull();
     });
 
-    it('a claim takes due active watches once per interval, oldest due first, and only those asked for', async () => {
+    it('a claim takes due active watches once per interval, oldest due first, and only those asked for; the next run stays on the phase', async () => {
       const store = await open();
       await setUp(store);
       await store.createWatch(watch('wat_a', { nextRunAt: T0 + MIN }), 10);
@@ -60,8 +61,8 @@ export function suite(kind: StoreKind): void {
       await store.createWatch(watch('wat_c', { nextRunAt: T0 + 60 * MIN }), 10);
       await store.createWatch(watch('wat_d', { accountId: 'acct_2', keyId: 'key_2', env: 'sandbox' }), 10);
       expect((await store.claimDueWatches(T0 + MIN, 10, { accountId: 'acct_1' })).map((w) => [w.id, w.nextRunAt - T0])).toEqual([
-        ['wat_a', 16 * MIN],
-        ['wat_b', 16 * MIN],
+        ['wat_a', 15 * MIN],
+        ['wat_b', 15 * MIN],
       ]);
       // Under a limit, the one due first.
       await store.createWatch(watch('wat_e', { nextRunAt: T0 + 2 * MIN }), 10);
@@ -73,8 +74,59 @@ export function suite(kind: StoreKind): void {
       expect(await store.claimDueWatches(T0 + 2 * MIN, 10)).toEqual([]);
       // Two claimers at once: each due watch goes to one of them.
       const [x, y] = await Promise.all([store.claimDueWatches(T0 + 16 * MIN, 10), store.claimDueWatches(T0 + 16 * MIN, 10)]);
-      expect([...x!, ...y!].map((w) => w.id).sort()).toEqual(['wat_a', 'wat_b']);
-      expect((await store.claimDueWatches(T0 + 17 * MIN, 10, { env: 'sandbox' })).map((w) => w.id)).toEqual(['wat_d']);
+      expect([...x!, ...y!].map((w) => w.id).sort()).toEqual(['wat_a', 'wat_b', 'wat_d', 'wat_e', 'wat_f']);
+      expect((await store.claimDueWatches(T0 + 31 * MIN, 10, { env: 'sandbox' })).map((w) => w.id)).toEqual(['wat_d']);
+    });
+
+    it('due from the slack before its nominal time (created at + k × interval); the next run the nominal time after the one claimed', async () => {
+      const store = await open();
+      await setUp(store);
+      await store.createWatch(watch('wat_d', { intervalMinutes: 1440, createdAt: T0, nextRunAt: T0 }), 10);
+      const claim = (at: number) => store.claimDueWatches(at, 10, { slackMs: MIN });
+      expect((await claim(T0)).map((w) => w.nextRunAt - T0)).toEqual([DAY]);
+      // A tick a few ms early is within the slack: it runs, and the phase holds.
+      expect((await claim(T0 + DAY - 5)).map((w) => w.nextRunAt - T0)).toEqual([2 * DAY]);
+      // One late the next day: the run of that day, the next the day after.
+      expect((await claim(T0 + 2 * DAY + 5)).map((w) => w.nextRunAt - T0)).toEqual([3 * DAY]);
+      // Before the slack: not due.
+      expect(await claim(T0 + 3 * DAY - 2 * MIN)).toEqual([]);
+      // Days nothing ran: one run, of the latest nominal time; the next after it.
+      expect((await claim(T0 + 6 * DAY + 3 * MIN)).map((w) => w.nextRunAt - T0)).toEqual([7 * DAY]);
+    });
+
+    it("a fair claim: at most perAccount of one account, each account's first before anyone's second, none of skipAccounts", async () => {
+      const store = await open();
+      await setUp(store);
+      for (const i of [1, 2, 3]) await store.createWatch(watch(`wat_a${i}`, { nextRunAt: T0 + i }), 10);
+      await store.createWatch(watch('wat_b1', { accountId: 'acct_2', keyId: 'key_2', env: 'sandbox', nextRunAt: T0 + 9 }), 10);
+      expect((await store.claimDueWatches(T0 + MIN, 2, { perAccount: 1 })).map((w) => w.id).sort()).toEqual(['wat_a1', 'wat_b1']);
+      expect((await store.claimDueWatches(T0 + MIN, 10, { perAccount: 1, skipAccounts: ['acct_1'] })).map((w) => w.id)).toEqual([]);
+      expect((await store.claimDueWatches(T0 + MIN, 10, { perAccount: 1 })).map((w) => w.id)).toEqual(['wat_a2']);
+      expect((await store.claimDueWatches(T0 + MIN, 10)).map((w) => w.id)).toEqual(['wat_a3']);
+    });
+
+    it('a deletion takes the watch and its events at once (a run ending after it records nothing); the cap counts ended watches; the sweep takes old events', async () => {
+      const store = await open();
+      await setUp(store);
+      const run = { outcome: 'ok' as const, charged: 0, error: null, creditsDay: '2027-01-15', creditsToday: 0 };
+      const event = (id: string) => ({ id, rule: { type: 'price_drop' }, before: null, after: null, changes: [] });
+      await store.createWatch(watch('wat_a'), 2);
+      await store.finishWatchRun('wat_a', { ...run, at: T0 }, [event('wev_1')]);
+      expect((await store.deleteWatch('wat_a', 'acct_1', T0 + 1))?.status).toBe('deleted');
+      expect(await store.getWatch('wat_a')).toBeNull();
+      expect(await store.watchEvents('wat_a', null, 10)).toEqual([]);
+      await store.finishWatchRun('wat_a', { ...run, at: T0 + 2 }, [event('wev_2')]);
+      expect(await store.watchEvents('wat_a', null, 10)).toEqual([]);
+      // Ended watches count under the cap.
+      await store.createWatch(watch('wat_b'), 2);
+      await store.finishWatchRun('wat_b', { ...run, at: T0, outcome: 'failed', endedReason: 'Its dates passed.' }, []);
+      await store.createWatch(watch('wat_c'), 2);
+      expect(await store.createWatch(watch('wat_d'), 2)).toBeNull();
+      // Events past their retention go at the sweep; newer ones stay.
+      await store.finishWatchRun('wat_c', { ...run, at: T0 }, [event('wev_3')]);
+      await store.finishWatchRun('wat_c', { ...run, at: T0 + DAY }, [event('wev_4')]);
+      expect((await store.purgeExpired(T0 + WATCH_EVENT_RETENTION_MS + 1, 100)).watches).toBe(1);
+      expect((await store.watchEvents('wat_c', null, 10)).map((e) => e.id)).toEqual(['wev_4']);
     });
 
     it('a run is recorded with its events in one go; a failed run keeps the state; an ended watch is never claimed', async () => {

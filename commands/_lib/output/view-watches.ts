@@ -20,6 +20,36 @@ function minutesText(m: unknown): string | null {
   return m % 60 === 0 ? `${m / 60} h` : `${Math.floor(m / 60)} h ${m % 60} min`;
 }
 
+/** A searched place in a list's CALL: a person's text, so cut here (the column keeps ids whole). */
+const PLACE_CHARS = 30;
+
+/**
+ * What a list's CALL shows: the form and what it watches, "price airbnb 906295957", "calendar vrbo
+ * 4886746", "search Lisbon": never cut, as the listing id is what the next command takes (issue
+ * 36, item 17); the dates are their own column, dropped first on a narrow terminal.
+ */
+function callTarget(r: Row): string | null {
+  const c = o(r.call);
+  const p = o(c.params);
+  const type = str(c.type);
+  if (type === null) return null;
+  const listing = [str(p.platform), str(p.listingId) ?? str(p.url)].filter(Boolean).join(' ');
+  if (type === 'search') {
+    const place = str(p.location) ?? '';
+    return `search ${place.length > PLACE_CHARS ? `${place.slice(0, PLACE_CHARS - 1)}…` : place}`.trim();
+  }
+  return `${type === 'price' ? 'price' : 'calendar'} ${listing}`;
+}
+
+/** The call's dates: the stay's or the window's. */
+function callDates(r: Row): string | null {
+  const c = o(r.call);
+  const p = o(c.params);
+  if (c.type === 'price') return `${p.checkIn ?? '?'}..${p.checkOut ?? '?'}`;
+  if (c.type === 'availability') return `${p.startDate ?? '?'}..${p.endDate ?? '?'}`;
+  return str(p.checkIn) && str(p.checkOut) ? `${p.checkIn}..${p.checkOut}` : null;
+}
+
 /** The call in a few words: "price airbnb 100 2027-03-01..2027-03-04", "availability vrbo 4886746 …", "search Lisbon". */
 function callText(r: Row): string | null {
   const c = o(r.call);
@@ -50,16 +80,18 @@ const lastRun = (r: Row) => {
 /** Minutes precision: a person scans these times, the data columns keep the ISO instant. */
 const when = (v: unknown) => (typeof v === 'string' ? v.replace(/:\d\d(\.\d+)?Z$/, 'Z').replace('T', ' ') : null);
 
+// At 80 columns: ID, NAME and CALL, the ids whole (issue 36, item 17); the rest as room allows.
 const WATCH: TableColumn[] = [
   { header: 'ID', text: (r) => str(r.id), id: true },
-  { header: 'NAME', text: (r) => str(r.name), min: 10, drop: 2 },
-  { header: 'CALL', text: callText, min: 16 },
-  { header: 'RULES', text: rulesText, min: 12, drop: 5 },
-  { header: 'EVERY', text: (r) => minutesText(r.intervalMinutes), drop: 3 },
-  { header: 'STATUS', text: (r) => str(r.status) },
+  { header: 'NAME', text: (r) => str(r.name), min: 10 },
+  { header: 'CALL', text: callTarget, id: true },
+  { header: 'DATES', text: callDates, drop: 3 },
+  { header: 'RULES', text: rulesText, min: 12, drop: 6 },
+  { header: 'EVERY', text: (r) => minutesText(r.intervalMinutes), drop: 2 },
+  { header: 'STATUS', text: (r) => str(r.status), drop: 7 },
   { header: 'NEXT RUN', text: (r) => when(r.nextRunAt), drop: 4 },
   { header: 'LAST RUN', text: lastRun, drop: 1 },
-  { header: 'EVENTS', text: (r) => (typeof r.triggers === 'number' ? String(r.triggers) : null), align: 'right', drop: 6 },
+  { header: 'EVENTS', text: (r) => (typeof r.triggers === 'number' ? String(r.triggers) : null), align: 'right', drop: 5 },
 ];
 
 const WATCH_FIELDS: Field[] = [
@@ -142,12 +174,25 @@ function changeText(r: Row): string | null {
   return `${changes.length} night${changes.length === 1 ? '' : 's'}: ${nights.join(', ')}`;
 }
 
+/** One watch's events (stays watch events ID): the watch is the one asked for. */
 const EVENT: TableColumn[] = [
   { header: 'OCCURRED', text: (r) => when(r.occurredAt), drop: 2 },
-  { header: 'WATCH', text: (r) => str(r.name) ?? str(r.watchId), min: 10, drop: 1 },
   { header: 'RULE', text: (r) => ruleText(r.rule) },
   { header: 'CHANGE', text: changeText, min: 20 },
   { header: 'EVENT ID', text: (r) => str(r.id), id: true },
+];
+
+/**
+ * The events of a `stays watch run`, of several watches: the watch's id whole (what stays watch
+ * show and rm take) and its name (issue 36, item 17); the event id as room allows.
+ */
+const RUN_EVENT: TableColumn[] = [
+  { header: 'OCCURRED', text: (r) => when(r.occurredAt), drop: 2 },
+  { header: 'WATCH', text: (r) => str(r.watchId), id: true },
+  { header: 'NAME', text: (r) => str(r.name), min: 10, drop: 3 },
+  { header: 'RULE', text: (r) => ruleText(r.rule) },
+  { header: 'CHANGE', text: changeText, min: 20 },
+  { header: 'EVENT ID', text: (r) => str(r.id), id: true, drop: 1 },
 ];
 
 const EVENT_FIELDS: Field[] = [
@@ -181,5 +226,8 @@ const rowsOf = (data: unknown) => ({ rows: (Array.isArray(data) ? data : [data])
 /** A watch (stays watch add, show, rm) or a list of them (stays watch list). */
 export const watchView = (data: unknown): View => ({ kind: null, ...rowsOf(data), data: WATCH_DATA, table: WATCH, fields: WATCH_FIELDS });
 
-/** A watch's events (stays watch events, stays watch run). */
+/** A watch's events (stays watch events). */
 export const watchEventView = (data: unknown): View => ({ kind: null, ...rowsOf(data), data: EVENT_DATA, table: EVENT, fields: EVENT_FIELDS });
+
+/** The events of a `stays watch run` (the data and fields of watchEventView; the table names each event's watch). */
+export const watchRunEventView = (data: unknown): View => ({ kind: null, ...rowsOf(data), data: EVENT_DATA, table: RUN_EVENT, fields: EVENT_FIELDS });

@@ -113,6 +113,35 @@ const CLI_PARAMS: Record<string, { args?: Record<string, string>; flags: string[
   },
 };
 
+/**
+ * `stays watch add` builds a watch's rules from flags (issue 36, item 15): a rule's field is the
+ * flag that set it (rules[0].percent is --drop), and a rule named in a message is its flag.
+ */
+const RULE_FIELD_FLAGS: Record<string, string> = { amount: '--below', percent: '--drop', field: '--field' };
+const RULE_TYPE_FLAGS: Record<string, string> = {
+  price_below: '--below',
+  price_drop: '--drop',
+  nights_available: '--nights-available',
+  min_nights_changed: '--min-nights-changed',
+  new_listings: '--new-listings',
+};
+
+/** A watch rule's param (rules[1].percent, rules[0].type) as the flag typed; null for any other param. */
+function ruleFlag(param: string, message: string): string | null {
+  const m = /^rules\[\d+\](?:\.(\w+))?$/.exec(param);
+  if (!m) return null;
+  const byField = m[1] === undefined ? undefined : RULE_FIELD_FLAGS[m[1]];
+  if (byField) return byField;
+  const type = Object.keys(RULE_TYPE_FLAGS).find((t) => message.includes(t));
+  return type === undefined ? null : RULE_TYPE_FLAGS[type]!;
+}
+
+/** A watch's message in the flags' words: its rule params and rule names as the flags typed. */
+const watchRuleWords = (message: string): string =>
+  message
+    .replace(/rules\[\d+\]\.(amount|percent|field)\b/g, (_m, f: string) => RULE_FIELD_FLAGS[f]!)
+    .replace(/\b(price_below|price_drop|nights_available|min_nights_changed|new_listings)\b/g, (t: string) => RULE_TYPE_FLAGS[t]!);
+
 /** The parameter as the command's flags name it: a watch's call parameter (call.params.checkIn) is the flag of that parameter. */
 const paramOf = (param: string) => param.replace(/^call\.params\./, '');
 
@@ -154,13 +183,16 @@ function inCliWords(message: string, names: Map<string, string>): string {
 function describe(e: unknown): Printable {
   if (e instanceof StaysApiError) {
     const envelope = e.toJSON() as unknown as Printable['envelope'];
-    const names = cliNames(commandName());
+    const command = commandName();
+    const names = cliNames(command);
+    const rule = command === 'watch' && e.param !== null ? ruleFlag(e.param, e.message) : null;
     const details = [`${e.type}/${e.code}`];
     if (e.jobId) details.push(`job: ${e.jobId}`);
-    if (e.param) details.push(`param: ${names?.get(paramOf(e.param)) ?? e.param}`);
+    if (e.param) details.push(`param: ${rule ?? names?.get(paramOf(e.param)) ?? e.param}`);
     if (e.requestId) details.push(`requestId: ${e.requestId}`);
     if (e.docUrl) details.push(`docs: ${e.docUrl}`);
-    const human = e.param !== null && names ? inCliWords(e.message, names) : e.message;
+    const message = rule === null ? e.message : watchRuleWords(e.message);
+    const human = e.param !== null && names ? inCliWords(message, names) : message;
     return { envelope, exitCode: exitCodeFor(e.type, e.code, { jobFailed: e.jobId !== null }), details, human };
   }
   // Ctrl-C at a prompt (@inquirer/prompts, told apart by name so this module does not load it):

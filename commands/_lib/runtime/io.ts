@@ -15,6 +15,8 @@ export const EXIT = {
   waitTimeout: 8,
   /** `stays watch run` only: a watch's rule held on a run (its events are printed): cron and CI scripts branch on it. */
   watchTriggered: 10,
+  /** `stays watch run` only: watches were due and every run failed (none ran): cron tells it from "nothing changed". */
+  watchRunsFailed: 11,
   /** 128 + SIGHUP: the terminal went away (`stays webhooks listen` still cleans up). */
   hangup: 129,
   interrupted: 130,
@@ -56,6 +58,7 @@ export const EXIT_DOC: [number, string][] = [
   [EXIT.upstream, 'upstream_unavailable, upstream_timeout, a failed or canceled job, or partial results with --fail-on-partial'],
   [EXIT.waitTimeout, 'the wait timed out (--timeout) with the job still running'],
   [EXIT.watchTriggered, 'stays watch run: a watch triggered (its events are printed); 0 when none did'],
+  [EXIT.watchRunsFailed, 'stays watch run: watches were due and every run failed or ended (stderr says why)'],
   [EXIT.hangup, 'the terminal closed (SIGHUP) while stays webhooks listen ran; its webhook is deleted'],
   [EXIT.interrupted, 'interrupted (Ctrl-C)'],
 ];

@@ -3,7 +3,7 @@
 // before kept and this run's. Pure: answers and states in, events out; the operation
 // (ops/watch-runs.ts) makes the call, stores the state and the events, and sends the webhooks.
 import type { Availability, Price, Property } from '../schemas/resources.js';
-import type { CalendarState, PriceState, SearchState, WatchRule, WatchState } from '../schemas/watches.js';
+import { type CalendarState, type PriceState, type SearchState, WATCH_STATE_LISTINGS, WATCH_STATE_NAME_CHARS, type WatchRule, type WatchState } from '../schemas/watches.js';
 
 /** A change a calendar or search rule saw: a night that became available, a minimum stay that changed, a new listing. */
 type WatchChange = { date: string; available: { from: false; to: true } } | { date: string; minNights: { from: number; to: number } } | SearchState['listings'][number];
@@ -24,16 +24,35 @@ export function calendarState(answer: Availability[]): CalendarState {
   return { listingId: a.listingId, days: Object.fromEntries(a.dates.map((d) => [d.date, { available: d.available, minNights: d.minNights }])) };
 }
 
-export const searchState = (answer: Property[]): SearchState => ({
-  listings: answer.map((p) => ({ platform: p.platform, listingId: p.platformListingId, name: p.name, nightlyPrice: p.price?.nightlyPrice ?? null })),
-});
+/**
+ * What a search watch keeps: every listing the run's legs fetched that matched (the page, if that
+ * is all it has), each once, at most WATCH_STATE_LISTINGS; and when.
+ */
+export function searchState(answer: Property[], at?: number): SearchState {
+  const seen = new Set<string>();
+  const listings: SearchState['listings'] = [];
+  for (const p of answer) {
+    const key = `${p.platform}:${p.platformListingId}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    listings.push({ platform: p.platform, listingId: p.platformListingId, name: p.name.slice(0, WATCH_STATE_NAME_CHARS), nightlyPrice: p.price?.nightlyPrice ?? null });
+    if (listings.length === WATCH_STATE_LISTINGS) break;
+  }
+  return at === undefined ? { listings } : { listings, at };
+}
+
+const NONE: ReadonlySet<string> = new Set();
 
 const isPrice = (s: WatchState): s is PriceState => !('days' in s) && !('listings' in s);
 const isCalendar = (s: WatchState): s is CalendarState => 'days' in s;
 const isSearch = (s: WatchState): s is SearchState => 'listings' in s;
 
-/** The event a rule raises between two runs' states, or null. A first run (no state before) raises only price_below. */
-export function evaluate(rule: WatchRule, prev: WatchState | null, cur: WatchState): RuleEvent | null {
+/**
+ * The event a rule raises between two runs' states, or null. A first run (no state before) raises
+ * only price_below. `known` (platform:id): listings the place's searches had shown by the run
+ * before, which new_listings does not call new (issue 36, item 4).
+ */
+export function evaluate(rule: WatchRule, prev: WatchState | null, cur: WatchState, known: ReadonlySet<string> = NONE): RuleEvent | null {
   if (rule.type === 'price_below' || rule.type === 'price_drop') {
     if (!isPrice(cur)) return null;
     const now = cur[rule.field];
@@ -60,7 +79,7 @@ export function evaluate(rule: WatchRule, prev: WatchState | null, cur: WatchSta
   }
   if (prev === null || !isSearch(prev) || !isSearch(cur)) return null;
   const seen = new Set(prev.listings.map((l) => `${l.platform}:${l.listingId}`));
-  const fresh = cur.listings.filter((l) => !seen.has(`${l.platform}:${l.listingId}`));
+  const fresh = cur.listings.filter((l) => !seen.has(`${l.platform}:${l.listingId}`) && !known.has(`${l.platform}:${l.listingId}`));
   return fresh.length === 0 ? null : { rule, before: null, after: null, changes: fresh };
 }
 
@@ -82,21 +101,32 @@ export function triggerStates(rule: WatchRule, cur: WatchState): { prev: WatchSt
   }
   if (isSearch(cur)) return { prev: { listings: cur.listings.slice(1) }, cur };
   const field = 'field' in rule ? rule.field : 'nightlyPrice';
-  const value = cur[field] ?? 100;
-  const now = rule.type === 'price_below' ? { ...cur, [field]: round2(Math.min(value, rule.amount * 0.9)) } : cur;
-  return { prev: { ...cur, [field]: round2(value * 100) }, cur: now };
+  const value = cur[field];
+  // A price the run could not see is taken as 100 before; nothing holds on it now.
+  if (value === null) return { prev: { ...cur, [field]: 10_000 }, cur };
+  // Both prices move by one factor, so the nightly price and the total beside it agree in each
+  // state (issue 36, item 11: a run before of 100 times the nightly price beside this run's total).
+  const now = rule.type === 'price_below' && value > rule.amount * 0.9 ? scaled(cur, (rule.amount * 0.9) / value) : cur;
+  return { prev: scaled(now, 100), cur: now };
 }
+
+/** A price state with both prices times `factor` (rounded to the cent). */
+const scaled = (s: PriceState, factor: number): PriceState => ({
+  ...s,
+  nightlyPrice: s.nightlyPrice === null ? null : round2(s.nightlyPrice * factor),
+  totalPrice: s.totalPrice === null ? null : round2(s.totalPrice * factor),
+});
 
 /**
  * The events a run raises, in the order of the watch's rules: each rule between the state the run
  * before kept (null on a first run) and this run's; for a sandbox trigger, between the states
  * triggerStates makes up, so every rule holds.
  */
-export function ruleEvents(rules: readonly WatchRule[], prev: WatchState | null, cur: WatchState, opts: { trigger: boolean }): RuleEvent[] {
+export function ruleEvents(rules: readonly WatchRule[], prev: WatchState | null, cur: WatchState, opts: { trigger: boolean; known?: ReadonlySet<string> }): RuleEvent[] {
   const events: RuleEvent[] = [];
   for (const rule of rules) {
     const s = opts.trigger ? triggerStates(rule, cur) : { prev, cur };
-    const e = evaluate(rule, s.prev, s.cur);
+    const e = evaluate(rule, s.prev, s.cur, opts.trigger ? NONE : opts.known);
     if (e) events.push(e);
   }
   return events;

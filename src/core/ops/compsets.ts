@@ -70,7 +70,7 @@ export async function createCompSet(services: Services, ctx: RequestContext, raw
       id: `cs_${services.ids.ulid().toLowerCase()}`,
       accountId: ctx.account.id,
       env: ctx.key.env,
-      name: body.name.trim(),
+      name: body.name,
       anchorPlatform: platform,
       anchorListingId: id,
       anchorLat: place.lat,
@@ -83,7 +83,7 @@ export async function createCompSet(services: Services, ctx: RequestContext, raw
     MAX_COMPSETS,
   );
   if (made === 'limit') throw new ServiceError('compset_limit_exceeded', `This account has ${MAX_COMPSETS} comp sets in this environment, the most it may keep; delete one first.`);
-  if (made === 'name_taken') throw new ServiceError('compset_name_taken', `This account already has a comp set named ${preview(body.name.trim())}.`, { param: 'name' });
+  if (made === 'name_taken') throw new ServiceError('compset_name_taken', `This account already has a comp set named ${preview(body.name)}.`, { param: 'name' });
   return { data: compSetView(made), meta: buildMeta(services, ctx, { platforms: [], currency: 'USD' }) };
 }
 

@@ -89,6 +89,8 @@ export interface SearchPlan {
   plan: Plan<Property[]>;
   /** Sandbox memo key: the whole query and cursor. */
   memoKey: string;
+  /** Every candidate the legs fetched that matches the query, whatever the page (a watch's new_listings, issue 36 item 4). */
+  matching(outcomes: LegOutcome[]): Property[];
 }
 
 /** One platform's full candidate set for a place: shared by both search forms (and their cache). */
@@ -173,6 +175,7 @@ function planSearch(raw: RawInput, today: string): SearchPlan {
       legs,
       compose: (outcomes) => composePage(q, fp, offsets, outcomes, stay !== undefined),
     }),
+    matching: (outcomes: LegOutcome[]) => outcomes.flatMap((o) => (o.ok ? allCandidates(o.value).filter((p) => matches(p, q, q.adults + q.children)) : [])),
   });
 }
 

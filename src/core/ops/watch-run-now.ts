@@ -1,8 +1,8 @@
 // POST /v1/watches/run (issue 34, item 5): `stays watch run` through the API like every command,
 // in-process and against a server alike. The due watches of the caller's account and key
-// environment are claimed and run once each (runDueWatches, what `stays serve` does on its tick)
-// until none is due: a claim moves a watch's next run on by its interval (15 minutes at least), so
-// the loop ends, and a second call runs nothing. A key can run its own due watches sooner than the
+// environment are claimed and run once each (runDueWatches, as `stays serve` does on its tick)
+// until none is due: a claim moves a watch's next run to its next nominal time, so a second call
+// runs nothing. A key can run its own due watches sooner than the
 // server's next tick (30 s), never more often than their intervals.
 import { requireScope } from '../auth.js';
 import type { OpResult, RequestContext, Services } from '../context.js';
@@ -24,18 +24,18 @@ export async function runWatchesNow(services: Services, ctx: RequestContext, raw
       { param: given[0]! },
     );
   }
-  const reports: WatchRunReport[] = [];
-  for (;;) {
-    const batch = await runDueWatches(services, { accountId: ctx.account.id, env: ctx.key.env });
-    if (batch.length === 0) break;
-    reports.push(...batch);
-  }
-  const data: WatchRunView[] = [];
-  for (const r of reports) {
-    // The watch as it is after its run (an ended one keeps its name and call).
-    const w = await services.store.getWatch(r.watchId);
-    data.push({ watchId: r.watchId, name: w?.name ?? null, call: w?.call as WatchView['call'], outcome: r.outcome, creditsCharged: r.creditsCharged, error: r.error, events: r.events });
-  }
+  const reports: WatchRunReport[] = await runDueWatches(services, { accountId: ctx.account.id, env: ctx.key.env });
+  // Each watch as it was claimed (one deleted meanwhile is gone from the store).
+  const data: WatchRunView[] = reports.map((r) => ({
+    watchId: r.watchId,
+    name: r.name,
+    call: r.call as WatchView['call'],
+    outcome: r.outcome,
+    creditsCharged: r.creditsCharged,
+    error: r.error,
+    events: r.events,
+    missedRuns: r.missedRuns,
+  }));
   const meta = buildMeta(services, ctx, { platforms: [], currency: 'USD' });
   // What this call charged: the runs it made, each billed as the same call made by hand.
   return { data, meta: { ...meta, creditsCharged: reports.reduce((n, r) => n + r.creditsCharged, 0) } };

@@ -9,9 +9,11 @@ import { decodePositionCursor, encodePositionCursor, fingerprint } from '../curs
 import { ServiceError } from '../errors.js';
 import { buildMeta } from '../meta.js';
 import type { WatchRow } from '../ports/store.js';
+import { availabilityParams, priceParams, searchParams } from '../schemas/param-schemas.js';
 import {
   MAX_ACTIVE_WATCHES,
   RULE_CALLS,
+  WATCH_PARAMS_MAX_CHARS,
   type WatchCallType,
   type WatchEventView,
   type WatchRule,
@@ -47,6 +49,30 @@ function asCallError(e: unknown): unknown {
 }
 
 const bad = (param: string, message: string) => new ServiceError('invalid_parameter', message, { param });
+
+/** The endpoint of each watched call and the parameters it takes. */
+const CALL_ENDPOINTS: Record<WatchCallType, { path: string; params: () => readonly string[] }> = {
+  price: { path: 'GET /v1/price', params: () => Object.keys(priceParams().shape) },
+  availability: { path: 'GET /v1/availability', params: () => Object.keys(availabilityParams().shape) },
+  search: { path: 'GET /v1/search', params: () => Object.keys(searchParams().shape) },
+};
+
+/**
+ * A watch keeps only what its call takes (issue 35, item 2): a parameter the endpoint does not
+ * take is refused (the endpoint itself ignores it, but a watch stores it for good), and the whole
+ * at most WATCH_PARAMS_MAX_CHARS of JSON.
+ */
+function checkParams(type: WatchCallType, params: Record<string, unknown>): void {
+  const { path, params: takes } = CALL_ENDPOINTS[type];
+  const known = new Set(takes());
+  for (const key of Object.keys(params)) {
+    if (!known.has(key)) throw bad(`call.params.${key}`, `${path} takes no parameter ${preview(key)}; a ${type} watch keeps only what it takes: ${[...known].join(', ')}.`);
+  }
+  const size = JSON.stringify(params).length;
+  if (size > WATCH_PARAMS_MAX_CHARS) {
+    throw bad('call.params', `call.params is ${size} characters as JSON; a watch keeps at most ${WATCH_PARAMS_MAX_CHARS}.`);
+  }
+}
 
 /** The rules as stored and shown: camelCase fields, only those the rule takes; a rule that cannot trigger is refused. */
 function checkRules(
@@ -85,6 +111,7 @@ export async function createWatch(services: Services, ctx: RequestContext, raw: 
   requireScope(ctx, 'watches.write');
   const body = parseParams(createWatchTop(), raw);
   const call = within('call', () => parseParams(watchCallSchema(), body.call));
+  checkParams(call.type, call.params);
   const parsedRules = body.rules.map((r, i) => within(`rules[${i}]`, () => parseParams(watchRuleSchema(), (typeof r === 'object' && r !== null ? r : { type: r }) as RawInput)));
   const type = call.type;
   let plan: CallPlan['plan'];
@@ -108,7 +135,7 @@ export async function createWatch(services: Services, ctx: RequestContext, raw: 
       accountId: ctx.account.id,
       keyId: ctx.key.id,
       env: ctx.key.env,
-      name: body.name?.trim() || null,
+      name: body.name ?? null,
       call: { type, params: call.params },
       rules,
       intervalMinutes: body.intervalMinutes,
@@ -119,7 +146,7 @@ export async function createWatch(services: Services, ctx: RequestContext, raw: 
     MAX_ACTIVE_WATCHES,
   );
   if (made === null) {
-    throw new ServiceError('watch_limit_exceeded', `This account has ${MAX_ACTIVE_WATCHES} active watches, the most it may have (sandbox and live together); delete one first.`);
+    throw new ServiceError('watch_limit_exceeded', `This account keeps ${MAX_ACTIVE_WATCHES} watches, the most it may (active and ended, sandbox and live together); delete one first.`);
   }
   return { data: watchView(made, utcToday(services.clock)), meta: buildMeta(services, ctx, { platforms: [], currency: 'USD' }) };
 }
@@ -159,7 +186,7 @@ export async function getWatch(services: Services, ctx: RequestContext, id: stri
   return { data: watchView(w, utcToday(services.clock)), meta: buildMeta(services, ctx, { platforms: [], currency: 'USD' }) };
 }
 
-/** DELETE /v1/watches/{id}: no more runs; its events stay readable no more (404 like any deleted watch). */
+/** DELETE /v1/watches/{id}: no more runs; the watch and its events are gone from the store at once (issue 35, item 2). */
 export async function deleteWatch(services: Services, ctx: RequestContext, id: string): Promise<OpResult<WatchView>> {
   requireScope(ctx, 'stays.read');
   requireScope(ctx, 'watches.write');

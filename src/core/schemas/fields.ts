@@ -23,6 +23,34 @@ export function str(inner: z.ZodString = z.string()) {
   );
 }
 
+/**
+ * Bidirectional controls (U+061C, U+200E/F, U+202A–U+202E, U+2066–U+2069): they reorder how the
+ * text around them reads, so a label holding U+202E can show "gpj.exe" as "exe.jpg".
+ */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * A label people read (a comp set's or a watch's name; issue 35, item 8): trimmed first, so the
+ * length is the kept text's and a name of spaces is empty and refused; at most `max` characters;
+ * no control characters, no bidirectional controls.
+ */
+export function label(max: number) {
+  return z.preprocess(
+    (raw) => {
+      const v = scalar(raw);
+      return typeof v === 'string' ? v.trim() : v;
+    },
+    z
+      .string()
+      .refine((s) => s.length > 0, { message: 'must not be empty or only spaces', abort: true })
+      .min(1)
+      .max(max)
+      .refine((s) => !CONTROL_CHARS.test(s), { message: 'must not contain control characters' })
+      .refine((s) => !BIDI_CONTROLS.test(s), { message: 'must not contain bidirectional control characters (U+061C, U+200E/F, U+202A–U+202E, U+2066–U+2069)' })
+      .refine((s) => textProblem(s) === null, { message: 'must be valid Unicode text (it holds a lone UTF-16 surrogate)' }),
+  );
+}
+
 export function int(inner: z.ZodNumber = z.number()) {
   return z.preprocess((raw) => {
     const v = scalar(raw);

@@ -2,7 +2,7 @@
 // observations, each with its method and sample size. Free; each schema is made on its first use.
 import { z } from 'zod';
 import { ALL_PLATFORMS } from '../platforms.js';
-import { date, int, list, lowerEnum, num, str } from './fields.js';
+import { date, int, label, list, lowerEnum, num, str } from './fields.js';
 import { once } from './once.js';
 
 /** The longest span of nights a market read covers. */
@@ -115,7 +115,7 @@ export type MarketView = z.infer<ReturnType<typeof marketSchema>>;
 export const createCompSetBody = once(() =>
   z
     .object({
-      name: str(z.string().min(1).max(100)).describe('Unique among the account’s comp sets of this environment.'),
+      name: label(100).describe('Unique among the account’s comp sets of this environment; at most 100 characters once trimmed, not empty, no control or bidirectional control characters.'),
       near: str(z.string().min(1)).describe('The anchor listing: platform:id (airbnb:123) or a stays_<platform>_<id> id.'),
       radiusMeters: num(z.number().positive().max(MAX_COMPSET_RADIUS_M)).describe(`Listings within this distance of the anchor, at most ${MAX_COMPSET_RADIUS_M}.`),
       bedrooms: int(z.number().min(0).max(50)).optional().describe('Only listings observed with this many bedrooms.'),

@@ -21,6 +21,13 @@ export const watchRunSchema = once(() =>
       creditsCharged: z.number().int().min(0).describe('What this run charged (the same call made by hand).'),
       error: z.object({ code: z.string(), message: z.string() }).nullable(),
       events: z.array(watchEventSchema()).describe('The rules that held on this run (also GET /v1/watches/{id}/events and watch.triggered webhooks).'),
+      missedRuns: z
+        .number()
+        .int()
+        .min(0)
+        .describe(
+          'Runs of this watch that were due since its last one and not made, because nothing ran the due watches then (no stays serve, no stays watch run): they are not made up; this run is the one of the latest interval.',
+        ),
     })
     .describe('One run of a due watch.'),
 );

@@ -2,15 +2,28 @@
 // which changes between two runs are worth an event (a `watch.triggered` webhook and a row of the
 // watch's events). Family U style: camelCase, { data, meta }. Each schema is made on its first use.
 import { z } from 'zod';
-import { int, lowerEnum, num, str } from './fields.js';
+import { int, label, lowerEnum, num, str } from './fields.js';
 import { once } from './once.js';
 
 /** The shortest interval between two runs of a watch, in minutes (issue 26). */
 export const WATCH_MIN_INTERVAL_MINUTES = 15;
 /** The longest: a week. */
 const WATCH_MAX_INTERVAL_MINUTES = 7 * 24 * 60;
-/** Active watches one account may have, sandbox and live together. */
+/**
+ * A watch is due from this long before its nominal time (created at + k × interval: its phase), so
+ * a daily cron a little early still runs it; its next run stays on the phase (issue 36, item 3).
+ */
+export const WATCH_SLACK_MS = 60_000;
+/** Runs made at once by one process, and of one account at most (issue 35, item 4). */
+export const WATCH_RUN_SLOTS = 8;
+export const WATCH_RUNS_PER_ACCOUNT = 2;
+/**
+ * Watches one account may keep, sandbox and live together: active and ended ones (a deleted watch
+ * is gone with its events at once; issue 35, item 2).
+ */
 export const MAX_ACTIVE_WATCHES = 100;
+/** The longest a watch's call.params may be, as JSON text (issue 35, item 2: every stored row bounded). */
+export const WATCH_PARAMS_MAX_CHARS = 8_192;
 
 export const WATCH_CALL_TYPES = ['price', 'availability', 'search'] as const;
 export type WatchCallType = (typeof WATCH_CALL_TYPES)[number];
@@ -34,7 +47,7 @@ export const watchRuleSchema = once(() =>
     type: lowerEnum(WATCH_RULE_TYPES).describe(
       'price_below (the price goes under `amount`), price_drop (the price falls by at least `percent` % from one run to the next), ' +
         'nights_available (a night of the window that was taken becomes available), min_nights_changed (a night’s minimum stay changes), ' +
-        'new_listings (a listing the search did not show on the run before).',
+        'new_listings (a listing among all the run fetched that matched, beyond the page too, that no search of the place had shown by the run before).',
     ),
     amount: num(z.number().positive()).optional().describe('price_below: the amount, in the call’s currency.'),
     percent: num(z.number().gt(0).lt(100)).optional().describe('price_drop: the least fall, in percent of the price the run before saw (0 < percent < 100).'),
@@ -52,7 +65,7 @@ export const watchCallSchema = once(() =>
 );
 
 const watchFields = () => ({
-  name: str(z.string().max(200)).optional().describe('A label for people, at most 200 characters.'),
+  name: label(200).optional().describe('A label for people, at most 200 characters once trimmed; not empty, no control or bidirectional control characters.'),
   intervalMinutes: int(z.number().min(WATCH_MIN_INTERVAL_MINUTES).max(WATCH_MAX_INTERVAL_MINUTES))
     .default(60)
     .describe(`Minutes between runs, ${WATCH_MIN_INTERVAL_MINUTES} to ${WATCH_MAX_INTERVAL_MINUTES}. Default 60.`),
@@ -123,8 +136,21 @@ export type WatchCall = z.infer<ReturnType<typeof storedCallSchema>>;
 const priceStateSchema = once(() => z.object({ nightlyPrice: z.number().nullable(), totalPrice: z.number().nullable(), currency: z.string() }));
 /** What a run of an availability watch saw: each night of the window, by date. */
 const calendarStateSchema = once(() => z.object({ listingId: z.string(), days: z.record(z.string(), z.object({ available: z.boolean(), minNights: z.number().nullable() })) }));
-/** What a run of a search watch saw: the listings it showed. */
-const searchStateSchema = once(() => z.object({ listings: z.array(z.object({ platform: z.string(), listingId: z.string(), name: z.string(), nightlyPrice: z.number().nullable() })) }));
+/**
+ * Listings a search watch's state keeps at most, and the characters of each name (issue 35, item
+ * 2: every stored row bounded; a watch row, an event row stay under 64 KB, a watch.triggered
+ * payload under 72 KB).
+ */
+export const WATCH_STATE_LISTINGS = 300;
+export const WATCH_STATE_NAME_CHARS = 100;
+/**
+ * What a run of a search watch saw: every listing its legs fetched that matched the query, whatever
+ * the page (at most WATCH_STATE_LISTINGS), and when it saw them (`at`, epoch ms; states before
+ * issue 36 have none and kept the first page only).
+ */
+const searchStateSchema = once(() =>
+  z.object({ listings: z.array(z.object({ platform: z.string(), listingId: z.string(), name: z.string(), nightlyPrice: z.number().nullable() })), at: z.number().optional() }),
+);
 export type PriceState = z.infer<ReturnType<typeof priceStateSchema>>;
 export type CalendarState = z.infer<ReturnType<typeof calendarStateSchema>>;
 export type SearchState = z.infer<ReturnType<typeof searchStateSchema>>;

@@ -1,7 +1,7 @@
 // The store, written once over a Db (db.ts): each concern in its own file, put together here.
 // The engine files (src/store/sqlite/store.ts, src/store/postgres/store.ts) open the database,
 // provide the Db and add only what one engine does differently.
-import { type Store, UNUSED_OAUTH_CLIENT_RETENTION_MS, WEBHOOK_LOG_RETENTION_MS } from '../../core/ports/store.js';
+import { type Store, UNUSED_OAUTH_CLIENT_RETENTION_MS, WATCH_EVENT_RETENTION_MS, WEBHOOK_LOG_RETENTION_MS } from '../../core/ports/store.js';
 import { type AuthCachePolicy, accountStore } from './accounts.js';
 import { cacheStore } from './cache.js';
 import { type CreditOps, creditStore, txCreditOps } from './credits.js';
@@ -49,7 +49,7 @@ export function sqlStore(db: Db, parts: EngineParts): SqlStore {
       return db.tx(
         async (q) => {
           // One purger at a time; the others find nothing left to do.
-          if (!(await db.sql.lock(q, LOCK.purge, { tryOnly: true }))) return { jobs: 0, cache: 0, webhooks: 0, observations: 0 };
+          if (!(await db.sql.lock(q, LOCK.purge, { tryOnly: true }))) return { jobs: 0, cache: 0, webhooks: 0, observations: 0, watches: 0 };
           const count = async (sql: string, params: unknown[]) => (await q(`${sql} RETURNING 1`, params)).length;
           const jobs = await count(`DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE expires_at IS NOT NULL AND expires_at <= $1 AND status IN ('completed', 'failed') LIMIT $2)`, [now, batch]);
           const cache = await count(`DELETE FROM cache_entries WHERE key IN (SELECT key FROM cache_entries WHERE expires_at <= $1 LIMIT $2)`, [now, batch]);
@@ -66,6 +66,15 @@ export function sqlStore(db: Db, parts: EngineParts): SqlStore {
              AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = c.id) AND NOT EXISTS (SELECT 1 FROM oauth_codes o WHERE o.client_id = c.id) LIMIT $2)`,
             [now - UNUSED_OAUTH_CLIENT_RETENTION_MS, batch],
           );
+          // Watch events past their retention (a watch's own index range each), then what watches
+          // deleted before a deletion removed them at once left (issue 35, item 2).
+          const oldEvents = `SELECT e.id FROM watches w JOIN watch_events e ON e.watch_id = w.id AND e.occurred_at <= $1 LIMIT $2`;
+          const deletedEvents = `SELECT e.id FROM watches w JOIN watch_events e ON e.watch_id = w.id WHERE w.status = 'deleted' LIMIT $1`;
+          const deleted = `SELECT w.id FROM watches w WHERE w.status = 'deleted' AND NOT EXISTS (SELECT 1 FROM watch_events e WHERE e.watch_id = w.id) LIMIT $1`;
+          const watches =
+            (await count(`DELETE FROM watch_events WHERE id IN (${oldEvents})`, [now - WATCH_EVENT_RETENTION_MS, batch])) +
+            (await count(`DELETE FROM watch_events WHERE id IN (${deletedEvents})`, [batch])) +
+            (await count(`DELETE FROM watches WHERE id IN (${deleted})`, [batch]));
           await q(`DELETE FROM idempotency_keys WHERE (account_id, env, key) IN (SELECT account_id, env, key FROM idempotency_keys WHERE expires_at <= $1 LIMIT $2)`, [now, batch]);
           const seen = o.observationsBefore;
           let observations = 0;
@@ -76,7 +85,7 @@ export function sqlStore(db: Db, parts: EngineParts): SqlStore {
             await staleSummaries(q, new Set(gone.map((r) => `${r.platform as string}|${r.listing_id as string}`)));
           }
           await parts.purge?.(q, now, batch);
-          return { jobs, cache, webhooks, observations };
+          return { jobs, cache, webhooks, observations, watches };
         },
         { background: true },
       );

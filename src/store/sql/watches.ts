@@ -1,7 +1,7 @@
 // Watches (issue 26, item 4): the calls the server makes again on an interval, claimed by moving
 // their next run in one statement (two processes never run one watch twice for one interval), and
 // the events their rules raised. JSON columns hold the call, the rules and the state a run compares with.
-import type { WatchEventRow, WatchRow, WatchStore } from '../../core/ports/store.js';
+import { WATCH_EVENTS_KEPT, type WatchEventRow, type WatchRow, type WatchStore } from '../../core/ports/store.js';
 import type { Row } from '../rows.js';
 import type { Db } from './db.js';
 
@@ -48,7 +48,8 @@ export function watchStore(db: Db): WatchStore {
       return db.tx(async (q) => {
         // The account row's lock orders concurrent creations, so the cap holds.
         await q(`SELECT 1 FROM accounts WHERE id = $1${db.sql.forUpdate}`, [w.accountId]);
-        const n = Number((await q(`SELECT COUNT(*) AS n FROM watches WHERE account_id = $1 AND status = 'active'`, [w.accountId]))[0]!.n);
+        // What the account keeps counts: active and ended watches (a deleted one left with its events).
+        const n = Number((await q(`SELECT COUNT(*) AS n FROM watches WHERE account_id = $1 AND status <> 'deleted'`, [w.accountId]))[0]!.n);
         if (n >= maxActive) return null;
         const r = (
           await q(
@@ -74,21 +75,35 @@ export function watchStore(db: Db): WatchStore {
       const r = (await db.query(`SELECT * FROM watches WHERE id = $1`, [id]))[0];
       return r ? toWatch(r) : null;
     },
-    async deleteWatch(id, accountId, at) {
-      const r = (await db.query(`UPDATE watches SET status = 'deleted', deleted_at = COALESCE(deleted_at, $1) WHERE id = $2 AND account_id = $3 RETURNING *`, [at, id, accountId]))[0];
-      return r ? toWatch(r) : null;
+    async deleteWatch(id, accountId) {
+      // Gone at once, its events with it (issue 35, item 2): nothing of a deleted watch is kept.
+      return db.tx(async (q) => {
+        const r = (await q(`SELECT * FROM watches WHERE id = $1 AND account_id = $2${db.sql.forUpdate}`, [id, accountId]))[0];
+        if (!r) return null;
+        await q(`DELETE FROM watch_events WHERE watch_id = $1`, [id]);
+        await q(`DELETE FROM watches WHERE id = $1`, [id]);
+        return { ...toWatch(r), status: 'deleted' as const };
+      });
     },
-    async claimDueWatches(now, limit, only = {}) {
+    async claimDueWatches(now, limit, o = {}) {
+      // Due from `slackMs` before a nominal time; the next run is the nominal time after the one this
+      // claim serves (created_at + k × interval, the watch's phase), so a tick a little early or late
+      // neither skips an interval nor moves the phase (issue 36, item 3).
+      const until = `(CAST($1 AS BIGINT) + CAST($5 AS BIGINT))`;
+      const every = '(interval_minutes * 60000)';
+      // At most `perAccount` of one account per claim, each account's first before anyone's second
+      // (issue 35, item 4); none of `skipAccounts` (their runs in flight are at the caller's bound).
       // The outer condition is checked again on the row being updated: a watch another process
       // claimed meanwhile (its next run moved on) is not claimed twice.
       const rows = await db.query(
-        `UPDATE watches SET next_run_at = CAST($1 AS BIGINT) + interval_minutes * 60000
-         WHERE id IN (SELECT id FROM watches WHERE status = 'active' AND next_run_at <= $1
-                      AND ($3 = '' OR account_id = $3) AND ($4 = '' OR env = $4)
-                      ORDER BY next_run_at, id LIMIT $2)
-           AND status = 'active' AND next_run_at <= $1
+        `UPDATE watches SET next_run_at = created_at + ((${until} - created_at) / ${every} + 1) * ${every}
+         WHERE id IN (SELECT id FROM (SELECT id, next_run_at AS due, ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY next_run_at, id) AS nth
+                                      FROM watches WHERE status = 'active' AND next_run_at <= ${until}
+                                      AND ($3 = '' OR account_id = $3) AND ($4 = '' OR env = $4) AND NOT ${db.sql.inJsonList('account_id', '$7')}) d
+                      WHERE nth <= $6 ORDER BY nth, due, id LIMIT $2)
+           AND status = 'active' AND next_run_at <= ${until}
          RETURNING *`,
-        [now, limit, only.accountId ?? '', only.env ?? ''],
+        [now, limit, o.accountId ?? '', o.env ?? '', o.slackMs ?? 0, o.perAccount ?? limit, JSON.stringify(o.skipAccounts ?? [])],
       );
       // RETURNING gives the rows as updated: the run is of the interval that was due.
       return rows.map(toWatch).sort((a, b) => a.nextRunAt - b.nextRunAt || a.id.localeCompare(b.id));
@@ -116,16 +131,17 @@ export function watchStore(db: Db): WatchStore {
             id,
           ],
         );
+        // A watch deleted while it ran is gone: its events are not kept either.
         for (const e of events) {
-          await q(`INSERT INTO watch_events (id, watch_id, occurred_at, rule, before_value, after_value, changes) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
-            e.id,
-            id,
-            run.at,
-            JSON.stringify(e.rule),
-            JSON.stringify(e.before ?? null),
-            JSON.stringify(e.after ?? null),
-            JSON.stringify(e.changes),
-          ]);
+          await q(
+            `INSERT INTO watch_events (id, watch_id, occurred_at, rule, before_value, after_value, changes)
+             SELECT $1, $2, $3, $4, $5, $6, $7 WHERE EXISTS (SELECT 1 FROM watches WHERE id = $2)`,
+            [e.id, id, run.at, JSON.stringify(e.rule), JSON.stringify(e.before ?? null), JSON.stringify(e.after ?? null), JSON.stringify(e.changes)],
+          );
+        }
+        // Its newest WATCH_EVENTS_KEPT only.
+        if (events.length > 0) {
+          await q(`DELETE FROM watch_events WHERE id IN (SELECT id FROM watch_events WHERE watch_id = $1 ORDER BY occurred_at DESC, id DESC LIMIT 1000000000 OFFSET $2)`, [id, WATCH_EVENTS_KEPT]);
         }
       });
     },

@@ -213,11 +213,11 @@ describe('ruleEvents: a run’s events', () => {
 });
 
 describe('triggerStates: what a trigger’s runs are taken to have seen (docs/sandbox.md)', () => {
-  it('a price: 100 times this one before; under a price_below amount now (0.9 of it, to the cent)', () => {
-    expect(triggerStates(drop(10), price(120, 360))).toEqual({ prev: price(12_000, 360), cur: price(120, 360) });
-    expect(triggerStates(below(50), price(120, 360))).toEqual({ prev: price(12_000, 360), cur: price(45, 360) });
-    expect(triggerStates(below(500), price(120, 360))).toEqual({ prev: price(12_000, 360), cur: price(120, 360) });
-    expect(triggerStates(below(33.33, 'totalPrice'), price(120, 360))).toEqual({ prev: price(120, 36_000), cur: price(120, 30) });
+  it('a price: 100 times this one before; under a price_below amount now (0.9 of it, to the cent), both prices by one factor', () => {
+    expect(triggerStates(drop(10), price(120, 360))).toEqual({ prev: price(12_000, 36_000), cur: price(120, 360) });
+    expect(triggerStates(below(50), price(120, 360))).toEqual({ prev: price(4_500, 13_500), cur: price(45, 135) });
+    expect(triggerStates(below(500), price(120, 360))).toEqual({ prev: price(12_000, 36_000), cur: price(120, 360) });
+    expect(triggerStates(below(33.33, 'totalPrice'), price(120, 360))).toEqual({ prev: price(1_000, 3_000), cur: price(10, 30) });
   });
 
   it('a price the run could not see is taken as 100', () => {

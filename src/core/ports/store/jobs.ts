@@ -88,6 +88,8 @@ export interface Purged {
   webhooks: number;
   /** Observations last seen before the history's retention (issue 26). */
   observations: number;
+  /** Watch events past WATCH_EVENT_RETENTION_MS, and watches a deletion left marked deleted with their events (issue 35). */
+  watches: number;
 }
 
 export interface JobStore {

@@ -3,6 +3,13 @@
 import type { KeyEnv } from '../../ids.js';
 
 export type WatchStatus = 'active' | 'ended' | 'deleted';
+
+/**
+ * Events a watch keeps (issue 35, item 2): its newest WATCH_EVENTS_KEPT, each at most
+ * WATCH_EVENT_RETENTION_MS old (the expiry sweep takes older ones).
+ */
+export const WATCH_EVENTS_KEPT = 1_000;
+export const WATCH_EVENT_RETENTION_MS = 90 * 86_400_000;
 export type WatchRunOutcome = 'ok' | 'failed' | 'skipped' | 'pending';
 
 export interface WatchRow {
@@ -64,20 +71,34 @@ export interface WatchRunRecord {
   endedReason?: string;
 }
 
+/** Which due watches a claim may take (claimDueWatches). */
+export interface WatchClaim {
+  accountId?: string;
+  env?: KeyEnv;
+  /** A watch is due from this long before its next run (0 when omitted). */
+  slackMs?: number;
+  /** At most this many of one account (all when omitted). */
+  perAccount?: number;
+  /** Accounts none of whose watches are claimed (their runs in flight are at the caller's bound). */
+  skipAccounts?: readonly string[];
+}
+
 export interface WatchStore {
-  /** Creates a watch unless the account already has `maxActive` active ones (then null), counted in the same transaction. */
+  /** Creates a watch unless the account already keeps `maxActive` (active and ended; then null), counted in the same transaction. */
   createWatch(w: NewWatch, maxActive: number): Promise<WatchRow | null>;
   /** The account's watches of one environment, not deleted, newest first; after the cursor's (createdAt, id). */
   listWatches(accountId: string, env: KeyEnv, after: { createdAt: number; id: string } | null, limit: number): Promise<WatchRow[]>;
   getWatch(id: string): Promise<WatchRow | null>;
-  /** Marks it deleted (no more runs). Null if not the account's. */
+  /** Deletes it and its events at once (no more runs); the row as it was, status deleted. Null if not the account's. */
   deleteWatch(id: string, accountId: string, at: number): Promise<WatchRow | null>;
   /**
-   * Claims up to `limit` active watches due at `now` (those due first, when more are due) of environment `env` (all
-   * when omitted) and of `accountId` (all when omitted), moving each one's next run an interval
-   * on, in one statement: two processes never run the same watch for the same interval.
+   * Claims up to `limit` active watches due at `now` (from `slackMs` before their next run; those
+   * due first, when more are due) of environment `env` (all when omitted), of `accountId` (all when
+   * omitted), at most `perAccount` of one account and none of `skipAccounts`, moving each one's
+   * next run to its nominal time after the one claimed (created at + k × interval), in one
+   * statement: two processes never run the same watch for the same interval.
    */
-  claimDueWatches(now: number, limit: number, only?: { accountId?: string; env?: KeyEnv }): Promise<WatchRow[]>;
+  claimDueWatches(now: number, limit: number, o?: WatchClaim): Promise<WatchRow[]>;
   /** Records a run and the events it raised, in one transaction. */
   finishWatchRun(id: string, run: WatchRunRecord, events: NewWatchEvent[]): Promise<void>;
   /** A watch's events, oldest first, after the cursor's (occurredAt, id). */

@@ -26,7 +26,7 @@ export const watchCreate = defineRoute({
       'created it: each run is billed exactly as the same call made by hand (holds, free failures), and skipped when it could take the day past ' +
       'maxCreditsPerDay. Each rule that holds on a run is an event: GET /v1/watches/{id}/events, and a signed watch.triggered webhook event to the ' +
       "account's webhooks of the key's environment. Sandbox keys may create watches (free): listing 100 (any platform) and the search location `watch` " +
-      `raise every rule on every run (docs/sandbox.md). At most ${MAX_ACTIVE_WATCHES} active watches per account (else 403 watch_limit_exceeded). ${WRITE}`,
+      `raise every rule on every run (docs/sandbox.md). At most ${MAX_ACTIVE_WATCHES} watches per account, active and ended (else 403 watch_limit_exceeded); call.params only the parameters the endpoint takes. ${WRITE}`,
     tags: ['Watches'],
     body: createWatchBody(),
     data: watchSchema(),
@@ -81,7 +81,7 @@ export const watchDelete = defineRoute({
   doc: () => ({
     operationId: 'deleteWatch',
     summary: 'Delete a watch',
-    description: `No more runs; answers the watch as deleted. A run already under way finishes. ${OWN} ${WRITE}`,
+    description: `No more runs; the watch and its events are deleted from the store at once; answers the watch as deleted. A run already under way finishes, keeping nothing. ${OWN} ${WRITE}`,
     tags: ['Watches'],
     path: watchPathParams(),
     data: watchSchema(),
