@@ -257,6 +257,10 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     cause: 'The account already has a comp set of this name in this environment; names pick comp sets out (stays market --compset NAME).',
     fix: 'Choose another name, or delete the old comp set first.',
   },
+  match_decision_limit_exceeded: {
+    cause: 'The account already keeps the most match decisions (pins and rejections) it may have in this key environment (5,000): a new pair is refused; changing a kept one is not.',
+    fix: 'Remove decisions it no longer needs (DELETE /v1/matches/decisions, stays match unpin).',
+  },
   match_decision_not_found: {
     cause: 'DELETE /v1/matches/decisions (stays match unpin) names a pair this account (in this key environment) never pinned or rejected, or whose decision was already removed.',
     fix: 'GET /v1/matches for the listing (stays match PLATFORM:ID) shows the pairs the account decided (decision pinned or rejected); remove one of those.',

@@ -94,6 +94,7 @@ export const ERROR_CODES = {
   account_disabled: { type: 'permission_denied', message: 'The account is disabled.' },
   webhook_limit_exceeded: { type: 'permission_denied', message: 'This account has the maximum number of active webhooks; delete one first.' },
   compset_limit_exceeded: { type: 'permission_denied', message: 'This account has the maximum number of comp sets; delete one first.' },
+  match_decision_limit_exceeded: { type: 'permission_denied', message: 'This account keeps the maximum number of match decisions; remove one first.' },
   compset_name_taken: { type: 'invalid_request', message: 'The account already has a comp set of this name.' },
   watch_limit_exceeded: { type: 'permission_denied', message: 'This account keeps the maximum number of watches (active and ended); delete one first.' },
 

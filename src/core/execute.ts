@@ -269,28 +269,58 @@ async function pendingSandboxJob<T>(services: Services, ctx: RequestContext, pla
   };
 }
 
-type Fetched = { value: unknown; expiresAt: number; source: string };
+/** A leg's answer as the upstream gave it: when, from which sources, and whether it may be cached. */
+type Fetched = { value: unknown; at: number; source: string; cacheable: boolean };
 
-function fetchLeg(services: Services, ctx: RequestContext, upstream: Upstream, leg: Leg): Promise<LegOutcome> {
+/**
+ * Asks the upstream for a leg (or joins the same question in flight, D19). `fetched` collects the
+ * answers, which the caller keeps (caches and records) once a call was charged for them.
+ */
+function fetchLeg(services: Services, upstream: Upstream, leg: Leg, fetched: { leg: Leg; p: Promise<Fetched> }[]): Promise<LegOutcome> {
   let p = services.jobs.inflight.get(leg.key) as Promise<Fetched> | undefined;
   if (!p) {
     const shared = services.store.shared;
     p = (shared ? fetchShared(services, shared, upstream, leg) : fetchOwn(services, upstream, leg)).finally(() => services.jobs.inflight.delete(leg.key));
     services.jobs.inflight.set(leg.key, p);
   }
-  // Every account whose live lookup this refresh answered hears of it (a shared call included).
-  const stay = leg.stay;
-  if (stay)
-    p.then(
-      (f) => emitStayCached(services, { accountId: ctx.account.id, env: ctx.key.env }, stay, f.expiresAt),
-      () => undefined,
-    );
+  fetched.push({ leg, p });
   let source: string | undefined;
   return outcome(
     p.then((f) => ((source = f.source), f.value)),
     false,
     () => source,
   );
+}
+
+/** The answers this process already kept, each once however many calls shared it. */
+const keptAnswers = new WeakSet<Fetched>();
+
+/**
+ * Keeps a fetched answer once a call completed and was charged for it (issue 35, item 1): writes
+ * it to the cache and records what it observed. An answer no call paid for (its job canceled, or
+ * taken from this process) is neither, so no later call reads it free or at the cached tier.
+ * The accounts of the calls it answered hear that their stay was refreshed.
+ */
+async function keep(services: Services, ctx: RequestContext, leg: Leg, f: Fetched): Promise<void> {
+  let expiresAt = f.at;
+  if (f.cacheable) {
+    expiresAt = f.at + leg.ttlMs;
+    if (!keptAnswers.has(f)) {
+      keptAnswers.add(f);
+      // A cache that cannot be written only costs a later refetch, an observation that cannot be
+      // recorded only a gap in the history: the call stands.
+      const [cached] = await Promise.all([
+        services.store.cacheSet(leg.key, f.value, f.at, f.at + leg.ttlMs).then(
+          () => true,
+          () => false,
+        ),
+        record(services, leg, f.value, f.source, f.at),
+      ]);
+      if (!cached) expiresAt = f.at;
+    }
+  }
+  // Every account whose live lookup this refresh answered hears of it (a shared call included).
+  if (leg.stay) emitStayCached(services, { accountId: ctx.account.id, env: ctx.key.env }, leg.stay, expiresAt);
 }
 
 /**
@@ -307,26 +337,12 @@ async function record(services: Services, leg: Leg, value: unknown, source: stri
   }
 }
 
-/** This process asks the upstream, caches the answer and records what it observed. */
+/** This process asks the upstream; its answer is kept (cached, recorded) once a call is charged for it. */
 function fetchOwn(services: Services, upstream: Upstream, leg: Leg): Promise<Fetched> {
   // The sources that answered this leg's calls, as the upstream reports them (a chain names the actor).
   const served = new Set<string>();
   const u = upstream.observe ? upstream.observe((r) => r.ok && served.add(r.source)) : upstream;
-  return leg.fetch(u).then(async (value): Promise<Fetched> => {
-    const at = services.clock.now();
-    const source = served.size > 0 ? [...served].join(',') : upstream.name;
-    if (leg.cacheable?.(value) === false) return { value, expiresAt: at, source };
-    // The answer was fetched (and is paid for): a cache that cannot be written only costs a later
-    // refetch, and an observation that cannot be recorded only a gap in the history.
-    const [cached] = await Promise.all([
-      services.store.cacheSet(leg.key, value, at, at + leg.ttlMs).then(
-        () => true,
-        () => false,
-      ),
-      record(services, leg, value, source, at),
-    ]);
-    return { value, expiresAt: cached ? at + leg.ttlMs : at, source };
-  });
+  return leg.fetch(u).then((value): Fetched => ({ value, at: services.clock.now(), source: served.size > 0 ? [...served].join(',') : upstream.name, cacheable: leg.cacheable?.(value) !== false }));
 }
 
 /**
@@ -405,8 +421,9 @@ async function runJob<T>(services: Services, ctx: RequestContext, plan: Plan<T>,
   try {
     if (!(await store.startJob(jobId, owner, clock.now()))) return lost(services, jobId);
     emitJob(services, 'job.running', j.job);
+    const fetched: { leg: Leg; p: Promise<Fetched> }[] = [];
     const outcomes = await Promise.all(
-      plan.legs.map((l, i) => (j.hits[i] !== undefined ? Promise.resolve<LegOutcome>({ ok: true, value: j.hits[i], cached: true }) : fetchLeg(services, ctx, upstream, l))),
+      plan.legs.map((l, i) => (j.hits[i] !== undefined ? Promise.resolve<LegOutcome>({ ok: true, value: j.hits[i], cached: true }) : fetchLeg(services, upstream, l, fetched))),
     );
     const c = withSources(plan, outcomes, plan.compose(outcomes));
     // D18 amended: a completed search or reviews job carries the pagination its synchronous call
@@ -414,6 +431,11 @@ async function runJob<T>(services: Services, ctx: RequestContext, plan: Plan<T>,
     const r = finish(services, ctx, plan, c, { cached: false, sandbox: false, simulated: upstream.simulated });
     const ended = await end({ status: 'completed', charge: chargeOf(r.meta, plan.worstCase), result: r.data, meta: r.meta });
     if (!ended) return lost(services, jobId);
+    // Charged: its answers are kept (a canceled job's never are).
+    for (const { leg, p } of fetched) {
+      const f = await p.catch(() => null);
+      if (f) await keep(services, ctx, leg, f);
+    }
     emitJob(services, 'job.succeeded', j.job);
     return { ok: true, data: r.data, meta: r.meta };
   } catch (e) {

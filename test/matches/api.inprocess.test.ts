@@ -4,6 +4,7 @@
 // a live key reads what the deployment observed (simulated upstream).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/core/clock.js';
+import { MATCH_DECISIONS_MAX } from '../../src/core/schemas/matches.js';
 import { sandboxTruth } from '../../src/sources/sandbox/truth.js';
 import { expectError } from '../helpers/assert.js';
 import { type TestApp, startApp } from '../helpers/app.js';
@@ -162,4 +163,19 @@ describe('GET /v1/matches (live key): what this deployment observed', () => {
     // The sandbox environment of the same account does not see the live pin.
     expect((await get(`/v1/matches?platform=airbnb&listingId=${ANCHOR}`)).data.matches.map((m) => m.decision)).not.toContain('pinned');
   });
+
+  it('an account keeps at most MATCH_DECISIONS_MAX decisions per key environment: a new pair past it is 403, a kept one may change, and the many pins are read at once (issue 35, item 3)', async () => {
+    const c = await t.account({ credits: 0, rpm: 100_000 });
+    const other = (n: number) => ({ platform: 'vrbo', listingId: String(2_000_000 + n) });
+    const subject = { platform: 'airbnb', listingId: ANCHOR };
+    for (let n = 0; n < MATCH_DECISIONS_MAX; n++) await t.runtime.store.setMatchDecision(c.id, 'sandbox', subject, other(n), 'pinned', clock.now(), MATCH_DECISIONS_MAX);
+    const past = await send('POST', '/v1/matches/decisions', { listing: `airbnb:${ANCHOR}`, match: 'vrbo:3000000', decision: 'pinned' }, c.sandboxKey);
+    const body = await expectError(past, 403, 'match_decision_limit_exceeded', 'match');
+    expect(body.error.message).toContain(String(MATCH_DECISIONS_MAX));
+    expect((await send('POST', '/v1/matches/decisions', { listing: `airbnb:${ANCHOR}`, match: 'vrbo:2000001', decision: 'rejected' }, c.sandboxKey)).status).toBe(200);
+    // Every pin is a match, read in one pass (before: a pass over the candidates per pin).
+    const r = await t.req(`/v1/matches?platform=airbnb&listingId=${ANCHOR}&platforms=vrbo`, { key: c.sandboxKey });
+    expect(r.status).toBe(200);
+    expect(((await r.json()) as { data: Matches }).data.matches.filter((m) => m.decision === 'pinned')).toHaveLength(MATCH_DECISIONS_MAX - 1);
+  }, 60_000);
 });

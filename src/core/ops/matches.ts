@@ -17,7 +17,7 @@ import { ServiceError } from '../errors.js';
 import { inferListingRef, listingUrl, parseListingId } from '../listing-ref.js';
 import { ENABLED_PLATFORMS, type EnabledPlatform, SINGLE_LISTING_PLATFORMS, isEnabled } from '../platforms.js';
 import type { MatchDecisionRow } from '../ports/store.js';
-import { type MatchCandidateView, type MatchDecisionView, type MatchesView, matchDecisionBody, matchDecisionParams, matchesParams } from '../schemas/matches.js';
+import { MATCH_DECISIONS_MAX, type MatchCandidateView, type MatchDecisionView, type MatchesView, matchDecisionBody, matchDecisionParams, matchesParams } from '../schemas/matches.js';
 import { type RawInput, parseParams } from '../validate.js';
 import { buildMeta } from '../meta.js';
 import { parsePlatform, platformFor, requireEnabled } from './common.js';
@@ -136,11 +136,12 @@ export async function findMatches(services: Services, ctx: RequestContext, raw: 
     decisionOf.set(keyOf(other.platform, other.listingId), d.decision);
   }
   const pool = candidates.filter((c) => wanted.has(c.facts.platform));
+  const inPool = new Set(pool.map((c) => keyOf(c.facts.platform, c.facts.listingId)));
   // A pinned listing the candidates do not hold is still a match: named by its id alone.
   for (const [k, decision] of decisionOf) {
     const at = k.indexOf(':');
     const p = k.slice(0, at);
-    if (decision !== 'pinned' || !wanted.has(p) || pool.some((c) => keyOf(c.facts.platform, c.facts.listingId) === k)) continue;
+    if (decision !== 'pinned' || !wanted.has(p) || inPool.has(k)) continue;
     const listingId = k.slice(at + 1);
     pool.push({
       facts: { platform: p, listingId, name: null, lat: null, lng: null, bedrooms: null, bathrooms: null, maxOccupancy: null, host: null, photoHashes: null },
@@ -193,6 +194,7 @@ const decisionView = (a: { platform: string; id: string }, b: { platform: string
 
 export async function decideMatch(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<MatchDecisionView>> {
   requireScope(ctx, 'stays.read');
+  requireScope(ctx, 'watches.write');
   const q = parseParams(matchDecisionBody(), raw);
   const { a, b } = pairOf(q);
   const row = await services.store.setMatchDecision(
@@ -202,12 +204,19 @@ export async function decideMatch(services: Services, ctx: RequestContext, raw: 
     { platform: b.platform, listingId: b.id },
     q.decision,
     services.clock.now(),
+    MATCH_DECISIONS_MAX,
   );
+  if (row === 'limit') {
+    throw new ServiceError('match_decision_limit_exceeded', `This account keeps ${MATCH_DECISIONS_MAX} match decisions in this key environment; remove one (DELETE /v1/matches/decisions) first.`, {
+      param: 'match',
+    });
+  }
   return { data: decisionView(a, b, row), meta: buildMeta(services, ctx, { platforms: [a.platform, b.platform], currency: 'USD' }) };
 }
 
 export async function forgetMatchDecision(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<MatchDecisionView>> {
   requireScope(ctx, 'stays.read');
+  requireScope(ctx, 'watches.write');
   const q = parseParams(matchDecisionParams(), raw);
   const { a, b } = pairOf(q);
   if (!(await services.store.clearMatchDecision(ctx.account.id, ctx.key.env, { platform: a.platform, listingId: a.id }, { platform: b.platform, listingId: b.id }))) {

@@ -64,6 +64,9 @@ export const matchesSchema = once(() =>
 export type MatchesView = z.infer<ReturnType<typeof matchesSchema>>;
 export type MatchCandidateView = z.infer<ReturnType<typeof matchCandidateSchema>>;
 
+/** The match decisions (pins and rejections) an account keeps per key environment (issue 35, item 3). */
+export const MATCH_DECISIONS_MAX = 5000;
+
 export const matchDecisionBody = once(() =>
   z.object({
     listing: str().describe('platform:listingId (or a listing URL / stays_ id): one listing of the pair.'),

@@ -17,14 +17,21 @@ const toRow = (r: Row): MatchDecisionRow => ({
 
 export function matchDecisionStore(db: Db): MatchDecisionStore {
   return {
-    async setMatchDecision(accountId, env, x, y, decision, at) {
+    async setMatchDecision(accountId, env, x, y, decision, at, maxCount) {
       const [a, b] = ordered(x, y);
-      const rows = await db.query(
-        `INSERT INTO match_decisions (account_id, env, a_platform, a_id, b_platform, b_id, decision, decided_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-         ON CONFLICT (account_id, env, a_platform, a_id, b_platform, b_id) DO UPDATE SET decision = excluded.decision, decided_at = excluded.decided_at RETURNING *`,
-        [accountId, env, a.platform, a.listingId, b.platform, b.listingId, decision, at],
-      );
-      return toRow(rows[0]!);
+      return db.tx(async (q) => {
+        // The account row's lock orders concurrent decisions: the cap holds.
+        await q(`SELECT 1 FROM accounts WHERE id = $1${db.sql.forUpdate}`, [accountId]);
+        const pair = [accountId, env, a.platform, a.listingId, b.platform, b.listingId];
+        const known = await q('SELECT 1 FROM match_decisions WHERE account_id = $1 AND env = $2 AND a_platform = $3 AND a_id = $4 AND b_platform = $5 AND b_id = $6', pair);
+        if (known.length === 0 && Number((await q('SELECT COUNT(*) AS n FROM match_decisions WHERE account_id = $1 AND env = $2', [accountId, env]))[0]!.n) >= maxCount) return 'limit' as const;
+        const rows = await q(
+          `INSERT INTO match_decisions (account_id, env, a_platform, a_id, b_platform, b_id, decision, decided_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+           ON CONFLICT (account_id, env, a_platform, a_id, b_platform, b_id) DO UPDATE SET decision = excluded.decision, decided_at = excluded.decided_at RETURNING *`,
+          [...pair, decision, at],
+        );
+        return toRow(rows[0]!);
+      });
     },
     async clearMatchDecision(accountId, env, x, y) {
       const [a, b] = ordered(x, y);

@@ -19,8 +19,12 @@ export interface MatchDecisionRow {
 }
 
 export interface MatchDecisionStore {
-  /** Pins or rejects the pair for the account (either order: one row), replacing an earlier decision; answers the row. */
-  setMatchDecision(accountId: string, env: KeyEnv, a: MatchListing, b: MatchListing, decision: MatchDecision, at: number): Promise<MatchDecisionRow>;
+  /**
+   * Pins or rejects the pair for the account (either order: one row), replacing an earlier
+   * decision; answers the row, or 'limit' when the pair is new and the account (in this key
+   * environment) already keeps `maxCount` decisions.
+   */
+  setMatchDecision(accountId: string, env: KeyEnv, a: MatchListing, b: MatchListing, decision: MatchDecision, at: number, maxCount: number): Promise<MatchDecisionRow | 'limit'>;
   /** Forgets the account's decision on the pair (either order); false when there was none. */
   clearMatchDecision(accountId: string, env: KeyEnv, a: MatchListing, b: MatchListing): Promise<boolean>;
   /** The account's decisions on pairs with this listing, oldest first. */

@@ -1,5 +1,5 @@
 import { decideMatch, findMatches, forgetMatchDecision } from '../../../core/ops/matches.js';
-import { matchDecisionBody, matchDecisionParams, matchDecisionSchema, matchesParams, matchesSchema } from '../../../core/schemas/matches.js';
+import { MATCH_DECISIONS_MAX, matchDecisionBody, matchDecisionParams, matchDecisionSchema, matchesParams, matchesSchema } from '../../../core/schemas/matches.js';
 import { renderOk } from '../../render.js';
 import { defineRoute, jsonBody, queryInput } from '../../route.js';
 
@@ -29,14 +29,15 @@ export const matchesGet = defineRoute({
 
 export const matchDecisionPost = defineRoute({
   method: 'post',
-  scopes: ['stays.read'],
+  scopes: ['stays.read', 'watches.write'],
   path: '/v1/matches/decisions',
   doc: () => ({
     operationId: 'decideMatch',
     summary: 'Pin or reject a match',
     description:
       'Free. pinned: the pair is always a match for this account (score 1, evidence "pinned by this account"); rejected: never. Per account and key ' +
-      'environment; either order names the same pair; a later decision replaces the earlier. 400 invalid_parameter for two listings on one platform.',
+      'environment; either order names the same pair; a later decision replaces the earlier. 400 invalid_parameter for two listings on one platform. ' +
+      `Needs the watches.write scope (read-only OAuth tokens cannot write); an account keeps at most ${MATCH_DECISIONS_MAX} decisions per key environment (403 match_decision_limit_exceeded for a new pair past it).`,
     tags: ['Matches'],
     body: matchDecisionBody(),
     data: matchDecisionSchema(),
@@ -48,12 +49,12 @@ export const matchDecisionPost = defineRoute({
 
 export const matchDecisionDelete = defineRoute({
   method: 'delete',
-  scopes: ['stays.read'],
+  scopes: ['stays.read', 'watches.write'],
   path: '/v1/matches/decisions',
   doc: () => ({
     operationId: 'forgetMatchDecision',
     summary: 'Remove a pin or a rejection',
-    description: 'Free. The pair is scored by the method again. 404 match_decision_not_found when the account had not decided on it.',
+    description: 'Free. The pair is scored by the method again. 404 match_decision_not_found when the account had not decided on it. Needs the watches.write scope.',
     tags: ['Matches'],
     query: matchDecisionParams(),
     data: matchDecisionSchema(),
