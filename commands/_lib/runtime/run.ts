@@ -70,7 +70,7 @@ export async function execute(opts: GlobalOpts, body: (ctx: Ctx) => Promise<void
       // Nothing else will ever run this job: it stops with the command (ctx.close() below).
       e.message = `Timed out after ${Math.round(ctx.timeoutMs / 1000)} s waiting for job ${e.jobId}, which ran in this command (in-process) and is stopped: nothing was charged. Give it a longer --timeout, or run stays serve and pass --base-url so jobs outlive the command.`;
     }
-    if (ctx && !ctx.jsonErrors) e = explainAuth(e, ctx);
+    if (ctx) e = explainAuth(e, ctx);
     streams.exitCode = await reportError(e, ctx?.term ?? makeTerm(opts), ctx?.jsonErrors ?? opts.json !== undefined);
   } finally {
     if (exit) process.off('SIGINT', onSigint);
@@ -89,8 +89,9 @@ const SOURCE = { flag: '--api-key', env: 'STAYS_API_KEY', config: 'the config' }
 
 /**
  * A 401 in CLI words: which setting is missing or does not fit the mode, and how to set it (the
- * API's message speaks of Authorization headers, which a CLI user never writes). Human output
- * only: the --json error envelope stays the API's own.
+ * API's message speaks of Authorization headers, which a CLI user never writes). The same words
+ * with --json: the envelope keeps the API's type and code, its message is this explanation (issue
+ * 36, item 19: a script's log should say why as a person's terminal does).
  */
 function explainAuth(e: unknown, ctx: Ctx): unknown {
   if (!(e instanceof StaysApiError) || e.status !== 401) return e;
