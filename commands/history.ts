@@ -147,8 +147,9 @@ ${columnsHelp('inferred_booking')}`,
         import('./_lib/output/view-history.js'),
       ]);
       const usage = 'stays history bookings PLATFORM:ID --from D --to D';
-      // PLATFORM:ID as one argument (airbnb:4242), as compare --listings takes pairs.
-      const pair = platform !== undefined && listingId === undefined ? /^(airbnb|vrbo|booking|google):(?!\/\/)(.+)$/.exec(platform) : null;
+      // PLATFORM:ID as one argument (airbnb:4242), as compare --listings takes pairs. An unknown
+      // platform (foo:4242) goes to the service too, whose refusal names PLATFORM (errors.ts).
+      const pair = platform !== undefined && listingId === undefined ? /^([A-Za-z]+):(?!\/\/)(.+)$/.exec(platform) : null;
       await execute(opts, async (ctx) => {
         const listing = pair ? { platform: pair[1]!, listingId: pair[2]! } : await listingArgs(ctx.term, platform, listingId, usage);
         const from = await ask(ctx.term, opts.from as string | undefined, { name: '--from', message: 'First night (YYYY-MM-DD)?', usage, past: true });

@@ -3,7 +3,7 @@
 // JSON and --jq get the whole answer. Pins and rejections print the decision.
 import { operations } from '../src/client/operations.js';
 import type { MatchDecisionView, MatchesView } from '../src/core/schemas/matches.js';
-import { PLATFORMS, pick } from './_lib/flags/options.js';
+import { pick } from './_lib/flags/options.js';
 import type { Ctx } from './_lib/runtime/context.js';
 import { io } from './_lib/runtime/io.js';
 import { runCall, show } from './_lib/runtime/run.js';
@@ -14,11 +14,14 @@ const CANDIDATE_KEYS = ['platform', 'listingId', 'name', 'score', 'match', 'deci
 /** A pin's, rejection's or unpin's columns: the API's decision (MatchDecisionView), objects as JSON. */
 const DECISION_KEYS = ['listing', 'match', 'decision', 'decidedAt'] as const satisfies readonly (keyof MatchDecisionView)[];
 
-/** platform:listingId as query parameters; a URL or a stays_ id goes as listingId alone (the service reads its platform). */
+/**
+ * platform:listingId as query parameters; a URL or a stays_ id goes as listingId alone (the service
+ * reads its platform). An unknown platform (foo:4242) goes as the platform, so the service's
+ * refusal names it (PLATFORM must be one of …).
+ */
 export function refQuery(ref: string): { platform?: string; listingId: string } {
-  const at = ref.indexOf(':');
-  const platform = at > 0 ? ref.slice(0, at).toLowerCase() : '';
-  if ((PLATFORMS as readonly string[]).includes(platform)) return { platform, listingId: ref.slice(at + 1) };
+  const pair = /^([A-Za-z]+):(?!\/\/)(.+)$/.exec(ref);
+  if (pair) return { platform: pair[1]!.toLowerCase(), listingId: pair[2]! };
   return { listingId: ref };
 }
 
