@@ -1,8 +1,8 @@
 // `stays market LOCATION | --bbox B | --compset NAME [--from D] [--to D]` (issue 27, item 2): market
 // metrics computed from what this deployment observed, through GET /v1/market (free). For people a
 // table, a line per figure (overall, then by platform and by bedroom count) with its sample size
-// and method, and the observation window; for scripts the API's JSON (-o json, --json, --jq) or
-// flat rows (-o csv, tsv). --chart draws the weekly series of both occupancy figures.
+// and method, and the observation window; for scripts the API's JSON (-o json, --jq) or the
+// figures as rows (-o csv, tsv, jsonl; --json FIELDS picks fields of each). --chart draws the weekly series of both occupancy figures.
 import type { Command } from 'commander';
 import { type GlobalOpts, PLATFORMS, withGlobals } from './_lib/flags/options.js';
 import type { View } from './_lib/output/view-types.js';
@@ -148,7 +148,7 @@ Examples:
         const env = await ctx.client.run<MarketView>(operations.market(query as Parameters<typeof operations.market>[0]));
         if (chartIt) return chart(ctx, env.data);
         const { show } = await import('./_lib/runtime/run.js');
-        await show(ctx, env, (d) => marketView(marketRows(d as MarketView)));
+        await show(ctx, env, (d) => marketView(marketRows(d as MarketView)), { rows: true });
         if (ctx.format === 'table' && ctx.fields === null && ctx.jq === null) {
           const w = env.data.observationWindow;
           io().stderr.write(`From ${w.observations} observations of ${w.listings} listings, made ${w.firstObserved} to ${w.lastObserved}. Methods: --json | jq .data.methods\n`);
