@@ -17,7 +17,7 @@ export type NightState = (typeof NIGHT_STATES)[number];
  * The method's parameter: a guest books at most GUEST_WINDOW_DAYS before the first night, so a
  * night that turned unavailable earlier than that is a host's hold (docs/analytics.md).
  */
-export const GUEST_WINDOW_DAYS = 90;
+const GUEST_WINDOW_DAYS = 90;
 /** How far back a stay covering a night may start (longer minimum stays than this are not read). */
 const MAX_RULE_NIGHTS = 31;
 /**
@@ -199,7 +199,7 @@ function groupTaken(taken: readonly NightRead[]): Group[] {
  * observation began (its nights never seen free) is booked unless a rule or the guest window says
  * blocked, with the lower confidence; the method's text (BOOKING_METHOD_TEXT) is made from these.
  */
-export const CONFIDENCE = {
+const CONFIDENCE = {
   blockedShort: 0.95,
   blockedCheckIn: 0.9,
   blockedEarly: 0.9,
