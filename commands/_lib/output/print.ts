@@ -105,9 +105,7 @@ function comparedLine(d: Compared): string {
   const cheapest = typeof d.min === 'number' ? d.offers.find((o) => o.totalPrice === d.min) : undefined;
   const holder = cheapest ? (cheapest.platform && cheapest.listingId ? `${cheapest.platform} ${cheapest.listingId}` : cheapest.ota) : undefined;
   const min = `min ${money(d.min, d.currency) ?? '-'}${holder ? ` (${holder})` : ''}`;
-  const like = d.comparable
-    ? `; like for like (${d.comparable.offers} ranked first): min ${money(d.comparable.min, d.currency) ?? '-'}, median ${money(d.comparable.median, d.currency) ?? '-'}`
-    : '';
+  const like = d.comparable ? `; like for like (${d.comparable.offers} ranked first): min ${money(d.comparable.min, d.currency) ?? '-'}, median ${money(d.comparable.median, d.currency) ?? '-'}` : '';
   return `${d.property ?? 'compared'}: ${min}, median ${money(d.median, d.currency) ?? '-'}${like}`;
 }
 
