@@ -25,7 +25,7 @@ async function runArgs(args: readonly string[]): Promise<number> {
   billable.flags = [];
   billable.dryRun = false;
   // The command's definition alone (help and completion read every command, so they get all).
-  const program = buildProgram(args[0] === 'help' || args[0] === 'completion' ? undefined : args[0]);
+  const program = await buildProgram(args[0] === 'help' || args[0] === 'completion' ? undefined : args[0]);
   setProgram(program);
   if (streams.exit === undefined) followStreams(program, streams);
   if (args.some((a) => a === '--json' || a.startsWith('--json=') || a === '--jq')) {

@@ -59,9 +59,9 @@ export async function runHistory(ctx: Ctx, call: ApiCall, opts: GlobalOpts & Rec
   if (read === 'calendar' && opts.all === true) {
     // The calendar's pages share one latest state: the changes of every page under the last page's meta.
     const { rows, last } = await allPages(ctx, call);
-    return show(ctx, { data: { changes: rows, latest: (last.data as Calendar).latest }, meta: last.meta }, KINDS.calendar, { paginates: true, extras });
+    return show(ctx, { data: { changes: rows, latest: (last.data as Calendar).latest }, meta: last.meta }, KINDS.calendar, { paginates: true, extras, rows: true });
   }
-  await runCall(ctx, call, KINDS[read], { paginates: true, all: opts.all === true, extras });
+  await runCall(ctx, call, KINDS[read], { paginates: true, all: opts.all === true, extras, rows: read === 'calendar' });
 }
 
 async function chart(ctx: Ctx, call: ApiCall, read: Read, unicode: boolean): Promise<void> {

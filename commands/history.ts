@@ -129,8 +129,9 @@ ${columnsHelp('calendar_change')}`,
     .addHelpText(
       'after',
       `
-Tables, tsv and csv print the inferred guest bookings; the nights by state, the method and the
-sample are the summary line (tables) and the rest of --json. How each night is classified, and
+Tables, tsv, csv and jsonl print the inferred guest bookings (--json FIELDS picks fields of
+each); the nights by state, the method and the sample are the summary line (tables) and the rest
+of -o json. How each night is classified, and
 how often it is right on the simulated world: docs/analytics.md.
 
 Examples:
@@ -147,14 +148,15 @@ ${columnsHelp('inferred_booking')}`,
         import('./_lib/output/view-history.js'),
       ]);
       const usage = 'stays history bookings PLATFORM:ID --from D --to D';
-      // PLATFORM:ID as one argument (airbnb:4242), as compare --listings takes pairs.
-      const pair = platform !== undefined && listingId === undefined ? /^(airbnb|vrbo|booking|google):(?!\/\/)(.+)$/.exec(platform) : null;
+      // PLATFORM:ID as one argument (airbnb:4242), as compare --listings takes pairs. An unknown
+      // platform (foo:4242) goes to the service too, whose refusal names PLATFORM (errors.ts).
+      const pair = platform !== undefined && listingId === undefined ? /^([A-Za-z]+):(?!\/\/)(.+)$/.exec(platform) : null;
       await execute(opts, async (ctx) => {
         const listing = pair ? { platform: pair[1]!, listingId: pair[2]! } : await listingArgs(ctx.term, platform, listingId, usage);
         const from = await ask(ctx.term, opts.from as string | undefined, { name: '--from', message: 'First night (YYYY-MM-DD)?', usage, past: true });
         const to = await ask(ctx.term, opts.to as string | undefined, { name: '--to', message: 'Morning after the last night (YYYY-MM-DD)?', after: from, usage, past: true });
         const call = operations.historyBookings({ ...pick(opts, ['country']), ...listing, from, to });
-        await runCall(ctx, call, 'inferred_booking', { extras: { summary: (d) => bookingsSummary(d as Record<string, unknown>) } });
+        await runCall(ctx, call, 'inferred_booking', { extras: { summary: (d) => bookingsSummary(d as Record<string, unknown>) }, rows: true });
       });
     });
 

@@ -1,8 +1,8 @@
-// `stays market LOCATION | --bbox B | --compset NAME --from D --to D` (issue 27, item 2): market
+// `stays market LOCATION | --bbox B | --compset NAME [--from D] [--to D]` (issue 27, item 2): market
 // metrics computed from what this deployment observed, through GET /v1/market (free). For people a
 // table, a line per figure (overall, then by platform and by bedroom count) with its sample size
-// and method, and the observation window; for scripts the API's JSON (-o json, --json, --jq) or
-// flat rows (-o csv, tsv). --chart draws the weekly series of both occupancy figures.
+// and method, and the observation window; for scripts the API's JSON (-o json, --jq) or the
+// figures as rows (-o csv, tsv, jsonl; --json FIELDS picks fields of each). --chart draws the weekly series of both occupancy figures.
 import type { Command } from 'commander';
 import { type GlobalOpts, PLATFORMS, withGlobals } from './_lib/flags/options.js';
 import type { View } from './_lib/output/view-types.js';
@@ -99,8 +99,8 @@ export function defineMarket(program: Command): void {
     .argument('[location]', 'the place searched (or give --bbox or --compset)')
     .option('--bbox <box>', 'minLng,minLat,maxLng,maxLat: observed listings inside it')
     .option('--compset <idOrName>', 'a comp set of yours (stays compset create)')
-    .option('--from <date>', 'YYYY-MM-DD: the first night measured (required)')
-    .option('--to <date>', 'YYYY-MM-DD: the morning after the last night, at most 366 nights (required)')
+    .option('--from <date>', 'YYYY-MM-DD: the first night measured (default: 30 nights before --to; with neither, the last 30 nights)')
+    .option('--to <date>', 'YYYY-MM-DD: the morning after the last night, at most 366 nights (default: 30 nights after --from, else today)')
     .option('--platforms <list>', `comma list of ${PLATFORMS.join(', ')} (default: every enabled one)`)
     .option('--platform <platform>', 'one platform (as --platforms)')
     .option('--bedrooms <n>', 'only listings observed with this many bedrooms')
@@ -116,7 +116,10 @@ shows — (null in JSON), never 0. Nothing observed for the scope and nights exi
 (no_observations). A sandbox key reads a synthetic market of the sandbox world, so these run with
 no setup.
 
+Without --from and --to, the last 30 nights up to today (UTC, the service's clock).
+
 Examples:
+  stays market Lisbon
   stays market Lisbon --from 2027-06-01 --to 2027-07-01
   stays market Lisbon --from 2027-06-01 --to 2027-07-01 --platform airbnb --bedrooms 2 -o csv
   stays market Lisbon --from 2027-06-01 --to 2027-09-01 --chart
@@ -145,7 +148,7 @@ Examples:
         const env = await ctx.client.run<MarketView>(operations.market(query as Parameters<typeof operations.market>[0]));
         if (chartIt) return chart(ctx, env.data);
         const { show } = await import('./_lib/runtime/run.js');
-        await show(ctx, env, (d) => marketView(marketRows(d as MarketView)));
+        await show(ctx, env, (d) => marketView(marketRows(d as MarketView)), { rows: true });
         if (ctx.format === 'table' && ctx.fields === null && ctx.jq === null) {
           const w = env.data.observationWindow;
           io().stderr.write(`From ${w.observations} observations of ${w.listings} listings, made ${w.firstObserved} to ${w.lastObserved}. Methods: --json | jq .data.methods\n`);

@@ -2,23 +2,27 @@
 // shown as one row per candidate (the matches, then the best non-match) with the summary on stderr;
 // JSON and --jq get the whole answer. Pins and rejections print the decision.
 import { operations } from '../src/client/operations.js';
-import type { MatchDecisionView, MatchesView } from '../src/core/schemas/matches.js';
-import { PLATFORMS, pick } from './_lib/flags/options.js';
+import type { MatchCandidateView, MatchDecisionView, MatchesView } from '../src/core/schemas/matches.js';
+import { pick } from './_lib/flags/options.js';
 import type { Ctx } from './_lib/runtime/context.js';
 import { io } from './_lib/runtime/io.js';
 import { runCall, show } from './_lib/runtime/run.js';
 import { keysView } from './_lib/output/view.js';
+import type { View } from './_lib/output/view-types.js';
 
 /** A candidate's columns, in this order (the table, tsv and csv): platform, listing_id, name, score, match, decision, why. */
 const CANDIDATE_KEYS = ['platform', 'listingId', 'name', 'score', 'match', 'decision', 'why'] as const;
 /** A pin's, rejection's or unpin's columns: the API's decision (MatchDecisionView), objects as JSON. */
 const DECISION_KEYS = ['listing', 'match', 'decision', 'decidedAt'] as const satisfies readonly (keyof MatchDecisionView)[];
 
-/** platform:listingId as query parameters; a URL or a stays_ id goes as listingId alone (the service reads its platform). */
+/**
+ * platform:listingId as query parameters; a URL or a stays_ id goes as listingId alone (the service
+ * reads its platform). An unknown platform (foo:4242) goes as the platform, so the service's
+ * refusal names it (PLATFORM must be one of …).
+ */
 export function refQuery(ref: string): { platform?: string; listingId: string } {
-  const at = ref.indexOf(':');
-  const platform = at > 0 ? ref.slice(0, at).toLowerCase() : '';
-  if ((PLATFORMS as readonly string[]).includes(platform)) return { platform, listingId: ref.slice(at + 1) };
+  const pair = /^([A-Za-z]+):(?!\/\/)(.+)$/.exec(ref);
+  if (pair) return { platform: pair[1]!.toLowerCase(), listingId: pair[2]! };
   return { listingId: ref };
 }
 
@@ -33,24 +37,43 @@ async function listingArg(ctx: Ctx, given: string | undefined, name: string, usa
   return ask(ctx.term, given, { name, message: `${name}?`, usage });
 }
 
+/** The candidates a matches answer lists: the matches, then the best non-match. */
+function candidatesOf(d: MatchesView): MatchCandidateView[] {
+  return [...d.matches, ...(d.bestNonMatch ? [d.bestNonMatch] : [])];
+}
+
+const cell = (v: unknown) => (v === null || v === undefined ? null : String(v));
+
+/**
+ * The candidates as rows (csv, tsv and jsonl print the same rows; jsonl each candidate whole). In a
+ * table each is platform:listingId, never cut (README: ids are printed whole, to be copied; issue
+ * 36, item 17); the name and why give way first, and why, then the decision, go when the terminal
+ * is too narrow for everything.
+ */
+function candidatesView(data: unknown): View {
+  const base = keysView(CANDIDATE_KEYS)(candidatesOf(data as MatchesView));
+  const col = (header: string, key: string, o: Partial<View['table'][number]> = {}) => ({ header, text: (r: Record<string, unknown>) => cell(r[key]), ...o });
+  return {
+    ...base,
+    table: [
+      // platform:listingId whole, as `stays match pin|reject` and `compare --listings` take it.
+      { header: 'LISTING', text: (r: Record<string, unknown>) => `${String(r.platform)}:${String(r.listingId)}`, id: true },
+      col('SCORE', 'score', { align: 'right' }),
+      col('MATCH', 'match'),
+      col('DECISION', 'decision', { drop: 1 }),
+      col('NAME', 'name', { min: 12 }),
+      col('WHY', 'why', { min: 16, drop: 2 }),
+    ],
+  };
+}
+
 export async function runMatches(ctx: Ctx, given: string | undefined, opts: Record<string, unknown>): Promise<void> {
   const listing = await listingArg(ctx, given, 'LISTING', 'stays match PLATFORM:LISTING_ID');
   const envelope = await fetchMatches(ctx, listing, opts);
-  if (ctx.fields !== null || ctx.jq !== null || ctx.format === 'json' || ctx.format === 'jsonl') return show(ctx, envelope, null);
-  const d = envelope.data;
-  const rows = [...d.matches, ...(d.bestNonMatch ? [d.bestNonMatch] : [])].map(
-    (c): Record<(typeof CANDIDATE_KEYS)[number], unknown> => ({
-      platform: c.platform,
-      listingId: c.listingId,
-      name: c.name,
-      score: c.score,
-      match: c.match,
-      decision: c.decision,
-      why: c.why,
-    }),
-  );
-  await show(ctx, { data: rows, meta: envelope.meta }, keysView(CANDIDATE_KEYS));
-  if (ctx.format === 'table') io().stderr.write(`${d.summary}\n`);
+  // -o json and --jq: the whole answer; -o jsonl and --json FIELDS: the candidates (show's rows).
+  if (ctx.jq !== null || (ctx.format === 'json' && ctx.fields === null)) return show(ctx, envelope, null);
+  await show(ctx, envelope, candidatesView, { rows: true });
+  if (ctx.format === 'table' && ctx.fields === null) io().stderr.write(`${envelope.data.summary}\n`);
 }
 
 export async function runDecision(ctx: Ctx, decision: 'pinned' | 'rejected' | null, a: string | undefined, b: string | undefined): Promise<void> {

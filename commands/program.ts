@@ -1,59 +1,41 @@
-// The commander program: every command is defined here; each loads its modules when it runs.
+// The commander program: every command is defined here, its module loaded only when it is built;
+// each loads the rest of its modules when it runs.
 import { Command } from 'commander';
 import pkg from '../package.json' with { type: 'json' };
-import { defineAccount } from './account.js';
-import { defineAdmin } from './admin.js';
-import { defineApi } from './api.js';
-import { defineAuth } from './auth.js';
-import { defineAvailability } from './availability.js';
-import { defineCompare } from './compare.js';
-import { defineCompletion } from './completion.js';
-import { defineCompset } from './compset.js';
-import { defineConfig } from './config.js';
-import { defineDoctor } from './doctor.js';
-import { defineHelp } from './help.js';
-import { defineHistory } from './history.js';
-import { defineJobs } from './jobs.js';
-import { defineListing } from './listing.js';
-import { defineMatch } from './match.js';
-import { defineMcp } from './mcp.js';
-import { defineListings } from './listings.js';
-import { defineMarket } from './market.js';
-import { definePrice } from './price.js';
-import { defineReviews } from './reviews.js';
-import { defineSearch } from './search.js';
-import { defineServe } from './serve.js';
-import { defineStay } from './stay.js';
-import { defineWatch } from './watch.js';
-import { defineWebhooks } from './webhooks.js';
 
-/** Each top-level command (and the names it defines) with its definer, in help order. */
-const DEFINERS: [readonly string[], (p: Command) => void][] = [
-  [['search'], defineSearch],
-  [['listing'], defineListing],
-  [['stay'], defineStay],
-  [['listings'], defineListings],
-  [['price'], definePrice],
-  [['compare'], defineCompare],
-  [['availability'], defineAvailability],
-  [['reviews'], defineReviews],
-  [['history'], defineHistory],
-  [['market'], defineMarket],
-  [['compset'], defineCompset],
-  [['match'], defineMatch],
-  [['account'], defineAccount],
-  [['auth', 'whoami'], defineAuth],
-  [['jobs'], defineJobs],
-  [['webhooks'], defineWebhooks],
-  [['watch'], defineWatch],
-  [['api'], defineApi],
-  [['mcp'], defineMcp],
-  [['config'], defineConfig],
-  [['serve'], defineServe],
-  [['doctor'], defineDoctor],
-  [['admin'], defineAdmin],
-  [['help'], defineHelp],
-  [['completion'], defineCompletion],
+type Definer = (p: Command) => void;
+
+/**
+ * Each top-level command (and the names it defines) with its definer, in help order. Each definer
+ * module is imported when its command is built, never before (issue 36, item 21): a call builds
+ * one command, so the others' modules (and what they import) are not even initialized.
+ */
+const DEFINERS: [readonly string[], () => Promise<Definer>][] = [
+  [['search'], async () => (await import('./search.js')).defineSearch],
+  [['listing'], async () => (await import('./listing.js')).defineListing],
+  [['stay'], async () => (await import('./stay.js')).defineStay],
+  [['listings'], async () => (await import('./listings.js')).defineListings],
+  [['price'], async () => (await import('./price.js')).definePrice],
+  [['compare'], async () => (await import('./compare.js')).defineCompare],
+  [['availability'], async () => (await import('./availability.js')).defineAvailability],
+  [['reviews'], async () => (await import('./reviews.js')).defineReviews],
+  [['history'], async () => (await import('./history.js')).defineHistory],
+  [['market'], async () => (await import('./market.js')).defineMarket],
+  [['compset'], async () => (await import('./compset.js')).defineCompset],
+  [['match'], async () => (await import('./match.js')).defineMatch],
+  [['account'], async () => (await import('./account.js')).defineAccount],
+  [['auth', 'whoami'], async () => (await import('./auth.js')).defineAuth],
+  [['jobs'], async () => (await import('./jobs.js')).defineJobs],
+  [['webhooks'], async () => (await import('./webhooks.js')).defineWebhooks],
+  [['watch'], async () => (await import('./watch.js')).defineWatch],
+  [['api'], async () => (await import('./api.js')).defineApi],
+  [['mcp'], async () => (await import('./mcp.js')).defineMcp],
+  [['config'], async () => (await import('./config.js')).defineConfig],
+  [['serve'], async () => (await import('./serve.js')).defineServe],
+  [['doctor'], async () => (await import('./doctor.js')).defineDoctor],
+  [['admin'], async () => (await import('./admin.js')).defineAdmin],
+  [['help'], async () => (await import('./help.js')).defineHelp],
+  [['completion'], async () => (await import('./completion.js')).defineCompletion],
 ];
 
 /**
@@ -62,7 +44,7 @@ const DEFINERS: [readonly string[], (p: Command) => void][] = [
  * completion read the whole tree, and anything else (no command, an unknown one, a flag first)
  * gets every command, for its help and suggestions.
  */
-export function buildProgram(only?: string): Command {
+export async function buildProgram(only?: string): Promise<Command> {
   const program = new Command('stays')
     .description('Accommodation data across booking platforms: the /v1 API service and its CLI')
     .version(pkg.version, '-v, --version')
@@ -85,6 +67,8 @@ Examples:
   // Subcommands exit through main() too, so usage errors get exit code 2 everywhere.
   program.hook('preSubcommand', (_, sub) => void sub.exitOverride());
   const one = only === undefined ? undefined : DEFINERS.find(([names]) => names.includes(only));
-  for (const [, define] of one ? [one] : DEFINERS) define(program);
+  // Loaded together, defined in help order.
+  const defines = await Promise.all((one ? [one] : DEFINERS).map(([, load]) => load()));
+  for (const define of defines) define(program);
   return program;
 }

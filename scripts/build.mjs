@@ -143,11 +143,30 @@ const SERVICE_ONLY = [
   'commands/completion/spec.ts',
 ];
 const root = fileURLToPath(new URL('..', import.meta.url));
+// The remote bundle runs only the commands mode.ts sends to it (REMOTE_COMMANDS), and the program
+// imports a command's module only when that command runs (commands/program.ts): every other
+// command's module is a stub here, which leaves what only those commands use (the analyst
+// commands' views, the webhook listener, the MCP tools and their schemas…) out of the bundle that
+// every remote call reads (issue 36, item 21). Both lists are read from the sources, so a command
+// added to either is handled.
+const remoteCommands = new Set(
+  [...(/REMOTE_COMMANDS = new Set\(\[([^\]]*)\]/.exec(readFileSync(join(root, 'commands/_lib/runtime/mode.ts'), 'utf8'))?.[1] ?? '').matchAll(/'([a-z-]+)'/g)].map((m) => m[1]),
+);
+if (remoteCommands.size === 0) throw new Error('build: REMOTE_COMMANDS not found in commands/_lib/runtime/mode.ts');
+const definers = [...readFileSync(join(root, 'commands/program.ts'), 'utf8').matchAll(/\[\[([^\]]+)\], async \(\) => \(await import\('\.\/([a-z-]+)\.js'\)\)/g)].map((m) => ({
+  names: [...m[1].matchAll(/'([a-z-]+)'/g)].map((n) => n[1]),
+  file: `commands/${m[2]}.ts`,
+}));
+if (definers.length < 10) throw new Error('build: the command definers were not found in commands/program.ts');
+const FULL_ONLY_COMMANDS = definers.filter((d) => !d.names.some((n) => remoteCommands.has(n))).map((d) => d.file);
 const serviceStubs = {
   name: 'service-stubs',
   setup(b) {
     b.onLoad({ filter: /\.ts$/ }, (args) => {
       const rel = args.path.slice(root.length).replace(/\\/g, '/');
+      // A command the remote bundle never runs: if it ever were, the full bundle runs it instead.
+      if (FULL_ONLY_COMMANDS.includes(rel))
+        return { loader: 'js', contents: `throw Object.assign(new Error(${JSON.stringify(`stays: ${rel} is not in the remote bundle`)}), { name: 'NeedsFullBundle' });` };
       if (!SERVICE_ONLY.includes(rel)) return undefined;
       const error = `Object.assign(new Error(${JSON.stringify(`stays: internal: ${rel} is not in the remote bundle`)}), { name: 'NeedsFullBundle' })`;
       // Imported statically by the client: loading it is harmless, making the transport is not.

@@ -388,7 +388,7 @@ export const WARNING_DOCS = {
   },
   price_inclusions_differ: {
     cause:
-      "A price comparison's offers do not include the same things in their totals (cleaning, service fee, taxes: included, not included, or unknown because the source does not say), so their totals are not comparable. The offers that agree with the best-known inclusions are ranked first, cheapest first, and min and median are over them; the others are still listed, after them. The message names each offer listed apart and what differs.",
+      "A price comparison's offers do not include the same things in their totals (cleaning, service fee, taxes: included, not included, or unknown because the source does not say), so their totals are not comparable. The offers that agree with the best-known inclusions are ranked first, cheapest first, and `comparable` gives min and median over them (min and median stay over every offer in the currency); the others are still listed, after them. The message names each offer listed apart and what differs.",
     fix: "Compare the offers listed apart by their includes and lineItems (or the includes_* CSV columns), not by rank; price them on the seller's site for the full amount.",
     reproduce: `GET /v1/price-compare?listings=airbnb:12345678,booking:pt/casa-azul,vrbo:4886746&checkIn=2027-03-01&checkOut=2027-03-04 ${SANDBOX}`,
   },

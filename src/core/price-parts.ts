@@ -83,7 +83,7 @@ const said = (v: boolean | null | undefined) => (v === true ? 'included' : v ===
  * agree with the best-known inclusions (most of cleaning, service fee and taxes known; then the
  * larger group; then the group of the cheapest offer) are ranked first, cheapest first; the others
  * follow, cheapest first among themselves, and a price_inclusions_differ warning names each of
- * them and what differs. min and median are then over the ranked offers only.
+ * them and what differs. `stats` are the offers ranked first: the answer's `comparable` figures.
  */
 export function rankHonestly(offers: Offer[], currency: string, name: (o: Offer) => string): { offers: Offer[]; stats: Offer[]; warning: Omit<Warning, 'docUrl'> | null } {
   const sorted = byTotal(offers, currency);

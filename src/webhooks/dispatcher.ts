@@ -10,7 +10,7 @@
 // it sleeps until the next one is due, or until an event is queued in this process; it also
 // looks every `pollMs` for work queued by other processes.
 // Its timers are unref'd: it never keeps a process alive by itself.
-import type { Clock } from '../core/clock.js';
+import { type Clock, systemClock } from '../core/clock.js';
 import type { ClaimedDelivery, Store } from '../core/ports/store.js';
 import type { WebhookHub } from './hub.js';
 import { type Resolver, type SendResult, sendOnce } from './send.js';
@@ -28,6 +28,12 @@ const RETRY_DELAYS_MS = [1_000, 6_000] as const;
 export interface DispatcherOptions {
   store: Store;
   clock: Clock;
+  /**
+   * The clock a delivery's signature is dated by (default the system's). The signature is
+   * transport: a receiver checks its t against its own real clock, so it is never the service's
+   * clock, which STAYS_NOW may move; the payload's times stay the service's (issue 36, item 18).
+   */
+  transportClock?: Clock;
   hub: WebhookHub;
   /** This process's instance id (services.jobs.owner): the owner of the deliveries it claims. */
   owner: string;
@@ -85,6 +91,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
   const perAccount = o.perAccount ?? PER_ACCOUNT_IN_FLIGHT;
   const pollMs = o.pollMs ?? 1_000;
   const delays = o.retryDelaysMs ?? RETRY_DELAYS_MS;
+  const transportClock = o.transportClock ?? systemClock;
   const timeoutMs = o.config.webhookTimeoutMs;
   // Fixed for the process's life: its configuration and where it listens (docs/decisions.md).
   const denyPrivate = denyPrivateTargets(o.config);
@@ -122,7 +129,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     try {
       const secret = o.hub.box().open(d.secretEnc);
       const headers = {
-        [SIGNATURE_HEADER]: signatureHeader(d.body, secret, Math.floor(o.clock.now() / 1000)),
+        [SIGNATURE_HEADER]: signatureHeader(d.body, secret, Math.floor(transportClock.now() / 1000)),
         [EVENT_ID_HEADER]: d.id,
         'user-agent': o.userAgent,
       };

@@ -32,7 +32,7 @@ interface Example {
 }
 
 /** The example lines of every command's help: indented lines after an `Examples:` heading, up to a blank line. */
-function examples(): Example[] {
+async function examples(): Promise<Example[]> {
   const out: Example[] = [];
   const walk = (cmd: Command, path: string[]) => {
     let text = '';
@@ -46,11 +46,11 @@ function examples(): Example[] {
     }
     for (const sub of cmd.commands) walk(sub, [...path, sub.name()]);
   };
-  walk(buildProgram(), []);
+  walk(await buildProgram(), []);
   return out;
 }
 
-const all = examples();
+const all = await examples();
 const why = (line: string) => CANNOT_RUN.find(([re]) => re.test(line))?.[1];
 // The same example under several commands (an alias, a shared preset help) runs once.
 const runnable = [...new Map(all.filter((e) => why(e.line) === undefined).map((e) => [e.line, e])).values()];

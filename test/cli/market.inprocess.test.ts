@@ -52,7 +52,7 @@ describe('stays market (sandbox, in-process: free and deterministic)', () => {
     const noScope = await staysIn(['market', ...WINDOW], box.env);
     expect(noScope.code).toBe(2);
     expect(noScope.stdout).toBe('');
-    expect(noScope.stderr).toMatch(/location/);
+    expect(noScope.stderr).toMatch(/Give one of LOCATION, --bbox, --compset/);
     const backwards = await staysIn(['market', 'Lisbon', '--from', '2027-07-01', '--to', '2027-06-01'], box.env);
     expect(backwards.code).toBe(2);
     expect(backwards.stderr).toMatch(/invalid_date_range/);

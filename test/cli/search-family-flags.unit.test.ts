@@ -6,8 +6,10 @@ import { buildProgram } from '../../commands/program.js';
 import { FAMILY_S_SEARCH_KEYS, FAMILY_U_ONLY_SEARCH_KEYS } from '../../src/core/search-family.js';
 import { SSearchBody } from '../../src/core/schemas/stays.js';
 
+const program = await buildProgram();
+
 describe('search form flags', () => {
-  const search = buildProgram().commands.find((c) => c.name() === 'search')!;
+  const search = program.commands.find((c) => c.name() === 'search')!;
   const longs = new Map(search.options.map((o) => [o.attributeName(), o.long]));
 
   it('are `stays search` options named after the core keys of each form', () => {

@@ -12,10 +12,8 @@ import { tempDir } from '../helpers/stays.js';
 import { freshSandbox, json, pathWithStays, stays } from './helpers.js';
 
 /** The listen example that pipes into jq, from the help text itself. */
-function listenExample(): string {
-  const listen = buildProgram()
-    .commands.find((c) => c.name() === 'webhooks')!
-    .commands.find((c: Command) => c.name() === 'listen')!;
+async function listenExample(): Promise<string> {
+  const listen = (await buildProgram()).commands.find((c) => c.name() === 'webhooks')!.commands.find((c: Command) => c.name() === 'listen')!;
   let text = '';
   listen.configureOutput({ writeOut: (s) => void (text += s) });
   listen.outputHelp();
@@ -76,7 +74,7 @@ const activeHooks = async (cli: (...a: string[]) => ReturnType<typeof stays>) =>
 describe('stays webhooks listen, as its help shows it', () => {
   it('the piped jq example prints each event of a triggered job with its job id; Ctrl-C deletes the webhook', async () => {
     const { env, cli, work } = machine();
-    const line = listenExample();
+    const line = await listenExample();
     expect(line).toContain('.data.job_id');
     // On a terminal, as a person runs it (jq buffers its output when it is not a terminal).
     const l = onTerminal(line, env, work);

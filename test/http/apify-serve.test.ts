@@ -35,7 +35,8 @@ type Result = { platform: string; status: string; creditsCharged: number; source
 describe('stays serve over the scraping platform (fake)', () => {
   it('a live search: each platform served by its actor, charged the summed credits, the token never in the log', async () => {
     for (const p of ['airbnb', 'booking', 'google'] as const) fake.script(ACTORS[p].search!, { kind: 'items', items: FIXTURES[p].search!.normal });
-    fake.script(ACTORS.vrbo.search!, { kind: 'empty' });
+    // A block the actor reports in its rows (an empty dataset of a dated search is an empty answer: below).
+    fake.script(ACTORS.vrbo.search!, { kind: 'items', items: [{ error: 'Request blocked: captcha challenge (403)' }] });
     const before = await credits();
     const res = await s.req(`/v1/search?location=Prague&checkIn=${day(40)}&checkOut=${day(42)}&limit=5`, { key: a.liveKey });
     expect(res.status).toBe(202);
@@ -61,6 +62,26 @@ describe('stays serve over the scraping platform (fake)', () => {
     expect(fake.calls.filter((c) => c.path.endsWith('/run-sync-get-dataset-items')).every((c) => c.auth === 'bearer')).toBe(true);
     expect(s.stdout()).toContain('upstream source');
     expect(s.stdout()).not.toContain(fake.token);
+  });
+
+  it('a dated search the actors succeed on with no rows is an empty answer, not an outage; undated, a block (issue 36, item 6)', async () => {
+    for (const p of ['airbnb', 'booking', 'vrbo', 'google'] as const) fake.script(ACTORS[p].search!, { kind: 'empty' });
+    const before = await credits();
+    const res = await s.req(`/v1/search?location=Tiny%20Hamlet&checkIn=${day(50)}&checkOut=${day(51)}&adults=6&limit=5`, { key: a.liveKey });
+    expect(res.status).toBe(202);
+    const job = await pollJob(s, a.liveKey, ((await res.json()) as { data: { jobId: string } }).data.jobId);
+    expect(job.data.status, JSON.stringify(job.data)).toBe('completed');
+    expect(job.data.result).toEqual([]);
+    expect(job.meta.partial).toBe(false);
+    for (const r of job.meta.platformResults as unknown as (Result & { count: number })[]) expect(r).toMatchObject({ status: 'ok', count: 0 });
+    // The runs were paid for: an empty answer is an answer.
+    expect((await credits()).balance).toBe(before.balance - job.meta.creditsCharged);
+
+    const wide = await s.req('/v1/search?location=Tiny%20Hamlet&platforms=airbnb&limit=5', { key: a.liveKey, headers: { prefer: 'wait=15' } });
+    const body = (await wide.json()) as { error?: { code: string; message: string; creditsCharged: number } };
+    expect(wide.status, JSON.stringify(body)).toBe(503);
+    expect(body.error).toMatchObject({ code: 'upstream_degraded', creditsCharged: 0 });
+    expect(body.error!.message).toContain('actor_blocked');
   });
 
   it('a price served by the listing actor; a listing it does not find is a free listing_not_found', async () => {

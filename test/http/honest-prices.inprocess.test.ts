@@ -96,8 +96,10 @@ describe('compare ranks only offers whose inclusions agree', () => {
         expect(o.includes).toEqual(EXPECTED[o.platform as EnabledPlatform]);
         addsUp(o);
       }
-      // min and median are over the ranked offers only.
-      expect(c.min).toBe(c.offers[0]!.totalPrice);
+      // min and median are over every offer in the currency (the contract); the ranked offers' own
+      // figures are comparable's (issue 36, item 7).
+      expect(c.min).toBe(Math.min(...c.offers.filter((o) => o.currency === c.currency).map((o) => o.totalPrice)));
+      expect(c.comparable).toMatchObject({ min: c.offers[0]!.totalPrice, offers: 1 });
       const w = r.body.meta.warnings.filter((x) => x.code === 'price_inclusions_differ');
       expect(w).toHaveLength(1);
       expect(w[0]!.docUrl).toMatch(/\/warnings\/price_inclusions_differ$/);

@@ -201,7 +201,9 @@ describe('sandbox routes', () => {
             : { cleaning: null, serviceFee: null, taxes: null },
       ),
     );
-    expect(dc.min).toBe(dc.offers[0]!.totalPrice);
+    // min over every offer in the currency (the contract); the offers ranked first are comparable's (issue 36, item 7).
+    expect(dc.min).toBe(Math.min(...dc.offers.filter((o) => o.currency === dc.currency).map((o) => o.totalPrice)));
+    expect(dc.comparable?.min).toBe(dc.offers[0]!.totalPrice);
     const w = d.meta.warnings.filter((x) => x.code === 'price_inclusions_differ');
     expect(w).toHaveLength(1);
     expect(w[0]!.message).toContain('(airbnb:12345678) states cleaning included, service fee included, taxes included');

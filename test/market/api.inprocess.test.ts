@@ -208,7 +208,8 @@ describe('GET /v1/market over live simulated observations', () => {
       [`/v1/market?location=Lisbon&from=${TO}&to=${FROM}`, 'invalid_date_range', 'to'],
       ['/v1/market?location=Lisbon&from=2027-01-01&to=2028-06-01', 'window_too_long', 'to'],
       [`/v1/market?location=Lisbon&from=2027-13-01&to=${TO}`, 'invalid_parameter', 'from'],
-      [`/v1/market?location=Lisbon&to=${TO}`, 'missing_parameter', 'from'],
+      // Leaving out from (or to) is a 30-night window (issue 36, item 15); a malformed one is refused.
+      [`/v1/market?location=Lisbon&to=2027-02-30`, 'invalid_parameter', 'to'],
       [`/v1/market?bbox=1,2,3&from=${FROM}&to=${TO}`, 'invalid_parameter', 'bbox'],
       [`/v1/market?bbox=3,2,1,4&from=${FROM}&to=${TO}`, 'invalid_parameter', 'bbox'],
       [`/v1/market?location=Lisbon&from=${FROM}&to=${TO}&interval=day`, 'invalid_parameter', 'interval'],

@@ -95,6 +95,7 @@ interface Compared {
   property?: string;
   min?: number | null;
   median?: number | null;
+  comparable?: { min: number | null; median: number | null; offers: number };
   currency?: string;
   offers: { ota?: string; platform?: string; listingId?: string; totalPrice?: number }[];
 }
@@ -104,7 +105,8 @@ function comparedLine(d: Compared): string {
   const cheapest = typeof d.min === 'number' ? d.offers.find((o) => o.totalPrice === d.min) : undefined;
   const holder = cheapest ? (cheapest.platform && cheapest.listingId ? `${cheapest.platform} ${cheapest.listingId}` : cheapest.ota) : undefined;
   const min = `min ${money(d.min, d.currency) ?? '-'}${holder ? ` (${holder})` : ''}`;
-  return `${d.property ?? 'compared'}: ${min}, median ${money(d.median, d.currency) ?? '-'}`;
+  const like = d.comparable ? `; like for like (${d.comparable.offers} ranked first): min ${money(d.comparable.min, d.currency) ?? '-'}, median ${money(d.comparable.median, d.currency) ?? '-'}` : '';
+  return `${d.property ?? 'compared'}: ${min}, median ${money(d.median, d.currency) ?? '-'}${like}`;
 }
 
 /**

@@ -43,7 +43,7 @@ export const PROPERTY_FIELDS = [
   'identity',
 ] as const;
 export const PRICE_FIELDS = ['platform', 'listingId', 'currency', 'nightlyPrice', 'totalPrice', 'fees', 'nights', 'occupancy', 'source', 'url', 'includes', 'lineItems'] as const;
-export const PRICE_COMPARE_FIELDS = ['property', 'checkIn', 'checkOut', 'currency', 'min', 'median', 'offers', 'source'] as const;
+export const PRICE_COMPARE_FIELDS = ['property', 'checkIn', 'checkOut', 'currency', 'min', 'median', 'comparable', 'offers', 'source'] as const;
 export const AVAILABILITY_FIELDS = ['platform', 'listingId', 'dates'] as const;
 export const REVIEW_FIELDS = ['platform', 'listingId', 'reviewId', 'rating', 'ratingScale', 'title', 'text', 'author', 'date', 'tripType', 'language', 'ownerResponse', 'liked', 'disliked'] as const;
 export const ACCOUNT_FIELDS = ['id', 'plan', 'key', 'credits', 'rateLimit'] as const;

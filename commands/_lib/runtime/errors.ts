@@ -85,6 +85,16 @@ const CLI_PARAMS: Record<string, { args?: Record<string, string>; flags: string[
   // Family S: `stays stay get|batch` and the S form of search (camelCase body keys) and listings.
   stay: { args: { id: 'ID', url: 'URL' }, flags: ['part', 'file'] },
   listings: { args: { location: 'LOCATION' }, flags: [...DATES, ...S_SEARCH] },
+  // The analyst commands (issue 36, item 15). `history` is every subcommand's (price, calendar,
+  // bookings, listings, export); args also hold a flag whose name is not the parameter's kebab
+  // (compSet is --compset, radiusMeters --radius).
+  history: {
+    args: { platform: 'PLATFORM', listingId: 'LISTING_ID', location: 'LOCATION' },
+    flags: [...DATES, 'adults', 'country', 'from', 'to', 'limit', 'cursor', 'startDate', 'endDate', 'platforms', 'since'],
+  },
+  market: { args: { location: 'LOCATION', compSet: '--compset' }, flags: ['bbox', 'from', 'to', 'platforms', 'bedrooms', 'interval'] },
+  match: { args: { platform: 'PLATFORM', listingId: 'LISTING_ID', listing: 'LISTING', match: 'MATCH' }, flags: ['platforms', 'threshold', 'country'] },
+  compset: { args: { name: 'NAME', id: 'ID_OR_NAME', radiusMeters: '--radius' }, flags: ['near', 'bedrooms', 'platforms'] },
   // `stays watch add price|calendar|search`: the watched call's parameters (call.params.X, see
   // paramOf) are the flags of price, availability and search; the watch's own fields follow.
   watch: {
@@ -164,7 +174,7 @@ function cliNames(command: string | null): Map<string, string> | null {
  * be after --check-in`. A camelCase name is unambiguous wherever it stands; a one-word name
  * (children, country, platform) is also an English word, so it is rewritten only where a
  * parameter stands in the catalogue's messages: first, or after a joining word (`… but platform
- * is vrbo`, `drop country or …`, `with name or location`), never inside prose (`an ISO-4217
+ * is vrbo`, `drop country or …`, `with name or location`, `to must be after from`), never inside prose (`an ISO-4217
  * currency code`) nor inside a format (`stays_<platform>_<id>`, `platform:listingId`).
  */
 function inCliWords(message: string, names: Map<string, string>): string {
@@ -176,7 +186,7 @@ function inCliWords(message: string, names: Map<string, string>): string {
     if (at === 0) return names.get(name)!;
     if (name === 'id') return name;
     const before = message.slice(0, at);
-    return /(?:\b(?:but|and|or|with|for|pass|drop|of|[Gg]ive)|,|\() ?$/.test(before) && !/\b(?:the|a|an) $/i.test(before) ? names.get(name)! : name;
+    return /(?:\b(?:but|and|or|with|for|pass|drop|of|after|before|[Gg]ive)|,|\() ?$/.test(before) && !/\b(?:the|a|an) $/i.test(before) ? names.get(name)! : name;
   });
 }
 

@@ -70,7 +70,7 @@ export async function execute(opts: GlobalOpts, body: (ctx: Ctx) => Promise<void
       // Nothing else will ever run this job: it stops with the command (ctx.close() below).
       e.message = `Timed out after ${Math.round(ctx.timeoutMs / 1000)} s waiting for job ${e.jobId}, which ran in this command (in-process) and is stopped: nothing was charged. Give it a longer --timeout, or run stays serve and pass --base-url so jobs outlive the command.`;
     }
-    if (ctx && !ctx.jsonErrors) e = explainAuth(e, ctx);
+    if (ctx) e = explainAuth(e, ctx);
     streams.exitCode = await reportError(e, ctx?.term ?? makeTerm(opts), ctx?.jsonErrors ?? opts.json !== undefined);
   } finally {
     if (exit) process.off('SIGINT', onSigint);
@@ -89,8 +89,9 @@ const SOURCE = { flag: '--api-key', env: 'STAYS_API_KEY', config: 'the config' }
 
 /**
  * A 401 in CLI words: which setting is missing or does not fit the mode, and how to set it (the
- * API's message speaks of Authorization headers, which a CLI user never writes). Human output
- * only: the --json error envelope stays the API's own.
+ * API's message speaks of Authorization headers, which a CLI user never writes). The same words
+ * with --json: the envelope keeps the API's type and code, its message is this explanation (issue
+ * 36, item 19: a script's log should say why as a person's terminal does).
  */
 function explainAuth(e: unknown, ctx: Ctx): unknown {
   if (!(e instanceof StaysApiError) || e.status !== 401) return e;
@@ -136,6 +137,13 @@ export interface ShowOptions {
   paginates?: boolean | 'token';
   notices?: NoticeView;
   extras?: TableExtras;
+  /**
+   * The result is one object the table shows as rows (market's figures, a calendar's changes, the
+   * inferred bookings, the match candidates): -o jsonl prints those rows one a line, and --json
+   * FIELDS picks fields of each, as tsv and csv print them (issue 36, item 16). -o json and --jq
+   * still get the whole answer.
+   */
+  rows?: boolean;
 }
 
 /**
@@ -144,11 +152,13 @@ export interface ShowOptions {
  */
 export async function show(ctx: Ctx, envelope: { data: unknown; meta?: unknown }, view: ViewSpec | null, o: ShowOptions = {}): Promise<void> {
   ctx.ui.stop();
+  const asRows = o.rows === true && view !== null && !Array.isArray(envelope.data) && (ctx.fields !== null || (ctx.format === 'jsonl' && ctx.jq === null));
+  const shown = asRows ? { ...envelope, data: viewOf(envelope.data, view).rows } : envelope;
   if (ctx.fields !== null || ctx.jq !== null) {
     const { printSelected } = await import('../output/select.js');
-    await printSelected(envelope, { fields: ctx.fields, jq: ctx.jq }, ctx.term);
+    await printSelected(shown, { fields: ctx.fields, jq: ctx.jq }, ctx.term);
   } else {
-    await printTable(ctx, envelope, view, o.paginates ?? false, o.extras ?? {});
+    await printTable(ctx, shown, view, o.paginates ?? false, o.extras ?? {});
   }
   const notices = new Notices();
   const meta = envelope.meta as NoticeMeta | undefined;
@@ -173,7 +183,7 @@ export async function runCall(
   ctx: Ctx,
   call: ApiCall,
   view: ViewSpec | null,
-  o: { paginates?: boolean; all?: boolean; order?: RowOrder | null; notices?: NoticeView; extras?: TableExtras } = {},
+  o: { paginates?: boolean; all?: boolean; order?: RowOrder | null; notices?: NoticeView; extras?: TableExtras; rows?: boolean } = {},
 ): Promise<void> {
   // --dry-run (billable commands): the plan on stdout, nothing sent.
   if (billable.dryRun) return (await import('../cost/dry-run.js')).printDryRun(ctx, call, { all: o.all === true });
@@ -181,7 +191,7 @@ export async function runCall(
   if (o.all) return walkPages(ctx, call, view, guard, o.order ?? null, o.extras);
   // A Family S search (a POST body) pages with --next-page-token.
   const paginates = o.paginates === true && call.method === 'POST' ? 'token' : o.paginates;
-  const shown: ShowOptions = { paginates, notices: o.notices, extras: o.extras };
+  const shown: ShowOptions = { paginates, notices: o.notices, extras: o.extras, rows: o.rows };
   await guard?.before(0, 1);
   if (!ctx.wait) {
     const r = await ctx.client.submit(call);

@@ -217,6 +217,29 @@ function groupTaken(taken: readonly NightRead[]): Group[] {
   return groups;
 }
 
+/**
+ * The confidences the method gives a hold (docs/analytics.md, step 3). A hold taken before
+ * observation began (its nights never seen free) is booked unless a rule or the guest window says
+ * blocked, with the lower confidence; the method's text (BOOKING_METHOD_TEXT) is made from these.
+ */
+const CONFIDENCE = {
+  blockedShort: 0.95,
+  blockedCheckIn: 0.9,
+  blockedEarly: 0.9,
+  blockedEarlyNeverSeenFree: 0.85,
+  booked: 0.9,
+  bookedNeverSeenFree: 0.75,
+} as const;
+
+/** The method in words (the market answer's `methods`), from the method's own parameters. */
+export const BOOKING_METHOD_TEXT =
+  'Booking inference from consecutive calendar observations (docs/analytics.md): consecutive nights taken in one change are one hold; ' +
+  `a hold is blocked when it is shorter than its first night's minimum stay (confidence ${CONFIDENCE.blockedShort}), starts on a day guests cannot check in on (${CONFIDENCE.blockedCheckIn}) ` +
+  `or was taken more than ${GUEST_WINDOW_DAYS} days before its first night (${CONFIDENCE.blockedEarly}; ${CONFIDENCE.blockedEarlyNeverSeenFree} when never seen free), ` +
+  `and otherwise booked: confidence ${CONFIDENCE.booked} when it was seen free and then taken, ${CONFIDENCE.bookedNeverSeenFree} when its nights were never seen free (taken before observation began); ` +
+  'a booking is priced at the last price seen for a stay including its first night. ' +
+  'A free night no stay can use (minimum stay, check-in or check-out rules) is unbookable; a night never observed is unknown.';
+
 /** Booked or blocked, and how sure: the guest rules a booking obeys, then the guest window. */
 function classify(g: Group, closed: Set<number>): { state: 'booked' | 'blocked'; confidence: number } {
   const first = g.nights[0]!;
@@ -224,15 +247,15 @@ function classify(g: Group, closed: Set<number>): { state: 'booked' | 'blocked';
   const v = dayValue(first.lastFree ?? first.latest);
   const min = typeof v.minNights === 'number' ? v.minNights : null;
   // 1. Shorter than the minimum stay of its first night: no guest could book it.
-  if (min !== null && length < min) return { state: 'blocked', confidence: 0.95 };
+  if (min !== null && length < min) return { state: 'blocked', confidence: CONFIDENCE.blockedShort };
   // 2. Its first night was not a check-in day just before it was taken, or never is.
-  if (first.lastFree && !checkInAllowed(dayValue(first.lastFree))) return { state: 'blocked', confidence: 0.9 };
-  if (closed.has(weekday(first.day))) return { state: 'blocked', confidence: 0.9 };
+  if (first.lastFree && !checkInAllowed(dayValue(first.lastFree))) return { state: 'blocked', confidence: CONFIDENCE.blockedCheckIn };
+  if (closed.has(weekday(first.day))) return { state: 'blocked', confidence: CONFIDENCE.blockedCheckIn };
   // 3. Taken further ahead than guests book.
   const leadFloor = (first.day * DAY_MS - g.before) / DAY_MS;
-  if (leadFloor > GUEST_WINDOW_DAYS) return { state: 'blocked', confidence: g.after === null ? 0.85 : 0.9 };
+  if (leadFloor > GUEST_WINDOW_DAYS) return { state: 'blocked', confidence: g.after === null ? CONFIDENCE.blockedEarlyNeverSeenFree : CONFIDENCE.blockedEarly };
   // 4. Otherwise a booking; surer when the change was seen (a bracket), less when it was taken before the first observation.
-  return { state: 'booked', confidence: g.after === null ? 0.75 : 0.9 };
+  return { state: 'booked', confidence: g.after === null ? CONFIDENCE.bookedNeverSeenFree : CONFIDENCE.booked };
 }
 
 /** The stay a price row's key names (`…@checkIn/checkOut/adults` or `checkIn/checkOut/adults`), as day numbers. */

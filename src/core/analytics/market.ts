@@ -6,7 +6,7 @@
 import { DAY_MS, dayMs as dateMs, dayNumber, isoDate } from '../clock.js';
 import type { ListingDigest, ListingSummary } from '../ports/history.js';
 import type { Figure, Metrics } from '../schemas/market.js';
-import { BOOKING_METHOD } from './bookings.js';
+import { BOOKING_METHOD, BOOKING_METHOD_TEXT } from './bookings.js';
 import { seenWithin } from './listing-summary.js';
 
 const inferenceMethod = () => BOOKING_METHOD;
@@ -26,8 +26,7 @@ export function methodTexts(): Record<string, string> {
     'booking-lead-median/1': 'Median days from when a booking was first seen made to its check-in, over bookings checking in within the window.',
     'booking-nights-mean/1': 'Mean nights of the inferred bookings checking in within the window.',
     'observed-nightly/1': 'Nightly prices observed (one per distinct value of a dated search row or quote) for stays starting within the window; percentiles by linear interpolation.',
-    [inferenceMethod()]:
-      'Booking inference from consecutive calendar observations (docs/analytics.md): a night seen free and later taken within 90 days of it is booked (a run taken in one change is one booking, priced at the last price seen), taken earlier or never seen free is blocked or unknown, a free night no stay can use (minimum stay, check-in or check-out rules) is unbookable.',
+    [inferenceMethod()]: BOOKING_METHOD_TEXT,
   };
 }
 

@@ -17,6 +17,7 @@ import { failedResult, okResult, parsePlatform, requireEnabled } from './common.
 const MIN_PAIRS = 2;
 const MAX_PAIRS = 6;
 
+/** min and median totals of the offers in `currency`. */
 function minMedian(offers: Offer[], currency: string): { min: number | null; median: number | null } {
   const totals = offers
     .filter((o) => o.currency === currency)
@@ -26,6 +27,17 @@ function minMedian(offers: Offer[], currency: string): { min: number | null; med
   const mid = Math.floor(totals.length / 2);
   const median = totals.length % 2 ? totals[mid]! : (totals[mid - 1]! + totals[mid]!) / 2;
   return { min: totals[0]!, median: Math.round(median * 100) / 100 };
+}
+
+/**
+ * The answer's figures (issue 36, item 7): min and median over every offer in the currency, as the
+ * contract has them; when the offers' inclusions differ, the like-for-like figures of the offers
+ * ranked first, in `comparable`.
+ */
+function figures(r: ReturnType<typeof rankHonestly>, currency: string): Pick<PriceCompare, 'min' | 'median' | 'comparable'> {
+  const all = minMedian(r.offers, currency);
+  if (r.warning === null) return all;
+  return { ...all, comparable: { ...minMedian(r.stats, currency), offers: r.stats.length } };
 }
 
 /** Direct mode compares several listings: the title names them all (in the order given), not the first. */
@@ -88,7 +100,7 @@ export function priceComparePlan(services: Services, ctx: RequestContext, raw: R
         const g = o!.value as { property: string; offers: Offer[] };
         const r = rankHonestly(g.offers, q.currency, (x) => x.ota);
         return {
-          data: { property: g.property, ...base, ...minMedian(r.stats, q.currency), offers: r.offers, source: 'google_aggregator' },
+          data: { property: g.property, ...base, ...figures(r, q.currency), offers: r.offers, source: 'google_aggregator' },
           platformResults: [okResult('google', g.offers.length, GOOGLE_COMPARE_COST, o!.cached)],
           warnings: r.warning ? [r.warning] : [],
         };
@@ -129,7 +141,7 @@ export function priceComparePlan(services: Services, ctx: RequestContext, raw: R
       const r = rankHonestly(offers, q.currency, (x) => `${x.platform}:${x.listingId}`);
       if (r.warning) warnings.push(r.warning);
       return {
-        data: { property: directTitle(pairs), ...base, ...minMedian(r.stats, q.currency), offers: r.offers, source: 'direct_fanout' },
+        data: { property: directTitle(pairs), ...base, ...figures(r, q.currency), offers: r.offers, source: 'direct_fanout' },
         platformResults: results,
         warnings,
       };

@@ -9,14 +9,14 @@
 import { requireScope } from '../auth.js';
 import { summarizeListing } from '../analytics/listing-summary.js';
 import { type Prepared, Tally, intervals, mainCurrency, methodTexts, prepare, summarize, windowOf } from '../analytics/market.js';
-import { addDays } from '../clock.js';
+import { addDays, utcToday } from '../clock.js';
 import type { OpResult, RequestContext, Services } from '../context.js';
 import { historyFor } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { locationKey } from '../observe.js';
 import type { HistoryPort, ListingDigest } from '../ports/history.js';
 import type { CompSetRow } from '../ports/store.js';
-import { MARKET_MAX_NIGHTS, type MarketView, marketParams } from '../schemas/market.js';
+import { MARKET_DEFAULT_NIGHTS, MARKET_MAX_NIGHTS, type MarketView, marketParams } from '../schemas/market.js';
 import { type RawInput, daysBetween, exactlyOne, parseParams } from '../validate.js';
 import { buildMeta } from '../meta.js';
 import { boxAround, distanceMeters } from '../analytics/geometry.js';
@@ -121,7 +121,11 @@ async function tally(prepared: readonly Prepared[], from: string, to: string, cu
 
 export async function market(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<MarketView>> {
   requireScope(ctx, 'stays.read');
-  const q = parseParams(marketParams(), raw);
+  const parsed = parseParams(marketParams(), raw);
+  // A window left out is the last MARKET_DEFAULT_NIGHTS nights; one end left out, that many from the other.
+  const today = utcToday(services.clock);
+  const to = parsed.to ?? (parsed.from === undefined ? today : addDays(parsed.from, MARKET_DEFAULT_NIGHTS));
+  const q = { ...parsed, from: parsed.from ?? addDays(to, -MARKET_DEFAULT_NIGHTS), to };
   const form = exactlyOne(q, ['location', 'bbox', 'compSet'], 'market');
   if (q.to <= q.from) throw new ServiceError('invalid_date_range', 'to must be after from.', { param: 'to' });
   const nights = daysBetween(q.from, q.to);

@@ -7,6 +7,8 @@ import { once } from './once.js';
 
 /** The longest span of nights a market read covers. */
 export const MARKET_MAX_NIGHTS = 366;
+/** The window a market read covers when from or to is left out (issue 36, item 15): 30 nights, by default the last 30. */
+export const MARKET_DEFAULT_NIGHTS = 30;
 /** The most comp sets one account keeps per environment. */
 export const MAX_COMPSETS = 100;
 /** The largest comp-set radius, in metres. */
@@ -19,8 +21,14 @@ export const marketParams = once(() =>
     location: str(z.string().min(1)).optional().describe('The place searched, as it was given to search (case and spacing aside). Exactly one of location, bbox, compSet.'),
     bbox: str().optional().describe('minLng,minLat,maxLng,maxLat (WGS84 degrees): every observed listing whose observed coordinates fall inside. Exactly one of location, bbox, compSet.'),
     compSet: str().optional().describe('A comp set id (cs_…) of the account: its listings. Exactly one of location, bbox, compSet.'),
-    from: date().describe('YYYY-MM-DD: the first night measured (a past or future night).'),
-    to: date().describe(`YYYY-MM-DD, after from: the morning after the last night measured; at most ${MARKET_MAX_NIGHTS} nights.`),
+    from: date()
+      .optional()
+      .describe(
+        `YYYY-MM-DD: the first night measured (a past or future night). Default: ${MARKET_DEFAULT_NIGHTS} nights before to; with neither from nor to, the last ${MARKET_DEFAULT_NIGHTS} nights (to is today, UTC).`,
+      ),
+    to: date()
+      .optional()
+      .describe(`YYYY-MM-DD, after from: the morning after the last night measured; at most ${MARKET_MAX_NIGHTS} nights. Default: ${MARKET_DEFAULT_NIGHTS} nights after from, else today (UTC).`),
     platforms: list(lowerEnum(ALL_PLATFORMS)).optional().describe('Only these platforms (default: every enabled one).'),
     bedrooms: int(z.number().min(0).max(50)).optional().describe('Only listings observed with this many bedrooms.'),
     interval: lowerEnum(MARKET_INTERVALS).optional().describe('Also a series: the figures per week or month of nights (for charts).'),

@@ -138,8 +138,18 @@ export const resourceSchemas = once(() => {
       checkIn: DateString,
       checkOut: DateString,
       currency: Currency,
-      min: Money.nullable(),
-      median: Money.nullable(),
+      min: Money.nullable().describe('Cheapest offer in `currency` (every offer in it). Offers quoted in another currency are excluded: they are not comparable.'),
+      median: Money.nullable().describe('Median offer in `currency`, same offers as `min`.'),
+      comparable: z
+        .object({
+          min: Money.nullable().describe('Cheapest of the offers ranked first (whose totals include the same things).'),
+          median: Money.nullable().describe('Median of the offers ranked first.'),
+          offers: z.number().int().min(0).describe('How many offers are ranked first: the like-for-like group.'),
+        })
+        .optional()
+        .describe(
+          'Only when the offers in `currency` include different things in their totals (warning price_inclusions_differ): the like-for-like figures, over the offers ranked first. min and median stay over every offer in the currency.',
+        ),
       offers: z
         .array(OfferSchema)
         .describe(

@@ -39,7 +39,9 @@ export function summarizeCompare(env: Envelope<PriceCompare>): string {
   // others after them (a price_inclusions_differ warning below says which and why).
   const offers = c.offers;
   const lines = [
-    `${c.property}, ${c.checkIn} to ${c.checkOut}: ${plural(offers.length, 'offer')}, min ${money(c.min, c.currency)}, median ${money(c.median, c.currency)} (total price); ${creditsText(env.meta)}.`,
+    `${c.property}, ${c.checkIn} to ${c.checkOut}: ${plural(offers.length, 'offer')}, min ${money(c.min, c.currency)}, median ${money(c.median, c.currency)} (total price)${
+      c.comparable ? `; like for like (the ${plural(c.comparable.offers, 'offer')} ranked first): min ${money(c.comparable.min, c.currency)}, median ${money(c.comparable.median, c.currency)}` : ''
+    }; ${creditsText(env.meta)}.`,
   ];
   lines.push(
     ...offers

@@ -1,7 +1,8 @@
 // Dataset items → the port's answers, through the platform normalizers (src/sources/normalize):
 // non-data rows (errors, not-found markers) are set aside, rows naming another listing never
 // answer for the one asked (identity_mismatch), an empty dataset where rows were expected is a
-// block (actor_blocked), a not-found marker is listing_not_found.
+// block (actor_blocked), unless it is a search the run or the query's width says is simply empty
+// (emptyAnswer); a not-found marker is listing_not_found.
 import { ServiceError } from '../../core/errors.js';
 import { parseListingId } from '../../core/listing-ref.js';
 import type { EnabledPlatform } from '../../core/platforms.js';
@@ -79,10 +80,29 @@ export interface Ctx {
   statusMessage: string | null;
 }
 
+/** A run's status message saying its crawl loaded every page it asked for (Crawlee's "N succeeded, 0 failed"). */
+const CRAWLED = /\b[1-9]\d* succeeded, 0 failed\b/;
+
+/**
+ * Whether a search run that succeeded with no rows is an empty answer rather than a block (issue
+ * 36, item 6). The run's status message decides when there is one (async runs): a block signal is
+ * a block, pages all loaded is an empty answer. A sync run says nothing of itself, so the query's
+ * width decides: a dated search is narrow (the place may have nothing free on those nights), an
+ * undated search of a place that shows nothing was most likely blocked. Error rows are never empty.
+ */
+function emptyAnswer(c: Ctx, r: Rows, stay: StayQuery | undefined): boolean {
+  if (r.errors.length > 0) return false;
+  if (c.statusMessage !== null) {
+    if (blockedMessage(c.statusMessage)) return false;
+    if (CRAWLED.test(c.statusMessage)) return true;
+  }
+  return stay !== undefined;
+}
+
 export function searchAnswer(c: Ctx, items: unknown[], stay: StayQuery | undefined): Property[] {
   const r = splitRows(items);
   if (r.data.length === 0) {
-    if (r.notFound) return [];
+    if (r.notFound || emptyAnswer(c, r, stay)) return [];
     empty(c.platform, c.actor, r, 'search results', c.statusMessage, false);
   }
   const seen = new Set<string>();

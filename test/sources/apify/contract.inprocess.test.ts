@@ -9,7 +9,7 @@ import { AvailabilitySchema, PriceSchema, PropertySchema, ReviewSchema } from '.
 import type { Need, SourceReport, Upstream } from '../../../src/core/upstream.js';
 import { ACTORS, FIXTURES, IDS, NOT_FOUND_ROWS } from '../../fakes/apify/fixtures.js';
 import { type ApifyFake, startApifyFake } from '../../fakes/apify/server.js';
-import { ask, upstreamOver } from './helpers.js';
+import { actorsSetting, ask, upstreamOver } from './helpers.js';
 
 let fake: ApifyFake;
 let u: Upstream;
@@ -97,10 +97,27 @@ describe.each(CASES)('%s %s', (p, need) => {
     expectAnswer(p, need, await ask(u, p, need));
   });
 
-  it('an empty dataset of a SUCCEEDED run is actor_blocked', async () => {
-    fake.script(actor, { kind: 'empty' });
-    expect((await fails(ask(u, p, need))).code).toBe('actor_blocked');
-  });
+  if (need === 'search') {
+    // Issue 36, item 6: an empty search is an answer unless the run or the query's width says block.
+    it('an empty dataset of a SUCCEEDED sync run: a dated search is an empty answer, an undated one a block', async () => {
+      fake.script(actor, { kind: 'empty' });
+      expect(await ask(u, p, need)).toEqual([]);
+      expect((await fails(u.searchPlatform(p, 'Prague', { currency: 'USD', rooms: 1 }))).code).toBe('actor_blocked');
+    });
+
+    it('an async run with no rows: its status message decides (pages loaded: empty; failed requests: a block)', async () => {
+      const async = upstreamOver(fake, actorsSetting({ actors: { [actor]: { mode: 'async' } } }));
+      fake.script(actor, { kind: 'empty', statusMessage: 'Finished! Total 3 requests: 3 succeeded, 0 failed.' });
+      expect(await async.searchPlatform(p, 'Prague', { currency: 'USD', rooms: 1 })).toEqual([]);
+      fake.script(actor, { kind: 'empty', statusMessage: 'Finished! Total 1 requests: 0 succeeded, 1 failed.' });
+      expect((await fails(ask(async, p, need))).code).toBe('actor_blocked');
+    });
+  } else {
+    it('an empty dataset of a SUCCEEDED run is actor_blocked', async () => {
+      fake.script(actor, { kind: 'empty' });
+      expect((await fails(ask(u, p, need))).code).toBe('actor_blocked');
+    });
+  }
 
   it('a FAILED run is all_actors_failed', async () => {
     fake.script(actor, { kind: 'failed', statusMessage: "TypeError: Cannot read properties of undefined (reading 'map')" });
