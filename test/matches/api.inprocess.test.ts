@@ -178,4 +178,28 @@ describe('GET /v1/matches (live key): what this deployment observed', () => {
     expect(r.status).toBe(200);
     expect(((await r.json()) as { data: Matches }).data.matches.filter((m) => m.decision === 'pinned')).toHaveLength(MATCH_DECISIONS_MAX - 1);
   }, 60_000);
+
+  it('live candidates are placed where the searches that showed them recorded them (issue 36, item 12): a twin 30 m away with the same name and bedrooms matches', async () => {
+    const row = (platform: string, listingId: string, name: string, lat: number, lng: number) => ({
+      platform,
+      listingId,
+      kind: 'search' as const,
+      key: 'porto',
+      currency: 'EUR',
+      value: { name, nightlyPrice: null, totalPrice: null, lat, lng, bedrooms: 2 },
+    });
+    await t.runtime.store.recordObservations(
+      [
+        row('airbnb', '71000001', 'Ribeira loft with river view', 41.1406, -8.6133),
+        row('vrbo', '71000002', 'Ribeira loft with river view', 41.14085, -8.6134),
+        row('vrbo', '71000003', 'Ribeira loft with river view', 41.1506, -8.6133),
+      ],
+      'simulated',
+      clock.now(),
+    );
+    const r = await get('/v1/matches?platform=airbnb&listingId=71000001', a.liveKey);
+    expect(r.data.matches.map(key)).toEqual(['vrbo:71000002']);
+    // The same name 1.1 km away: another place.
+    expect(r.data.bestNonMatch).toMatchObject({ listingId: '71000003', veto: expect.stringMatching(/m apart/) });
+  });
 });

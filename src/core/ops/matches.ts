@@ -5,9 +5,9 @@
 // - a sandbox key: the sandbox world, which knows its multi-listed properties (the truth's
 //   listings around the listing, and every search row of its city on the other platforms);
 // - a live key: the listings this deployment observed in the searches that showed the listing,
-//   on the other platforms, with the facts their listing reads recorded. Observations keep no
-//   coordinates or photos, so the place cannot be confirmed: a live answer lists the candidates
-//   with their evidence, and only a pin makes one a match.
+//   on the other platforms, with the facts their listing reads recorded and the coordinates and
+//   bedrooms those reads or the searches recorded (issue 36, item 12). Observations keep no
+//   photos: the distance confirms a place; a candidate nothing placed is a match only when pinned.
 // POST/DELETE /v1/matches/decisions: pin or reject a pair, or forget the decision.
 import { type MatchFacts, DEFAULT_MATCH_THRESHOLD, MATCH_METHOD, type MatchVerdict, disagreements, matchFacts, scoreMatch } from '../analytics/matches.js';
 import { requireScope } from '../auth.js';
@@ -67,8 +67,9 @@ async function candidatesOf(
         platform: l.platform,
         listingId: l.listingId,
         name: f?.name ?? l.name,
-        lat: null,
-        lng: null,
+        // Where its listing read or the searches that showed it placed it (issue 36, item 12).
+        lat: f?.lat ?? null,
+        lng: f?.lng ?? null,
         bedrooms: f?.bedrooms ?? null,
         bathrooms: f?.bathrooms ?? null,
         maxOccupancy: f?.maxOccupancy ?? null,
@@ -159,7 +160,9 @@ export async function findMatches(services: Services, ctx: RequestContext, raw: 
   const considered = pool.length;
   const who = `${platform}:${id}${subject.facts.name ? ` ("${subject.facts.name}")` : ''}`;
   const from =
-    source === 'sandbox' ? 'from the sandbox world' : 'from the listings this deployment observed in the same searches (no coordinates or photos are kept, so only a pin confirms a live match)';
+    source === 'sandbox'
+      ? 'from the sandbox world'
+      : 'from the listings this deployment observed in the same searches, placed where those searches or a listing read recorded them (no photos are kept)';
   let summary = `Method ${MATCH_METHOD} (threshold ${threshold}) scored ${considered} candidate listing${considered === 1 ? '' : 's'} on ${[...wanted].join(', ')} ${from} for ${who}. `;
   if (matches.length > 0) summary += `${matches.length} match${matches.length === 1 ? '' : 'es'}: ${matches.map((m) => m.why).join(' ')}`;
   else summary += `No match. ${bestNonMatch ? `The best candidate: ${bestNonMatch.why}` : 'There was no candidate to score.'}`;

@@ -19,6 +19,10 @@ export interface ListingRef {
 /** A listing's own facts as last observed (its listing read, else what searches showed). */
 export interface ListingFacts extends ListingRef {
   name: string | null;
+  /** Where it was last placed: its listing read's coordinates, else the latest search row's that stated them. */
+  lat: number | null;
+  lng: number | null;
+  /** Its listing read's bedrooms, else the latest search row's that stated them. */
   bedrooms: number | null;
   bathrooms: number | null;
   maxOccupancy: number | null;

@@ -11,7 +11,7 @@ const SHOWN = 10;
 
 function summarizeMatches(env: Envelope<MatchesView>): string {
   const d = env.data;
-  const from = d.candidateSource === 'sandbox' ? 'the sandbox world' : 'the listings this deployment observed in the same searches (no coordinates or photos: only a pin confirms a live match)';
+  const from = d.candidateSource === 'sandbox' ? 'the sandbox world' : 'the listings this deployment observed in the same searches, placed where those searches recorded them (no photos are kept)';
   const who = `${d.listing.platform}:${d.listing.listingId}${d.listing.name ? ` ("${d.listing.name}")` : ''}`;
   const lines = [`Method ${d.method} (threshold ${d.threshold}) scored ${d.candidatesConsidered} candidate listings from ${from} for ${who}.`];
   if (d.matches.length === 0) lines.push('No match was found on the other platforms.');

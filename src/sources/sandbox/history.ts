@@ -150,7 +150,9 @@ export function sandboxHistory(world: Upstream): HistoryPort {
 
   async function facts(l: ListingRef): Promise<ListingFacts | null> {
     const p = await world.listing(platformOf(l), l.listingId, { currency: 'USD' }).catch(() => null);
-    return p ? { platform: l.platform, listingId: l.listingId, name: p.name, bedrooms: p.bedrooms, bathrooms: p.bathrooms, maxOccupancy: p.maxOccupancy } : null;
+    return p
+      ? { platform: l.platform, listingId: l.listingId, name: p.name, lat: p.location.lat, lng: p.location.lng, bedrooms: p.bedrooms, bathrooms: p.bathrooms, maxOccupancy: p.maxOccupancy }
+      : null;
   }
 
   /** The world has no first or last observation: the nights asked are classified, reading the month either side as every reader does. */

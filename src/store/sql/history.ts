@@ -317,7 +317,8 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
       await flush();
       const found = new Map<string, ListingFacts>();
       for (const b of batches(listings)) {
-        const rows = await db.query(`SELECT listing_id, value FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'listing' AND latest = 1`, [b.platform, JSON.stringify(b.ids)]);
+        const ids = JSON.stringify(b.ids);
+        const rows = await db.query(`SELECT listing_id, value, lat, lng FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'listing' AND latest = 1`, [b.platform, ids]);
         for (const r of rows) {
           const v = JSON.parse(r.value as string) as ListingValue;
           const id = r.listing_id as string;
@@ -325,10 +326,37 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
             platform: b.platform,
             listingId: id,
             name: v.name ?? null,
+            lat: r.lat === null ? null : Number(r.lat),
+            lng: r.lng === null ? null : Number(r.lng),
             bedrooms: v.bedrooms ?? null,
             bathrooms: v.bathrooms ?? null,
             maxOccupancy: v.maxOccupancy ?? null,
           });
+        }
+        // What the listing's own read did not state (or never made): the latest search row that
+        // stated coordinates, and the latest that stated bedrooms (the columns the write path keeps).
+        const placed = new Map<string, { lat: number | null; lng: number | null; bedrooms: number | null; latAt: number; bedAt: number; name: string | null }>();
+        for (const r of await db.query(
+          `SELECT listing_id, lat, lng, bedrooms, last_seen, value FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'search' AND latest = 1 AND (lat IS NOT NULL OR bedrooms IS NOT NULL) ORDER BY last_seen, id`,
+          [b.platform, ids],
+        )) {
+          const id = r.listing_id as string;
+          const p = placed.get(id) ?? { lat: null, lng: null, bedrooms: null, latAt: -1, bedAt: -1, name: null };
+          const at = Number(r.last_seen);
+          if (r.lat !== null && at >= p.latAt) Object.assign(p, { lat: Number(r.lat), lng: Number(r.lng), latAt: at });
+          if (r.bedrooms !== null && at >= p.bedAt) Object.assign(p, { bedrooms: Number(r.bedrooms), bedAt: at });
+          p.name = nameOf(r.value) ?? p.name;
+          placed.set(id, p);
+        }
+        for (const [id, p] of placed) {
+          const k = `${b.platform}|${id}`;
+          const f = found.get(k);
+          if (!f) {
+            found.set(k, { platform: b.platform, listingId: id, name: p.name, lat: p.lat, lng: p.lng, bedrooms: p.bedrooms, bathrooms: null, maxOccupancy: null });
+            continue;
+          }
+          if (f.lat === null) Object.assign(f, { lat: p.lat, lng: p.lng });
+          f.bedrooms ??= p.bedrooms;
         }
       }
       return listings.flatMap((l) => found.get(`${l.platform}|${l.listingId}`) ?? []);

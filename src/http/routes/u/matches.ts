@@ -16,8 +16,8 @@ export const matchesGet = defineRoute({
       'with its evidence signal by signal (name similarity, distance allowing for pin jitter of up to 200 m, bedrooms, guests, bathrooms, photo perceptual ' +
       "hashes where available, host name), the account's pins (always a match, score 1) and rejections (never). Below the threshold (default 0.8): " +
       'no match, and why (bestNonMatch, summary). A sandbox key reads the sandbox world, which lists some properties on several platforms with known ' +
-      'truth (docs/sandbox.md); a live key reads the listings this deployment observed in the same searches, with no coordinates or photos (only a pin ' +
-      'confirms a live match). 404 listing_not_found when a live key asks about a listing never observed.',
+      'truth (docs/sandbox.md); a live key reads the listings this deployment observed in the same searches, placed where those searches or a listing ' +
+      'read recorded them (no photos are kept). 404 listing_not_found when a live key asks about a listing never observed.',
     tags: ['Matches'],
     query: matchesParams(),
     data: matchesSchema(),
