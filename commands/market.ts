@@ -69,7 +69,7 @@ function marketView(rows: Row[]): View {
 }
 
 async function chart(ctx: Ctx, d: MarketView): Promise<void> {
-  const [{ lineChart, unicodeFor }, { io }] = await Promise.all([import('./_lib/output/chart.js'), import('./_lib/runtime/io.js')]);
+  const [{ lineChart, mergeShortLast, unicodeFor }, { io }] = await Promise.all([import('./_lib/output/chart.js'), import('./_lib/runtime/io.js')]);
   ctx.ui.stop();
   const unicode = unicodeFor(ctx.term);
   const cols = ctx.term.outTTY ? io().stdout.columns : Number.parseInt(ctx.term.env.COLUMNS ?? '', 10);
@@ -81,13 +81,19 @@ async function chart(ctx: Ctx, d: MarketView): Promise<void> {
     ['calendar-unavailable rate', (m: Metrics) => m.occupancy.calendarUnavailableRate],
     ['inferred booked rate', (m: Metrics) => m.occupancy.inferredBookedRate],
   ] as const) {
-    const points = series.filter((s) => pick(s.metrics).value !== null).map((s) => ({ t: Date.parse(`${s.from}T00:00:00Z`), v: pick(s.metrics).value! }));
+    // A last week of fewer than 7 nights is merged into the week before, and said so.
+    const { buckets, merged } = mergeShortLast(
+      series.map((s) => ({ from: s.from, to: s.to, value: pick(s.metrics).value, sample: pick(s.metrics).sampleSize })),
+      7,
+    );
+    const points = buckets.filter((b) => b.value !== null).map((b) => ({ t: Date.parse(`${b.from}T00:00:00Z`), v: b.value! }));
     if (points.length === 0) {
       out.push(`${title}: no sample in any week\n`);
       continue;
     }
     const method = pick(series[0]!.metrics).method;
-    out.push(`${title} by week of nights (${method})\n${lineChart(points, { width, unicode, end, label: (v) => `${(v * 100).toFixed(0)}%` })}`);
+    const note = merged ? `(the last ${merged.nights === 1 ? 'night' : `${merged.nights} nights`}, from ${merged.from}, drawn with the week before: not a week of its own)\n` : '';
+    out.push(`${title} by week of nights (${method})\n${lineChart(points, { width, unicode, end, label: (v) => `${(v * 100).toFixed(0)}%` })}${note}`);
   }
   io().stdout.write(out.join('\n'));
 }

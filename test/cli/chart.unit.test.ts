@@ -2,7 +2,7 @@
 // width it is given (braille on a terminal, ASCII otherwise), the sparklines of tables and summary
 // lines, and when a terminal gets Unicode. Pure functions: rendered here at fixed widths.
 import { describe, expect, it } from 'vitest';
-import { lineChart, sample, sparkline, unicodeFor } from '../../commands/_lib/output/chart.js';
+import { lineChart, mergeShortLast, sample, sparkline, unicodeFor } from '../../commands/_lib/output/chart.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2027, 0, 1);
@@ -87,5 +87,22 @@ describe('unicodeFor', () => {
     expect(unicodeFor({ outTTY: true, ci: true, env: {} })).toBe(false);
     expect(unicodeFor({ outTTY: true, ci: false, env: { TERM: 'dumb' } })).toBe(false);
     expect(unicodeFor({ outTTY: true, ci: false, env: { NO_COLOR: '1' } })).toBe(false);
+  });
+});
+
+describe('mergeShortLast (issue 36, item 10)', () => {
+  const week = (from: string, to: string, value: number | null, sample: number) => ({ from, to, value, sample });
+  it('merges a last bucket shorter than a week into the week before, weighted by the samples, and says which nights', () => {
+    const r = mergeShortLast([week('2027-06-01', '2027-06-08', 0.3, 70), week('2027-06-08', '2027-06-15', 0.3, 70), week('2027-06-15', '2027-06-16', 0.45, 10)], 7);
+    expect(r.buckets).toHaveLength(2);
+    expect(r.buckets[1]).toEqual({ from: '2027-06-08', to: '2027-06-16', value: (0.3 * 70 + 0.45 * 10) / 80, sample: 80 });
+    expect(r.merged).toEqual({ from: '2027-06-15', to: '2027-06-16', nights: 1 });
+  });
+  it('leaves whole weeks, a single bucket, and a bucket without a value alone or out of the weighting', () => {
+    const whole = [week('2027-06-01', '2027-06-08', 0.3, 70), week('2027-06-08', '2027-06-15', 0.4, 70)];
+    expect(mergeShortLast(whole, 7)).toEqual({ buckets: whole, merged: null });
+    expect(mergeShortLast([week('2027-06-01', '2027-06-03', 0.5, 20)], 7).merged).toBeNull();
+    const empty = mergeShortLast([week('2027-06-01', '2027-06-08', 0.3, 70), week('2027-06-08', '2027-06-10', null, 0)], 7);
+    expect(empty.buckets[0]).toMatchObject({ to: '2027-06-10', value: 0.3 });
   });
 });

@@ -46,6 +46,8 @@ describe('stays market (sandbox, in-process: free and deterministic)', () => {
     expect(r.stdout).toContain('calendar-unavailable rate by week of nights (calendar-last-state/1)');
     expect(r.stdout).toContain('inferred booked rate by week of nights');
     expect(/[\u2800-\u28ff]/.test(r.stdout)).toBe(false);
+    // 2027-06-01 to 2027-08-01 ends with 5 nights: drawn with the week before, and said so (issue 36, item 10).
+    expect(r.stdout).toContain('(the last 5 nights, from 2027-07-27, drawn with the week before: not a week of its own)');
   });
 
   it('bad input: a usage error or the API typed error, nothing on stdout', async () => {

@@ -116,3 +116,33 @@ export function lineChart(points: readonly Point[], o: ChartOptions): string {
   const dates = `${' '.repeat(axis + 1)}${first}${' '.repeat(gap)}${first === last ? '' : last}`;
   return `${[...rows, base, dates.trimEnd()].join('\n')}\n`;
 }
+
+/** One bucket of a series of rates: its nights [from, to) (YYYY-MM-DD), its value and the sample it rests on. */
+export interface Bucket {
+  from: string;
+  to: string;
+  value: number | null;
+  sample: number;
+}
+
+const nightsOf = (b: { from: string; to: string }) => Math.round((Date.parse(`${b.to}T00:00:00Z`) - Date.parse(`${b.from}T00:00:00Z`)) / 86_400_000);
+
+/**
+ * A series whose last bucket is shorter than `full` nights (a window that does not end on a week's
+ * end) has that bucket merged into the one before: their values weighted by their samples, the
+ * merged bucket ending where the last did. Drawn as a bucket of its own, one night would stand for
+ * a whole week (issue 36, item 10). Also says which nights were merged (null: none).
+ */
+export function mergeShortLast(buckets: readonly Bucket[], full: number): { buckets: Bucket[]; merged: { from: string; to: string; nights: number } | null } {
+  const last = buckets.at(-1);
+  const before = buckets.at(-2);
+  if (!last || !before || nightsOf(last) >= full) return { buckets: [...buckets], merged: null };
+  const sample = before.sample + last.sample;
+  const weighted = (before.value ?? 0) * (before.value === null ? 0 : before.sample) + (last.value ?? 0) * (last.value === null ? 0 : last.sample);
+  const counted = (before.value === null ? 0 : before.sample) + (last.value === null ? 0 : last.sample);
+  const value = counted === 0 ? null : weighted / counted;
+  return {
+    buckets: [...buckets.slice(0, -2), { from: before.from, to: last.to, value, sample }],
+    merged: { from: last.from, to: last.to, nights: nightsOf(last) },
+  };
+}
