@@ -34,6 +34,17 @@ const radiusText = (r: Row) => {
 const bedroomsText = (r: Row) => (n(r.bedrooms) === null ? 'any' : String(r.bedrooms));
 const platformsText = (r: Row) => (Array.isArray(r.platforms) ? r.platforms.join(',') : 'all');
 
+/** `show`: how many listings it holds now and the nearest ten (-o json lists the API's nearest 200). */
+const membersText = (r: Row) => {
+  const count = n(r.memberCount);
+  if (count === null) return null;
+  if (count === 0) return '0 listings observed within the radius yet';
+  const list = ((Array.isArray(r.members) ? r.members : []) as Row[]).slice(0, 10);
+  const named = list.map((m) => `${String(m.platform)}:${String(m.listingId)} (${String(m.distanceMeters)} m)`).join(', ');
+  const more = count > list.length ? `, and ${count - list.length} more (-o json lists them)` : '';
+  return `${count} ${count === 1 ? 'listing' : 'listings'}; the nearest: ${named}${more}`;
+};
+
 /** How a comp set (or a list of them) prints on a table: a line each, or one field a line for one. */
 function compSetView(data: unknown): View {
   const single = !Array.isArray(data);
@@ -59,6 +70,7 @@ function compSetView(data: unknown): View {
       { label: 'BEDROOMS', text: bedroomsText },
       { label: 'PLATFORMS', text: platformsText },
       { label: 'CREATED', text: (r: Row) => s(r.createdAt), wrap: 'none' as const },
+      { label: 'MEMBERS', text: membersText, wrap: 'list' as const },
     ],
     data: [
       { key: 'id', value: (r: Row) => s(r.id) },

@@ -48,12 +48,20 @@ describe('stays compset, in-process on the local store', () => {
     expect(text).toContain(set.data.id);
     expect(text).toMatch(/Alfama 2BR\s+airbnb:100\s+2 km\s+2\s+airbnb,vrbo/);
 
-    const byName = json<{ data: CompSet }>(await c(['show', 'Alfama 2BR', '--json'])).data;
-    const byId = json<{ data: CompSet }>(await c(['show', set.data.id, '--json'])).data;
-    expect(byName).toEqual(set.data);
-    expect(byId).toEqual(set.data);
+    type Shown = CompSet & { memberCount: number; members: { platform: string; listingId: string; distanceMeters: number; bedrooms: number | null }[] };
+    const byName = json<{ data: Shown }>(await c(['show', 'Alfama 2BR', '--json'])).data;
+    const byId = json<{ data: Shown }>(await c(['show', set.data.id, '--json'])).data;
+    expect(byName).toEqual(byId);
+    expect(byName).toMatchObject(set.data);
+    // Its members now (issue 36, item 11): within 2 km of the anchor, 2 bedrooms, on its platforms, nearest first.
+    expect(byName.memberCount).toBeGreaterThan(0);
+    expect(byName.members).toHaveLength(Math.min(byName.memberCount, 200));
+    for (const m of byName.members) expect(m).toMatchObject({ bedrooms: 2, platform: expect.stringMatching(/^(airbnb|vrbo)$/) });
+    expect(byName.members.every((m, i, all) => m.distanceMeters <= 2000 && (i === 0 || all[i - 1]!.distanceMeters <= m.distanceMeters))).toBe(true);
     const one = await c(['show', 'Alfama 2BR'], true);
     expect(plain(one.stdout)).toMatch(/RADIUS\s+2 km/);
+    const first = byName.members[0]!;
+    expect(plain(one.stdout)).toMatch(new RegExp(`MEMBERS\\s+${byName.memberCount} listings?; the nearest: ${first.platform}:${first.listingId} \\(${first.distanceMeters} m\\)`));
 
     const csv = await c(['list', '-o', 'csv']);
     expect(csv.stdout).toBe(

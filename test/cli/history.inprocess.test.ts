@@ -94,7 +94,9 @@ describe('stays history (sandbox, in-process: free and deterministic)', () => {
     // Every night first seen, then one booking per night the sandbox shows taken.
     expect(whole.data.changes).toHaveLength(14 + taken);
     const csv = await staysIn([...CALENDAR, '-o', 'csv'], box.env);
-    expect(csv.stdout.split('\n')[0]).toBe('date,observed_at,available_from,available_to,min_nights_from,min_nights_to,price');
+    expect(csv.stdout.split('\n')[0]).toBe(
+      'date,observed_at,available_from,available_to,min_nights_from,min_nights_to,price,check_in_from,check_in_to,check_out_from,check_out_to,bookable_from,bookable_to,changed',
+    );
     expect(csv.stdout.trim().split('\n')).toHaveLength(1 + whole.data.changes.length);
     const paged = json<typeof whole>(await staysIn([...CALENDAR, '--limit', '4', '--all', '--json'], box.env));
     expect(paged.data).toEqual(whole.data);

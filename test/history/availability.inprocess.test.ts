@@ -33,6 +33,16 @@ const get = async (query: string, key = a.liveKey) => {
 };
 
 describe('GET /v1/history/availability', () => {
+  it('a change of a rule alone (check-out) names what changed, never an unchanged available or minimum stay as the change (issue 36, item 11)', async () => {
+    const night = (checkOut: boolean) => ({ platform: 'vrbo', listingId: '778', dates: [{ date: '2027-02-01', available: true, minNights: 3, checkIn: true, checkOut, bookable: true }] });
+    await t.runtime.store.recordObservations(observeCalendar(night(true)), 'simulated', T0);
+    await t.runtime.store.recordObservations(observeCalendar(night(false)), 'simulated', T0 + HOUR);
+    const h = await get('platform=vrbo&listingId=778&startDate=2027-02-01&endDate=2027-02-02&from=2026-10-01');
+    expect(h.status, JSON.stringify(h.body)).toBe(200);
+    expect(h.body.data.changes.map((c) => c.changed)).toEqual([['observed'], ['checkOut']]);
+    expect(h.body.data.changes[1]).toMatchObject({ available: { from: true, to: true }, minNights: { from: 3, to: 3 }, checkOut: { from: true, to: false }, checkIn: { from: true, to: true } });
+  });
+
   it('live: each change once, from → to, oldest first; the latest state of each night; from/to select; free', async () => {
     await record(calendar([true, true, true]), T0);
     await record(calendar([true, true, true]), T0 + HOUR); // unchanged: extends, no change
@@ -41,15 +51,22 @@ describe('GET /v1/history/availability', () => {
     const h = await get('platform=vrbo&listingId=777&startDate=2027-01-01&endDate=2027-01-04&from=2026-10-01');
     expect(h.status, JSON.stringify(h.body)).toBe(200);
     const at = (n: number) => new Date(T0 + n * HOUR).toISOString();
+    // The rules the calendar did not state stay null on both sides.
+    const rules = (from: null | false, changed: string[]) => ({
+      checkIn: { from: null, to: null },
+      checkOut: { from: null, to: null },
+      bookable: { from: null, to: null },
+      changed: from === null ? ['observed'] : changed,
+    });
     expect(h.body.data.changes).toEqual([
-      { date: '2027-01-01', observedAt: at(0), available: { from: null, to: true }, minNights: { from: null, to: 2 }, price: null },
-      { date: '2027-01-02', observedAt: at(0), available: { from: null, to: true }, minNights: { from: null, to: 2 }, price: null },
-      { date: '2027-01-03', observedAt: at(0), available: { from: null, to: true }, minNights: { from: null, to: 2 }, price: null },
-      { date: '2027-01-02', observedAt: at(2), available: { from: true, to: false }, minNights: { from: 2, to: 2 }, price: null },
-      { date: '2027-01-03', observedAt: at(2), available: { from: true, to: false }, minNights: { from: 2, to: 2 }, price: null },
-      { date: '2027-01-01', observedAt: at(3), available: { from: true, to: true }, minNights: { from: 2, to: 3 }, price: null },
-      { date: '2027-01-02', observedAt: at(3), available: { from: false, to: true }, minNights: { from: 2, to: 3 }, price: null },
-      { date: '2027-01-03', observedAt: at(3), available: { from: false, to: false }, minNights: { from: 2, to: 3 }, price: null },
+      { date: '2027-01-01', observedAt: at(0), available: { from: null, to: true }, minNights: { from: null, to: 2 }, price: null, ...rules(null, []) },
+      { date: '2027-01-02', observedAt: at(0), available: { from: null, to: true }, minNights: { from: null, to: 2 }, price: null, ...rules(null, []) },
+      { date: '2027-01-03', observedAt: at(0), available: { from: null, to: true }, minNights: { from: null, to: 2 }, price: null, ...rules(null, []) },
+      { date: '2027-01-02', observedAt: at(2), available: { from: true, to: false }, minNights: { from: 2, to: 2 }, price: null, ...rules(false, ['available']) },
+      { date: '2027-01-03', observedAt: at(2), available: { from: true, to: false }, minNights: { from: 2, to: 2 }, price: null, ...rules(false, ['available']) },
+      { date: '2027-01-01', observedAt: at(3), available: { from: true, to: true }, minNights: { from: 2, to: 3 }, price: null, ...rules(false, ['minNights']) },
+      { date: '2027-01-02', observedAt: at(3), available: { from: false, to: true }, minNights: { from: 2, to: 3 }, price: null, ...rules(false, ['available', 'minNights']) },
+      { date: '2027-01-03', observedAt: at(3), available: { from: false, to: false }, minNights: { from: 2, to: 3 }, price: null, ...rules(false, ['minNights']) },
     ]);
     expect(h.body.data.latest.map((n) => [n.date, n.available, n.minNights])).toEqual([
       ['2027-01-01', true, 3],

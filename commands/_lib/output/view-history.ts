@@ -18,6 +18,14 @@ const change = (c: unknown, show: (v: unknown) => string | null) => {
   return x.from === null || x.from === undefined ? `new: ${to}` : x.from === x.to ? to : `${show(x.from) ?? '-'} → ${to}`;
 };
 
+/** A calendar change's rules that changed (check-in, check-out, bookable), e.g. "check-out yes → no"; empty when none did. */
+const RULE_NAMES: Record<string, string> = { checkIn: 'check-in', checkOut: 'check-out', bookable: 'bookable' };
+function rulesChanged(r: Row): string | null {
+  const changed = Array.isArray(r.changed) ? (r.changed as unknown[]) : [];
+  const parts = changed.flatMap((k) => (typeof k === 'string' && k in RULE_NAMES ? [`${RULE_NAMES[k]} ${change(r[k], yes)}`] : []));
+  return parts.length === 0 ? null : parts.join(', ');
+}
+
 export const HISTORY_TABLES: Record<HistoryKind, TableColumn[]> = {
   price_history: [
     { header: 'FIRST SEEN', text: (r) => when(r.firstSeen) },
@@ -32,6 +40,7 @@ export const HISTORY_TABLES: Record<HistoryKind, TableColumn[]> = {
     { header: 'OBSERVED', text: (r) => when(r.observedAt) },
     { header: 'AVAILABLE', text: (r) => change(r.available, yes) },
     { header: 'MIN NIGHTS', text: (r) => change(r.minNights, plain), drop: 1 },
+    { header: 'RULES', text: rulesChanged, drop: 2 },
   ],
   inferred_booking: [
     { header: 'CHECK-IN', text: (r) => str(r.checkIn) },

@@ -8,8 +8,10 @@ import { type OpResult, type RequestContext, type Services, historyFor, isSandbo
 import { ServiceError } from '../errors.js';
 import { inferListingRef, parseListingId } from '../listing-ref.js';
 import { DEFAULT_SEARCH_PLATFORMS, type EnabledPlatform, isEnabled, isPlatform } from '../platforms.js';
-import type { CompSetRow } from '../ports/store.js';
-import { type CompSetView, MAX_COMPSETS, compSetListParams, createCompSetBody } from '../schemas/market.js';
+import { boxAround, distanceMeters } from '../analytics/geometry.js';
+import type { HistoryPort } from '../ports/history.js';
+import type { CompSetRow, PlacedListing } from '../ports/store.js';
+import { COMPSET_MEMBERS_SHOWN, type CompSetDetailView, type CompSetView, MAX_COMPSETS, compSetListParams, createCompSetBody } from '../schemas/market.js';
 import { type RawInput, parseParams, preview } from '../validate.js';
 import { buildMeta } from '../meta.js';
 
@@ -107,9 +109,31 @@ export async function listCompSets(services: Services, ctx: RequestContext, raw:
   return { data: rows.map(compSetView), meta: buildMeta(services, ctx, { platforms: [], currency: 'USD' }) };
 }
 
-export async function getCompSet(services: Services, ctx: RequestContext, id: string): Promise<OpResult<CompSetView>> {
+/** The listings a comp set holds: observed within its radius of the anchor (and of its bedroom count), on `platforms`. */
+export async function compSetMembers(history: HistoryPort, cs: CompSetRow, platforms: readonly string[]): Promise<(PlacedListing & { distanceMeters: number })[]> {
+  const placed = await history.listingsWithin({ ...boxAround(cs.anchorLat, cs.anchorLng, cs.radiusMeters), platforms });
+  return placed.flatMap((p) => {
+    const distance = distanceMeters(cs.anchorLat, cs.anchorLng, p.lat, p.lng);
+    return distance <= cs.radiusMeters && (cs.bedrooms === null || p.bedrooms === cs.bedrooms) ? [{ ...p, distanceMeters: distance }] : [];
+  });
+}
+
+/** GET /v1/compsets/{id}: the comp set, with the listings it holds now (issue 36, item 11). */
+export async function getCompSet(services: Services, ctx: RequestContext, id: string): Promise<OpResult<CompSetDetailView>> {
   requireScope(ctx, 'stays.read');
-  return { data: compSetView(await ownCompSet(services, ctx, id, 'id')), meta: buildMeta(services, ctx, { platforms: [], currency: 'USD' }) };
+  const cs = await ownCompSet(services, ctx, id, 'id');
+  const platforms = platformsOf(undefined).filter((p) => cs.platforms === null || cs.platforms.includes(p));
+  const members = (await compSetMembers(historyFor(services, ctx), cs, platforms)).sort(
+    (a, b) => a.distanceMeters - b.distanceMeters || a.platform.localeCompare(b.platform) || a.listingId.localeCompare(b.listingId),
+  );
+  return {
+    data: {
+      ...compSetView(cs),
+      memberCount: members.length,
+      members: members.slice(0, COMPSET_MEMBERS_SHOWN).map((m) => ({ platform: m.platform, listingId: m.listingId, distanceMeters: Math.round(m.distanceMeters), bedrooms: m.bedrooms })),
+    },
+    meta: buildMeta(services, ctx, { platforms, currency: 'USD' }),
+  };
 }
 
 export async function deleteCompSet(services: Services, ctx: RequestContext, id: string): Promise<OpResult<CompSetView>> {

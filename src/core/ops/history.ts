@@ -133,12 +133,19 @@ export async function historyAvailability(services: Services, ctx: RequestContex
     // The state in effect at `to`: the last row first seen by then.
     if (r.firstSeen <= to) latest.set(r.key, { date: r.key, ...now, lastSeen: iso(r.lastSeen) });
     if (r.firstSeen >= from && r.firstSeen <= to) {
+      const was = <K extends 'minNights' | 'checkIn' | 'checkOut' | 'bookable'>(k: K) => (before === null ? null : (before[k] ?? null));
+      const fields = ['available', 'minNights', 'checkIn', 'checkOut', 'bookable'] as const;
       changes.push({
         date: r.key,
         observedAt: iso(r.firstSeen),
         available: { from: before?.available ?? null, to: now.available },
-        minNights: { from: before === null ? null : before.minNights, to: now.minNights },
+        minNights: { from: was('minNights'), to: now.minNights ?? null },
         price: null,
+        checkIn: { from: was('checkIn'), to: now.checkIn ?? null },
+        checkOut: { from: was('checkOut'), to: now.checkOut ?? null },
+        bookable: { from: was('bookable'), to: now.bookable ?? null },
+        // A row is stored when any part of the night's state changed: name the parts (issue 36, item 11).
+        changed: before === null ? ['observed'] : fields.filter((k) => (before[k] ?? null) !== (now[k] ?? null)),
         t: r.firstSeen,
         i: r.id,
       });

@@ -15,12 +15,10 @@ import { historyFor } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { locationKey } from '../observe.js';
 import type { HistoryPort, ListingDigest } from '../ports/history.js';
-import type { CompSetRow } from '../ports/store.js';
 import { MARKET_DEFAULT_NIGHTS, MARKET_MAX_NIGHTS, type MarketView, marketParams } from '../schemas/market.js';
 import { type RawInput, daysBetween, exactlyOne, parseParams } from '../validate.js';
 import { buildMeta } from '../meta.js';
-import { boxAround, distanceMeters } from '../analytics/geometry.js';
-import { ownCompSet, platformsOf } from './compsets.js';
+import { compSetMembers, ownCompSet, platformsOf } from './compsets.js';
 
 /** minLng,minLat,maxLng,maxLat. */
 function parseBbox(s: string): { minLng: number; minLat: number; maxLng: number; maxLat: number } {
@@ -54,12 +52,6 @@ function budget(services: Services): () => void {
       throw new ServiceError('analysis_too_large', `The market read ran past its budget of ${ms} ms: narrow the scope (fewer listings, fewer platforms, a shorter window).`);
     }
   };
-}
-
-/** The listings a comp set holds: observed within its radius of the anchor (and of its bedroom count). */
-async function compSetMembers(history: HistoryPort, cs: CompSetRow, platforms: readonly string[]): Promise<Member[]> {
-  const placed = await history.listingsWithin({ ...boxAround(cs.anchorLat, cs.anchorLng, cs.radiusMeters), platforms });
-  return placed.filter((p) => distanceMeters(cs.anchorLat, cs.anchorLng, p.lat, p.lng) <= cs.radiusMeters && (cs.bedrooms === null || p.bedrooms === cs.bedrooms));
 }
 
 /**

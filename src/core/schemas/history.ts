@@ -67,6 +67,9 @@ export const historyAvailabilityParams = once(() =>
   }),
 );
 
+/** What a calendar change may name as changed (`observed`: the night was first observed). */
+const CALENDAR_CHANGE_FIELDS = ['observed', 'available', 'minNights', 'checkIn', 'checkOut', 'bookable'] as const;
+
 const fromTo = <T extends z.ZodType>(t: T) => z.object({ from: t.nullable().describe('Before the change; null: the night had not been observed.'), to: t });
 
 export const availabilityHistorySchema = once(() =>
@@ -80,6 +83,12 @@ export const availabilityHistorySchema = once(() =>
             available: fromTo(z.boolean()),
             minNights: fromTo(z.number().int().nullable()),
             price: z.number().nullable().describe("The night's price when the calendar states one; the calendars observed so far do not: null."),
+            checkIn: fromTo(z.boolean().nullable()).describe('Whether a stay may start on the day, before and after (null: not stated).'),
+            checkOut: fromTo(z.boolean().nullable()).describe('Whether a stay may end on the day, before and after (null: not stated).'),
+            bookable: fromTo(z.boolean().nullable()).describe('Whether the platform offered the night for booking, before and after (null: not stated).'),
+            changed: z
+              .array(z.enum(CALENDAR_CHANGE_FIELDS))
+              .describe("What changed from the night's state before: observed (first observed), available, minNights, checkIn, checkOut, bookable. A change shows only what was observed to change."),
           }),
         )
         .describe('Oldest first (observedAt, then date); a night first observed counts as a change from null. Paged by the cursor.'),

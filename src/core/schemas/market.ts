@@ -146,6 +146,31 @@ export const compSetSchema = once(() =>
 
 export type CompSetView = z.infer<ReturnType<typeof compSetSchema>>;
 
+/** The members a comp set's answer lists (the nearest first); memberCount says how many there are in all. */
+export const COMPSET_MEMBERS_SHOWN = 200;
+
+export const compSetDetailSchema = once(() =>
+  compSetSchema().extend({
+    memberCount: z
+      .number()
+      .int()
+      .min(0)
+      .describe('The listings the comp set holds now: observed (with coordinates) within its radius of the anchor, of its bedrooms and platforms. Its market figures rest on these.'),
+    members: z
+      .array(
+        z.object({
+          platform: z.string(),
+          listingId: z.string(),
+          distanceMeters: z.number().describe('From the anchor, as last placed.'),
+          bedrooms: z.number().nullable(),
+        }),
+      )
+      .describe(`The members, nearest first, at most ${COMPSET_MEMBERS_SHOWN}.`),
+  }),
+);
+
+export type CompSetDetailView = z.infer<ReturnType<typeof compSetDetailSchema>>;
+
 export const compSetListParams = once(() =>
   z.object({
     limit: int(z.number().min(1).max(MAX_COMPSETS)).default(MAX_COMPSETS).describe(`Comp sets per page, 1 to ${MAX_COMPSETS}.`),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createCompSet, deleteCompSet, getCompSet, listCompSets } from '../../../core/ops/compsets.js';
 import { market } from '../../../core/ops/market.js';
-import { MAX_COMPSETS, compSetListParams, compSetPathParams, compSetSchema, createCompSetBody, marketParams, marketSchema } from '../../../core/schemas/market.js';
+import { MAX_COMPSETS, compSetDetailSchema, compSetListParams, compSetPathParams, compSetSchema, createCompSetBody, marketParams, marketSchema } from '../../../core/schemas/market.js';
 import { withWarningDocs } from '../../docs/base.js';
 import { renderOk } from '../../render.js';
 import { defineRoute, jsonBody, queryInput } from '../../route.js';
@@ -81,11 +81,11 @@ export const compSetGet = defineRoute({
   path: '/v1/compsets/{id}',
   doc: () => ({
     operationId: 'getCompSet',
-    summary: 'A comp set',
-    description: `By its id (cs_…) or its name. Free. ${OWN}`,
+    summary: 'A comp set, with the listings it holds now',
+    description: `By its id (cs_…) or its name, with its members: the listings observed (with coordinates) within its radius now, nearest first, which its market figures rest on. Free. ${OWN}`,
     tags: ['Market'],
     path: compSetPathParams(),
-    data: compSetSchema(),
+    data: compSetDetailSchema(),
     errors: [403, 404],
     auth: true,
   }),
