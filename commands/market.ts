@@ -14,7 +14,16 @@ type Row = Record<string, unknown>;
 
 /** One line per figure of a group: what it is, its value, its sample and its method. */
 function figureRows(group: string, m: Metrics, currency: string): Row[] {
-  const row = (metric: string, f: Figure) => ({ group, metric, value: f.value, unit: f.unit === 'currency' ? currency : f.unit, sampleSize: f.sampleSize, sampleUnit: f.sampleUnit, method: f.method });
+  const row = (metric: string, f: Figure) => ({
+    group,
+    metric,
+    value: f.value,
+    unit: f.unit === 'currency' ? currency : f.unit,
+    sampleSize: f.sampleSize,
+    sampleUnit: f.sampleUnit,
+    listings: f.listings,
+    method: f.method,
+  });
   const p = m.pricePercentiles;
   return [
     row('active listings', m.activeListings),
@@ -24,7 +33,16 @@ function figureRows(group: string, m: Metrics, currency: string): Row[] {
     row('RevPAR', m.revpar),
     row('booking window (median)', m.bookingWindowDays),
     row('length of stay (mean)', m.lengthOfStayNights),
-    ...(['p25', 'p50', 'p75', 'p90'] as const).map((k) => ({ group, metric: `nightly price ${k}`, value: p[k], unit: currency, sampleSize: p.sampleSize, sampleUnit: p.sampleUnit, method: p.method })),
+    ...(['p25', 'p50', 'p75', 'p90'] as const).map((k) => ({
+      group,
+      metric: `nightly price ${k}`,
+      value: p[k],
+      unit: currency,
+      sampleSize: p.sampleSize,
+      sampleUnit: p.sampleUnit,
+      listings: p.listings,
+      method: p.method,
+    })),
   ];
 }
 
@@ -53,6 +71,8 @@ function marketView(rows: Row[]): View {
       { header: 'METRIC', text: (r: Row) => String(r.metric), min: 24 },
       { header: 'VALUE', text, align: 'right' as const },
       { header: 'SAMPLE', text: (r: Row) => `${String(r.sampleSize)} ${String(r.sampleUnit)}`, align: 'right' as const },
+      // The listings each figure rests on (issue 36, item 9): occupancy may rest on a few of the active listings.
+      { header: 'LISTINGS', text: (r: Row) => (typeof r.listings === 'number' ? String(r.listings) : null), align: 'right' as const, drop: 2 },
       { header: 'METHOD', text: (r: Row) => String(r.method), drop: 1 },
     ],
     fields: [],
@@ -64,6 +84,8 @@ function marketView(rows: Row[]): View {
       { key: 'sample_size', value: (r: Row) => r.sampleSize as number },
       { key: 'sample_unit', value: (r: Row) => r.sampleUnit as string },
       { key: 'method', value: (r: Row) => r.method as string },
+      // Last, so the columns scripts read before keep their places.
+      { key: 'listings', value: (r: Row) => (typeof r.listings === 'number' ? r.listings : null) },
     ],
   };
 }

@@ -30,12 +30,15 @@ describe('stays market (sandbox, in-process: free and deterministic)', () => {
     expect(table.stdout).toContain(`${(o.occupancy.inferredBookedRate.value! * 100).toFixed(1)} %`);
     expect(table.stdout).toContain(`${o.occupancy.inferredBookedRate.sampleSize} listing-nights`);
     expect(table.stdout).toContain(o.occupancy.inferredBookedRate.method);
+    // Each figure's listings (issue 36, item 9).
+    expect(table.stdout).toMatch(/LISTINGS/);
+    expect(table.stdout).toMatch(new RegExp(`${o.occupancy.inferredBookedRate.sampleSize} listing-nights\\s+${o.occupancy.inferredBookedRate.listings}\\s`));
     expect(table.stderr).toMatch(/observations of \d+ listings/);
 
     const csv = await staysIn(['market', 'Lisbon', ...WINDOW, '--platform', 'airbnb', '-o', 'csv'], box.env);
     expect(csv.code, csv.stderr).toBe(0);
     const lines = csv.stdout.trim().split('\n');
-    expect(lines[0]).toBe('group,metric,value,unit,sample_size,sample_unit,method');
+    expect(lines[0]).toBe('group,metric,value,unit,sample_size,sample_unit,method,listings');
     expect(lines.some((l) => l.startsWith('airbnb,ADR,'))).toBe(true);
     expect(lines.every((l, i) => i === 0 || !l.startsWith('vrbo,'))).toBe(true);
   });
