@@ -233,6 +233,37 @@ describe('the market tally', () => {
     expect(new Tally(date(0), date(10), 'EUR').metrics().adr).toMatchObject({ value: null, sampleSize: 0, listings: 0 });
   });
 
+  it('market and history bookings agree night for night over random calendars and windows (issue 36, item 1)', () => {
+    fc.assert(
+      fc.property(
+        // 40 nights, each free or taken at one of four instants (runs taken at one instant are one hold), minimum stay 1-3.
+        fc.array(fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }), { minLength: 40, maxLength: 40 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: -5, max: 40 }),
+        fc.integer({ min: 1, max: 30 }),
+        (taken, minNights, a, len) => {
+          const days = taken.flatMap((k, d) => night(d, k === undefined ? undefined : T0 + k * 7 * DAY, minNights));
+          const s = summarizeListing(days, []);
+          const [from, to] = [date(a), date(a + len)];
+          const t = new Tally(from, to, 'EUR');
+          t.add(prepare({ ...listing, summary: s, prices: [] }, from, to, 'EUR'));
+          const m = t.metrics();
+          const w = inferWindow({ days, prices: [], span: { from: date(0), to: date(39) } }, from, to);
+          const c = w.counts;
+          // The same nights in the same states.
+          expect(m.occupancy.calendarUnavailableRate.sampleSize).toBe(c.available + c.booked + c.blocked + c.unbookable);
+          expect(m.occupancy.inferredBookedRate.sampleSize).toBe(c.booked + c.available + c.unbookable);
+          if (c.booked + c.available + c.unbookable > 0) expect(m.occupancy.inferredBookedRate.value).toBe(Math.round((c.booked / (c.booked + c.available + c.unbookable)) * 10_000) / 10_000);
+          // The same bookings checking in within the window, whole (not cut at its edges).
+          const checkingIn = w.bookings.filter((b) => b.checkIn >= from && b.checkIn < to);
+          expect(m.lengthOfStayNights.sampleSize).toBe(checkingIn.length);
+          if (checkingIn.length > 0) expect(m.lengthOfStayNights.value).toBe(Math.round((checkingIn.reduce((n, b) => n + b.nights, 0) / checkingIn.length) * 100) / 100);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('day numbers are UTC days', () => {
     expect(dayNumber('1970-01-02')).toBe(1);
     expect(dayNumber(date(0)) + 9).toBe(dayNumber(date(9)));
