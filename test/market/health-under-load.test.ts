@@ -8,8 +8,8 @@
 // request for its whole length (31.5 s measured).
 //
 // On a busy machine (CI runs this beside other suites) every request is slower, with or without
-// the read: the probes are first taken for two seconds with no read, and the bound is 100 ms or
-// twice that baseline's p99, whichever is larger. A read that held the loop for its steps' length
+// the read: the probes are also taken for two seconds with no read, before it and after it, and
+// the bound is 100 ms or twice the larger baseline p99, whichever is larger. A read that held the loop for its steps' length
 // fails either way: the old one held it for seconds.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,12 +67,15 @@ describe('GET /v1/market on a city of 4,000 listings', () => {
     })();
     const during = await probe(read);
     await read;
+    // The machine's load may change while the read runs: its baseline is taken again after it, and the larger counts.
+    const after = await probe(new Promise((r) => setTimeout(r, 2000)));
     // Enough probes that the 99th percentile is not the slowest one or two.
     expect(during.length).toBeGreaterThan(100);
-    const bound = Math.max(100, 2 * p99(baseline));
+    const bound = Math.max(100, 2 * Math.max(p99(baseline), p99(after)));
     const slowest = [...during].sort((x, y) => x - y).slice(-5);
-    expect(p99(during), `health p99 ${p99(during).toFixed(1)} ms over ${during.length} probes (baseline p99 ${p99(baseline).toFixed(1)} ms); slowest ${slowest.map((x) => x.toFixed(0))}`).toBeLessThan(
-      bound,
-    );
+    expect(
+      p99(during),
+      `health p99 ${p99(during).toFixed(1)} ms over ${during.length} probes (baseline p99 ${p99(baseline).toFixed(1)} ms before, ${p99(after).toFixed(1)} ms after); slowest ${slowest.map((x) => x.toFixed(0))}`,
+    ).toBeLessThan(bound);
   }, 180_000);
 });
