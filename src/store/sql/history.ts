@@ -334,25 +334,31 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
           });
         }
         // What the listing's own read did not state (or never made): the latest search row that
-        // stated coordinates, and the latest that stated bedrooms (the columns the write path keeps).
-        const placed = new Map<string, { lat: number | null; lng: number | null; bedrooms: number | null; latAt: number; bedAt: number; name: string | null }>();
+        // stated coordinates, and the latest that stated bedrooms (the columns the write path
+        // keeps). Only for those listings: most have a listing read that states both.
+        const rest = b.ids.filter((id) => {
+          const f = found.get(`${b.platform}|${id}`);
+          return f === undefined || f.lat === null || f.bedrooms === null;
+        });
+        if (rest.length === 0) continue;
+        const placed = new Map<string, { lat: number | null; lng: number | null; bedrooms: number | null; latAt: number; bedAt: number }>();
         for (const r of await db.query(
-          `SELECT listing_id, lat, lng, bedrooms, last_seen, value FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'search' AND latest = 1 AND (lat IS NOT NULL OR bedrooms IS NOT NULL) ORDER BY last_seen, id`,
-          [b.platform, ids],
+          `SELECT listing_id, lat, lng, bedrooms, last_seen FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'search' AND latest = 1 AND (lat IS NOT NULL OR bedrooms IS NOT NULL) ORDER BY last_seen, id`,
+          [b.platform, JSON.stringify(rest)],
         )) {
           const id = r.listing_id as string;
-          const p = placed.get(id) ?? { lat: null, lng: null, bedrooms: null, latAt: -1, bedAt: -1, name: null };
+          const p = placed.get(id) ?? { lat: null, lng: null, bedrooms: null, latAt: -1, bedAt: -1 };
           const at = Number(r.last_seen);
           if (r.lat !== null && at >= p.latAt) Object.assign(p, { lat: Number(r.lat), lng: Number(r.lng), latAt: at });
           if (r.bedrooms !== null && at >= p.bedAt) Object.assign(p, { bedrooms: Number(r.bedrooms), bedAt: at });
-          p.name = nameOf(r.value) ?? p.name;
           placed.set(id, p);
         }
         for (const [id, p] of placed) {
           const k = `${b.platform}|${id}`;
           const f = found.get(k);
           if (!f) {
-            found.set(k, { platform: b.platform, listingId: id, name: p.name, lat: p.lat, lng: p.lng, bedrooms: p.bedrooms, bathrooms: null, maxOccupancy: null });
+            // No listing read: its name is the one the searches showed (the caller has it).
+            found.set(k, { platform: b.platform, listingId: id, name: null, lat: p.lat, lng: p.lng, bedrooms: p.bedrooms, bathrooms: null, maxOccupancy: null });
             continue;
           }
           if (f.lat === null) Object.assign(f, { lat: p.lat, lng: p.lng });
