@@ -316,7 +316,8 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
     async listingFacts(listings) {
       await flush();
       const found = new Map<string, ListingFacts>();
-      for (const b of batches(listings)) {
+      // A listing read is one row a listing: a digest batch's worth of listings a statement.
+      for (const b of batches(listings, digestBatch)) {
         const ids = JSON.stringify(b.ids);
         const rows = await db.query(`SELECT listing_id, value, lat, lng FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'listing' AND latest = 1`, [b.platform, ids]);
         for (const r of rows) {
