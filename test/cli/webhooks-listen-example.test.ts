@@ -4,12 +4,16 @@
 // `stays webhooks trigger job.succeeded`; and no registration outlives a listen: Ctrl-C deletes
 // it, a reader that went away (| head -1) no longer leaves it behind, and one left by a listen that
 // was killed (SIGKILL) is deleted by the next listen on this machine.
+import { untilOutput } from '../helpers/until.js';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
 import { buildProgram } from '../../commands/program.js';
 import { tempDir } from '../helpers/stays.js';
 import { freshSandbox, json, pathWithStays, stays } from './helpers.js';
+
+/** The example's waits: a listener's first lines can take a while on a busy box. */
+const until = (text: () => string, re: RegExp, ms = 20_000) => untilOutput(text, re, ms);
 
 /** The listen example that pipes into jq, from the help text itself. */
 async function listenExample(): Promise<string> {
@@ -49,16 +53,6 @@ function onTerminal(line: string, env: NodeJS.ProcessEnv, cwd: string): Bg {
   let screen = '';
   child.stdout!.on('data', (d: Buffer) => (screen += d.toString()));
   return { child, out: () => screen, err: () => screen, exit: new Promise((r) => child.once('close', (code) => r(code))) };
-}
-
-async function until(text: () => string, re: RegExp, ms = 20_000): Promise<RegExpExecArray> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const m = re.exec(text());
-    if (m) return m;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${re}: ${text().slice(-2000)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 function machine() {

@@ -1,6 +1,7 @@
 // Webhooks of a server whose clock is moved (STAYS_NOW) reach `stays webhooks listen` (issue 36,
 // item 18): the signature is transport, dated by the real clock the receiver checks against, while
 // the payload keeps the service's time. The built CLI as a child process against `stays serve`.
+import { untilOutput } from '../helpers/until.js';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, type Stays, type TestAccount, startStays } from '../helpers/stays.js';
@@ -19,16 +20,6 @@ afterAll(async () => {
 
 const CLEARED = ['STAYS_BASE_URL', 'STAYS_API_KEY', 'STAYS_PROFILE', 'STAYS_DEBUG', 'NO_COLOR', 'FORCE_COLOR', 'CI', 'STAYS_DATA_DIR', 'STAYS_CONFIG_DIR', 'STAYS_NOW'];
 
-async function until(text: () => string, re: RegExp, ms: number): Promise<RegExpExecArray> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const m = re.exec(text());
-    if (m) return m;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${re}: ${text().slice(-2000)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe('stays webhooks listen against a server on STAYS_NOW', () => {
   it('verifies its deliveries (signed at the real time); the payload carries the service time', async () => {
     const env: NodeJS.ProcessEnv = { ...process.env };
@@ -43,12 +34,12 @@ describe('stays webhooks listen against a server on STAYS_NOW', () => {
     child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
     const exit = new Promise<number | null>((r) => child.once('close', (code) => r(code)));
     try {
-      await until(() => err, /Signing secret whsec_/, 15_000);
+      await untilOutput(() => err, /Signing secret whsec_/, 15_000);
       const res = await s.req('/v1/search?location=Porto&limit=2', { key: a.liveKey });
       expect(res.status).toBe(202);
       const jobId = ((await res.json()) as { data: { jobId: string } }).data.jobId;
       // Either it is verified and printed, or listen says why it rejected it: no waiting out a timeout.
-      await until(() => out + err, /"event":"job\.succeeded"|rejected a delivery/, 30_000);
+      await untilOutput(() => out + err, /"event":"job\.succeeded"|rejected a delivery/, 30_000);
       expect(err).not.toMatch(/rejected a delivery/);
       const line = JSON.parse(out.trim().split('\n')[0]!) as { event: string; created_at: string; data: { job_id: string } };
       expect(line).toMatchObject({ event: 'job.succeeded', data: { job_id: jobId } });

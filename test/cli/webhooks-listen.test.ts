@@ -3,6 +3,7 @@
 // its webhook on SIGTERM (exit 0); on a pseudo-terminal (script(1)) it shows each delivery as a
 // line as it arrives and deletes its webhook on Ctrl-C (exit 130); end to end, a live search on a
 // `stays serve` with the simulated upstream shows job.queued, job.running, job.succeeded.
+import { untilOutput } from '../helpers/until.js';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signatureHeader, verifyWebhook } from '../../src/webhooks/sign.js';
@@ -38,20 +39,9 @@ function baseEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...env, ...freshSandbox().env, ...extra };
 }
 
-/** Resolves once `re` matches `text()`, or fails after `ms`. */
-async function until(text: () => string, re: RegExp, ms = 15_000): Promise<RegExpExecArray> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const m = re.exec(text());
-    if (m) return m;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${re}: ${text().slice(-2000)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 async function ready(child: ChildProcess, out: () => string, err: () => string, screen: () => string): Promise<Listening> {
   const exit = new Promise<number | null>((r) => child.once('close', (code) => r(code)));
-  const m = await until(screen, /Listening on (http:\/\/127\.0\.0\.1:\d+\/) for [^(]+\(webhook (wh_[0-9A-Z]{26})\)[\s\S]*?Signing secret (whsec_[A-Za-z0-9_-]+)/);
+  const m = await untilOutput(screen, /Listening on (http:\/\/127\.0\.0\.1:\d+\/) for [^(]+\(webhook (wh_[0-9A-Z]{26})\)[\s\S]*?Signing secret (whsec_[A-Za-z0-9_-]+)/);
   return { child, url: m[1]!, hookId: m[2]!, secret: m[3]!, out, err, exit };
 }
 
@@ -112,7 +102,7 @@ describe('stays webhooks listen, piped', () => {
       expect((await deliver(l, event(2, 'job.failed'))).status).toBe(200);
       expect((await deliver(l, event(3), 'whsec_wrong')).status).toBe(400);
       expect((await deliver(l, event(4), l.secret, Math.floor(Date.now() / 1000) - 3600)).status).toBe(400);
-      await until(l.err, /signature stale/);
+      await untilOutput(l.err, /signature stale/);
       const lines = l.out().trimEnd().split('\n');
       expect(lines.map((x) => JSON.parse(x) as { id: string; event: string })).toEqual([event(1), event(2, 'job.failed')].map((e) => expect.objectContaining({ id: e.id, event: e.event })));
       expect(l.err()).toMatch(/rejected a delivery: signature mismatch/);
@@ -156,7 +146,7 @@ describe('stays webhooks listen, piped', () => {
       const res = await s.req('/v1/search?location=Porto&limit=2', { key: a.liveKey });
       expect(res.status).toBe(202);
       const jobId = ((await res.json()) as { data: { jobId: string } }).data.jobId;
-      await until(l.out, /job\.succeeded/, 30_000);
+      await untilOutput(l.out, /job\.succeeded/, 30_000);
       const events = l
         .out()
         .trimEnd()
@@ -191,11 +181,11 @@ describe('stays webhooks listen, on a terminal', () => {
   it('shows each delivery as a line as it arrives, and Ctrl-C deletes the webhook and exits 130', async () => {
     const l = await listenOnTty(['--events', 'job.succeeded,job.failed']);
     try {
-      await until(l.out, /TIME\s+EVENT\s+EVENT ID/);
+      await untilOutput(l.out, /TIME\s+EVENT\s+EVENT ID/);
       expect((await deliver(l, event(7))).status).toBe(200);
-      await until(l.out, new RegExp(`\\d\\d:\\d\\d:\\d\\d\\S*\\s+\\S*job\\.succeeded\\S*\\s+${event(7).id}\\s+job_7 completed`));
+      await untilOutput(l.out, new RegExp(`\\d\\d:\\d\\d:\\d\\d\\S*\\s+\\S*job\\.succeeded\\S*\\s+${event(7).id}\\s+job_7 completed`));
       expect((await deliver(l, event(8, 'job.failed'))).status).toBe(200);
-      await until(l.out, new RegExp(`job\\.failed\\S*\\s+${event(8).id}`));
+      await untilOutput(l.out, new RegExp(`job\\.failed\\S*\\s+${event(8).id}`));
       l.child.stdin!.write('\x03');
       expect(await l.exit).toBe(130);
     } finally {
