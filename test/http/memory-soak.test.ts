@@ -3,12 +3,13 @@
 // upstream call), and its resident memory (VmRSS of the child, from /proc) stays under 300 MB.
 // Before the fix every `Prefer: wait` kept its job's answer alive through a never-settling
 // promise the waits raced against (src/jobs/runner.ts): this same load left the server at about
-// 505 MB (and 1.1 GB after 1,500 four-platform searches); after it, about 240 MB, of which the
-// JS heap is under 50 MB (the rest: V8's committed pages, the binary, SQLite).
+// 500 MB (and 865 MB after 1,500 four-platform searches; 1.14 GB in the issue); after it, about
+// 240 MB, of which the JS heap is under 50 MB (the rest: V8's committed pages, the binary, SQLite).
 //
 // One platform per search keeps each call cheap (3,000 take about 30 s on a busy 2-core box, a
 // four-platform search five times as long) while its answer (40 rows, rendered) is still large
-// enough that keeping each one shows: the bound sits halfway between the two measurements.
+// enough that keeping each one shows: the bound sits between the two measurements, 60 MB above
+// the one after the fix.
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pollJob } from '../helpers/jobs.js';
