@@ -3,6 +3,7 @@
 // cannot ship undocumented: ERROR_DOCS is typed over every ErrorCode, and test/docs checks it.
 // The /docs pages, the shipped docs/errors.md and `stays help errors` are all rendered from here.
 import { type ErrorCode, ALL_ERROR_CODES, errorInfo, isErrorCode } from './errors.js';
+import { DATE_MAX, DATE_MIN } from './schemas/fields.js';
 
 export interface CodeDoc {
   /** What makes the service answer with this code. */
@@ -22,7 +23,7 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     reproduce: `GET /v1/search without location, ${SANDBOX}`,
   },
   invalid_parameter: {
-    cause: 'A parameter is present but malformed: not a number, a date that is not YYYY-MM-DD, an unknown platform, a listing id of the wrong shape, a body that is not the expected JSON.',
+    cause: `A parameter is present but malformed: not a number, a date that is not YYYY-MM-DD or lies outside ${DATE_MIN} to ${DATE_MAX} (the one range every date parameter takes), an unknown platform, a listing id of the wrong shape, a body that is not the expected JSON.`,
     fix: 'Correct the parameter named in param; the message says what was expected.',
     reproduce: `GET /v1/search?location=Lisbon&adults=many ${SANDBOX}`,
   },

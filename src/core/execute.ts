@@ -251,7 +251,7 @@ async function pendingSandboxJob<T>(services: Services, ctx: RequestContext, pla
     if (!(await store.startJob(jobId, owner, clock.now()))) return lost(services, jobId);
     emitJob(services, 'job.running', job);
     // A stopping server does not wait for it: the job is left to the shutdown, which fails it (free).
-    if ((await Promise.race([sandboxPendingDelay().then(() => 'done' as const), services.jobs.whenStopping()])) === null) {
+    if ((await services.jobs.unlessStopping(sandboxPendingDelay())) === null) {
       return { ok: false, error: new ServiceError('upstream_degraded', 'The server stopped before this sandbox job finished; nothing was charged.', { retryAfter: 1 }) };
     }
     const r = finish(services, ctx, plan, await sandboxCompose(services, plan), { cached: false, sandbox: true, simulated: false });

@@ -19,10 +19,14 @@ export class JobRunner implements JobRunnerPort {
    */
   readonly holds = new Set<string>();
   readonly flights = new Set<string>();
-  private releaseWaiters: () => void = () => undefined;
-  private waitersReleased = new Promise<null>((r) => {
-    this.releaseWaiters = () => r(null);
-  });
+  /**
+   * Who waits and gives up when shutdown begins, each removed once its wait ends. Not one promise
+   * that every wait races against: a promise that never settles keeps a reaction for every race
+   * ever run against it, and each reaction the race's answer (a whole search result, with its
+   * rendered bytes): the server grew by half a megabyte a live search (issue 35, item 6).
+   */
+  private readonly stopListeners = new Set<() => void>();
+  private stopping = false;
 
   /** @param owner this process's instance id, which owns the jobs it runs. */
   constructor(readonly owner: string) {}
@@ -52,20 +56,30 @@ export class JobRunner implements JobRunnerPort {
       timer = setTimeout(() => r(null), ms);
     });
     try {
-      return await Promise.race([p, timeout, this.waitersReleased]);
+      return await this.unlessStopping(Promise.race([p, timeout]));
     } finally {
       clearTimeout(timer);
     }
   }
 
-  /** Resolves when shutdown begins (stopWaiting): work that only waits (a sandbox `pending` job) gives up then. */
-  whenStopping(): Promise<null> {
-    return this.waitersReleased;
+  /**
+   * `p`'s outcome, or null as soon as shutdown begins (stopWaiting): work that only waits (a
+   * sandbox `pending` job, a `Prefer: wait` caller) gives up then. Keeps nothing once `p` settles.
+   */
+  unlessStopping<T>(p: Promise<T>): Promise<T | null> {
+    if (this.stopping) return Promise.resolve(null);
+    return new Promise<T | null>((resolve, reject) => {
+      const stop = () => resolve(null);
+      this.stopListeners.add(stop);
+      p.then(resolve, reject).finally(() => this.stopListeners.delete(stop));
+    });
   }
 
   /** Shutdown: every `Prefer: wait` caller gets its answer (the job's 202) now rather than at its deadline. */
   stopWaiting(): void {
-    this.releaseWaiters();
+    this.stopping = true;
+    for (const stop of this.stopListeners) stop();
+    this.stopListeners.clear();
   }
 
   get size(): number {

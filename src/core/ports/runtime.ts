@@ -23,8 +23,8 @@ export interface JobRunnerPort {
   run(id: string, holdId: string, task: () => Promise<JobOutcome>): Promise<JobOutcome>;
   /** The job's outcome if it ends within `ms`, else null. */
   wait(id: string, ms: number): Promise<JobOutcome | null>;
-  /** Resolves when shutdown begins: work that only waits gives up then. */
-  whenStopping(): Promise<null>;
+  /** `p`'s outcome, or null as soon as shutdown begins: work that only waits gives up then. */
+  unlessStopping<T>(p: Promise<T>): Promise<T | null>;
   /** What the heartbeat renews: the work in flight in this process. */
   live(): LiveWork;
 }

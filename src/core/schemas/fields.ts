@@ -79,13 +79,29 @@ function isValidDate(s: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
 
+/**
+ * The one range of dates the service takes, both ends included: every date parameter (check-in
+ * and check-out, a window's start and end, a history read's instants) of every endpoint, tool and
+ * watch. Beyond it dates were taken and broke later (a window's months past 9999 made no date: a
+ * 500; years before 100 were read as 19xx), and no stay, quote or observation lies outside it.
+ * docs/decisions.md, "One date type, one range".
+ */
+export const DATE_MIN = '2000-01-01';
+export const DATE_MAX = '2099-12-31';
+export const DATE_RANGE_MESSAGE = `must be a date from ${DATE_MIN} to ${DATE_MAX}`;
+
+/** Whether a YYYY-MM-DD date (or the date of an ISO instant, its first ten characters) lies in the range. */
+export const inDateRange = (s: string) => s.slice(0, 10) >= DATE_MIN && s.slice(0, 10) <= DATE_MAX;
+
+/** A date parameter: YYYY-MM-DD, a calendar date, within DATE_MIN to DATE_MAX. */
 export function date() {
   return z.preprocess(
     scalar,
     z
       .string()
       .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date in YYYY-MM-DD form' })
-      .refine(isValidDate, { message: 'is not a calendar date' }),
+      .refine(isValidDate, { message: 'is not a calendar date' })
+      .refine(inDateRange, { message: DATE_RANGE_MESSAGE }),
   );
 }
 

@@ -4,17 +4,19 @@ import { z } from 'zod';
 import { ALL_PLATFORMS } from '../platforms.js';
 import { OBSERVATION_KINDS } from '../ports/store/observations.js';
 import { MAX_ADULTS } from './param-schemas.js';
-import { country, date, int, list, lowerEnum, str } from './fields.js';
+import { DATE_RANGE_MESSAGE, country, date, inDateRange, int, list, lowerEnum, str } from './fields.js';
 import { once } from './once.js';
 
 /** The longest window a history read may span (from to to), in days. */
 export const HISTORY_MAX_DAYS = 400;
 
-/** An instant: an ISO 8601 date-time with its offset, or a date (its UTC midnight). */
+/** An instant: an ISO 8601 date-time with its offset, or a date (its UTC midnight); its date within the one range (fields.ts). */
 const instant = () =>
-  str().refine((s) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(s) && !Number.isNaN(Date.parse(s.length === 10 ? `${s}T00:00:00Z` : s)), {
-    message: 'must be an ISO 8601 date-time with its offset (2027-01-01T06:00:00Z) or a date (YYYY-MM-DD)',
-  });
+  str()
+    .refine((s) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(s) && !Number.isNaN(Date.parse(s.length === 10 ? `${s}T00:00:00Z` : s)), {
+      message: 'must be an ISO 8601 date-time with its offset (2027-01-01T06:00:00Z) or a date (YYYY-MM-DD)',
+    })
+    .refine(inDateRange, { message: DATE_RANGE_MESSAGE });
 
 /** The listing a read is of. */
 const listingFields = () => ({
