@@ -27,7 +27,7 @@ describe('errors in the words typed', () => {
     [['market', 'Lisbon', '--from', '2027-02-01', '--to', '2027-01-01'], /^--to must be after --from\.$/, '--to'],
     [['market', '--from', '2027-01-01', '--to', '2027-02-01'], /^Give one of LOCATION, --bbox, --compset /, undefined],
     [['market', '--compset', 'nope', '--from', '2027-01-01', '--to', '2027-02-01'], /^No comp set "nope"/, '--compset'],
-    [['compset', 'create', 'far', '--near', 'airbnb:62959578', '--radius', '99km'], /^--radius must be at most/, '--radius'],
+    [['compset', 'create', 'far', '--near', 'airbnb:62959578', '--radius', '99km'], /^--radius must be at most 50 km \(got 99 km\)/, '--radius'],
     [['match', 'foo:4242'], /^PLATFORM must be one of .*\(got "foo"\)/, 'PLATFORM'],
     [['match', 'airbnb:62959578', '--threshold', '3'], /^--threshold must be at most 1/, '--threshold'],
   ])('stays %s', async (args, message, param) => {

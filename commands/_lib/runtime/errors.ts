@@ -155,6 +155,9 @@ const watchRuleWords = (message: string): string =>
 /** The parameter as the command's flags name it: a watch's call parameter (call.params.checkIn) is the flag of that parameter. */
 const paramOf = (param: string) => param.replace(/^call\.params\./, '');
 
+/** A radius message's metres in the units --radius takes: "at most 50000 (got 99000)" → "at most 50 km (got 99 km)". */
+const radiusWords = (message: string) => message.replace(/(?<![\w.])(-?\d+(?:\.\d+)?)(?![\w.]|\.\d)/g, (n: string) => (Math.abs(Number(n)) >= 1000 ? `${Number(n) / 1000} km` : `${n} m`));
+
 const kebab = (name: string) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** The command being run: the first word after `stays` (the program takes no options before it). */
@@ -201,7 +204,8 @@ function describe(e: unknown): Printable {
     if (e.param) details.push(`param: ${rule ?? names?.get(paramOf(e.param)) ?? e.param}`);
     if (e.requestId) details.push(`requestId: ${e.requestId}`);
     if (e.docUrl) details.push(`docs: ${e.docUrl}`);
-    const message = rule === null ? e.message : watchRuleWords(e.message);
+    const typed = command === 'compset' && e.param === 'radiusMeters' ? radiusWords(e.message) : e.message;
+    const message = rule === null ? typed : watchRuleWords(typed);
     const human = e.param !== null && names ? inCliWords(message, names) : message;
     return { envelope, exitCode: exitCodeFor(e.type, e.code, { jobFailed: e.jobId !== null }), details, human };
   }
