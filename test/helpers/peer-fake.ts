@@ -9,13 +9,14 @@ import { resolve } from 'node:path';
 
 type Schema = Record<string, unknown> & { $ref?: string; type?: string | string[]; required?: string[]; properties?: Record<string, Schema> };
 
-const SPEC = resolve(import.meta.dirname, '../../../shared/spec/peer/stayingapi-openapi.json');
+/** The peer's OpenAPI document, where CI puts it (../shared beside the clone). */
+export const PEER_SPEC = resolve(import.meta.dirname, '../../../shared/spec/peer/stayingapi-openapi.json');
 /** Whether the peer's OpenAPI document is beside the clone (../shared: CI has it, a user's clone does not); tests of the peer skip without it. */
-export const PEER_SPEC_AVAILABLE = existsSync(SPEC);
+export const PEER_SPEC_AVAILABLE = existsSync(PEER_SPEC);
 type Doc = { components: { schemas: Record<string, Schema> }; paths: Record<string, unknown> };
 let loaded: Doc | undefined;
 /** The peer's document, read on first use. */
-const spec = (): Doc => (loaded ??= JSON.parse(readFileSync(SPEC, 'utf8')) as Doc);
+const spec = (): Doc => (loaded ??= JSON.parse(readFileSync(PEER_SPEC, 'utf8')) as Doc);
 
 function deref(s: Schema): Schema {
   return s.$ref ? deref(spec().components.schemas[s.$ref.replace('#/components/schemas/', '')]!) : s;

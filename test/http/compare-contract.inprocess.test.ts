@@ -5,15 +5,13 @@
 // meaning. The like-for-like figures are the new optional `comparable`, present exactly when the
 // price_inclusions_differ warning is. Skips without ../shared (test/helpers/peer-fake.ts).
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/core/clock.js';
 import { type PriceCompare, PriceCompareSchema } from '../../src/core/schemas/resources.js';
 import { type TestApp, startApp } from '../helpers/app.js';
-import { PEER_SPEC_AVAILABLE } from '../helpers/peer-fake.js';
+import { PEER_SPEC, PEER_SPEC_AVAILABLE } from '../helpers/peer-fake.js';
 import type { TestAccount } from '../helpers/stays.js';
 
-const SPEC = resolve(import.meta.dirname, '../../../shared/spec/peer/stayingapi-openapi.json');
 type Prop = { description?: string };
 type PeerCompare = { required: string[]; properties: Record<string, Prop> };
 
@@ -30,7 +28,7 @@ describe.skipIf(!PEER_SPEC_AVAILABLE)('price-compare answers hold the peer OpenA
   let a: TestAccount;
   let peer: PeerCompare;
   beforeAll(async () => {
-    peer = (JSON.parse(readFileSync(SPEC, 'utf8')) as { components: { schemas: { PriceCompare: PeerCompare } } }).components.schemas.PriceCompare;
+    peer = (JSON.parse(readFileSync(PEER_SPEC, 'utf8')) as { components: { schemas: { PriceCompare: PeerCompare } } }).components.schemas.PriceCompare;
     t = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '0', STAYS_SIM_FAIL: '' }, { clock: manualClock(Date.UTC(2026, 10, 26, 12)) });
     a = await t.account({ credits: 100_000, rpm: 100_000 });
   });
