@@ -7,6 +7,7 @@ import type { Lru } from './lru.js';
 import type { Upstream } from './upstream.js';
 import type { EventSink, JobRunnerPort } from './ports/runtime.js';
 import type { HistoryPort } from './ports/history.js';
+import type { HistoryView } from './ports/store.js';
 import type { Meta } from './schemas/resources.js';
 
 export interface Services {
@@ -35,8 +36,18 @@ export interface RequestContext {
 
 export const isSandbox = (ctx: RequestContext) => ctx.key.env === 'sandbox';
 
-/** The history a caller reads: the sandbox world's for a sandbox key, this deployment's observations for a live one. */
-export const historyFor = (services: Services, ctx: RequestContext): HistoryPort => (isSandbox(ctx) ? services.sandboxHistory : services.store.history);
+/**
+ * Which of this deployment's observations a live key reads (issue 35, item 5): its own account's
+ * (STAYS_HISTORY_SCOPE=account, the default), or every account's calendars and listing facts
+ * pooled but only its own queries (deployment). HistoryView (src/core/ports/store/observations.ts).
+ */
+export const historyView = (services: Services, ctx: RequestContext): HistoryView => ({ account: ctx.account.id, pooled: services.config.historyScope === 'deployment' });
+
+/** Whose live calls a live key's history holds, in words (its errors say where to look). */
+export const observedBy = (services: Services): string => (services.config.historyScope === 'deployment' ? "this deployment's live calls" : "this account's live calls");
+
+/** The history a caller reads: the sandbox world's for a sandbox key, this deployment's observations it may see for a live one. */
+export const historyFor = (services: Services, ctx: RequestContext): HistoryPort => (isSandbox(ctx) ? services.sandboxHistory : services.store.historyOf(historyView(services, ctx)));
 
 /** A synchronous success: the envelope's data and meta. */
 export interface OpResult<T> {

@@ -128,7 +128,7 @@ export async function execute<T>(services: Services, ctx: RequestContext, plan: 
 
   // Every leg cached: the cost is known before any work, so the call is admitted as a hold of its
   // worst case would be and charged in one store transaction, with no hold to settle (issue 23).
-  const hits: (CacheHit | null)[] = await Promise.all(plan.legs.map((l) => services.store.cacheGet(l.key, services.clock.now())));
+  const hits: (CacheHit | null)[] = await Promise.all(plan.legs.map((l) => services.store.cacheGet(cacheKey(services, ctx, l), services.clock.now())));
   if (hits.every((h) => h !== null)) {
     const c = plan.compose(hits.map((h) => ({ ok: true, value: h!.value, cached: true })));
     const r = finish(services, ctx, plan, c, { cached: true, sandbox: false, simulated: upstream.simulated });
@@ -292,8 +292,18 @@ function fetchLeg(services: Services, upstream: Upstream, leg: Leg, fetched: { l
   );
 }
 
-/** The answers this process already kept, each once however many calls shared it. */
-const keptAnswers = new WeakSet<Fetched>();
+/**
+ * The answers this process already kept, each once per account however many of its calls shared
+ * it: an account's history and (in account scope) its cache are its own (issue 35, item 5).
+ */
+const keptAnswers = new WeakMap<Fetched, Set<string>>();
+
+/**
+ * Where a leg's answer is cached: per account when the history is kept per account (the default,
+ * STAYS_HISTORY_SCOPE=account), so a cached answer (and its cached tier) never tells one account
+ * what another asked; deployment-wide when observations are pooled.
+ */
+const cacheKey = (services: Services, ctx: RequestContext, leg: Leg) => (services.config.historyScope === 'account' ? `${ctx.account.id}|${leg.key}` : leg.key);
 
 /**
  * Keeps a fetched answer once a call completed and was charged for it (issue 35, item 1): writes
@@ -305,16 +315,18 @@ async function keep(services: Services, ctx: RequestContext, leg: Leg, f: Fetche
   let expiresAt = f.at;
   if (f.cacheable) {
     expiresAt = f.at + leg.ttlMs;
-    if (!keptAnswers.has(f)) {
-      keptAnswers.add(f);
+    const accounts = keptAnswers.get(f) ?? new Set<string>();
+    keptAnswers.set(f, accounts);
+    if (!accounts.has(ctx.account.id)) {
+      accounts.add(ctx.account.id);
       // A cache that cannot be written only costs a later refetch, an observation that cannot be
       // recorded only a gap in the history: the call stands.
       const [cached] = await Promise.all([
-        services.store.cacheSet(leg.key, f.value, f.at, f.at + leg.ttlMs).then(
+        services.store.cacheSet(cacheKey(services, ctx, leg), f.value, f.at, f.at + leg.ttlMs).then(
           () => true,
           () => false,
         ),
-        record(services, leg, f.value, f.source, f.at),
+        record(services, leg, f.value, f.source, f.at, ctx.account.id),
       ]);
       if (!cached) expiresAt = f.at;
     }
@@ -328,10 +340,10 @@ async function keep(services: Services, ctx: RequestContext, leg: Leg, f: Fetche
  * Queued: the store writes it later, a second's answers in one transaction, off the answer's path
  * (the budget is 5 % of a live search's server time; docs/benchmarks.md, "Issue 26: history").
  */
-async function record(services: Services, leg: Leg, value: unknown, source: string, at: number): Promise<void> {
+async function record(services: Services, leg: Leg, value: unknown, source: string, at: number, account: string): Promise<void> {
   if (!leg.observe || services.config.history === 'off') return;
   try {
-    services.store.queueObservations(leg.observe(value), source, at);
+    services.store.queueObservations(leg.observe(value), source, at, account);
   } catch {
     // The answer stands; the history misses it.
   }

@@ -69,6 +69,12 @@ const FIELDS = {
   heapGrowthPercent: () => z.coerce.number().int().min(0).max(400),
   /** STAYS_HISTORY: whether the live path records what upstreams answered (issue 26); off: nothing is recorded. */
   history: () => z.enum(['on', 'off']),
+  /**
+   * STAYS_HISTORY_SCOPE (issue 35, item 5): what a live key's history reads. account: what its own
+   * account's calls observed; deployment: every account's calendars, listing facts and ratings
+   * pooled, but only its own account's searches and quotes (their keys are other accounts' queries).
+   */
+  historyScope: () => z.enum(['account', 'deployment']),
   /** STAYS_HISTORY_DAYS: how long an observation is kept after it was last seen. */
   historyDays: () => z.coerce.number().int().min(1).max(36_500),
   /** Credits one account may top up per UTC day with a live key (0: top-ups refused, D24). */

@@ -217,5 +217,71 @@ export function suite(kind: StoreKind): void {
       // A series whose latest row was purged starts again.
       expect(await store.recordObservations([quote(200)], 'simulated', T0 + 40 * MIN)).toEqual({ added: 1, extended: 0 });
     });
+
+    it("each account's rows are its own series; a reader sees its own (and those recorded without an account), the pool every calendar merged, never another account's queries", async () => {
+      const store = await open();
+      const night = (available: boolean) => obs({ platform: 'vrbo', listingId: '9', kind: 'day', key: '2027-03-01', currency: null, value: { available } });
+      const search = obs({ platform: 'vrbo', listingId: '9', kind: 'search', key: 'secret place@2027-03-01/2027-03-04/3', currency: 'EUR', value: { name: 'n', nightlyPrice: 100 } });
+      // A saw the night free at T0 and again at T0+10h (one row); B saw it taken at T0+5h; a row recorded without an account at T0-1h.
+      await store.recordObservations([night(true)], 'simulated', T0 - HOUR);
+      expect(await store.recordObservations([night(true), search], 'simulated', T0, 'acct_a')).toEqual({ added: 2, extended: 0 });
+      expect(await store.recordObservations([night(false)], 'simulated', T0 + 5 * HOUR, 'acct_b')).toEqual({ added: 1, extended: 0 });
+      expect(await store.recordObservations([night(true)], 'simulated', T0 + 10 * HOUR, 'acct_a')).toEqual({ added: 0, extended: 1 });
+      const story = async (view: { account: string | null; pooled: boolean }) =>
+        (await store.historyOf(view).calendar({ platform: 'vrbo', listingId: '9' }, { from: '2027-03-01', to: '2027-03-01' })).map((r) => [
+          (r.value as { available: boolean }).available,
+          (r.firstSeen - T0) / HOUR,
+          (r.lastSeen - T0) / HOUR,
+          r.timesSeen,
+        ]);
+      // A's own: the row without an account and its own, the same value: one run.
+      expect(await story({ account: 'acct_a', pooled: false })).toEqual([[true, -1, 10, 3]]);
+      expect(await story({ account: 'acct_b', pooled: false })).toEqual([
+        [true, -1, -1, 1],
+        [false, 5, 5, 1],
+      ]);
+      // Pooled: one story of every account's observations, in time order: free, taken at 5h, free again at 10h.
+      const pooled = [
+        [true, -1, 0, 2],
+        [false, 5, 5, 1],
+        [true, 10, 10, 1],
+      ];
+      expect(await story({ account: 'acct_b', pooled: true })).toEqual(pooled);
+      expect(await story({ account: null, pooled: true })).toEqual(pooled);
+      // Queries: A's search is A's alone, pooled or not.
+      const shown = async (view: { account: string | null; pooled: boolean }) =>
+        (await store.historyOf(view).listingsShownIn({ place: 'secret place', platforms: ['vrbo'], from: 0, to: T0 + HOUR })).listings.length;
+      expect([await shown({ account: 'acct_a', pooled: false }), await shown({ account: 'acct_b', pooled: false }), await shown({ account: 'acct_b', pooled: true })]).toEqual([1, 0, 0]);
+      // The export: B's own view has no row of A's; pooled, A's calendar but not its search.
+      const exported = async (view: { account: string | null; pooled: boolean }) =>
+        (await store.observationsSince({ since: 0, afterId: 0, limit: 100, view })).map((r) => `${r.kind}:${(r.value as { available?: boolean }).available ?? r.key}@${(r.firstSeen - T0) / HOUR}`);
+      expect(await exported({ account: 'acct_b', pooled: false })).toEqual(['day:true@-1', 'day:false@5']);
+      expect(await exported({ account: 'acct_b', pooled: true })).toEqual(['day:true@-1', 'day:true@0', 'day:false@5']);
+      expect(await exported({ account: 'acct_a', pooled: false })).toEqual(['day:true@-1', 'day:true@0', 'search:secret place@2027-03-01/2027-03-04/3@0']);
+      // Summaries are kept per scope, and every one is made again once any account's rows of the listing change.
+      let made = 0;
+      const digest = async (view: { account: string | null; pooled: boolean }) => {
+        let states = '';
+        await store.historyOf(view).digests(
+          [{ platform: 'vrbo', listingId: '9' }],
+          { from: '2027-03-01', to: '2027-03-01' },
+          (d, p, w) => (made++, summarizeListing(d, p, w)),
+          (b) => {
+            states = b[0]!.summary?.states ?? '';
+          },
+        );
+        return states;
+      };
+      const a = await digest({ account: 'acct_a', pooled: false });
+      const b = await digest({ account: 'acct_b', pooled: false });
+      expect([a, b]).toEqual(['a', 'b']);
+      await digest({ account: 'acct_a', pooled: false });
+      await digest({ account: 'acct_b', pooled: true });
+      expect(made).toBe(3);
+      await store.recordObservations([night(false)], 'simulated', T0 + 11 * HOUR, 'acct_a');
+      expect(await digest({ account: 'acct_a', pooled: false })).not.toBe('a');
+      await digest({ account: 'acct_b', pooled: true });
+      expect(made).toBe(5);
+    });
   });
 }

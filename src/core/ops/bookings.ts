@@ -7,7 +7,7 @@ import { BOOKING_METHOD, inferWindow } from '../analytics/bookings.js';
 import { requireScope } from '../auth.js';
 import { addDays } from '../clock.js';
 import type { OpResult, RequestContext, Services } from '../context.js';
-import { historyFor } from '../context.js';
+import { historyFor, observedBy } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { parseListingId } from '../listing-ref.js';
 import { SINGLE_LISTING_PLATFORMS } from '../platforms.js';
@@ -29,9 +29,13 @@ export async function historyBookings(services: Services, ctx: RequestContext, r
   const observed = await historyFor(services, ctx).observedFor({ platform, listingId: id }, { from: q.from, to: addDays(q.to, -1) });
   const inference = inferWindow(observed, q.from, q.to);
   if (inference.sample.nights === 0) {
-    throw new ServiceError('no_observations', `No night of ${platform} listing ${id} from ${q.from} to ${q.to} was observed by this deployment (a live calendar call for it records what it sees).`, {
-      param: 'listingId',
-    });
+    throw new ServiceError(
+      'no_observations',
+      `No night of ${platform} listing ${id} from ${q.from} to ${q.to} was observed by ${observedBy(services)} (a live calendar call for it records what it sees).`,
+      {
+        param: 'listingId',
+      },
+    );
   }
   return {
     data: { method: BOOKING_METHOD, platform, listingId: id, from: q.from, to: q.to, nights: inference.nights, bookings: inference.bookings, counts: inference.counts, sample: inference.sample },

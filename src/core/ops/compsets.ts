@@ -4,7 +4,7 @@
 // are whatever the deployment observed there when its metrics are read (GET /v1/market?compSet=).
 // Writing one takes the watches.write scope (saved analyses; OAuth tokens, read-only, never carry it).
 import { requireScope } from '../auth.js';
-import { type OpResult, type RequestContext, type Services, historyFor, isSandbox } from '../context.js';
+import { type OpResult, type RequestContext, type Services, historyFor, isSandbox, observedBy } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { inferListingRef, parseListingId } from '../listing-ref.js';
 import { DEFAULT_SEARCH_PLATFORMS, type EnabledPlatform, isEnabled, isPlatform } from '../platforms.js';
@@ -53,7 +53,9 @@ async function anchorPlace(services: Services, ctx: RequestContext, platform: En
   const place = await history.placeOf({ platform, listingId: id });
   if (place !== null) return place;
   if (!isSandbox(ctx) && !(await history.observedListing({ platform, listingId: id }))) {
-    throw new ServiceError('listing_not_found', `Nothing of ${platform} listing ${id} was ever observed by this deployment (a live search or listing call records where it is).`, { param: 'near' });
+    throw new ServiceError('listing_not_found', `Nothing of ${platform} listing ${id} was ever observed by ${observedBy(services)} (a live search or listing call records where it is).`, {
+      param: 'near',
+    });
   }
   throw new ServiceError('no_observations', `No observation of ${platform} listing ${id} recorded its coordinates, so no radius can be drawn around it (a live search or listing call records them).`, {
     param: 'near',

@@ -5,7 +5,7 @@
 // sandbox world's quote, the same for every caller and every day (docs/sandbox.md).
 import { requireScope } from '../auth.js';
 import type { OpResult, RequestContext, Services } from '../context.js';
-import { historyFor, isSandbox } from '../context.js';
+import { historyFor, historyView, isSandbox, observedBy } from '../context.js';
 import { DAY_MS, addDays } from '../clock.js';
 import { decodeCursor, encodeCursor, fingerprint } from '../cursor.js';
 import { ServiceError } from '../errors.js';
@@ -88,7 +88,7 @@ export async function historyPrice(services: Services, ctx: RequestContext, raw:
   const listing = { platform, listingId: id };
   const rows = await history.quoteSeries({ ...listing, key: stayKey(q), from, to, after, limit: q.limit + 1 });
   if (rows.length === 0 && after === null && !isSandbox(ctx) && !(await history.observedListing(listing))) {
-    throw new ServiceError('listing_not_found', `Nothing of ${platform} listing ${id} was ever observed by this deployment (a live call for it records what it sees).`, { param: 'listingId' });
+    throw new ServiceError('listing_not_found', `Nothing of ${platform} listing ${id} was ever observed by ${observedBy(services)} (a live call for it records what it sees).`, { param: 'listingId' });
   }
   const page = rows.slice(0, q.limit);
   const hasMore = rows.length > q.limit;
@@ -121,7 +121,7 @@ export async function historyAvailability(services: Services, ctx: RequestContex
   const history = historyFor(services, ctx);
   const rows = await history.calendar({ platform, listingId: id }, { from: q.startDate, to: addDays(q.endDate, -1) });
   if (rows.length === 0 && !isSandbox(ctx) && !(await history.observedListing({ platform, listingId: id }))) {
-    throw new ServiceError('listing_not_found', `Nothing of ${platform} listing ${id} was ever observed by this deployment (a live call for it records what it sees).`, { param: 'listingId' });
+    throw new ServiceError('listing_not_found', `Nothing of ${platform} listing ${id} was ever observed by ${observedBy(services)} (a live call for it records what it sees).`, { param: 'listingId' });
   }
   // Rows come by night, oldest first: each is a change from the one before it of its night.
   const changes: (AvailabilityHistory['changes'][number] & { t: number; i: number })[] = [];
@@ -199,7 +199,7 @@ export async function historyObservations(services: Services, ctx: RequestContex
   const since = instantMs(q.since);
   const fp = fingerprint(['history-observations', ctx.key.env, since]);
   const afterId = decodeCursor(q.cursor, fp)?.o.i ?? 0;
-  const rows = isSandbox(ctx) ? [] : await services.store.observationsSince({ since, afterId, limit: q.limit + 1 });
+  const rows = isSandbox(ctx) ? [] : await services.store.observationsSince({ since, afterId, limit: q.limit + 1, view: historyView(services, ctx) });
   const page = rows.slice(0, q.limit);
   const hasMore = rows.length > q.limit;
   const last = page.at(-1);

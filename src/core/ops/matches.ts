@@ -12,7 +12,7 @@
 import { type MatchFacts, DEFAULT_MATCH_THRESHOLD, MATCH_METHOD, type MatchVerdict, disagreements, matchFacts, scoreMatch } from '../analytics/matches.js';
 import { requireScope } from '../auth.js';
 import type { OpResult, RequestContext, Services } from '../context.js';
-import { isSandbox } from '../context.js';
+import { historyFor, isSandbox, observedBy } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { inferListingRef, listingUrl, parseListingId } from '../listing-ref.js';
 import { ENABLED_PLATFORMS, type EnabledPlatform, SINGLE_LISTING_PLATFORMS, isEnabled } from '../platforms.js';
@@ -46,12 +46,12 @@ async function candidatesOf(
     const of = (x: (typeof r.candidates)[number]): Candidate => ({ facts: matchFacts(x.property, x.photoHashes), url: x.property.url });
     return { subject: of(r.subject), candidates: r.candidates.map(of), source: 'sandbox' };
   }
-  const history = services.store.history;
+  const history = historyFor(services, ctx);
   const subjectRef = { platform, listingId: id };
   if (!(await history.observedListing(subjectRef))) {
     throw new ServiceError(
       'listing_not_found',
-      `Nothing of ${platform} listing ${id} was ever observed by this deployment: a live key's matches come from what live calls observed (search the listing's city on each platform first).`,
+      `Nothing of ${platform} listing ${id} was ever observed by ${observedBy(services)}: a live key's matches come from what live calls observed (search the listing's city on each platform first).`,
       { param: 'listingId' },
     );
   }

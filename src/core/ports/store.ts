@@ -22,6 +22,7 @@ import type { WatchStore } from './store/watches.js';
 import type { CompSetStore } from './store/compsets.js';
 import type { MatchDecisionStore } from './store/match-decisions.js';
 import type { HistoryPort } from './history.js';
+import type { HistoryView } from './store/observations.js';
 
 export * from './store/accounts.js';
 export * from './store/credits.js';
@@ -38,8 +39,13 @@ export * from './store/shared.js';
 
 export interface Store extends AccountStore, CreditStore, JobStore, WebhookStore, IdempotencyStore, OAuthStore, CacheStore, ObservationStore, WatchStore, CompSetStore, MatchDecisionStore {
   readonly kind: 'sqlite' | 'postgres';
-  /** The reads of what was observed (./history.ts), by the store's indexes; each writes what is queued first. */
+  /**
+   * The reads of what was observed (./history.ts), by the store's indexes; each writes what is
+   * queued first. `history` reads every account's rows (the operator's view: benches, tools);
+   * `historyOf` what one reader may see (HistoryView).
+   */
   readonly history: HistoryPort;
+  historyOf(view: HistoryView): HistoryPort;
   /**
    * Resolves once the store is usable (connected, migrated); rejects with why not. Every method
    * waits for it, so only a server, which should fail before it listens, needs to call it.

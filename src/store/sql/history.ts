@@ -6,10 +6,11 @@
 // per distinct text within a read (a calendar has a handful of distinct nights), and typed by kind
 // here, the one place that casts them.
 import { type HistoryPort, type ListingDigest, type ListingFacts, type ListingRef, type ListingSummary, type PriceRow, SUMMARY_FORM, type WindowPrice } from '../../core/ports/history.js';
-import type { ObservationKind, ObservationRow, PlacedListing } from '../../core/ports/store.js';
+import type { HistoryView, ObservationKind, ObservationRow, PlacedListing } from '../../core/ports/store.js';
 import type { ListingValue, ObservationValues, SearchValue } from '../../core/schemas/observations.js';
 import type { Row } from '../rows.js';
 import type { Db } from './db.js';
+import { mergeAccounts } from './merge-runs.js';
 
 /** Listings a statement of a many-listing read of rows covers: its rows stay a few thousand, its time a few milliseconds. */
 const BATCH = 10;
@@ -22,7 +23,14 @@ const STEP_MS = 4;
  */
 const DIGEST_BATCH = { sqlite: 100, postgres: 1000 } as const;
 
-const COLUMNS = 'id, platform, listing_id, kind, key, currency, value, source, first_seen, last_seen, times_seen';
+const COLUMNS = 'id, account_id, platform, listing_id, kind, key, currency, value, source, first_seen, last_seen, times_seen';
+
+/** Which rows a reader sees (HistoryView): a condition on `account_id` with parameter `$i`, and that parameter (none when it sees every row). */
+interface Rows {
+  where(i: number): string;
+  params: string[];
+}
+const EVERY_ROW: Rows = { where: () => '1 = 1', params: [] };
 
 /** JSON.parse, once per distinct text of one read. */
 function parser(): (text: string) => unknown {
@@ -82,24 +90,37 @@ const keptPrice = (r: Row): KeptPrice => [r.check_in as string, (r.currency as s
 
 const nameOf = (text: unknown) => (typeof text === 'string' ? ((JSON.parse(text) as Partial<SearchValue>).name ?? null) : null);
 
-export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
+export function historyReader(db: Db, flush: () => Promise<void>, view: HistoryView): HistoryPort {
   const inIds = db.sql.inJsonList('listing_id', '$2');
   const digestBatch = DIGEST_BATCH[db.kind];
+  const account = view.account;
+  // Rows whose key is a query (a search's location and stay, a quote's stay and party): the
+  // reader's own account's, and those recorded without an account.
+  const queries: Rows = account === null ? EVERY_ROW : { where: (i) => `account_id IN ('', $${i})`, params: [account] };
+  // Rows of what a listing is (its calendar, facts, rating, where it is, its prices): every
+  // account's when the history is pooled.
+  const facts: Rows = view.pooled ? EVERY_ROW : queries;
+  // The summaries this reader keeps: one per account, or the pool's.
+  const scope = view.pooled || account === null ? '*' : account;
 
   /** The bedrooms of a batch of one platform's listings: the listing read's, else the latest search row's that stated them. */
   async function bedroomsOf(platform: string, ids: readonly string[]): Promise<Map<string, number | null>> {
     const found = new Map<string, number | null>();
-    for (const r of await db.query(`SELECT listing_id, bedrooms FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'listing' AND latest = 1`, [platform, JSON.stringify(ids)])) {
+    for (const r of await db.query(`SELECT listing_id, bedrooms FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'listing' AND latest = 1 AND ${facts.where(3)} ORDER BY last_seen, id`, [
+      platform,
+      JSON.stringify(ids),
+      ...facts.params,
+    ])) {
       found.set(r.listing_id as string, r.bedrooms === null ? null : Number(r.bedrooms));
     }
     // Listings whose own read did not state them: the latest search row that did.
     const rest = ids.filter((id) => (found.get(id) ?? null) === null);
     if (rest.length > 0) {
       const searched = new Map<string, { bedrooms: number; seen: number; id: number }>();
-      for (const r of await db.query(`SELECT listing_id, bedrooms, last_seen, id FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'search' AND latest = 1 AND bedrooms IS NOT NULL`, [
-        platform,
-        JSON.stringify(rest),
-      ])) {
+      for (const r of await db.query(
+        `SELECT listing_id, bedrooms, last_seen, id FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'search' AND latest = 1 AND bedrooms IS NOT NULL AND ${facts.where(3)}`,
+        [platform, JSON.stringify(rest), ...facts.params],
+      )) {
         const id = r.listing_id as string;
         const had = searched.get(id);
         const seen = Number(r.last_seen);
@@ -113,38 +134,45 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
   return {
     async quoteSeries(s) {
       await flush();
-      const rows = await db.query(`SELECT ${COLUMNS} FROM observations WHERE okey = $1 AND last_seen >= $2 AND first_seen <= $3 AND (first_seen, id) > ($4, $5) ORDER BY first_seen, id LIMIT $6`, [
-        `${s.platform}|${s.listingId}|quote|${s.key}`,
+      // The series of the stay recorded without an account and, for an account, its own (a
+      // stay's quotes are its query); every account's for the operator. Index ranges of okey.
+      const series = account === null ? 'platform = $7 AND listing_id = $8 AND kind = $9 AND key = $1' : `okey IN ($1, $7)`;
+      const own = `${s.platform}|${s.listingId}|quote|${s.key}`;
+      const rows = await db.query(`SELECT ${COLUMNS} FROM observations WHERE ${series} AND last_seen >= $2 AND first_seen <= $3 AND (first_seen, id) > ($4, $5) ORDER BY first_seen, id LIMIT $6`, [
+        account === null ? s.key : own,
         s.from,
         s.to,
         s.after?.firstSeen ?? -1,
         s.after?.id ?? -1,
         s.limit ?? 1_000_000_000,
+        ...(account === null ? [s.platform, s.listingId, 'quote'] : [account === '' ? own : `${account}|${own}`]),
       ]);
       return rows.map((r) => toObservation<'quote'>(r));
     },
     async calendar(l, nights) {
       await flush();
       const parse = parser();
-      const rows = await db.query(`SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND listing_id = $2 AND kind = 'day' AND key >= $3 AND key <= $4 ORDER BY key, first_seen, id`, [
-        l.platform,
-        l.listingId,
-        nights.from,
-        nights.to,
-      ]);
-      return rows.map((r) => toObservation<'day'>(r, parse));
+      const rows = await db.query(
+        `SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND listing_id = $2 AND kind = 'day' AND key >= $3 AND key <= $4 AND ${facts.where(5)} ORDER BY key, first_seen, id`,
+        [l.platform, l.listingId, nights.from, nights.to, ...facts.params],
+      );
+      return mergeAccounts(rows).map((r) => toObservation<'day'>(r, parse));
     },
     async observedFor(l) {
       await flush();
       const parse = parser();
-      const days = (await db.query(`SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND listing_id = $2 AND kind = 'day' ORDER BY key, first_seen, id`, [l.platform, l.listingId])).map((r) =>
-        toObservation<'day'>(r, parse),
-      );
-      const prices = (
-        await db.query(`SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND listing_id = $2 AND check_in IS NOT NULL AND kind IN ('quote', 'search') ORDER BY kind, key, first_seen, id`, [
+      const days = mergeAccounts(
+        await db.query(`SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND listing_id = $2 AND kind = 'day' AND ${facts.where(3)} ORDER BY key, first_seen, id`, [
           l.platform,
           l.listingId,
-        ])
+          ...facts.params,
+        ]),
+      ).map((r) => toObservation<'day'>(r, parse));
+      const prices = (
+        await db.query(
+          `SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND listing_id = $2 AND check_in IS NOT NULL AND kind IN ('quote', 'search') AND ${facts.where(3)} ORDER BY kind, key, first_seen, id`,
+          [l.platform, l.listingId, ...facts.params],
+        )
       ).map((r) => toObservation(r, parse) as PriceRow);
       return { days, prices, span: days.length === 0 ? null : { from: days[0]!.key, to: days.at(-1)!.key } };
     },
@@ -154,10 +182,13 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
       for (const b of batches(listings, digestBatch)) {
         const ids = JSON.stringify(b.ids);
         // The two reads of a batch at once: PostgreSQL serves them on two connections (SQLite in turn).
-        const [summaryRows, bedrooms] = await Promise.all([
-          db.query(`SELECT listing_id, version, computed_version, summary, states, seen, prices FROM listing_summaries WHERE platform = $1 AND ${inIds}`, [b.platform, ids]),
+        // Each listing's version (none yet: 0) beside this scope's kept summary, if any.
+        const [summaryRows, versions, bedrooms] = await Promise.all([
+          db.query(`SELECT listing_id, computed_version, summary, states, seen, prices FROM listing_summaries WHERE scope = $3 AND platform = $1 AND ${inIds}`, [b.platform, ids, scope]),
+          db.query(`SELECT listing_id, version FROM listing_versions WHERE platform = $1 AND ${inIds}`, [b.platform, ids]),
           bedroomsOf(b.platform, b.ids),
         ]);
+        const versionOf = new Map(versions.map((r) => [r.listing_id as string, Number(r.version)]));
         const kept = new Map<string, { version: number; fresh: boolean; summary: ListingSummary | null; prices: KeptPrice[] }>();
         for (const r of summaryRows) {
           // The long per-night strings are columns of their own: read as they are, never parsed.
@@ -167,8 +198,9 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
             summary.seen = r.seen as string;
           }
           // A summary of another form (kept by an earlier build: SUMMARY_FORM), or kept before its prices were, is made again.
-          const fresh = Number(r.computed_version) === Number(r.version) && summary?.form === SUMMARY_FORM && r.prices !== null;
-          kept.set(r.listing_id as string, { version: Number(r.version), fresh, summary, prices: fresh ? (JSON.parse(r.prices as string) as KeptPrice[]) : [] });
+          const version = versionOf.get(r.listing_id as string) ?? 0;
+          const fresh = Number(r.computed_version) === version && summary?.form === SUMMARY_FORM && r.prices !== null;
+          kept.set(r.listing_id as string, { version, fresh, summary, prices: fresh ? (JSON.parse(r.prices as string) as KeptPrice[]) : [] });
         }
         // Summaries to make: never made, or made before the listing's observations last changed;
         // from all of its calendar and price rows, a few listings between two yields.
@@ -177,11 +209,17 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
           const part = stale.slice(i, i + BATCH);
           const some = JSON.stringify(part);
           const rows = {
-            days: await db.query(`SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'day' ORDER BY listing_id, key, first_seen, id`, [b.platform, some]),
-            prices: await db.query(`SELECT ${COLUMNS}, check_in, nightly FROM observations WHERE platform = $1 AND ${inIds} AND check_in IS NOT NULL AND kind IN ('quote', 'search')`, [
-              b.platform,
-              some,
-            ]),
+            days: mergeAccounts(
+              await db.query(`SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'day' AND ${facts.where(3)} ORDER BY listing_id, key, first_seen, id`, [
+                b.platform,
+                some,
+                ...facts.params,
+              ]),
+            ),
+            prices: await db.query(
+              `SELECT ${COLUMNS}, check_in, nightly FROM observations WHERE platform = $1 AND ${inIds} AND check_in IS NOT NULL AND kind IN ('quote', 'search') AND ${facts.where(3)}`,
+              [b.platform, some, ...facts.params],
+            ),
           };
           const params: unknown[] = [];
           const values: string[] = [];
@@ -199,17 +237,19 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
               priceRows.map((r) => toObservation(r, parse) as PriceRow),
             );
             const prices = priceRows.map(keptPrice).sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
-            const version = kept.get(id)?.version ?? 0;
+            // The version read before its rows: should a write change them meanwhile, the version
+            // moves past it and the next read makes the summary again.
+            const version = kept.get(id)?.version ?? versionOf.get(id) ?? 0;
             kept.set(id, { version, fresh: true, summary, prices });
             const { states, seen, ...rest } = summary;
-            const n = params.push(b.platform, id, version, JSON.stringify(rest), states, seen, JSON.stringify(prices));
-            values.push(`($${n - 6}, $${n - 5}, $${n - 4}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n})`);
+            const n = params.push(scope, b.platform, id, version, JSON.stringify(rest), states, seen, JSON.stringify(prices));
+            values.push(`(${Array.from({ length: 8 }, (_, i) => `$${n - 7 + i}`).join(', ')})`);
           }
-          // Kept unless the listing's observations changed while it was computed (its version moved on).
+          // Never over a summary made from a later version (two reads making it at once).
           await db.query(
-            `INSERT INTO listing_summaries (platform, listing_id, version, computed_version, summary, states, seen, prices) VALUES ${values.join(', ')}
-             ON CONFLICT (platform, listing_id) DO UPDATE SET computed_version = excluded.computed_version, summary = excluded.summary, states = excluded.states, seen = excluded.seen, prices = excluded.prices
-             WHERE listing_summaries.version = excluded.computed_version`,
+            `INSERT INTO listing_summaries (scope, platform, listing_id, computed_version, summary, states, seen, prices) VALUES ${values.join(', ')}
+             ON CONFLICT (scope, platform, listing_id) DO UPDATE SET computed_version = excluded.computed_version, summary = excluded.summary, states = excluded.states, seen = excluded.seen, prices = excluded.prices
+             WHERE listing_summaries.computed_version <= excluded.computed_version`,
             params,
           );
           await yieldLoop();
@@ -232,23 +272,24 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
     async listingsOfPlace(q) {
       await flush();
       const rows = await db.query(
-        `SELECT DISTINCT platform, listing_id FROM observations WHERE kind = 'search' AND place = $1 AND ${db.sql.inJsonList('platform', '$2')} ORDER BY platform, listing_id`,
-        [q.place, JSON.stringify(q.platforms)],
+        `SELECT DISTINCT platform, listing_id FROM observations WHERE kind = 'search' AND place = $1 AND ${queries.where(3)} AND ${db.sql.inJsonList('platform', '$2')} ORDER BY platform, listing_id`,
+        [q.place, JSON.stringify(q.platforms), ...queries.params],
       );
       return rows.map((r) => ({ platform: r.platform as string, listingId: r.listing_id as string }));
     },
     async listingsShownIn(q) {
       await flush();
-      const where = `kind = 'search' AND place = $1 AND ${db.sql.inJsonList('platform', '$2')}`;
+      const n = 2 + queries.params.length;
+      const where = `kind = 'search' AND place = $1 AND ${queries.where(3)} AND ${db.sql.inJsonList('platform', '$2')}`;
       const platforms = JSON.stringify(q.platforms);
       const rows = await db.query(
         `SELECT platform, listing_id, MIN(first_seen) AS first_seen, MAX(last_seen) AS last_seen, CAST(SUM(times_seen) AS BIGINT) AS times_seen,
                 MAX(CASE WHEN latest = 1 THEN value END) AS value
          FROM observations WHERE ${where} GROUP BY platform, listing_id
-         HAVING MAX(last_seen) >= $3 AND MIN(first_seen) <= $4 ORDER BY first_seen, platform, listing_id`,
-        [q.place, platforms, q.from, q.to],
+         HAVING MAX(last_seen) >= $${n + 1} AND MIN(first_seen) <= $${n + 2} ORDER BY first_seen, platform, listing_id`,
+        [q.place, platforms, ...queries.params, q.from, q.to],
       );
-      const last = await db.query(`SELECT platform, MAX(last_seen) AS t FROM observations WHERE ${where} GROUP BY platform`, [q.place, platforms]);
+      const last = await db.query(`SELECT platform, MAX(last_seen) AS t FROM observations WHERE ${where} GROUP BY platform`, [q.place, platforms, ...queries.params]);
       return {
         listings: rows.map((r) => ({
           platform: r.platform as string,
@@ -268,8 +309,8 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
       // latest coordinate of those: a listing's own facts win over a search row's wherever they put it.
       const near = await db.query(
         `SELECT DISTINCT platform, listing_id FROM observations
-         WHERE latest = 1 AND lat IS NOT NULL AND lat >= $1 AND lat <= $2 AND lng >= $3 AND lng <= $4 AND kind IN ('listing', 'search') AND ${db.sql.inJsonList('platform', '$5')}`,
-        [q.minLat, q.maxLat, q.minLng, q.maxLng, platforms],
+         WHERE latest = 1 AND lat IS NOT NULL AND lat >= $1 AND lat <= $2 AND lng >= $3 AND lng <= $4 AND kind IN ('listing', 'search') AND ${db.sql.inJsonList('platform', '$5')} AND ${facts.where(6)}`,
+        [q.minLat, q.maxLat, q.minLng, q.maxLng, platforms, ...facts.params],
       );
       const best = new Map<string, { rank: number; seen: number; place: PlacedListing }>();
       for (const b of batches(
@@ -278,8 +319,8 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
       )) {
         const rows = await db.query(
           `SELECT platform, listing_id, kind, lat, lng, bedrooms, last_seen FROM observations
-           WHERE platform = $1 AND ${inIds} AND latest = 1 AND lat IS NOT NULL AND kind IN ('listing', 'search')`,
-          [b.platform, JSON.stringify(b.ids)],
+           WHERE platform = $1 AND ${inIds} AND latest = 1 AND lat IS NOT NULL AND kind IN ('listing', 'search') AND ${facts.where(3)}`,
+          [b.platform, JSON.stringify(b.ids), ...facts.params],
         );
         for (const r of rows) {
           const k = `${r.platform as string}|${r.listing_id as string}`;
@@ -306,9 +347,9 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
       await flush();
       const r = (
         await db.query(
-          `SELECT lat, lng FROM observations WHERE platform = $1 AND listing_id = $2 AND kind IN ('listing', 'search') AND lat IS NOT NULL
+          `SELECT lat, lng FROM observations WHERE platform = $1 AND listing_id = $2 AND kind IN ('listing', 'search') AND lat IS NOT NULL AND ${facts.where(3)}
            ORDER BY last_seen DESC, CASE WHEN kind = 'listing' THEN 0 ELSE 1 END LIMIT 1`,
-          [l.platform, l.listingId],
+          [l.platform, l.listingId, ...facts.params],
         )
       )[0];
       return r ? { lat: Number(r.lat), lng: Number(r.lng) } : null;
@@ -319,7 +360,10 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
       // A listing read is one row a listing: a digest batch's worth of listings a statement.
       for (const b of batches(listings, digestBatch)) {
         const ids = JSON.stringify(b.ids);
-        const rows = await db.query(`SELECT listing_id, value, lat, lng FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'listing' AND latest = 1`, [b.platform, ids]);
+        const rows = await db.query(
+          `SELECT listing_id, value, lat, lng FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'listing' AND latest = 1 AND ${facts.where(3)} ORDER BY last_seen, id`,
+          [b.platform, ids, ...facts.params],
+        );
         for (const r of rows) {
           const v = JSON.parse(r.value as string) as ListingValue;
           const id = r.listing_id as string;
@@ -344,8 +388,8 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
         if (rest.length === 0) continue;
         const placed = new Map<string, { lat: number | null; lng: number | null; bedrooms: number | null; latAt: number; bedAt: number }>();
         for (const r of await db.query(
-          `SELECT listing_id, lat, lng, bedrooms, last_seen FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'search' AND latest = 1 AND (lat IS NOT NULL OR bedrooms IS NOT NULL) ORDER BY last_seen, id`,
-          [b.platform, JSON.stringify(rest)],
+          `SELECT listing_id, lat, lng, bedrooms, last_seen FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'search' AND latest = 1 AND (lat IS NOT NULL OR bedrooms IS NOT NULL) AND ${facts.where(3)} ORDER BY last_seen, id`,
+          [b.platform, JSON.stringify(rest), ...facts.params],
         )) {
           const id = r.listing_id as string;
           const p = placed.get(id) ?? { lat: null, lng: null, bedrooms: null, latAt: -1, bedAt: -1 };
@@ -374,20 +418,20 @@ export function historyReader(db: Db, flush: () => Promise<void>): HistoryPort {
       // platforms those same keys showed: two index ranges, never a scan per key.
       const rows = await db.query(
         `SELECT platform, listing_id, MAX(CASE WHEN latest = 1 THEN value END) AS value FROM observations
-         WHERE kind = 'search' AND ${db.sql.inJsonList('platform', '$3')}
-           AND key IN (SELECT DISTINCT key FROM observations WHERE platform = $1 AND listing_id = $2 AND kind = 'search')
+         WHERE kind = 'search' AND ${db.sql.inJsonList('platform', '$3')} AND ${queries.where(5)}
+           AND key IN (SELECT DISTINCT key FROM observations WHERE platform = $1 AND listing_id = $2 AND kind = 'search' AND ${queries.where(5)})
          GROUP BY platform, listing_id ORDER BY platform, listing_id LIMIT $4`,
-        [l.platform, l.listingId, JSON.stringify(q.platforms), q.limit],
+        [l.platform, l.listingId, JSON.stringify(q.platforms), q.limit, ...queries.params],
       );
-      const own = await db.query(`SELECT value FROM observations WHERE platform = $1 AND listing_id = $2 AND kind = 'search' ORDER BY key DESC, first_seen DESC, id DESC LIMIT 1`, [
-        l.platform,
-        l.listingId,
-      ]);
+      const own = await db.query(
+        `SELECT value FROM observations WHERE platform = $1 AND listing_id = $2 AND kind = 'search' AND ${queries.where(3)} ORDER BY key DESC, first_seen DESC, id DESC LIMIT 1`,
+        [l.platform, l.listingId, ...queries.params],
+      );
       return { name: nameOf(own[0]?.value), listings: rows.map((r) => ({ platform: r.platform as string, listingId: r.listing_id as string, name: nameOf(r.value) })) };
     },
     async observedListing(l) {
       await flush();
-      return (await db.query(`SELECT 1 FROM observations WHERE platform = $1 AND listing_id = $2 LIMIT 1`, [l.platform, l.listingId])).length > 0;
+      return (await db.query(`SELECT 1 FROM observations WHERE platform = $1 AND listing_id = $2 AND ${facts.where(3)} LIMIT 1`, [l.platform, l.listingId, ...facts.params])).length > 0;
     },
   };
 }

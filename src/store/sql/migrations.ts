@@ -483,6 +483,38 @@ ${t.seq}    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
   // seen) kept beside its summary, so a market read takes a listing's window prices from its kept
   // summary instead of an index range of its rows; NULL (every summary kept before) is stale.
   () => 'ALTER TABLE listing_summaries ADD COLUMN prices TEXT;',
+  // Tenancy of the history (issue 35, item 5): each row names the account whose call observed it
+  // ('' for rows recorded without one: every row recorded before this migration), and an
+  // account's rows are series of their own (okey prefixed by the account). A listing's version
+  // (bumped by every write of its calendar or prices) moves to listing_versions, so summaries can
+  // be kept per reader's scope (an account's own rows, or the deployment's pool: '*') and each is
+  // stale once the listing's version moves past the one it was computed from. Summaries are a
+  // cache: the old ones are dropped and made again when read.
+  (t) => `
+  ALTER TABLE observations ADD COLUMN account_id TEXT NOT NULL DEFAULT '';
+  CREATE INDEX observations_account ON observations(account_id, id);
+  DROP INDEX observations_place;
+  CREATE INDEX observations_place ON observations(place, account_id, platform, listing_id) WHERE kind = 'search';
+  CREATE TABLE listing_versions (
+    platform TEXT NOT NULL,
+    listing_id TEXT NOT NULL,
+    version ${t.big} NOT NULL DEFAULT 1,
+    PRIMARY KEY (platform, listing_id)
+  );
+  INSERT INTO listing_versions (platform, listing_id, version) SELECT platform, listing_id, version FROM listing_summaries;
+  DROP TABLE listing_summaries;
+  CREATE TABLE listing_summaries (
+    scope TEXT NOT NULL,
+    platform TEXT NOT NULL,
+    listing_id TEXT NOT NULL,
+    computed_version ${t.big} NOT NULL,
+    summary TEXT,
+    states TEXT,
+    seen TEXT,
+    prices TEXT,
+    PRIMARY KEY (scope, platform, listing_id)
+  );
+  `,
 ];
 
 /** The migrations of one engine, in order. */

@@ -5,28 +5,32 @@
 // path queues its answers (queueObservations): they are written after its response, a second's
 // worth in one transaction, and this store's reads write what is queued first.
 import type { HistoryPort } from '../../core/ports/history.js';
-import type { NewObservation, ObservationStore } from '../../core/ports/store.js';
+import type { HistoryView, NewObservation, ObservationStore } from '../../core/ports/store.js';
 import type { Db } from './db.js';
 import { historyReader, toObservation } from './history.js';
 import { LOCK } from './jobs.js';
 import { columnsOf } from './observation-columns.js';
 
 /**
- * Rows of one INSERT, largest first (16 parameters each: well under SQLite's 32,766 and
+ * Rows of one INSERT, largest first (17 parameters each: well under SQLite's 32,766 and
  * PostgreSQL's 65,535). A fixed few sizes rather than one statement per answer's count: SQLite
  * prepares each statement text once and keeps it, and preparing a new 400-row text for nearly
  * every answer (their counts vary) cost more than the inserts (bench/history.mjs).
  */
 const INSERT_SIZES = [100, 10, 1];
 
-/** The series an observation belongs to. */
-const seriesOf = (o: Pick<NewObservation, 'platform' | 'listingId' | 'kind' | 'key'>) => `${o.platform}|${o.listingId}|${o.kind}|${o.key}`;
+/**
+ * The series an observation belongs to: its listing, kind and key, and the account whose calls
+ * observed it (an account's rows are series of their own; '' : recorded without an account).
+ */
+const seriesOf = (o: Pick<NewObservation, 'platform' | 'listingId' | 'kind' | 'key'>, account = '') => `${account === '' ? '' : `${account}|`}${o.platform}|${o.listingId}|${o.kind}|${o.key}`;
 
 type Query = Parameters<Parameters<Db['tx']>[0]>[0];
 
 /**
- * A listing's kept summary is stale once its calendar or prices change (src/store/sql/history.ts,
- * digests): each listing named adds one to its version, in statements of up to 100 listings.
+ * A listing's kept summaries (one per reader's scope) are stale once its calendar or prices change
+ * (src/store/sql/history.ts, digests): each listing named adds one to its version, in statements
+ * of up to 100 listings.
  */
 export async function staleSummaries(q: Query, listings: Iterable<string>): Promise<void> {
   const all = [...listings];
@@ -38,8 +42,8 @@ export async function staleSummaries(q: Query, listings: Iterable<string>): Prom
       return `($${n - 1}, $${n})`;
     });
     await q(
-      `INSERT INTO listing_summaries (platform, listing_id) VALUES ${values.join(', ')}
-       ON CONFLICT (platform, listing_id) DO UPDATE SET version = listing_summaries.version + 1`,
+      `INSERT INTO listing_versions (platform, listing_id) VALUES ${values.join(', ')}
+       ON CONFLICT (platform, listing_id) DO UPDATE SET version = listing_versions.version + 1`,
       params,
     );
   }
@@ -47,10 +51,10 @@ export async function staleSummaries(q: Query, listings: Iterable<string>): Prom
 type Written = { added: number; extended: number };
 
 /** One answer's observations written inside a transaction that holds LOCK.observations. */
-async function write(db: Db, q: Query, list: readonly NewObservation[], source: string, at: number): Promise<Written> {
+async function write(db: Db, q: Query, list: readonly NewObservation[], source: string, at: number, account: string): Promise<Written> {
   // One observation per series (the last, should an answer repeat one).
   const bySeries = new Map<string, { o: NewObservation; value: string }>();
-  for (const o of list) bySeries.set(seriesOf(o), { o, value: JSON.stringify(o.value) });
+  for (const o of list) bySeries.set(seriesOf(o, account), { o, value: JSON.stringify(o.value) });
   if (bySeries.size === 0) return { added: 0, extended: 0 };
   // What a listing's summary reads: its calendar, its quotes and dated searches.
   const summarized = new Set<string>();
@@ -79,12 +83,12 @@ async function write(db: Db, q: Query, list: readonly NewObservation[], source: 
     const params: unknown[] = [];
     const values = rows.map(([okey, { o, value }]) => {
       const c = columnsOf(o);
-      const n = params.push(okey, o.platform, o.listingId, o.kind, o.key, o.currency, value, source, c.place, c.checkIn, c.checkOut, c.lat, c.lng, c.bedrooms, c.nightly, at);
-      const p = Array.from({ length: 15 }, (_, i) => `$${n - 15 + i}`);
+      const n = params.push(okey, account, o.platform, o.listingId, o.kind, o.key, o.currency, value, source, c.place, c.checkIn, c.checkOut, c.lat, c.lng, c.bedrooms, c.nightly, at);
+      const p = Array.from({ length: 16 }, (_, i) => `$${n - 16 + i}`);
       return `(${p.join(', ')}, $${n}, $${n}, 1, 1)`;
     });
     await q(
-      `INSERT INTO observations (okey, platform, listing_id, kind, key, currency, value, source, place, check_in, check_out, lat, lng, bedrooms, nightly, first_seen, last_seen, times_seen, latest) VALUES ${values.join(', ')}`,
+      `INSERT INTO observations (okey, account_id, platform, listing_id, kind, key, currency, value, source, place, check_in, check_out, lat, lng, bedrooms, nightly, first_seen, last_seen, times_seen, latest) VALUES ${values.join(', ')}`,
       params,
     );
   }
@@ -108,8 +112,8 @@ const IDLE_MS = 50;
 /** Past this many queued observations they are written at once (a bound on memory and on one write's length). */
 const FLUSH_ROWS = 20_000;
 
-export function observationStore(db: Db): ObservationStore & { history: HistoryPort } {
-  let queued: { list: readonly NewObservation[]; source: string; at: number }[] = [];
+export function observationStore(db: Db): ObservationStore & { history: HistoryPort; historyOf(view: HistoryView): HistoryPort } {
+  let queued: { list: readonly NewObservation[]; source: string; at: number; account: string }[] = [];
   let rows = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
   // When the oldest answer still queued was queued (wall time: how long it has waited).
@@ -120,7 +124,7 @@ export function observationStore(db: Db): ObservationStore & { history: HistoryP
     db.tx(async (q) => {
       await db.sql.lock(q, LOCK.observations);
       // In the order they were queued: a later answer of a series extends or follows an earlier one.
-      for (const e of batch) await write(db, q, e.list, e.source, e.at);
+      for (const e of batch) await write(db, q, e.list, e.source, e.at, e.account);
     });
   /** Writes what is queued now; settles when it (and every batch before it) is written. */
   const flush = (): Promise<void> => {
@@ -136,17 +140,17 @@ export function observationStore(db: Db): ObservationStore & { history: HistoryP
     return written;
   };
   return {
-    async recordObservations(list, source, at) {
+    async recordObservations(list, source, at, account = '') {
       await flush();
       return db.tx(async (q) => {
         // One recorder at a time over a shared database: two never both start a series' new row.
         await db.sql.lock(q, LOCK.observations);
-        return write(db, q, list, source, at);
+        return write(db, q, list, source, at, account);
       });
     },
-    queueObservations(list, source, at) {
+    queueObservations(list, source, at, account = '') {
       if (list.length === 0) return;
-      queued.push({ list, source, at });
+      queued.push({ list, source, at, account });
       rows += list.length;
       if (rows >= FLUSH_ROWS) {
         void flush();
@@ -162,10 +166,31 @@ export function observationStore(db: Db): ObservationStore & { history: HistoryP
     observationsWritten: flush,
     async observationsSince(q) {
       await flush();
+      const view = q.view ?? { account: null, pooled: true };
       // By id, the primary key: each page is an index range however large the store.
-      const rows = await db.query(`SELECT * FROM observations WHERE id > $1 AND last_seen >= $2 ORDER BY id LIMIT $3`, [q.afterId, q.since, q.limit]);
-      return rows.map((r) => toObservation(r));
+      if (view.account === null) {
+        const rows = await db.query(`SELECT * FROM observations WHERE id > $1 AND last_seen >= $2 ORDER BY id LIMIT $3`, [q.afterId, q.since, q.limit]);
+        return rows.map((r) => toObservation(r));
+      }
+      if (view.pooled) {
+        // Every account's rows, but another account's searches and quotes (their keys are its queries) never.
+        const rows = await db.query(`SELECT * FROM observations WHERE id > $1 AND last_seen >= $2 AND (account_id IN ('', $4) OR kind NOT IN ('search', 'quote')) ORDER BY id LIMIT $3`, [
+          q.afterId,
+          q.since,
+          q.limit,
+          view.account,
+        ]);
+        return rows.map((r) => toObservation(r));
+      }
+      // The account's own rows and those recorded without an account: two index ranges (account, id), merged by id.
+      const page = (account: string) => db.query(`SELECT * FROM observations WHERE account_id = $4 AND id > $1 AND last_seen >= $2 ORDER BY id LIMIT $3`, [q.afterId, q.since, q.limit, account]);
+      const [own, unowned] = await Promise.all([page(view.account), view.account === '' ? Promise.resolve([]) : page('')]);
+      return [...own, ...unowned]
+        .sort((a, b) => Number(a.id) - Number(b.id))
+        .slice(0, q.limit)
+        .map((r) => toObservation(r));
     },
-    history: historyReader(db, flush),
+    history: historyReader(db, flush, { account: null, pooled: true }),
+    historyOf: (view) => historyReader(db, flush, view),
   };
 }

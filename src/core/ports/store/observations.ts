@@ -49,13 +49,29 @@ export interface SeenListing {
   timesSeen: number;
 }
 
+/**
+ * Who reads the history, and so which rows they see (issue 35, item 5). Rows recorded without an
+ * account ('' : before accounts were kept, or by an operator) are seen by every reader.
+ * - `account`: the reading account (null: the operator, who sees every row).
+ * - `pooled`: false, only the account's own rows; true (STAYS_HISTORY_SCOPE=deployment), every
+ *   account's calendars, listing facts, ratings, places and prices, but still only its own
+ *   searches and quotes where they would show their keys (a search's location and stay, a quote's
+ *   stay and party: other accounts' queries).
+ */
+export interface HistoryView {
+  account: string | null;
+  pooled: boolean;
+}
+
 export interface ObservationStore {
   /**
    * Records what one upstream answer (served by `source`, received at `at`) held, in one
    * transaction: each observation equal to its series' latest extends it, any other starts a new
-   * row. Returns how many rows were added and how many extended.
+   * row. Returns how many rows were added and how many extended. `account`: the account whose
+   * call observed it (its rows are series of their own); '' or absent: recorded without one
+   * (an operator's or a test's rows, which every reader sees).
    */
-  recordObservations(list: readonly NewObservation[], source: string, at: number): Promise<{ added: number; extended: number }>;
+  recordObservations(list: readonly NewObservation[], source: string, at: number, account?: string): Promise<{ added: number; extended: number }>;
   /**
    * Records an answer as recordObservations does, later (the live path: its response does not
    * wait for the write): the answers queued within about a second are written in one
@@ -63,7 +79,7 @@ export interface ObservationStore {
    * history, not an error. This store's reads of observations, recordObservations and close first
    * write what is queued; another process (or instance) sees it within at most about a second.
    */
-  queueObservations(list: readonly NewObservation[], source: string, at: number): void;
+  queueObservations(list: readonly NewObservation[], source: string, at: number, account?: string): void;
   /** Writes what is queued now; settles when every answer queued so far is written (or failed). */
   observationsWritten(): Promise<void>;
   /**
@@ -71,5 +87,5 @@ export interface ObservationStore {
    * in id order after `afterId` (the previous page's last id; 0 to start), at most `limit`: what
    * `stays history export` streams page by page, never the whole store at once.
    */
-  observationsSince(q: { since: number; afterId: number; limit: number }): Promise<ObservationRow[]>;
+  observationsSince(q: { since: number; afterId: number; limit: number; view?: HistoryView }): Promise<ObservationRow[]>;
 }

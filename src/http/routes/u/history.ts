@@ -25,7 +25,7 @@ export const historyPriceGet = defineRoute({
     operationId: 'historyPrice',
     summary: "A listing's price history for one stay",
     description:
-      'Always 0 credits, never 202: it reads what this deployment observed. The quotes live calls received for this listing and stay ' +
+      'Always 0 credits, never 202: it reads what the live calls of its account observed (README: what accounts see of each other). The quotes live calls received for this listing and stay ' +
       '(any key of the deployment may read them), one row per change, oldest first: a value seen again extends its row (lastSeen, timesSeen). ' +
       'A sandbox key reads a fixed synthetic history of the sandbox quote (60 days before the stay). Cursor-paginated. ' +
       '404 listing_not_found when nothing of the listing was ever observed.',
@@ -46,7 +46,7 @@ export const historyAvailabilityGet = defineRoute({
     operationId: 'historyAvailability',
     summary: "A listing's calendar over time",
     description:
-      'Always 0 credits, never 202: it reads what this deployment observed. For each night of the window, every change live calls saw in its ' +
+      'Always 0 credits, never 202: it reads what the live calls of its account observed (README: what accounts see of each other). For each night of the window, every change live calls saw in its ' +
       'calendar (available, minimum stay: from → to; a night first seen counts as a change from null), oldest first and cursor-paginated, ' +
       'with each night as last seen by `to`. A sandbox key reads a fixed synthetic history (nights the sandbox shows taken were booked some days ' +
       'before). 404 listing_not_found when nothing of the listing was ever observed.',
@@ -67,7 +67,7 @@ export const historyListingsGet = defineRoute({
     operationId: 'historyListings',
     summary: 'Listings seen in searches of a place, over time',
     description:
-      'Always 0 credits, never 202: it reads what this deployment observed. Every listing live searches of the location showed (any dates), ' +
+      'Always 0 credits, never 202: it reads what the live calls of its account observed (README: what accounts see of each other). Every listing live searches of the location showed (any dates), ' +
       'with when it was first and last seen there: supply over time, new listings appearing and gone ones (inLatestSearch false). Oldest first, ' +
       'cursor-paginated. A sandbox key reads a fixed synthetic year (2026) of daily searches of the sandbox location. An empty list when the ' +
       'location was never searched.',
@@ -88,7 +88,7 @@ export const historyObservationsGet = defineRoute({
     operationId: 'historyObservations',
     summary: 'Every observation since an instant, for export',
     description:
-      'Always 0 credits, never 202: it reads what this deployment observed. Every stored observation (any platform, listing and kind) last seen ' +
+      'Always 0 credits, never 202: it reads what the live calls of its account observed (README: what accounts see of each other). Every stored observation (any platform, listing and kind) last seen ' +
       'at or after `since`, in the order they were stored, cursor-paginated: walk every page to export the store (`stays history export`). ' +
       'A sandbox key gets an empty list: sandbox histories are synthetic, made per listing when asked, and a sandbox key does not read what live calls observed.',
     tags: ['History'],
@@ -109,7 +109,7 @@ export const historyBookingsGet = defineRoute({
     operationId: 'historyBookings',
     summary: "A listing's inferred bookings: each night booked, blocked, unbookable or available",
     description:
-      'Always 0 credits, never 202: it reads what this deployment observed. Every night of the window classified from the changes live calls saw in ' +
+      'Always 0 credits, never 202: it reads what the live calls of its account observed (README: what accounts see of each other). Every night of the window classified from the changes live calls saw in ' +
       "the listing's calendar, by a documented, versioned method (method: calendar-diff/1, docs/analytics.md): available, booked (a guest), " +
       'blocked (the host: a run no guest could book under the stay rules, or taken further ahead than guests book), unbookable (free but no stay ' +
       'the rules allow includes it) or unknown, each with a confidence; the guest bookings inferred (check-in, length, when it was booked, lead ' +

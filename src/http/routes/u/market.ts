@@ -18,7 +18,7 @@ export const marketGet = defineRoute({
     operationId: 'market',
     summary: 'Market metrics of a place, a bounding box or a comp set',
     description:
-      'Always 0 credits, never 202: computed from what this deployment observed (live calls record searches, listings, quotes and calendars). ' +
+      'Always 0 credits, never 202: computed from what the live calls of its account observed (README: what accounts see of each other; live calls record searches, listings, quotes and calendars). ' +
       'Exactly one of location, bbox, compSet. For the nights [from, to): active listings, ADR, occupancy as two labelled figures (the calendar-unavailable ' +
       'rate and the inferred booked rate), RevPAR, booking window, length of stay and nightly price percentiles (25/50/75/90), overall, by platform and by ' +
       'bedroom count, and per week or month with interval; every figure with its sample size and method (methods says each in words), and the window the ' +
