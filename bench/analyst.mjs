@@ -69,12 +69,16 @@ const listingOf = (i, rnd) => ({
   name: `Lisbon flat ${i}`,
 });
 
-/** The rows of a city of n listings: [okey, platform, listing_id, kind, key, currency, value, place, check_in, check_out, lat, lng, bedrooms, nightly, first_seen, last_seen, times_seen, latest]. */
-export function* rowsOf(n) {
+/**
+ * The rows of a city of n listings, observed by `account`'s calls ('' : recorded without an
+ * account): [okey, platform, listing_id, kind, key, currency, value, place, check_in, check_out,
+ * lat, lng, bedrooms, nightly, first_seen, last_seen, times_seen, latest, account_id].
+ */
+export function* rowsOf(n, account = '') {
   const rnd = prng(34);
   const listings = Array.from({ length: n }, (_, i) => listingOf(i, rnd));
   const row = (l, kind, key, value, o) => [
-    `${l.platform}|${l.id}|${kind}|${key}`,
+    `${account === '' ? '' : `${account}|`}${l.platform}|${l.id}|${kind}|${key}`,
     l.platform,
     l.id,
     kind,
@@ -92,6 +96,7 @@ export function* rowsOf(n) {
     o.last,
     Math.round((o.last - o.first) / DAY) + 1,
     o.latest ?? 1,
+    account,
   ];
   const last = FIRST_DAY + (OBSERVED_DAYS - 1) * DAY;
   for (const l of listings) {
@@ -166,10 +171,10 @@ export function* rowsOf(n) {
   }
 }
 
-const COLUMNS = 'okey, platform, listing_id, kind, key, currency, value, place, check_in, check_out, lat, lng, bedrooms, nightly, first_seen, last_seen, times_seen, latest';
+const COLUMNS = 'okey, platform, listing_id, kind, key, currency, value, place, check_in, check_out, lat, lng, bedrooms, nightly, first_seen, last_seen, times_seen, latest, account_id';
 const SOURCE = 'simulated';
 
-export function fillSqlite(file, n) {
+export function fillSqlite(file, n, account = '') {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
@@ -179,7 +184,7 @@ export function fillSqlite(file, n) {
       .join(', ')}, '${SOURCE}')`,
   );
   db.transaction(() => {
-    for (const r of rowsOf(n)) insert.run(...r);
+    for (const r of rowsOf(n, account)) insert.run(...r);
   })();
   const count = db.prepare('SELECT COUNT(*) AS n FROM observations').get().n;
   db.pragma('wal_checkpoint(TRUNCATE)');
@@ -187,10 +192,10 @@ export function fillSqlite(file, n) {
   return count;
 }
 
-export async function fillPg(url, n) {
+export async function fillPg(url, n, account = '') {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
-  const types = ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'float8', 'float8', 'float8', 'float8', 'bigint', 'bigint', 'int', 'int'];
+  const types = ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'float8', 'float8', 'float8', 'float8', 'bigint', 'bigint', 'int', 'int', 'text'];
   const sql = `INSERT INTO observations (${COLUMNS}, source) SELECT *, '${SOURCE}' FROM unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})`;
   await c.query('BEGIN');
   let cols = types.map(() => []);
@@ -198,7 +203,7 @@ export async function fillPg(url, n) {
     if (cols[0].length > 0) await c.query(sql, cols);
     cols = types.map(() => []);
   };
-  for (const r of rowsOf(n)) {
+  for (const r of rowsOf(n, account)) {
     r.forEach((v, i) => cols[i].push(v));
     if (cols[0].length === 10_000) await send();
   }
@@ -217,7 +222,7 @@ function provision(env) {
   const admin = (...a) =>
     JSON.parse(execFileSync(process.execPath, [BIN, 'admin', ...a, '--json', '--data-dir', dataDir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, ...env } }));
   const acct = admin('account', 'create', '--plan', 'enterprise', '--rpm', '100000000', '--credits', '100000000');
-  return { dataDir, key: admin('key', 'create', '--account', acct.id, '--env', 'live').key };
+  return { dataDir, account: acct.id, key: admin('key', 'create', '--account', acct.id, '--env', 'live').key };
 }
 
 /** `stays serve` on the data directory, at the bench's clock. */
@@ -305,10 +310,11 @@ async function benchOne(engine, n) {
     if (!db) return [{ name: `postgres: no server at ${PG_ADMIN_URL}; skipped` }];
     env = { STAYS_DATABASE_URL: db.url, STAYS_SECRET_KEY: 'b'.repeat(64) };
   }
-  const { dataDir, key } = provision(env);
+  // The city observed by the reading account's own calls (the rows a live key reads in account scope).
+  const { dataDir, account, key } = provision(env);
   const file = join(dataDir, 'stays.db');
   const t0 = performance.now();
-  const count = engine === 'postgres' ? await fillPg(db.url, n) : fillSqlite(file, n);
+  const count = engine === 'postgres' ? await fillPg(db.url, n, account) : fillSqlite(file, n, account);
   const fillS = (performance.now() - t0) / 1000;
   const server = await serve(dataDir, env);
   const rows = [];

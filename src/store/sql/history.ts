@@ -184,7 +184,7 @@ export function historyReader(db: Db, flush: () => Promise<void>, view: HistoryV
         // The two reads of a batch at once: PostgreSQL serves them on two connections (SQLite in turn).
         // Each listing's version (none yet: 0) beside this scope's kept summary, if any.
         const [summaryRows, versions, bedrooms] = await Promise.all([
-          db.query(`SELECT listing_id, computed_version, summary, states, seen, prices FROM listing_summaries WHERE scope = $3 AND platform = $1 AND ${inIds}`, [b.platform, ids, scope]),
+          db.query(`SELECT listing_id, computed_version, summary, states, seen, prices FROM listing_summaries WHERE platform = $1 AND ${inIds} AND scope = $3`, [b.platform, ids, scope]),
           db.query(`SELECT listing_id, version FROM listing_versions WHERE platform = $1 AND ${inIds}`, [b.platform, ids]),
           bedroomsOf(b.platform, b.ids),
         ]);
@@ -248,7 +248,7 @@ export function historyReader(db: Db, flush: () => Promise<void>, view: HistoryV
           // Never over a summary made from a later version (two reads making it at once).
           await db.query(
             `INSERT INTO listing_summaries (scope, platform, listing_id, computed_version, summary, states, seen, prices) VALUES ${values.join(', ')}
-             ON CONFLICT (scope, platform, listing_id) DO UPDATE SET computed_version = excluded.computed_version, summary = excluded.summary, states = excluded.states, seen = excluded.seen, prices = excluded.prices
+             ON CONFLICT (platform, listing_id, scope) DO UPDATE SET computed_version = excluded.computed_version, summary = excluded.summary, states = excluded.states, seen = excluded.seen, prices = excluded.prices
              WHERE listing_summaries.computed_version <= excluded.computed_version`,
             params,
           );

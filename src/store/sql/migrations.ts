@@ -512,7 +512,7 @@ ${t.seq}    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
     states TEXT,
     seen TEXT,
     prices TEXT,
-    PRIMARY KEY (scope, platform, listing_id)
+    PRIMARY KEY (platform, listing_id, scope)
   );
   `,
 ];
