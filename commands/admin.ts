@@ -119,10 +119,7 @@ export function defineAdmin(program: Command): void {
     .description('Create an API key (shown once)')
     .requiredOption('--account <id>', 'account id (acct_…)')
     .requiredOption('--env <env>', 'live or sandbox')
-    .option(
-      '--scopes <list>',
-      'comma-separated scopes: stays.read,account.read,webhooks.write,watches.write,billing.write (default: stays.read,account.read,webhooks.write,watches.write; billing.write allows top-ups)',
-    )
+    .option('--scopes <list>', 'comma-separated scopes: stays.read,account.read,webhooks.write,watches.write,collections.write,billing.write (default: all but billing.write, which allows top-ups)')
     .option('--prefix <prefix>', 'live keys: stay_live (default) or sk_live, the prefix of the stay-centric clients (D14)')
     .action(async (o: Common & { account: string; env: string; scopes?: string; prefix?: string }) => {
       const { createKey } = await import('../src/core/admin.js');

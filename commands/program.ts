@@ -22,6 +22,7 @@ const DEFINERS: [readonly string[], () => Promise<Definer>][] = [
   [['history'], async () => (await import('./history.js')).defineHistory],
   [['market'], async () => (await import('./market.js')).defineMarket],
   [['compset'], async () => (await import('./compset.js')).defineCompset],
+  [['collect'], async () => (await import('./collect.js')).defineCollect],
   [['match'], async () => (await import('./match.js')).defineMatch],
   [['account'], async () => (await import('./account.js')).defineAccount],
   [['auth', 'whoami'], async () => (await import('./auth.js')).defineAuth],

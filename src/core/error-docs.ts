@@ -258,6 +258,19 @@ export const ERROR_DOCS: { readonly [C in ErrorCode]: CodeDoc } = {
     cause: 'The account already has a comp set of this name in this environment; names pick comp sets out (stays market --compset NAME).',
     fix: 'Choose another name, or delete the old comp set first.',
   },
+  collection_not_found: {
+    cause: "No collection of this account and key environment has this id or name (a typo, another account's, or deleted).",
+    fix: "List the account's collections (GET /v1/collections, stays collect list) for their ids and names.",
+    reproduce: `GET /v1/collections/col_nope ${SANDBOX}`,
+  },
+  collection_limit_exceeded: {
+    cause: 'The account already keeps the most collections it may have in this environment (20).',
+    fix: 'Delete collections it no longer needs (DELETE /v1/collections/{id}, stays collect rm).',
+  },
+  collection_name_taken: {
+    cause: 'The account already has a collection of this name in this environment; names pick collections out (stays collect show NAME).',
+    fix: 'Choose another name, or delete the old collection first.',
+  },
   match_decision_limit_exceeded: {
     cause: 'The account already keeps the most match decisions (pins and rejections) it may have in this key environment (5,000): a new pair is refused; changing a kept one is not.',
     fix: 'Remove decisions it no longer needs (DELETE /v1/matches/decisions, stays match unpin).',

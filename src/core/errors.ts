@@ -96,6 +96,8 @@ export const ERROR_CODES = {
   compset_limit_exceeded: { type: 'permission_denied', message: 'This account has the maximum number of comp sets; delete one first.' },
   match_decision_limit_exceeded: { type: 'permission_denied', message: 'This account keeps the maximum number of match decisions; remove one first.' },
   compset_name_taken: { type: 'invalid_request', message: 'The account already has a comp set of this name.' },
+  collection_limit_exceeded: { type: 'permission_denied', message: 'This account has the maximum number of collections; delete one first.' },
+  collection_name_taken: { type: 'invalid_request', message: 'The account already has a collection of this name.' },
   watch_limit_exceeded: { type: 'permission_denied', message: 'This account keeps the maximum number of watches (active and ended); delete one first.' },
 
   sandbox_key_required: { type: 'permission_denied', message: 'This works with a sandbox (stay_test_) key only.' },
@@ -106,6 +108,7 @@ export const ERROR_CODES = {
   webhook_not_found: { type: 'not_found', message: 'No such webhook.' },
   watch_not_found: { type: 'not_found', message: 'No such watch.' },
   compset_not_found: { type: 'not_found', message: 'No such comp set.' },
+  collection_not_found: { type: 'not_found', message: 'No such collection.' },
   match_decision_not_found: { type: 'not_found', message: 'This account has no pin or rejection of this pair.' },
   identity_mismatch: { type: 'not_found', message: 'The resolved listing differs from the requested one.' },
   no_availability: { type: 'not_found', message: 'At least one night of the stay is taken.' },

@@ -14,14 +14,15 @@ export const PLANS: Record<PlanCode, { name: string; requestsPerMinute: number; 
  * Scopes a key can carry. stays.read: the data routes (billed live lookups included: the OAuth
  * consent page says so) and reading webhooks; webhooks.write: registering and deleting webhooks;
  * watches.write: creating and deleting watches (their runs spend credits on their own);
+ * collections.write: creating, changing and deleting collections (their passes spend credits);
  * billing.write: top-ups; account.read: reserved. Every route declares the ones it needs
  * (RouteDef.scopes, docs/decisions.md "Scopes on every route").
  */
-export const SCOPES = ['stays.read', 'account.read', 'billing.write', 'webhooks.write', 'watches.write'] as const;
+export const SCOPES = ['stays.read', 'account.read', 'billing.write', 'webhooks.write', 'watches.write', 'collections.write'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /**
  * What a key gets when created without a list. Not billing.write: a top-up adds credits with no
  * payment step on a self-hosted server, so the operator grants it to a key on purpose (D24).
  */
-export const DEFAULT_SCOPES: readonly Scope[] = ['stays.read', 'account.read', 'webhooks.write', 'watches.write'];
+export const DEFAULT_SCOPES: readonly Scope[] = ['stays.read', 'account.read', 'webhooks.write', 'watches.write', 'collections.write'];

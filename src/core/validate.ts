@@ -191,6 +191,15 @@ export function parseParams<S extends z.ZodType>(schema: S, raw: RawInput): z.in
   const result = schema.safeParse(raw, { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
+  if (issue.code === 'unrecognized_keys') {
+    // A field the request does not take (a strict body): named as the param, with the ones it takes.
+    const name = [...issue.path, issue.keys[0]!].map(String).join('.');
+    const top = (schema as { shape?: unknown }).shape;
+    const shape = issue.path.length === 0 && typeof top === 'object' && top !== null ? Object.keys(top) : [];
+    throw new ServiceError('invalid_parameter', `${preview(name)} is not a field of this request${shape.length > 0 ? `; it takes ${shape.join(', ')}` : ''}.`, {
+      param: String(issue.path[0] ?? issue.keys[0]!),
+    });
+  }
   const param = String(issue.path[0] ?? '');
   const item = issue.path.length > 1;
   const input = item && issue.input !== undefined ? issue.input : valueAt(raw, issue.path);

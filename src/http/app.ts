@@ -29,7 +29,7 @@ function allowTable(routes: RouteDef[]): [RegExp, string][] {
   }
   return [...methods].map(([p, m]) => {
     if (m.has('GET') && !billedPaths.has(p)) m.add('HEAD'); // Hono answers HEAD with the GET handler
-    return [pathPattern(p), ['GET', 'HEAD', 'POST', 'DELETE'].filter((x) => m.has(x)).join(', ')];
+    return [pathPattern(p), ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'].filter((x) => m.has(x)).join(', ')];
   });
 }
 

@@ -269,6 +269,10 @@ export function buildOpenApi(routes: RouteDef[]): Json {
       { name: 'History', description: 'What this deployment observed over time (issue 26): free reads of its own store.' },
       { name: 'Watches', description: 'Calls the server makes again on an interval, and the events their rules raise (issue 26): watch.triggered webhooks.' },
       { name: 'Market', description: 'Market metrics and comp sets (issue 27): figures computed from what this deployment observed, each with its method and sample size.' },
+      {
+        name: 'Collections',
+        description: 'Whole markets covered (issue 38): every listing of an area found past the platforms’ caps, its calendar kept each cadence, within a daily budget.',
+      },
       { name: 'Matches', description: "The same property on other platforms (issue 27): candidates scored with their evidence, and the account's pins and rejections." },
       { name: 'Service', description: 'Health and this document.' },
     ],

@@ -57,7 +57,7 @@ interface RouteDoc {
 }
 
 export interface RouteDef {
-  method: 'get' | 'post' | 'delete';
+  method: 'get' | 'post' | 'patch' | 'delete';
   /** Family U (camelCase, default) or S (snake_case, request_id in every body, D9). */
   family?: 'U' | 'S';
   /** OpenAPI-style path, e.g. /v1/listing/{platform}/{id}. */

@@ -24,6 +24,7 @@ const CANNOT_RUN: [RegExp, string][] = [
   [/^stays webhooks listen\b/, 'runs until stopped (webhooks-listen-example.test.ts runs the piped one)'],
   [/--profile prod\b/, 'needs a configured profile named prod'],
   [/^stays market --compset "Alfama 2BR" --from 2027-06-01/, "needs the comp set stays compset's examples create (they run it after creating it)"],
+  [/^stays collect create near-home --compset "Alfama 2BR"/, "needs the comp set stays compset's examples create and then delete"],
 ];
 
 interface Example {

@@ -54,12 +54,12 @@ describe('permissions', () => {
     expect((await s.req('/v1/account', { key: b.sandboxKey })).status).toBe(200);
   });
 
-  it('a new key without --scopes gets stays.read, account.read, webhooks.write and watches.write, not billing.write (D24, issues 21 and 26)', async () => {
+  it('a new key without --scopes gets stays.read, account.read, webhooks.write, watches.write and collections.write, not billing.write (D24, issues 21, 26 and 38)', async () => {
     const b = await s.account();
     const shown = await s.admin<{ keys: { scopes: string[] }[] }>('account', 'show', b.id);
     expect(shown.keys.map((k) => k.scopes)).toEqual([
-      ['stays.read', 'account.read', 'webhooks.write', 'watches.write'],
-      ['stays.read', 'account.read', 'webhooks.write', 'watches.write'],
+      ['stays.read', 'account.read', 'webhooks.write', 'watches.write', 'collections.write'],
+      ['stays.read', 'account.read', 'webhooks.write', 'watches.write', 'collections.write'],
     ]);
     for (const key of [b.sandboxKey, b.liveKey]) {
       const res = await s.req('/v1/billing/topups', { method: 'POST', key, body: JSON.stringify({ credits: 10 }), headers: { 'content-type': 'application/json' } });

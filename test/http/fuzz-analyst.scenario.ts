@@ -1,6 +1,6 @@
 // Property test of the analyst endpoints (issue 35, acceptance): random and hostile queries and
-// bodies at /v1/history/*, /v1/market, /v1/matches and its decisions, /v1/compsets, /v1/watches
-// and /v1/watches/run, with sandbox and live keys, on a store that live calls on the simulated
+// bodies at /v1/history/*, /v1/market, /v1/matches and its decisions, /v1/compsets, /v1/watches,
+// /v1/watches/run and /v1/collections (issue 38), with sandbox and live keys, on a store that live calls on the simulated
 // upstream filled first. No answer is a 5xx, every refusal is a typed Error with creditsCharged 0,
 // and every answer is JSON. Values are mostly plausible (known listings, dates near today, ids of
 // the comp sets and watches the run made) so requests reach past validation into the operations
@@ -74,13 +74,13 @@ export function fuzzAnalystSuite(title: string, store: () => Promise<{ env: Node
       ['booking', 'pt/casa-azul'],
       ['airbnb', '404'],
     ];
-    const made = { compsets: ['cs_nope'], watches: ['wat_nope'] };
+    const made = { compsets: ['cs_nope'], watches: ['wat_nope'], collections: ['col_nope'] };
 
     beforeAll(async () => {
       const s = await store();
       drop = s.drop;
       t = await startApp({ STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '0', STAYS_SIM_FAIL: '', ...s.env });
-      a = await t.account({ credits: 10_000_000, rpm: 100_000_000, scopes: 'stays.read,account.read,watches.write' });
+      a = await t.account({ credits: 10_000_000, rpm: 100_000_000, scopes: 'stays.read,account.read,watches.write,collections.write' });
       // What the live endpoints read: a few live calls' observations (searches, a quote, a calendar).
       for (const location of ['Lisbon', 'Porto']) {
         const res = await t.req(`/v1/search?${new URLSearchParams({ location, limit: '20', checkIn: day(20), checkOut: day(23) })}`, { key: a.liveKey, headers: { prefer: 'wait=30' } });
@@ -109,8 +109,8 @@ export function fuzzAnalystSuite(title: string, store: () => Promise<{ env: Node
       known().map(([p, id]) => `stays_${p}_${id}`),
       known().map(([, id]) => `https://www.airbnb.com/rooms/${id}`),
     );
-    const createdId = (kind: 'compsets' | 'watches') => fc.integer({ min: 0, max: 1_000 }).map((i) => made[kind][i % made[kind].length]!);
-    const pathId = (kind: 'compsets' | 'watches') =>
+    const createdId = (kind: 'compsets' | 'watches' | 'collections') => fc.integer({ min: 0, max: 1_000 }).map((i) => made[kind][i % made[kind].length]!);
+    const pathId = (kind: 'compsets' | 'watches' | 'collections') =>
       fc.oneof({ arbitrary: createdId(kind), weight: 4 }, { arbitrary: hostile.map((x) => x.replace(/[\uD800-\uDFFF]/gu, '\uFFFD')), weight: 1 }).map((x) => encodeURIComponent(x) || 'x');
 
     type Params = Record<string, unknown>;
@@ -179,7 +179,7 @@ export function fuzzAnalystSuite(title: string, store: () => Promise<{ env: Node
       });
       const text = await res.text();
       const where = `${c.method} ${c.path.slice(0, 300)} ${(c.body ?? '').slice(0, 300)} (${live ? 'live' : 'sandbox'}) → ${res.status} ${text.slice(0, 300)}`;
-      if (res.status < 300) answered.add(`${c.method} ${c.path.split('?')[0]!.replace(/^(\/v1\/(?:compsets|watches))\/(?!run$)[^/]+/, '$1/ID')}`);
+      if (res.status < 300) answered.add(`${c.method} ${c.path.split('?')[0]!.replace(/^(\/v1\/(?:compsets|watches|collections))\/(?!run$)[^/]+/, '$1/ID')}`);
       expect(res.status, where).toBeLessThan(500);
       if (res.status === 204) return;
       let body: unknown;
@@ -195,6 +195,7 @@ export function fuzzAnalystSuite(title: string, store: () => Promise<{ env: Node
       if (c.method === 'POST' && res.status === 201 && typeof id === 'string') {
         if (c.path.startsWith('/v1/compsets')) made.compsets.push(id);
         if (c.path.startsWith('/v1/watches')) made.watches.push(id);
+        if (c.path.startsWith('/v1/collections')) made.collections.push(id);
       }
     }
     /** The routes (METHOD path, ids as ID) that answered a 2xx at least once. */
@@ -339,6 +340,50 @@ export function fuzzAnalystSuite(title: string, store: () => Promise<{ env: Node
       PROPERTY_TIMEOUT_MS,
     );
 
+    it(
+      'collections',
+      async () => {
+        const area = fc.oneof(
+          fc.record({ location: fc.constantFrom('Lisbon', 'Porto', ' lisbon ') }),
+          fc.record({ bbox: fc.constantFrom('-9.3,38.6,-9.0,38.8', '-8.8,41.0,-8.4,41.3', '10,10,9,9', '-10,36,-6,42') }),
+          fc.record({ compSet: createdId('compsets') }),
+        );
+        const settings = fc.record({
+          name: fc.string({ minLength: 1, maxLength: 12 }).map((x) => `c ${x}`),
+          platforms: opt(fc.constantFrom(['airbnb'], ['airbnb', 'vrbo'], 'booking,google')),
+          horizonNights: opt(fc.constantFrom(1, 30, 180, 365, 366, 0)),
+          cadence: opt(fc.constantFrom('daily', 'weekly', 'hourly')),
+          rates: opt(fc.constantFrom('auto', 'sampled', 'none')),
+          maxCreditsPerDay: fc.constantFrom(1, 500, 10_000, 0, 1.5),
+        });
+        const patch = fc.record({
+          name: opt(fc.constantFrom('renamed', 'c a', '')),
+          status: opt(fc.constantFrom('active', 'paused', 'deleted')),
+          maxCreditsPerDay: opt(fc.constantFrom(1, 200, -1)),
+          cadence: opt(fc.constantFrom('weekly', 'daily')),
+          horizonNights: opt(fc.constantFrom(7, 400)),
+        });
+        const patchKeys = ['name', 'status', 'maxCreditsPerDay', 'cadence', 'horizonNights', 'location', 'platforms', 'rates'];
+        await run(
+          fc.oneof(
+            {
+              arbitrary: postJson('/v1/collections', merge(area, settings), ['name', 'location', 'bbox', 'compSet', 'platforms', 'horizonNights', 'cadence', 'rates', 'maxCreditsPerDay', 'status']),
+              weight: 4,
+            },
+            { arbitrary: get('/v1/collections', fc.record({ limit: opt(fc.constantFrom(1, 10, 20, 21)) }), ['limit']), weight: 1 },
+            { arbitrary: pathId('collections').map((id) => ({ method: 'GET', path: `/v1/collections/${id}` })), weight: 1 },
+            {
+              arbitrary: fc.tuple(pathId('collections'), mutate(patch, patchKeys)).map(([id, o]) => ({ method: 'PATCH', path: `/v1/collections/${id}`, body: JSON.stringify(o) })),
+              weight: 2,
+            },
+            { arbitrary: pathId('collections').map((id) => ({ method: 'DELETE', path: `/v1/collections/${id}` })), weight: 1 },
+          ),
+          400,
+        );
+      },
+      PROPERTY_TIMEOUT_MS,
+    );
+
     it(`at least ${MIN_REQUESTS} requests were made`, () => {
       expect(requests).toBeGreaterThanOrEqual(MIN_REQUESTS);
     });
@@ -362,6 +407,11 @@ export function fuzzAnalystSuite(title: string, store: () => Promise<{ env: Node
         'GET /v1/watches/ID/events',
         'DELETE /v1/watches/ID',
         'POST /v1/watches/run',
+        'POST /v1/collections',
+        'GET /v1/collections',
+        'GET /v1/collections/ID',
+        'PATCH /v1/collections/ID',
+        'DELETE /v1/collections/ID',
       ];
       expect(routes.filter((r) => !answered.has(r))).toEqual([]);
     });

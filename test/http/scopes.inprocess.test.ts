@@ -124,12 +124,13 @@ describe('scopes on every route', () => {
     expect([200, 202]).toContain(search.status);
   });
 
-  it("keys made without --scopes get webhooks.write and watches.write; OpenAPI names each operation's scopes", async () => {
+  it("keys made without --scopes get webhooks.write, watches.write and collections.write; OpenAPI names each operation's scopes", async () => {
     const shown = await s.admin<{ keys: { scopes: string[] }[] }>('account', 'show', a.id);
-    expect(shown.keys.some((k) => k.scopes.join(',') === 'stays.read,account.read,webhooks.write,watches.write')).toBe(true);
+    expect(shown.keys.some((k) => k.scopes.join(',') === 'stays.read,account.read,webhooks.write,watches.write,collections.write')).toBe(true);
     const doc = (await (await s.req('/v1/openapi.json')).json()) as { paths: Record<string, Record<string, { security?: unknown; responses: Record<string, unknown> }>> };
     expect(doc.paths['/v1/webhooks']!.post!.security).toEqual([{ bearerAuth: ['stays.read', 'webhooks.write'] }]);
     expect(doc.paths['/v1/webhooks/{id}']!.delete!.security).toEqual([{ bearerAuth: ['webhooks.write'] }]);
+    expect(doc.paths['/v1/collections/{id}']!.patch!.security).toEqual([{ bearerAuth: ['stays.read', 'collections.write'] }]);
     expect(doc.paths['/v1/account']!.get!.security).toBeUndefined();
     expect(doc.paths['/v1/search']!.get!.responses['403']).toBeDefined();
   });

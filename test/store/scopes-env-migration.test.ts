@@ -1,7 +1,8 @@
 // Upgrading a database made before issue 21 (item 5), on both stores: keys that had stays.read
 // (and so could manage webhooks) get webhooks.write; other keys do not; webhooks made before
 // belong to the live environment (every event before was a live one), and env is stored per row.
-// The later migrations run too: issue 26's gives watches.write to the same keys (stays.read).
+// The later migrations run too: issue 26's gives watches.write to the same keys (stays.read), and
+// issue 38's collections.write to every key with watches.write.
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -36,8 +37,8 @@ const mine = (list: string[]) => {
 };
 
 async function expectUpgraded(store: Store) {
-  expect((await store.findKeyByHash('h1'))!.key.scopes).toEqual(['stays.read', 'account.read', 'webhooks.write', 'watches.write']);
-  expect((await store.findKeyByHash('h2'))!.key.scopes).toEqual(['billing.write', 'stays.read', 'webhooks.write', 'watches.write']);
+  expect((await store.findKeyByHash('h1'))!.key.scopes).toEqual(['stays.read', 'account.read', 'webhooks.write', 'watches.write', 'collections.write']);
+  expect((await store.findKeyByHash('h2'))!.key.scopes).toEqual(['billing.write', 'stays.read', 'webhooks.write', 'watches.write', 'collections.write']);
   expect((await store.findKeyByHash('h3'))!.key.scopes).toEqual(['billing.write']);
   expect(await store.getWebhook('wh_old')).toMatchObject({ id: 'wh_old', env: 'live' });
   expect((await store.listWebhooks('acct_1', 'live')).map((w) => w.id)).toEqual(['wh_old']);

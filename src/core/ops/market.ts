@@ -21,7 +21,7 @@ import { buildMeta } from '../meta.js';
 import { compSetMembers, ownCompSet, platformsOf } from './compsets.js';
 
 /** minLng,minLat,maxLng,maxLat. */
-function parseBbox(s: string): { minLng: number; minLat: number; maxLng: number; maxLat: number } {
+export function parseBbox(s: string): { minLng: number; minLat: number; maxLng: number; maxLat: number } {
   const parts = s.split(',').map((x) => (x.trim() === '' ? Number.NaN : Number(x)));
   const bad = (why: string) => new ServiceError('invalid_parameter', `bbox ${why}: give minLng,minLat,maxLng,maxLat in degrees (-9.2,38.7,-9.1,38.8).`, { param: 'bbox' });
   if (parts.length !== 4 || parts.some((x) => !Number.isFinite(x))) throw bad('must be four numbers');

@@ -20,6 +20,7 @@ import type { CacheStore } from './store/cache.js';
 import type { ObservationStore } from './store/observations.js';
 import type { WatchStore } from './store/watches.js';
 import type { CompSetStore } from './store/compsets.js';
+import type { CollectionStore } from './store/collections.js';
 import type { MatchDecisionStore } from './store/match-decisions.js';
 import type { HistoryPort } from './history.js';
 import type { HistoryView } from './store/observations.js';
@@ -34,10 +35,23 @@ export * from './store/cache.js';
 export * from './store/observations.js';
 export * from './store/watches.js';
 export * from './store/compsets.js';
+export * from './store/collections.js';
 export * from './store/match-decisions.js';
 export * from './store/shared.js';
 
-export interface Store extends AccountStore, CreditStore, JobStore, WebhookStore, IdempotencyStore, OAuthStore, CacheStore, ObservationStore, WatchStore, CompSetStore, MatchDecisionStore {
+export interface Store
+  extends AccountStore,
+    CreditStore,
+    JobStore,
+    WebhookStore,
+    IdempotencyStore,
+    OAuthStore,
+    CacheStore,
+    ObservationStore,
+    WatchStore,
+    CompSetStore,
+    CollectionStore,
+    MatchDecisionStore {
   readonly kind: 'sqlite' | 'postgres';
   /**
    * The reads of what was observed (./history.ts), by the store's indexes; each writes what is

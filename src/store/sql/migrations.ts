@@ -515,6 +515,29 @@ ${t.seq}    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
     PRIMARY KEY (platform, listing_id, scope)
   );
   `,
+  // Collections (issue 38, item 1): an account's standing orders to cover a market. The new
+  // collections.write scope is given to every key that could write watches (as watches.write
+  // was to every key that could read): OAuth tokens, read-only, never carry it.
+  (t) => `
+  UPDATE api_keys SET scopes = scopes || ',collections.write'
+    WHERE (',' || scopes || ',') LIKE '%,watches.write,%' AND (',' || scopes || ',') NOT LIKE '%,collections.write,%';
+  CREATE TABLE collections (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    env TEXT NOT NULL CHECK (env IN ('live', 'sandbox')),
+    name TEXT NOT NULL,
+    area TEXT NOT NULL,
+    platforms TEXT NOT NULL,
+    horizon_nights INTEGER NOT NULL,
+    cadence TEXT NOT NULL CHECK (cadence IN ('daily', 'weekly')),
+    rates TEXT NOT NULL CHECK (rates IN ('auto', 'sampled', 'none')),
+    max_credits_per_day ${t.big} NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('active', 'paused', 'deleted')),
+    created_at ${t.big} NOT NULL,
+    updated_at ${t.big} NOT NULL
+  );
+  CREATE INDEX collections_account ON collections(account_id, env, created_at);
+  `,
 ];
 
 /** The migrations of one engine, in order. */

@@ -13,6 +13,7 @@ import { observationStore, staleSummaries } from './observations.js';
 import { matchDecisionStore } from './match-decisions.js';
 import { watchStore } from './watches.js';
 import { compSetStore } from './compsets.js';
+import { collectionStore } from './collections.js';
 import { webhookStore } from './webhooks.js';
 
 /** How long past its expiry an OAuth code is kept, so that a late second use still revokes what the first got. */
@@ -44,6 +45,7 @@ export function sqlStore(db: Db, parts: EngineParts): SqlStore {
     ...observationStore(db),
     ...watchStore(db),
     ...compSetStore(db),
+    ...collectionStore(db),
     ...matchDecisionStore(db),
     async purgeExpired(now, batch, o = {}) {
       return db.tx(

@@ -1,0 +1,202 @@
+// `stays collect create|list|show|pause|resume|rm` (issue 38, items 1 and 7): the account's
+// collections, standing orders to cover a whole market (every listing of an area, its calendar
+// each cadence, within a daily budget), through /v1/collections. A collection prints as a table
+// for people (one line each; `show`: one field a line) and as the API's JSON for scripts
+// (-o json, --json, --jq).
+import type { Command } from 'commander';
+import { type GlobalOpts, withGlobals } from './_lib/flags/options.js';
+import type { View } from './_lib/output/view-types.js';
+import type { Ctx } from './_lib/runtime/context.js';
+
+type Opts = GlobalOpts & Record<string, unknown>;
+type Row = Record<string, unknown>;
+
+const o = (v: unknown) => (v ?? {}) as Row;
+const s = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+const n = (v: unknown) => (typeof v === 'number' ? v : null);
+
+/** What a collection covers, in words. */
+const areaText = (r: Row) => (s(r.location) !== null ? String(r.location) : Array.isArray(r.bbox) ? `box ${r.bbox.join(',')}` : s(r.compSet) !== null ? `comp set ${String(r.compSet)}` : null);
+const platformsText = (r: Row) => (Array.isArray(r.platforms) ? r.platforms.join(',') : null);
+const budgetText = (r: Row) => (n(r.maxCreditsPerDay) === null ? null : `${(r.maxCreditsPerDay as number).toLocaleString('en-US')}/day`);
+const ratesText = (r: Row) => {
+  const by = o(r.ratesByPlatform);
+  const parts = Object.entries(by).map(([p, v]) => `${p} ${String(v)}`);
+  return parts.length === 0 ? s(r.rates) : `${String(r.rates)} (${parts.join(', ')})`;
+};
+const progressText = (r: Row) => {
+  const p = o(r.progress);
+  const found = n(p.listingsDiscovered) ?? 0;
+  const tracked = n(p.listingsTracked) ?? 0;
+  const pass = s(p.lastCompletePass);
+  return `${String(p.phase ?? '')}: ${found.toLocaleString('en-US')} found, ${tracked.toLocaleString('en-US')} tracked${pass === null ? ', no complete pass yet' : `, last pass ${pass}`}`;
+};
+
+function collectionView(data: unknown): View {
+  const single = !Array.isArray(data);
+  const rows = (single ? [data] : data) as Row[];
+  return {
+    kind: null,
+    rows,
+    single,
+    table: [
+      { header: 'ID', text: (r: Row) => s(r.id), id: true },
+      { header: 'NAME', text: (r: Row) => s(r.name), min: 10 },
+      { header: 'AREA', text: areaText, min: 10 },
+      { header: 'STATUS', text: (r: Row) => s(r.status) },
+      { header: 'BUDGET', text: budgetText, align: 'right' as const, drop: 2 },
+      { header: 'FOUND', text: (r: Row) => String(n(o(r.progress).listingsDiscovered) ?? 0), align: 'right' as const, drop: 1 },
+      { header: 'PLATFORMS', text: platformsText, drop: 3 },
+    ],
+    fields: [
+      { label: 'ID', text: (r: Row) => s(r.id), wrap: 'none' as const },
+      { label: 'NAME', text: (r: Row) => s(r.name), wrap: 'words' as const },
+      { label: 'AREA', text: areaText, wrap: 'words' as const },
+      { label: 'PLATFORMS', text: platformsText },
+      { label: 'STATUS', text: (r: Row) => s(r.status) },
+      { label: 'HORIZON', text: (r: Row) => (n(r.horizonNights) === null ? null : `${String(r.horizonNights)} nights`) },
+      { label: 'CADENCE', text: (r: Row) => s(r.cadence) },
+      { label: 'RATES', text: ratesText, wrap: 'words' as const },
+      { label: 'BUDGET', text: budgetText },
+      { label: 'PROGRESS', text: progressText, wrap: 'words' as const },
+      { label: 'SPENT TODAY', text: (r: Row) => String(n(o(r.progress).creditsSpentToday) ?? 0) },
+      { label: 'CREATED', text: (r: Row) => s(r.createdAt), wrap: 'none' as const },
+    ],
+    data: [
+      { key: 'id', value: (r: Row) => s(r.id) },
+      { key: 'name', value: (r: Row) => s(r.name) },
+      { key: 'location', value: (r: Row) => s(r.location) },
+      { key: 'bbox', value: (r: Row) => (Array.isArray(r.bbox) ? r.bbox.join(',') : null) },
+      { key: 'comp_set', value: (r: Row) => s(r.compSet) },
+      { key: 'platforms', value: platformsText },
+      { key: 'status', value: (r: Row) => s(r.status) },
+      { key: 'horizon_nights', value: (r: Row) => n(r.horizonNights) },
+      { key: 'cadence', value: (r: Row) => s(r.cadence) },
+      { key: 'rates', value: (r: Row) => s(r.rates) },
+      { key: 'max_credits_per_day', value: (r: Row) => n(r.maxCreditsPerDay) },
+      { key: 'listings_discovered', value: (r: Row) => n(o(r.progress).listingsDiscovered) },
+      { key: 'listings_tracked', value: (r: Row) => n(o(r.progress).listingsTracked) },
+      { key: 'credits_spent_today', value: (r: Row) => n(o(r.progress).creditsSpentToday) },
+      { key: 'created_at', value: (r: Row) => s(r.createdAt) },
+    ],
+  };
+}
+
+async function print(ctx: Ctx, env: { data: unknown; meta?: unknown }): Promise<void> {
+  const { show } = await import('./_lib/runtime/run.js');
+  await show(ctx, env, collectionView);
+}
+
+/** Runs one call of a collection and prints its answer. */
+async function one(opts: Opts, call: (ops: typeof import('../src/client/operations.js')['operations']) => unknown, after?: (ctx: Ctx, data: Row) => string | null): Promise<void> {
+  const [{ execute }, { operations }, { io }] = await Promise.all([import('./_lib/runtime/run.js'), import('../src/client/operations.js'), import('./_lib/runtime/io.js')]);
+  await execute(opts, async (ctx) => {
+    const env = await ctx.client.run<Row>(call(operations) as Parameters<typeof ctx.client.run>[0]);
+    await print(ctx, env);
+    const note = after?.(ctx, env.data);
+    if (note && ctx.format === 'table' && ctx.fields === null && ctx.jq === null) io().stderr.write(`${note}\n`);
+  });
+}
+
+export function defineCollect(program: Command): void {
+  const collect = program
+    .command('collect')
+    .description('Collections: cover a whole market, every listing of an area and its calendar each cadence, within a daily budget (create, list, show, pause, resume, rm)')
+    .addHelpText(
+      'after',
+      `
+A collection covers one area (--location, --bbox or --compset) on --platforms, keeps each
+listing's calendar --horizon nights ahead, fetched again each --cadence, and never spends more
+than --max-credits-per-day credits a UTC day. Saved per account and key environment; creating,
+changing and reading one is free; its passes are billed as the same calls made by hand.
+
+Examples:
+  stays collect create lisbon --location Lisbon --max-credits-per-day 5000
+  stays collect create alfama --bbox -9.14,38.70,-9.12,38.72 --platforms airbnb,vrbo --cadence weekly --max-credits-per-day 800
+  stays collect list
+  stays collect show lisbon
+  stays collect pause alfama`,
+    );
+
+  withGlobals(
+    collect
+      .command('create')
+      .description('Start covering a market (free; its passes spend up to --max-credits-per-day a day)')
+      .argument('<name>', 'a name for it, unique among your collections (at most 100 characters)')
+      .option('--location <place>', 'a place, as given to search (Lisbon)')
+      .option('--bbox <box>', 'a box: minLng,minLat,maxLng,maxLat in degrees')
+      .option('--compset <idOrName>', 'one of your comp sets: the box around its radius')
+      .option('--platforms <list>', 'only these platforms: airbnb,booking,vrbo,google (default: every enabled one)')
+      .option('--horizon <nights>', "how far ahead each listing's calendar is kept (1 to 365, default 180)")
+      .option('--cadence <cadence>', 'daily or weekly (default daily)')
+      .option('--rates <rates>', 'auto (default: calendar rates where given, else sampled stays), sampled or none')
+      .requiredOption('--max-credits-per-day <n>', 'the daily budget in credits')
+      .option('--paused', 'create it paused: nothing runs until stays collect resume'),
+    { wait: false },
+  )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  stays collect create porto --location Porto --horizon 90 --max-credits-per-day 2000\n  stays collect create near-home --compset "Alfama 2BR" --max-credits-per-day 300 --json',
+    )
+    .action(async (name: string, opts: Opts) => {
+      const body: Record<string, unknown> = { name, maxCreditsPerDay: opts.maxCreditsPerDay };
+      if (opts.location !== undefined) body.location = opts.location;
+      if (opts.bbox !== undefined) body.bbox = opts.bbox;
+      if (opts.compset !== undefined) body.compSet = opts.compset;
+      if (opts.platforms !== undefined) body.platforms = opts.platforms;
+      if (opts.horizon !== undefined) body.horizonNights = opts.horizon;
+      if (opts.cadence !== undefined) body.cadence = opts.cadence;
+      if (opts.rates !== undefined) body.rates = opts.rates;
+      if (opts.paused === true) body.status = 'paused';
+      await one(
+        opts,
+        (ops) => ops.collectionCreate(body),
+        (_ctx, d) => `Collection ${String(d.id)} saved${d.status === 'paused' ? ' (paused)' : ''}. Its progress: stays collect show ${JSON.stringify(name)}`,
+      );
+    });
+
+  withGlobals(collect.command('list').alias('ls').description("Your collections of this key's environment, newest first"), { wait: false })
+    .addHelpText('after', '\nExamples:\n  stays collect list\n  stays collect list -o csv')
+    .action(async (opts: Opts) => one(opts, (ops) => ops.collections()));
+
+  withGlobals(collect.command('show').description('One collection: its area, settings and progress').argument('<idOrName>', 'col_… id or the name'), { wait: false })
+    .addHelpText('after', '\nExamples:\n  stays collect show lisbon\n  stays collect show col_… --json')
+    .action(async (id: string, opts: Opts) => one(opts, (ops) => ops.collection(id)));
+
+  withGlobals(collect.command('pause').description('Pause a collection: nothing runs until resumed').argument('<idOrName>', 'col_… id or the name'), { wait: false })
+    .addHelpText('after', '\nExample:\n  stays collect pause porto')
+    .action(async (id: string, opts: Opts) =>
+      one(
+        opts,
+        (ops) => ops.collectionUpdate(id, { status: 'paused' }),
+        (_c, d) => `Paused ${String(d.name)}.`,
+      ),
+    );
+
+  withGlobals(collect.command('resume').description('Resume a paused collection').argument('<idOrName>', 'col_… id or the name'), { wait: false })
+    .addHelpText('after', '\nExample:\n  stays collect resume porto')
+    .action(async (id: string, opts: Opts) =>
+      one(
+        opts,
+        (ops) => ops.collectionUpdate(id, { status: 'active' }),
+        (_c, d) => `Resumed ${String(d.name)}.`,
+      ),
+    );
+
+  withGlobals(
+    collect.command('rm').alias('delete').description('Delete a collection: nothing more runs for it; what it observed stays in your history').argument('<idOrName>', 'col_… id or the name'),
+    {
+      wait: false,
+    },
+  )
+    .addHelpText('after', '\nAn unknown or already deleted collection exits 3 (collection_not_found).\n\nExample:\n  stays collect rm porto')
+    .action(async (id: string, opts: Opts) => {
+      const [{ execute }, { operations }, { io }] = await Promise.all([import('./_lib/runtime/run.js'), import('../src/client/operations.js'), import('./_lib/runtime/io.js')]);
+      await execute(opts, async (ctx) => {
+        const env = await ctx.client.run<Row>(operations.collectionDelete(id));
+        if (ctx.format !== 'table' || ctx.fields !== null || ctx.jq !== null) return print(ctx, env);
+        ctx.ui.stop();
+        io().stdout.write(`Deleted collection ${String(env.data.id)} (${String(env.data.name)}).\n`);
+      });
+    });
+}

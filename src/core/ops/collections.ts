@@ -1,0 +1,144 @@
+// Collections (issue 38, item 1; docs/decisions.md "Collections"): POST/GET/PATCH/DELETE
+// /v1/collections[/{id}]. A collection is an account's standing order to cover a whole market: an
+// area (a place searched, a box, or a comp set's circle), platforms, how far ahead calendars are
+// kept, a cadence, which rates to keep and a daily budget, saved per account and key environment.
+// Writing one takes the collections.write scope (its passes spend credits; OAuth tokens,
+// read-only, never carry it). Reading one is free.
+import { requireScope } from '../auth.js';
+import type { OpResult, RequestContext, Services } from '../context.js';
+import { ServiceError } from '../errors.js';
+import { buildMeta } from '../meta.js';
+import type { CollectionArea, CollectionPatch, CollectionRow } from '../ports/store.js';
+import { MAX_COLLECTIONS, type CollectionView, collectionListParams, createCollectionBody, updateCollectionBody } from '../schemas/collections.js';
+import { type RawInput, exactlyOne, parseParams, preview } from '../validate.js';
+import { ownCompSet, platformsOf } from './compsets.js';
+import { parseBbox } from './market.js';
+
+const COLLECTION_ID = /^col_[0-9a-hjkmnp-tv-z]{26}$/;
+
+/**
+ * Platforms whose calendar states each night's rate. None of the enabled sources does today (their
+ * calendars state availability and stay rules), so `auto` keeps sampled stays' quotes everywhere,
+ * and the answer says so per platform.
+ */
+const CALENDAR_RATES: ReadonlySet<string> = new Set();
+
+function ratesByPlatform(c: CollectionRow): Record<string, 'calendar' | 'sampled' | 'none'> {
+  return Object.fromEntries(c.platforms.map((p) => [p, c.rates === 'none' ? 'none' : c.rates === 'auto' && CALENDAR_RATES.has(p) ? 'calendar' : 'sampled']));
+}
+
+function collectionView(c: CollectionRow): CollectionView {
+  const a = c.area;
+  return {
+    id: c.id,
+    name: c.name,
+    location: 'location' in a ? a.location : null,
+    bbox: 'bbox' in a ? [...a.bbox] : null,
+    compSet: 'compSet' in a ? a.compSet : null,
+    platforms: c.platforms,
+    horizonNights: c.horizonNights,
+    cadence: c.cadence,
+    rates: c.rates,
+    ratesByPlatform: ratesByPlatform(c),
+    maxCreditsPerDay: c.maxCreditsPerDay,
+    status: c.status,
+    // Discovery and tracking land in later slices of issue 38: until then nothing has run.
+    progress: { phase: c.status === 'active' ? 'discovery' : 'idle', listingsDiscovered: 0, listingsTracked: 0, lastCompletePass: null, coverage: null, creditsSpentToday: 0 },
+    createdAt: new Date(c.createdAt).toISOString(),
+    updatedAt: new Date(c.updatedAt).toISOString(),
+  };
+}
+
+const meta = (services: Services, ctx: RequestContext) => buildMeta(services, ctx, { platforms: [], currency: 'USD' });
+
+export async function createCollection(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<CollectionView>> {
+  requireScope(ctx, 'stays.read');
+  requireScope(ctx, 'collections.write');
+  const body = parseParams(createCollectionBody(), raw);
+  const form = exactlyOne(body, ['location', 'bbox', 'compSet'], 'area the collection covers');
+  let area: CollectionArea;
+  if (form === 'location') area = { location: body.location!.trim().replace(/\s+/g, ' ') };
+  else if (form === 'bbox') {
+    const b = parseBbox(body.bbox!);
+    area = { bbox: [b.minLng, b.minLat, b.maxLng, b.maxLat] };
+  } else area = { compSet: (await ownCompSet(services, ctx, body.compSet!, 'compSet')).id };
+  const now = services.clock.now();
+  const made = await services.store.createCollection(
+    {
+      id: `col_${services.ids.ulid().toLowerCase()}`,
+      accountId: ctx.account.id,
+      env: ctx.key.env,
+      name: body.name,
+      area,
+      platforms: platformsOf(body.platforms),
+      horizonNights: body.horizonNights,
+      cadence: body.cadence,
+      rates: body.rates,
+      maxCreditsPerDay: body.maxCreditsPerDay,
+      status: body.status,
+      createdAt: now,
+    },
+    MAX_COLLECTIONS,
+  );
+  if (made === 'limit') throw new ServiceError('collection_limit_exceeded', `This account has ${MAX_COLLECTIONS} collections in this environment, the most it may keep; delete one first.`);
+  if (made === 'name_taken') throw new ServiceError('collection_name_taken', `This account already has a collection named ${preview(body.name)}.`, { param: 'name' });
+  return { data: collectionView(made), meta: meta(services, ctx) };
+}
+
+/** The caller's collection by id (col_…) or name, or collection_not_found. */
+async function ownCollection(services: Services, ctx: RequestContext, idOrName: string): Promise<CollectionRow> {
+  const notFound = () => new ServiceError('collection_not_found', `No collection ${preview(idOrName)} on this account.`, { param: 'id' });
+  if (COLLECTION_ID.test(idOrName)) {
+    const c = await services.store.getCollection(idOrName);
+    if (!c || c.accountId !== ctx.account.id || c.env !== ctx.key.env) throw notFound();
+    return c;
+  }
+  const byName = (await services.store.listCollections(ctx.account.id, ctx.key.env)).find((c) => c.name === idOrName.trim());
+  if (!byName) throw notFound();
+  return byName;
+}
+
+export async function listCollections(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<CollectionView[]>> {
+  requireScope(ctx, 'stays.read');
+  const q = parseParams(collectionListParams(), raw);
+  const rows = (await services.store.listCollections(ctx.account.id, ctx.key.env)).slice(0, q.limit);
+  return { data: rows.map(collectionView), meta: meta(services, ctx) };
+}
+
+export async function getCollection(services: Services, ctx: RequestContext, id: string): Promise<OpResult<CollectionView>> {
+  requireScope(ctx, 'stays.read');
+  return { data: collectionView(await ownCollection(services, ctx, id)), meta: meta(services, ctx) };
+}
+
+export async function updateCollection(services: Services, ctx: RequestContext, id: string, raw: RawInput): Promise<OpResult<CollectionView>> {
+  requireScope(ctx, 'stays.read');
+  requireScope(ctx, 'collections.write');
+  // The body is checked before the id is looked up: a bad body is 400 whichever collection it names.
+  const area = ['location', 'bbox', 'compSet'].find((k) => raw[k] !== undefined);
+  if (area !== undefined) {
+    throw new ServiceError('invalid_parameter', `A collection's area is fixed: ${area} cannot be changed. Create another collection for another area (POST /v1/collections).`, { param: area });
+  }
+  const body = parseParams(updateCollectionBody(), raw);
+  const own = await ownCollection(services, ctx, id);
+  const patch: CollectionPatch = {};
+  if (body.name !== undefined) patch.name = body.name;
+  if (body.platforms !== undefined) patch.platforms = platformsOf(body.platforms);
+  if (body.horizonNights !== undefined) patch.horizonNights = body.horizonNights;
+  if (body.cadence !== undefined) patch.cadence = body.cadence;
+  if (body.rates !== undefined) patch.rates = body.rates;
+  if (body.maxCreditsPerDay !== undefined) patch.maxCreditsPerDay = body.maxCreditsPerDay;
+  if (body.status !== undefined) patch.status = body.status;
+  const done = await services.store.updateCollection(own.id, ctx.account.id, patch, services.clock.now());
+  if (done === 'name_taken') throw new ServiceError('collection_name_taken', `This account already has a collection named ${preview(body.name ?? '')}.`, { param: 'name' });
+  if (done === null) throw new ServiceError('collection_not_found', `No collection ${preview(id)} on this account.`, { param: 'id' });
+  return { data: collectionView(done), meta: meta(services, ctx) };
+}
+
+export async function deleteCollection(services: Services, ctx: RequestContext, id: string): Promise<OpResult<CollectionView>> {
+  requireScope(ctx, 'stays.read');
+  requireScope(ctx, 'collections.write');
+  const own = await ownCollection(services, ctx, id);
+  const gone = await services.store.deleteCollection(own.id, ctx.account.id, services.clock.now());
+  if (!gone) throw new ServiceError('collection_not_found', `No collection ${preview(id)} on this account.`, { param: 'id' });
+  return { data: collectionView(gone), meta: meta(services, ctx) };
+}

@@ -1,0 +1,55 @@
+// Collections (issue 38, item 1): an account's standing orders to cover a whole market: an area
+// (a searched place, a box or a comp set), platforms, how far ahead calendars are kept, a cadence,
+// which rates to keep, and a daily credit budget. Part of the store port (../store.ts).
+import type { KeyEnv } from '../../ids.js';
+
+export const COLLECTION_CADENCES = ['daily', 'weekly'] as const;
+export type CollectionCadence = (typeof COLLECTION_CADENCES)[number];
+/**
+ * Which rates a collection keeps: `auto`, each night's rate where the platform's calendar states
+ * one, otherwise a sampled stay's quote (stated per platform in the collection's answer);
+ * `sampled`, sampled stays' quotes on every platform; `none`, calendars only.
+ */
+export const COLLECTION_RATES = ['auto', 'sampled', 'none'] as const;
+export type CollectionRates = (typeof COLLECTION_RATES)[number];
+export type CollectionStatus = 'active' | 'paused' | 'deleted';
+
+/** What a collection covers: exactly one of a place searched, a box, or a comp set. */
+export type CollectionArea = { location: string } | { bbox: [minLng: number, minLat: number, maxLng: number, maxLat: number] } | { compSet: string };
+
+export interface CollectionRow {
+  /** col_… */
+  id: string;
+  accountId: string;
+  env: KeyEnv;
+  /** Unique among the account's collections of the environment (deleted ones aside). */
+  name: string;
+  area: CollectionArea;
+  platforms: string[];
+  horizonNights: number;
+  cadence: CollectionCadence;
+  rates: CollectionRates;
+  maxCreditsPerDay: number;
+  status: CollectionStatus;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What PATCH may change. */
+export type CollectionPatch = Partial<Pick<CollectionRow, 'name' | 'platforms' | 'horizonNights' | 'cadence' | 'rates' | 'maxCreditsPerDay'>> & { status?: 'active' | 'paused' };
+
+export interface CollectionStore {
+  /**
+   * Creates a collection unless the account already has one of that name in the environment
+   * ('name_taken') or `maxCount` of them there ('limit'), checked in the same transaction.
+   */
+  createCollection(c: Omit<CollectionRow, 'updatedAt'>, maxCount: number): Promise<CollectionRow | 'limit' | 'name_taken'>;
+  /** The account's collections of one environment, not deleted, newest first (createdAt, then id). */
+  listCollections(accountId: string, env: KeyEnv): Promise<CollectionRow[]>;
+  /** A collection, unless deleted. */
+  getCollection(id: string): Promise<CollectionRow | null>;
+  /** Applies a patch to the account's collection; null if it is not the account's (or deleted); 'name_taken' if the new name is. */
+  updateCollection(id: string, accountId: string, patch: CollectionPatch, at: number): Promise<CollectionRow | 'name_taken' | null>;
+  /** Marks it deleted; null if it is not the account's (or already deleted). */
+  deleteCollection(id: string, accountId: string, at: number): Promise<CollectionRow | null>;
+}
