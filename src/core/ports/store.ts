@@ -20,7 +20,7 @@ import type { CacheStore } from './store/cache.js';
 import type { ObservationStore } from './store/observations.js';
 import type { WatchStore } from './store/watches.js';
 import type { CompSetStore } from './store/compsets.js';
-import type { CollectionStore } from './store/collections.js';
+import type { CollectionStore, CollectionWorkStore } from './store/collections.js';
 import type { MatchDecisionStore } from './store/match-decisions.js';
 import type { HistoryPort } from './history.js';
 import type { HistoryView } from './store/observations.js';
@@ -51,6 +51,7 @@ export interface Store
     WatchStore,
     CompSetStore,
     CollectionStore,
+    CollectionWorkStore,
     MatchDecisionStore {
   readonly kind: 'sqlite' | 'postgres';
   /**

@@ -2,7 +2,7 @@
 // (src/core/ports/store/collections.ts). Created under the account row's lock, so the cap and the
 // names hold against concurrent creations; deleted ones are kept (soft) for the ledger's sake and
 // never listed.
-import type { CollectionArea, CollectionRow, CollectionStore } from '../../core/ports/store.js';
+import type { CollectionArea, CollectionItemRow, CollectionRow, CollectionStore, CollectionWorkStore } from '../../core/ports/store.js';
 import type { Row } from '../rows.js';
 import type { Db } from './db.js';
 
@@ -24,7 +24,23 @@ const toCollection = (r: Row): CollectionRow => ({
 
 const LIVE = `account_id = $1 AND env = $2 AND status <> 'deleted'`;
 
-export function collectionStore(db: Db): CollectionStore {
+const toItem = (r: Row): CollectionItemRow => ({
+  collectionId: r.collection_id as string,
+  pass: Number(r.pass),
+  item: r.item as string,
+  dueAt: Number(r.due_at),
+  claimedBy: (r.claimed_by as string | null) ?? null,
+  leaseUntil: r.lease_until === null || r.lease_until === undefined ? null : Number(r.lease_until),
+  attempts: Number(r.attempts),
+  doneAt: r.done_at === null || r.done_at === undefined ? null : Number(r.done_at),
+  outcome: (r.outcome as string | null) ?? null,
+  charged: Number(r.charged),
+});
+
+/** Rows of one INSERT of a pass's items (5 parameters each). */
+const PLAN_BATCH = 500;
+
+export function collectionStore(db: Db): CollectionStore & CollectionWorkStore {
   return {
     async createCollection(c, maxCount) {
       return db.tx(async (q) => {
@@ -66,6 +82,86 @@ export function collectionStore(db: Db): CollectionStore {
           )
         )[0]!;
         return toCollection(r);
+      });
+    },
+    async planCollectionItems(collectionId, pass, items) {
+      let added = 0;
+      for (let i = 0; i < items.length; i += PLAN_BATCH) {
+        const params: unknown[] = [];
+        const values = items.slice(i, i + PLAN_BATCH).map((x) => {
+          const n = params.push(collectionId, pass, x.item, x.dueAt);
+          return `($${n - 3}, $${n - 2}, $${n - 1}, $${n})`;
+        });
+        const r = await db.query(
+          `INSERT INTO collection_items (collection_id, pass, item, due_at) VALUES ${values.join(', ')} ON CONFLICT (collection_id, pass, item) DO NOTHING RETURNING item`,
+          params,
+        );
+        added += r.length;
+      }
+      return added;
+    },
+    async claimCollectionItems(owner, now, leaseUntil, limit) {
+      return db.tx(async (q) => {
+        // The due items no live lease holds, earliest first; rows another claimer has locked are
+        // skipped (PostgreSQL), so two instances claiming at once take different items.
+        const due = await q(
+          `SELECT o.collection_id, o.pass, o.item FROM collection_items o
+           WHERE o.done_at IS NULL AND o.due_at <= $1 AND (o.lease_until IS NULL OR o.lease_until < $1)
+           ORDER BY o.due_at, o.collection_id, o.pass, o.item LIMIT $2${db.sql.skipLocked}`,
+          [now, limit],
+        );
+        const out: CollectionItemRow[] = [];
+        for (const d of due) {
+          const r = await q(
+            `UPDATE collection_items SET claimed_by = $1, lease_until = $2, attempts = attempts + 1
+             WHERE collection_id = $3 AND pass = $4 AND item = $5 RETURNING *`,
+            [owner, leaseUntil, d.collection_id, d.pass, d.item],
+          );
+          out.push(toItem(r[0]!));
+        }
+        return out;
+      });
+    },
+    async renewCollectionItems(owner, items, leaseUntil) {
+      const held = [];
+      for (const k of items) {
+        const r = await db.query(`UPDATE collection_items SET lease_until = $1 WHERE collection_id = $2 AND pass = $3 AND item = $4 AND claimed_by = $5 AND done_at IS NULL RETURNING item`, [
+          leaseUntil,
+          k.collectionId,
+          k.pass,
+          k.item,
+          owner,
+        ]);
+        if (r.length > 0) held.push({ collectionId: k.collectionId, pass: k.pass, item: k.item });
+      }
+      return held;
+    },
+    async finishCollectionItem(k, owner, done) {
+      const r = await db.query(
+        `UPDATE collection_items SET done_at = $1, outcome = $2, charged = $3, claimed_by = NULL, lease_until = NULL
+         WHERE collection_id = $4 AND pass = $5 AND item = $6 AND claimed_by = $7 AND done_at IS NULL RETURNING item`,
+        [done.at, done.outcome, done.charged, k.collectionId, k.pass, k.item, owner],
+      );
+      return r.length > 0;
+    },
+    async releaseCollectionItem(k, owner, dueAt) {
+      const r = await db.query(
+        `UPDATE collection_items SET claimed_by = NULL, lease_until = NULL, due_at = $1
+         WHERE collection_id = $2 AND pass = $3 AND item = $4 AND claimed_by = $5 AND done_at IS NULL RETURNING item`,
+        [dueAt, k.collectionId, k.pass, k.item, owner],
+      );
+      return r.length > 0;
+    },
+    async collectionPasses(collectionId) {
+      const rows = await db.query(
+        `SELECT pass, COUNT(*) AS items, COUNT(done_at) AS done, SUM(charged) AS charged, MAX(done_at) AS ended
+         FROM collection_items WHERE collection_id = $1 GROUP BY pass ORDER BY pass DESC`,
+        [collectionId],
+      );
+      return rows.map((r) => {
+        const items = Number(r.items);
+        const done = Number(r.done);
+        return { pass: Number(r.pass), items, done, charged: Number(r.charged ?? 0), endedAt: done === items && r.ended !== null ? Number(r.ended) : null };
       });
     },
     async deleteCollection(id, accountId, at) {

@@ -515,7 +515,9 @@ ${t.seq}    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
     PRIMARY KEY (platform, listing_id, scope)
   );
   `,
-  // Collections (issue 38, item 1): an account's standing orders to cover a market. The new
+  // Collections (issue 38, items 1 and 5): an account's standing orders to cover a market, and the
+  // items of their passes (a listing to track, an area to search), which any instance on the
+  // store claims under a lease (FOR UPDATE SKIP LOCKED on PostgreSQL) and finishes once. The new
   // collections.write scope is given to every key that could write watches (as watches.write
   // was to every key that could read): OAuth tokens, read-only, never carry it.
   (t) => `
@@ -537,6 +539,20 @@ ${t.seq}    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
     updated_at ${t.big} NOT NULL
   );
   CREATE INDEX collections_account ON collections(account_id, env, created_at);
+  CREATE TABLE collection_items (
+    collection_id TEXT NOT NULL REFERENCES collections(id),
+    pass INTEGER NOT NULL,
+    item TEXT NOT NULL,
+    due_at ${t.big} NOT NULL,
+    claimed_by TEXT,
+    lease_until ${t.big},
+    attempts INTEGER NOT NULL DEFAULT 0,
+    done_at ${t.big},
+    outcome TEXT,
+    charged INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (collection_id, pass, item)
+  );
+  CREATE INDEX collection_items_due ON collection_items(due_at) WHERE done_at IS NULL;
   `,
 ];
 

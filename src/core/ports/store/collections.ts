@@ -53,3 +53,55 @@ export interface CollectionStore {
   /** Marks it deleted; null if it is not the account's (or already deleted). */
   deleteCollection(id: string, accountId: string, at: number): Promise<CollectionRow | null>;
 }
+
+/**
+ * The work of a collection's passes (issue 38, item 5): one row per item of a pass (`track:…` a
+ * listing whose calendar the pass fetches, `discover:…` an area discovery searches), due at an
+ * instant spread over the pass's interval. Any instance on the store claims due items under a
+ * lease it renews while it works; an item whose lease ran out (its instance died) is claimed
+ * again; an item is finished once, by the instance holding it.
+ */
+export interface CollectionItemKey {
+  collectionId: string;
+  pass: number;
+  item: string;
+}
+
+export interface CollectionItemRow extends CollectionItemKey {
+  dueAt: number;
+  claimedBy: string | null;
+  leaseUntil: number | null;
+  /** How many times it was claimed (more than once: an instance died holding it, or gave it back). */
+  attempts: number;
+  doneAt: number | null;
+  outcome: string | null;
+  charged: number;
+}
+
+export interface CollectionPassProgress {
+  pass: number;
+  items: number;
+  done: number;
+  charged: number;
+  /** When its last item was finished (null while any is open). */
+  endedAt: number | null;
+}
+
+export interface CollectionWorkStore {
+  /** Adds a pass's items (an item already in the pass is left as it is); returns how many were added. */
+  planCollectionItems(collectionId: string, pass: number, items: readonly { item: string; dueAt: number }[]): Promise<number>;
+  /**
+   * Claims up to `limit` items due by `now` that no live lease holds (never claimed, or their lease
+   * ran out), earliest due first, for `owner` until `leaseUntil`. Concurrent claimers on a shared
+   * store never get the same item (PostgreSQL: FOR UPDATE SKIP LOCKED).
+   */
+  claimCollectionItems(owner: string, now: number, leaseUntil: number, limit: number): Promise<CollectionItemRow[]>;
+  /** Extends the leases `owner` still holds on these items; returns those it still held. */
+  renewCollectionItems(owner: string, items: readonly CollectionItemKey[], leaseUntil: number): Promise<CollectionItemKey[]>;
+  /** Finishes an item `owner` still holds: false when it does not (its lease ran out and another took it, or it is done). */
+  finishCollectionItem(key: CollectionItemKey, owner: string, done: { at: number; outcome: string; charged: number }): Promise<boolean>;
+  /** Gives an item `owner` holds back, due again at `dueAt` (the day's budget spent, say); false when it does not hold it. */
+  releaseCollectionItem(key: CollectionItemKey, owner: string, dueAt: number): Promise<boolean>;
+  /** Each pass of a collection: its items, how many are done, what they were charged; latest pass first. */
+  collectionPasses(collectionId: string): Promise<CollectionPassProgress[]>;
+}

@@ -1,0 +1,116 @@
+// The work of collections' passes (issue 38, item 5) on every store: items planned once per pass,
+// claimed under leases by several processes on the same data without any item claimed twice,
+// claimed again once a dead process's lease runs out (whose late finish is then refused), finished
+// once, given back, and counted per pass. collection-items.inprocess.test.ts runs it on SQLite,
+// collection-items.pg.test.ts (e2e) on PostgreSQL, where the claimers are separate pools (two
+// `stays serve` instances on one database) and FOR UPDATE SKIP LOCKED keeps them apart.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CollectionItemKey, Store } from '../../src/core/ports/store.js';
+import { T0, backings, type StoreKind } from './stores.js';
+
+const MIN = 60_000;
+
+async function collectionIn(store: Store): Promise<string> {
+  await store.createAccount({ id: 'acct_1', planCode: 'pro', planName: 'Pro', planStatus: 'active', emailVerified: true, requestsPerMinute: 300, freeTierBudget: 300, createdAt: T0 }, 100, null);
+  const made = await store.createCollection(
+    {
+      id: 'col_1',
+      accountId: 'acct_1',
+      env: 'live',
+      name: 'lisbon',
+      area: { location: 'Lisbon' },
+      platforms: ['airbnb'],
+      horizonNights: 180,
+      cadence: 'daily',
+      rates: 'auto',
+      maxCreditsPerDay: 100,
+      status: 'active',
+      createdAt: T0,
+    },
+    20,
+  );
+  if (typeof made === 'string') throw new Error(made);
+  return made.id;
+}
+
+const keyOf = (r: CollectionItemKey): string => `${r.pass}/${r.item}`;
+
+export function suite(kind: StoreKind): void {
+  describe.skipIf(!kind.available)(`${kind.name} store: collection items`, () => {
+    const dbs = backings(kind);
+    afterEach(() => dbs.cleanup());
+
+    it('a pass plans each item once; due items are claimed earliest first; finished once; passes counted', async () => {
+      const store = (await dbs.fresh()).open();
+      const id = await collectionIn(store);
+      const items = Array.from({ length: 30 }, (_, i) => ({ item: `track:airbnb:${i}`, dueAt: T0 + i * MIN }));
+      expect(await store.planCollectionItems(id, 1, items)).toBe(30);
+      expect(await store.planCollectionItems(id, 1, items.slice(0, 10))).toBe(0);
+      // Only what is due by now, earliest first.
+      const first = await store.claimCollectionItems('a', T0 + 4 * MIN, T0 + 10 * MIN, 100);
+      expect(first.map((r) => r.item)).toEqual(['track:airbnb:0', 'track:airbnb:1', 'track:airbnb:2', 'track:airbnb:3', 'track:airbnb:4']);
+      expect(first.every((r) => r.claimedBy === 'a' && r.attempts === 1 && r.leaseUntil === T0 + 10 * MIN)).toBe(true);
+      // Held items are not claimed again while their lease lives.
+      expect(await store.claimCollectionItems('b', T0 + 4 * MIN, T0 + 10 * MIN, 100)).toEqual([]);
+      expect(await store.finishCollectionItem(first[0]!, 'a', { at: T0 + 5 * MIN, outcome: 'ok', charged: 3 })).toBe(true);
+      expect(await store.finishCollectionItem(first[0]!, 'a', { at: T0 + 5 * MIN, outcome: 'ok', charged: 3 })).toBe(false);
+      expect(await store.finishCollectionItem(first[1]!, 'b', { at: T0 + 5 * MIN, outcome: 'ok', charged: 3 })).toBe(false);
+      // Given back: due again later, claimable then.
+      expect(await store.releaseCollectionItem(first[1]!, 'a', T0 + 60 * MIN)).toBe(true);
+      expect((await store.claimCollectionItems('b', T0 + 59 * MIN, T0 + 70 * MIN, 100)).map((r) => r.item)).not.toContain('track:airbnb:1');
+      expect(await store.planCollectionItems(id, 2, items.slice(0, 2))).toBe(2);
+      const passes = await store.collectionPasses(id);
+      expect(passes.map((p) => [p.pass, p.items, p.done, p.charged, p.endedAt])).toEqual([
+        [2, 2, 0, 0, null],
+        [1, 30, 1, 3, null],
+      ]);
+    });
+
+    it('a dead claimer’s items are claimed again once its lease runs out, and its late finish is refused', async () => {
+      const store = (await dbs.fresh()).open();
+      const id = await collectionIn(store);
+      await store.planCollectionItems(id, 1, [{ item: 'track:airbnb:1', dueAt: T0 }]);
+      const [held] = await store.claimCollectionItems('dead', T0, T0 + MIN, 10);
+      // Renewed while it lives...
+      expect(await store.renewCollectionItems('dead', [held!], T0 + 2 * MIN)).toEqual([{ collectionId: id, pass: 1, item: 'track:airbnb:1' }]);
+      expect(await store.claimCollectionItems('other', T0 + MIN + 1, T0 + 5 * MIN, 10)).toEqual([]);
+      // ...then it dies: past the lease another takes it (a second attempt).
+      const again = await store.claimCollectionItems('other', T0 + 2 * MIN + 1, T0 + 5 * MIN, 10);
+      expect(again.map((r) => [r.item, r.claimedBy, r.attempts])).toEqual([['track:airbnb:1', 'other', 2]]);
+      expect(await store.renewCollectionItems('dead', [held!], T0 + 9 * MIN)).toEqual([]);
+      expect(await store.finishCollectionItem(held!, 'dead', { at: T0 + 3 * MIN, outcome: 'ok', charged: 5 })).toBe(false);
+      expect(await store.finishCollectionItem(again[0]!, 'other', { at: T0 + 3 * MIN, outcome: 'ok', charged: 5 })).toBe(true);
+      expect((await store.collectionPasses(id))[0]).toMatchObject({ items: 1, done: 1, charged: 5, endedAt: T0 + 3 * MIN });
+    });
+
+    it('processes claiming at once on the same data never get the same item', async () => {
+      const backing = await dbs.fresh();
+      const stores = [backing.open(), backing.open(), backing.open()];
+      const id = await collectionIn(stores[0]!);
+      const N = 300;
+      await stores[0]!.planCollectionItems(
+        id,
+        1,
+        Array.from({ length: N }, (_, i) => ({ item: `track:airbnb:${i}`, dueAt: T0 + (i % 7) })),
+      );
+      const got: string[][] = stores.map(() => []);
+      await Promise.all(
+        stores.flatMap((s, w) =>
+          // Two claimers a process, each claiming small batches until nothing is left.
+          [0, 1].map(async () => {
+            for (;;) {
+              const batch = await s.claimCollectionItems(`w${w}`, T0 + 10, T0 + 60 * MIN, 7);
+              if (batch.length === 0) return;
+              got[w]!.push(...batch.map(keyOf));
+              for (const r of batch) expect(await s.finishCollectionItem(r, `w${w}`, { at: T0 + 20, outcome: 'ok', charged: 1 })).toBe(true);
+            }
+          }),
+        ),
+      );
+      const all = got.flat();
+      expect(all.length).toBe(N);
+      expect(new Set(all).size).toBe(N);
+      expect((await stores[1]!.collectionPasses(id))[0]).toMatchObject({ items: N, done: N, charged: N });
+    });
+  });
+}
