@@ -24,6 +24,16 @@ const ratesText = (r: Row) => {
   const parts = Object.entries(by).map(([p, v]) => `${p} ${String(v)}`);
   return parts.length === 0 ? s(r.rates) : `${String(r.rates)} (${parts.join(', ')})`;
 };
+/** `show` and `--dry-run`: what a pass would track and cost now, and what it rests on. */
+const estimateText = (r: Row) => {
+  const e = o(r.estimate);
+  if (n(e.creditsPerDay) === null) return null;
+  const per = Object.entries(o(e.byPlatform))
+    .map(([p, v]) => `${p} ${String(o(v).tracked)}/${String(o(v).listings)} listings, ${String(o(v).creditsPerDay)}/day`)
+    .join('; ');
+  const c = (x: unknown) => (typeof x === 'number' ? x.toLocaleString('en-US') : '?');
+  return `${c(e.creditsPerDay)} credits/day (${c(e.creditsPerPass)} a pass) tracking ${c(e.tracked)} of ${c(e.listings)} listings${e.sampled === true ? ' (a sample)' : ''}${per === '' ? '' : `: ${per}`}. ${String(e.basis ?? '')}`;
+};
 const progressText = (r: Row) => {
   const p = o(r.progress);
   const found = n(p.listingsDiscovered) ?? 0;
@@ -60,6 +70,7 @@ function collectionView(data: unknown): View {
       { label: 'BUDGET', text: budgetText },
       { label: 'PROGRESS', text: progressText, wrap: 'words' as const },
       { label: 'SPENT TODAY', text: (r: Row) => String(n(o(r.progress).creditsSpentToday) ?? 0) },
+      { label: 'ESTIMATE', text: estimateText, wrap: 'words' as const },
       { label: 'CREATED', text: (r: Row) => s(r.createdAt), wrap: 'none' as const },
     ],
     data: [
@@ -131,12 +142,13 @@ Examples:
       .option('--cadence <cadence>', 'daily or weekly (default daily)')
       .option('--rates <rates>', 'auto (default: calendar rates where given, else sampled stays), sampled or none')
       .requiredOption('--max-credits-per-day <n>', 'the daily budget in credits')
-      .option('--paused', 'create it paused: nothing runs until stays collect resume'),
+      .option('--paused', 'create it paused: nothing runs until stays collect resume')
+      .option('--dry-run', 'print the collection it would be and its estimate (credits a pass and a day, by platform) without creating it'),
     { wait: false },
   )
     .addHelpText(
       'after',
-      '\nExamples:\n  stays collect create porto --location Porto --horizon 90 --max-credits-per-day 2000\n  stays collect create near-home --compset "Alfama 2BR" --max-credits-per-day 300 --json',
+      '\nExamples:\n  stays collect create porto --location Porto --max-credits-per-day 2000 --dry-run\n  stays collect create porto --location Porto --horizon 90 --max-credits-per-day 2000\n  stays collect create near-home --compset "Alfama 2BR" --max-credits-per-day 300 --json',
     )
     .action(async (name: string, opts: Opts) => {
       const body: Record<string, unknown> = { name, maxCreditsPerDay: opts.maxCreditsPerDay };
@@ -148,10 +160,14 @@ Examples:
       if (opts.cadence !== undefined) body.cadence = opts.cadence;
       if (opts.rates !== undefined) body.rates = opts.rates;
       if (opts.paused === true) body.status = 'paused';
+      if (opts.dryRun === true) body.dryRun = true;
       await one(
         opts,
         (ops) => ops.collectionCreate(body),
-        (_ctx, d) => `Collection ${String(d.id)} saved${d.status === 'paused' ? ' (paused)' : ''}. Its progress: stays collect show ${JSON.stringify(name)}`,
+        (_ctx, d) =>
+          opts.dryRun === true
+            ? 'A dry run: nothing was created. Without --dry-run the same command creates it.'
+            : `Collection ${String(d.id)} saved${d.status === 'paused' ? ' (paused)' : ''}. Its progress: stays collect show ${JSON.stringify(name)}`,
       );
     });
 

@@ -64,6 +64,14 @@ describe('stays collect, in-process on the local store', () => {
     expect(gone.stderr).toContain('collection_not_found');
   });
 
+  it('--dry-run prints the estimate and creates nothing', async () => {
+    const dry = await c(['create', 'porto', '--location', 'Porto', '--max-credits-per-day', '300', '--dry-run'], true);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(plain(dry.stdout)).toMatch(/ESTIMATE\s+[\d,]+ credits\/day \([\d,]+ a pass\) tracking [\d,]+ of [\d,]+ listings/);
+    expect(dry.stderr).toContain('A dry run: nothing was created.');
+    expect(json<{ data: Collection[] }>(await c(['list', '--json'])).data.map((x) => x.name)).not.toContain('porto');
+  });
+
   it('bad input is a typed error with nothing on stdout (exit 2): no area, two areas, a budget of 0, a name taken', async () => {
     for (const args of [
       ['create', 'x', '--max-credits-per-day', '5'],

@@ -77,6 +77,19 @@ export async function collectionsCrud(api: Api): Promise<void> {
   expect(byCompSet.status, byCompSet.text).toBe(201);
   expect(byCompSet.body.data!.compSet).toBe(cs.body.data!.id);
 
+  // A dry run: the collection it would be and its estimate, within its budget; nothing made.
+  const dry = await call(key, 'POST', '/v1/collections', { name: 'porto', location: 'Porto', maxCreditsPerDay: 300, dryRun: true });
+  expect(dry.status, dry.text).toBe(200);
+  const est = dry.body.data!.estimate as { listings: number; tracked: number; sampled: boolean; creditsPerDay: number; creditsPerDayAll: number; basis: string };
+  expect(est.listings).toBeGreaterThan(0);
+  expect(est.creditsPerDay).toBeLessThanOrEqual(300);
+  expect(est.sampled).toBe(est.tracked < est.listings);
+  expect(est.sampled).toBe(est.creditsPerDayAll > 300);
+  expect(est.basis).toContain(`${est.listings} listings`);
+  const big = await call(key, 'POST', '/v1/collections', { name: 'porto', location: 'Porto', maxCreditsPerDay: est.creditsPerDayAll, dryRun: true });
+  expect(big.body.data!.estimate).toMatchObject({ sampled: false, tracked: est.listings, creditsPerDay: est.creditsPerDayAll });
+  expect((await call(key, 'GET', '/v1/collections/porto')).status).toBe(404);
+
   // Read: newest first; by id and by name; the same answer.
   const list = await call(key, 'GET', '/v1/collections');
   expect((list.body.data as unknown as { name: string }[]).map((c) => c.name)).toEqual(['comp', 'alfama', 'lisbon']);
@@ -84,6 +97,7 @@ export async function collectionsCrud(api: Api): Promise<void> {
   const byName = await call(key, 'GET', '/v1/collections/lisbon');
   expect(byId.body.data).toEqual(lisbon.body.data);
   expect(byName.body.data).toEqual(lisbon.body.data);
+  expect((list.body.data as unknown as { estimate: unknown }[]).every((c) => c.estimate === null)).toBe(true);
 
   // Changed: pause, budget, rename; fields left out keep their value; the area is fixed.
   const paused = await call(key, 'PATCH', '/v1/collections/lisbon', { status: 'paused', maxCreditsPerDay: 1200, name: 'Lisbon all' });

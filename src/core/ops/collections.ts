@@ -5,13 +5,15 @@
 // Writing one takes the collections.write scope (its passes spend credits; OAuth tokens,
 // read-only, never carry it). Reading one is free.
 import { requireScope } from '../auth.js';
-import type { OpResult, RequestContext, Services } from '../context.js';
+import { type OpResult, type RequestContext, type Services, historyFor, isSandbox } from '../context.js';
+import { type Member, planPass } from '../collections/pass-plan.js';
+import { locationKey } from '../observe.js';
 import { ServiceError } from '../errors.js';
 import { buildMeta } from '../meta.js';
 import type { CollectionArea, CollectionPatch, CollectionRow } from '../ports/store.js';
 import { MAX_COLLECTIONS, type CollectionView, collectionListParams, createCollectionBody, updateCollectionBody } from '../schemas/collections.js';
 import { type RawInput, exactlyOne, parseParams, preview } from '../validate.js';
-import { ownCompSet, platformsOf } from './compsets.js';
+import { compSetMembers, ownCompSet, platformsOf } from './compsets.js';
 import { parseBbox } from './market.js';
 
 const COLLECTION_ID = /^col_[0-9a-hjkmnp-tv-z]{26}$/;
@@ -27,7 +29,52 @@ function ratesByPlatform(c: CollectionRow): Record<string, 'calendar' | 'sampled
   return Object.fromEntries(c.platforms.map((p) => [p, c.rates === 'none' ? 'none' : c.rates === 'auto' && CALENDAR_RATES.has(p) ? 'calendar' : 'sampled']));
 }
 
-function collectionView(c: CollectionRow): CollectionView {
+/**
+ * The listings known in a collection's area now (issue 38, item 4): those the account's history
+ * holds there (its searches of the place, or observed within the box or the comp set's radius),
+ * with their bedrooms. Discovery, when it runs, makes this the whole market; before, it is what
+ * was observed, and the estimate says so.
+ */
+async function population(services: Services, ctx: RequestContext, c: Pick<CollectionRow, 'area' | 'platforms'>): Promise<Member[]> {
+  const history = historyFor(services, ctx);
+  const a = c.area;
+  if ('bbox' in a) return history.listingsWithin({ minLng: a.bbox[0], minLat: a.bbox[1], maxLng: a.bbox[2], maxLat: a.bbox[3], platforms: c.platforms });
+  if ('compSet' in a) {
+    const cs = await services.store.getCompSet(a.compSet);
+    return cs === null
+      ? []
+      : compSetMembers(
+          history,
+          cs,
+          c.platforms.filter((p) => cs.platforms === null || cs.platforms.includes(p)),
+        );
+  }
+  const refs = await history.listingsOfPlace({ place: locationKey(a.location), platforms: c.platforms });
+  const facts = new Map((await history.listingFacts(refs)).map((f) => [`${f.platform}|${f.listingId}`, f.bedrooms]));
+  return refs.map((r) => ({ ...r, bedrooms: facts.get(`${r.platform}|${r.listingId}`) ?? null }));
+}
+
+async function estimateOf(services: Services, ctx: RequestContext, c: Omit<CollectionRow, 'updatedAt' | 'status'>): Promise<NonNullable<CollectionView['estimate']>> {
+  const members = await population(services, ctx, c);
+  const plan = planPass(members, c, services.clock.now());
+  const where = 'location' in c.area ? `searches of ${c.area.location}` : 'bbox' in c.area ? 'observations within the box' : "observations within the comp set's radius";
+  const whose = isSandbox(ctx) ? "the sandbox world's" : "this account's";
+  return {
+    basis: `The ${plan.sample.of} listing${plan.sample.of === 1 ? '' : 's'} ${whose} ${where} found so far (discovery finds the rest of the market once it runs); ${
+      plan.sample.sampled ? `the budget covers a ${Math.round(plan.sample.fraction * 1000) / 10} % sample of them, stratified by platform and bedrooms.` : 'the budget covers every one.'
+    }`,
+    listings: plan.sample.of,
+    tracked: plan.sample.tracked,
+    sampled: plan.sample.sampled,
+    fraction: Math.round(plan.sample.fraction * 10_000) / 10_000,
+    creditsPerPass: plan.estimate.creditsPerPass,
+    creditsPerDay: plan.estimate.creditsPerDay,
+    creditsPerDayAll: plan.estimate.creditsPerDayAll,
+    byPlatform: plan.estimate.byPlatform,
+  };
+}
+
+function collectionView(c: CollectionRow, estimate: CollectionView['estimate'] = null): CollectionView {
   const a = c.area;
   return {
     id: c.id,
@@ -44,6 +91,7 @@ function collectionView(c: CollectionRow): CollectionView {
     status: c.status,
     // Discovery and tracking land in later slices of issue 38: until then nothing has run.
     progress: { phase: c.status === 'active' ? 'discovery' : 'idle', listingsDiscovered: 0, listingsTracked: 0, lastCompletePass: null, coverage: null, creditsSpentToday: 0 },
+    estimate,
     createdAt: new Date(c.createdAt).toISOString(),
     updatedAt: new Date(c.updatedAt).toISOString(),
   };
@@ -51,7 +99,8 @@ function collectionView(c: CollectionRow): CollectionView {
 
 const meta = (services: Services, ctx: RequestContext) => buildMeta(services, ctx, { platforms: [], currency: 'USD' });
 
-export async function createCollection(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<CollectionView>> {
+/** `created`: false for a dry run (nothing was made: 200, not 201). */
+export async function createCollection(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<CollectionView> & { created: boolean }> {
   requireScope(ctx, 'stays.read');
   requireScope(ctx, 'collections.write');
   const body = parseParams(createCollectionBody(), raw);
@@ -63,26 +112,27 @@ export async function createCollection(services: Services, ctx: RequestContext, 
     area = { bbox: [b.minLng, b.minLat, b.maxLng, b.maxLat] };
   } else area = { compSet: (await ownCompSet(services, ctx, body.compSet!, 'compSet')).id };
   const now = services.clock.now();
-  const made = await services.store.createCollection(
-    {
-      id: `col_${services.ids.ulid().toLowerCase()}`,
-      accountId: ctx.account.id,
-      env: ctx.key.env,
-      name: body.name,
-      area,
-      platforms: platformsOf(body.platforms),
-      horizonNights: body.horizonNights,
-      cadence: body.cadence,
-      rates: body.rates,
-      maxCreditsPerDay: body.maxCreditsPerDay,
-      status: body.status,
-      createdAt: now,
-    },
-    MAX_COLLECTIONS,
-  );
+  const row = {
+    id: `col_${services.ids.ulid().toLowerCase()}`,
+    accountId: ctx.account.id,
+    env: ctx.key.env,
+    name: body.name,
+    area,
+    platforms: platformsOf(body.platforms),
+    horizonNights: body.horizonNights,
+    cadence: body.cadence,
+    rates: body.rates,
+    maxCreditsPerDay: body.maxCreditsPerDay,
+    status: body.status,
+    createdAt: now,
+  } satisfies Omit<CollectionRow, 'updatedAt'>;
+  const estimate = await estimateOf(services, ctx, row);
+  // A dry run: the collection it would be and what it would cost, nothing made.
+  if (body.dryRun) return { data: collectionView({ ...row, updatedAt: now }, estimate), meta: meta(services, ctx), created: false };
+  const made = await services.store.createCollection(row, MAX_COLLECTIONS);
   if (made === 'limit') throw new ServiceError('collection_limit_exceeded', `This account has ${MAX_COLLECTIONS} collections in this environment, the most it may keep; delete one first.`);
   if (made === 'name_taken') throw new ServiceError('collection_name_taken', `This account already has a collection named ${preview(body.name)}.`, { param: 'name' });
-  return { data: collectionView(made), meta: meta(services, ctx) };
+  return { data: collectionView(made, estimate), meta: meta(services, ctx), created: true };
 }
 
 /** The caller's collection by id (col_…) or name, or collection_not_found. */
@@ -102,12 +152,13 @@ export async function listCollections(services: Services, ctx: RequestContext, r
   requireScope(ctx, 'stays.read');
   const q = parseParams(collectionListParams(), raw);
   const rows = (await services.store.listCollections(ctx.account.id, ctx.key.env)).slice(0, q.limit);
-  return { data: rows.map(collectionView), meta: meta(services, ctx) };
+  return { data: rows.map((c) => collectionView(c)), meta: meta(services, ctx) };
 }
 
 export async function getCollection(services: Services, ctx: RequestContext, id: string): Promise<OpResult<CollectionView>> {
   requireScope(ctx, 'stays.read');
-  return { data: collectionView(await ownCollection(services, ctx, id)), meta: meta(services, ctx) };
+  const c = await ownCollection(services, ctx, id);
+  return { data: collectionView(c, await estimateOf(services, ctx, c)), meta: meta(services, ctx) };
 }
 
 export async function updateCollection(services: Services, ctx: RequestContext, id: string, raw: RawInput): Promise<OpResult<CollectionView>> {
@@ -131,7 +182,7 @@ export async function updateCollection(services: Services, ctx: RequestContext, 
   const done = await services.store.updateCollection(own.id, ctx.account.id, patch, services.clock.now());
   if (done === 'name_taken') throw new ServiceError('collection_name_taken', `This account already has a collection named ${preview(body.name ?? '')}.`, { param: 'name' });
   if (done === null) throw new ServiceError('collection_not_found', `No collection ${preview(id)} on this account.`, { param: 'id' });
-  return { data: collectionView(done), meta: meta(services, ctx) };
+  return { data: collectionView(done, await estimateOf(services, ctx, done)), meta: meta(services, ctx) };
 }
 
 export async function deleteCollection(services: Services, ctx: RequestContext, id: string): Promise<OpResult<CollectionView>> {

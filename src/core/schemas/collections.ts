@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { ALL_PLATFORMS } from '../platforms.js';
 import { COLLECTION_CADENCES, COLLECTION_RATES } from '../ports/store/collections.js';
-import { int, label, list, lowerEnum, str } from './fields.js';
+import { bool, int, label, list, lowerEnum, str } from './fields.js';
 import { once } from './once.js';
 
 /** The most collections one account keeps per environment. */
@@ -37,6 +37,7 @@ export const createCollectionBody = once(() =>
       status: lowerEnum(['active', 'paused'] as const)
         .default('active')
         .describe('active (default): discovery and tracking run; paused: nothing runs until resumed.'),
+      dryRun: bool().default(false).describe('true: check everything and answer the collection it would be, with its estimate, without creating it (200, not 201; free).'),
     })
     .strict(),
 );
@@ -81,6 +82,29 @@ export const collectionSchema = once(() =>
         creditsSpentToday: z.number().int().min(0).describe('Credits this collection was charged this UTC day.'),
       })
       .describe('What discovery and tracking have done so far.'),
+    estimate: z
+      .object({
+        basis: z.string().describe('What the estimate rests on, in words: the listings known in the area now, and how they were found.'),
+        listings: z.number().int().min(0).describe('Listings known in the area (the population).'),
+        tracked: z.number().int().min(0).describe('Listings a pass tracks within the budget.'),
+        sampled: z.boolean().describe('true: the budget covers a sample only (stratified by platform and bedrooms); every figure says so.'),
+        fraction: z.number().min(0).max(1).describe("Each stratum's share tracked."),
+        creditsPerPass: z.number().int().min(0),
+        creditsPerDay: z.number().int().min(0).describe('At most maxCreditsPerDay.'),
+        creditsPerDayAll: z.number().int().min(0).describe('What tracking every known listing would cost a day.'),
+        byPlatform: z.record(
+          z.string(),
+          z.object({
+            listings: z.number().int(),
+            tracked: z.number().int(),
+            creditsPerListing: z.number().int().describe("A listing's calendar over horizonNights and, unless rates are none, one sampled stay's quote, a pass."),
+            creditsPerPass: z.number().int(),
+            creditsPerDay: z.number().int(),
+          }),
+        ),
+      })
+      .nullable()
+      .describe('What a pass would track and cost now (null in lists: GET one collection for it).'),
     createdAt: z.string(),
     updatedAt: z.string(),
   }),

@@ -21,7 +21,7 @@ export const collectionCreate = defineRoute({
       'A collection covers exactly one of a place (location), a box (bbox) or a comp set (compSet: the box around its radius), on platforms; keeps each listing’s ' +
       'calendar horizonNights ahead, fetched again each cadence; keeps rates as `rates` says (ratesByPlatform states what each platform gives); and never ' +
       `spends more than maxCreditsPerDay a UTC day. Names are unique per account and environment (400 collection_name_taken); at most ${MAX_COLLECTIONS} ` +
-      `(403 collection_limit_exceeded). ${WRITE}`,
+      `(403 collection_limit_exceeded). dryRun: true answers (200) the collection it would be, with its estimate, and creates nothing. ${WRITE}`,
     tags: ['Collections'],
     body: createCollectionBody(),
     data: collectionSchema(),
@@ -31,7 +31,7 @@ export const collectionCreate = defineRoute({
   }),
   handle: async (c, ctx) => {
     const r = await createCollection(c.get('services'), ctx, await jsonBody(c));
-    return c.json({ data: r.data, meta: withWarningDocs(c, r.meta) }, 201);
+    return c.json({ data: r.data, meta: withWarningDocs(c, r.meta) }, r.created ? 201 : 200);
   },
 });
 
