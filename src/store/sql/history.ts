@@ -106,13 +106,14 @@ export function historyReader(db: Db, flush: () => Promise<void>, view: HistoryV
   /** The bedrooms of a batch of one platform's listings: the listing read's, else the latest search row's that stated them. */
   async function bedroomsOf(platform: string, ids: readonly string[]): Promise<Map<string, number | null>> {
     const found = new Map<string, number | null>();
-    for (const r of await db.query(`SELECT listing_id, bedrooms FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'listing' AND latest = 1 AND ${facts.where(3)} ORDER BY last_seen, id`, [
+    // A listing read a listing and account (its latest), the latest of them wins: from the covering index, sorted here.
+    const reads = await db.query(`SELECT listing_id, bedrooms, last_seen, id FROM observations WHERE platform = $1 AND ${inIds} AND kind = 'listing' AND latest = 1 AND ${facts.where(3)}`, [
       platform,
       JSON.stringify(ids),
       ...facts.params,
-    ])) {
-      found.set(r.listing_id as string, r.bedrooms === null ? null : Number(r.bedrooms));
-    }
+    ]);
+    reads.sort((a, b) => Number(a.last_seen) - Number(b.last_seen) || Number(a.id) - Number(b.id));
+    for (const r of reads) found.set(r.listing_id as string, r.bedrooms === null ? null : Number(r.bedrooms));
     // Listings whose own read did not state them: the latest search row that did.
     const rest = ids.filter((id) => (found.get(id) ?? null) === null);
     if (rest.length > 0) {

@@ -495,6 +495,8 @@ ${t.seq}    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
   CREATE INDEX observations_account ON observations(account_id, id);
   DROP INDEX observations_place;
   CREATE INDEX observations_place ON observations(place, account_id, platform, listing_id) WHERE kind = 'search';
+  DROP INDEX observations_facts;
+  CREATE INDEX observations_facts ON observations(platform, listing_id, account_id, bedrooms, last_seen, id) WHERE kind = 'listing' AND latest = 1;
   CREATE TABLE listing_versions (
     platform TEXT NOT NULL,
     listing_id TEXT NOT NULL,
