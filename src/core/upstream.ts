@@ -88,6 +88,11 @@ export interface SearchOptions {
 
 const isCapped = (value: unknown): value is CappedRows => typeof value === 'object' && value !== null && !Array.isArray(value) && 'truncated' in value && 'rows' in value;
 
+/** The truncation of a search leg's value, or null when the platform answered in full. */
+export function truncationOf(value: unknown): Truncation | null {
+  return isCapped(value) ? value.truncated : null;
+}
+
 /**
  * A search candidate set read row by row: the sandbox's, whose rows are costly to make and of
  * which a recommended-order page reads only a prefix (Upstream.searchCandidates). Its JSON is
