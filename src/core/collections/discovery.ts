@@ -14,9 +14,19 @@
 // the cell's less its siblings', so it is searched once if that fits, split first if not.
 // Without a count the cell is cut in four, as a quadtree would. A part that is still truncated
 // is split the same way with its own (denser) sample.
+import { boxAround } from '../analytics/geometry.js';
 import type { EnabledPlatform } from '../platforms.js';
 import type { Property } from '../schemas/resources.js';
 import type { BBox, Truncation } from '../upstream.js';
+
+/**
+ * The box a circle needs (a comp set's anchor and radius, issue 38's compSet scope): discovery
+ * searches boxes, and the listings outside the circle are kept out afterwards by distance.
+ */
+export function circleBox(lat: number, lng: number, radiusMeters: number): BBox {
+  const b = boxAround(lat, lng, radiusMeters);
+  return { west: Math.max(-180, b.minLng), south: Math.max(-90, b.minLat), east: Math.min(180, b.maxLng), north: Math.min(90, b.maxLat) };
+}
 
 /** One search of a cell: a platform, a box and, past geography, a nightly price band. */
 export interface CellQuery {

@@ -2,7 +2,8 @@
 // simulated big city's, and small cities made here): every listing found once, every truncated
 // answer reported and split, price bands where geography cannot split, a guard on searches.
 import { describe, expect, it } from 'vitest';
-import { type CellQuery, type CellSearch, discover, plannedSize, splitBox } from '../../../src/core/collections/discovery.js';
+import { distanceMeters } from '../../../src/core/analytics/geometry.js';
+import { type CellQuery, type CellSearch, circleBox, discover, plannedSize, splitBox } from '../../../src/core/collections/discovery.js';
 import type { EnabledPlatform } from '../../../src/core/platforms.js';
 import type { Property } from '../../../src/core/schemas/resources.js';
 import type { BBox } from '../../../src/core/upstream.js';
@@ -112,5 +113,17 @@ describe('splitBox and plannedSize', () => {
     expect(plannedSize(280, 5000, 280)).toBeLessThan(plannedSize(280, 1000, 280));
     expect(plannedSize(280, 281, 280)).toBeLessThanOrEqual(280);
     expect(plannedSize(280, 5000, 280)).toBeGreaterThan(150);
+  });
+});
+
+describe('circleBox', () => {
+  it("holds a comp set's circle: every Metropolis listing within the radius of a point is inside its box", () => {
+    const centre = { lat: METROPOLIS.lat, lng: METROPOLIS.lng };
+    const b = circleBox(centre.lat, centre.lng, 1500);
+    const near = metropolisTruth('airbnb').filter((x) => distanceMeters(centre.lat, centre.lng, x.lat, x.lng) <= 1500);
+    expect(near.length).toBeGreaterThan(100);
+    for (const x of near) expect(inBox(b, x.lat, x.lng)).toBe(true);
+    // And not much more: the box's corners are outside the circle.
+    expect(distanceMeters(centre.lat, centre.lng, b.north, b.east)).toBeGreaterThan(1500);
   });
 });
