@@ -11,7 +11,9 @@
 // margin (plannedSize), so most parts come back whole at the first try. Far past the cap the
 // sample is too thin for that: a first round of a few parts is searched, and their counts and
 // denser samples plan the rest. The last part of a split is never searched blind: its count is
-// the cell's less its siblings', so it is searched once if that fits, split first if not.
+// the cell's less its siblings', so it is split first if that is past the cap, searched once if
+// it fits, and not searched at all if every listing it holds was found already (a cell just past
+// the cap is cut unevenly for that: the first part as large as can be trusted, the rest small).
 // Without a count the cell is cut in four, as a quadtree would. A part that is still truncated
 // is split the same way with its own (denser) sample.
 import { boxAround } from '../analytics/geometry.js';
@@ -96,17 +98,19 @@ const inside = (b: BBox, p: Point) => p.lng >= b.west && p.lng < b.east && p.lat
  * A box cut into `k` parts holding about as many of `points` each: along its longer side at the
  * points' quantile, then each side the same way. Too few points to place a cut: the middle.
  */
-export function splitBox(b: BBox, points: readonly Point[], k: number): BBox[] {
+export function splitBox(b: BBox, points: readonly Point[], k: number, firstShare?: number): BBox[] {
   if (k <= 1) return [b];
   const k1 = Math.floor(k / 2);
+  // Two parts may be cut unevenly: `firstShare` of the points in the first.
+  const share = k === 2 && firstShare !== undefined ? firstShare : k1 / k;
   const wide = (b.east - b.west) * cosLat((b.south + b.north) / 2) >= b.north - b.south;
   const lo = wide ? b.west : b.south;
   const hi = wide ? b.east : b.north;
   const at = (p: Point) => (wide ? p.lng : p.lat);
   const sorted = points.map(at).sort((x, y) => x - y);
-  let cut = lo + ((hi - lo) * k1) / k;
+  let cut = lo + (hi - lo) * share;
   if (sorted.length >= 2) {
-    const i = Math.min(sorted.length - 1, Math.max(1, Math.round((sorted.length * k1) / k)));
+    const i = Math.min(sorted.length - 1, Math.max(1, Math.round(sorted.length * share)));
     cut = (sorted[i - 1]! + sorted[i]!) / 2;
   }
   // Never on an edge: a part without width is a search that cannot answer anything.
@@ -164,6 +168,8 @@ export async function discover(o: DiscoveryOptions): Promise<DiscoveryResult> {
   for (const platform of o.platforms) {
     let made = 0;
     let stopped = false;
+    /** Where this platform's listings found so far are. */
+    const found: Point[] = [];
 
     /** Searches a cell and whatever its truncation needs; its exact count (null: the platform did not say). */
     const explore = async (q: CellQuery): Promise<number | null> => {
@@ -178,6 +184,8 @@ export async function discover(o: DiscoveryOptions): Promise<DiscoveryResult> {
         if (!seen.has(key)) {
           seen.set(key, r);
           result.listings.push(r);
+          const at = located([r])[0];
+          if (at) found.push(at);
         }
       }
       const cell: Cell = { ...q, returned: answer.rows.length, truncated: answer.truncated, split: null };
@@ -216,7 +224,9 @@ export async function discover(o: DiscoveryOptions): Promise<DiscoveryResult> {
     const fill = async (box: BBox, total: number, sample: readonly Point[], cap: number): Promise<void> => {
       const size = plannedSize(cap, total, sample.length);
       const need = Math.max(2, Math.ceil(total / size));
-      const parts = splitBox(box, sample, need > ONE_ROUND_PARTS ? Math.ceil(need / ONE_ROUND_PARTS) : need);
+      // Two parts: the first as large as can be trusted to come back whole, the second the rest,
+      // whose listings may all be known already (then it is not searched at all).
+      const parts = need === 2 ? splitBox(box, sample, 2, Math.min(0.95, size / total)) : splitBox(box, sample, need > ONE_ROUND_PARTS ? Math.ceil(need / ONE_ROUND_PARTS) : need);
       let left = total;
       for (const [i, part] of parts.entries()) {
         if (stopped) return;
@@ -231,9 +241,12 @@ export async function discover(o: DiscoveryOptions): Promise<DiscoveryResult> {
             sample.filter((p) => inside(part, p)),
             cap,
           );
-        else if (left > 0) await explore({ platform, bbox: part });
+        else if (left > foundIn(part)) await explore({ platform, bbox: part });
       }
     };
+
+    /** How many of this platform's listings found so far lie in a box. */
+    const foundIn = (b: BBox) => found.reduce((n, p) => n + (inside(b, p) ? 1 : 0), 0);
 
     await explore({ platform, bbox: o.bbox });
     if (stopped) result.incomplete.push(platform);
