@@ -209,7 +209,7 @@ function areaSearch(
       if (!intersects(b, { west: c.lng - CITY_REACH_DEG, south: c.lat - CITY_REACH_DEG, east: c.lng + CITY_REACH_DEG, north: c.lat + CITY_REACH_DEG })) continue;
       for (const p of cityRows(c.name)) {
         const { lat, lng } = p.location;
-        const base = coreOfRow(platform, p.platformListingId);
+        const base = baseRateOf(platform, p.platformListingId);
         if (lat !== null && lng !== null && inBox(b, lat, lng) && base >= (area.priceMin ?? 0) && base <= (area.priceMax ?? Number.POSITIVE_INFINITY)) rows.push(p);
       }
     }
@@ -225,7 +225,8 @@ function areaSearch(
   return total > cap ? { rows: kept, truncated: { cap, returned: kept.length, reported: total } } : listOf(kept);
 }
 
-const coreOfRow = (platform: EnabledPlatform, id: string) => detailRow(platform, id).core.basis.baseUsd;
+/** A listing's base nightly rate (USD): what the simulated platforms' price filter reads. */
+const baseRateOf = (platform: EnabledPlatform, id: string) => detailRow(platform, id).core.basis.baseUsd;
 
 export function createSandboxWorld(opts: SandboxWorldOptions = {}): SandboxWorld {
   const memo = opts.memo ?? searchMemo(opts.memoBytes);
