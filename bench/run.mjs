@@ -4,6 +4,7 @@ import { benchAnalyst } from './analyst.mjs';
 import { benchFanout } from './fanout.mjs';
 import { benchHistory } from './history.mjs';
 import { benchCli } from './cli.mjs';
+import { benchDiscovery } from './discovery.mjs';
 import { benchJq } from './jq.mjs';
 import { benchKnee } from './knee.mjs';
 import { benchMatches } from './matches.mjs';
@@ -26,6 +27,7 @@ const suites = {
   analytics: benchAnalytics,
   matches: benchMatches,
   analyst: benchAnalyst,
+  discovery: benchDiscovery,
 };
 for (const [name, fn] of Object.entries(suites)) {
   if (which !== 'all' && which !== name) continue;

@@ -379,6 +379,12 @@ export const WARNING_DOCS = {
     fix: "Give the minimum on that platform's scale (ratingScale in each row), or search that platform alone with its own minimum.",
     reproduce: `GET /v1/search?location=Lisbon&platforms=airbnb,booking&minGuestRating=8 ${SANDBOX}`,
   },
+  results_truncated: {
+    cause:
+      "A platform cut a search's answer at its result cap (airbnb about 280 a search, vrbo 500, booking 1,000, google 200): the search pages over the rows it returned, and more exist. meta.truncated names the platform, its cap, what it returned and, when it says, how many results it has.",
+    fix: 'Search smaller areas (bbox: split the box in four) or price bands (priceMin, priceMax with a bbox) until no answer is truncated; a collection does this for you (issue 38).',
+    reproduce: `GET /v1/search?location=Metropolis&platforms=airbnb ${SANDBOX}`,
+  },
   price_unavailable: {
     cause: 'A listing was asked for with dates, but no price could be quoted for them; the listing is returned with price null.',
     fix: 'Call /v1/price for the reason (the error code in the message), or try other dates.',

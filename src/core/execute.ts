@@ -79,6 +79,7 @@ function finish<T>(services: Services, ctx: RequestContext, plan: Plan<T>, c: Co
       warnings,
       cached: opts.cached,
       pagination: c.pagination ?? null,
+      truncated: c.truncated,
     }),
   };
 }

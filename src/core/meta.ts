@@ -15,6 +15,7 @@ export function buildMeta(
     platformResults?: PlatformResult[];
     warnings?: Omit<Warning, 'docUrl'>[];
     cached?: boolean;
+    truncated?: Meta['truncated'];
   },
 ): Meta {
   const platformResults = m.platformResults ?? [];
@@ -30,5 +31,7 @@ export function buildMeta(
     pagination: m.pagination ?? null,
     platformResults,
     warnings: (m.warnings ?? []).map((w) => ({ ...w, docUrl: docPageUrl(services.config.docsUrl, 'warnings', w.code) })),
+    // Only when a cap cut an answer: every other meta stays as it was (issue 38).
+    ...(m.truncated && m.truncated.length > 0 ? { truncated: m.truncated } : {}),
   };
 }

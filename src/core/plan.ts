@@ -5,7 +5,7 @@
 import type { ServiceError } from './errors.js';
 import type { Platform } from './platforms.js';
 import type { NewObservation } from './ports/store.js';
-import type { Pagination, PlatformResult, Warning } from './schemas/resources.js';
+import type { Meta, Pagination, PlatformResult, Warning } from './schemas/resources.js';
 import type { Need, Upstream } from './upstream.js';
 
 export interface Leg {
@@ -35,6 +35,8 @@ export interface Composed<T> {
   platformResults: PlatformResult[];
   warnings: Omit<Warning, 'docUrl'>[];
   pagination?: Pagination | null;
+  /** Search only: the platforms whose cap cut their answer (meta.truncated, issue 38). */
+  truncated?: NonNullable<Meta['truncated']>;
 }
 
 export interface Plan<T> {

@@ -41,6 +41,58 @@ export interface SourceReport {
   items?: number;
 }
 
+/** A map rectangle in degrees: west and east longitudes, south and north latitudes (west < east, south < north). */
+export interface BBox {
+  west: number;
+  south: number;
+  east: number;
+  north: number;
+}
+
+/**
+ * What an area search asks of a platform beyond a place (issue 38, discovery): the listings
+ * inside a bounding box, optionally only those whose nightly price is in a band. Both go to the
+ * platform, so its result cap applies after them.
+ */
+export interface SearchArea {
+  bbox: BBox;
+  /** A nightly price band (the platform's own nightly price filter; the simulated world reads each listing's base rate, USD). */
+  priceMin?: number | undefined;
+  priceMax?: number | undefined;
+}
+
+/** A platform's search answer that its result cap cut short (issue 38: truncation is never silent). */
+export interface Truncation {
+  /** The most rows the platform answers a query with. */
+  cap: number;
+  /** The rows it returned. */
+  returned: number;
+  /** How many results the platform said it had, when it says (null: it does not). */
+  reported: number | null;
+}
+
+/** A capped search answer: its rows (in recommended order) and what was cut. JSON-safe, so it is cached as it is. */
+export interface CappedRows {
+  rows: Property[];
+  truncated: Truncation;
+}
+
+/** Options of a platform search. */
+export interface SearchOptions {
+  currency: string;
+  rooms: number;
+  stay?: StayQuery | undefined;
+  /** An area search (bbox, price band); the location is then only a label. */
+  area?: SearchArea | undefined;
+}
+
+const isCapped = (value: unknown): value is CappedRows => typeof value === 'object' && value !== null && !Array.isArray(value) && 'truncated' in value && 'rows' in value;
+
+/** The truncation of a search leg's value, or null when the platform answered in full. */
+export function truncationOf(value: unknown): Truncation | null {
+  return isCapped(value) ? value.truncated : null;
+}
+
 /**
  * A search candidate set read row by row: the sandbox's, whose rows are costly to make and of
  * which a recommended-order page reads only a prefix (Upstream.searchCandidates). Its JSON is
@@ -56,6 +108,7 @@ export interface CandidateList {
 
 /** A search leg's value as the array of every row, whichever form the upstream answered in. */
 export function allCandidates(value: unknown): Property[] {
+  if (isCapped(value)) return value.rows;
   return (Array.isArray(value) ? value : (value as CandidateList).all()) as Property[];
 }
 
@@ -75,6 +128,12 @@ export interface Upstream {
   searchPlatform(platform: EnabledPlatform, location: string, opts: { currency: string; rooms: number; stay?: StayQuery | undefined }): Promise<Property[]>;
   /** searchPlatform's rows, made as they are read (the sandbox world): a search leg asks this when there is one. */
   searchCandidates?(platform: EnabledPlatform, location: string, opts: { currency: string; rooms: number; stay?: StayQuery | undefined }): Promise<CandidateList>;
+  /**
+   * A search that says when the platform's cap cut it (CappedRows, issue 38) and can ask for an
+   * area (opts.area: a bbox, a price band): a search leg asks this when there is one. An upstream
+   * without it answers no area search (the leg refuses it) and never says it was capped.
+   */
+  searchAnswer?(platform: EnabledPlatform, location: string, opts: SearchOptions): Promise<Property[] | CandidateList | CappedRows>;
   listing(platform: EnabledPlatform, id: string, opts: { currency: string }): Promise<Property>;
   price(platform: EnabledPlatform, id: string, stay: StayQuery): Promise<Price>;
   availability(platform: EnabledPlatform, id: string, startDate: string, endDate: string): Promise<Availability>;

@@ -270,3 +270,14 @@ export function exactlyOne(p: Record<string, unknown>, names: string[], what: st
   }
   return given[0]!;
 }
+
+/** minLng,minLat,maxLng,maxLat. */
+export function parseBbox(s: string): { minLng: number; minLat: number; maxLng: number; maxLat: number } {
+  const parts = s.split(',').map((x) => (x.trim() === '' ? Number.NaN : Number(x)));
+  const bad = (why: string) => new ServiceError('invalid_parameter', `bbox ${why}: give minLng,minLat,maxLng,maxLat in degrees (-9.2,38.7,-9.1,38.8).`, { param: 'bbox' });
+  if (parts.length !== 4 || parts.some((x) => !Number.isFinite(x))) throw bad('must be four numbers');
+  const [minLng, minLat, maxLng, maxLat] = parts as [number, number, number, number];
+  if (minLat < -90 || maxLat > 90 || minLng < -180 || maxLng > 180) throw bad('is outside the globe');
+  if (minLat > maxLat || minLng > maxLng) throw bad('has a minimum above its maximum');
+  return { minLng, minLat, maxLng, maxLat };
+}

@@ -52,6 +52,11 @@ async function runChain<T>(platform: EnabledPlatform, need: Need, all: Upstream[
   throw new ServiceError('all_actors_failed', `${platform}: every source failed. ${detail}`);
 }
 
+function noArea(platform: EnabledPlatform, source: string): never {
+  // D12: what this server cannot ask of a platform at all is platform_not_enabled (free, not retryable).
+  throw new ServiceError('platform_not_enabled', `${platform}: the source ${source} cannot search a bounding box (its actor takes no map bounds); search a location instead.`, { param: 'bbox' });
+}
+
 export function chainUpstream(chains: Chains, deadlineMs: number, report?: (r: SourceReport) => void, why?: WhyUnserved): Upstream {
   const first = Object.values(chains)[0]?.[0];
   const run = <T>(p: EnabledPlatform, need: Need, call: (u: Upstream) => Promise<T>) => runChain(p, need, chains[p], deadlineMs, report, call);
@@ -61,6 +66,8 @@ export function chainUpstream(chains: Chains, deadlineMs: number, report?: (r: S
     simulated: Object.values(chains).some((c) => c.some((u) => u.simulated)),
     estimateSeconds: (p) => chains[p][0]?.estimateSeconds(p) ?? 0,
     searchPlatform: (p, location, o) => run(p, 'search', (u) => u.searchPlatform(p, location, o)),
+    // A source without searchAnswer answers a place, never an area (issue 38): it is refused an area search.
+    searchAnswer: (p, location, o) => run(p, 'search', (u) => (u.searchAnswer ? u.searchAnswer(p, location, o) : o.area ? noArea(p, u.name) : u.searchPlatform(p, location, o))),
     listing: (p, id, o) => run(p, 'listing', (u) => u.listing(p, id, o)),
     price: (p, id, stay) => run(p, 'price', (u) => u.price(p, id, stay)),
     availability: (p, id, s, e) => run(p, 'availability', (u) => u.availability(p, id, s, e)),

@@ -8,6 +8,7 @@
 import { ConfigError } from '../config.js';
 import { type ErrorCode, ServiceError } from '../core/errors.js';
 import type { EnabledPlatform } from '../core/platforms.js';
+import type { Property } from '../core/schemas/resources.js';
 import type { Upstream } from '../core/upstream.js';
 import { LANES, offersLane } from './raw/emit.js';
 import type { SandboxWorld } from './sandbox/types.js';
@@ -39,6 +40,13 @@ export function simulatedUpstream(world: SandboxWorld, opts: SimulatedOptions): 
     simulated: true,
     estimateSeconds: (p) => Math.ceil(opts.latencyMs[p] / 1000),
     searchPlatform: (p, location, o) => call(p, () => world.searchPlatform(p, location, o).map((x) => LANES[p].search(x, o.stay))),
+    searchAnswer: (p, location, o) =>
+      call(p, () => {
+        // A capped answer keeps saying what was cut (issue 38): its rows take the raw round trip alone.
+        const answer = world.searchAnswer(p, location, o);
+        const lane = (rows: readonly Property[]) => rows.map((x) => LANES[p].search(x, o.stay));
+        return 'truncated' in answer ? { rows: lane(answer.rows), truncated: answer.truncated } : lane(answer.all());
+      }),
     listing: (p, id, o) =>
       call(p, () => {
         // The port's listing body carries neither price nor identity (composed at read time).

@@ -12,9 +12,8 @@ import { ServiceError } from '../errors.js';
 import { buildMeta } from '../meta.js';
 import type { CollectionArea, CollectionPatch, CollectionRow } from '../ports/store.js';
 import { MAX_COLLECTIONS, type CollectionView, collectionListParams, createCollectionBody, updateCollectionBody } from '../schemas/collections.js';
-import { type RawInput, exactlyOne, parseParams, preview } from '../validate.js';
+import { type RawInput, exactlyOne, parseBbox, parseParams, preview } from '../validate.js';
 import { compSetMembers, ownCompSet, platformsOf } from './compsets.js';
-import { parseBbox } from './market.js';
 
 const COLLECTION_ID = /^col_[0-9a-hjkmnp-tv-z]{26}$/;
 

@@ -9,9 +9,9 @@ import { DEFAULT_SEARCH_PLATFORMS, type EnabledPlatform, type Platform, isEnable
 import type { SearchInput } from '../schemas/params.js';
 import { searchParams } from '../schemas/param-schemas.js';
 import type { PlatformResult, Property, Warning } from '../schemas/resources.js';
-import { type RawInput, checkChildAges, checkPriceRange, checkStay, parseParams } from '../validate.js';
+import { type RawInput, checkChildAges, checkPriceRange, checkStay, parseBbox, parseParams } from '../validate.js';
 import { type Composed, type Leg, type LegOutcome, type Plan, TTL } from '../plan.js';
-import { type CandidateList, type StayQuery, allCandidates } from '../upstream.js';
+import { type CandidateList, type SearchArea, type StayQuery, type Upstream, allCandidates, truncationOf } from '../upstream.js';
 import { failedResult, okResult, ratingScaleWarnings } from './common.js';
 import { SEARCH_COMPARATORS } from '../search-sort.js';
 import { Lru } from '../lru.js';
@@ -43,12 +43,14 @@ function resolveSearchPlatforms(p: Pick<SearchInput, 'platforms' | 'platform'>):
 }
 
 function matches(p: Property, q: SearchInput, guests: number): boolean {
+  // An area search sent its price band to the platform, which filtered on its own nightly price.
+  const band = q.bbox === undefined;
   if (q.propertyType && !q.propertyType.includes(p.propertyType)) return false;
   if (q.amenities && !q.amenities.every((a) => p.amenities.includes(a))) return false;
   if (q.minBedrooms !== undefined && (p.bedrooms ?? 0) < q.minBedrooms) return false;
   if (q.minGuestRating !== undefined && (p.guestRating ?? 0) < q.minGuestRating) return false;
   if (p.maxOccupancy !== null && p.maxOccupancy * q.rooms < guests) return false;
-  if (p.price) {
+  if (p.price && band) {
     if (q.priceMin !== undefined && p.price.nightlyPrice < q.priceMin) return false;
     if (q.priceMax !== undefined && p.price.nightlyPrice > q.priceMax) return false;
   }
@@ -69,18 +71,48 @@ function mergePage(pages: Property[][], sort: SearchInput['sort']): Property[] {
 /** The first `n` rows of a search leg's value that pass `keep`, in their order. */
 function firstMatching(value: unknown, keep: (p: Property) => boolean, n: number): Property[] {
   const out: Property[] = [];
-  const at = Array.isArray(value) ? (i: number) => value[i] as Property | undefined : (i: number) => (value as CandidateList).at(i);
+  const rows = truncationOf(value) ? allCandidates(value) : value;
+  const at = Array.isArray(rows) ? (i: number) => rows[i] as Property | undefined : (i: number) => (rows as CandidateList).at(i);
   for (let i = 0, p = at(0); out.length < n && p !== undefined; p = at(++i)) if (keep(p)) out.push(p);
   return out;
 }
 
-function parseSearch(raw: RawInput, today: string): SearchInput & { childAges: number[]; resolved: ResolvedPlatforms } {
+function parseSearch(raw: RawInput, today: string): SearchInput & { childAges: number[]; resolved: ResolvedPlatforms; where: string; area: SearchArea | undefined } {
   const q = parseParams(searchParams(), raw);
+  const area = q.bbox !== undefined ? searchArea(q) : undefined;
   checkStay(q, today);
   const childAges = checkChildAges(q);
   checkPriceRange(q);
   const resolved = resolveSearchPlatforms(q);
-  return { ...q, childAges, resolved };
+  return { ...q, childAges, resolved, area, where: area ? `${q.location} ${areaLabel(area)}` : q.location };
+}
+
+/** A bbox search's area (issue 38): a box of some size, and the price band the platform filters on. */
+function searchArea(q: SearchInput): SearchArea {
+  const b = parseBbox(q.bbox!);
+  if (b.minLng === b.maxLng || b.minLat === b.maxLat) {
+    throw new ServiceError('invalid_parameter', 'bbox is empty (no width or no height): give minLng,minLat,maxLng,maxLat with minLng < maxLng and minLat < maxLat.', { param: 'bbox' });
+  }
+  return { bbox: { west: b.minLng, south: b.minLat, east: b.maxLng, north: b.maxLat }, priceMin: q.priceMin, priceMax: q.priceMax };
+}
+
+/** How an area search's box and band are named beside its location (its leg's key, its observations' series). */
+function areaLabel(a: SearchArea): string {
+  const b = a.bbox;
+  const band = a.priceMin !== undefined || a.priceMax !== undefined ? `@${a.priceMin ?? ''}-${a.priceMax ?? ''}` : '';
+  return `bbox:${b.west},${b.south},${b.east},${b.north}${band}`;
+}
+
+/**
+ * A platform's search: an area only from an upstream that searches areas (searchAnswer), which
+ * also says when its cap cut the answer; a place from the sandbox's rows as they are read, else
+ * the upstream's array.
+ */
+function fetchSearch(u: Upstream, platform: EnabledPlatform, location: string, o: { currency: string; rooms: number; stay: StayQuery | undefined; area?: SearchArea | undefined }) {
+  if (u.searchAnswer) return u.searchAnswer(platform, location, o);
+  if (o.area) throw new ServiceError('platform_not_enabled', `${platform}: this server's upstream (${u.name}) cannot search a bounding box; search a location instead.`, { param: 'bbox' });
+  const opts = { currency: o.currency, rooms: o.rooms, stay: o.stay };
+  return u.searchCandidates ? u.searchCandidates(platform, location, opts) : u.searchPlatform(platform, location, opts);
 }
 
 type ParsedSearch = ReturnType<typeof parseSearch>;
@@ -94,16 +126,14 @@ export interface SearchPlan {
 }
 
 /** One platform's full candidate set for a place: shared by both search forms (and their cache). */
-export function searchLeg(platform: EnabledPlatform, location: string, o: { currency: string; rooms: number; stay: StayQuery | undefined }): Leg {
+export function searchLeg(platform: EnabledPlatform, location: string, o: { currency: string; rooms: number; stay: StayQuery | undefined; area?: SearchArea | undefined }): Leg {
   return {
     platform,
+    // An area's label (areaLabel) is its location here: the key says the box and the band.
     key: `search:${platform}:${JSON.stringify([location, o.currency, o.rooms, o.stay ?? null])}`,
     ttlMs: TTL.search,
     need: 'search',
-    fetch: (u) => {
-      const opts = { currency: o.currency, rooms: o.rooms, stay: o.stay };
-      return u.searchCandidates ? u.searchCandidates(platform, location, opts) : u.searchPlatform(platform, location, opts);
-    },
+    fetch: (u) => fetchSearch(u, platform, location, o),
     observe: observeSearch(location, o.stay),
     ...(isPendingLocation(location) ? { sandboxPending: true } : {}),
   };
@@ -144,7 +174,7 @@ function planSearch(raw: RawInput, today: string): SearchPlan {
   const q = parseSearch(raw, today);
   const fp = fingerprint([
     'search',
-    q.location.toLowerCase(),
+    q.where.toLowerCase(),
     q.checkIn,
     q.checkOut,
     q.adults,
@@ -164,9 +194,9 @@ function planSearch(raw: RawInput, today: string): SearchPlan {
   ]);
   const offsets = decodeCursor(q.cursor, fp)?.o ?? {};
   const stay = q.checkIn && q.checkOut ? { checkIn: q.checkIn, checkOut: q.checkOut, adults: q.adults, children: q.children, childAges: q.childAges, currency: q.currency } : undefined;
-  const legs: Leg[] = q.resolved.legs.map((platform) => searchLeg(platform, q.location, { currency: q.currency, rooms: q.rooms, stay }));
+  const legs: Leg[] = q.resolved.legs.map((platform) => searchLeg(platform, q.where, { currency: q.currency, rooms: q.rooms, stay, area: q.area }));
   return Object.freeze({
-    memoKey: `search|${q.location}|${fp}|${q.cursor ?? ''}`,
+    memoKey: `search|${q.where}|${fp}|${q.cursor ?? ''}`,
     plan: Object.freeze<Plan<Property[]>>({
       operation: 'search',
       platforms: q.resolved.legs,
@@ -186,6 +216,7 @@ function composePage(q: ParsedSearch, fp: string, offsets: Record<string, number
   const pages: Property[][] = [];
   const nextOffsets: Record<string, number> = {};
   const warnings: Omit<Warning, 'docUrl'>[] = [];
+  const truncated: NonNullable<Composed<Property[]>['truncated']> = [];
   let hasMore = false;
 
   q.resolved.legs.forEach((platform, i) => {
@@ -211,6 +242,16 @@ function composePage(q: ParsedSearch, fp: string, offsets: Record<string, number
     nextOffsets[platform] = offset + page.length;
     if (offset + page.length < rows.length) hasMore = true;
     results.push(okResult(platform, page.length, searchLegCost(platform, page.length), o.cached));
+    const cut = truncationOf(o.value);
+    if (cut) {
+      truncated.push({ platform, ...cut });
+      const of = cut.reported === null ? 'more than it returns' : `${cut.reported}`;
+      warnings.push({
+        code: 'results_truncated',
+        message: `${platform} answered ${cut.returned} of ${of} results (its cap is ${cut.cap} a search): split the area (bbox) or the price range to see the rest.`,
+        platform,
+      });
+    }
   });
   if (results.every((r) => r.status === 'failed')) {
     throw new ServiceError('upstream_degraded', `Every platform failed: ${results.map((r) => `${r.platform} ${r.error?.code}`).join(', ')}.`);
@@ -220,7 +261,7 @@ function composePage(q: ParsedSearch, fp: string, offsets: Record<string, number
     warnings.push({ code: 'platform_not_enabled', message: `${platform} is not enabled and was skipped.`, platform });
   }
   warnings.push(...ratingScaleWarnings('minGuestRating', q.minGuestRating, q.resolved.legs, 'listing'));
-  if (!dated && (q.priceMin !== undefined || q.priceMax !== undefined)) {
+  if (!dated && q.area === undefined && (q.priceMin !== undefined || q.priceMax !== undefined)) {
     warnings.push({ code: 'price_filter_needs_dates', message: 'priceMin and priceMax apply only to dated searches (checkIn and checkOut); they were ignored.' });
   }
   return {
@@ -228,5 +269,6 @@ function composePage(q: ParsedSearch, fp: string, offsets: Record<string, number
     platformResults: results,
     warnings,
     pagination: { limit: q.limit, cursor: q.cursor ?? null, nextCursor: hasMore ? encodeCursor({ o: nextOffsets }, fp) : null, hasMore },
+    truncated,
   };
 }

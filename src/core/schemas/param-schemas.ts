@@ -32,6 +32,11 @@ const curr = () => currency().default('USD').describe('ISO-4217 currency, echoed
 export const searchParams = once(() =>
   z.object({
     location: str(z.string().min(1)).describe('Place name or a lat,lng pair.'),
+    bbox: str()
+      .optional()
+      .describe(
+        'minLng,minLat,maxLng,maxLat (WGS84 degrees): a map search, answering the listings inside the box (the location then only names the search; issue 38). With a bbox, priceMin and priceMax go to the platform as its nightly price filter (dates or not) before its result cap.',
+      ),
     checkIn: date().optional().describe('YYYY-MM-DD; required if checkOut is given; not in the past (UTC).'),
     checkOut: date().optional().describe('YYYY-MM-DD; required if checkIn is given; after checkIn.'),
     ...occupancy(),

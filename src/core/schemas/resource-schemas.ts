@@ -242,6 +242,13 @@ export const resourceSchemas = once(() => {
     docUrl: z.string().url(),
   });
 
+  const TruncationSchema = z.object({
+    platform: PlatformSchema,
+    cap: z.number().int().min(1).describe('The most results the platform answers one search with.'),
+    returned: z.number().int().min(0).describe('The results it returned (the search pages over these).'),
+    reported: z.number().int().min(0).nullable().describe('How many results the platform said it had; null when it does not say.'),
+  });
+
   const MetaSchema = z.object({
     requestId: RequestIdSchema,
     environment: z.enum(['live', 'test']),
@@ -254,6 +261,12 @@ export const resourceSchemas = once(() => {
     pagination: PaginationSchema.nullable(),
     platformResults: z.array(PlatformResultSchema),
     warnings: z.array(WarningSchema),
+    truncated: z
+      .array(TruncationSchema)
+      .optional()
+      .describe(
+        'Search only, present when a platform cut its answer at its result cap (issue 38): which platforms, and what they reported. Each also has a results_truncated warning. Split the area (bbox) or the price range to see the rest.',
+      ),
   });
   return {
     PlatformSchema,

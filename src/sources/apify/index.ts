@@ -44,6 +44,15 @@ function actorSource(platform: EnabledPlatform, need: Need, spec: ActorSpec, o: 
     estimateSeconds: () => Math.min(spec.timeoutSecs, 60),
     serves: (p, n) => p === platform && n === need,
     searchPlatform: (_p, location, x) => call({ need: 'search', location, currency: x.currency, rooms: x.rooms, stay: x.stay }, (c, r) => answer.searchAnswer(c, r.items, x.stay)),
+    // Only airbnb's actors take a map area (a search URL with bounds, issue 38); the others are refused one (D12).
+    searchAnswer: (_p, location, x) => {
+      if (x.area && platform !== 'airbnb') {
+        return Promise.reject(
+          new ServiceError('platform_not_enabled', `${platform}: the actor ${spec.id} takes no map bounds, so it cannot search a bounding box; search a location instead.`, { param: 'bbox' }),
+        );
+      }
+      return call({ need: 'search', location, currency: x.currency, rooms: x.rooms, stay: x.stay, area: x.area }, (c, r) => answer.searchAnswer(c, r.items, x.stay));
+    },
     listing: (_p, id, x) => call({ need: 'listing', id, currency: x.currency }, (c, r) => answer.listingAnswer(c, r.items, id)),
     price: (_p, id, stay) => call({ need: 'price', id, stay }, (c, r) => answer.priceAnswer(c, r.items, id, stay)),
     availability: (_p, id, s, e) => call({ need: 'availability', id, startDate: s, endDate: e }, (c, r) => answer.availabilityAnswer(c, r.items, id, s, e)),

@@ -4,10 +4,10 @@
 // Airbnb ids go out as strings or room URLs, never as numbers beyond 2^53 (19-digit ids).
 import { listingUrl } from '../../core/listing-ref.js';
 import type { EnabledPlatform } from '../../core/platforms.js';
-import type { GoogleCompareQuery, Need, StayQuery } from '../../core/upstream.js';
+import type { GoogleCompareQuery, Need, SearchArea, StayQuery } from '../../core/upstream.js';
 
 export type Ask =
-  | { need: 'search'; location: string; currency: string; rooms: number; stay?: StayQuery | undefined }
+  | { need: 'search'; location: string; currency: string; rooms: number; stay?: StayQuery | undefined; area?: SearchArea | undefined }
   | { need: 'listing'; id: string; currency: string }
   | { need: 'price'; id: string; stay: StayQuery }
   | { need: 'availability'; id: string; startDate: string; endDate: string }
@@ -26,11 +26,30 @@ function months(startDate: string, endDate: string): number {
   return Math.max(1, (b.getUTCFullYear() - a.getUTCFullYear()) * 12 + b.getUTCMonth() - a.getUTCMonth() + 1);
 }
 
+/**
+ * An airbnb search-results URL for a map area: the bounds airbnb's own map search puts in its
+ * URL (ne_lat, ne_lng, sw_lat, sw_lng with search_by_map), its price filter and the stay.
+ */
+export function airbnbMapUrl(area: SearchArea, stay: StayQuery | undefined, currency: string): string {
+  const b = area.bbox;
+  const q = new URLSearchParams({ search_by_map: 'true', ne_lat: String(b.north), ne_lng: String(b.east), sw_lat: String(b.south), sw_lng: String(b.west), currency });
+  if (area.priceMin !== undefined) q.set('price_min', String(Math.floor(area.priceMin)));
+  if (area.priceMax !== undefined) q.set('price_max', String(Math.ceil(area.priceMax)));
+  if (stay) {
+    q.set('checkin', stay.checkIn);
+    q.set('checkout', stay.checkOut);
+    q.set('adults', String(stay.adults));
+  }
+  return `https://www.airbnb.com/s/homes?${q.toString()}`;
+}
+
 function airbnb(a: Ask): Record<string, unknown> {
   const dated = (s: StayQuery | undefined) => (s ? { checkIn: s.checkIn, checkOut: s.checkOut, adults: s.adults, children: s.children, currency: s.currency } : {});
   switch (a.need) {
     case 'search':
-      // Never with startUrls: both at once fail the run (research 2.1 #9).
+      // A map search is a search URL with the map's bounds (issue 38): startUrls, and never
+      // locationQueries beside it, as both at once fail the run (research 2.1 #9).
+      if (a.area) return { startUrls: [{ url: airbnbMapUrl(a.area, a.stay, a.currency) }], locale: 'en-US', currency: a.currency, maxItems: SEARCH_ROWS, ...dated(a.stay) };
       return { locationQueries: [a.location], locale: 'en-US', currency: a.currency, maxItems: SEARCH_ROWS, ...dated(a.stay) };
     case 'listing':
       return { startUrls: url('airbnb', a.id), locale: 'en-US', currency: a.currency };

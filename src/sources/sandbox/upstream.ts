@@ -12,6 +12,7 @@ export function sandboxUpstream(world: SandboxWorld, name = 'sandbox'): Upstream
     estimateSeconds: () => 0,
     searchPlatform: async (p, location, opts) => world.searchPlatform(p, location, opts),
     searchCandidates: async (p, location, opts) => world.searchCandidates(p, location, opts),
+    searchAnswer: async (p, location, opts) => world.searchAnswer(p, location, opts),
     listing: async (p, id, opts) => {
       const { price: _price, identity: _identity, ...body } = world.listing(p, id, { currency: opts.currency, requestedId: id });
       return body;

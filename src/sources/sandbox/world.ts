@@ -11,7 +11,10 @@ import { CalendarAt, HOUR_MS, isListed, movingQuote } from './moving.js';
 import { compareGoogle } from './compare.js';
 import { listingUrl } from '../../core/listing-ref.js';
 import { Lru, approxBytes, keyBytes } from '../../core/lru.js';
-import type { CandidateList } from '../../core/upstream.js';
+import type { CandidateList, CappedRows, SearchOptions } from '../../core/upstream.js';
+import { SEARCH_CAPS } from '../../core/search-caps.js';
+import { inBox, intersects, isMetropolis, metropolisMatches, metropolisRow } from './metropolis.js';
+import { CITIES } from './places.js';
 import type { Core } from './core.js';
 import { assertListing, assertSearch, isUnpriceable, magicOf } from '../../core/sandbox-triggers.js';
 import { quote } from './money.js';
@@ -176,12 +179,61 @@ export interface SandboxWorldOptions {
   clock?: Clock;
 }
 
+/** Rows already made, as a candidate list. */
+function listOf(rows: readonly Property[]): CandidateList {
+  const all = Object.freeze([...rows]);
+  return { at: (i) => all[i], all: () => all, toJSON: () => all };
+}
+
+/** How far a built-in city's rows reach from its centre, in degrees (5 km; generous in longitude). */
+const CITY_REACH_DEG = 0.2;
+
+/**
+ * An area search (issue 38): every listing of the box (Metropolis's and the built-in cities'
+ * search rows), in the price band, or Metropolis whole; cut at the platform's cap, which it then
+ * says (CappedRows, with the count the platform reports).
+ */
+function areaSearch(
+  platform: EnabledPlatform,
+  location: string,
+  o: SearchOptions,
+  cityRows: (city: string) => readonly Property[],
+  priced: (id: string, core: Core) => Price | null,
+): CandidateList | CappedRows {
+  const area = o.area;
+  const cap = SEARCH_CAPS[platform];
+  const rows: Property[] = [];
+  if (area) {
+    const b = area.bbox;
+    for (const c of CITIES) {
+      if (!intersects(b, { west: c.lng - CITY_REACH_DEG, south: c.lat - CITY_REACH_DEG, east: c.lng + CITY_REACH_DEG, north: c.lat + CITY_REACH_DEG })) continue;
+      for (const p of cityRows(c.name)) {
+        const { lat, lng } = p.location;
+        const base = baseRateOf(platform, p.platformListingId);
+        if (lat !== null && lng !== null && inBox(b, lat, lng) && base >= (area.priceMin ?? 0) && base <= (area.priceMax ?? Number.POSITIVE_INFINITY)) rows.push(p);
+      }
+    }
+  }
+  const city = area || isMetropolis(location) ? metropolisMatches(platform, area) : [];
+  const total = rows.length + city.length;
+  for (const x of city) {
+    if (rows.length >= cap) break;
+    const { core, property } = metropolisRow(x);
+    rows.push({ ...property, price: priced(x.id, core) });
+  }
+  const kept = rows.slice(0, cap);
+  return total > cap ? { rows: kept, truncated: { cap, returned: kept.length, reported: total } } : listOf(kept);
+}
+
+/** A listing's base nightly rate (USD): what the simulated platforms' price filter reads. */
+const baseRateOf = (platform: EnabledPlatform, id: string) => detailRow(platform, id).core.basis.baseUsd;
+
 export function createSandboxWorld(opts: SandboxWorldOptions = {}): SandboxWorld {
   const memo = opts.memo ?? searchMemo(opts.memoBytes);
   const clock = opts.clock;
   // The moving world changes only on the hour (moving.ts): a search is the same set all hour long.
   const at = (): At => (clock ? Math.floor(clock.now() / HOUR_MS) * HOUR_MS : null);
-  const searchCandidates = (platform: EnabledPlatform, location: string, o: { currency: string; rooms: number; stay?: StayQuery | undefined }): SearchCandidates => {
+  const searchCandidates = (platform: EnabledPlatform, location: string, o: SearchOptions): SearchCandidates => {
     const instant = at();
     const key = JSON.stringify(instant === null ? [platform, location, o.currency, o.rooms, o.stay ?? null] : [platform, location, o.currency, o.rooms, o.stay ?? null, instant]);
     let set = memo.get(key);
@@ -193,9 +245,23 @@ export function createSandboxWorld(opts: SandboxWorldOptions = {}): SandboxWorld
     }
     return set;
   };
+  const search = (platform: EnabledPlatform, location: string, o: SearchOptions): CandidateList | CappedRows => {
+    if (!o.area && !isMetropolis(location)) return searchCandidates(platform, location, o);
+    const instant = at();
+    const rooms = platform === 'booking' ? Math.max(1, o.rooms) : 1;
+    return areaSearch(
+      platform,
+      location,
+      o,
+      (city) => searchCandidates(platform, city, { currency: o.currency, rooms: o.rooms, stay: o.stay }).all(),
+      (id, core) => (o.stay ? priceOf(platform, id, core, o.stay, instant, rooms) : null),
+    );
+  };
+  const rowsOf = (s: CandidateList | CappedRows): CandidateList => ('truncated' in s ? listOf(s.rows) : s);
   return {
-    searchPlatform: (platform, location, o) => searchCandidates(platform, location, o).all() as Property[],
-    searchCandidates,
+    searchPlatform: (platform, location, o) => rowsOf(search(platform, location, o)).all() as Property[],
+    searchCandidates: (platform, location, o) => rowsOf(search(platform, location, o)),
+    searchAnswer: search,
     listing: (platform, id, o) => listing(platform, id, o, at()),
     price: (platform, id, stay) => price(platform, id, stay, at()),
     availability: (platform, id, s, e) => availability(platform, id, s, e, at()),
