@@ -228,6 +228,8 @@ export function familyListing(seed: number, index: number, families: readonly Fa
     // A stay's last night: where a check-out is allowed.
     let end = d + nights;
     while (!direct && !checkOutDay(p, end) && end < d + nights + 7) end++;
+    // Every night of a stay must be open when it is booked: within the window, its last night too.
+    if (!direct && p.windowDays !== null && end - 1 - Math.floor(madeAt / DAY_MS) >= p.windowDays) madeAt = (end - p.windowDays) * DAY_MS + r.int(0, 23) * HOUR_MS;
     if (taken(d - p.prepNights, end + p.prepNights)) {
       d++;
       continue;
