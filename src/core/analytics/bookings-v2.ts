@@ -18,7 +18,7 @@ const MIN_NOTICE_EVIDENCE = 6;
 /** Nights seen closed past the window's edge before a window is read. */
 const MIN_WINDOW_EVIDENCE = 10;
 /** Taken hold groups with both sides free, at least this many, before preparation time is read. */
-const MIN_PREP_EVIDENCE = 10;
+const MIN_PREP_EVIDENCE = 7;
 
 /** What calendar-diff/2 read of a listing before classifying. */
 export interface Signals {
@@ -287,12 +287,12 @@ export const CONFIDENCE_V2 = {
   dense: {
     blockedShort: 0.84,
     blockedCheckIn: 0.41,
-    blockedLong: 0.83,
+    blockedLong: 0.85,
     blockedLongNeverSeenFree: 0.6,
-    blockedEarly: 0.7,
-    prep: 0.86,
-    booked: 0.94,
-    bookedNeverSeenFree: 0.9,
+    blockedEarly: 0.71,
+    prep: 0.89,
+    booked: 0.95,
+    bookedNeverSeenFree: 0.91,
     available: 0.99,
     unbookable: 0.99,
     noticeFree: 0.98,
@@ -301,16 +301,16 @@ export const CONFIDENCE_V2 = {
   sparse: {
     blockedShort: 0.32,
     blockedCheckIn: 0.36,
-    blockedLong: 0.6,
+    blockedLong: 0.61,
     blockedLongNeverSeenFree: 0.6,
     blockedEarly: 0.65,
-    prep: 0.82,
-    booked: 0.93,
+    prep: 0.85,
+    booked: 0.94,
     bookedNeverSeenFree: 0.9,
     available: 0.94,
     unbookable: 0.93,
     noticeFree: 0.87,
-    windowClosed: 0.71,
+    windowClosed: 0.72,
   },
 };
 export type ConfidencePath = keyof (typeof CONFIDENCE_V2)['dense'];
