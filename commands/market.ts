@@ -29,6 +29,11 @@ function figureRows(group: string, m: Metrics, currency: string): Row[] {
     row('active listings', m.activeListings),
     row('occupancy: calendar-unavailable rate', m.occupancy.calendarUnavailableRate),
     row('occupancy: inferred booked rate', m.occupancy.inferredBookedRate),
+    ...(['low', 'high'] as const).map((end) => ({
+      ...row(`occupancy: inferred booked rate, ${end}`, m.occupancy.inferredBookedRate),
+      value: m.occupancy.inferredBookedRateInterval[end],
+      method: m.occupancy.inferredBookedRateInterval.method,
+    })),
     row('ADR', m.adr),
     row('RevPAR', m.revpar),
     row('booking window (median)', m.bookingWindowDays),

@@ -4,7 +4,7 @@
 // records it (observeCalendar, then a row per run of equal values); at the end inferBookings
 // reads each listing's rows and its nights are scored against worldTruth. Used by
 // test/core/bookings-accuracy.unit.test.ts and bench/analytics.mjs (docs/analytics.md).
-import { type NightState, inferBookings } from '../../src/core/analytics/bookings.js';
+import { type BookingMethod, type NightState, inferBookings } from '../../src/core/analytics/bookings.js';
 import { manualClock } from '../../src/core/clock.js';
 import { observeCalendar } from '../../src/core/observe.js';
 import type { EnabledPlatform } from '../../src/core/platforms.js';
@@ -31,6 +31,8 @@ export interface SimOptions {
   horizonDays: number;
   /** The first observation (epoch ms, midnight UTC). */
   start: number;
+  /** The inference method (default: the default method). */
+  method?: BookingMethod;
 }
 
 export interface SimResult {
@@ -126,7 +128,7 @@ export function simulateBookings(o: SimOptions): SimResult {
       r.observations++;
     }
     r.rows += rec.rows.length;
-    const inferred = inferBookings({ days: rec.rows.filter((r) => r.kind === 'day'), from: dateOf(startDay * DAY_MS), to: dateOf(scoreTo * DAY_MS) });
+    const inferred = inferBookings({ days: rec.rows.filter((r) => r.kind === 'day'), from: dateOf(startDay * DAY_MS), to: dateOf(scoreTo * DAY_MS), method: o.method });
     // The truth at the end; a past night's is its final state (every hold is made before its nights).
     const truth = truthOf(platform, id, startDay, scoreTo, end - 1);
     for (const n of inferred.nights) {

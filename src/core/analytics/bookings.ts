@@ -4,11 +4,15 @@
 // store, no clock, no world; the same rows give the same answer. The method, `calendar-diff/1`, is
 // documented step by step in docs/analytics.md; a change to any rule here is a new method version.
 import type { PriceRow } from '../ports/history.js';
-import type { ObservationRow } from '../ports/store/observations.js';
 import type { DayValue } from '../schemas/observations.js';
 import { DAY_MS, dateOfDay as dateOf, dayNumber } from '../clock.js';
+import { type DayRow, type Group, type NightRead, checkInAllowed, isAvailable, weekday } from './calendar-read.js';
+import { BOOKING_METHOD_TEXT_V2, confidenceV2, classifyV2, readGuestWindow, readPlatformHolds, readPrep, stripPrep } from './bookings-v2.js';
 
 export const BOOKING_METHOD = 'calendar-diff/1';
+/** The methods a reader may ask for (issue 37): each answer names the one it used. */
+export const BOOKING_METHODS = ['calendar-diff/1', 'calendar-diff/2'] as const;
+export type BookingMethod = (typeof BOOKING_METHODS)[number];
 
 export const NIGHT_STATES = ['available', 'booked', 'blocked', 'unbookable', 'unknown'] as const;
 export type NightState = (typeof NIGHT_STATES)[number];
@@ -67,7 +71,7 @@ export interface PriceRun {
 }
 
 export interface BookingInference {
-  method: typeof BOOKING_METHOD;
+  method: BookingMethod;
   nights: InferredNight[];
   bookings: InferredBooking[];
   /** The booked nights with a price (ADR's sample), in runs, by night. */
@@ -91,35 +95,13 @@ export interface BookingInput {
   /** Night dates, YYYY-MM-DD; `to` exclusive. */
   from: string;
   to: string;
+  /** The method (default BOOKING_METHOD). */
+  method?: BookingMethod;
 }
-
-type DayRow = ObservationRow<'day'>;
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const weekday = (day: number) => (((day + 4) % 7) + 7) % 7;
 
 const dayValue = (r: DayRow): DayValue => r.value;
-const isAvailable = (r: DayRow) => r.value.available === true;
-
-/** Whether a guest could check in on the day, by its row: the stated rule, else bookable, else free. */
-function checkInAllowed(v: DayValue): boolean {
-  if (v.available !== true) return false;
-  if (typeof v.checkIn === 'boolean') return v.checkIn;
-  if (typeof v.bookable === 'boolean') return v.bookable;
-  return true;
-}
-
-/** What one night's rows say: its latest state and, when taken, the change that took it. */
-interface NightRead {
-  day: number;
-  rows: DayRow[];
-  latest: DayRow;
-  /** When it turned unavailable: after (last seen free; null: never seen free) and before (first seen taken). */
-  after: number | null;
-  before: number;
-  /** The row seen just before it was taken (null: never seen free). */
-  lastFree: DayRow | null;
-}
 
 function readNight(day: number, rows: DayRow[]): NightRead {
   rows.sort((a, b) => a.firstSeen - b.firstSeen || a.id - b.id);
@@ -188,14 +170,6 @@ function coverable(day: number, latest: Map<number, DayValue>): boolean {
   return false;
 }
 
-/** A run of taken nights that changed together: one hold. */
-interface Group {
-  nights: NightRead[];
-  /** The intersection of the nights' brackets. */
-  after: number | null;
-  before: number;
-}
-
 function groupTaken(taken: readonly NightRead[]): Group[] {
   const groups: Group[] = [];
   for (const n of taken) {
@@ -232,13 +206,16 @@ const CONFIDENCE = {
 } as const;
 
 /** The method in words (the market answer's `methods`), from the method's own parameters. */
-export const BOOKING_METHOD_TEXT =
+const BOOKING_METHOD_TEXT =
   'Booking inference from consecutive calendar observations (docs/analytics.md): consecutive nights taken in one change are one hold; ' +
   `a hold is blocked when it is shorter than its first night's minimum stay (confidence ${CONFIDENCE.blockedShort}), starts on a day guests cannot check in on (${CONFIDENCE.blockedCheckIn}) ` +
   `or was taken more than ${GUEST_WINDOW_DAYS} days before its first night (${CONFIDENCE.blockedEarly}; ${CONFIDENCE.blockedEarlyNeverSeenFree} when never seen free), ` +
   `and otherwise booked: confidence ${CONFIDENCE.booked} when it was seen free and then taken, ${CONFIDENCE.bookedNeverSeenFree} when its nights were never seen free (taken before observation began); ` +
   'a booking is priced at the last price seen for a stay including its first night. ' +
   'A free night no stay can use (minimum stay, check-in or check-out rules) is unbookable; a night never observed is unknown.';
+
+/** Each method in words. */
+export const BOOKING_METHOD_TEXTS: Record<BookingMethod, string> = { 'calendar-diff/1': BOOKING_METHOD_TEXT, 'calendar-diff/2': BOOKING_METHOD_TEXT_V2 };
 
 /** Booked or blocked, and how sure: the guest rules a booking obeys, then the guest window. */
 function classify(g: Group, closed: Set<number>): { state: 'booked' | 'blocked'; confidence: number } {
@@ -299,8 +276,11 @@ export function inferBookings(input: BookingInput): BookingInference {
       last = Math.max(last, r.lastSeen);
     }
   }
+  const method = input.method ?? BOOKING_METHOD;
+  // calendar-diff/2 first reads the holds the platform makes by itself (./bookings-v2.ts).
+  const v2 = method === 'calendar-diff/2' ? readPlatformHolds(byDay) : null;
   const reads = new Map<number, NightRead>();
-  for (const [day, rows] of [...byDay].sort((a, b) => a[0] - b[0])) reads.set(day, readNight(day, rows));
+  for (const [day, rows] of [...(v2?.byDay ?? byDay)].sort((a, b) => a[0] - b[0])) reads.set(day, readNight(day, rows));
   const all = [...reads.values()];
   const closed = closedCheckInDays(all);
   // Each night as a stay reads it: free or taken as last seen, its rules (check-in, minimum stay,
@@ -319,8 +299,16 @@ export function inferBookings(input: BookingInput): BookingInference {
     return stay === null ? [] : [{ row, stay }];
   });
   const priceRuns: PriceRun[] = [];
-  for (const g of groups) {
-    const c = classify(g, closed);
+  const prep = v2 === null ? 0 : readPrep(groups, reads);
+  if (v2 !== null) {
+    v2.signals.prepNights = prep;
+    v2.signals.guestWindow = readGuestWindow(groups);
+  }
+  for (const whole of groups) {
+    // calendar-diff/2 tells the preparation nights taken with a stay from the stay.
+    const { stay: g, prep: prepNights } = v2 === null ? { stay: whole, prep: [] } : stripPrep(whole, reads, prep);
+    if (v2 !== null) for (const n of prepNights) verdict.set(n.day, { state: 'blocked', confidence: confidenceV2(v2.signals, 'prep') });
+    const c = v2 === null ? classify(g, closed) : classifyV2(g, closed, reads, v2.signals);
     for (const n of g.nights) verdict.set(n.day, c);
     const start = g.nights[0]!.day;
     const end = g.nights.at(-1)!.day + 1;
@@ -368,14 +356,16 @@ export function inferBookings(input: BookingInput): BookingInference {
       observedNights++;
       const v = verdict.get(d);
       if (v) night = { date: dateOf(d), state: v.state, confidence: v.confidence };
-      else if (coverable(d, latest)) night = { date: dateOf(d), state: 'available', confidence: 0.95 };
-      else night = { date: dateOf(d), state: 'unbookable', confidence: 0.9 };
+      else if (v2?.signals.windowClosed.has(d)) night = { date: dateOf(d), state: 'unbookable', confidence: confidenceV2(v2.signals, 'windowClosed') };
+      else if (v2?.signals.noticeFreed.has(d)) night = { date: dateOf(d), state: coverable(d, latest) ? 'available' : 'unbookable', confidence: confidenceV2(v2.signals, 'noticeFree') };
+      else if (coverable(d, latest)) night = { date: dateOf(d), state: 'available', confidence: v2 ? confidenceV2(v2.signals, 'available') : 0.95 };
+      else night = { date: dateOf(d), state: 'unbookable', confidence: v2 ? confidenceV2(v2.signals, 'unbookable') : 0.9 };
     }
     counts[night.state]++;
     nights.push(night);
   }
   return {
-    method: BOOKING_METHOD,
+    method,
     nights,
     bookings,
     priceRuns,
@@ -394,8 +384,13 @@ export function inferBookings(input: BookingInput): BookingInference {
  * reader classifies: src/core/ports/history.ts, observedFor), with the bookings that touch them,
  * their counts, and the sample of the window (its calendar rows, and the price rows read).
  */
-export function inferWindow(o: { days: readonly DayRow[]; prices: readonly PriceRow[]; span: { from: string; to: string } | null }, from: string, to: string): BookingInference {
-  const whole = o.span === null ? null : inferBookings({ days: o.days, prices: o.prices, from: o.span.from, to: dateOf(dayNumber(o.span.to) + 1) });
+export function inferWindow(
+  o: { days: readonly DayRow[]; prices: readonly PriceRow[]; span: { from: string; to: string } | null },
+  from: string,
+  to: string,
+  method: BookingMethod = BOOKING_METHOD,
+): BookingInference {
+  const whole = o.span === null ? null : inferBookings({ days: o.days, prices: o.prices, from: o.span.from, to: dateOf(dayNumber(o.span.to) + 1), method });
   const byDate = new Map((whole?.nights ?? []).map((n) => [n.date, n]));
   const nights: InferredNight[] = [];
   const counts = Object.fromEntries(NIGHT_STATES.map((s) => [s, 0])) as Record<NightState, number>;
@@ -416,7 +411,7 @@ export function inferWindow(o: { days: readonly DayRow[]; prices: readonly Price
     last = Math.max(last, r.lastSeen);
   }
   return {
-    method: BOOKING_METHOD,
+    method,
     nights,
     bookings: (whole?.bookings ?? []).filter((b) => b.checkOut > from && b.checkIn < to),
     priceRuns: (whole?.priceRuns ?? []).filter((r) => r.from + r.nights > dayNumber(from) && r.from < dayNumber(to)),

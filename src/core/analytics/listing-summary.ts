@@ -6,7 +6,7 @@
 import { addDays, dateOfDay, dayNumber } from '../clock.js';
 import { type DateSpan, type ListingSummary, type PriceRow, SUMMARY_FORM } from '../ports/history.js';
 import type { ObservationRow } from '../ports/store.js';
-import { BOOKING_METHOD, type NightState, inferBookings } from './bookings.js';
+import { BOOKING_METHOD, type BookingMethod, type NightState, inferBookings } from './bookings.js';
 
 /**
  * `seen`: each night's calendar rows, in a form a market read decodes for every night of every
@@ -78,6 +78,10 @@ function seenOf(count: readonly number[], first: readonly number[], last: readon
   );
 }
 
+/** A night's confidence in twentieths, one character ('0' is 0, 'K' is 1): confidenceOf reads it back. */
+const confidenceLetter = (c: number) => String.fromCharCode(48 + Math.round(Math.min(1, Math.max(0, c)) * 20));
+export const confidenceOf = (code: number) => (code - 48) / 20;
+
 /** One letter a night. */
 const LETTER: Record<NightState, string> = { available: 'a', booked: 'b', blocked: 'k', unbookable: 'u', unknown: '?' };
 
@@ -98,10 +102,10 @@ function spanOf(days: readonly ObservationRow<'day'>[]): { from: string; to: str
  * ends included) names the nights classified instead, for a reader whose history has no end (the
  * sandbox world).
  */
-export function summarizeListing(days: readonly ObservationRow<'day'>[], prices: readonly PriceRow[], within?: DateSpan): ListingSummary {
+export function summarizeListing(days: readonly ObservationRow<'day'>[], prices: readonly PriceRow[], within?: DateSpan, method: BookingMethod = BOOKING_METHOD): ListingSummary {
   const span = within ? { from: within.from, to: addDays(within.to, 1) } : spanOf(days);
-  if (span === null) return { form: SUMMARY_FORM, method: BOOKING_METHOD, first: null, states: '', seen: '', bookings: [], priced: [], currencies: [] };
-  const r = inferBookings({ days, prices, from: span.from, to: span.to });
+  if (span === null) return { form: SUMMARY_FORM, method, first: null, states: '', seen: '', confidences: '', bookings: [], priced: [], currencies: [] };
+  const r = inferBookings({ days, prices, from: span.from, to: span.to, method });
   // Each night's calendar rows: how many, the first first seen and the last last seen.
   const f = dayNumber(span.from);
   const nights = r.nights.length;
@@ -119,9 +123,10 @@ export function summarizeListing(days: readonly ObservationRow<'day'>[], prices:
   const currencyIndex = (c: string | null) => (c === null ? null : currencies.indexOf(c) >= 0 ? currencies.indexOf(c) : currencies.push(c) - 1);
   return {
     form: SUMMARY_FORM,
-    method: BOOKING_METHOD,
+    method: r.method,
     first: span.from,
     states: r.nights.map((n) => LETTER[n.state]).join(''),
+    confidences: r.nights.map((n) => confidenceLetter(n.confidence)).join(''),
     seen: seenOf(count, first, last),
     bookings: r.bookings.flatMap((b) => {
       const c = currencyIndex(b.currency);

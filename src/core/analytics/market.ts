@@ -6,16 +6,18 @@
 import { DAY_MS, dayMs as dateMs, dayNumber, isoDate } from '../clock.js';
 import type { ListingDigest, ListingSummary } from '../ports/history.js';
 import type { Figure, Metrics } from '../schemas/market.js';
-import { BOOKING_METHOD, BOOKING_METHOD_TEXT } from './bookings.js';
-import { seenWithin } from './listing-summary.js';
+import { BOOKING_METHOD, BOOKING_METHOD_TEXTS, type BookingMethod } from './bookings.js';
+import { confidenceOf, seenWithin } from './listing-summary.js';
 
-const inferenceMethod = () => BOOKING_METHOD;
+/** The inferred booked rate's interval from the night confidences (issue 37, item 3). */
+const BAND_METHOD = 'confidence-band/1';
 
 /** What the metrics read of one listing in scope (src/core/ports/history.ts, digests). */
 export type ListingObs = ListingDigest;
 
-/** Each method id, in words (the answer's `methods`). */
-export function methodTexts(): Record<string, string> {
+/** Each method id, in words (the answer's `methods`), with the booking inference `inference` used. */
+export function methodTexts(inference: BookingMethod = BOOKING_METHOD): Record<string, string> {
+  const inferenceMethod = () => inference;
   return {
     'observed-in-scope/1': 'Listings of the scope with at least one calendar night, or one price of a stay starting, in the window observed.',
     'calendar-last-state/1': 'Share of observed listing-nights whose calendar, as last observed, showed the night unavailable (booked and blocked alike, as scraped occupancy counts them).',
@@ -26,7 +28,9 @@ export function methodTexts(): Record<string, string> {
     'booking-lead-median/1': 'Median days from when a booking was first seen made to its check-in, over bookings checking in within the window.',
     'booking-nights-mean/1': 'Mean nights of the inferred bookings checking in within the window.',
     'observed-nightly/1': 'Nightly prices observed (one per distinct value of a dated search row or quote) for stays starting within the window; percentiles by linear interpolation.',
-    [inferenceMethod()]: BOOKING_METHOD_TEXT,
+    [BAND_METHOD]:
+      'From low to high: the inferred booked rate were the nights inferred booked wrong, each with the chance its confidence leaves (1 - confidence), and for rent instead (low); were the nights inferred for rent or blocked wrong, each with the chance its confidence leaves, and booked instead (high). Calibrated confidences make it the band the expected errors span (docs/analytics.md).',
+    [inferenceMethod()]: BOOKING_METHOD_TEXTS[inference],
   };
 }
 
@@ -77,24 +81,37 @@ interface NightCounts {
   booked: number;
   /** Available or unbookable. */
   forRent: number;
+  /** The booked nights' confidences summed; the chances the for-rent and the blocked nights are wrong (1 - confidence) summed. */
+  bookedSure: number;
+  forRentDoubt: number;
+  blockedDoubt: number;
 }
 
 /** The nights [a, b) (day numbers) of a listing's summary, by class. */
 function countNights(summary: ListingSummary | null, a: number, b: number): NightCounts {
-  const c: NightCounts = { observed: 0, unavailable: 0, booked: 0, forRent: 0 };
+  const c: NightCounts = { observed: 0, unavailable: 0, booked: 0, forRent: 0, bookedSure: 0, forRentDoubt: 0, blockedDoubt: 0 };
   if (summary === null || summary.first === null) return c;
   const f = dayNumber(summary.first);
   const states = summary.states;
+  const confidences = summary.confidences ?? '';
   const end = Math.min(b, f + states.length);
   for (let d = Math.max(a, f); d < end; d++) {
     const s = states.charCodeAt(d - f);
     if (s === UNKNOWN) continue;
+    // A summary kept without confidences (none should be: SUMMARY_FORM) counts each night as sure.
+    const conf = d - f < confidences.length ? confidenceOf(confidences.charCodeAt(d - f)) : 1;
     c.observed++;
     if (s === BOOKED) {
       c.unavailable++;
       c.booked++;
-    } else if (s === BLOCKED) c.unavailable++;
-    else if (s === AVAILABLE || s === UNBOOKABLE) c.forRent++;
+      c.bookedSure += conf;
+    } else if (s === BLOCKED) {
+      c.unavailable++;
+      c.blockedDoubt += 1 - conf;
+    } else if (s === AVAILABLE || s === UNBOOKABLE) {
+      c.forRent++;
+      c.forRentDoubt += 1 - conf;
+    }
   }
   return c;
 }
@@ -141,6 +158,9 @@ export class Tally {
   private unavailable = 0;
   private booked = 0;
   private forRent = 0;
+  private bookedSure = 0;
+  private forRentDoubt = 0;
+  private blockedDoubt = 0;
   /** Listings each figure rests on: with a night classified, a night for rent or booked, a priced booked night, a booking checking in (with a known lead), a price. */
   private readonly on = { nights: 0, forRent: 0, adr: 0, bookings: 0, leads: 0, prices: 0 };
   /** The booked nights with a price in the answer's currency: their prices' sum (added night by night) and count. */
@@ -158,6 +178,7 @@ export class Tally {
     private readonly from: string,
     private readonly to: string,
     private readonly currency: string,
+    private readonly inference: BookingMethod = BOOKING_METHOD,
   ) {
     this.a = dayNumber(from);
     this.b = dayNumber(to);
@@ -182,6 +203,9 @@ export class Tally {
       this.unavailable += n.unavailable;
       this.booked += n.booked;
       this.forRent += n.forRent;
+      this.bookedSure += n.bookedSure;
+      this.forRentDoubt += n.forRentDoubt;
+      this.blockedDoubt += n.blockedDoubt;
       const f = dayNumber(summary.first);
       const bk = summary.bookings;
       const currency = summary.currencies.indexOf(this.currency);
@@ -233,12 +257,21 @@ export class Tally {
       return v === null ? null : money(v);
     };
     const both = adr !== null && bookedRate !== null;
+    const round = (v: number) => Math.round(v * 10_000) / 10_000;
+    const band =
+      bookedRate === null
+        ? { low: null, high: null }
+        : {
+            low: round(this.bookedSure / (booked + forRent)),
+            high: round((booked + this.forRentDoubt + this.blockedDoubt) / (booked + forRent + this.blockedDoubt)),
+          };
     return {
       activeListings: fig(this.active, this.listings, 'listings', 'listings', 'observed-in-scope/1', this.listings),
       adr: fig(adr === null ? null : money(adr), bookedPriced, 'currency', 'booked nights with a price', 'booked-night-price-mean/2', on.adr),
       occupancy: {
         calendarUnavailableRate: fig(observedNights === 0 ? null : unavailable / observedNights, observedNights, 'rate', 'listing-nights', 'calendar-last-state/1', on.nights),
-        inferredBookedRate: fig(bookedRate, booked + forRent, 'rate', 'listing-nights', `booked-over-for-rent/1 (${inferenceMethod()})`, on.forRent),
+        inferredBookedRate: fig(bookedRate, booked + forRent, 'rate', 'listing-nights', `booked-over-for-rent/1 (${this.inference})`, on.forRent),
+        inferredBookedRateInterval: { ...band, method: `${BAND_METHOD} (${this.inference})` },
       },
       revpar: fig(both ? money(adr * bookedRate) : null, both ? booked + forRent : 0, 'currency', 'listing-nights', 'adr-times-booked-rate/1', on.forRent),
       bookingWindowDays: fig(percentile(leads, 50), leads.length, 'days', 'bookings', 'booking-lead-median/1', on.leads),
@@ -289,6 +322,10 @@ export function intervals(from: string, to: string, interval: 'week' | 'month'):
 /** The main figures in words an analyst or an agent can repeat. */
 export function summarize(m: Metrics, currency: string, where: string, from: string, to: string, window: { observations: number; first: number; last: number }): string {
   const pct = (f: Figure) => (f.value === null ? 'not measurable (no sample)' : `${(f.value * 100).toFixed(1)} %`);
+  const band = (x: Metrics) => {
+    const i = x.occupancy.inferredBookedRateInterval;
+    return i.low === null || i.high === null ? '' : `, between ${(i.low * 100).toFixed(1)} % and ${(i.high * 100).toFixed(1)} % by its confidences (method ${i.method})`;
+  };
   const val = (f: Figure, unit: string) => (f.value === null ? 'not measurable (no sample)' : `${f.value} ${unit}`);
   const p = m.pricePercentiles;
   // What share of the active listings a figure rests on: occupancy may come from a few polled calendars.
@@ -298,7 +335,7 @@ export function summarize(m: Metrics, currency: string, where: string, from: str
     `Market metrics for ${where}, nights ${from} to ${to} (exclusive), from ${window.observations} observations made between ${new Date(window.first).toISOString()} and ${new Date(window.last).toISOString()}.`,
     `Active listings: ${m.activeListings.value ?? 0} of ${m.activeListings.sampleSize} in scope (method ${m.activeListings.method}).`,
     `Calendar-unavailable rate: ${pct(m.occupancy.calendarUnavailableRate)} of ${m.occupancy.calendarUnavailableRate.sampleSize} observed listing-nights, ${over(m.occupancy.calendarUnavailableRate.listings)} (method ${m.occupancy.calendarUnavailableRate.method}; owner blocks count too).`,
-    `Inferred booked rate: ${pct(m.occupancy.inferredBookedRate)} of ${m.occupancy.inferredBookedRate.sampleSize} listing-nights, ${over(m.occupancy.inferredBookedRate.listings)} (method ${m.occupancy.inferredBookedRate.method}).`,
+    `Inferred booked rate: ${pct(m.occupancy.inferredBookedRate)} of ${m.occupancy.inferredBookedRate.sampleSize} listing-nights, ${over(m.occupancy.inferredBookedRate.listings)} (method ${m.occupancy.inferredBookedRate.method})${band(m)}.`,
     `ADR: ${val(m.adr, currency)} over ${m.adr.sampleSize} booked nights with a price, of ${m.adr.listings} listings (method ${m.adr.method}); RevPAR: ${val(m.revpar, currency)} (method ${m.revpar.method}).`,
     `Booking window: ${val(m.bookingWindowDays, 'days')} (median of ${m.bookingWindowDays.sampleSize} bookings); length of stay: ${val(m.lengthOfStayNights, 'nights')} (mean of ${m.lengthOfStayNights.sampleSize} bookings).`,
     `Nightly price percentiles from ${p.sampleSize} observed prices of ${p.listings} listings (method ${p.method}): p25 ${p.p25 ?? 'n/a'}, p50 ${p.p50 ?? 'n/a'}, p75 ${p.p75 ?? 'n/a'}, p90 ${p.p90 ?? 'n/a'} ${currency}.`,

@@ -27,7 +27,7 @@ export async function historyBookings(services: Services, ctx: RequestContext, r
   // The listing's one classification of every night observed (the store), sliced to the window:
   // the market reads the same (src/core/analytics/listing-summary.ts).
   const observed = await historyFor(services, ctx).observedFor({ platform, listingId: id }, { from: q.from, to: addDays(q.to, -1) });
-  const inference = inferWindow(observed, q.from, q.to);
+  const inference = inferWindow(observed, q.from, q.to, q.method ?? BOOKING_METHOD);
   if (inference.sample.nights === 0) {
     throw new ServiceError(
       'no_observations',
@@ -38,7 +38,7 @@ export async function historyBookings(services: Services, ctx: RequestContext, r
     );
   }
   return {
-    data: { method: BOOKING_METHOD, platform, listingId: id, from: q.from, to: q.to, nights: inference.nights, bookings: inference.bookings, counts: inference.counts, sample: inference.sample },
+    data: { method: inference.method, platform, listingId: id, from: q.from, to: q.to, nights: inference.nights, bookings: inference.bookings, counts: inference.counts, sample: inference.sample },
     meta: buildMeta(services, ctx, { platforms: [platform], currency: inference.bookings.find((b) => b.currency !== null)?.currency ?? 'USD' }),
   };
 }

@@ -7,6 +7,7 @@
 // budget it stops with analysis_too_large. Nothing observed for the scope and nights: 404
 // no_observations, never figures of zero.
 import { requireScope } from '../auth.js';
+import { BOOKING_METHOD, type BookingMethod } from '../analytics/bookings.js';
 import { summarizeListing } from '../analytics/listing-summary.js';
 import { type Prepared, Tally, intervals, mainCurrency, methodTexts, prepare, summarize, windowOf } from '../analytics/market.js';
 import { addDays, utcToday } from '../clock.js';
@@ -50,14 +51,32 @@ function budget(services: Services): () => void {
  * its prices of stays checking in within the window; the answer's currency is the one most of
  * those prices are in.
  */
-async function gather(history: HistoryPort, members: readonly Member[], from: string, to: string, check: () => void): Promise<{ prepared: Prepared[]; currency: string; excluded: number }> {
+async function gather(
+  history: HistoryPort,
+  members: readonly Member[],
+  from: string,
+  to: string,
+  check: () => void,
+  method: BookingMethod,
+): Promise<{ prepared: Prepared[]; currency: string; excluded: number }> {
   const keyOf = (l: { platform: string; listingId: string }) => `${l.platform}|${l.listingId}`;
   const placedBedrooms = new Map(members.map((m) => [keyOf(m), m.bedrooms]));
   const digests: ListingDigest[] = [];
+  // The store keeps summaries by the default method only; another method's are made here, from
+  // the listing's observations, on every read (issue 37: docs/decisions.md).
   await history.digests(members, { from, to: addDays(to, -1) }, summarizeListing, (batch) => {
     digests.push(...batch);
     check();
   });
+  for (const [i, d] of digests.entries()) {
+    if (d.summary === null || d.summary.method === method) continue;
+    const o = await history.observedFor(d, { from, to: addDays(to, -1) });
+    d.summary = summarizeListing(o.days, o.prices, o.span ?? undefined, method);
+    if (i % TALLY_STEP === TALLY_STEP - 1) {
+      check();
+      await yieldLoop();
+    }
+  }
   const { currency, excluded } = mainCurrency(digests.map((d) => d.prices));
   const prepared: Prepared[] = [];
   for (const [i, d] of digests.entries()) {
@@ -71,19 +90,19 @@ async function gather(history: HistoryPort, members: readonly Member[], from: st
 }
 
 /** The figures of the listings with something observed in the window: overall, by platform, by bedrooms and by interval, in one pass that yields as it goes. */
-async function tally(prepared: readonly Prepared[], from: string, to: string, currency: string, interval: 'week' | 'month' | undefined, check: () => void) {
-  const overall = new Tally(from, to, currency);
+async function tally(prepared: readonly Prepared[], from: string, to: string, currency: string, interval: 'week' | 'month' | undefined, check: () => void, method: BookingMethod) {
+  const overall = new Tally(from, to, currency, method);
   const byPlatform = new Map<string, Tally>();
   const byBedrooms = new Map<number | null, Tally>();
-  const series = interval === undefined ? null : intervals(from, to, interval).map((w) => ({ ...w, tally: new Tally(w.from, w.to, currency) }));
+  const series = interval === undefined ? null : intervals(from, to, interval).map((w) => ({ ...w, tally: new Tally(w.from, w.to, currency, method) }));
   let used = 0;
   for (const [i, p] of prepared.entries()) {
     if (p.window.observations === 0) continue;
     used++;
     overall.add(p);
-    if (!byPlatform.has(p.platform)) byPlatform.set(p.platform, new Tally(from, to, currency));
+    if (!byPlatform.has(p.platform)) byPlatform.set(p.platform, new Tally(from, to, currency, method));
     byPlatform.get(p.platform)!.add(p);
-    if (!byBedrooms.has(p.bedrooms)) byBedrooms.set(p.bedrooms, new Tally(from, to, currency));
+    if (!byBedrooms.has(p.bedrooms)) byBedrooms.set(p.bedrooms, new Tally(from, to, currency, method));
     byBedrooms.get(p.bedrooms)!.add(p);
     for (const w of series ?? []) w.tally.add(p);
     if (i % TALLY_STEP === TALLY_STEP - 1) {
@@ -135,7 +154,8 @@ export async function market(services: Services, ctx: RequestContext, raw: RawIn
     members = await compSetMembers(history, cs, platforms);
   }
   const check = budget(services);
-  const gathered = await gather(history, members, q.from, q.to, check);
+  const method = q.method ?? BOOKING_METHOD;
+  const gathered = await gather(history, members, q.from, q.to, check, method);
   const { currency, excluded } = gathered;
   const prepared = bedrooms === null ? gathered.prepared : gathered.prepared.filter((p) => p.bedrooms === bedrooms);
   const window = windowOf(prepared);
@@ -147,8 +167,8 @@ export async function market(services: Services, ctx: RequestContext, raw: RawIn
     );
   }
   // Only listings with something observed in the window are in scope for every figure.
-  const { overall, byPlatform, byBedrooms, series } = await tally(prepared, q.from, q.to, currency, q.interval, check);
-  const texts = methodTexts();
+  const { overall, byPlatform, byBedrooms, series } = await tally(prepared, q.from, q.to, currency, q.interval, check, method);
+  const texts = methodTexts(method);
   return {
     data: {
       scope: { location: form === 'location' ? q.location! : null, bbox, compSet, platforms, bedrooms },
@@ -156,6 +176,7 @@ export async function market(services: Services, ctx: RequestContext, raw: RawIn
       currency,
       excludedPrices: excluded,
       observationWindow: { firstObserved: new Date(window.first).toISOString(), lastObserved: new Date(window.last).toISOString(), observations: window.observations, listings: window.listings },
+      bookingMethod: method,
       methods: texts,
       overall,
       byPlatform,

@@ -35,7 +35,7 @@ export type PriceRow = ObservationRow<'quote'> | ObservationRow<'search'>;
  * The form of a kept summary: one more whenever its fields or the inference it keeps change, so a
  * store makes again every summary it kept of another form.
  */
-export const SUMMARY_FORM = 3;
+export const SUMMARY_FORM = 4;
 
 /** A listing's booking inference over what was observed of it, as a store keeps it (src/core/analytics/listing-summary.ts makes it). */
 export interface ListingSummary {
@@ -46,6 +46,8 @@ export interface ListingSummary {
   first: string | null;
   /** A letter a night: a available, b booked, k blocked, u unbookable, ? unknown (not observed). */
   states: string;
+  /** A character a night: its state's confidence in twentieths (listing-summary.ts, confidenceOf), read by the booked rate's interval. */
+  confidences: string;
   /**
    * Each night's calendar rows (listing-summary.ts, `seenWithin`): how many, the first first seen
    * and the last last seen (indexes into the instants it lists first), so a window's sample needs

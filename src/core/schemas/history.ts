@@ -1,6 +1,7 @@
 // The history endpoints (issue 26): what this deployment observed over time, read from its own
 // store. Free; cursor-paged like the job list. Each schema is made on its first use.
 import { z } from 'zod';
+import { BOOKING_METHOD, BOOKING_METHODS } from '../analytics/bookings.js';
 import { ALL_PLATFORMS } from '../platforms.js';
 import { OBSERVATION_KINDS } from '../ports/store/observations.js';
 import { MAX_ADULTS } from './param-schemas.js';
@@ -170,11 +171,18 @@ export type ObservationView = z.infer<ReturnType<typeof observationSchema>>;
 /** The longest window of nights booking inference reads, in days. */
 export const BOOKINGS_MAX_NIGHTS = 400;
 
+/** The booking-inference method a reader asks for (issue 37): the answer names the one it used. */
+export const bookingMethodParam = () =>
+  lowerEnum(BOOKING_METHODS)
+    .optional()
+    .describe(`The booking-inference method: ${BOOKING_METHODS.join(' or ')} (default ${BOOKING_METHOD}; docs/analytics.md). The answer names the method it used.`);
+
 export const historyBookingsParams = once(() =>
   z.object({
     ...listingFields(),
     from: date().describe('YYYY-MM-DD: the first night classified (a past night too).'),
     to: date().describe(`YYYY-MM-DD, after from: the morning after the last night; at most ${BOOKINGS_MAX_NIGHTS} nights.`),
+    method: bookingMethodParam(),
   }),
 );
 
@@ -183,7 +191,7 @@ const NIGHT_STATE_VALUES = ['available', 'booked', 'blocked', 'unbookable', 'unk
 export const bookingInferenceSchema = once(() =>
   z
     .object({
-      method: z.string().describe('The method and its version: calendar-diff/1 (docs/analytics.md). A change to its rules is a new version.'),
+      method: z.string().describe(`The method and its version, the one asked for or the default: ${BOOKING_METHODS.join(', ')} (docs/analytics.md). A change to its rules is a new version.`),
       platform: z.string(),
       listingId: z.string().describe('Platform-native id.'),
       from: z.string().describe('YYYY-MM-DD: the first night.'),

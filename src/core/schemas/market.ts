@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { ALL_PLATFORMS } from '../platforms.js';
 import { date, int, label, list, lowerEnum, num, str } from './fields.js';
+import { bookingMethodParam } from './history.js';
 import { once } from './once.js';
 
 /** The longest span of nights a market read covers. */
@@ -32,6 +33,7 @@ export const marketParams = once(() =>
     platforms: list(lowerEnum(ALL_PLATFORMS)).optional().describe('Only these platforms (default: every enabled one).'),
     bedrooms: int(z.number().min(0).max(50)).optional().describe('Only listings observed with this many bedrooms.'),
     interval: lowerEnum(MARKET_INTERVALS).optional().describe('Also a series: the figures per week or month of nights (for charts).'),
+    method: bookingMethodParam(),
   }),
 );
 
@@ -60,8 +62,20 @@ export const metricsSchema = once(() =>
     activeListings: figure(),
     adr: figure(),
     occupancy: z
-      .object({ calendarUnavailableRate: figure(), inferredBookedRate: figure() })
-      .describe('Occupancy as two labelled figures: nights the calendar showed unavailable, and nights inferred booked.'),
+      .object({
+        calendarUnavailableRate: figure(),
+        inferredBookedRate: figure(),
+        inferredBookedRateInterval: z
+          .object({
+            low: z.number().nullable().describe('The rate were each night inferred booked wrong with the chance its confidence leaves (1 - confidence) a night for rent.'),
+            high: z.number().nullable().describe('The rate were each night inferred for rent or blocked wrong with the chance its confidence leaves (1 - confidence) a booked night.'),
+            method: z.string().describe('How the interval was computed: a versioned method id.'),
+          })
+          .describe(
+            "The inferred booked rate's error bar, from the booking inference's calibrated night confidences (docs/analytics.md): null ends when the rate has no sample. The rate itself is unchanged.",
+          ),
+      })
+      .describe('Occupancy as two labelled figures: nights the calendar showed unavailable, and nights inferred booked (with its interval).'),
     revpar: figure(),
     bookingWindowDays: figure(),
     lengthOfStayNights: figure(),
@@ -104,6 +118,7 @@ export const marketSchema = once(() =>
           listings: z.number().int().min(0).describe('Listings in scope with at least one observation used.'),
         })
         .describe('When what was used was observed.'),
+      bookingMethod: z.string().describe('The booking-inference method the booked rate, ADR, booking window and length of stay come from: the one asked for (method) or the default.'),
       methods: z.record(z.string(), z.string()).describe('Each method id, in words.'),
       overall: metricsSchema(),
       byPlatform: z.array(z.object({ platform: z.string(), metrics: metricsSchema() })),

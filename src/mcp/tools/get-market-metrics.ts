@@ -35,6 +35,9 @@ function summarizeMarket(env: Envelope<MarketView>): string {
     figureLine('Active listings', m.activeListings, String),
     figureLine('Occupancy, calendar-unavailable rate (booked, blocked and unbookable nights together)', m.occupancy.calendarUnavailableRate, pct),
     figureLine('Occupancy, inferred booked rate', m.occupancy.inferredBookedRate, pct),
+    m.occupancy.inferredBookedRateInterval.low === null || m.occupancy.inferredBookedRateInterval.high === null
+      ? '- Its interval: none (no sample).'
+      : `- Its interval by the inference's calibrated confidences: ${pct(m.occupancy.inferredBookedRateInterval.low)} to ${pct(m.occupancy.inferredBookedRateInterval.high)} (method ${m.occupancy.inferredBookedRateInterval.method}).`,
     figureLine('ADR', m.adr, (n) => money(n, cur)),
     figureLine('RevPAR', m.revpar, (n) => money(n, cur)),
     figureLine('Booking window (median lead time)', m.bookingWindowDays, (n) => plural(n, 'day')),

@@ -151,6 +151,32 @@ describe('the market tally', () => {
     expect(m.pricePercentiles).toMatchObject({ p50: 100, sampleSize: 1 });
   });
 
+  it('the booked rate keeps its value and gains an interval from the night confidences (issue 37, item 3), by either method', () => {
+    for (const method of ['calendar-diff/1', 'calendar-diff/2'] as const) {
+      const s = summarizeListing(days, prices, undefined, method);
+      const t = new Tally(date(0), date(10), 'EUR', method);
+      t.add(prepare({ ...listing, summary: s }, date(0), date(10), 'EUR'));
+      const m = t.metrics();
+      expect(m.occupancy.inferredBookedRate).toMatchObject({ value: 0.3, sampleSize: 10 });
+      // The band from the classification's own confidences (kept in twentieths): low counts each
+      // booked night's doubt as for rent, high each for-rent night's doubt as booked.
+      const nights = inferWindow({ days, prices, span: { from: date(0), to: date(9) } }, date(0), date(10), method).nights;
+      const twentieths = (c: number) => Math.round(c * 20) / 20;
+      const booked = nights.filter((n) => n.state === 'booked');
+      const forRent = nights.filter((n) => n.state === 'available' || n.state === 'unbookable');
+      const low = booked.reduce((x, n) => x + twentieths(n.confidence), 0) / 10;
+      const high = (3 + forRent.reduce((x, n) => x + 1 - twentieths(n.confidence), 0)) / 10;
+      const band = m.occupancy.inferredBookedRateInterval;
+      expect(band.low).toBeCloseTo(low, 4);
+      expect(band.high).toBeCloseTo(high, 4);
+      expect(band.low!).toBeLessThan(0.3);
+      expect(band.high!).toBeGreaterThan(0.3);
+      expect(band.method).toBe(`confidence-band/1 (${method})`);
+    }
+    // No sample, no interval.
+    expect(new Tally(date(0), date(10), 'EUR').metrics().occupancy.inferredBookedRateInterval).toMatchObject({ low: null, high: null });
+  });
+
   it('a window that cuts a booking counts only its nights inside, and its check-in only where it falls', () => {
     const t = new Tally(date(3), date(10), 'EUR');
     t.add(prepare(listing, date(3), date(10), 'EUR'));

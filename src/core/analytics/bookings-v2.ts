@@ -1,0 +1,373 @@
+// calendar-diff/2 (issue 37, item 2): what the second method reads beyond the first
+// (./bookings.ts). Before holds are grouped, each listing's calendar is read for the holds a
+// platform makes by itself: the advance notice (a night closes a fixed time before it, a hold
+// that moves with today) and the rolling booking window (nights further ahead than it are
+// closed); nights those closed are free. After grouping, preparation nights (a night or two the
+// platform blocks around each booking) are told from the stay, and each hold is judged on its
+// stay rules, its shape (length, weekday, check-out day) and how far ahead it was taken. Every
+// confidence is the share of nights right, on the development worlds (docs/analytics.md, "The
+// held-out protocol"), of the path that named the night. Pure, as the first method.
+import { DAY_MS } from '../clock.js';
+import type { DayValue } from '../schemas/observations.js';
+import { type DayRow, type Group, type NightRead, checkInAllowed, isAvailable, weekday } from './calendar-read.js';
+
+/** The latest the advance notice may close a night, in days before it (three days at midnight). */
+const MAX_NOTICE_DAYS = 3;
+/** Lone changes that agree on a notice, at least this many, before a notice is read. */
+const MIN_NOTICE_EVIDENCE = 6;
+/** Nights seen closed past the window's edge before a window is read. */
+const MIN_WINDOW_EVIDENCE = 10;
+/** Taken hold groups with both sides free, at least this many, before preparation time is read. */
+const MIN_PREP_EVIDENCE = 7;
+
+/** What calendar-diff/2 read of a listing before classifying. */
+export interface Signals {
+  /** The advance notice in days (the closing time before a night), or null. */
+  noticeDays: number | null;
+  /** The rolling booking window in days, or null. */
+  windowDays: number | null;
+  /** Nights whose last closing was the notice's: free. */
+  noticeFreed: Set<number>;
+  /** Nights closed only by the window as last seen: free, no stay can be booked on them yet. */
+  windowClosed: Set<number>;
+  /** Preparation nights blocked before and after each booking, or 0. */
+  prepNights: number;
+  /** How far ahead the listing's guests book, in days (readGuestWindow). */
+  guestWindow: number;
+  /** Observed less often than every SPARSE_GAP_DAYS (the median gap between observations). */
+  sparse: boolean;
+}
+
+const lagOf = (day: number, t: number) => (day * DAY_MS - t) / DAY_MS;
+const dayLag = (day: number, t: number) => day - Math.floor(t / DAY_MS);
+
+/** The median time between the listing's observations (the instants its rows were first or last seen). */
+function medianGap(byDay: Map<number, DayRow[]>): number {
+  const instants = new Set<number>();
+  for (const rows of byDay.values()) for (const r of rows) instants.add(r.firstSeen).add(r.lastSeen);
+  const sorted = [...instants].sort((x, y) => x - y);
+  const gaps = sorted
+    .slice(1)
+    .map((t, i) => t - sorted[i]!)
+    .sort((x, y) => x - y);
+  return gaps.length === 0 ? 0 : gaps[Math.floor(gaps.length / 2)]!;
+}
+
+/** A free row standing for closed rows: the value the night showed when last free, over the closed rows' span. */
+function freeRow(model: DayRow | undefined, like: DayRow, firstSeen: number, lastSeen: number): DayRow {
+  const value: DayValue = model ? { ...model.value, available: true } : { ...like.value, available: true };
+  return { ...like, value, firstSeen, lastSeen };
+}
+
+/**
+ * The advance notice: the time before a night (in days, from a day after it began, a same-day
+ * cut-off, to MAX_NOTICE_DAYS ahead) at which a listing's free nights close by themselves. Read
+ * as the time the most lone changes agree with (a night closed between an observation further
+ * ahead than it and one closer, no night further ahead closed with it), less the nights seen free
+ * closer than it; a notice only when the changes are many and the contradictions few.
+ */
+function readNotice(byDay: Map<number, DayRow[]>): number | null {
+  const changes: { day: number; before: number; lagBefore: number; lagAfter: number }[] = [];
+  const closedAt = new Map<string, number>();
+  // Each night's closest observation free: a notice closes nights before it.
+  const freeLags: number[] = [];
+  for (const [day, rows] of byDay) {
+    let closest = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      if (isAvailable(r)) closest = Math.min(closest, lagOf(day, r.lastSeen));
+      if (i > 0 && isAvailable(rows[i - 1]!) && !isAvailable(r)) {
+        changes.push({ day, before: r.firstSeen, lagBefore: lagOf(day, r.firstSeen), lagAfter: lagOf(day, rows[i - 1]!.lastSeen) });
+        closedAt.set(`${day}|${r.firstSeen}`, lagOf(day, r.firstSeen));
+      }
+    }
+    if (closest <= MAX_NOTICE_DAYS) freeLags.push(closest);
+  }
+  // A change that also closed a neighbour further ahead than the notice reaches is a stay's, not the notice's.
+  const lone = changes.filter((c) => {
+    if (c.lagBefore <= -1 || c.lagBefore > MAX_NOTICE_DAYS) return false;
+    for (let d = c.day + 1; closedAt.has(`${d}|${c.before}`); d++) if (lagOf(d, c.before) > MAX_NOTICE_DAYS) return false;
+    return true;
+  });
+  if (lone.length < MIN_NOTICE_EVIDENCE) return null;
+  let best = { tau: 0, n: 0, against: 0 };
+  for (let tau = -0.875; tau <= MAX_NOTICE_DAYS + 1e-9; tau += 0.125) {
+    const n = lone.filter((c) => c.lagBefore < tau && tau <= c.lagAfter + 1e-9).length;
+    const against = freeLags.filter((l) => l < tau).length;
+    if (n - against > best.n - best.against) best = { tau, n, against };
+  }
+  return best.n >= MIN_NOTICE_EVIDENCE && best.against <= 0.25 * best.n ? best.tau : null;
+}
+
+/** The rolling window: no night was ever seen free further ahead than W - 1 days, while many further were seen closed, and many opened as they came within it. */
+function readWindow(byDay: Map<number, DayRow[]>): number | null {
+  let maxFree = -1;
+  let maxSeen = -1;
+  for (const [day, rows] of byDay) {
+    for (const r of rows) {
+      maxSeen = Math.max(maxSeen, dayLag(day, r.firstSeen));
+      if (isAvailable(r)) maxFree = Math.max(maxFree, dayLag(day, r.firstSeen));
+    }
+  }
+  if (maxFree < 0 || maxSeen < maxFree + 5) return null;
+  const w = maxFree + 1;
+  // Nights seen closed past it, and nights that opened as they came within it (closed, then free from W - 1 days ahead).
+  let closed = 0;
+  let opened = 0;
+  for (const [day, rows] of byDay) {
+    if (rows.some((r) => !isAvailable(r) && dayLag(day, r.firstSeen) >= w + 1)) closed++;
+    if (rows.some((r, i) => i > 0 && isAvailable(r) && !isAvailable(rows[i - 1]!) && dayLag(day, r.firstSeen) >= w - 2)) opened++;
+  }
+  return closed >= MIN_WINDOW_EVIDENCE && opened >= MIN_WINDOW_EVIDENCE ? w : null;
+}
+
+/**
+ * The rows with the platform's own holds read as what they are: a night's closed rows from a
+ * notice closing on are free (the night was for rent), and its closed rows while past the window
+ * are free too (split where a row runs across the window's edge: the night opened there and was
+ * taken at once). Returns the rows to group and what was read.
+ */
+export function readPlatformHolds(byDay: Map<number, DayRow[]>): { byDay: Map<number, DayRow[]>; signals: Signals } {
+  for (const rows of byDay.values()) rows.sort((a, b) => a.firstSeen - b.firstSeen || a.id - b.id);
+  const tau = readNotice(byDay);
+  const w = readWindow(byDay);
+  const signals: Signals = {
+    noticeDays: tau,
+    windowDays: w,
+    noticeFreed: new Set(),
+    windowClosed: new Set(),
+    prepNights: 0,
+    guestWindow: GUEST_WINDOW_DAYS,
+    sparse: medianGap(byDay) > SPARSE_GAP_DAYS * DAY_MS,
+  };
+  const out = new Map<number, DayRow[]>();
+  for (const [day, original] of byDay) {
+    let rows = original;
+    if (w !== null) {
+      const edge = (day - w + 1) * DAY_MS;
+      const next: DayRow[] = [];
+      for (const r of rows) {
+        if (isAvailable(r) || dayLag(day, r.firstSeen) < w) next.push(r);
+        else if (dayLag(day, r.lastSeen) >= w) next.push(freeRow(next.at(-1), r, r.firstSeen, r.lastSeen));
+        else next.push(freeRow(next.at(-1), r, r.firstSeen, edge - 1), { ...r, firstSeen: edge });
+      }
+      rows = next;
+      const last = rows.at(-1)!;
+      if (dayLag(day, last.lastSeen) >= w && !isAvailable(original.at(-1)!)) signals.windowClosed.add(day);
+    }
+    if (tau !== null && !isAvailable(rows.at(-1)!)) {
+      // The last closing: the first of the closed rows at the end.
+      let i = rows.length - 1;
+      while (i > 0 && !isAvailable(rows[i - 1]!)) i--;
+      const closing = rows[i]!;
+      const lagBefore = lagOf(day, closing.firstSeen);
+      const lagAfter = i > 0 ? lagOf(day, rows[i - 1]!.lastSeen) : Number.POSITIVE_INFINITY;
+      if (lagBefore < tau && tau <= lagAfter + 1e-9 && !closedFurther(byDay, day, closing.firstSeen, tau, i === 0)) {
+        rows = [...rows.slice(0, i), freeRow(rows[i - 1], closing, closing.firstSeen, rows.at(-1)!.lastSeen)];
+        signals.noticeFreed.add(day);
+      }
+    }
+    out.set(day, rows);
+  }
+  return { byDay: out, signals };
+}
+
+/**
+ * Whether the change at `before` (or, `firstSight`, the first observation) closed a later night at
+ * least `tau` ahead too: a stay, not the notice.
+ */
+function closedFurther(byDay: Map<number, DayRow[]>, day: number, before: number, tau: number, firstSight: boolean): boolean {
+  for (let d = day + 1; ; d++) {
+    const rows = byDay.get(d);
+    const i = rows?.findIndex((r) => r.firstSeen === before && !isAvailable(r)) ?? -1;
+    if (!rows || i < 0 || (i === 0 ? !firstSight : !isAvailable(rows[i - 1]!))) return false;
+    if (lagOf(d, before) >= tau) return true;
+  }
+}
+
+/** The row a night showed at instant t (the last first seen at or before it), or null. */
+function rowAt(n: NightRead | undefined, t: number): DayRow | null {
+  if (!n) return null;
+  let at: DayRow | null = null;
+  for (const r of n.rows) if (r.firstSeen <= t) at = r;
+  return at;
+}
+
+/** Whether the night was free just before the hold was taken (so a preparation night would have been taken with it). */
+function freeBefore(n: NightRead | undefined, g: Group): boolean {
+  if (!n) return false;
+  const r = g.after === null ? n.rows[0]! : rowAt(n, g.after);
+  return r !== null && isAvailable(r) && n.before !== g.before;
+}
+
+/**
+ * Whether day `day` refused check-out just before the hold was taken (its row then stated it and
+ * the night before was free: a calendar states a day's check-out for the stays it could end, so
+ * once that night is taken the rule no longer speaks of the listing's check-out days).
+ */
+function checkOutRefused(reads: Map<number, NightRead>, day: number, g: Group): boolean {
+  if (g.after === null) return false;
+  const r = rowAt(reads.get(day), g.after);
+  const prev = rowAt(reads.get(day - 1), g.after);
+  return r !== null && r.value.checkOut === false && prev !== null && isAvailable(prev);
+}
+
+const minOf = (n: NightRead) => {
+  const v = (n.lastFree ?? n.latest).value;
+  return typeof v.minNights === 'number' ? v.minNights : 1;
+};
+
+/**
+ * Preparation time: a listing whose holds, each taken with a free night on at least one side,
+ * all read as a stay the rules allow only once p nights are taken off each side that was free
+ * (long enough for the minimum stay, starting on a check-in day, ending on a check-out day)
+ * blocks p nights around each booking. Read as the largest such p (two at most), from at least
+ * MIN_PREP_EVIDENCE holds, nine in ten of them agreeing.
+ */
+export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>): number {
+  const eligible = groups.flatMap((g) => {
+    if (g.after === null) return [];
+    const left = freeBefore(reads.get(g.nights[0]!.day - 1), g) ? 1 : 0;
+    const right = freeBefore(reads.get(g.nights.at(-1)!.day + 1), g) ? 1 : 0;
+    // A one-night hold is no stay with its preparation (a maintenance night, a notice not read).
+    return left + right === 0 || g.nights.length === 1 ? [] : [{ g, left, right }];
+  });
+  const valid = (g: Group, left: number, right: number) => {
+    const n = g.nights.length - left - right;
+    if (n <= 0) return false;
+    const first = g.nights[left]!;
+    if (n < minOf(first)) return false;
+    if (first.lastFree && !checkInAllowed(first.lastFree.value)) return false;
+    return !checkOutRefused(reads, g.nights.at(-1)!.day + 1 - right, g);
+  };
+  // p off each side that was free; or, as sides may have lent a night to a neighbour's, off one of them.
+  const strict = (p: number) => eligible.filter(({ g, left, right }) => valid(g, p * left, p * right)).length;
+  const loose = (p: number) => eligible.filter(({ g, left, right }) => valid(g, p * left, p * right) || (left + right === 2 && (valid(g, p, 0) || valid(g, 0, p)))).length;
+  const none = strict(0);
+  for (const p of [2, 1]) {
+    // Many holds all long enough for p on each side; or the rules refuse most of them whole and accept them stripped.
+    if (eligible.length >= MIN_PREP_EVIDENCE && strict(p) >= 0.9 * eligible.length) return p;
+    if (eligible.length >= 3 && none <= 0.2 * eligible.length && loose(p) >= 0.9 * eligible.length) return p;
+  }
+  return 0;
+}
+
+/**
+ * The hold without its preparation nights: those taken with it on a side that was free before it
+ * was taken (a hold taken before observation began: on a side free now).
+ */
+export function stripPrep(g: Group, reads: Map<number, NightRead>, p: number): { stay: Group; prep: NightRead[] } {
+  if (p === 0 || g.nights.length <= 2 * p) return { stay: g, prep: [] };
+  const side = (n: NightRead | undefined) => (g.after === null ? n !== undefined && isAvailable(n.latest) : freeBefore(n, g));
+  const left = side(reads.get(g.nights[0]!.day - 1)) ? p : 0;
+  const right = side(reads.get(g.nights.at(-1)!.day + 1)) ? p : 0;
+  if (left + right === 0) return { stay: g, prep: [] };
+  return { stay: { ...g, nights: g.nights.slice(left, g.nights.length - right) }, prep: [...g.nights.slice(0, left), ...g.nights.slice(g.nights.length - right)] };
+}
+
+/** The listing's guest window (GUEST_WINDOW_DAYS, or a year when it showed long-lead stays). */
+export function readGuestWindow(groups: readonly Group[]): number {
+  let long = 0;
+  for (const g of groups) {
+    // Taken further ahead than LONG_LEAD_DAYS: seen taken (the change, or the first sight of it) that far ahead.
+    const first = g.nights[0]!;
+    const min = minOf(first);
+    const lead = (first.day * DAY_MS - g.before) / DAY_MS;
+    if (lead > LONG_LEAD_DAYS && g.nights.length >= min && g.nights.length - min <= LONG_EXCESS && (!first.lastFree || checkInAllowed(first.lastFree.value))) long++;
+  }
+  return long >= LONG_LEAD_EVIDENCE ? GUEST_MAX_LEAD : GUEST_WINDOW_DAYS;
+}
+
+/**
+ * The confidence of each path of the method's judgement, for a listing observed at least every
+ * two days (dense) and less often (sparse): the share of nights right on the development worlds
+ * (docs/analytics.md, "Calibration"), so that of nights given confidence c about c are right.
+ */
+export const CONFIDENCE_V2 = {
+  dense: {
+    blockedShort: 0.84,
+    blockedCheckIn: 0.41,
+    blockedLong: 0.85,
+    blockedLongNeverSeenFree: 0.6,
+    blockedEarly: 0.71,
+    prep: 0.89,
+    booked: 0.95,
+    bookedNeverSeenFree: 0.91,
+    available: 0.99,
+    unbookable: 0.99,
+    noticeFree: 0.98,
+    windowClosed: 0.99,
+  },
+  sparse: {
+    blockedShort: 0.32,
+    blockedCheckIn: 0.36,
+    blockedLong: 0.61,
+    blockedLongNeverSeenFree: 0.6,
+    blockedEarly: 0.65,
+    prep: 0.85,
+    booked: 0.94,
+    bookedNeverSeenFree: 0.9,
+    available: 0.94,
+    unbookable: 0.93,
+    noticeFree: 0.87,
+    windowClosed: 0.72,
+  },
+};
+export type ConfidencePath = keyof (typeof CONFIDENCE_V2)['dense'];
+/** Observations further apart than this (the median gap) make a listing's calendar sparse. */
+const SPARSE_GAP_DAYS = 2;
+
+/** The confidence of a path for this listing's observation density. */
+export const confidenceV2 = (s: Signals, path: ConfidencePath) => CONFIDENCE_V2[s.sparse ? 'sparse' : 'dense'][path];
+
+/**
+ * How far ahead guests book: GUEST_WINDOW_DAYS (as calendar-diff/1), unless the listing showed at
+ * least LONG_LEAD_EVIDENCE holds of an ordinary shape taken more than LONG_LEAD_DAYS ahead (summer
+ * houses booked in winter): then a year, as platforms allow.
+ */
+const GUEST_WINDOW_DAYS = 90;
+const LONG_LEAD_DAYS = 120;
+const LONG_LEAD_EVIDENCE = 2;
+const GUEST_MAX_LEAD = 365;
+/** A hold this much longer than its minimum stay is the host's (owner stays, renovations, snoozes). */
+const LONG_EXCESS = 12;
+
+/**
+ * Booked or blocked: the stay rules a guest's booking obeys (minimum stay, check-in and check-out
+ * days as the calendar stated them just before), then its shape and how far ahead it was taken.
+ */
+export function classifyV2(g: Group, closed: Set<number>, reads: Map<number, NightRead>, signals: Signals): { state: 'booked' | 'blocked'; confidence: number } {
+  const first = g.nights[0]!;
+  const length = g.nights.length;
+  const end = g.nights.at(-1)!.day + 1;
+  // A hold running past the first or last night observed: its true start or end is not known.
+  const cutLeft = !reads.has(first.day - 1);
+  const cutRight = !reads.has(end);
+  const v = (first.lastFree ?? first.latest).value;
+  const min = typeof v.minNights === 'number' ? v.minNights : 1;
+  if (!cutLeft && !cutRight && length < min) return { state: 'blocked', confidence: confidenceV2(signals, 'blockedShort') };
+  if (!cutLeft && first.lastFree && !checkInAllowed(first.lastFree.value)) return { state: 'blocked', confidence: confidenceV2(signals, 'blockedCheckIn') };
+  if (!cutLeft && closed.has(weekday(first.day))) return { state: 'blocked', confidence: confidenceV2(signals, 'blockedCheckIn') };
+  // A long hold is the host's, unless it keeps to a listing's restricted check-in weekdays (weekly rentals).
+  const aligned = closed.size > 0 && !closed.has(weekday(first.day)) && !checkOutRefused(reads, end, g);
+  if (!aligned && length - min > LONG_EXCESS) return { state: 'blocked', confidence: g.after === null ? confidenceV2(signals, 'blockedLongNeverSeenFree') : confidenceV2(signals, 'blockedLong') };
+  const lead = (first.day * DAY_MS - g.before) / DAY_MS;
+  // A booking window lets guests book its last night as it opens, taken a day later at most.
+  if (lead > (signals.windowDays === null ? signals.guestWindow : signals.windowDays + 1)) return { state: 'blocked', confidence: confidenceV2(signals, 'blockedEarly') };
+  return { state: 'booked', confidence: g.after === null ? confidenceV2(signals, 'bookedNeverSeenFree') : confidenceV2(signals, 'booked') };
+}
+
+/** calendar-diff/2 in words (the market answer's `methods`), from its own parameters. */
+const c = (path: ConfidencePath) => `${CONFIDENCE_V2.dense[path]}/${CONFIDENCE_V2.sparse[path]}`;
+export const BOOKING_METHOD_TEXT_V2 =
+  'Booking inference from consecutive calendar observations, reading the holds platforms make by themselves first (docs/analytics.md): ' +
+  `a listing whose free nights close a fixed time before they begin (an advance notice, up to ${MAX_NOTICE_DAYS} days) has those nights read as free (confidence ${c('noticeFree')}), ` +
+  `and one whose nights past a fixed number of days ahead are always closed (a booking window) has those read as free and not yet bookable (unbookable, ${c('windowClosed')}); ` +
+  `consecutive nights taken in one change are one hold, less its preparation nights (read per listing: blocked, ${c('prep')}); ` +
+  `a hold is blocked when it is shorter than its first night's minimum stay (${c('blockedShort')}), starts on a day guests cannot check in on (${c('blockedCheckIn')}), ` +
+  `is more than ${LONG_EXCESS} nights longer than its minimum stay without keeping to restricted check-in days ` +
+  `(${c('blockedLong')}; ${c('blockedLongNeverSeenFree')} when never seen free) or was taken further ahead than the booking window or a year (${c('blockedEarly')}); ` +
+  `otherwise booked: confidence ${c('booked')} when it was seen free and then taken, ${c('bookedNeverSeenFree')} when its nights were never seen free (taken before observation began); ` +
+  'a booking is priced at the last price seen for a stay including its first night. ' +
+  `A free night no stay can use is unbookable (${c('unbookable')}), else available (${c('available')}); a night never observed is unknown. ` +
+  `Confidences a/b: a for a listing observed at least every ${SPARSE_GAP_DAYS} days, b less often; each the share of nights right on the development worlds (calendar families, even seeds).`;
