@@ -80,5 +80,5 @@ describe('help examples', () => {
       else if (/\| jq /.test(line) && /(^|[^\w"])null\b/.test(r.stdout)) failures.push(`${command}: ${line}\n  jq printed null: ${r.stdout.slice(0, 200)}`);
     }
     expect(failures).toEqual([]);
-  }, 300_000);
+  }, 900_000);
 });

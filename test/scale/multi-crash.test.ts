@@ -12,8 +12,10 @@ describe.skipIf(!(await pgAvailable()))('an instance killed mid-job', { timeout:
   let b: Instance;
   beforeAll(async () => {
     db = await freshDatabase();
+    // A's upstream answers in a minute, so its jobs are surely in flight when it is killed however
+    // slow the machine (with 5 s, a loaded one once finished one first); B's in 5 s.
     const env = { STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '5000', STAYS_JOB_LEASE_MS: '1500' };
-    [a, b] = await Promise.all([startInstance('A', db.url, env), startInstance('B', db.url, env)]);
+    [a, b] = await Promise.all([startInstance('A', db.url, { ...env, STAYS_SIM_LATENCY_MS: '60000' }), startInstance('B', db.url, env)]);
   });
   afterAll(async () => {
     await stopAll();
@@ -35,7 +37,7 @@ describe.skipIf(!(await pgAvailable()))('an instance killed mid-job', { timeout:
       await create(a, '/v1/reviews?platform=booking&listingId=it/casa-roma&limit=5'),
     ];
     const onB = [await create(b, '/v1/search?location=Milan&limit=2'), await create(b, `/v1/price?platform=airbnb&listingId=53535353&checkIn=${day(9)}&checkOut=${day(11)}`)];
-    // A's jobs are still in flight (5 s of upstream latency) and hold credits.
+    // A's jobs are still in flight (a minute of upstream latency) and hold credits.
     const inFlight = await sql<{ id: string; status: string }>(db.url, 'SELECT id, status FROM jobs WHERE id = ANY($1)', [onA]);
     expect(
       inFlight.map((j) => j.status).every((st) => st === 'pending' || st === 'running'),
