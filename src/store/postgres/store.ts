@@ -144,7 +144,8 @@ const dialect: Dialect = {
   skipLocked: ' FOR UPDATE OF o SKIP LOCKED',
   greatest: 'GREATEST',
   outboxOrder: 'seq',
-  inJsonList: (column, param) => `${column} = ANY(ARRAY(SELECT json_array_elements_text(CAST(${param} AS json))))`,
+  inJsonList: (column, param) => `${column} IN (SELECT json_array_elements_text(CAST(${param} AS json)))`,
+  anyOfJsonList: (column, param) => `${column} = ANY(ARRAY(SELECT json_array_elements_text(CAST(${param} AS json))))`,
   jsonInt: (column, field) => `CAST(CAST(${column} AS json)->>'${field}' AS BIGINT)`,
   async lock(q, id, o = {}) {
     const fn = o.tryOnly ? 'pg_try_advisory_xact_lock' : 'pg_advisory_xact_lock';

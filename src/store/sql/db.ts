@@ -28,6 +28,13 @@ export interface Dialect {
   readonly outboxOrder: string;
   /** `column` is one of the strings of the JSON array bound to parameter `param` (e.g. '$3'). */
   inJsonList(column: string, param: string): string;
+  /**
+   * The same condition as one an index takes as it is, whatever the planner knows of the table
+   * (PostgreSQL: `= ANY(ARRAY(...))`; the IN form let a fresh, never analyzed listing_summaries be
+   * read by a loop over every row for each listing asked). Slower than inJsonList where the
+   * planner would hash-join the list against an index-only scan: use it for that table only.
+   */
+  anyOfJsonList(column: string, param: string): string;
   /** The integer at `field` of the JSON text in `column`, or NULL. */
   jsonInt(column: string, field: string): string;
   /**

@@ -96,6 +96,7 @@ const dialect: Dialect = {
   greatest: 'MAX',
   outboxOrder: 'rowid',
   inJsonList: (column, param) => `${column} IN (SELECT value FROM json_each(${param}))`,
+  anyOfJsonList: (column, param) => `${column} IN (SELECT value FROM json_each(${param}))`,
   jsonInt: (column, field) => `json_extract(${column}, '$.${field}')`,
   lock: async () => true,
 };
