@@ -368,18 +368,18 @@ async function fetchShared(services: Services, shared: SharedState, upstream: Up
   const id = `flt_${services.ids.ulid()}`;
   for (let attempt = 0; attempt < 3; attempt++) {
     const now = services.clock.now();
-    const claim = await shared.claimFlight(leg.key, id, services.jobs.owner, now + services.config.jobLeaseMs, now);
+    const claim = await admitted(services, () => shared.claimFlight(leg.key, id, services.jobs.owner, now + services.config.jobLeaseMs, now));
     if (claim.leader) {
       // Renewed while this process leads it; a flight whose end cannot be recorded expires, and
       // whoever waits on it takes it over.
       services.jobs.flights.add(id);
       try {
         const f = await fetchOwn(services, upstream, leg);
-        await shared.endFlight(leg.key, id, { value: f }, services.clock.now()).catch(() => undefined);
+        await admitted(services, () => shared.endFlight(leg.key, id, { value: f }, services.clock.now())).catch(() => undefined);
         return f;
       } catch (e) {
         const error = e instanceof ServiceError ? { code: e.code, message: e.message } : { code: 'upstream_degraded', message: 'The upstream call failed.' };
-        await shared.endFlight(leg.key, id, { error }, services.clock.now()).catch(() => undefined);
+        await admitted(services, () => shared.endFlight(leg.key, id, { error }, services.clock.now())).catch(() => undefined);
         throw e;
       } finally {
         services.jobs.flights.delete(id);
@@ -399,7 +399,7 @@ async function fetchShared(services: Services, shared: SharedState, upstream: Up
 async function awaitFlight(services: Services, shared: SharedState, key: string, id: string) {
   const deadline = performance.now() + services.config.sourceDeadlineMs + services.config.jobLeaseMs;
   for (let pause = 20; ; pause = Math.min(250, pause * 1.5)) {
-    const s = await shared.readFlight(key, id, services.clock.now());
+    const s = await admitted(services, () => shared.readFlight(key, id, services.clock.now()));
     if (s.state !== 'running' || performance.now() > deadline) return s.state === 'running' ? ({ state: 'gone' } as const) : s;
     await new Promise((r) => setTimeout(r, pause));
   }
@@ -418,6 +418,23 @@ async function lost(services: Services, jobId: string): Promise<JobOutcome> {
   return { ok: false, error: new ServiceError(code, recorded.message ?? 'This job was stopped before it finished; nothing was charged. Retry the request.') };
 }
 
+/**
+ * A store call of admitted work (a job holding its credits): a wait for a database connection that
+ * timed out ran nothing, so it is asked again, for up to a lease, rather than failing work the
+ * account already waits on. Only new requests are refused at once (503 service_overloaded).
+ */
+async function admitted<T>(services: Services, f: () => Promise<T>): Promise<T> {
+  const until = performance.now() + services.config.jobLeaseMs;
+  for (let pause = 50; ; pause = Math.min(1000, pause * 2)) {
+    try {
+      return await f();
+    } catch (e) {
+      if (!(e instanceof ServiceError && e.code === 'service_overloaded') || performance.now() + pause > until) throw e;
+    }
+    await new Promise((r) => setTimeout(r, pause * (0.5 + Math.random() / 2)));
+  }
+}
+
 async function runJob<T>(services: Services, ctx: RequestContext, plan: Plan<T>, upstream: Upstream, j: { job: JobFacts; holdId: string; hits: unknown[] }): Promise<JobOutcome> {
   const { store, clock } = services;
   const owner = services.jobs.owner;
@@ -432,7 +449,7 @@ async function runJob<T>(services: Services, ctx: RequestContext, plan: Plan<T>,
     return { ok: false, error };
   };
   try {
-    if (!(await store.startJob(jobId, owner, clock.now()))) return lost(services, jobId);
+    if (!(await admitted(services, () => store.startJob(jobId, owner, clock.now())))) return lost(services, jobId);
     emitJob(services, 'job.running', j.job);
     const fetched: { leg: Leg; p: Promise<Fetched> }[] = [];
     const outcomes = await Promise.all(

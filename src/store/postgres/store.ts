@@ -257,7 +257,7 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
 
   /**
    * One transaction on one connection, retried whole on a deadlock or serialization failure, and
-   * (`must`) on a database fault until MUST_RETRY_MS has passed. Retrying after a fault is safe for
+   * (`must`) on a database fault or a connection wait that timed out until MUST_RETRY_MS has passed. Retrying after a fault is safe for
    * the statements that use it: each re-checks under its row locks whether its work is still to do
    * (a hold already settled is gone, a job already ended no longer names its owner).
    */
@@ -281,7 +281,8 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
       } catch (e) {
         const code = (e as { code?: unknown }).code;
         const conflict = typeof code === 'string' && RETRYABLE.has(code) && attempt < 8;
-        const fault = o.must === true && e instanceof ServiceError && e.code === 'database_unavailable' && Date.now() - started < MUST_RETRY_MS && !closed;
+        // A wait for a connection that timed out ran nothing: work that must end waits its turn.
+        const fault = o.must === true && e instanceof ServiceError && (e.code === 'database_unavailable' || e.code === 'service_overloaded') && Date.now() - started < MUST_RETRY_MS && !closed;
         if (!conflict && !fault) throw e;
         await new Promise((r) => setTimeout(r, conflict ? 5 * attempt + Math.random() * 20 : Math.min(1000, 50 * 2 ** attempt) * (0.5 + Math.random() / 2)));
       }
