@@ -109,6 +109,45 @@ async function one(opts: Opts, call: (ops: typeof import('../src/client/operatio
   });
 }
 
+/** `run` for people: one line per collection, pass and outcome (a pass may have thousands of items; -o json has each). */
+function runSummaryView(data: unknown): View {
+  const groups = new Map<string, Row>();
+  for (const r of (data ?? []) as Row[]) {
+    const k = `${String(r.collectionId)}|${String(r.pass)}|${String(r.outcome)}`;
+    const g = groups.get(k) ?? { collectionId: r.collectionId, pass: r.pass, outcome: r.outcome, items: 0, creditsCharged: 0, found: null, reason: null };
+    g.items = (g.items as number) + 1;
+    g.creditsCharged = (g.creditsCharged as number) + (n(r.creditsCharged) ?? 0);
+    if (n(r.found) !== null) g.found = r.found;
+    g.reason ??= s(r.reason);
+    groups.set(k, g);
+  }
+  const rows = [...groups.values()];
+  return {
+    kind: null,
+    rows,
+    single: false,
+    table: [
+      { header: 'COLLECTION', text: (r: Row) => s(r.collectionId), id: true },
+      { header: 'PASS', text: (r: Row) => String(r.pass), align: 'right' as const },
+      { header: 'OUTCOME', text: (r: Row) => s(r.outcome) },
+      { header: 'ITEMS', text: (r: Row) => String(r.items), align: 'right' as const },
+      { header: 'CREDITS', text: (r: Row) => String(r.creditsCharged), align: 'right' as const },
+      { header: 'FOUND', text: (r: Row) => (n(r.found) === null ? '' : String(r.found)), align: 'right' as const, drop: 2 },
+      { header: 'REASON', text: (r: Row) => s(r.reason), min: 10, drop: 1 },
+    ],
+    fields: [],
+    data: [
+      { key: 'collection_id', value: (r: Row) => s(r.collectionId) },
+      { key: 'pass', value: (r: Row) => n(r.pass) },
+      { key: 'outcome', value: (r: Row) => s(r.outcome) },
+      { key: 'items', value: (r: Row) => n(r.items) },
+      { key: 'credits_charged', value: (r: Row) => n(r.creditsCharged) },
+      { key: 'found', value: (r: Row) => n(r.found) },
+      { key: 'reason', value: (r: Row) => s(r.reason) },
+    ],
+  };
+}
+
 export function defineCollect(program: Command): void {
   const collect = program
     .command('collect')
@@ -126,7 +165,8 @@ Examples:
   stays collect create alfama --bbox -9.14,38.70,-9.12,38.72 --platforms airbnb,vrbo --cadence weekly --max-credits-per-day 800
   stays collect list
   stays collect show lisbon
-  stays collect pause alfama`,
+  stays collect pause alfama
+  stays collect run            # cron without a server: what is left of each current pass, now`,
     );
 
   withGlobals(
@@ -215,4 +255,60 @@ Examples:
         io().stdout.write(`Deleted collection ${String(env.data.id)} (${String(env.data.name)}).\n`);
       });
     });
+
+  withGlobals(
+    collect
+      .command('run')
+      .description('Make what is left of the current pass of your collections now (a server does it on its own, spread over each pass): for cron without a server')
+      .argument('[idOrName]', 'only this collection (default: every active one of this key)'),
+    { wait: false },
+  )
+    .addHelpText(
+      'after',
+      `
+Each pass begins with a discovery of the area (searches split past the platforms' caps), then
+fetches each tracked listing's calendar and a sampled stay's quote, each billed as the same call
+made by hand, within the collection's daily budget; what the day cannot cover waits for the next
+UTC day. Run it once a day for a daily collection (a second run the same day makes what is left).
+
+Examples:
+  stays collect run
+  stays collect run lisbon -o json
+  0 3 * * * stays collect run >> collect.log`,
+    )
+    .action(async (id: string | undefined, opts: Opts) => {
+      const [{ execute, show }, { operations }] = await Promise.all([import('./_lib/runtime/run.js'), import('../src/client/operations.js')]);
+      await execute(opts, async (ctx) => {
+        const env = await ctx.client.run<Row[]>(operations.collectionRun(id === undefined ? {} : { collection: id }));
+        // People get one line per collection, pass and outcome; scripts every item.
+        await show(ctx, env, ctx.format === 'table' ? runSummaryView : collectionItemsView);
+      });
+    });
+}
+
+/** Each item of a run, for -o json/jsonl/csv. */
+function collectionItemsView(data: unknown): View {
+  const rows = (data ?? []) as Row[];
+  return {
+    kind: null,
+    rows,
+    single: false,
+    table: [
+      { header: 'COLLECTION', text: (r: Row) => s(r.collectionId), id: true },
+      { header: 'PASS', text: (r: Row) => String(r.pass), align: 'right' as const },
+      { header: 'ITEM', text: (r: Row) => s(r.item), min: 10 },
+      { header: 'OUTCOME', text: (r: Row) => s(r.outcome) },
+      { header: 'CREDITS', text: (r: Row) => String(r.creditsCharged), align: 'right' as const },
+    ],
+    fields: [],
+    data: [
+      { key: 'collection_id', value: (r: Row) => s(r.collectionId) },
+      { key: 'pass', value: (r: Row) => n(r.pass) },
+      { key: 'item', value: (r: Row) => s(r.item) },
+      { key: 'outcome', value: (r: Row) => s(r.outcome) },
+      { key: 'credits_charged', value: (r: Row) => n(r.creditsCharged) },
+      { key: 'reason', value: (r: Row) => s(r.reason) },
+      { key: 'found', value: (r: Row) => n(r.found) },
+    ],
+  };
 }

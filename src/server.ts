@@ -13,6 +13,7 @@ import { installClientErrorHandler } from './http/client-error.js';
 import { serverDocsBase } from './http/docs/base.js';
 import { capPerAddress, serverOptions } from './http/connections.js';
 import { startSweeper } from './jobs/leases.js';
+import { startCollectionRunner } from './jobs/collections.js';
 import { type WatchRunner, startWatchRunner } from './jobs/watches.js';
 import { type Runtime, createRuntime, type RuntimeOptions } from './runtime.js';
 import { selfOrigin } from './http/public-url.js';
@@ -138,6 +139,11 @@ async function listen(runtime: Runtime, logger: Logger, opts: ServeOptions): Pro
       logger.info({ runs: reports.length, events, credits: reports.reduce((n, r) => n + r.creditsCharged, 0) }, 'ran due watches');
     },
   });
+  // Collections (issue 38): their passes' items, claimed with any instance on the same database.
+  const collections = startCollectionRunner(runtime, {
+    onError: (err) => logger.error({ err }, 'collection items failed'),
+    onItems: (reports) => logger.info({ items: reports.length, credits: reports.reduce((n, r) => n + r.charged, 0) }, 'ran due collection items'),
+  });
   const mcpUrl = servers[1] ? urlOf(portOf(servers[1], opts.mcpPort!)) : undefined;
 
   let shutdown: Promise<{ abandoned: number }> | undefined;
@@ -145,7 +151,7 @@ async function listen(runtime: Runtime, logger: Logger, opts: ServeOptions): Pro
     closing = true;
     for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
     sweeper.stop();
-    const watchesStopped = watches.stop();
+    const watchesStopped = Promise.all([watches.stop(), collections.stop()]);
     const stopped = Promise.all(servers.map((server) => new Promise<void>((r) => server.close(() => r()))));
     for (const server of servers) (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
     runtime.jobs.stopWaiting();

@@ -106,6 +106,7 @@ export const operations = {
   collection: (id: string) => get(`/v1/collections/${seg(id)}`),
   collectionUpdate: (id: string, body: Record<string, unknown>): ApiCall => ({ method: 'PATCH', path: `/v1/collections/${seg(id)}`, body }),
   collectionDelete: (id: string): ApiCall => ({ method: 'DELETE', path: `/v1/collections/${seg(id)}` }),
+  collectionRun: (body: Record<string, unknown>) => post('/v1/collections/run', body),
   job: (jobId: string) => get(`/v1/jobs/${seg(jobId)}`),
   jobs: (p: JobsListParams = {}) => get('/v1/jobs', p),
   /** DELETE /v1/jobs/{jobId}: a pending or running job ends failed (job_canceled), nothing charged. */

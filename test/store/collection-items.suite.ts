@@ -25,6 +25,7 @@ async function collectionIn(store: Store): Promise<string> {
       rates: 'auto',
       maxCreditsPerDay: 100,
       status: 'active',
+      keyId: null,
       createdAt: T0,
     },
     20,
@@ -111,6 +112,73 @@ export function suite(kind: StoreKind): void {
       expect(all.length).toBe(N);
       expect(new Set(all).size).toBe(N);
       expect((await stores[1]!.collectionPasses(id))[0]).toMatchObject({ items: N, done: N, charged: N });
+    });
+
+    it('a claim narrowed to some collections and due by a later instant; a live lease is never taken however late the due bound', async () => {
+      const backing = await dbs.fresh();
+      const [a, b] = [backing.open(), backing.open()];
+      const id = await collectionIn(a);
+      await a.planCollectionItems(id, 0, [
+        { item: 'discover', dueAt: T0 },
+        { item: 'track:airbnb:1', dueAt: T0 + 60 * MIN },
+      ]);
+      expect(await a.claimCollectionItems('w1', T0, T0 + MIN, 10, { collectionIds: ['col_other'], dueBy: T0 + 120 * MIN })).toEqual([]);
+      const first = await a.claimCollectionItems('w1', T0, T0 + MIN, 10, { collectionIds: [id] });
+      expect(first.map(keyOf)).toEqual(['0/discover']);
+      // Due by later: the other item; the discovery, leased by w1, stays w1's.
+      const later = await b.claimCollectionItems('w2', T0 + 1, T0 + MIN, 10, { collectionIds: [id], dueBy: T0 + 120 * MIN });
+      expect(later.map(keyOf)).toEqual(['0/track:airbnb:1']);
+    });
+
+    it('the day budget: reservations never pass the max together, what is given back is free again, a new day starts at 0', async () => {
+      const backing = await dbs.fresh();
+      const stores = [backing.open(), backing.open()];
+      const id = await collectionIn(stores[0]!);
+      // 40 reservations of 7 at once from two processes against a max of 100: 14 fit.
+      const got = await Promise.all(Array.from({ length: 40 }, (_, i) => stores[i % 2]!.reserveCollectionBudget(id, '2026-01-01', 7, 100)));
+      expect(got.filter(Boolean).length).toBe(14);
+      expect(await stores[1]!.collectionBudgetUsed(id, '2026-01-01')).toBe(98);
+      await stores[0]!.returnCollectionBudget(id, '2026-01-01', 10);
+      expect(await stores[0]!.collectionBudgetUsed(id, '2026-01-01')).toBe(88);
+      expect(await stores[0]!.reserveCollectionBudget(id, '2026-01-01', 12, 100)).toBe(true);
+      expect(await stores[0]!.reserveCollectionBudget(id, '2026-01-01', 1, 100)).toBe(false);
+      // The next day: nothing reserved yet; giving back to the day before changes nothing.
+      expect(await stores[0]!.collectionBudgetUsed(id, '2026-01-02')).toBe(0);
+      expect(await stores[0]!.reserveCollectionBudget(id, '2026-01-02', 100, 100)).toBe(true);
+      await stores[0]!.returnCollectionBudget(id, '2026-01-01', 50);
+      expect(await stores[0]!.collectionBudgetUsed(id, '2026-01-02')).toBe(100);
+    });
+
+    it('the listings each discovery found: new ones join with their first pass, known ones are seen again, a listing not found again keeps its last pass', async () => {
+      const store = (await dbs.fresh()).open();
+      const id = await collectionIn(store);
+      await store.recordCollectionListings(id, 0, [
+        { platform: 'airbnb', listingId: '1', bedrooms: 2 },
+        { platform: 'airbnb', listingId: '2', bedrooms: null },
+      ]);
+      await store.recordCollectionListings(id, 1, [
+        { platform: 'airbnb', listingId: '2', bedrooms: 3 },
+        { platform: 'vrbo', listingId: '9', bedrooms: 1 },
+      ]);
+      // A late write of an earlier pass never moves a listing back.
+      await store.recordCollectionListings(id, 0, [{ platform: 'airbnb', listingId: '2', bedrooms: null }]);
+      expect(await store.collectionListings(id)).toEqual([
+        { platform: 'airbnb', listingId: '1', bedrooms: 2, firstPass: 0, lastPass: 0 },
+        { platform: 'airbnb', listingId: '2', bedrooms: 3, firstPass: 0, lastPass: 1 },
+        { platform: 'vrbo', listingId: '9', bedrooms: 1, firstPass: 1, lastPass: 1 },
+      ]);
+    });
+
+    it('what the ledger charged calls of given request ids, of this account only', async () => {
+      const store = (await dbs.fresh()).open();
+      await collectionIn(store);
+      await store.grantCredits('acct_1', 1000, { requestId: null }, T0);
+      const hold = await store.hold({ id: 'hold_1', accountId: 'acct_1', amount: 50, requestId: 'req_A', jobId: null, at: T0, freeTierBudget: null, lease: { owner: 'w', expiresAt: T0 + MIN } });
+      expect(hold.ok).toBe(true);
+      await store.settleHold('hold_1', 30, { requestId: 'req_A', jobId: null, at: T0 + 1 });
+      expect(await store.chargedForRequests('acct_1', ['req_A', 'req_B'])).toEqual([{ requestId: 'req_A', charged: 30 }]);
+      expect(await store.chargedForRequests('acct_other', ['req_A'])).toEqual([]);
+      expect(await store.chargedForRequests('acct_1', [])).toEqual([]);
     });
   });
 }

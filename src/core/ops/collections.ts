@@ -11,7 +11,9 @@ import { locationKey } from '../observe.js';
 import { ServiceError } from '../errors.js';
 import { buildMeta } from '../meta.js';
 import type { CollectionArea, CollectionPatch, CollectionRow } from '../ports/store.js';
-import { MAX_COLLECTIONS, type CollectionView, collectionListParams, createCollectionBody, updateCollectionBody } from '../schemas/collections.js';
+import { MAX_COLLECTIONS, type CollectionItemView, type CollectionView, collectionListParams, collectionRunBody, createCollectionBody, updateCollectionBody } from '../schemas/collections.js';
+import { runDueItems } from './collection-runs.js';
+import { utcToday } from '../clock.js';
 import { type RawInput, exactlyOne, parseBbox, parseParams, preview } from '../validate.js';
 import { compSetMembers, ownCompSet, platformsOf } from './compsets.js';
 
@@ -73,7 +75,48 @@ async function estimateOf(services: Services, ctx: RequestContext, c: Omit<Colle
   };
 }
 
-function collectionView(c: CollectionRow, estimate: CollectionView['estimate'] = null): CollectionView {
+/** What a collection's passes have done (issue 38, item 1's progress), from its items, listings and budget. */
+async function progressOf(services: Services, c: CollectionRow): Promise<CollectionView['progress']> {
+  const [passes, listings, spent] = await Promise.all([
+    services.store.collectionPasses(c.id),
+    services.store.collectionListings(c.id),
+    services.store.collectionBudgetUsed(c.id, utcToday(services.clock)),
+  ]);
+  const latest = passes[0];
+  const found = listings.reduce((n, l) => Math.max(n, l.lastPass), -1);
+  const discovered = listings.filter((l) => l.lastPass === found).length;
+  // Every pass's first item is its discovery; the rest track one listing each.
+  const tracked = latest ? Math.max(0, latest.items - 1) : 0;
+  const complete = passes.find((p) => p.endedAt !== null && p.items > 1);
+  let phase: CollectionView['progress']['phase'] = 'idle';
+  // Active with no pass yet: its first discovery is next.
+  if (c.status === 'active' && (!latest || latest.done < latest.items)) phase = !latest || latest.items === 1 ? 'discovery' : 'tracking';
+  return {
+    phase,
+    listingsDiscovered: discovered,
+    listingsTracked: tracked,
+    lastCompletePass: complete ? new Date(complete.endedAt!).toISOString() : null,
+    coverage: discovered > 0 ? Math.round((Math.min(tracked, discovered) / discovered) * 10_000) / 10_000 : null,
+    creditsSpentToday: spent,
+    pass: latest ? latest.pass : null,
+    passItems: latest ? { total: latest.items, done: latest.done } : null,
+    listingsGone: listings.length - discovered,
+  };
+}
+
+const NOTHING_YET: CollectionView['progress'] = {
+  phase: 'idle',
+  listingsDiscovered: 0,
+  listingsTracked: 0,
+  lastCompletePass: null,
+  coverage: null,
+  creditsSpentToday: 0,
+  pass: null,
+  passItems: null,
+  listingsGone: 0,
+};
+
+function collectionView(c: CollectionRow, estimate: CollectionView['estimate'] = null, progress: CollectionView['progress'] = NOTHING_YET): CollectionView {
   const a = c.area;
   return {
     id: c.id,
@@ -88,8 +131,7 @@ function collectionView(c: CollectionRow, estimate: CollectionView['estimate'] =
     ratesByPlatform: ratesByPlatform(c),
     maxCreditsPerDay: c.maxCreditsPerDay,
     status: c.status,
-    // Discovery and tracking land in later slices of issue 38: until then nothing has run.
-    progress: { phase: c.status === 'active' ? 'discovery' : 'idle', listingsDiscovered: 0, listingsTracked: 0, lastCompletePass: null, coverage: null, creditsSpentToday: 0 },
+    progress,
     estimate,
     createdAt: new Date(c.createdAt).toISOString(),
     updatedAt: new Date(c.updatedAt).toISOString(),
@@ -123,6 +165,7 @@ export async function createCollection(services: Services, ctx: RequestContext, 
     rates: body.rates,
     maxCreditsPerDay: body.maxCreditsPerDay,
     status: body.status,
+    keyId: ctx.key.id,
     createdAt: now,
   } satisfies Omit<CollectionRow, 'updatedAt'>;
   const estimate = await estimateOf(services, ctx, row);
@@ -151,13 +194,13 @@ export async function listCollections(services: Services, ctx: RequestContext, r
   requireScope(ctx, 'stays.read');
   const q = parseParams(collectionListParams(), raw);
   const rows = (await services.store.listCollections(ctx.account.id, ctx.key.env)).slice(0, q.limit);
-  return { data: rows.map((c) => collectionView(c)), meta: meta(services, ctx) };
+  return { data: await Promise.all(rows.map(async (c) => collectionView(c, null, await progressOf(services, c)))), meta: meta(services, ctx) };
 }
 
 export async function getCollection(services: Services, ctx: RequestContext, id: string): Promise<OpResult<CollectionView>> {
   requireScope(ctx, 'stays.read');
   const c = await ownCollection(services, ctx, id);
-  return { data: collectionView(c, await estimateOf(services, ctx, c)), meta: meta(services, ctx) };
+  return { data: collectionView(c, await estimateOf(services, ctx, c), await progressOf(services, c)), meta: meta(services, ctx) };
 }
 
 export async function updateCollection(services: Services, ctx: RequestContext, id: string, raw: RawInput): Promise<OpResult<CollectionView>> {
@@ -181,7 +224,7 @@ export async function updateCollection(services: Services, ctx: RequestContext, 
   const done = await services.store.updateCollection(own.id, ctx.account.id, patch, services.clock.now());
   if (done === 'name_taken') throw new ServiceError('collection_name_taken', `This account already has a collection named ${preview(body.name ?? '')}.`, { param: 'name' });
   if (done === null) throw new ServiceError('collection_not_found', `No collection ${preview(id)} on this account.`, { param: 'id' });
-  return { data: collectionView(done, await estimateOf(services, ctx, done)), meta: meta(services, ctx) };
+  return { data: collectionView(done, await estimateOf(services, ctx, done), await progressOf(services, done)), meta: meta(services, ctx) };
 }
 
 export async function deleteCollection(services: Services, ctx: RequestContext, id: string): Promise<OpResult<CollectionView>> {
@@ -191,4 +234,32 @@ export async function deleteCollection(services: Services, ctx: RequestContext, 
   const gone = await services.store.deleteCollection(own.id, ctx.account.id, services.clock.now());
   if (!gone) throw new ServiceError('collection_not_found', `No collection ${preview(id)} on this account.`, { param: 'id' });
   return { data: collectionView(gone), meta: meta(services, ctx) };
+}
+
+/**
+ * POST /v1/collections/run (`stays collect run`, for cron without a server): makes what is left of
+ * the current pass of the account's active collections of the key's environment (or of the one
+ * named) now, whatever each item's due time, and answers each item's outcome; a server makes them
+ * on its own, spread over each pass. Each call is billed as the same call made by hand
+ * (meta.creditsCharged: their sum). Items another instance holds are left to it.
+ */
+export async function runCollectionsNow(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<CollectionItemView[]>> {
+  requireScope(ctx, 'stays.read');
+  requireScope(ctx, 'collections.write');
+  const body = parseParams(collectionRunBody(), raw);
+  const chosen =
+    body.collection === undefined ? (await services.store.listCollections(ctx.account.id, ctx.key.env)).filter((c) => c.status === 'active') : [await ownCollection(services, ctx, body.collection)];
+  if (chosen.some((c) => c.status !== 'active'))
+    throw new ServiceError('invalid_parameter', `The collection ${preview(body.collection ?? '')} is paused: resume it first (stays collect resume).`, { param: 'collection' });
+  const reports = chosen.length === 0 ? [] : await runDueItems(services, { owner: services.jobs.owner, wholePassOf: chosen });
+  const data: CollectionItemView[] = reports.map((r) => ({
+    collectionId: r.collectionId,
+    pass: r.pass,
+    item: r.item,
+    outcome: r.outcome,
+    creditsCharged: r.charged,
+    reason: r.reason,
+    found: r.found ?? null,
+  }));
+  return { data, meta: { ...meta(services, ctx), creditsCharged: data.reduce((n, r) => n + r.creditsCharged, 0) } };
 }

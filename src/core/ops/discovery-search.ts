@@ -21,20 +21,26 @@ export interface BilledSearch {
 /** How long one page waits for its job before waiting again (a live search runs as a job). */
 const PAGE_WAIT_MS = 30_000;
 
-export function billedCellSearch(services: Services, ctx: RequestContext, o: { location: string; currency?: string }): BilledSearch {
+/** Makes a call within a budget: reserves its worst case first (throwing when it cannot), gives back what it did not spend. */
+export type Spend = <T>(worstCase: number, call: () => Promise<{ data: T; meta: Meta }>) => Promise<{ data: T; meta: Meta }>;
+
+export function billedCellSearch(services: Services, ctx: RequestContext, o: { location: string; currency?: string; spend?: Spend }): BilledSearch {
   let charged = 0;
   let calls = 0;
   const page = async (raw: Record<string, unknown>): Promise<{ data: Property[]; meta: Meta }> => {
     const call: RequestContext = { ...ctx, requestId: newRequestId(services.ids) };
     const sp = searchPlan(services, call, raw);
-    calls++;
-    const r = await execute(services, call, sp.plan, { waitMs: PAGE_WAIT_MS, memoKey: sp.memoKey });
-    if (r.kind === 'sync') return { data: r.data, meta: r.meta };
-    for (;;) {
-      const done = await services.jobs.wait(r.body.data.jobId, PAGE_WAIT_MS);
-      if (done?.ok) return { data: done.data as Property[], meta: done.meta as Meta };
-      if (done) throw done.error;
-    }
+    const made = async (): Promise<{ data: Property[]; meta: Meta }> => {
+      calls++;
+      const r = await execute(services, call, sp.plan, { waitMs: PAGE_WAIT_MS, memoKey: sp.memoKey });
+      if (r.kind === 'sync') return { data: r.data, meta: r.meta };
+      for (;;) {
+        const done = await services.jobs.wait(r.body.data.jobId, PAGE_WAIT_MS);
+        if (done?.ok) return { data: done.data as Property[], meta: done.meta as Meta };
+        if (done) throw done.error;
+      }
+    };
+    return o.spend ? o.spend(sp.plan.worstCase, made) : made();
   };
   const search = async (q: CellQuery): Promise<CellAnswer> => {
     const b = q.bbox;

@@ -79,7 +79,13 @@ export const collectionSchema = once(() =>
         listingsTracked: z.number().int().min(0).describe('Listings whose calendars (and rates) each pass fetches: every one found, or the stated sample the budget covers.'),
         lastCompletePass: z.string().nullable().describe('ISO 8601, UTC: when the last pass over every tracked listing ended; null before the first.'),
         coverage: z.number().min(0).max(1).nullable().describe('Tracked listings over those found; null before discovery found any.'),
-        creditsSpentToday: z.number().int().min(0).describe('Credits this collection was charged this UTC day.'),
+        creditsSpentToday: z.number().int().min(0).describe('Credits this collection was charged this UTC day (with what calls under way may still spend).'),
+        pass: z.number().int().min(0).nullable().describe('The latest pass begun (0 the first; one each cadence from creation); null before any.'),
+        passItems: z
+          .object({ total: z.number().int().min(0), done: z.number().int().min(0) })
+          .nullable()
+          .describe("The latest pass's work: its discovery and one item per tracked listing; done ones ended (or were superseded)."),
+        listingsGone: z.number().int().min(0).describe('Listings an earlier discovery found that the latest did not: gone from the market (or from its searches).'),
       })
       .describe('What discovery and tracking have done so far.'),
     estimate: z
@@ -111,6 +117,27 @@ export const collectionSchema = once(() =>
 );
 
 export type CollectionView = z.infer<ReturnType<typeof collectionSchema>>;
+export type CollectionItemView = z.infer<ReturnType<typeof collectionItemSchema>>;
+
+export const collectionRunBody = once(() =>
+  z.object({ collection: z.string().min(1).optional().describe('One collection (col_… or its name); every active collection of the key’s account and environment when left out.') }).strict(),
+);
+
+export const collectionItemSchema = once(() =>
+  z.object({
+    collectionId: z.string().describe('col_…'),
+    pass: z.number().int().min(0),
+    item: z.string().describe('discover (the pass’s discovery of the area) or track:PLATFORM:LISTING_ID (a listing’s calendar and sampled quote).'),
+    outcome: z
+      .enum(['done', 'partial', 'failed', 'deferred', 'paused', 'superseded', 'ended'])
+      .describe(
+        "done; partial: some of its calls failed or the day's budget stopped it (what ran is charged and kept); failed: nothing it needed could be made; deferred: the day's budget is spent, it runs on the next UTC day; paused: the collection is paused; superseded: a later pass began first (nothing charged); ended: the collection was deleted.",
+      ),
+    creditsCharged: z.number().int().min(0).describe('What its calls charged, each billed as the same call made by hand.'),
+    reason: z.string().nullable(),
+    found: z.number().int().min(0).nullable().describe('A discovery: the listings it found.'),
+  }),
+);
 
 export const collectionListParams = once(() =>
   z.object({

@@ -2,7 +2,7 @@
 // (src/core/ports/store/collections.ts). Created under the account row's lock, so the cap and the
 // names hold against concurrent creations; deleted ones are kept (soft) for the ledger's sake and
 // never listed.
-import type { CollectionArea, CollectionItemRow, CollectionRow, CollectionStore, CollectionWorkStore } from '../../core/ports/store.js';
+import type { CollectionArea, CollectionItemRow, CollectionListing, CollectionRow, CollectionStore, CollectionWorkStore } from '../../core/ports/store.js';
 import type { Row } from '../rows.js';
 import type { Db } from './db.js';
 
@@ -18,6 +18,7 @@ const toCollection = (r: Row): CollectionRow => ({
   rates: r.rates as CollectionRow['rates'],
   maxCreditsPerDay: Number(r.max_credits_per_day),
   status: r.status as CollectionRow['status'],
+  keyId: (r.key_id as string | null) ?? null,
   createdAt: Number(r.created_at),
   updatedAt: Number(r.updated_at),
 });
@@ -49,9 +50,9 @@ export function collectionStore(db: Db): CollectionStore & CollectionWorkStore {
         if (Number((await q(`SELECT COUNT(*) AS n FROM collections WHERE ${LIVE}`, [c.accountId, c.env]))[0]!.n) >= maxCount) return 'limit' as const;
         const r = (
           await q(
-            `INSERT INTO collections (id, account_id, env, name, area, platforms, horizon_nights, cadence, rates, max_credits_per_day, status, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) RETURNING *`,
-            [c.id, c.accountId, c.env, c.name, JSON.stringify(c.area), JSON.stringify(c.platforms), c.horizonNights, c.cadence, c.rates, c.maxCreditsPerDay, c.status, c.createdAt],
+            `INSERT INTO collections (id, account_id, env, name, area, platforms, horizon_nights, cadence, rates, max_credits_per_day, status, key_id, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13) RETURNING *`,
+            [c.id, c.accountId, c.env, c.name, JSON.stringify(c.area), JSON.stringify(c.platforms), c.horizonNights, c.cadence, c.rates, c.maxCreditsPerDay, c.status, c.keyId, c.createdAt],
           )
         )[0]!;
         return toCollection(r);
@@ -100,15 +101,16 @@ export function collectionStore(db: Db): CollectionStore & CollectionWorkStore {
       }
       return added;
     },
-    async claimCollectionItems(owner, now, leaseUntil, limit) {
+    async claimCollectionItems(owner, now, leaseUntil, limit, only = {}) {
       return db.tx(async (q) => {
         // The due items no live lease holds, earliest first; rows another claimer has locked are
         // skipped (PostgreSQL), so two instances claiming at once take different items.
+        const of = only.collectionIds === undefined ? '' : ` AND ${db.sql.inJsonList('o.collection_id', '$4')}`;
         const due = await q(
           `SELECT o.collection_id, o.pass, o.item FROM collection_items o
-           WHERE o.done_at IS NULL AND o.due_at <= $1 AND (o.lease_until IS NULL OR o.lease_until < $1)
+           WHERE o.done_at IS NULL AND o.due_at <= $3 AND (o.lease_until IS NULL OR o.lease_until < $1)${of}
            ORDER BY o.due_at, o.collection_id, o.pass, o.item LIMIT $2${db.sql.skipLocked}`,
-          [now, limit],
+          [now, limit, only.dueBy ?? now, ...(only.collectionIds === undefined ? [] : [JSON.stringify(only.collectionIds)])],
         );
         const out: CollectionItemRow[] = [];
         for (const d of due) {
@@ -167,6 +169,58 @@ export function collectionStore(db: Db): CollectionStore & CollectionWorkStore {
     async deleteCollection(id, accountId, at) {
       const r = (await db.query(`UPDATE collections SET status = 'deleted', updated_at = $1 WHERE id = $2 AND account_id = $3 AND status <> 'deleted' RETURNING *`, [at, id, accountId]))[0];
       return r ? toCollection(r) : null;
+    },
+    async activeCollections() {
+      return (await db.query(`SELECT * FROM collections WHERE status = 'active' ORDER BY created_at, id`, [])).map(toCollection);
+    },
+    async reserveCollectionBudget(collectionId, day, amount, max) {
+      // One statement: the day's reservations so far (none if the row's day is an earlier one) plus this one, if within max.
+      const used = `(CASE WHEN budget_day = $2 THEN budget_used ELSE 0 END)`;
+      const r = await db.query(`UPDATE collections SET budget_used = ${used} + $3, budget_day = $2 WHERE id = $1 AND ${used} + $3 <= $4 RETURNING id`, [collectionId, day, amount, max]);
+      return r.length > 0;
+    },
+    async returnCollectionBudget(collectionId, day, amount) {
+      if (amount <= 0) return;
+      await db.query(`UPDATE collections SET budget_used = CASE WHEN budget_used > $3 THEN budget_used - $3 ELSE 0 END WHERE id = $1 AND budget_day = $2`, [collectionId, day, amount]);
+    },
+    async collectionBudgetUsed(collectionId, day) {
+      const r = (await db.query(`SELECT budget_used FROM collections WHERE id = $1 AND budget_day = $2`, [collectionId, day]))[0];
+      return r ? Number(r.budget_used) : 0;
+    },
+    async recordCollectionListings(collectionId, pass, listings) {
+      for (let i = 0; i < listings.length; i += PLAN_BATCH) {
+        const params: unknown[] = [collectionId, pass];
+        const values = listings.slice(i, i + PLAN_BATCH).map((l) => {
+          const n = params.push(l.platform, l.listingId, l.bedrooms);
+          return `($1, $${n - 2}, $${n - 1}, $${n}, $2, $2)`;
+        });
+        await db.query(
+          `INSERT INTO collection_listings (collection_id, platform, listing_id, bedrooms, first_pass, last_pass) VALUES ${values.join(', ')}
+           ON CONFLICT (collection_id, platform, listing_id) DO UPDATE SET last_pass = CASE WHEN excluded.last_pass > collection_listings.last_pass THEN excluded.last_pass ELSE collection_listings.last_pass END,
+             bedrooms = COALESCE(excluded.bedrooms, collection_listings.bedrooms)`,
+          params,
+        );
+      }
+    },
+    async collectionListings(collectionId) {
+      const rows = await db.query(`SELECT platform, listing_id, bedrooms, first_pass, last_pass FROM collection_listings WHERE collection_id = $1 ORDER BY platform, listing_id`, [collectionId]);
+      return rows.map(
+        (r): CollectionListing => ({
+          platform: r.platform as string,
+          listingId: r.listing_id as string,
+          bedrooms: r.bedrooms === null || r.bedrooms === undefined ? null : Number(r.bedrooms),
+          firstPass: Number(r.first_pass),
+          lastPass: Number(r.last_pass),
+        }),
+      );
+    },
+    async chargedForRequests(accountId, requestIds) {
+      if (requestIds.length === 0) return [];
+      const rows = await db.query(
+        `SELECT request_id, COALESCE(-SUM(amount), 0) AS charged FROM credit_ledger WHERE account_id = $1 AND kind = 'charge' AND ${db.sql.inJsonList('request_id', '$2')} GROUP BY request_id`,
+        [accountId, JSON.stringify(requestIds)],
+      );
+      return rows.map((r) => ({ requestId: r.request_id as string, charged: Number(r.charged) }));
     },
   };
 }

@@ -556,6 +556,25 @@ ${t.seq}    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
   );
   CREATE INDEX collection_items_due ON collection_items(due_at) WHERE done_at IS NULL;
   `,
+  // Collection runs (issue 38, items 3-5): a collection's passes are made as the key that created
+  // it (key_id; a collection made before this has none and its runs refuse); its budget of the
+  // day is reserved before each call (budget_day, budget_used), so instances sharing its work
+  // never spend past maxCreditsPerDay together; the listings its discoveries found, with the first
+  // and last pass that found them (a listing not found by the latest discovery is gone).
+  (t) => `
+  ALTER TABLE collections ADD COLUMN key_id TEXT;
+  ALTER TABLE collections ADD COLUMN budget_day TEXT;
+  ALTER TABLE collections ADD COLUMN budget_used ${t.big} NOT NULL DEFAULT 0;
+  CREATE TABLE collection_listings (
+    collection_id TEXT NOT NULL REFERENCES collections(id),
+    platform TEXT NOT NULL,
+    listing_id TEXT NOT NULL,
+    bedrooms INTEGER,
+    first_pass INTEGER NOT NULL,
+    last_pass INTEGER NOT NULL,
+    PRIMARY KEY (collection_id, platform, listing_id)
+  );
+  `,
 ];
 
 /** The migrations of one engine, in order. */

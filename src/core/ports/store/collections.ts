@@ -31,6 +31,8 @@ export interface CollectionRow {
   rates: CollectionRates;
   maxCreditsPerDay: number;
   status: CollectionStatus;
+  /** The key that created it, whose account pays its runs and as which they are made (null: made before runs existed; its runs refuse). */
+  keyId: string | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -52,6 +54,8 @@ export interface CollectionStore {
   updateCollection(id: string, accountId: string, patch: CollectionPatch, at: number): Promise<CollectionRow | 'name_taken' | null>;
   /** Marks it deleted; null if it is not the account's (or already deleted). */
   deleteCollection(id: string, accountId: string, at: number): Promise<CollectionRow | null>;
+  /** Every active collection of every account (the runner plans their passes), oldest first. */
+  activeCollections(): Promise<CollectionRow[]>;
 }
 
 /**
@@ -95,7 +99,7 @@ export interface CollectionWorkStore {
    * ran out), earliest due first, for `owner` until `leaseUntil`. Concurrent claimers on a shared
    * store never get the same item (PostgreSQL: FOR UPDATE SKIP LOCKED).
    */
-  claimCollectionItems(owner: string, now: number, leaseUntil: number, limit: number): Promise<CollectionItemRow[]>;
+  claimCollectionItems(owner: string, now: number, leaseUntil: number, limit: number, only?: ClaimFilter): Promise<CollectionItemRow[]>;
   /** Extends the leases `owner` still holds on these items; returns those it still held. */
   renewCollectionItems(owner: string, items: readonly CollectionItemKey[], leaseUntil: number): Promise<CollectionItemKey[]>;
   /** Finishes an item `owner` still holds: false when it does not (its lease ran out and another took it, or it is done). */
@@ -104,4 +108,38 @@ export interface CollectionWorkStore {
   releaseCollectionItem(key: CollectionItemKey, owner: string, dueAt: number): Promise<boolean>;
   /** Each pass of a collection: its items, how many are done, what they were charged; latest pass first. */
   collectionPasses(collectionId: string): Promise<CollectionPassProgress[]>;
+  /**
+   * Reserves `amount` of the collection's budget of UTC day `day` (its reservations of an earlier
+   * day forgotten) unless that would pass `max`: false then. Instances sharing the collection
+   * reserve before each call, so together they never spend past it.
+   */
+  reserveCollectionBudget(collectionId: string, day: string, amount: number, max: number): Promise<boolean>;
+  /** Gives back what a reservation of `day` did not spend (nothing if the day has turned). */
+  returnCollectionBudget(collectionId: string, day: string, amount: number): Promise<void>;
+  /** What the collection reserved (spent, or still spending) on `day`. */
+  collectionBudgetUsed(collectionId: string, day: string): Promise<number>;
+  /** Records the listings a pass's discovery found (new ones join; known ones are seen again). */
+  recordCollectionListings(collectionId: string, pass: number, listings: readonly CollectionListingFound[]): Promise<void>;
+  /** The listings every discovery of the collection found, by platform and id. */
+  collectionListings(collectionId: string): Promise<CollectionListing[]>;
+  /** Credits charged to the account by calls of these request ids (a call its item made before its instance died). */
+  chargedForRequests(accountId: string, requestIds: readonly string[]): Promise<{ requestId: string; charged: number }[]>;
+}
+
+/** Narrows a claim: items of these collections only; items due by `dueBy` rather than by now (a pass made at once). */
+export interface ClaimFilter {
+  collectionIds?: readonly string[];
+  dueBy?: number;
+}
+
+export interface CollectionListingFound {
+  platform: string;
+  listingId: string;
+  bedrooms: number | null;
+}
+
+export interface CollectionListing extends CollectionListingFound {
+  firstPass: number;
+  /** The latest pass whose discovery found it: one before the latest discovery's means gone. */
+  lastPass: number;
 }

@@ -1,6 +1,15 @@
 import { z } from 'zod';
-import { createCollection, deleteCollection, getCollection, listCollections, updateCollection } from '../../../core/ops/collections.js';
-import { MAX_COLLECTIONS, collectionListParams, collectionPathParams, collectionSchema, createCollectionBody, updateCollectionBody } from '../../../core/schemas/collections.js';
+import { createCollection, deleteCollection, getCollection, listCollections, runCollectionsNow, updateCollection } from '../../../core/ops/collections.js';
+import {
+  MAX_COLLECTIONS,
+  collectionItemSchema,
+  collectionListParams,
+  collectionPathParams,
+  collectionRunBody,
+  collectionSchema,
+  createCollectionBody,
+  updateCollectionBody,
+} from '../../../core/schemas/collections.js';
 import { withWarningDocs } from '../../docs/base.js';
 import { renderOk } from '../../render.js';
 import { defineRoute, jsonBody, queryInput } from '../../route.js';
@@ -104,4 +113,25 @@ export const collectionDelete = defineRoute({
     auth: true,
   }),
   handle: async (c, ctx) => renderOk(c, await deleteCollection(c.get('services'), ctx, c.req.param('id') ?? '')),
+});
+
+export const collectionRun = defineRoute({
+  method: 'post',
+  scopes: ['stays.read', 'collections.write'],
+  path: '/v1/collections/run',
+  doc: () => ({
+    operationId: 'runCollections',
+    summary: "Make what is left of the current pass of the account's collections, now",
+    description:
+      "What `stays serve` does on its own, spread over each pass (and `stays collect run`, for cron without a server): the current pass of every active collection of the key's account and environment " +
+      '(or of `collection`) is planned if it is new (its discovery first, then one item per tracked listing) and its open items are made now, whatever their due time; items another ' +
+      "instance holds are left to it. Each call is billed as the same call made by hand, within the collection's maxCreditsPerDay (meta.creditsCharged: their sum); an item the day's " +
+      `budget cannot cover is deferred to the next UTC day. A paused collection named is 400 invalid_parameter. ${OWN} ${WRITE}`,
+    tags: ['Collections'],
+    body: collectionRunBody(),
+    data: z.array(collectionItemSchema()),
+    errors: [400, 403, 404],
+    auth: true,
+  }),
+  handle: async (c, ctx) => renderOk(c, await runCollectionsNow(c.get('services'), ctx, await jsonBody(c))),
 });

@@ -10,7 +10,7 @@ import { priceCompareGet } from './price-compare.js';
 import { priceGet } from './price.js';
 import { reviewsGet } from './reviews.js';
 import { searchGet, searchPost } from './search.js';
-import { collectionCreate, collectionDelete, collectionGet, collectionList, collectionUpdate } from './collections.js';
+import { collectionCreate, collectionDelete, collectionGet, collectionList, collectionRun, collectionUpdate } from './collections.js';
 import { compSetCreate, compSetDelete, compSetGet, compSetList, marketGet } from './market.js';
 import { watchCreate, watchDelete, watchEventsGet, watchGet, watchList, watchRunPost } from './watches.js';
 
@@ -48,6 +48,7 @@ export const FAMILY_U_ROUTES: RouteDef[] = [
   collectionList,
   collectionGet,
   collectionUpdate,
+  collectionRun,
   collectionDelete,
   matchesGet,
   matchDecisionPost,

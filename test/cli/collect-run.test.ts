@@ -1,0 +1,89 @@
+// `stays collect run` as cron runs it without a server (issue 38, items 3-5 and 7): the built CLI as
+// a child process on a local SQLite store, a live key on the simulated upstream. A pass discovers
+// the box's listings past the caps (against the simulated world's truth), then fetches each one's
+// calendar and a sampled quote, every call billed as by hand: the items' charges, the answer's
+// meta and the ledger agree to the credit. A second run the same day makes nothing. A collection
+// whose daily budget covers part of the pass spends at most its budget, and defers the rest.
+import { describe, expect, it } from 'vitest';
+import { metropolisTruth } from '../../src/sources/sandbox/metropolis.js';
+import { freshSandbox, json, stays } from './helpers.js';
+
+type Item = { collectionId: string; pass: number; item: string; outcome: string; creditsCharged: number; reason: string | null; found: number | null };
+type Run = { data: Item[]; meta: { creditsCharged: number } };
+type Progress = { listingsDiscovered: number; listingsTracked: number; creditsSpentToday: number; pass: number; passItems: { total: number; done: number }; lastCompletePass: string | null };
+
+const BOX = [-40.0, 40.0, -39.95, 40.05];
+const inBox = (p: { lat: number; lng: number }) => p.lng >= BOX[0]! && p.lng < BOX[2]! && p.lat >= BOX[1]! && p.lat < BOX[3]!;
+
+async function liveMachine(credits: number) {
+  const box = freshSandbox();
+  const env = { ...box.env, STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '0' };
+  const acct = json<{ id: string }>(await stays(['admin', 'account', 'create', '--plan', 'pro', '--credits', String(credits), '--json'], env));
+  const key = json<{ key: string }>(await stays(['admin', 'key', 'create', '--account', acct.id, '--env', 'live', '--json'], env)).key;
+  const balance = async () => json<{ data: { credits: { balance: number } } }>(await stays(['account', '--json'], { ...env, STAYS_API_KEY: key })).data.credits.balance;
+  return { env: { ...env, STAYS_API_KEY: key }, balance };
+}
+
+describe('stays collect run, a child process on the local store', () => {
+  it('a whole pass: discovery finds every listing of the box, each is tracked, billed exactly; the second run makes nothing', async () => {
+    const m = await liveMachine(500_000);
+    const made = await stays(['collect', 'create', 'q', `--bbox=${BOX.join(',')}`, '--platforms', 'vrbo', '--horizon', '30', '--max-credits-per-day', '400000', '--json'], m.env);
+    expect(made.code, made.stderr).toBe(0);
+    const before = await m.balance();
+    const run = await stays(['collect', 'run', '-o', 'json'], m.env, { timeoutMs: 240_000 });
+    expect(run.code, run.stderr).toBe(0);
+    const r = json<Run>(run);
+    const truth = metropolisTruth('vrbo').filter(inBox);
+    const discovery = r.data.find((x) => x.item === 'discover')!;
+    expect(discovery, JSON.stringify(discovery)).toMatchObject({ pass: 0, outcome: 'done', found: truth.length });
+    const tracked = r.data.filter((x) => x.item.startsWith('track:'));
+    expect(tracked.map((x) => x.item.split(':')[2]).sort()).toEqual(truth.map((t) => t.id).sort());
+    expect(new Set(tracked.map((x) => x.outcome))).toEqual(new Set(['done']));
+    // Billed as the same calls by hand: the items' charges, the answer's meta and the balance agree.
+    const sum = r.data.reduce((n, x) => n + x.creditsCharged, 0);
+    expect(sum).toBeGreaterThan(0);
+    expect(r.meta.creditsCharged).toBe(sum);
+    expect(before - (await m.balance())).toBe(sum);
+    const show = json<{ data: { progress: Progress } }>(await stays(['collect', 'show', 'q', '--json'], m.env)).data.progress;
+    expect(show).toMatchObject({ listingsDiscovered: truth.length, listingsTracked: truth.length, creditsSpentToday: sum, pass: 0, passItems: { total: truth.length + 1, done: truth.length + 1 } });
+    expect(show.lastCompletePass).not.toBeNull();
+
+    const again = await stays(['collect', 'run', '-o', 'json'], m.env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(json<Run>(again)).toMatchObject({ data: [], meta: { creditsCharged: 0 } });
+    expect(before - (await m.balance())).toBe(sum);
+  }, 300_000);
+
+  it('a budget that covers part of a pass: at most the budget is spent, the rest deferred to the next UTC day, the ledger exact', async () => {
+    const m = await liveMachine(500_000);
+    const BUDGET = 600;
+    expect((await stays(['collect', 'create', 'small', `--bbox=${BOX.join(',')}`, '--platforms', 'vrbo', '--horizon', '30', '--max-credits-per-day', String(BUDGET)], m.env)).code).toBe(0);
+    const before = await m.balance();
+    const run = await stays(['collect', 'run', '-o', 'json'], m.env, { timeoutMs: 240_000 });
+    expect(run.code, run.stderr).toBe(0);
+    const r = json<Run>(run);
+    const sum = r.data.reduce((n, x) => n + x.creditsCharged, 0);
+    expect(sum).toBeGreaterThan(0);
+    expect(sum).toBeLessThanOrEqual(BUDGET);
+    expect(r.meta.creditsCharged).toBe(sum);
+    expect(before - (await m.balance())).toBe(sum);
+    const deferred = r.data.filter((x) => x.outcome === 'deferred');
+    expect(deferred.length).toBeGreaterThan(0);
+    for (const d of deferred) expect(d.creditsCharged).toBe(0);
+    // The people's view: one line per outcome, the deferred ones with why.
+    const table = await stays(['collect', 'run'], m.env);
+    expect(table.code, table.stderr).toBe(0);
+    const progress = json<{ data: { progress: Progress } }>(await stays(['collect', 'show', 'small', '--json'], m.env)).data.progress;
+    expect(progress.creditsSpentToday).toBeLessThanOrEqual(BUDGET);
+    expect(before - (await m.balance())).toBeLessThanOrEqual(BUDGET);
+  }, 300_000);
+
+  it('bad input is a typed error, nothing charged: an unknown collection, a field the run does not take', async () => {
+    const m = await liveMachine(1000);
+    const unknown = await stays(['collect', 'run', 'nope', '--json'], m.env);
+    expect(unknown.code).toBe(3);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr).toContain('collection_not_found');
+    expect(await m.balance()).toBe(1000);
+  });
+});
