@@ -3,9 +3,10 @@
 // Parquet file, read back with hyparquet, holds exactly what -o jsonl exports for the same --since
 // (every row, every column, typed: strings, UTC millisecond timestamps, 64-bit integers). Bad input
 // is a typed usage error (exit 2) with no file; a page that fails mid-export (a loopback stand-in
-// for the server) fails the command and leaves no file, not a half one, and no temp file either.
+// for the server), or Ctrl-C while one is awaited, fails the command and leaves no file, not a
+// half one, and no temp file either.
 // When DuckDB or pandas is installed, they read the file as it is (skipped otherwise).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +14,7 @@ import { join } from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accountIn } from '../helpers/seed.js';
-import { tempDir } from '../helpers/stays.js';
+import { BIN, tempDir } from '../helpers/stays.js';
 import { type Sandbox, freshSandbox, json, stays } from './helpers.js';
 
 type Obs = { platform: string; listingId: string; kind: string; key: string; currency: string | null; value: unknown; source: string; firstSeen: string; lastSeen: string; timesSeen: number };
@@ -126,9 +127,10 @@ describe('stays history export -o parquet (child process, SQLite store)', () => 
     expect(readdirSync(dir)).toEqual(['plain']);
   });
 
-  it('a page that fails mid-export fails the command (typed) and leaves no file and no temp file', async () => {
+  it('a page that fails mid-export, or Ctrl-C, fails the command (typed) and leaves no file and no temp file', async () => {
     const [first] = lines((await stays(['history', 'export', '--since', '2026-01-01', '--limit', '3'], env)).stdout);
     // A stand-in server: the first page answers, the next is refused (or holds a broken row).
+    let held = false;
     const server = createServer((req: IncomingMessage, res: ServerResponse) => {
       const url = new URL(req.url ?? '/', 'http://x');
       const send = (status: number, body: unknown) => {
@@ -137,6 +139,12 @@ describe('stays history export -o parquet (child process, SQLite store)', () => 
       };
       const meta = (nextCursor: string | null) => ({ requestId: 'req_FAKE0000000000000000000001', creditsCharged: 0, pagination: { nextCursor, hasMore: nextCursor !== null } });
       const cursor = url.searchParams.get('cursor');
+      if (url.searchParams.get('since') === '2026-01-03') {
+        // The export Ctrl-C stops: the next page never comes.
+        if (cursor === null) return send(200, { data: [first], meta: meta('held') });
+        held = true;
+        return;
+      }
       if (cursor === null) return send(200, { data: [first, first], meta: meta(url.searchParams.get('since') === '2026-01-02' ? 'broken' : 'refused') });
       if (cursor === 'broken') return send(200, { data: [{ ...first, lastSeen: null }], meta: meta(null) });
       send(400, { error: { type: 'invalid_request', code: 'invalid_cursor', message: 'The cursor is not valid.', param: 'cursor', retryable: false } });
@@ -153,7 +161,23 @@ describe('stays history export -o parquet (child process, SQLite store)', () => 
       expect(broken.code, broken.stderr).toBe(1);
       expect(broken.stderr).toMatch(/without last_seen/);
       expect(readdirSync(dir)).toEqual([]);
+
+      // Ctrl-C while a page is awaited: exit 130, and the temp directory goes with the process.
+      const child = spawn(process.execPath, [BIN, 'history', 'export', '--since', '2026-01-03', '-o', 'parquet', '--out', join(dir, 'c.parquet')], {
+        env: { ...process.env, ...remote },
+        stdio: 'ignore',
+      });
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      for (let i = 0; !held; i++) {
+        if (i > 400) throw new Error('the export did not ask for its second page');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(readdirSync(dir)).toHaveLength(1);
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+      expect(readdirSync(dir)).toEqual([]);
     } finally {
+      server.closeAllConnections();
       await new Promise((r) => server.close(r));
     }
   });
