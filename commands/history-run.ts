@@ -96,25 +96,35 @@ async function write(s: string): Promise<void> {
   if (!out.write(s)) await new Promise((resolve) => out.once('drain', resolve));
 }
 
-const EXPORT_FORMATS = ['jsonl', 'csv', 'tsv'] as const;
+const EXPORT_FORMATS = ['jsonl', 'csv', 'tsv', 'parquet'] as const;
 
 /**
  * `stays history export`: every observation since --since, page after page, each written before
  * the next is asked for; a failed page stops the export with its error after what was written.
+ * Parquet goes to --out (a file, renamed into place at the end: a failed export leaves none).
  */
 export async function exportObservations(ctx: Ctx, opts: GlobalOpts & Record<string, unknown>): Promise<void> {
   if (opts.json !== undefined || opts.jq !== undefined) throw new UsageError('history export streams rows: use -o jsonl (the default) or -o csv, and jq on the lines.', 'json');
   const format = opts.output ?? 'jsonl';
   if (!(EXPORT_FORMATS as readonly string[]).includes(format))
-    throw new UsageError(`history export writes -o jsonl, csv or tsv (got -o ${format}): a table or one JSON document would hold every row at once.`, 'output');
+    throw new UsageError(`history export writes -o jsonl, csv, tsv or parquet (got -o ${format}): a table or one JSON document would hold every row at once.`, 'output');
+  const out = opts.out as string | undefined;
+  if (format === 'parquet' && (out === undefined || out === ''))
+    throw new UsageError('-o parquet writes a file, not a stream of lines: give it with --out FILE (e.g. --out observations.parquet; --out - for a pipe).', 'out');
+  if (format !== 'parquet' && out !== undefined) throw new UsageError(`--out is for -o parquet; -o ${format} is written to stdout: redirect it (> observations.${format}).`, 'out');
   const [{ ask }, { operations }] = await Promise.all([import('./_lib/runtime/prompt.js'), import('../src/client/operations.js')]);
   const since = await ask(ctx.term, opts.since as string | undefined, { name: '--since', message: 'Since (YYYY-MM-DD)?', usage: 'stays history export --since DATE -o csv|jsonl' });
   const call = operations.historyObservations({ since, limit: opts.limit as string | undefined });
+  const count = format === 'parquet' ? await toParquet(ctx, call, out!) : await toLines(ctx, call, format as 'jsonl' | 'csv' | 'tsv');
+  if (ctx.term.errTTY) io().stderr.write(`stays: ${count} observation${count === 1 ? '' : 's'} exported${format === 'parquet' && out !== '-' ? ` to ${out}` : ''}\n`);
+}
+
+async function toLines(ctx: Ctx, call: ApiCall, format: 'jsonl' | 'csv' | 'tsv'): Promise<number> {
   let first = true;
   let count = 0;
   for await (const page of ctx.client.pages<Row>(call)) {
     ctx.ui.stop();
-    const out = format === 'jsonl' ? jsonLines(page.data) : rowLines(kindView('observation', page.data), format as 'csv' | 'tsv', first);
+    const out = format === 'jsonl' ? jsonLines(page.data) : rowLines(kindView('observation', page.data), format, first);
     if (out !== '') {
       await write(out);
       first = false;
@@ -123,5 +133,24 @@ export async function exportObservations(ctx: Ctx, opts: GlobalOpts & Record<str
   }
   // No rows: a CSV still says its columns, so a reader (DuckDB, pandas) gets an empty table.
   if (first && format === 'csv') await write(`${DATA_COLUMNS.observation.map((c) => c.key).join(',')}\n`);
-  if (ctx.term.errTTY) io().stderr.write(`stays: ${count} observation${count === 1 ? '' : 's'} exported\n`);
+  return count;
+}
+
+/** The target is opened before the first request, so a path that cannot be written fails first. */
+async function toParquet(ctx: Ctx, call: ApiCall, out: string): Promise<number> {
+  const { openParquet, observationColumns } = await import('./_lib/output/parquet.js');
+  const file = await openParquet(out, observationColumns(), ctx.term.outTTY);
+  let count = 0;
+  try {
+    for await (const page of ctx.client.pages<Row>(call)) {
+      ctx.ui.stop();
+      await file.add(page.data);
+      count += page.data.length;
+    }
+    await file.close();
+  } catch (e) {
+    file.abort();
+    throw e;
+  }
+  return count;
 }

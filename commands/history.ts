@@ -1,10 +1,12 @@
 // `stays history price|calendar|bookings|listings|export`: what this deployment observed over time (issue
 // 26), read back through GET /v1/history/* (free, cursor-paged) in-process or from a server.
 // --chart draws a series as a line chart that fits the terminal (braille on a terminal, ASCII
-// when piped); export streams every stored observation page by page as CSV or JSON lines.
+// when piped); export streams every stored observation page by page as CSV or JSON lines, or
+// writes it to a Parquet file (--out) a row group at a time.
 import { type Command, Option } from 'commander';
 import { type GlobalOpts, PLATFORMS, pick, withGlobals } from './_lib/flags/options.js';
 import { columnListHelp, columnsHelp } from './_lib/output/columns.js';
+import { FORMATS } from './_lib/output/print.js';
 
 const WINDOW_KEYS = ['from', 'to', 'limit', 'cursor', 'country'] as const;
 
@@ -189,24 +191,35 @@ ${columnsHelp('seen_listing')}`,
 
   const exp = history
     .command('export')
-    .description('Every stored observation last seen since a date, streamed as CSV or JSON lines for analysis elsewhere')
+    .description('Every stored observation last seen since a date, streamed as CSV or JSON lines, or written to a Parquet file, for analysis elsewhere')
     .option('--since <instant>', 'YYYY-MM-DD or an ISO 8601 date-time (required)')
-    .option('--limit <n>', 'observations per request, 1-1000 (default 500); every page is written as it arrives');
-  withGlobals(exp, { wait: false })
+    .option('--limit <n>', 'observations per request, 1-1000 (default 500); every page is written as it arrives')
+    .option('--out <file>', 'with -o parquet (required there): the file to write, put in place once whole; - for stdout when it is not a terminal');
+  withGlobals(exp, { wait: false });
+  // Parquet is this command's alone: the other commands print, this one may write a file.
+  for (const o of exp.options) if (o.long === '--output') o.choices([...FORMATS, 'parquet']).description = 'jsonl (the default), csv, tsv, or parquet with --out FILE';
+  exp
     .addHelpText(
       'after',
       `
--o jsonl (the default), csv or tsv. In-process it reads the local store; with --base-url, the
-server's (GET /v1/history/observations). A sandbox key's export is empty: sandbox histories are
-synthetic, made per listing when asked.
+-o jsonl (the default), csv or tsv stream to stdout; -o parquet writes the same columns to
+--out FILE, a row group at a time, into a temp file beside it renamed into place at the end (a
+failed export leaves no file): first_seen and last_seen are UTC timestamps (milliseconds),
+times_seen a 64-bit integer, the rest strings (value as JSON text), currency and value nullable.
+In-process it reads the local store; with --base-url, the server's (GET
+/v1/history/observations). A sandbox key's export is empty: sandbox histories are synthetic,
+made per listing when asked.
 
 Examples:
   stays history export --since 2026-01-01 -o csv > observations.csv
   stays history export --since 2026-11-01T00:00:00Z | jq -c 'select(.kind == "quote")'
+  stays history export --since 2026-01-01 -o parquet --out observations.parquet
+  duckdb -c "SELECT kind, count(*) FROM 'observations.parquet' GROUP BY kind"
 ${columnListHelp(['platform', 'listing_id', 'kind', 'key', 'currency', 'value', 'source', 'first_seen', 'last_seen', 'times_seen'], 'value is the normalized values observed, as JSON.')}`,
     )
     .action(async (opts: GlobalOpts & Record<string, unknown>) => {
       const [{ execute }, { exportObservations }] = await Promise.all([import('./_lib/runtime/run.js'), import('./history-run.js')]);
-      await execute(opts, (ctx) => exportObservations(ctx, opts));
+      // The context knows the printed formats; -o parquet prints nothing (errors as text, not JSON lines).
+      await execute(opts.output === 'parquet' ? { ...opts, output: undefined } : opts, (ctx) => exportObservations(ctx, opts));
     });
 }

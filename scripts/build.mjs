@@ -32,8 +32,8 @@ const zodEnglishOnly = {
 // "type": "module" package) see module.exports as the default export, so an ESM package whose
 // default export is used exports that.
 // apify-client (axios, proxy-agent…, ~1.5 MB bundled) only with STAYS_UPSTREAM=apify and `stays doctor`;
-// pg (node-postgres) only with STAYS_DATABASE_URL.
-const VENDOR = { '@inquirer/prompts': '', conf: '.default', ora: '.default', pino: '', '@hono/node-server': '', 'apify-client': '', pg: '' };
+// pg (node-postgres) only with STAYS_DATABASE_URL; hyparquet-writer only for `history export -o parquet`.
+const VENDOR = { '@inquirer/prompts': '', conf: '.default', ora: '.default', pino: '', '@hono/node-server': '', 'apify-client': '', pg: '', 'hyparquet-writer': '' };
 const vendorFile = (name) => `./vendor/${name.replace(/^@/, '').replace(/\//g, '-')}.cjs`;
 // Our own modules that are vendor files, for dependencies used through several subpaths: the MCP
 // SDK (with ajv and its own zod, ~0.8 MB) is only for `stays mcp` and /mcp, through src/mcp/sdk.ts.

@@ -21,6 +21,7 @@ const CANNOT_RUN: [RegExp, string][] = [
   [/\bstays doctor\b/, 'checks the upstream of live keys: exit 7 on a machine without one (issue 22, item 3)'],
   [/^stays mcp\b|inspector stays mcp/, 'an MCP server on stdio, until stopped'],
   [/^curl /, 'a request to a running server'],
+  [/^duckdb /, 'needs DuckDB, which the test machine need not have (history-parquet.test.ts reads the file with it when it is there)'],
   [/^stays webhooks listen\b/, 'runs until stopped (webhooks-listen-example.test.ts runs the piped one)'],
   [/--profile prod\b/, 'needs a configured profile named prod'],
   [/^stays market --compset "Alfama 2BR" --from 2027-06-01/, "needs the comp set stays compset's examples create (they run it after creating it)"],

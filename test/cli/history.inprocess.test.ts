@@ -155,6 +155,11 @@ describe('stays history (sandbox, in-process: free and deterministic)', () => {
     const table = await staysIn(['history', 'export', '--since', '2026-01-01', '-o', 'table'], box.env);
     expect(table.code).toBe(2);
     expect(table.stdout).toBe('');
+    // Parquet on a terminal: refused before any request (a file, or a pipe, takes it).
+    const parquet = await staysIn(['history', 'export', '--since', '2026-01-01', '-o', 'parquet', '--out', '-'], box.env, { tty: true });
+    expect(parquet.code).toBe(2);
+    expect(parquet.stdout).toBe('');
+    expect(parquet.stderr).toMatch(/--out - writes Parquet to stdout, which is a terminal/);
   });
 });
 
