@@ -4,6 +4,7 @@ import { benchAnalyst } from './analyst.mjs';
 import { benchFanout } from './fanout.mjs';
 import { benchHistory } from './history.mjs';
 import { benchCli } from './cli.mjs';
+import { benchCollections } from './collections.mjs';
 import { benchDiscovery } from './discovery.mjs';
 import { benchJq } from './jq.mjs';
 import { benchKnee } from './knee.mjs';
@@ -28,6 +29,7 @@ const suites = {
   matches: benchMatches,
   analyst: benchAnalyst,
   discovery: benchDiscovery,
+  collections: benchCollections,
 };
 for (const [name, fn] of Object.entries(suites)) {
   if (which !== 'all' && which !== name) continue;

@@ -151,7 +151,7 @@ function runSummaryView(data: unknown): View {
 export function defineCollect(program: Command): void {
   const collect = program
     .command('collect')
-    .description('Collections: cover a whole market, every listing of an area and its calendar each cadence, within a daily budget (create, list, show, pause, resume, rm)')
+    .description('Collections: cover a whole market, every listing of an area and its calendar each cadence, within a daily budget (create, list, show, pause, resume, rm, run, status)')
     .addHelpText(
       'after',
       `
@@ -258,6 +258,68 @@ Examples:
 
   withGlobals(
     collect
+      .command('status')
+      .description("Follow a collection's current pass: a progress bar with its ETA on a terminal, a JSON line per change when piped; ends when the pass does")
+      .argument('<idOrName>', 'col_… id or the name')
+      .option('--once', 'print where it stands once and exit')
+      .option('--interval <seconds>', 'how often to look (default 2)'),
+    { wait: false },
+  )
+    .addHelpText('after', '\nExamples:\n  stays collect status lisbon\n  stays collect status lisbon --once\n  stays collect status lisbon | jq -c .')
+    .action(async (id: string, opts: Opts) => {
+      const [{ execute }, { operations }, { io }, { UsageError }] = await Promise.all([
+        import('./_lib/runtime/run.js'),
+        import('../src/client/operations.js'),
+        import('./_lib/runtime/io.js'),
+        import('./_lib/runtime/errors.js'),
+      ]);
+      const interval = opts.interval === undefined ? 2 : Number(opts.interval);
+      if (!Number.isFinite(interval) || interval < 0.2 || interval > 3600) throw new UsageError(`--interval must be a number of seconds from 0.2 to 3600 (got ${JSON.stringify(opts.interval)}).`, 'interval');
+      await execute(opts, async (ctx) => {
+        ctx.ui.stop();
+        const out = io().stdout;
+        const bar = ctx.term.outTTY;
+        let first: { t: number; done: number } | null = null;
+        let last = '';
+        for (;;) {
+          const env = await ctx.client.run<Row>(operations.collection(id));
+          const d = env.data;
+          const p = o(d.progress);
+          const items = o(p.passItems);
+          const done = n(items.done);
+          const now = Date.now();
+          if (first === null && done !== null) first = { t: now, done };
+          const rate = first !== null && done !== null && done > first.done ? (done - first.done) / ((now - first.t) / 1000) : null;
+          const total = n(items.total);
+          const look: Look = {
+            at: new Date(now).toISOString(),
+            id: String(d.id),
+            name: String(d.name),
+            phase: String(p.phase),
+            pass: n(p.pass),
+            done,
+            total,
+            listingsDiscovered: n(p.listingsDiscovered) ?? 0,
+            listingsTracked: n(p.listingsTracked) ?? 0,
+            creditsSpentToday: n(p.creditsSpentToday) ?? 0,
+            etaSeconds: rate !== null && total !== null && done !== null ? Math.round((total - done) / rate) : null,
+          };
+          const ended = look.phase !== 'discovery' && look.phase !== 'tracking';
+          if (bar) out.write(`\r\x1b[K${barLine(look, out.columns ?? 80)}${ended || opts.once === true ? '\n' : ''}`);
+          else {
+            // A line per change (the time and the ETA aside).
+            const key = JSON.stringify({ ...look, at: null, etaSeconds: null });
+            if (key !== last) out.write(`${JSON.stringify(look)}\n`);
+            last = key;
+          }
+          if (ended || opts.once === true) return;
+          await new Promise((r) => setTimeout(r, interval * 1000));
+        }
+      });
+    });
+
+  withGlobals(
+    collect
       .command('run')
       .description('Make what is left of the current pass of your collections now (a server does it on its own, spread over each pass): for cron without a server')
       .argument('[idOrName]', 'only this collection (default: every active one of this key)'),
@@ -284,6 +346,39 @@ Examples:
         await show(ctx, env, ctx.format === 'table' ? runSummaryView : collectionItemsView);
       });
     });
+}
+
+/** `status`: what one look at a collection says, as a JSON line or a bar. */
+interface Look {
+  at: string;
+  id: string;
+  name: string;
+  phase: string;
+  pass: number | null;
+  done: number | null;
+  total: number | null;
+  listingsDiscovered: number;
+  listingsTracked: number;
+  creditsSpentToday: number;
+  /** Seconds left at the pace seen since the command started; null before any item ended while it watched. */
+  etaSeconds: number | null;
+}
+
+const duration = (sec: number) => {
+  const m = Math.round(sec / 60);
+  if (sec < 90) return `${Math.round(sec)}s`;
+  if (m < 90) return `${m}m`;
+  return `${Math.floor(m / 60)}h ${m % 60}m`;
+};
+
+/** One line for a terminal: the phase, a bar of the pass's items, the ETA. */
+function barLine(l: Look, columns: number): string {
+  const head = `${l.name} · pass ${l.pass ?? '-'} · ${l.phase}`;
+  if (l.phase === 'discovery' || l.total === null || l.done === null || l.total <= 1) return `${head} · ${l.listingsDiscovered.toLocaleString('en-US')} listings found so far`;
+  const tail = ` ${l.done.toLocaleString('en-US')}/${l.total.toLocaleString('en-US')} items · ${l.etaSeconds === null ? 'ETA -' : `ETA ${duration(l.etaSeconds)}`} · ${l.creditsSpentToday.toLocaleString('en-US')} credits today`;
+  const width = Math.max(10, Math.min(40, columns - head.length - tail.length - 4));
+  const full = Math.round((width * l.done) / l.total);
+  return `${head} [${'#'.repeat(full)}${'-'.repeat(width - full)}]${tail}`;
 }
 
 /** Each item of a run, for -o json/jsonl/csv. */

@@ -418,13 +418,17 @@ async function lost(services: Services, jobId: string): Promise<JobOutcome> {
   return { ok: false, error: new ServiceError(code, recorded.message ?? 'This job was stopped before it finished; nothing was charged. Retry the request.') };
 }
 
+/** How long admitted work waits for a database connection at least (its lease, if longer). */
+const ADMITTED_WAIT_MS = 60_000;
+
 /**
  * A store call of admitted work (a job holding its credits): a wait for a database connection that
- * timed out ran nothing, so it is asked again, for up to a lease, rather than failing work the
- * account already waits on. Only new requests are refused at once (503 service_overloaded).
+ * timed out ran nothing, so it is asked again, for up to a minute (or its lease, if longer), rather
+ * than failing work the account already waits on; the job's lease is renewed meanwhile. Only new
+ * requests are refused at once (503 service_overloaded).
  */
 async function admitted<T>(services: Services, f: () => Promise<T>): Promise<T> {
-  const until = performance.now() + services.config.jobLeaseMs;
+  const until = performance.now() + Math.max(ADMITTED_WAIT_MS, services.config.jobLeaseMs);
   for (let pause = 50; ; pause = Math.min(1000, pause * 2)) {
     try {
       return await f();

@@ -6,13 +6,14 @@
 // whose daily budget covers part of the pass spends at most its budget, and defers the rest.
 import { describe, expect, it } from 'vitest';
 import { metropolisTruth } from '../../src/sources/sandbox/metropolis.js';
-import { freshSandbox, json, stays } from './helpers.js';
+import { freshSandbox, json, stays, staysIn } from './helpers.js';
 
 type Item = { collectionId: string; pass: number; item: string; outcome: string; creditsCharged: number; reason: string | null; found: number | null };
 type Run = { data: Item[]; meta: { creditsCharged: number } };
 type Progress = { listingsDiscovered: number; listingsTracked: number; creditsSpentToday: number; pass: number; passItems: { total: number; done: number }; lastCompletePass: string | null };
 
 const BOX = [-40.0, 40.0, -39.95, 40.05];
+const plain = (t: string) => t.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').replace(/\r/g, '');
 const inBox = (p: { lat: number; lng: number }) => p.lng >= BOX[0]! && p.lng < BOX[2]! && p.lat >= BOX[1]! && p.lat < BOX[3]!;
 
 async function liveMachine(credits: number) {
@@ -48,6 +49,16 @@ describe('stays collect run, a child process on the local store', () => {
     expect(show).toMatchObject({ listingsDiscovered: truth.length, listingsTracked: truth.length, creditsSpentToday: sum, pass: 0, passItems: { total: truth.length + 1, done: truth.length + 1 } });
     expect(show.lastCompletePass).not.toBeNull();
 
+    // Piped, status prints a JSON line and ends with the pass, which has ended.
+    const status = await stays(['collect', 'status', 'q'], m.env);
+    expect(status.code, status.stderr).toBe(0);
+    const lines = status.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ name: 'q', phase: 'idle', pass: 0, done: truth.length + 1, total: truth.length + 1, listingsTracked: truth.length, creditsSpentToday: sum });
+
     const again = await stays(['collect', 'run', '-o', 'json'], m.env);
     expect(again.code, again.stderr).toBe(0);
     expect(json<Run>(again)).toMatchObject({ data: [], meta: { creditsCharged: 0 } });
@@ -71,8 +82,14 @@ describe('stays collect run, a child process on the local store', () => {
     expect(deferred.length).toBeGreaterThan(0);
     for (const d of deferred) expect(d.creditsCharged).toBe(0);
     // The people's view: one line per outcome, the deferred ones with why.
-    const table = await stays(['collect', 'run'], m.env);
+    const table = await staysIn(['collect', 'run'], m.env, { tty: true, columns: 100 });
     expect(table.code, table.stderr).toBe(0);
+    expect(plain(table.stdout)).toMatch(/COLLECTION\s+PASS\s+OUTCOME\s+ITEMS\s+CREDITS/);
+    expect(plain(table.stdout)).toMatch(/deferred\s+\d+\s+0\s+.*budget is spent/);
+    // On a terminal, status draws the pass as a bar; the pass waits for tomorrow's budget, so --once.
+    const bar = await staysIn(['collect', 'status', 'small', '--once'], m.env, { tty: true, columns: 120 });
+    expect(bar.code, bar.stderr).toBe(0);
+    expect(plain(bar.stdout)).toMatch(/small · pass 0 · tracking \[#*-+\] \d+\/\d+ items · ETA - · \d+ credits today\n$/);
     const progress = json<{ data: { progress: Progress } }>(await stays(['collect', 'show', 'small', '--json'], m.env)).data.progress;
     expect(progress.creditsSpentToday).toBeLessThanOrEqual(BUDGET);
     expect(before - (await m.balance())).toBeLessThanOrEqual(BUDGET);

@@ -131,6 +131,15 @@ describe.skipIf(!(await pgAvailable()))('the database goes away under load', { t
   async function scenario(places: [string, string], fault: () => Promise<void>) {
     const START = 1_000_000;
     const acct = await liveAccount(db.url, { credits: START });
+    // The repeated questions answered once first: the load then has cache hits however slow its jobs are.
+    const warm: Told[] = [];
+    for (let limit = 1; limit <= 5; limit++) {
+      const sent = Date.now();
+      const r = await call(a, acct.liveKey, `/v1/search?location=${places[0]}&limit=${limit}`);
+      const t: Told = { sent, answered: Date.now(), first: r };
+      warm.push(t);
+      if (r.status === 202) t.final = await settle(a, acct.liveKey, r.body.data!.jobId!);
+    }
     const running = load(a, acct.liveKey, 8000, places);
     running.catch(() => undefined); // awaited below
     await sleep(2000);
@@ -150,7 +159,7 @@ describe.skipIf(!(await pgAvailable()))('the database goes away under load', { t
       expect(Date.now() - faultTo).toBeLessThan(15_000);
       await sleep(200);
     }
-    const told = [...(await running), ...probes];
+    const told = [...warm, ...(await running), ...probes];
     expect(a.child.exitCode, a.stderr()).toBeNull();
     const seen = checkAnswers(told);
     // Both paths ran: answers from the cache, and jobs.

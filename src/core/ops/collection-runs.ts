@@ -35,8 +35,6 @@ import type { BBox } from '../upstream.js';
 import { circleBox, discover } from '../collections/discovery.js';
 import { CADENCE_MS, type Member, planPass } from '../collections/pass-plan.js';
 
-/** How long a claimed item is held without renewal before another instance may take it. */
-const COLLECTION_LEASE_MS = 120_000;
 /** Items one instance runs at once: its share of the upstream's concurrency. */
 const COLLECTION_SLOTS = 4;
 /** A paused collection's items are looked at again this much later. */
@@ -44,7 +42,7 @@ const PAUSED_RECHECK_MS = 600_000;
 /** How long a call waits for its job before waiting again. */
 const CALL_WAIT_MS = 30_000;
 
-export type ItemOutcome = 'done' | 'partial' | 'failed' | 'deferred' | 'paused' | 'superseded' | 'ended';
+export type ItemOutcome = 'done' | 'partial' | 'failed' | 'deferred' | 'paused' | 'superseded' | 'ended' | 'lost';
 
 export interface CollectionItemReport {
   collectionId: string;
@@ -91,10 +89,19 @@ const nextUtcDay = (now: number) => (Math.floor(now / DAY_MS) + 1) * DAY_MS;
 /** Thrown when the day's budget cannot cover the next call. */
 class BudgetSpent extends Error {}
 
-/** Reserves a call's worst case from the collection's budget of the day, makes it, gives back what it did not spend. */
-function budgeted(services: Services, c: CollectionRow): Spend {
+/** Thrown when the item's lease ran out (another runner may have it now): nothing more is made for it here. */
+class ItemLost extends Error {}
+
+/**
+ * Reserves a call's worst case from the collection's budget of the day, makes it, gives back what
+ * it did not spend; first renews the item's lease, and makes nothing once it lost it (its lease ran
+ * out while this process was slow: another runner may be making the same item).
+ */
+function budgeted(services: Services, c: CollectionRow, item: CollectionItemRow, owner: string): Spend {
   const day = utcToday(services.clock);
   return async (worstCase, call) => {
+    const held = await services.store.renewCollectionItems(owner, [item], services.clock.now() + services.config.jobLeaseMs);
+    if (held.length === 0) throw new ItemLost();
     if (worstCase > 0 && !(await services.store.reserveCollectionBudget(c.id, day, worstCase, c.maxCreditsPerDay))) throw new BudgetSpent();
     let charged = 0;
     try {
@@ -149,8 +156,8 @@ async function areaBox(services: Services, ctx: RequestContext, c: CollectionRow
 }
 
 /** Discovery of the pass: every listing of the area on each platform, recorded; then the pass's tracking planned. */
-async function runDiscovery(services: Services, ctx: RequestContext, c: CollectionRow, item: CollectionItemRow): Promise<Omit<CollectionItemReport, 'collectionId' | 'pass' | 'item'>> {
-  const spend = budgeted(services, c);
+async function runDiscovery(services: Services, ctx: RequestContext, c: CollectionRow, item: CollectionItemRow, owner: string): Promise<Omit<CollectionItemReport, 'collectionId' | 'pass' | 'item'>> {
+  const spend = budgeted(services, c, item, owner);
   const area = await areaBox(services, ctx, c, spend);
   if (!area) return { outcome: 'failed', charged: 0, reason: 'The area has no listings to start from (an unknown place, or a deleted comp set).' };
   const billed = billedCellSearch(services, ctx, { location: 'location' in c.area ? c.area.location : 'area', spend });
@@ -160,16 +167,18 @@ async function runDiscovery(services: Services, ctx: RequestContext, c: Collecti
     bbox: area.bbox,
     platforms: c.platforms as EnabledPlatform[],
     search: async (q) => {
-      if (stopped.has(q.platform) || stopped.has('*')) return { rows: [], truncated: null };
+      if (stopped.has(q.platform) || stopped.has('*') || stopped.has('lost')) return { rows: [], truncated: null };
       try {
         return await billed.search(q);
       } catch (e) {
-        if (e instanceof BudgetSpent) stopped.set('*', "the day's budget");
+        if (e instanceof ItemLost) stopped.set('lost', 'lost');
+        else if (e instanceof BudgetSpent) stopped.set('*', "the day's budget");
         else stopped.set(q.platform, e instanceof ServiceError ? e.code : 'internal_error');
         return { rows: [], truncated: null };
       }
     },
   });
+  if (stopped.has('lost')) throw new ItemLost();
   const found = result.listings.filter(area.keep);
   await services.store.recordCollectionListings(
     c.id,
@@ -202,7 +211,7 @@ async function planTracking(services: Services, c: CollectionRow, pass: number):
 }
 
 /** A tracked listing's calls of the pass: its calendar over the horizon and a sampled stay's quote. */
-async function runTracking(services: Services, ctx: RequestContext, c: CollectionRow, item: CollectionItemRow): Promise<Omit<CollectionItemReport, 'collectionId' | 'pass' | 'item'>> {
+async function runTracking(services: Services, ctx: RequestContext, c: CollectionRow, item: CollectionItemRow, owner: string): Promise<Omit<CollectionItemReport, 'collectionId' | 'pass' | 'item'>> {
   const [, platform, ...rest] = item.item.split(':');
   const listingId = rest.join(':');
   const today = utcToday(services.clock);
@@ -219,7 +228,7 @@ async function runTracking(services: Services, ctx: RequestContext, c: Collectio
   const ids = calls.map((x) => itemRequestId(item, x.part));
   // Claimed again (its instance died): the calls already charged are not made again.
   const before = item.attempts > 1 ? new Map((await services.store.chargedForRequests(c.accountId, ids)).map((r) => [r.requestId, r.charged])) : new Map<string, number>();
-  const spend = budgeted(services, c);
+  const spend = budgeted(services, c, item, owner);
   let charged = 0;
   const failures: string[] = [];
   for (const [i, call] of calls.entries()) {
@@ -235,6 +244,7 @@ async function runTracking(services: Services, ctx: RequestContext, c: Collectio
       const r = await spend(plan.worstCase, () => made(services, x, plan));
       charged += r.meta.creditsCharged;
     } catch (e) {
+      if (e instanceof ItemLost) throw e;
       if (e instanceof BudgetSpent) {
         if (charged === 0 && i === 0) return { outcome: 'deferred', charged: 0, reason: "The day's budget is spent." };
         failures.push(`${call.part}: the day's budget is spent`);
@@ -273,11 +283,13 @@ async function runCollectionItem(services: Services, owner: string, item: Collec
     });
   const ctx: RequestContext = { requestId: itemRequestId(item, 'context'), account, key };
   try {
-    const r = item.item === 'discover' ? await runDiscovery(services, ctx, c, item) : await runTracking(services, ctx, c, item);
+    const r = item.item === 'discover' ? await runDiscovery(services, ctx, c, item, owner) : await runTracking(services, ctx, c, item, owner);
     if (r.outcome === 'deferred') return later('deferred', nextUtcDay(now), r.reason ?? "The day's budget is spent.");
     return finish(r);
   } catch (e) {
     if (e instanceof BudgetSpent) return later('deferred', nextUtcDay(now), "The day's budget is spent.");
+    // Its lease ran out: whoever claimed it since makes it (this one's calls already charged are in the ledger under its ids).
+    if (e instanceof ItemLost) return { ...base, outcome: 'lost', charged: 0, reason: 'Its lease ran out while it ran; another runner makes it.' };
     throw e;
   }
 }
@@ -302,10 +314,12 @@ export async function runDueItems(
   const reports: CollectionItemReport[] = [];
   const held = new Map<string, CollectionItemRow>();
   const keyOf = (k: CollectionItemRow) => `${k.collectionId}|${k.pass}|${k.item}`;
+  // A claimed item is held as a job is (STAYS_JOB_LEASE_MS), renewed while it runs.
+  const leaseMs = services.config.jobLeaseMs;
   const renew = setInterval(() => {
     if (held.size === 0) return;
-    services.store.renewCollectionItems(opts.owner, [...held.values()], services.clock.now() + COLLECTION_LEASE_MS).catch((e) => opts.onError?.(e));
-  }, COLLECTION_LEASE_MS / 4);
+    services.store.renewCollectionItems(opts.owner, [...held.values()], services.clock.now() + leaseMs).catch((e) => opts.onError?.(e));
+  }, leaseMs / 3);
   renew.unref();
   try {
     const whole = opts.wholePassOf;
@@ -321,22 +335,33 @@ export async function runDueItems(
       const left = whole.filter((c) => !spent.has(c.id));
       return { collectionIds: left.map((c) => c.id), dueBy: Math.max(now, ...left.map((c) => passStart(c, passAt(c, now) + 1) - 1)) };
     };
+    /** Whether the current pass of any of these collections still has open items (held by another instance). */
+    const othersHold = async (ids: readonly string[], now: number) => {
+      for (const c of whole ?? []) {
+        if (!ids.includes(c.id)) continue;
+        const latest = (await services.store.collectionPasses(c.id))[0];
+        if (latest && latest.pass === passAt(c, now) && latest.done < latest.items) return true;
+      }
+      return false;
+    };
     const worker = async () => {
       while (!(opts.stopped?.() ?? false)) {
         const now = services.clock.now();
         const narrowed = only(now);
         if (narrowed !== undefined && narrowed.collectionIds.length === 0) return;
-        const [item] = await services.store.claimCollectionItems(opts.owner, now, now + COLLECTION_LEASE_MS, 1, narrowed);
+        const [item] = await services.store.claimCollectionItems(opts.owner, now, now + leaseMs, 1, narrowed);
         if (!item) {
-          // A discovery under way plans its pass's tracking when it ends: wait for it, then claim again.
-          if (held.size === 0) return;
+          // A discovery under way plans its pass's tracking when it ends: wait for it, then claim
+          // again. A whole pass also waits for the items other instances hold (a dead one's come
+          // back when their lease runs out).
+          if (held.size === 0 && !(narrowed !== undefined && (await othersHold(narrowed.collectionIds, now)))) return;
           await new Promise((r) => setTimeout(r, 200));
           continue;
         }
         held.set(keyOf(item), item);
         try {
           const r = await runCollectionItem(services, opts.owner, item);
-          if (r.outcome === 'deferred') spent.add(r.collectionId);
+          if (r.outcome === 'deferred' || r.outcome === 'paused' || r.outcome === 'ended') spent.add(r.collectionId);
           reports.push(r);
           opts.onItem?.(r);
         } catch (e) {

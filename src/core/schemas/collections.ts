@@ -129,9 +129,9 @@ export const collectionItemSchema = once(() =>
     pass: z.number().int().min(0),
     item: z.string().describe('discover (the pass’s discovery of the area) or track:PLATFORM:LISTING_ID (a listing’s calendar and sampled quote).'),
     outcome: z
-      .enum(['done', 'partial', 'failed', 'deferred', 'paused', 'superseded', 'ended'])
+      .enum(['done', 'partial', 'failed', 'deferred', 'paused', 'superseded', 'ended', 'lost'])
       .describe(
-        "done; partial: some of its calls failed or the day's budget stopped it (what ran is charged and kept); failed: nothing it needed could be made; deferred: the day's budget is spent, it runs on the next UTC day; paused: the collection is paused; superseded: a later pass began first (nothing charged); ended: the collection was deleted.",
+        "done; partial: some of its calls failed or the day's budget stopped it (what ran is charged and kept); failed: nothing it needed could be made; deferred: the day's budget is spent, it runs on the next UTC day; paused: the collection is paused; superseded: a later pass began first (nothing charged); ended: the collection was deleted; lost: its lease ran out while this runner was slow, and another runner makes it (nothing more charged here).",
       ),
     creditsCharged: z.number().int().min(0).describe('What its calls charged, each billed as the same call made by hand.'),
     reason: z.string().nullable(),

@@ -174,6 +174,11 @@ const BACKGROUND_POOL_MAX = 2;
  * retrying through a database fault before it leaves the rest to lease expiry and the sweep.
  */
 const MUST_RETRY_MS = 10_000;
+/**
+ * How long such work waits its turn for a connection when every one is busy (the database is
+ * there, only loaded): a job that did its upstream call is not failed for want of a connection.
+ */
+const MUST_WAIT_MS = 60_000;
 
 export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
   let pool: Pool | undefined;
@@ -282,7 +287,9 @@ export function openPgStore(url: string, opts: PgStoreOptions = {}): Store {
         const code = (e as { code?: unknown }).code;
         const conflict = typeof code === 'string' && RETRYABLE.has(code) && attempt < 8;
         // A wait for a connection that timed out ran nothing: work that must end waits its turn.
-        const fault = o.must === true && e instanceof ServiceError && (e.code === 'database_unavailable' || e.code === 'service_overloaded') && Date.now() - started < MUST_RETRY_MS && !closed;
+        const waited = Date.now() - started;
+        const fault =
+          o.must === true && e instanceof ServiceError && ((e.code === 'database_unavailable' && waited < MUST_RETRY_MS) || (e.code === 'service_overloaded' && waited < MUST_WAIT_MS)) && !closed;
         if (!conflict && !fault) throw e;
         await new Promise((r) => setTimeout(r, conflict ? 5 * attempt + Math.random() * 20 : Math.min(1000, 50 * 2 ** attempt) * (0.5 + Math.random() / 2)));
       }
