@@ -92,7 +92,7 @@ const nameOf = (text: unknown) => (typeof text === 'string' ? ((JSON.parse(text)
 
 export function historyReader(db: Db, flush: () => Promise<void>, view: HistoryView): HistoryPort {
   const inIds = db.sql.inJsonList('listing_id', '$2');
-  const anyIds = db.sql.anyOfJsonList('listing_id', '$2');
+  const anyIds = db.sql.anyOfList('listing_id', '$2');
   const digestBatch = DIGEST_BATCH[db.kind];
   const account = view.account;
   // Rows whose key is a query (a search's location and stay, a quote's stay and party): the
@@ -186,7 +186,11 @@ export function historyReader(db: Db, flush: () => Promise<void>, view: HistoryV
         // The two reads of a batch at once: PostgreSQL serves them on two connections (SQLite in turn).
         // Each listing's version (none yet: 0) beside this scope's kept summary, if any.
         const [summaryRows, versions, bedrooms] = await Promise.all([
-          db.query(`SELECT listing_id, computed_version, summary, states, seen, prices FROM listing_summaries WHERE platform = $1 AND ${anyIds} AND scope = $3`, [b.platform, ids, scope]),
+          db.query(`SELECT listing_id, computed_version, summary, states, seen, prices FROM listing_summaries WHERE platform = $1 AND ${anyIds} AND scope = $3`, [
+            b.platform,
+            db.sql.list(b.ids),
+            scope,
+          ]),
           db.query(`SELECT listing_id, version FROM listing_versions WHERE platform = $1 AND ${inIds}`, [b.platform, ids]),
           bedroomsOf(b.platform, b.ids),
         ]);
