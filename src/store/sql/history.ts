@@ -178,22 +178,20 @@ export function historyReader(db: Db, flush: () => Promise<void>, view: HistoryV
       const parse = parser();
       for (const b of batches(listings, digestBatch)) {
         const ids = JSON.stringify(b.ids);
-        // The reads of a batch at once: PostgreSQL serves them on two connections (SQLite in turn).
-        // Each listing's version (none yet: 0) beside the version this scope's kept summary, if
-        // any, was computed from; the summary itself only when this process has not parsed it yet.
-        const [keptRows, versions, bedrooms] = await Promise.all([
-          db.query(`SELECT listing_id, computed_version FROM listing_summaries WHERE platform = $1 AND ${anyIds} AND scope = $3`, [b.platform, db.sql.list(b.ids), scope]),
+        // The two reads of a batch at once: PostgreSQL serves them on two connections (SQLite in turn).
+        // Each listing's version (none yet: 0): a summary this process parsed from a row made from
+        // that version is the row's still (kept summaries are never removed, and a row made again
+        // from the same version is the same summary: src/store/sql/kept-summaries.ts); the rest are
+        // read from this scope's kept summaries.
+        const [versions, bedrooms] = await Promise.all([
           db.query(`SELECT listing_id, version FROM listing_versions WHERE platform = $1 AND ${inIds}`, [b.platform, ids]),
           bedroomsOf(b.platform, b.ids),
         ]);
         const versionOf = new Map(versions.map((r) => [r.listing_id as string, Number(r.version)]));
         const kept = new Map<string, { version: number; summary: ListingSummary; prices: KeptPrice[] }>();
         const unread: string[] = [];
-        for (const r of keptRows) {
-          const id = r.listing_id as string;
+        for (const id of b.ids) {
           const version = versionOf.get(id) ?? 0;
-          // Made from an earlier version: made again below.
-          if (Number(r.computed_version) !== version) continue;
           const had = parsed.get(`${scope}|${b.platform}|${id}`);
           if (had?.computedVersion === version) kept.set(id, { version, summary: had.summary, prices: had.prices });
           else unread.push(id);
@@ -210,8 +208,8 @@ export function historyReader(db: Db, flush: () => Promise<void>, view: HistoryV
               summary.states = r.states as string;
               summary.seen = r.seen as string;
             }
-            // A summary of another form (kept by an earlier build: SUMMARY_FORM), kept before its
-            // prices were, or made again since the read above from another version, is made again.
+            // A summary made from an earlier version, of another form (kept by an earlier build:
+            // SUMMARY_FORM) or kept before its prices were is made again.
             const id = r.listing_id as string;
             const version = versionOf.get(id) ?? 0;
             if (summary === null || Number(r.computed_version) !== version || summary.form !== SUMMARY_FORM || r.prices === null) continue;

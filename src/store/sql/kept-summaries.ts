@@ -1,10 +1,12 @@
 // The kept summaries (listing_summaries, src/store/sql/history.ts) this process has read, parsed,
 // each under the version it was computed from. A whole-city market read of kept summaries spent
 // most of its time moving and parsing their ~2.7 kB rows (docs/benchmarks.md, stop 41); with these
-// it reads each listing's computed version only, and a summary's row again only once that
-// changed. A summary fresh at a version is the one computed from the listing's rows of that
-// version, whichever process computed it: only those are kept here, so what a read finds here is
-// what it would have parsed from the row. Per store, bounded by an estimate of the bytes held.
+// it reads each listing's version (listing_versions), and a kept summary's row only when this
+// process has not parsed one made from that version. Only summaries read from a row made from the
+// listing's version then are kept here: a row is never removed, and one made again from the same
+// version is the same summary (a summary made from rows of a later version, under the version
+// read before them, is never current again: the version has moved past it). So what a read finds
+// here is what it would have parsed from the row. Per store, bounded by an estimate of the bytes held.
 import type { ListingSummary } from '../../core/ports/history.js';
 import { Lru } from '../../core/lru.js';
 
