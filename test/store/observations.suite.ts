@@ -174,6 +174,26 @@ export function suite(kind: StoreKind): void {
       expect(made).toBe(3);
     });
 
+    it('a summary one instance has read is read anew once another instance changes the listing and makes it again', async () => {
+      const backing = await dbs.fresh();
+      const [one, other] = [backing.open(), backing.open()];
+      const day = (key: string, available: boolean) => obs({ platform: 'vrbo', listingId: '9', kind: 'day', key, currency: null, value: { available } });
+      const states = async (store: Store) => {
+        let s = '';
+        await store.history.digests([{ platform: 'vrbo', listingId: '9' }], { from: '2027-03-01', to: '2027-03-02' }, summarizeListing, (b) => {
+          s = b[0]!.summary?.states ?? '';
+        });
+        return s;
+      };
+      await one.recordObservations([day('2027-03-01', true), day('2027-03-02', true)], 'simulated', T0);
+      // Made, then read from what is kept (twice: the second from what this instance parsed).
+      expect([await states(one), await states(one), await states(one)]).toEqual(['aa', 'aa', 'aa']);
+      await other.recordObservations([day('2027-03-02', false)], 'simulated', T0 + HOUR);
+      const changed = await states(other);
+      expect(changed).not.toBe('aa');
+      expect([await states(one), await states(one)]).toEqual([changed, changed]);
+    });
+
     it('every row last seen since an instant, page by page in id order, each row once, on both engines', async () => {
       const store = await open();
       await store.recordObservations([quote(300), quote(300, { listingId: '456' })], 'simulated', T0);

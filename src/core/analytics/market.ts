@@ -70,6 +70,8 @@ export interface Prepared {
   nights: NightCounts;
   a: number;
   b: number;
+  /** The day number of the summary's first night (NaN: none), read once for every group it falls in. */
+  first: number;
 }
 
 /** A listing's nights of a window by what its one classification says of them. */
@@ -87,11 +89,10 @@ interface NightCounts {
   blockedDoubt: number;
 }
 
-/** The nights [a, b) (day numbers) of a listing's summary, by class. */
-function countNights(summary: ListingSummary | null, a: number, b: number): NightCounts {
+/** The nights [a, b) (day numbers) of a listing's summary whose first night is day `f`, by class. */
+function countNights(summary: ListingSummary | null, f: number, a: number, b: number): NightCounts {
   const c: NightCounts = { observed: 0, unavailable: 0, booked: 0, forRent: 0, bookedSure: 0, forRentDoubt: 0, blockedDoubt: 0 };
   if (summary === null || summary.first === null) return c;
-  const f = dayNumber(summary.first);
   const states = summary.states;
   const confidences = summary.confidences ?? '';
   const end = Math.min(b, f + states.length);
@@ -120,10 +121,12 @@ function countNights(summary: ListingSummary | null, a: number, b: number): Nigh
 export function prepare(obs: ListingObs, from: string, to: string, currency: string): Prepared {
   const window = { observations: 0, first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
   const summary = obs.summary;
+  const a = dayNumber(from);
+  const b = dayNumber(to);
+  const f = summary === null || summary.first === null ? Number.NaN : dayNumber(summary.first);
   if (summary !== null && summary.first !== null) {
     // The window's calendar rows, as the summary counted them night by night.
-    const f = dayNumber(summary.first);
-    const n = seenWithin(summary, dayNumber(from) - f, Math.min(dayNumber(to), f + summary.states.length) - f);
+    const n = seenWithin(summary, a - f, Math.min(b, f + summary.states.length) - f);
     window.observations = n.rows;
     window.first = n.first;
     window.last = n.last;
@@ -136,9 +139,7 @@ export function prepare(obs: ListingObs, from: string, to: string, currency: str
     window.last = Math.max(window.last, r.lastSeen);
     windowPrices.push({ checkIn: r.checkIn, nightly: r.nightly });
   }
-  const a = dayNumber(from);
-  const b = dayNumber(to);
-  return { platform: obs.platform, listingId: obs.listingId, bedrooms: obs.bedrooms, summary: obs.summary, windowPrices, window, nights: countNights(summary, a, b), a, b };
+  return { platform: obs.platform, listingId: obs.listingId, bedrooms: obs.bedrooms, summary: obs.summary, windowPrices, window, nights: countNights(summary, f, a, b), a, b, first: f };
 }
 
 /** The answer's currency: the one most price rows are in (USD when none is), and how many rows are in another. */
@@ -193,7 +194,7 @@ export class Tally {
       // The window's nights of the listing's one classification: a night taken (booked or
       // blocked) is a night its calendar, as last observed, showed unavailable. Counted once per
       // listing for its window; an interval of a series counts its own.
-      const n = p.a === a && p.b === b ? p.nights : countNights(summary, a, b);
+      const n = p.a === a && p.b === b ? p.nights : countNights(summary, p.first, a, b);
       if (n.observed > 0) {
         seen = true;
         this.on.nights++;
@@ -206,7 +207,7 @@ export class Tally {
       this.bookedSure += n.bookedSure;
       this.forRentDoubt += n.forRentDoubt;
       this.blockedDoubt += n.blockedDoubt;
-      const f = dayNumber(summary.first);
+      const f = p.first;
       const bk = summary.bookings;
       const currency = summary.currencies.indexOf(this.currency);
       // ADR: the booked nights within [from, to) priced by a stay including them, in the answer's currency only.

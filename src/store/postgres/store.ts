@@ -145,7 +145,8 @@ const dialect: Dialect = {
   greatest: 'GREATEST',
   outboxOrder: 'seq',
   inJsonList: (column, param) => `${column} IN (SELECT json_array_elements_text(CAST(${param} AS json)))`,
-  anyOfJsonList: (column, param) => `${column} = ANY(ARRAY(SELECT json_array_elements_text(CAST(${param} AS json))))`,
+  anyOfList: (column, param) => `${column} = ANY(CAST(${param} AS text[]))`,
+  list: (values) => values,
   jsonInt: (column, field) => `CAST(CAST(${column} AS json)->>'${field}' AS BIGINT)`,
   async lock(q, id, o = {}) {
     const fn = o.tryOnly ? 'pg_try_advisory_xact_lock' : 'pg_advisory_xact_lock';

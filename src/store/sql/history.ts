@@ -10,6 +10,7 @@ import type { HistoryView, ObservationKind, ObservationRow, PlacedListing } from
 import type { ListingValue, ObservationValues, SearchValue } from '../../core/schemas/observations.js';
 import type { Row } from '../rows.js';
 import type { Db } from './db.js';
+import type { KeptPrice, KeptSummaries } from './kept-summaries.js';
 import { mergeAccounts } from './merge-runs.js';
 
 /** Listings a statement of a many-listing read of rows covers: its rows stay a few thousand, its time a few milliseconds. */
@@ -80,19 +81,13 @@ function batches(listings: readonly ListingRef[], size = BATCH): { platform: str
   return out;
 }
 
-/**
- * A listing's price row as its kept summary holds it (listing_summaries.prices, in check-in order):
- * the stay's check-in, the currency, the nightly price, first and last seen.
- */
-type KeptPrice = [checkIn: string, currency: string | null, nightly: number | null, firstSeen: number, lastSeen: number];
-
 const keptPrice = (r: Row): KeptPrice => [r.check_in as string, (r.currency as string | null) ?? null, r.nightly === null ? null : Number(r.nightly), Number(r.first_seen), Number(r.last_seen)];
 
 const nameOf = (text: unknown) => (typeof text === 'string' ? ((JSON.parse(text) as Partial<SearchValue>).name ?? null) : null);
 
-export function historyReader(db: Db, flush: () => Promise<void>, view: HistoryView): HistoryPort {
+export function historyReader(db: Db, flush: () => Promise<void>, view: HistoryView, parsed: KeptSummaries): HistoryPort {
   const inIds = db.sql.inJsonList('listing_id', '$2');
-  const anyIds = db.sql.anyOfJsonList('listing_id', '$2');
+  const anyIds = db.sql.anyOfList('listing_id', '$2');
   const digestBatch = DIGEST_BATCH[db.kind];
   const account = view.account;
   // Rows whose key is a query (a search's location and stay, a quote's stay and party): the
@@ -184,29 +179,49 @@ export function historyReader(db: Db, flush: () => Promise<void>, view: HistoryV
       for (const b of batches(listings, digestBatch)) {
         const ids = JSON.stringify(b.ids);
         // The two reads of a batch at once: PostgreSQL serves them on two connections (SQLite in turn).
-        // Each listing's version (none yet: 0) beside this scope's kept summary, if any.
-        const [summaryRows, versions, bedrooms] = await Promise.all([
-          db.query(`SELECT listing_id, computed_version, summary, states, seen, prices FROM listing_summaries WHERE platform = $1 AND ${anyIds} AND scope = $3`, [b.platform, ids, scope]),
+        // Each listing's version (none yet: 0): a summary this process parsed from a row made from
+        // that version is the row's still (kept summaries are never removed, and a row made again
+        // from the same version is the same summary: src/store/sql/kept-summaries.ts); the rest are
+        // read from this scope's kept summaries.
+        const [versions, bedrooms] = await Promise.all([
           db.query(`SELECT listing_id, version FROM listing_versions WHERE platform = $1 AND ${inIds}`, [b.platform, ids]),
           bedroomsOf(b.platform, b.ids),
         ]);
         const versionOf = new Map(versions.map((r) => [r.listing_id as string, Number(r.version)]));
-        const kept = new Map<string, { version: number; fresh: boolean; summary: ListingSummary | null; prices: KeptPrice[] }>();
-        for (const r of summaryRows) {
-          // The long per-night strings are columns of their own: read as they are, never parsed.
-          const summary = r.summary === null ? null : (JSON.parse(r.summary as string) as ListingSummary);
-          if (summary !== null) {
-            summary.states = r.states as string;
-            summary.seen = r.seen as string;
+        const kept = new Map<string, { version: number; summary: ListingSummary; prices: KeptPrice[] }>();
+        const unread: string[] = [];
+        for (const id of b.ids) {
+          const version = versionOf.get(id) ?? 0;
+          const had = parsed.get(`${scope}|${b.platform}|${id}`);
+          if (had?.computedVersion === version) kept.set(id, { version, summary: had.summary, prices: had.prices });
+          else unread.push(id);
+        }
+        if (unread.length > 0) {
+          for (const r of await db.query(`SELECT listing_id, computed_version, summary, states, seen, prices FROM listing_summaries WHERE platform = $1 AND ${anyIds} AND scope = $3`, [
+            b.platform,
+            db.sql.list(unread),
+            scope,
+          ])) {
+            // The long per-night strings are columns of their own: read as they are, never parsed.
+            const summary = r.summary === null ? null : (JSON.parse(r.summary as string) as ListingSummary);
+            if (summary !== null) {
+              summary.states = r.states as string;
+              summary.seen = r.seen as string;
+            }
+            // A summary made from an earlier version, of another form (kept by an earlier build:
+            // SUMMARY_FORM) or kept before its prices were is made again.
+            const id = r.listing_id as string;
+            const version = versionOf.get(id) ?? 0;
+            if (summary === null || Number(r.computed_version) !== version || summary.form !== SUMMARY_FORM || r.prices === null) continue;
+            const prices = JSON.parse(r.prices as string) as KeptPrice[];
+            kept.set(id, { version, summary, prices });
+            const bytes = 2 * ((r.summary as string).length + (r.prices as string).length) + summary.states.length + summary.seen.length;
+            parsed.set(`${scope}|${b.platform}|${id}`, { computedVersion: version, summary, prices, bytes });
           }
-          // A summary of another form (kept by an earlier build: SUMMARY_FORM), or kept before its prices were, is made again.
-          const version = versionOf.get(r.listing_id as string) ?? 0;
-          const fresh = Number(r.computed_version) === version && summary?.form === SUMMARY_FORM && r.prices !== null;
-          kept.set(r.listing_id as string, { version, fresh, summary, prices: fresh ? (JSON.parse(r.prices as string) as KeptPrice[]) : [] });
         }
         // Summaries to make: never made, or made before the listing's observations last changed;
         // from all of its calendar and price rows, a few listings between two yields.
-        const stale = b.ids.filter((id) => !kept.get(id)?.fresh);
+        const stale = b.ids.filter((id) => !kept.has(id));
         for (let i = 0; i < stale.length; i += BATCH) {
           const part = stale.slice(i, i + BATCH);
           const some = JSON.stringify(part);
@@ -241,8 +256,8 @@ export function historyReader(db: Db, flush: () => Promise<void>, view: HistoryV
             const prices = priceRows.map(keptPrice).sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
             // The version read before its rows: should a write change them meanwhile, the version
             // moves past it and the next read makes the summary again.
-            const version = kept.get(id)?.version ?? versionOf.get(id) ?? 0;
-            kept.set(id, { version, fresh: true, summary, prices });
+            const version = versionOf.get(id) ?? 0;
+            kept.set(id, { version, summary, prices });
             const { states, seen, ...rest } = summary;
             const n = params.push(scope, b.platform, id, version, JSON.stringify(rest), states, seen, JSON.stringify(prices));
             values.push(`(${Array.from({ length: 8 }, (_, i) => `$${n - 7 + i}`).join(', ')})`);

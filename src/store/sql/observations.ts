@@ -8,6 +8,7 @@ import type { HistoryPort } from '../../core/ports/history.js';
 import type { HistoryView, NewObservation, ObservationStore } from '../../core/ports/store.js';
 import type { Db } from './db.js';
 import { historyReader, toObservation } from './history.js';
+import { keptSummaries } from './kept-summaries.js';
 import { LOCK } from './jobs.js';
 import { columnsOf } from './observation-columns.js';
 
@@ -118,6 +119,8 @@ export function observationStore(db: Db): ObservationStore & { history: HistoryP
   let timer: ReturnType<typeof setTimeout> | null = null;
   // When the oldest answer still queued was queued (wall time: how long it has waited).
   let firstQueued = 0;
+  // The kept summaries this store's reads parsed (every reader's scope).
+  const parsed = keptSummaries();
   // Settles when every batch taken so far is written (or failed).
   let written: Promise<void> = Promise.resolve();
   const writeBatch = (batch: typeof queued) =>
@@ -190,7 +193,7 @@ export function observationStore(db: Db): ObservationStore & { history: HistoryP
         .slice(0, q.limit)
         .map((r) => toObservation(r));
     },
-    history: historyReader(db, flush, { account: null, pooled: true }),
-    historyOf: (view) => historyReader(db, flush, view),
+    history: historyReader(db, flush, { account: null, pooled: true }, parsed),
+    historyOf: (view) => historyReader(db, flush, view, parsed),
   };
 }

@@ -96,7 +96,8 @@ const dialect: Dialect = {
   greatest: 'MAX',
   outboxOrder: 'rowid',
   inJsonList: (column, param) => `${column} IN (SELECT value FROM json_each(${param}))`,
-  anyOfJsonList: (column, param) => `${column} IN (SELECT value FROM json_each(${param}))`,
+  anyOfList: (column, param) => `${column} IN (SELECT value FROM json_each(${param}))`,
+  list: (values) => JSON.stringify(values),
   jsonInt: (column, field) => `json_extract(${column}, '$.${field}')`,
   lock: async () => true,
 };
