@@ -274,7 +274,8 @@ Examples:
         import('./_lib/runtime/errors.js'),
       ]);
       const interval = opts.interval === undefined ? 2 : Number(opts.interval);
-      if (!Number.isFinite(interval) || interval < 0.2 || interval > 3600) throw new UsageError(`--interval must be a number of seconds from 0.2 to 3600 (got ${JSON.stringify(opts.interval)}).`, 'interval');
+      if (!Number.isFinite(interval) || interval < 0.2 || interval > 3600)
+        throw new UsageError(`--interval must be a number of seconds from 0.2 to 3600 (got ${JSON.stringify(opts.interval)}).`, 'interval');
       await execute(opts, async (ctx) => {
         ctx.ui.stop();
         const out = io().stdout;

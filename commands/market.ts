@@ -129,9 +129,10 @@ export function defineMarket(program: Command): void {
   const cmd = program
     .command('market')
     .description('Market metrics from what this deployment observed: occupancy (two figures), ADR, RevPAR, booking window, stay length, prices (free)')
-    .argument('[location]', 'the place searched (or give --bbox or --compset)')
+    .argument('[location]', 'the place searched (or give --bbox, --compset or --collection)')
     .option('--bbox <box>', 'minLng,minLat,maxLng,maxLat: observed listings inside it')
     .option('--compset <idOrName>', 'a comp set of yours (stays compset create)')
+    .option('--collection <idOrName>', 'a collection of yours (stays collect create): its whole market, with the coverage each figure rests on')
     .option('--from <date>', 'YYYY-MM-DD: the first night measured (default: 30 nights before --to; with neither, the last 30 nights)')
     .option('--to <date>', 'YYYY-MM-DD: the morning after the last night, at most 366 nights (default: 30 nights after --from, else today)')
     .option('--platforms <list>', `comma list of ${PLATFORMS.join(', ')} (default: every enabled one)`)
@@ -156,7 +157,8 @@ Examples:
   stays market Lisbon --from 2027-06-01 --to 2027-07-01
   stays market Lisbon --from 2027-06-01 --to 2027-07-01 --platform airbnb --bedrooms 2 -o csv
   stays market Lisbon --from 2027-06-01 --to 2027-09-01 --chart
-  stays market --compset "Alfama 2BR" --from 2027-06-01 --to 2027-07-01 --json | jq .data.summary`,
+  stays market --compset "Alfama 2BR" --from 2027-06-01 --to 2027-07-01 --json | jq .data.summary
+  stays market --collection lisbon --json | jq .data.coverage`,
     )
     .action(async (location: string | undefined, opts: Opts) => {
       const [{ execute }, { UsageError }, { operations }, { io }] = await Promise.all([
@@ -173,6 +175,7 @@ Examples:
         if (location !== undefined) query.location = location;
         if (opts.bbox !== undefined) query.bbox = opts.bbox;
         if (opts.compset !== undefined) query.compSet = opts.compset;
+        if (opts.collection !== undefined) query.collection = opts.collection;
         const platforms = opts.platforms ?? opts.platform;
         if (platforms !== undefined) query.platforms = platforms;
         if (opts.bedrooms !== undefined) query.bedrooms = opts.bedrooms;
@@ -184,6 +187,7 @@ Examples:
         await show(ctx, env, (d) => marketView(marketRows(d as MarketView)), { rows: true });
         if (ctx.format === 'table' && ctx.fields === null && ctx.jq === null) {
           const w = env.data.observationWindow;
+          if (env.data.coverage) io().stderr.write(`${env.data.coverage.statement}\n`);
           io().stderr.write(`From ${w.observations} observations of ${w.listings} listings, made ${w.firstObserved} to ${w.lastObserved}. Methods: --json | jq .data.methods\n`);
         }
       });

@@ -49,6 +49,20 @@ describe('stays collect run, a child process on the local store', () => {
     expect(show).toMatchObject({ listingsDiscovered: truth.length, listingsTracked: truth.length, creditsSpentToday: sum, pass: 0, passItems: { total: truth.length + 1, done: truth.length + 1 } });
     expect(show.lastCompletePass).not.toBeNull();
 
+    // The market over the collection: its whole population, the coverage stated, every tracked
+    // night (each listing's 30 nights from today, UTC) in its calendar figure.
+    const from = new Date().toISOString().slice(0, 10);
+    const to = new Date(Date.parse(`${from}T00:00:00Z`) + 30 * 86_400_000).toISOString().slice(0, 10);
+    const mkt = await stays(['market', '--collection', 'q', '--from', from, '--to', to, '--json'], m.env);
+    expect(mkt.code, mkt.stderr).toBe(0);
+    const market = json<{
+      data: { scope: { collection: string }; coverage: Record<string, unknown>; overall: { occupancy: { calendarUnavailableRate: { value: number; listings: number } } }; summary: string };
+    }>(mkt).data;
+    expect(market.coverage).toMatchObject({ population: truth.length, tracked: truth.length, observed: truth.length, share: 1, sampled: false });
+    expect(market.summary).toContain(`Occupancy over ${truth.length} of ${truth.length} listings found, 100.0 %.`);
+    // Every tracked night of every listing is in the calendar figure's sample.
+    expect(market.overall.occupancy.calendarUnavailableRate).toMatchObject({ sampleSize: truth.length * 30, listings: truth.length });
+
     // Piped, status prints a JSON line and ends with the pass, which has ended.
     const status = await stays(['collect', 'status', 'q'], m.env);
     expect(status.code, status.stderr).toBe(0);

@@ -178,8 +178,8 @@ export async function createCollection(services: Services, ctx: RequestContext, 
 }
 
 /** The caller's collection by id (col_…) or name, or collection_not_found. */
-async function ownCollection(services: Services, ctx: RequestContext, idOrName: string): Promise<CollectionRow> {
-  const notFound = () => new ServiceError('collection_not_found', `No collection ${preview(idOrName)} on this account.`, { param: 'id' });
+export async function ownCollection(services: Services, ctx: RequestContext, idOrName: string, param = 'id'): Promise<CollectionRow> {
+  const notFound = () => new ServiceError('collection_not_found', `No collection ${preview(idOrName)} on this account.`, { param });
   if (COLLECTION_ID.test(idOrName)) {
     const c = await services.store.getCollection(idOrName);
     if (!c || c.accountId !== ctx.account.id || c.env !== ctx.key.env) throw notFound();

@@ -20,6 +20,8 @@ import { MARKET_DEFAULT_NIGHTS, MARKET_MAX_NIGHTS, type MarketView, marketParams
 import { type RawInput, daysBetween, exactlyOne, parseBbox, parseParams } from '../validate.js';
 import { buildMeta } from '../meta.js';
 import { compSetMembers, ownCompSet, platformsOf } from './compsets.js';
+import { ownCollection } from './collections.js';
+import type { CollectionRow } from '../ports/store.js';
 
 /** A listing in scope before its observations are read, with the bedrooms its placing stated. */
 interface Member {
@@ -119,6 +121,23 @@ async function tally(prepared: readonly Prepared[], from: string, to: string, cu
   };
 }
 
+/** How much of a collection's market the figures rest on (issue 38, item 6). */
+async function coverageOf(services: Services, c: CollectionRow, population: number, observed: number): Promise<NonNullable<MarketView['coverage']>> {
+  const latest = (await services.store.collectionPasses(c.id))[0];
+  const tracked = latest ? Math.max(0, latest.items - 1) : 0;
+  const share = population === 0 ? null : Math.round((observed / population) * 10_000) / 10_000;
+  const pct = share === null ? '-' : `${(share * 100).toFixed(1)} %`;
+  const sampled = tracked < population;
+  return {
+    population,
+    tracked,
+    sampled,
+    observed,
+    share,
+    statement: `Occupancy over ${observed.toLocaleString('en-US')} of ${population.toLocaleString('en-US')} listings found, ${pct}${sampled ? ` (the budget tracks a stratified sample of ${tracked.toLocaleString('en-US')})` : ''}.`,
+  };
+}
+
 export async function market(services: Services, ctx: RequestContext, raw: RawInput): Promise<OpResult<MarketView>> {
   requireScope(ctx, 'stays.read');
   const parsed = parseParams(marketParams(), raw);
@@ -126,7 +145,7 @@ export async function market(services: Services, ctx: RequestContext, raw: RawIn
   const today = utcToday(services.clock);
   const to = parsed.to ?? (parsed.from === undefined ? today : addDays(parsed.from, MARKET_DEFAULT_NIGHTS));
   const q = { ...parsed, from: parsed.from ?? addDays(to, -MARKET_DEFAULT_NIGHTS), to };
-  const form = exactlyOne(q, ['location', 'bbox', 'compSet'], 'market');
+  const form = exactlyOne(q, ['location', 'bbox', 'compSet', 'collection'], 'market');
   if (q.to <= q.from) throw new ServiceError('invalid_date_range', 'to must be after from.', { param: 'to' });
   const nights = daysBetween(q.from, q.to);
   if (nights > MARKET_MAX_NIGHTS) throw new ServiceError('window_too_long', `The window is ${nights} nights; at most ${MARKET_MAX_NIGHTS}.`, { param: 'to' });
@@ -136,6 +155,7 @@ export async function market(services: Services, ctx: RequestContext, raw: RawIn
   let members: Member[];
   let bbox: number[] | null = null;
   let compSet: string | null = null;
+  let collection: CollectionRow | null = null;
   let where: string;
   if (form === 'location') {
     where = q.location!;
@@ -145,6 +165,16 @@ export async function market(services: Services, ctx: RequestContext, raw: RawIn
     bbox = [box.minLng, box.minLat, box.maxLng, box.maxLat];
     where = `the box ${bbox.join(',')}`;
     members = await history.listingsWithin({ ...box, platforms });
+  } else if (form === 'collection') {
+    const c = await ownCollection(services, ctx, q.collection!, 'collection');
+    collection = c;
+    where = `collection ${c.name} (${c.id})`;
+    platforms = platforms.filter((p) => c.platforms.includes(p));
+    const listings = await services.store.collectionListings(c.id);
+    const latest = listings.reduce((n, l) => Math.max(n, l.lastPass), -1);
+    members = listings
+      .filter((l) => l.lastPass === latest && (platforms as readonly string[]).includes(l.platform))
+      .map((l) => ({ platform: l.platform, listingId: l.listingId, bedrooms: l.bedrooms }));
   } else {
     const cs = await ownCompSet(services, ctx, q.compSet!, 'compSet');
     compSet = cs.id;
@@ -169,9 +199,10 @@ export async function market(services: Services, ctx: RequestContext, raw: RawIn
   // Only listings with something observed in the window are in scope for every figure.
   const { overall, byPlatform, byBedrooms, series } = await tally(prepared, q.from, q.to, currency, q.interval, check, method);
   const texts = methodTexts(method);
+  const coverage = collection === null ? null : await coverageOf(services, collection, members.length, overall.occupancy.calendarUnavailableRate.listings);
   return {
     data: {
-      scope: { location: form === 'location' ? q.location! : null, bbox, compSet, platforms, bedrooms },
+      scope: { location: form === 'location' ? q.location! : null, bbox, compSet, collection: collection?.id ?? null, platforms, bedrooms },
       nights: { from: q.from, to: q.to, count: nights },
       currency,
       excludedPrices: excluded,
@@ -182,7 +213,8 @@ export async function market(services: Services, ctx: RequestContext, raw: RawIn
       byPlatform,
       byBedrooms,
       series,
-      summary: summarize(overall, currency, where, q.from, q.to, window),
+      coverage,
+      summary: coverage === null ? summarize(overall, currency, where, q.from, q.to, window) : `${coverage.statement} ${summarize(overall, currency, where, q.from, q.to, window)}`,
     },
     meta: buildMeta(services, ctx, { platforms, currency }),
   };

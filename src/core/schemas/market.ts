@@ -19,9 +19,14 @@ const MARKET_INTERVALS = ['week', 'month'] as const;
 
 export const marketParams = once(() =>
   z.object({
-    location: str(z.string().min(1)).optional().describe('The place searched, as it was given to search (case and spacing aside). Exactly one of location, bbox, compSet.'),
-    bbox: str().optional().describe('minLng,minLat,maxLng,maxLat (WGS84 degrees): every observed listing whose observed coordinates fall inside. Exactly one of location, bbox, compSet.'),
-    compSet: str().optional().describe('A comp set id (cs_…) of the account: its listings. Exactly one of location, bbox, compSet.'),
+    location: str(z.string().min(1)).optional().describe('The place searched, as it was given to search (case and spacing aside). Exactly one of location, bbox, compSet, collection.'),
+    bbox: str().optional().describe('minLng,minLat,maxLng,maxLat (WGS84 degrees): every observed listing whose observed coordinates fall inside. Exactly one of location, bbox, compSet, collection.'),
+    compSet: str().optional().describe('A comp set id (cs_…) of the account: its listings. Exactly one of location, bbox, compSet, collection.'),
+    collection: str()
+      .optional()
+      .describe(
+        "One of the account's collections (col_… or its name): the listings its latest discovery found, every figure with the coverage it rests on. Exactly one of location, bbox, compSet, collection.",
+      ),
     from: date()
       .optional()
       .describe(
@@ -104,6 +109,7 @@ export const marketSchema = once(() =>
         location: z.string().nullable(),
         bbox: z.array(z.number()).nullable(),
         compSet: z.string().nullable(),
+        collection: z.string().nullable().describe('The collection (col_…) whose listings are the scope, when one was asked.'),
         platforms: z.array(z.string()),
         bedrooms: z.number().int().nullable(),
       }),
@@ -127,6 +133,17 @@ export const marketSchema = once(() =>
         .array(z.object({ from: z.string(), to: z.string(), metrics: metricsSchema() }))
         .nullable()
         .describe('The figures per interval of nights when interval was given; null otherwise.'),
+      coverage: z
+        .object({
+          population: z.number().int().min(0).describe("Listings the collection's latest discovery found (on the platforms asked): the market."),
+          tracked: z.number().int().min(0).describe('Listings its latest pass tracks: all of them, or the sample its budget covers.'),
+          sampled: z.boolean().describe('true: the budget covers a stratified sample only.'),
+          observed: z.number().int().min(0).describe('Listings of the population whose calendars were observed for nights of the window: what occupancy rests on.'),
+          share: z.number().min(0).max(1).nullable().describe('observed / population; null for an empty population.'),
+          statement: z.string().describe('The coverage in words, as every figure should be read.'),
+        })
+        .nullable()
+        .describe('For a collection: how much of its market the figures rest on. null for the other scopes (their population is only what was observed).'),
       summary: z.string().describe('The main figures, their methods and sample sizes, in words.'),
     })
     .describe('Market metrics computed from what this deployment observed.'),
