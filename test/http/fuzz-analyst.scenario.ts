@@ -377,6 +377,19 @@ export function fuzzAnalystSuite(title: string, store: () => Promise<{ env: Node
               weight: 2,
             },
             { arbitrary: pathId('collections').map((id) => ({ method: 'DELETE', path: `/v1/collections/${id}` })), weight: 1 },
+            {
+              // A run asked with bad input only (a run of the fuzz's collections would search whole
+              // boxes): a collection that is not the account's, of the wrong type, or a field it does
+              // not take; each a typed 400 or 404, free.
+              arbitrary: fc
+                .oneof(
+                  fc.record({ collection: fc.constantFrom<unknown>('col_nope', 'nope', 5, '', null, ['a'], 'x'.repeat(300)) }),
+                  fc.record({ collection: fc.constant('col_nope'), extra: fc.constantFrom<unknown>(1, 'a') }),
+                  fc.record({ wholePass: fc.constantFrom<unknown>(true, 'yes') }),
+                )
+                .map((o) => ({ method: 'POST', path: '/v1/collections/run', body: JSON.stringify(o) })),
+              weight: 1,
+            },
           ),
           400,
         );
