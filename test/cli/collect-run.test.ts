@@ -5,7 +5,9 @@
 // meta and the ledger agree to the credit. A second run the same day makes nothing. A collection
 // whose daily budget covers part of the pass spends at most its budget, and defers the rest.
 import { describe, expect, it } from 'vitest';
+import { manualClock } from '../../src/core/clock.js';
 import { metropolisTruth } from '../../src/sources/sandbox/metropolis.js';
+import { createSandboxWorld } from '../../src/sources/sandbox/world.js';
 import { freshSandbox, json, stays, staysIn } from './helpers.js';
 
 type Item = { collectionId: string; pass: number; item: string; outcome: string; creditsCharged: number; reason: string | null; found: number | null };
@@ -31,7 +33,9 @@ describe('stays collect run, a child process on the local store', () => {
     const made = await stays(['collect', 'create', 'q', `--bbox=${BOX.join(',')}`, '--platforms', 'vrbo', '--horizon', '30', '--max-credits-per-day', '400000', '--json'], m.env);
     expect(made.code, made.stderr).toBe(0);
     const before = await m.balance();
+    const t0 = Date.now();
     const run = await stays(['collect', 'run', '-o', 'json'], m.env, { timeoutMs: 240_000 });
+    const t1 = Date.now();
     expect(run.code, run.stderr).toBe(0);
     const r = json<Run>(run);
     const truth = metropolisTruth('vrbo').filter(inBox);
@@ -60,8 +64,20 @@ describe('stays collect run, a child process on the local store', () => {
     }>(mkt).data;
     expect(market.coverage).toMatchObject({ population: truth.length, tracked: truth.length, observed: truth.length, share: 1, sampled: false });
     expect(market.summary).toContain(`Occupancy over ${truth.length} of ${truth.length} listings found, 100.0 %.`);
-    // Every tracked night of every listing is in the calendar figure's sample.
-    expect(market.overall.occupancy.calendarUnavailableRate).toMatchObject({ sampleSize: truth.length * 30, listings: truth.length });
+    // Every tracked night of every listing is in the calendar figure's sample, and the figure is the
+    // world's truth for them: the simulated world moves (bookings are made as time passes), so the
+    // truth when the pass began and when it ended bound what its calendars showed.
+    const rate = market.overall.occupancy.calendarUnavailableRate;
+    expect(rate).toMatchObject({ sampleSize: truth.length * 30, listings: truth.length });
+    const truthAt = (at: number) => {
+      const world = createSandboxWorld({ clock: manualClock(at) });
+      let unavailable = 0;
+      for (const t of truth) unavailable += world.availability('vrbo', t.id, from, to).dates.filter((d) => !d.available).length;
+      return unavailable / (truth.length * 30);
+    };
+    const [low, high] = [truthAt(t0), truthAt(t1)].sort((x, y) => x - y);
+    expect(rate.value).toBeGreaterThanOrEqual(low! - 0.00005);
+    expect(rate.value).toBeLessThanOrEqual(high! + 0.00005);
 
     // Piped, status prints a JSON line and ends with the pass, which has ended.
     const status = await stays(['collect', 'status', 'q'], m.env);
