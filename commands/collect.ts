@@ -113,8 +113,9 @@ async function one(opts: Opts, call: (ops: typeof import('../src/client/operatio
 function runSummaryView(data: unknown): View {
   const groups = new Map<string, Row>();
   for (const r of (data ?? []) as Row[]) {
-    const k = `${String(r.collectionId)}|${String(r.pass)}|${String(r.outcome)}`;
-    const g = groups.get(k) ?? { collectionId: r.collectionId, pass: r.pass, outcome: r.outcome, items: 0, creditsCharged: 0, found: null, reason: null };
+    const work = r.item === 'discover' ? 'discovery' : 'tracking';
+    const k = `${String(r.collectionId)}|${String(r.pass)}|${work}|${String(r.outcome)}`;
+    const g = groups.get(k) ?? { collectionId: r.collectionId, pass: r.pass, work, outcome: r.outcome, items: 0, creditsCharged: 0, found: null, reason: null };
     g.items = (g.items as number) + 1;
     g.creditsCharged = (g.creditsCharged as number) + (n(r.creditsCharged) ?? 0);
     if (n(r.found) !== null) g.found = r.found;
@@ -129,6 +130,7 @@ function runSummaryView(data: unknown): View {
     table: [
       { header: 'COLLECTION', text: (r: Row) => s(r.collectionId), id: true },
       { header: 'PASS', text: (r: Row) => String(r.pass), align: 'right' as const },
+      { header: 'WORK', text: (r: Row) => s(r.work) },
       { header: 'OUTCOME', text: (r: Row) => s(r.outcome) },
       { header: 'ITEMS', text: (r: Row) => String(r.items), align: 'right' as const },
       { header: 'CREDITS', text: (r: Row) => String(r.creditsCharged), align: 'right' as const },
@@ -139,6 +141,7 @@ function runSummaryView(data: unknown): View {
     data: [
       { key: 'collection_id', value: (r: Row) => s(r.collectionId) },
       { key: 'pass', value: (r: Row) => n(r.pass) },
+      { key: 'work', value: (r: Row) => s(r.work) },
       { key: 'outcome', value: (r: Row) => s(r.outcome) },
       { key: 'items', value: (r: Row) => n(r.items) },
       { key: 'credits_charged', value: (r: Row) => n(r.creditsCharged) },

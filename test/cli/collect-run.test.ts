@@ -114,8 +114,8 @@ describe('stays collect run, a child process on the local store', () => {
     // The people's view: one line per outcome, the deferred ones with why.
     const table = await staysIn(['collect', 'run'], m.env, { tty: true, columns: 100 });
     expect(table.code, table.stderr).toBe(0);
-    expect(plain(table.stdout)).toMatch(/COLLECTION\s+PASS\s+OUTCOME\s+ITEMS\s+CREDITS/);
-    expect(plain(table.stdout)).toMatch(/deferred\s+\d+\s+0\s+.*budget is spent/);
+    expect(plain(table.stdout)).toMatch(/COLLECTION\s+PASS\s+WORK\s+OUTCOME\s+ITEMS\s+CREDITS/);
+    expect(plain(table.stdout)).toMatch(/tracking\s+deferred\s+\d+\s+0\s+.*budget is spent/);
     // On a terminal, status draws the pass as a bar; the pass waits for tomorrow's budget, so --once.
     const bar = await staysIn(['collect', 'status', 'small', '--once'], m.env, { tty: true, columns: 120 });
     expect(bar.code, bar.stderr).toBe(0);

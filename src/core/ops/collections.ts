@@ -131,7 +131,8 @@ function collectionView(c: CollectionRow, estimate: CollectionView['estimate'] =
     ratesByPlatform: ratesByPlatform(c),
     maxCreditsPerDay: c.maxCreditsPerDay,
     status: c.status,
-    progress,
+    // Nothing read yet (a collection just made, or deleted): an active one's discovery comes first.
+    progress: progress === NOTHING_YET && c.status === 'active' ? { ...NOTHING_YET, phase: 'discovery' } : progress,
     estimate,
     createdAt: new Date(c.createdAt).toISOString(),
     updatedAt: new Date(c.updatedAt).toISOString(),
