@@ -21,6 +21,8 @@ const CANNOT_RUN: [RegExp, string][] = [
   [/\bstays doctor\b/, 'checks the upstream of live keys: exit 7 on a machine without one (issue 22, item 3)'],
   [/^stays mcp\b|inspector stays mcp/, 'an MCP server on stdio, until stopped'],
   [/^curl /, 'a request to a running server'],
+  [/stays collect (run|status)\b/, "makes whole passes of the examples' collections (a sandbox city's thousands of listings, minutes): collect-run.test.ts runs them on a small box"],
+  [/^stays market --collection /, 'needs a collection whose discovery ran (collect-run.test.ts)'],
   [/^duckdb /, 'needs DuckDB, which the test machine need not have (history-parquet.test.ts reads the file with it when it is there)'],
   [/^stays webhooks listen\b/, 'runs until stopped (webhooks-listen-example.test.ts runs the piped one)'],
   [/--profile prod\b/, 'needs a configured profile named prod'],
