@@ -283,6 +283,9 @@ Examples:
         ctx.ui.stop();
         const out = io().stdout;
         const bar = ctx.term.outTTY;
+        // In-process, nothing makes the pass but a `stays serve` on the same store or `stays collect run`.
+        if (ctx.baseSource === null && opts.once !== true && ctx.term.errTTY)
+          io().stderr.write('Watching the local store: the pass moves while a `stays serve` on it or `stays collect run` makes it. Ctrl-C to stop.\n');
         let first: { t: number; done: number } | null = null;
         let last = '';
         for (;;) {
