@@ -194,7 +194,7 @@ async function runDiscovery(services: Services, ctx: RequestContext, c: Collecti
   return { outcome: 'done', charged, reason: null, found: found.length };
 }
 
-/** The pass's tracking items: the listings its discovery (or, if it found none, an earlier one) found, sampled within the budget, spread over the pass. */
+/** The pass's tracking items: the listings its discovery found, sampled within the budget, spread over what is left of the pass. */
 async function planTracking(services: Services, c: CollectionRow, pass: number): Promise<void> {
   const listings = await services.store.collectionListings(c.id);
   const members: Member[] = listings.filter((l) => l.lastPass === pass).map((l) => ({ platform: l.platform, listingId: l.listingId, bedrooms: l.bedrooms }));
