@@ -25,7 +25,7 @@ describe('errors in the words typed', () => {
     [['history', 'calendar', 'airbnb', '1', '--start-date', '2027-01-05', '--end-date', '2027-01-01'], /^--end-date must be after --start-date\.$/, undefined],
     [['history', 'listings', 'Lisbon', '--from', '2027-01-05', '--to', '2026-01-01'], /^--from \(.*\) must not be after --to \(/, '--from'],
     [['market', 'Lisbon', '--from', '2027-02-01', '--to', '2027-01-01'], /^--to must be after --from\.$/, '--to'],
-    [['market', '--from', '2027-01-01', '--to', '2027-02-01'], /^Give one of LOCATION, --bbox, --compset /, undefined],
+    [['market', '--from', '2027-01-01', '--to', '2027-02-01'], /^Give one of LOCATION, --bbox, --compset, --collection /, undefined],
     [['market', '--compset', 'nope', '--from', '2027-01-01', '--to', '2027-02-01'], /^No comp set "nope"/, '--compset'],
     [['compset', 'create', 'far', '--near', 'airbnb:62959578', '--radius', '99km'], /^--radius must be at most 50 km \(got 99 km\)/, '--radius'],
     [['match', 'foo:4242'], /^PLATFORM must be one of .*\(got "foo"\)/, 'PLATFORM'],

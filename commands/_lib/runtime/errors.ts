@@ -92,7 +92,7 @@ const CLI_PARAMS: Record<string, { args?: Record<string, string>; flags: string[
     args: { platform: 'PLATFORM', listingId: 'LISTING_ID', location: 'LOCATION' },
     flags: [...DATES, 'adults', 'country', 'from', 'to', 'limit', 'cursor', 'startDate', 'endDate', 'platforms', 'since'],
   },
-  market: { args: { location: 'LOCATION', compSet: '--compset' }, flags: ['bbox', 'from', 'to', 'platforms', 'bedrooms', 'interval'] },
+  market: { args: { location: 'LOCATION', compSet: '--compset' }, flags: ['bbox', 'collection', 'from', 'to', 'platforms', 'bedrooms', 'interval'] },
   match: { args: { platform: 'PLATFORM', listingId: 'LISTING_ID', listing: 'LISTING', match: 'MATCH' }, flags: ['platforms', 'threshold', 'country'] },
   compset: { args: { name: 'NAME', id: 'ID_OR_NAME', radiusMeters: '--radius' }, flags: ['near', 'bedrooms', 'platforms'] },
   // `stays watch add price|calendar|search`: the watched call's parameters (call.params.X, see
