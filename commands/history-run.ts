@@ -114,7 +114,8 @@ export async function exportObservations(ctx: Ctx, opts: GlobalOpts & Record<str
   if (format !== 'parquet' && out !== undefined) throw new UsageError(`--out is for -o parquet; -o ${format} is written to stdout: redirect it (> observations.${format}).`, 'out');
   const [{ ask }, { operations }] = await Promise.all([import('./_lib/runtime/prompt.js'), import('../src/client/operations.js')]);
   const since = await ask(ctx.term, opts.since as string | undefined, { name: '--since', message: 'Since (YYYY-MM-DD)?', usage: 'stays history export --since DATE -o csv|jsonl' });
-  const call = operations.historyObservations({ since, limit: opts.limit as string | undefined });
+  const collection = opts.collection as string | undefined;
+  const call = operations.historyObservations({ since, limit: opts.limit as string | undefined, ...(collection !== undefined ? { collection } : {}) });
   const count = format === 'parquet' ? await toParquet(ctx, call, out!) : await toLines(ctx, call, format as 'jsonl' | 'csv' | 'tsv');
   if (ctx.term.errTTY) io().stderr.write(`stays: ${count} observation${count === 1 ? '' : 's'} exported${format === 'parquet' && out !== '-' ? ` to ${out}` : ''}\n`);
 }

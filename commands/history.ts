@@ -194,6 +194,7 @@ ${columnsHelp('seen_listing')}`,
     .description('Every stored observation last seen since a date, streamed as CSV or JSON lines, or written to a Parquet file, for analysis elsewhere')
     .option('--since <instant>', 'YYYY-MM-DD or an ISO 8601 date-time (required)')
     .option('--limit <n>', 'observations per request, 1-1000 (default 500); every page is written as it arrives')
+    .option('--collection <idOrName>', 'only the listings a collection of yours ever discovered (stays collect create)')
     .option('--out <file>', 'with -o parquet (required there): the file to write, put in place once whole; - for stdout when it is not a terminal');
   withGlobals(exp, { wait: false });
   // Parquet is this command's alone: the other commands print, this one may write a file.
@@ -214,6 +215,7 @@ Examples:
   stays history export --since 2026-01-01 -o csv > observations.csv
   stays history export --since 2026-11-01T00:00:00Z | jq -c 'select(.kind == "quote")'
   stays history export --since 2026-01-01 -o parquet --out observations.parquet
+  stays history export --since 2026-11-01 --collection lisbon -o parquet --out lisbon.parquet
   duckdb -c "SELECT kind, count(*) FROM 'observations.parquet' GROUP BY kind"
 ${columnListHelp(['platform', 'listing_id', 'kind', 'key', 'currency', 'value', 'source', 'first_seen', 'last_seen', 'times_seen'], 'value is the normalized values observed, as JSON.')}`,
     )

@@ -4,10 +4,13 @@
 // calendar and a sampled quote, every call billed as by hand: the items' charges, the answer's
 // meta and the ledger agree to the credit. A second run the same day makes nothing. A collection
 // whose daily budget covers part of the pass spends at most its budget, and defers the rest.
+import { join } from 'node:path';
+import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/core/clock.js';
 import { metropolisTruth } from '../../src/sources/sandbox/metropolis.js';
 import { createSandboxWorld } from '../../src/sources/sandbox/world.js';
+import { tempDir } from '../helpers/stays.js';
 import { freshSandbox, json, stays, staysIn } from './helpers.js';
 
 type Item = { collectionId: string; pass: number; item: string; outcome: string; creditsCharged: number; reason: string | null; found: number | null };
@@ -32,6 +35,10 @@ describe('stays collect run, a child process on the local store', () => {
     const m = await liveMachine(500_000);
     const made = await stays(['collect', 'create', 'q', `--bbox=${BOX.join(',')}`, '--platforms', 'vrbo', '--horizon', '30', '--max-credits-per-day', '400000', '--json'], m.env);
     expect(made.code, made.stderr).toBe(0);
+    // A listing outside the box, observed by hand: the account's, never the collection's.
+    const outside = metropolisTruth('vrbo').find((t) => !inBox(t))!;
+    const byHand = await stays(['availability', 'vrbo', outside.id, '--start-date', '2027-06-01', '--end-date', '2027-06-08', '--json'], m.env, { timeoutMs: 60_000 });
+    expect(byHand.code, byHand.stderr).toBe(0);
     const before = await m.balance();
     const t0 = Date.now();
     const run = await stays(['collect', 'run', '-o', 'json'], m.env, { timeoutMs: 240_000 });
@@ -78,6 +85,23 @@ describe('stays collect run, a child process on the local store', () => {
     const [low, high] = [truthAt(t0), truthAt(t1)].sort((x, y) => x - y);
     expect(rate.value).toBeGreaterThanOrEqual(low! - 0.00005);
     expect(rate.value).toBeLessThanOrEqual(high! + 0.00005);
+
+    // The collection's export (issue 38, item 8): Parquet holding the observations of its listings
+    // only, every tracked listing's nights among them, and the same rows as its JSON lines.
+    const out = join(tempDir('stays-collect-export-'), 'q.parquet');
+    const exp = await stays(['history', 'export', '--since', from, '--collection', 'q', '-o', 'parquet', '--out', out], m.env);
+    expect(exp.code, exp.stderr).toBe(0);
+    const rows = (await parquetReadObjects({ file: await asyncBufferFromFile(out) })) as { platform: string; listing_id: string; kind: string }[];
+    const ids = new Set(truth.map((t) => t.id));
+    expect(rows.filter((x) => x.platform !== 'vrbo' || !ids.has(x.listing_id))).toEqual([]);
+    expect(new Set(rows.filter((x) => x.kind === 'day').map((x) => x.listing_id))).toEqual(ids);
+    const jsonl = await stays(['history', 'export', '--since', from, '--collection', 'q'], m.env);
+    expect(jsonl.code, jsonl.stderr).toBe(0);
+    expect(jsonl.stdout.trim().split('\n')).toHaveLength(rows.length);
+    // Without --collection the export has the listing observed by hand too.
+    const all = await stays(['history', 'export', '--since', from], m.env);
+    expect(all.stdout).toContain(`"listingId":"${outside.id}"`);
+    expect(jsonl.stdout).not.toContain(`"listingId":"${outside.id}"`);
 
     // Piped, status prints a JSON line and ends with the pass, which has ended.
     const status = await stays(['collect', 'status', 'q'], m.env);
@@ -131,6 +155,11 @@ describe('stays collect run, a child process on the local store', () => {
     expect(unknown.code).toBe(3);
     expect(unknown.stdout).toBe('');
     expect(unknown.stderr).toContain('collection_not_found');
+    const exported = await stays(['history', 'export', '--since', '2026-01-01', '--collection', 'nope'], m.env);
+    expect(exported.code).toBe(3);
+    expect(exported.stdout).toBe('');
+    expect(exported.stderr).toContain('collection_not_found');
+    expect(exported.stderr).toContain('--collection');
     expect(await m.balance()).toBe(1000);
   });
 });

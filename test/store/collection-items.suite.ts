@@ -169,6 +169,42 @@ export function suite(kind: StoreKind): void {
       ]);
     });
 
+    it("a collection's export: the observations of every listing it ever discovered (gone ones too), nothing else, page by page", async () => {
+      const store = (await dbs.fresh()).open();
+      const id = await collectionIn(store);
+      await store.recordCollectionListings(id, 0, [
+        { platform: 'airbnb', listingId: '1', bedrooms: 2 },
+        { platform: 'airbnb', listingId: '2', bedrooms: null },
+      ]);
+      // Listing 1 gone in pass 1: still the collection's.
+      await store.recordCollectionListings(id, 1, [{ platform: 'airbnb', listingId: '2', bedrooms: 2 }]);
+      const day = (platform: string, listingId: string, key: string) => ({ platform, listingId, kind: 'day' as const, key, currency: null, value: { available: true } });
+      await store.recordObservations(
+        [day('airbnb', '1', '2027-03-01'), day('airbnb', '3', '2027-03-01'), day('vrbo', '1', '2027-03-01'), day('airbnb', '2', '2027-03-01'), day('airbnb', '2', '2027-03-02')],
+        'simulated',
+        T0,
+        'acct_1',
+      );
+      const walk = async (collectionId: string | undefined, view?: { account: string | null; pooled: boolean }) => {
+        const seen: string[] = [];
+        let afterId = 0;
+        for (;;) {
+          const page = await store.observationsSince({ since: 0, afterId, limit: 2, view, collectionId });
+          seen.push(...page.map((r) => `${r.platform}:${r.listingId}@${r.key}`));
+          if (page.length < 2) return seen;
+          afterId = page.at(-1)!.id;
+        }
+      };
+      const mine = ['airbnb:1@2027-03-01', 'airbnb:2@2027-03-01', 'airbnb:2@2027-03-02'];
+      expect(await walk(id)).toEqual(mine);
+      expect(await walk(id, { account: 'acct_1', pooled: false })).toEqual(mine);
+      expect(await walk(id, { account: 'acct_1', pooled: true })).toEqual(mine);
+      // Another account's own view reads none of acct_1's rows, collection or not.
+      expect(await walk(id, { account: 'acct_2', pooled: false })).toEqual([]);
+      expect(await walk(undefined)).toHaveLength(5);
+      expect(await walk('col_none')).toEqual([]);
+    });
+
     it('what the ledger charged calls of given request ids, of this account only', async () => {
       const store = (await dbs.fresh()).open();
       await collectionIn(store);

@@ -90,7 +90,7 @@ const CLI_PARAMS: Record<string, { args?: Record<string, string>; flags: string[
   // (compSet is --compset, radiusMeters --radius).
   history: {
     args: { platform: 'PLATFORM', listingId: 'LISTING_ID', location: 'LOCATION' },
-    flags: [...DATES, 'adults', 'country', 'from', 'to', 'limit', 'cursor', 'startDate', 'endDate', 'platforms', 'since'],
+    flags: [...DATES, 'adults', 'country', 'from', 'to', 'limit', 'cursor', 'startDate', 'endDate', 'platforms', 'since', 'collection'],
   },
   market: { args: { location: 'LOCATION', compSet: '--compset' }, flags: ['bbox', 'collection', 'from', 'to', 'platforms', 'bedrooms', 'interval'] },
   match: { args: { platform: 'PLATFORM', listingId: 'LISTING_ID', listing: 'LISTING', match: 'MATCH' }, flags: ['platforms', 'threshold', 'country'] },

@@ -28,6 +28,7 @@ import { MAX_STAY_NIGHTS, MAX_WINDOW_DAYS } from '../limits.js';
 import { type RawInput, daysBetween, parseParams } from '../validate.js';
 import { buildMeta } from '../meta.js';
 import { platformFor, requireEnabled } from './common.js';
+import { ownCollection } from './collections.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const instantMs = (s: string) => Date.parse(s.length === 10 ? `${s}T00:00:00Z` : s);
@@ -197,9 +198,11 @@ export async function historyObservations(services: Services, ctx: RequestContex
   requireScope(ctx, 'stays.read');
   const q = parseParams(historyObservationsParams(), raw);
   const since = instantMs(q.since);
-  const fp = fingerprint(['history-observations', ctx.key.env, since]);
+  // A collection of the key's account and environment (another's answers 404, as an unknown one).
+  const collectionId = q.collection === undefined ? undefined : (await ownCollection(services, ctx, q.collection, 'collection')).id;
+  const fp = fingerprint(['history-observations', ctx.key.env, since, collectionId ?? '']);
   const afterId = decodeCursor(q.cursor, fp)?.o.i ?? 0;
-  const rows = isSandbox(ctx) ? [] : await services.store.observationsSince({ since, afterId, limit: q.limit + 1, view: historyView(services, ctx) });
+  const rows = isSandbox(ctx) ? [] : await services.store.observationsSince({ since, afterId, limit: q.limit + 1, view: historyView(services, ctx), collectionId });
   const page = rows.slice(0, q.limit);
   const hasMore = rows.length > q.limit;
   const last = page.at(-1);

@@ -146,6 +146,7 @@ export const historyObservationsParams = once(() =>
     since: instant().describe('Observations last seen at or after this instant (ISO 8601 date-time with its offset, or a date: its UTC midnight).'),
     limit: int(z.number().min(1).max(OBSERVATIONS_PAGE.max)).default(OBSERVATIONS_PAGE.default).describe(`Observations per page, 1 to ${OBSERVATIONS_PAGE.max}. Default ${OBSERVATIONS_PAGE.default}.`),
     cursor: str().optional().describe('Opaque cursor from meta.pagination.nextCursor.'),
+    collection: str(z.string().min(1)).optional().describe("One of the account's collections (col_… or its name): only the observations of the listings it ever discovered (gone ones included)."),
   }),
 );
 

@@ -170,23 +170,31 @@ export function observationStore(db: Db): ObservationStore & { history: HistoryP
     async observationsSince(q) {
       await flush();
       const view = q.view ?? { account: null, pooled: true };
+      // A collection's export: only the listings it ever discovered (a primary-key probe a row).
+      const within = (n: number) =>
+        q.collectionId === undefined
+          ? ''
+          : ` AND EXISTS (SELECT 1 FROM collection_listings cl WHERE cl.collection_id = $${n} AND cl.platform = observations.platform AND cl.listing_id = observations.listing_id)`;
+      const extra = q.collectionId === undefined ? [] : [q.collectionId];
       // By id, the primary key: each page is an index range however large the store.
       if (view.account === null) {
-        const rows = await db.query(`SELECT * FROM observations WHERE id > $1 AND last_seen >= $2 ORDER BY id LIMIT $3`, [q.afterId, q.since, q.limit]);
+        const rows = await db.query(`SELECT * FROM observations WHERE id > $1 AND last_seen >= $2${within(4)} ORDER BY id LIMIT $3`, [q.afterId, q.since, q.limit, ...extra]);
         return rows.map((r) => toObservation(r));
       }
       if (view.pooled) {
         // Every account's rows, but another account's searches and quotes (their keys are its queries) never.
-        const rows = await db.query(`SELECT * FROM observations WHERE id > $1 AND last_seen >= $2 AND (account_id IN ('', $4) OR kind NOT IN ('search', 'quote')) ORDER BY id LIMIT $3`, [
+        const rows = await db.query(`SELECT * FROM observations WHERE id > $1 AND last_seen >= $2 AND (account_id IN ('', $4) OR kind NOT IN ('search', 'quote'))${within(5)} ORDER BY id LIMIT $3`, [
           q.afterId,
           q.since,
           q.limit,
           view.account,
+          ...extra,
         ]);
         return rows.map((r) => toObservation(r));
       }
       // The account's own rows and those recorded without an account: two index ranges (account, id), merged by id.
-      const page = (account: string) => db.query(`SELECT * FROM observations WHERE account_id = $4 AND id > $1 AND last_seen >= $2 ORDER BY id LIMIT $3`, [q.afterId, q.since, q.limit, account]);
+      const page = (account: string) =>
+        db.query(`SELECT * FROM observations WHERE account_id = $4 AND id > $1 AND last_seen >= $2${within(5)} ORDER BY id LIMIT $3`, [q.afterId, q.since, q.limit, account, ...extra]);
       const [own, unowned] = await Promise.all([page(view.account), view.account === '' ? Promise.resolve([]) : page('')]);
       return [...own, ...unowned]
         .sort((a, b) => Number(a.id) - Number(b.id))

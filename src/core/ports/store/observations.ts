@@ -87,5 +87,11 @@ export interface ObservationStore {
    * in id order after `afterId` (the previous page's last id; 0 to start), at most `limit`: what
    * `stays history export` streams page by page, never the whole store at once.
    */
-  observationsSince(q: { since: number; afterId: number; limit: number; view?: HistoryView }): Promise<ObservationRow[]>;
+  observationsSince(q: {
+    since: number;
+    afterId: number;
+    limit: number;
+    view?: HistoryView /** Only the listings this collection ever discovered. */;
+    collectionId?: string;
+  }): Promise<ObservationRow[]>;
 }

@@ -90,11 +90,12 @@ export const historyObservationsGet = defineRoute({
     description:
       'Always 0 credits, never 202: it reads what the live calls of its account observed (README: what accounts see of each other). Every stored observation (any platform, listing and kind) last seen ' +
       'at or after `since`, in the order they were stored, cursor-paginated: walk every page to export the store (`stays history export`). ' +
-      'A sandbox key gets an empty list: sandbox histories are synthetic, made per listing when asked, and a sandbox key does not read what live calls observed.',
+      'A sandbox key gets an empty list: sandbox histories are synthetic, made per listing when asked, and a sandbox key does not read what live calls observed. ' +
+      "With `collection`, only the observations of the listings that collection ever discovered (404 collection_not_found for one the key's account and environment does not have).",
     tags: ['History'],
     query: historyObservationsParams(),
     data: z.array(observationSchema()),
-    errors: [400, 403],
+    errors: [400, 403, 404],
     auth: true,
   }),
   handle: async (c, ctx) => renderOk(c, await historyObservations(c.get('services'), ctx, queryInput(c))),
