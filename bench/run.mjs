@@ -5,6 +5,7 @@ import { benchFanout } from './fanout.mjs';
 import { benchHistory } from './history.mjs';
 import { benchCli } from './cli.mjs';
 import { benchCollections } from './collections.mjs';
+import { benchMonth } from './collection-month.mjs';
 import { benchDiscovery } from './discovery.mjs';
 import { benchJq } from './jq.mjs';
 import { benchKnee } from './knee.mjs';
@@ -30,6 +31,7 @@ const suites = {
   analyst: benchAnalyst,
   discovery: benchDiscovery,
   collections: benchCollections,
+  month: benchMonth,
 };
 for (const [name, fn] of Object.entries(suites)) {
   if (which !== 'all' && which !== name) continue;

@@ -32,7 +32,9 @@ const estimateText = (r: Row) => {
     .map(([p, v]) => `${p} ${String(o(v).tracked)}/${String(o(v).listings)} listings, ${String(o(v).creditsPerDay)}/day`)
     .join('; ');
   const c = (x: unknown) => (typeof x === 'number' ? x.toLocaleString('en-US') : '?');
-  return `${c(e.creditsPerDay)} credits/day (${c(e.creditsPerPass)} a pass) tracking ${c(e.tracked)} of ${c(e.listings)} listings${e.sampled === true ? ' (a sample)' : ''}${per === '' ? '' : `: ${per}`}. ${String(e.basis ?? '')}`;
+  // A server older than the discovery's estimate gives tracking alone.
+  const total = n(e.totalCreditsPerDay) === null ? '' : `${c(e.totalCreditsPerDay)} credits/day with discovery (${c(e.discoveryCreditsPerPass)} a pass); `;
+  return `${total}${c(e.creditsPerDay)} credits/day (${c(e.creditsPerPass)} a pass) tracking ${c(e.tracked)} of ${c(e.listings)} listings${e.sampled === true ? ' (a sample)' : ''}${per === '' ? '' : `: ${per}`}. ${String(e.basis ?? '')}`;
 };
 const progressText = (r: Row) => {
   const p = o(r.progress);

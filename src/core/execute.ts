@@ -104,6 +104,27 @@ function refuseUnsupported<T>(plan: Plan<T>, upstream: Upstream): void {
   if (reasons.every((r) => r !== null)) throw new ServiceError('platform_not_enabled', reasons[0]!, { param: 'platform' });
 }
 
+/**
+ * Makes a plan and waits for its end however long its job runs (the service's own callers: a
+ * collection's pass, its discovery's searches): the answer, or the call's error. Waits `waitMs` at
+ * a time; a job no longer running in this process (it is stopping) is read from the store until
+ * the store has its end.
+ */
+export async function executeToEnd<T>(services: Services, ctx: RequestContext, plan: Plan<T>, opts: { waitMs: number; memoKey?: string }): Promise<{ data: T; meta: Meta }> {
+  const r = await execute(services, ctx, plan, opts);
+  if (r.kind === 'sync') return { data: r.data, meta: r.meta };
+  const jobId = r.body.data.jobId;
+  for (;;) {
+    const done = await services.jobs.wait(jobId, opts.waitMs);
+    if (done?.ok) return { data: done.data as T, meta: done.meta as Meta };
+    if (done) throw done.error;
+    const row = await services.store.getJob(jobId);
+    if (row?.status === 'completed') return { data: row.result as T, meta: row.meta as Meta };
+    if (row?.status === 'failed') throw new ServiceError('upstream_degraded', 'The call failed; nothing was charged.');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 export async function execute<T>(services: Services, ctx: RequestContext, plan: Plan<T>, opts: { waitMs?: number; memoKey?: string } = {}): Promise<ExecResult<T>> {
   if (isSandbox(ctx)) return runSandbox(services, ctx, plan, opts.memoKey);
   requireLiveUnlocked(ctx);

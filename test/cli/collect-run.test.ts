@@ -3,7 +3,8 @@
 // the box's listings past the caps (against the simulated world's truth), then fetches each one's
 // calendar and a sampled quote, every call billed as by hand: the items' charges, the answer's
 // meta and the ledger agree to the credit. A second run the same day makes nothing. A collection
-// whose daily budget covers part of the pass spends at most its budget, and defers the rest.
+// whose daily budget covers part of the pass pays its discovery first and tracks a stated sample
+// within what is left, never more than its budget.
 import { join } from 'node:path';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
@@ -119,34 +120,44 @@ describe('stays collect run, a child process on the local store', () => {
     expect(before - (await m.balance())).toBe(sum);
   }, 300_000);
 
-  it('a budget that covers part of a pass: at most the budget is spent, the rest deferred to the next UTC day, the ledger exact', async () => {
+  it('a budget that covers part of a pass: the discovery first, then a stated sample within what it leaves; at most the budget spent, the ledger exact', async () => {
     const m = await liveMachine(500_000);
     const BUDGET = 600;
     expect((await stays(['collect', 'create', 'small', `--bbox=${BOX.join(',')}`, '--platforms', 'vrbo', '--horizon', '30', '--max-credits-per-day', String(BUDGET)], m.env)).code).toBe(0);
     const before = await m.balance();
-    const run = await stays(['collect', 'run', '-o', 'json'], m.env, { timeoutMs: 240_000 });
+    // The people's view: one line per collection, pass, work and outcome.
+    const run = await staysIn(['collect', 'run'], m.env, { tty: true, columns: 100 });
     expect(run.code, run.stderr).toBe(0);
-    const r = json<Run>(run);
-    const sum = r.data.reduce((n, x) => n + x.creditsCharged, 0);
+    const out = plain(run.stdout);
+    expect(out).toMatch(/COLLECTION\s+PASS\s+WORK\s+OUTCOME\s+ITEMS\s+CREDITS/);
+    const line = (work: string) => out.match(new RegExp(`\\s0\\s+${work}\\s+(\\w+)\\s+(\\d+)\\s+(\\d+)`))!.slice(1);
+    const [discovered, , discoveryCredits] = line('discovery');
+    const [trackedOutcome, trackedItems, trackedCredits] = line('tracking');
+    expect(discovered).toBe('done');
+    // Tracking was sized within what the discovery left: every planned item made, none deferred.
+    expect(trackedOutcome).toBe('done');
+    expect(out).not.toContain('deferred');
+    const sum = Number(discoveryCredits) + Number(trackedCredits);
+    const tracked = Number(trackedItems);
     expect(sum).toBeGreaterThan(0);
     expect(sum).toBeLessThanOrEqual(BUDGET);
-    expect(r.meta.creditsCharged).toBe(sum);
     expect(before - (await m.balance())).toBe(sum);
-    const deferred = r.data.filter((x) => x.outcome === 'deferred');
-    expect(deferred.length).toBeGreaterThan(0);
-    for (const d of deferred) expect(d.creditsCharged).toBe(0);
-    // The people's view: one line per outcome, the deferred ones with why.
-    const table = await staysIn(['collect', 'run'], m.env, { tty: true, columns: 100 });
-    expect(table.code, table.stderr).toBe(0);
-    expect(plain(table.stdout)).toMatch(/COLLECTION\s+PASS\s+WORK\s+OUTCOME\s+ITEMS\s+CREDITS/);
-    expect(plain(table.stdout)).toMatch(/tracking\s+deferred\s+\d+\s+0\s+.*budget is spent/);
-    // On a terminal, status draws the pass as a bar; the pass waits for tomorrow's budget, so --once.
+    expect(tracked).toBeGreaterThan(0);
+    const again = await stays(['collect', 'run', '-o', 'json'], m.env);
+    expect(json<Run>(again)).toMatchObject({ data: [], meta: { creditsCharged: 0 } });
+    // On a terminal, status draws the pass as a bar, whole now.
     const bar = await staysIn(['collect', 'status', 'small', '--once'], m.env, { tty: true, columns: 120 });
     expect(bar.code, bar.stderr).toBe(0);
-    expect(plain(bar.stdout)).toMatch(/small · pass 0 · tracking \[#*-+\] \d+\/\d+ items · ETA - · \d+ credits today\n$/);
-    const progress = json<{ data: { progress: Progress } }>(await stays(['collect', 'show', 'small', '--json'], m.env)).data.progress;
-    expect(progress.creditsSpentToday).toBeLessThanOrEqual(BUDGET);
-    expect(before - (await m.balance())).toBeLessThanOrEqual(BUDGET);
+    expect(plain(bar.stdout)).toMatch(new RegExp(`small · pass 0 · idle \\[#+\\] ${tracked + 1}/${tracked + 1} items · ETA - · ${sum} credits today\n$`));
+    const shown = json<{ data: { progress: Progress & { coverage: number }; estimate: { sampled: boolean; tracked: number; totalCreditsPerDay: number } } }>(
+      await stays(['collect', 'show', 'small', '--json'], m.env),
+    ).data;
+    expect(shown.progress.creditsSpentToday).toBe(sum);
+    expect(shown.progress).toMatchObject({ listingsTracked: tracked });
+    expect(shown.progress.listingsDiscovered).toBeGreaterThan(tracked);
+    expect(shown.progress.coverage).toBeLessThan(1);
+    // The estimate now rests on the discovery that ran: the same sample, what it cost.
+    expect(shown.estimate).toMatchObject({ sampled: true, tracked, totalCreditsPerDay: sum });
   }, 300_000);
 
   it('bad input is a typed error, nothing charged: an unknown collection, a field the run does not take', async () => {

@@ -67,7 +67,7 @@ describe('stays collect, in-process on the local store', () => {
   it('--dry-run prints the estimate and creates nothing', async () => {
     const dry = await c(['create', 'porto', '--location', 'Porto', '--max-credits-per-day', '300', '--dry-run'], true);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(plain(dry.stdout)).toMatch(/ESTIMATE\s+[\d,]+ credits\/day \([\d,]+ a pass\) tracking [\d,]+ of [\d,]+ listings/);
+    expect(plain(dry.stdout)).toMatch(/ESTIMATE\s+[\d,]+ credits\/day with discovery \([\d,]+ a pass\); [\d,]+ credits\/day \([\d,]+ a pass\) tracking [\d,]+ of [\d,]+ listings/);
     expect(dry.stderr).toContain('A dry run: nothing was created.');
     expect(json<{ data: Collection[] }>(await c(['list', '--json'])).data.map((x) => x.name)).not.toContain('porto');
   });

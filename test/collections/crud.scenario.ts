@@ -80,14 +80,27 @@ export async function collectionsCrud(api: Api): Promise<void> {
   // A dry run: the collection it would be and its estimate, within its budget; nothing made.
   const dry = await call(key, 'POST', '/v1/collections', { name: 'porto', location: 'Porto', maxCreditsPerDay: 300, dryRun: true });
   expect(dry.status, dry.text).toBe(200);
-  const est = dry.body.data!.estimate as { listings: number; tracked: number; sampled: boolean; creditsPerDay: number; creditsPerDayAll: number; basis: string };
+  const est = dry.body.data!.estimate as {
+    listings: number;
+    tracked: number;
+    sampled: boolean;
+    creditsPerDay: number;
+    creditsPerDayAll: number;
+    discoveryCreditsPerPass: number;
+    totalCreditsPerDay: number;
+    basis: string;
+  };
   expect(est.listings).toBeGreaterThan(0);
-  expect(est.creditsPerDay).toBeLessThanOrEqual(300);
+  // The discovery is paid first (estimated from the listings known: a search row each at least), tracking sized within the rest.
+  expect(est.discoveryCreditsPerPass).toBeGreaterThanOrEqual(est.listings);
+  expect(est.totalCreditsPerDay).toBe(est.creditsPerDay + est.discoveryCreditsPerPass);
+  expect(est.totalCreditsPerDay).toBeLessThanOrEqual(300);
   expect(est.sampled).toBe(est.tracked < est.listings);
-  expect(est.sampled).toBe(est.creditsPerDayAll > 300);
+  expect(est.sampled).toBe(est.creditsPerDayAll + est.discoveryCreditsPerPass > 300);
   expect(est.basis).toContain(`${est.listings} listings`);
-  const big = await call(key, 'POST', '/v1/collections', { name: 'porto', location: 'Porto', maxCreditsPerDay: est.creditsPerDayAll, dryRun: true });
-  expect(big.body.data!.estimate).toMatchObject({ sampled: false, tracked: est.listings, creditsPerDay: est.creditsPerDayAll });
+  const all = est.creditsPerDayAll + est.discoveryCreditsPerPass;
+  const big = await call(key, 'POST', '/v1/collections', { name: 'porto', location: 'Porto', maxCreditsPerDay: all, dryRun: true });
+  expect(big.body.data!.estimate).toMatchObject({ sampled: false, tracked: est.listings, creditsPerDay: est.creditsPerDayAll, totalCreditsPerDay: all });
   expect((await call(key, 'GET', '/v1/collections/porto')).status).toBe(404);
 
   // Read: newest first; by id and by name; the same answer.

@@ -5,7 +5,7 @@
 // the interval (no herd); the estimate the sum of what is planned.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CADENCE_MS, type Member, listingPassCost, planPass } from '../../src/core/collections/pass-plan.js';
+import { CADENCE_MS, type Member, discoveryEstimate, listingPassCost, planPass } from '../../src/core/collections/pass-plan.js';
 
 const member = fc.record({
   platform: fc.constantFrom('airbnb', 'vrbo', 'booking', 'google'),
@@ -24,17 +24,19 @@ const T = Date.UTC(2027, 0, 1, 3);
 describe('a pass within its budget', () => {
   it('never plans past the budget; tracks everything when it fits; else a proportional stratified sample, stated', () => {
     fc.assert(
-      fc.property(fc.array(member, { maxLength: 600 }), settings, (members, s) => {
-        const plan = planPass(members, s, T);
+      fc.property(fc.array(member, { maxLength: 600 }), settings, fc.integer({ min: 0, max: 20_000 }), (members, s, discovery) => {
+        const plan = planPass(members, s, T, discovery);
         const perPass = s.maxCreditsPerDay * (CADENCE_MS[s.cadence] / 86_400_000);
         const cost = plan.fetches.reduce((sum, f) => sum + listingPassCost(f.platform, s), 0);
         expect(cost).toBe(plan.estimate.creditsPerPass);
-        expect(cost).toBeLessThanOrEqual(perPass);
+        // Tracking within what the budget leaves after the discovery.
+        expect(cost).toBeLessThanOrEqual(Math.max(0, perPass - discovery));
+        expect(plan.estimate.discoveryCreditsPerPass).toBe(discovery);
         const distinct = new Set(members.map((m) => `${m.platform}|${m.listingId}`));
         expect(plan.sample.of).toBe(distinct.size);
         expect(plan.sample.tracked).toBe(plan.fetches.length);
         expect(new Set(plan.fetches.map((f) => f.item)).size).toBe(plan.fetches.length);
-        if (plan.estimate.creditsPerDayAll <= s.maxCreditsPerDay) expect(plan.sample.sampled).toBe(false);
+        if (plan.estimate.creditsPerDayAll + discovery * (86_400_000 / CADENCE_MS[s.cadence]) <= s.maxCreditsPerDay) expect(plan.sample.sampled).toBe(false);
         expect(plan.sample.sampled).toBe(plan.sample.tracked < plan.sample.of);
         // Proportional: every stratum's count is its share of the stated fraction, to one listing.
         for (const st of plan.sample.strata) {
@@ -49,6 +51,16 @@ describe('a pass within its budget', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("a discovery's estimate before one ran: each listing's search row once, and the truncated searches of a population past the cap", () => {
+    const city = (platform: string, n: number): Member[] => Array.from({ length: n }, (_, i) => ({ platform, listingId: String(i), bedrooms: null }));
+    // vrbo, 286 listings under its 500 cap: 286 rows at 1 credit, in pages of 40 (each at least 5).
+    expect(discoveryEstimate(city('vrbo', 286))).toBe(286);
+    // airbnb, 5,000 listings past its 280 cap: 5,000 + 280 × ceil(log2(5,000 / 280)) = 6,400 rows at 2 credits.
+    expect(discoveryEstimate(city('airbnb', 5_000))).toBe(12_800);
+    expect(discoveryEstimate([...city('airbnb', 5_000), ...city('vrbo', 286)])).toBe(13_086);
+    expect(discoveryEstimate([])).toBe(0);
   });
 
   it('the same sample every pass (and whatever order the population comes in); another collection draws its own', () => {

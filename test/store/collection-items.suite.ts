@@ -84,6 +84,22 @@ export function suite(kind: StoreKind): void {
       expect((await store.collectionPasses(id))[0]).toMatchObject({ items: 1, done: 1, charged: 5, endedAt: T0 + 3 * MIN });
     });
 
+    it('a claim is fenced by its number: a stalled worker of the same process holds nothing once another worker of it took the item again', async () => {
+      const store = (await dbs.fresh()).open();
+      const id = await collectionIn(store);
+      await store.planCollectionItems(id, 1, [{ item: 'track:airbnb:1', dueAt: T0 }]);
+      const [first] = await store.claimCollectionItems('proc', T0, T0 + MIN, 10);
+      // The first worker stalls past its lease; another worker of the same process claims the item.
+      const [second] = await store.claimCollectionItems('proc', T0 + 2 * MIN, T0 + 3 * MIN, 10);
+      expect([first!.attempts, second!.attempts]).toEqual([1, 2]);
+      expect(await store.renewCollectionItems('proc', [first!], T0 + 9 * MIN)).toEqual([]);
+      expect(await store.releaseCollectionItem(first!, 'proc', T0 + 60 * MIN)).toBe(false);
+      expect(await store.finishCollectionItem(first!, 'proc', { at: T0 + 2 * MIN, outcome: 'ok', charged: 5 })).toBe(false);
+      expect(await store.renewCollectionItems('proc', [second!], T0 + 9 * MIN)).toEqual([{ collectionId: id, pass: 1, item: 'track:airbnb:1' }]);
+      expect(await store.finishCollectionItem(second!, 'proc', { at: T0 + 3 * MIN, outcome: 'ok', charged: 7 })).toBe(true);
+      expect((await store.collectionPasses(id))[0]).toMatchObject({ done: 1, charged: 7 });
+    });
+
     it('processes claiming at once on the same data never get the same item', async () => {
       const backing = await dbs.fresh();
       const stores = [backing.open(), backing.open(), backing.open()];
@@ -178,7 +194,14 @@ export function suite(kind: StoreKind): void {
       ]);
       // Listing 1 gone in pass 1: still the collection's.
       await store.recordCollectionListings(id, 1, [{ platform: 'airbnb', listingId: '2', bedrooms: 2 }]);
-      const day = (platform: string, listingId: string, key: string) => ({ platform, listingId, kind: 'day' as const, key, currency: null, value: { available: true } });
+      const day = (platform: string, listingId: string, key: string) => ({
+        platform,
+        listingId,
+        kind: 'day' as const,
+        key,
+        currency: null,
+        value: { available: true, minNights: null, checkIn: null, checkOut: null, bookable: null },
+      });
       await store.recordObservations(
         [day('airbnb', '1', '2027-03-01'), day('airbnb', '3', '2027-03-01'), day('vrbo', '1', '2027-03-01'), day('airbnb', '2', '2027-03-01'), day('airbnb', '2', '2027-03-02')],
         'simulated',

@@ -14,8 +14,10 @@
 //   the listing), so a tracked calendar is tracked every pass.
 // - No midnight herd: the pass's fetches are due at instants spread evenly over its interval, in
 //   the sample's random order (platforms interleaved).
-import { PRICE_COST, availabilityCost } from '../billing.js';
-import type { Platform } from '../platforms.js';
+import { PRICE_COST, availabilityCost, searchLegCost } from '../billing.js';
+import { SEARCH_LIMIT } from '../limits.js';
+import type { EnabledPlatform, Platform } from '../platforms.js';
+import { SEARCH_CAPS } from '../search-caps.js';
 import type { CollectionCadence, CollectionRates } from '../ports/store.js';
 
 export interface Member {
@@ -55,6 +57,10 @@ export interface PassPlan {
   /** fraction: the share of each stratum tracked (each stratum's count is its share rounded, to one listing). */
   sample: { tracked: number; of: number; sampled: boolean; fraction: number; strata: Stratum[] };
   estimate: {
+    /** What the pass's discovery costs (given: the latest discovery's charge, or discoveryEstimate's). */
+    discoveryCreditsPerPass: number;
+    /** Tracking and discovery, a day: at most maxCreditsPerDay when the discovery's cost is right. */
+    totalCreditsPerDay: number;
     creditsPerPass: number;
     creditsPerDay: number;
     /** Tracking every listing found, a day (what the budget would need for full coverage). */
@@ -69,6 +75,27 @@ export const CADENCE_MS: Record<CollectionCadence, number> = { daily: DAY_MS, we
 /** What tracking one listing costs a pass: its calendar over the horizon and, unless rates are none, one sampled stay's quote. */
 export function listingPassCost(platform: string, s: Pick<PassSettings, 'horizonNights' | 'rates'>): number {
   return availabilityCost(platform as Platform, s.horizonNights) + (s.rates === 'none' ? 0 : PRICE_COST);
+}
+
+/**
+ * What a discovery of this population would cost before one has run (after, its charge is known):
+ * every listing's row paid once, in pages of SEARCH_LIMIT.max rows, plus a cap's worth of rows again
+ * for each halving a population past the cap takes (the truncated searches of the cells it splits).
+ * On the Metropolis bench's airbnb city (5,000 listings, cap 280) that is 6,400 rows for the 6,106
+ * the discovery paid.
+ */
+export function discoveryEstimate(members: readonly Pick<Member, 'platform'>[]): number {
+  const byPlatform = new Map<string, number>();
+  for (const m of members) byPlatform.set(m.platform, (byPlatform.get(m.platform) ?? 0) + 1);
+  let credits = 0;
+  for (const [platform, n] of byPlatform) {
+    const cap = SEARCH_CAPS[platform as EnabledPlatform] ?? SEARCH_LIMIT.max;
+    const rows = n + (n > cap ? cap * Math.ceil(Math.log2(n / cap)) : 0);
+    const pages = Math.ceil(rows / SEARCH_LIMIT.max);
+    // Full pages, then the last one's rows.
+    credits += (pages - 1) * searchLegCost(platform as Platform, SEARCH_LIMIT.max) + searchLegCost(platform as Platform, rows - (pages - 1) * SEARCH_LIMIT.max);
+  }
+  return credits;
 }
 
 /** A listing's place in its collection's sample: a 32-bit FNV-1a hash of the collection and the listing. */
@@ -99,11 +126,16 @@ function allocate(strata: { n: number; cost: number }[], f: number, budgetPerPas
   return counts;
 }
 
-export function planPass(members: readonly Member[], s: PassSettings, passStart: number): PassPlan {
+/**
+ * `discoveryPerPass`: what the pass's discovery costs (or cost), taken from its budget before the
+ * tracking is sized.
+ */
+export function planPass(members: readonly Member[], s: PassSettings, passStart: number, discoveryPerPass = 0): PassPlan {
   const intervalMs = CADENCE_MS[s.cadence];
   const passesPerDay = DAY_MS / intervalMs;
-  // The budget of one pass: what a day allows, over the passes a day (a weekly pass may spend a week's).
-  const budgetPerPass = Math.floor(s.maxCreditsPerDay / passesPerDay + 1e-9);
+  // The budget of one pass: what a day allows, over the passes a day (a weekly pass may spend a
+  // week's), less its discovery.
+  const budgetPerPass = Math.max(0, Math.floor(s.maxCreditsPerDay / passesPerDay + 1e-9) - discoveryPerPass);
   // Strata: platform × bedrooms, each member in its hash order.
   const byStratum = new Map<string, { platform: string; bedrooms: number | null; members: Member[] }>();
   const seen = new Set<string>();
@@ -165,6 +197,13 @@ export function planPass(members: readonly Member[], s: PassSettings, passStart:
       fraction,
       strata: strata.map((st, i) => ({ platform: st.platform, bedrooms: st.bedrooms, listings: st.members.length, tracked: counts[i]! })),
     },
-    estimate: { creditsPerPass, creditsPerDay: Math.ceil(creditsPerPass * passesPerDay), creditsPerDayAll: Math.ceil(full * passesPerDay), byPlatform },
+    estimate: {
+      discoveryCreditsPerPass: discoveryPerPass,
+      totalCreditsPerDay: Math.ceil((creditsPerPass + discoveryPerPass) * passesPerDay),
+      creditsPerPass,
+      creditsPerDay: Math.ceil(creditsPerPass * passesPerDay),
+      creditsPerDayAll: Math.ceil(full * passesPerDay),
+      byPlatform,
+    },
   };
 }

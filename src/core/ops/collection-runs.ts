@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import { DAY_MS, utcToday } from '../clock.js';
 import type { RequestContext, Services } from '../context.js';
 import { ServiceError } from '../errors.js';
-import { execute } from '../execute.js';
+import { executeToEnd } from '../execute.js';
 import { newRequestId } from '../ids.js';
 import { distanceMeters } from '../analytics/geometry.js';
 import { type Spend, billedCellSearch } from './discovery-search.js';
@@ -30,7 +30,7 @@ import { pricePlan } from './price.js';
 import type { Plan } from '../plan.js';
 import type { EnabledPlatform } from '../platforms.js';
 import type { CollectionItemRow, CollectionRow } from '../ports/store.js';
-import type { Meta, Property } from '../schemas/resources.js';
+import type { Property } from '../schemas/resources.js';
 import type { BBox } from '../upstream.js';
 import { circleBox, discover } from '../collections/discovery.js';
 import { CADENCE_MS, type Member, planPass } from '../collections/pass-plan.js';
@@ -115,23 +115,10 @@ function budgeted(services: Services, c: CollectionRow, item: CollectionItemRow,
 }
 
 /** A plan made as the collection's key with the given request id, waited on to its end (a job is waited for). */
-async function made<T>(services: Services, ctx: RequestContext, plan: Plan<T>): Promise<{ data: T; meta: Meta }> {
-  const r = await execute(services, ctx, plan, { waitMs: CALL_WAIT_MS });
-  if (r.kind === 'sync') return { data: r.data, meta: r.meta };
-  for (;;) {
-    const done = await services.jobs.wait(r.body.data.jobId, CALL_WAIT_MS);
-    if (done?.ok) return { data: done.data as T, meta: done.meta as Meta };
-    if (done) throw done.error;
-    // Not running here any more (this process is stopping): the store has its end, or will.
-    const row = await services.store.getJob(r.body.data.jobId);
-    if (row?.status === 'completed') return { data: row.result as T, meta: row.meta as Meta };
-    if (row?.status === 'failed') throw new ServiceError('upstream_degraded', 'The call failed; nothing was charged.');
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+const made = <T>(services: Services, ctx: RequestContext, plan: Plan<T>) => executeToEnd(services, ctx, plan, { waitMs: CALL_WAIT_MS });
 
 /** The box a collection's discovery searches. A place: the extent of what one search of it shows, with a margin. */
-async function areaBox(services: Services, ctx: RequestContext, c: CollectionRow, spend: Spend): Promise<{ bbox: BBox; keep(p: Property): boolean } | null> {
+async function areaBox(services: Services, ctx: RequestContext, c: CollectionRow, spend: Spend, charged: (n: number) => void): Promise<{ bbox: BBox; keep(p: Property): boolean } | null> {
   const a = c.area;
   if ('bbox' in a) return { bbox: { west: a.bbox[0], south: a.bbox[1], east: a.bbox[2], north: a.bbox[3] }, keep: () => true };
   if ('compSet' in a) {
@@ -145,6 +132,7 @@ async function areaBox(services: Services, ctx: RequestContext, c: CollectionRow
   const x = { ...ctx, requestId: newRequestId(services.ids) };
   const sp = searchPlan(services, x, { location: a.location, platforms: c.platforms.join(','), limit: '50' });
   const r = await spend(sp.plan.worstCase, () => made(services, x, sp.plan));
+  charged(r.meta.creditsCharged);
   const pts = r.data.filter((p) => p.location.lat !== null && p.location.lng !== null);
   if (pts.length === 0) return null;
   const lats = pts.map((p) => p.location.lat!);
@@ -158,8 +146,12 @@ async function areaBox(services: Services, ctx: RequestContext, c: CollectionRow
 /** Discovery of the pass: every listing of the area on each platform, recorded; then the pass's tracking planned. */
 async function runDiscovery(services: Services, ctx: RequestContext, c: CollectionRow, item: CollectionItemRow, owner: string): Promise<Omit<CollectionItemReport, 'collectionId' | 'pass' | 'item'>> {
   const spend = budgeted(services, c, item, owner);
-  const area = await areaBox(services, ctx, c, spend);
-  if (!area) return { outcome: 'failed', charged: 0, reason: 'The area has no listings to start from (an unknown place, or a deleted comp set).' };
+  // The place's first search (a location's area), charged before the cells'.
+  let located = 0;
+  const area = await areaBox(services, ctx, c, spend, (n) => {
+    located += n;
+  });
+  if (!area) return { outcome: 'failed', charged: located, reason: 'The area has no listings to start from (an unknown place, or a deleted comp set).' };
   const billed = billedCellSearch(services, ctx, { location: 'location' in c.area ? c.area.location : 'area', spend });
   // Why a platform's discovery stopped (its searches refused, or the day's budget spent): its listings are those found before.
   const stopped = new Map<string, string>();
@@ -185,8 +177,8 @@ async function runDiscovery(services: Services, ctx: RequestContext, c: Collecti
     item.pass,
     found.map((p) => ({ platform: p.platform, listingId: p.platformListingId, bedrooms: p.bedrooms })),
   );
-  await planTracking(services, c, item.pass);
-  const charged = billed.charged();
+  const charged = located + billed.charged();
+  await planTracking(services, c, item.pass, charged);
   if (stopped.size > 0) {
     const why = [...stopped].map(([p, r]) => (p === '*' ? r : `${p}: ${r}`)).join(', ');
     return { outcome: 'partial', charged, reason: `Discovery stopped (${why}); the pass tracks the ${found.length} listings found.`, found: found.length };
@@ -194,12 +186,13 @@ async function runDiscovery(services: Services, ctx: RequestContext, c: Collecti
   return { outcome: 'done', charged, reason: null, found: found.length };
 }
 
-/** The pass's tracking items: the listings its discovery found, sampled within the budget, spread over what is left of the pass. */
-async function planTracking(services: Services, c: CollectionRow, pass: number): Promise<void> {
+/** The pass's tracking items: the listings its discovery found, sampled within what the budget leaves after the discovery, spread over what is left of the pass. */
+async function planTracking(services: Services, c: CollectionRow, pass: number, discovery: number): Promise<void> {
   const listings = await services.store.collectionListings(c.id);
   const members: Member[] = listings.filter((l) => l.lastPass === pass).map((l) => ({ platform: l.platform, listingId: l.listingId, bedrooms: l.bedrooms }));
   const start = passStart(c, pass);
-  const plan = planPass(members, c, start);
+  // Sized within what the budget leaves after the discovery's charge.
+  const plan = planPass(members, c, start, discovery);
   // Spread over what is left of the pass (the discovery took some of it), in the plan's order.
   const from = Math.max(services.clock.now(), start);
   const left = Math.max(0, start + plan.intervalMs - from);

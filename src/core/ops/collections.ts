@@ -6,7 +6,7 @@
 // read-only, never carry it). Reading one is free.
 import { requireScope } from '../auth.js';
 import { type OpResult, type RequestContext, type Services, historyFor, isSandbox } from '../context.js';
-import { type Member, planPass } from '../collections/pass-plan.js';
+import { type Member, discoveryEstimate, planPass } from '../collections/pass-plan.js';
 import { locationKey } from '../observe.js';
 import { ServiceError } from '../errors.js';
 import { buildMeta } from '../meta.js';
@@ -56,18 +56,30 @@ async function population(services: Services, ctx: RequestContext, c: Pick<Colle
 }
 
 async function estimateOf(services: Services, ctx: RequestContext, c: Omit<CollectionRow, 'updatedAt' | 'status'>): Promise<NonNullable<CollectionView['estimate']>> {
-  const members = await population(services, ctx, c);
-  const plan = planPass(members, c, services.clock.now());
+  // Once a discovery has run: the listings it found, and what it cost. Before: what is known of the area.
+  const last = await services.store.lastDiscovery(c.id);
+  const found = last === null ? [] : (await services.store.collectionListings(c.id)).filter((l) => l.lastPass === last.pass);
+  const discovered = last !== null && found.length > 0;
+  const members: Member[] = discovered ? found.map((l) => ({ platform: l.platform, listingId: l.listingId, bedrooms: l.bedrooms })) : await population(services, ctx, c);
+  const discovery = discovered ? last.charged : discoveryEstimate(members);
+  const plan = planPass(members, c, services.clock.now(), discovery);
   const where = 'location' in c.area ? `searches of ${c.area.location}` : 'bbox' in c.area ? 'observations within the box' : "observations within the comp set's radius";
   const whose = isSandbox(ctx) ? "the sandbox world's" : "this account's";
+  const known = discovered
+    ? `The ${plan.sample.of} listing${plan.sample.of === 1 ? '' : 's'} the latest discovery (pass ${last.pass}) found, which cost ${discovery} credits`
+    : `The ${plan.sample.of} listing${plan.sample.of === 1 ? '' : 's'} ${whose} ${where} found so far (discovery finds the rest of the market once it runs; its ${discovery} credits are estimated from them)`;
   return {
-    basis: `The ${plan.sample.of} listing${plan.sample.of === 1 ? '' : 's'} ${whose} ${where} found so far (discovery finds the rest of the market once it runs); ${
-      plan.sample.sampled ? `the budget covers a ${Math.round(plan.sample.fraction * 1000) / 10} % sample of them, stratified by platform and bedrooms.` : 'the budget covers every one.'
+    basis: `${known}; ${
+      plan.sample.sampled
+        ? `what the budget leaves after the discovery covers a ${Math.round(plan.sample.fraction * 1000) / 10} % sample of them, stratified by platform and bedrooms.`
+        : 'the budget covers every one.'
     }`,
     listings: plan.sample.of,
     tracked: plan.sample.tracked,
     sampled: plan.sample.sampled,
     fraction: Math.round(plan.sample.fraction * 10_000) / 10_000,
+    discoveryCreditsPerPass: plan.estimate.discoveryCreditsPerPass,
+    totalCreditsPerDay: plan.estimate.totalCreditsPerDay,
     creditsPerPass: plan.estimate.creditsPerPass,
     creditsPerDay: plan.estimate.creditsPerDay,
     creditsPerDayAll: plan.estimate.creditsPerDayAll,

@@ -3,7 +3,7 @@
 // through the same executor as the route (admission, cache, jobs, billing, observations). So a
 // discovery costs what the same searches made by hand cost, and every row it sees is recorded.
 import type { RequestContext, Services } from '../context.js';
-import { execute } from '../execute.js';
+import { executeToEnd } from '../execute.js';
 import { newRequestId } from '../ids.js';
 import { SEARCH_LIMIT } from '../limits.js';
 import { searchPlan } from './search.js';
@@ -30,15 +30,9 @@ export function billedCellSearch(services: Services, ctx: RequestContext, o: { l
   const page = async (raw: Record<string, unknown>): Promise<{ data: Property[]; meta: Meta }> => {
     const call: RequestContext = { ...ctx, requestId: newRequestId(services.ids) };
     const sp = searchPlan(services, call, raw);
-    const made = async (): Promise<{ data: Property[]; meta: Meta }> => {
+    const made = (): Promise<{ data: Property[]; meta: Meta }> => {
       calls++;
-      const r = await execute(services, call, sp.plan, { waitMs: PAGE_WAIT_MS, memoKey: sp.memoKey });
-      if (r.kind === 'sync') return { data: r.data, meta: r.meta };
-      for (;;) {
-        const done = await services.jobs.wait(r.body.data.jobId, PAGE_WAIT_MS);
-        if (done?.ok) return { data: done.data as Property[], meta: done.meta as Meta };
-        if (done) throw done.error;
-      }
+      return executeToEnd(services, call, sp.plan, { waitMs: PAGE_WAIT_MS, memoKey: sp.memoKey });
     };
     return o.spend ? o.spend(sp.plan.worstCase, made) : made();
   };

@@ -95,8 +95,20 @@ export const collectionSchema = once(() =>
         tracked: z.number().int().min(0).describe('Listings a pass tracks within the budget.'),
         sampled: z.boolean().describe('true: the budget covers a sample only (stratified by platform and bedrooms); every figure says so.'),
         fraction: z.number().min(0).max(1).describe("Each stratum's share tracked."),
-        creditsPerPass: z.number().int().min(0),
-        creditsPerDay: z.number().int().min(0).describe('At most maxCreditsPerDay.'),
+        discoveryCreditsPerPass: z
+          .number()
+          .int()
+          .min(0)
+          .describe(
+            "What a pass's discovery costs: the latest discovery's charge once one has run, before that an estimate from the listings known (each listing's search row paid once, plus the truncated searches of a population past a platform's cap).",
+          ),
+        totalCreditsPerDay: z
+          .number()
+          .int()
+          .min(0)
+          .describe('Tracking and discovery, a day: what the collection spends a day, at most maxCreditsPerDay (tracking is sized within what the discovery leaves).'),
+        creditsPerPass: z.number().int().min(0).describe("Tracking's credits a pass (the discovery's are discoveryCreditsPerPass)."),
+        creditsPerDay: z.number().int().min(0).describe("Tracking's credits a day; with the discovery's, at most maxCreditsPerDay."),
         creditsPerDayAll: z.number().int().min(0).describe('What tracking every known listing would cost a day.'),
         byPlatform: z.record(
           z.string(),

@@ -127,13 +127,10 @@ export function collectionStore(db: Db): CollectionStore & CollectionWorkStore {
     async renewCollectionItems(owner, items, leaseUntil) {
       const held = [];
       for (const k of items) {
-        const r = await db.query(`UPDATE collection_items SET lease_until = $1 WHERE collection_id = $2 AND pass = $3 AND item = $4 AND claimed_by = $5 AND done_at IS NULL RETURNING item`, [
-          leaseUntil,
-          k.collectionId,
-          k.pass,
-          k.item,
-          owner,
-        ]);
+        const r = await db.query(
+          `UPDATE collection_items SET lease_until = $1 WHERE collection_id = $2 AND pass = $3 AND item = $4 AND claimed_by = $5 AND attempts = $6 AND done_at IS NULL RETURNING item`,
+          [leaseUntil, k.collectionId, k.pass, k.item, owner, k.attempts],
+        );
         if (r.length > 0) held.push({ collectionId: k.collectionId, pass: k.pass, item: k.item });
       }
       return held;
@@ -141,16 +138,16 @@ export function collectionStore(db: Db): CollectionStore & CollectionWorkStore {
     async finishCollectionItem(k, owner, done) {
       const r = await db.query(
         `UPDATE collection_items SET done_at = $1, outcome = $2, charged = $3, claimed_by = NULL, lease_until = NULL
-         WHERE collection_id = $4 AND pass = $5 AND item = $6 AND claimed_by = $7 AND done_at IS NULL RETURNING item`,
-        [done.at, done.outcome, done.charged, k.collectionId, k.pass, k.item, owner],
+         WHERE collection_id = $4 AND pass = $5 AND item = $6 AND claimed_by = $7 AND attempts = $8 AND done_at IS NULL RETURNING item`,
+        [done.at, done.outcome, done.charged, k.collectionId, k.pass, k.item, owner, k.attempts],
       );
       return r.length > 0;
     },
     async releaseCollectionItem(k, owner, dueAt) {
       const r = await db.query(
         `UPDATE collection_items SET claimed_by = NULL, lease_until = NULL, due_at = $1
-         WHERE collection_id = $2 AND pass = $3 AND item = $4 AND claimed_by = $5 AND done_at IS NULL RETURNING item`,
-        [dueAt, k.collectionId, k.pass, k.item, owner],
+         WHERE collection_id = $2 AND pass = $3 AND item = $4 AND claimed_by = $5 AND attempts = $6 AND done_at IS NULL RETURNING item`,
+        [dueAt, k.collectionId, k.pass, k.item, owner, k.attempts],
       );
       return r.length > 0;
     },
@@ -165,6 +162,14 @@ export function collectionStore(db: Db): CollectionStore & CollectionWorkStore {
         const done = Number(r.done);
         return { pass: Number(r.pass), items, done, charged: Number(r.charged ?? 0), endedAt: done === items && r.ended !== null ? Number(r.ended) : null };
       });
+    },
+    async lastDiscovery(collectionId) {
+      const r = (
+        await db.query(`SELECT pass, charged FROM collection_items WHERE collection_id = $1 AND item = 'discover' AND done_at IS NOT NULL AND outcome = 'done' ORDER BY pass DESC LIMIT 1`, [
+          collectionId,
+        ])
+      )[0];
+      return r ? { pass: Number(r.pass), charged: Number(r.charged) } : null;
     },
     async deleteCollection(id, accountId, at) {
       const r = (await db.query(`UPDATE collections SET status = 'deleted', updated_at = $1 WHERE id = $2 AND account_id = $3 AND status <> 'deleted' RETURNING *`, [at, id, accountId]))[0];

@@ -71,6 +71,15 @@ export interface CollectionItemKey {
   item: string;
 }
 
+/**
+ * One claim of an item: its key and the claim's number (`attempts` when it was claimed). Renewing,
+ * finishing or giving back an item takes the claim, so a holder whose lease ran out and whose item
+ * was claimed again since (by another instance, or another worker of the same one) holds nothing.
+ */
+export interface CollectionItemClaim extends CollectionItemKey {
+  attempts: number;
+}
+
 export interface CollectionItemRow extends CollectionItemKey {
   dueAt: number;
   claimedBy: string | null;
@@ -101,13 +110,15 @@ export interface CollectionWorkStore {
    */
   claimCollectionItems(owner: string, now: number, leaseUntil: number, limit: number, only?: ClaimFilter): Promise<CollectionItemRow[]>;
   /** Extends the leases `owner` still holds on these items; returns those it still held. */
-  renewCollectionItems(owner: string, items: readonly CollectionItemKey[], leaseUntil: number): Promise<CollectionItemKey[]>;
+  renewCollectionItems(owner: string, items: readonly CollectionItemClaim[], leaseUntil: number): Promise<CollectionItemKey[]>;
   /** Finishes an item `owner` still holds: false when it does not (its lease ran out and another took it, or it is done). */
-  finishCollectionItem(key: CollectionItemKey, owner: string, done: { at: number; outcome: string; charged: number }): Promise<boolean>;
+  finishCollectionItem(claim: CollectionItemClaim, owner: string, done: { at: number; outcome: string; charged: number }): Promise<boolean>;
   /** Gives an item `owner` holds back, due again at `dueAt` (the day's budget spent, say); false when it does not hold it. */
-  releaseCollectionItem(key: CollectionItemKey, owner: string, dueAt: number): Promise<boolean>;
+  releaseCollectionItem(claim: CollectionItemClaim, owner: string, dueAt: number): Promise<boolean>;
   /** Each pass of a collection: its items, how many are done, what they were charged; latest pass first. */
   collectionPasses(collectionId: string): Promise<CollectionPassProgress[]>;
+  /** The latest discovery that finished (its pass and what it was charged), or null before one has. */
+  lastDiscovery(collectionId: string): Promise<{ pass: number; charged: number } | null>;
   /**
    * Reserves `amount` of the collection's budget of UTC day `day` (its reservations of an earlier
    * day forgotten) unless that would pass `max`: false then. Instances sharing the collection
