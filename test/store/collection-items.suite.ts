@@ -228,6 +228,18 @@ export function suite(kind: StoreKind): void {
       expect(await walk('col_none')).toEqual([]);
     });
 
+    it("a discovery's pages: kept once under their request ids, read back, dropped with their pass", async () => {
+      const store = (await dbs.fresh()).open();
+      const id = await collectionIn(store);
+      await store.keepCollectionPage(id, 3, 'req_A', '{"rows":[1]}', 40, T0);
+      await store.keepCollectionPage(id, 3, 'req_A', '{"rows":[2]}', 99, T0 + 1);
+      await store.keepCollectionPage(id, 4, 'req_B', '{"rows":[]}', 5, T0);
+      expect(await store.collectionPages(id, ['req_A', 'req_C'])).toEqual([{ requestId: 'req_A', page: '{"rows":[1]}', charged: 40 }]);
+      expect(await store.collectionPages(id, [])).toEqual([]);
+      await store.dropCollectionPages(id, 3);
+      expect(await store.collectionPages(id, ['req_A', 'req_B'])).toEqual([{ requestId: 'req_B', page: '{"rows":[]}', charged: 5 }]);
+    });
+
     it('what the ledger charged calls of given request ids, of this account only', async () => {
       const store = (await dbs.fresh()).open();
       await collectionIn(store);

@@ -38,9 +38,12 @@ export interface CellQuery {
   priceMax?: number | undefined;
 }
 
+/** What discovery reads of a search row. */
+export type DiscoveryRow = Pick<Property, 'platform' | 'platformListingId' | 'location' | 'bedrooms'>;
+
 /** What a search of a cell answered: its rows (every one, not a page) and whether a cap cut them. */
 export interface CellAnswer {
-  rows: readonly Property[];
+  rows: readonly DiscoveryRow[];
   truncated: Truncation | null;
 }
 
@@ -67,7 +70,7 @@ export interface DiscoveryOptions {
 
 export interface DiscoveryResult {
   /** Every listing found, once (the first row seen of it), by platform then in the order found. */
-  listings: Property[];
+  listings: DiscoveryRow[];
   /** Searches made, per platform. */
   searches: Partial<Record<EnabledPlatform, number>>;
   /** Every truncated answer: the cell that was cut, and what the platform reported. */
@@ -140,7 +143,7 @@ function splitBand(min: number, max: number | undefined): [number, number | unde
   ];
 }
 
-const located = (rows: readonly Property[]): Point[] =>
+const located = (rows: readonly DiscoveryRow[]): Point[] =>
   rows.flatMap((r) => (typeof r.location.lat === 'number' && typeof r.location.lng === 'number' ? [{ lat: r.location.lat, lng: r.location.lng }] : []));
 
 /**
@@ -162,7 +165,7 @@ export function plannedSize(cap: number, total: number, sampled: number, z = Z):
 export async function discover(o: DiscoveryOptions): Promise<DiscoveryResult> {
   const minDeg = o.minCellDeg ?? DEFAULT_MIN_CELL_DEG;
   const max = o.maxSearches ?? 10_000;
-  const seen = new Map<string, Property>();
+  const seen = new Map<string, DiscoveryRow>();
   const result: DiscoveryResult = { listings: [], searches: {}, truncations: [], cells: [], incomplete: [] };
 
   for (const platform of o.platforms) {

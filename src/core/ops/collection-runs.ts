@@ -21,18 +21,16 @@ import { DAY_MS, utcToday } from '../clock.js';
 import type { RequestContext, Services } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { executeToEnd } from '../execute.js';
-import { newRequestId } from '../ids.js';
 import { distanceMeters } from '../analytics/geometry.js';
-import { type Spend, billedCellSearch } from './discovery-search.js';
+import { type DiscoveryPage, type DiscoveryPages, type Spend, billedCellSearch } from './discovery-search.js';
 import { searchPlan } from './search.js';
 import { availabilityPlan } from './availability.js';
 import { pricePlan } from './price.js';
 import type { Plan } from '../plan.js';
 import type { EnabledPlatform } from '../platforms.js';
 import type { CollectionItemRow, CollectionRow } from '../ports/store.js';
-import type { Property } from '../schemas/resources.js';
 import type { BBox } from '../upstream.js';
-import { circleBox, discover } from '../collections/discovery.js';
+import { type DiscoveryRow, circleBox, discover } from '../collections/discovery.js';
 import { CADENCE_MS, type Member, planPass } from '../collections/pass-plan.js';
 
 /** Items one instance runs at once: its share of the upstream's concurrency. */
@@ -118,7 +116,14 @@ function budgeted(services: Services, c: CollectionRow, item: CollectionItemRow,
 const made = <T>(services: Services, ctx: RequestContext, plan: Plan<T>) => executeToEnd(services, ctx, plan, { waitMs: CALL_WAIT_MS });
 
 /** The box a collection's discovery searches. A place: the extent of what one search of it shows, with a margin. */
-async function areaBox(services: Services, ctx: RequestContext, c: CollectionRow, spend: Spend, charged: (n: number) => void): Promise<{ bbox: BBox; keep(p: Property): boolean } | null> {
+async function areaBox(
+  services: Services,
+  ctx: RequestContext,
+  c: CollectionRow,
+  spend: Spend,
+  pages: DiscoveryPages,
+  charged: (n: number) => void,
+): Promise<{ bbox: BBox; keep(p: DiscoveryRow): boolean } | null> {
   const a = c.area;
   if ('bbox' in a) return { bbox: { west: a.bbox[0], south: a.bbox[1], east: a.bbox[2], north: a.bbox[3] }, keep: () => true };
   if ('compSet' in a) {
@@ -129,11 +134,25 @@ async function areaBox(services: Services, ctx: RequestContext, c: CollectionRow
       keep: (p) => p.location.lat !== null && p.location.lng !== null && distanceMeters(cs.anchorLat, cs.anchorLng, p.location.lat, p.location.lng) <= cs.radiusMeters,
     };
   }
-  const x = { ...ctx, requestId: newRequestId(services.ids) };
-  const sp = searchPlan(services, x, { location: a.location, platforms: c.platforms.join(','), limit: '50' });
-  const r = await spend(sp.plan.worstCase, () => made(services, x, sp.plan));
-  charged(r.meta.creditsCharged);
-  const pts = r.data.filter((p) => p.location.lat !== null && p.location.lng !== null);
+  const query = { location: a.location, platforms: c.platforms.join(','), limit: '50' };
+  const requestId = pages.id(query);
+  const before = await pages.kept(requestId);
+  let page = before.page;
+  if (!page) {
+    charged(before.chargedBefore);
+    const x = { ...ctx, requestId };
+    const sp = searchPlan(services, x, query);
+    const r = await spend(sp.plan.worstCase, () => made(services, x, sp.plan));
+    page = {
+      rows: r.data.map((p) => ({ platform: p.platform, platformListingId: p.platformListingId, location: p.location, bedrooms: p.bedrooms })),
+      truncated: [],
+      nextCursor: null,
+      charged: r.meta.creditsCharged,
+    };
+    await pages.keep(requestId, page);
+  }
+  charged(page.charged);
+  const pts = page.rows.filter((p) => p.location.lat !== null && p.location.lng !== null);
   if (pts.length === 0) return null;
   const lats = pts.map((p) => p.location.lat!);
   const lngs = pts.map((p) => p.location.lng!);
@@ -143,16 +162,38 @@ async function areaBox(services: Services, ctx: RequestContext, c: CollectionRow
   return { bbox: { west: w - padLng, south: s - padLat, east: e + padLng, north: n + padLat }, keep: () => true };
 }
 
+/**
+ * A discovery's pages: each named by the item and its query (the same on every attempt), kept once
+ * charged, and read back by an attempt after the first instead of being bought again. Kept until
+ * the discovery ends (dropped when its item is finished).
+ */
+function discoveryPages(services: Services, accountId: string, item: CollectionItemRow): DiscoveryPages {
+  return {
+    id: (query) => itemRequestId(item, `page ${JSON.stringify(query)}`),
+    async kept(requestId) {
+      if (item.attempts <= 1) return { page: null, chargedBefore: 0 };
+      const [k] = await services.store.collectionPages(item.collectionId, [requestId]);
+      if (k) return { page: { ...(JSON.parse(k.page) as Omit<DiscoveryPage, 'charged'>), charged: k.charged }, chargedBefore: 0 };
+      const [made] = await services.store.chargedForRequests(accountId, [requestId]);
+      return { page: null, chargedBefore: made?.charged ?? 0 };
+    },
+    async keep(requestId, { charged, ...page }) {
+      await services.store.keepCollectionPage(item.collectionId, item.pass, requestId, JSON.stringify(page), charged, services.clock.now());
+    },
+  };
+}
+
 /** Discovery of the pass: every listing of the area on each platform, recorded; then the pass's tracking planned. */
 async function runDiscovery(services: Services, ctx: RequestContext, c: CollectionRow, item: CollectionItemRow, owner: string): Promise<Omit<CollectionItemReport, 'collectionId' | 'pass' | 'item'>> {
   const spend = budgeted(services, c, item, owner);
+  const pages = discoveryPages(services, c.accountId, item);
   // The place's first search (a location's area), charged before the cells'.
   let located = 0;
-  const area = await areaBox(services, ctx, c, spend, (n) => {
+  const area = await areaBox(services, ctx, c, spend, pages, (n) => {
     located += n;
   });
   if (!area) return { outcome: 'failed', charged: located, reason: 'The area has no listings to start from (an unknown place, or a deleted comp set).' };
-  const billed = billedCellSearch(services, ctx, { location: 'location' in c.area ? c.area.location : 'area', spend });
+  const billed = billedCellSearch(services, ctx, { location: 'location' in c.area ? c.area.location : 'area', spend, pages });
   // Why a platform's discovery stopped (its searches refused, or the day's budget spent): its listings are those found before.
   const stopped = new Map<string, string>();
   const result = await discover({
@@ -255,7 +296,9 @@ async function runCollectionItem(services: Services, owner: string, item: Collec
   const now = services.clock.now();
   const base = { collectionId: item.collectionId, pass: item.pass, item: item.item };
   const finish = async (r: Omit<CollectionItemReport, 'collectionId' | 'pass' | 'item'>): Promise<CollectionItemReport> => {
-    await services.store.finishCollectionItem(item, owner, { at: services.clock.now(), outcome: r.reason ? `${r.outcome}: ${r.reason}` : r.outcome, charged: r.charged });
+    const finished = await services.store.finishCollectionItem(item, owner, { at: services.clock.now(), outcome: r.reason ? `${r.outcome}: ${r.reason}` : r.outcome, charged: r.charged });
+    // A discovery's pages are kept for an attempt after this one; it ended.
+    if (finished && item.item === 'discover') await services.store.dropCollectionPages(item.collectionId, item.pass);
     return { ...base, ...r };
   };
   const later = async (outcome: 'deferred' | 'paused', dueAt: number, reason: string): Promise<CollectionItemReport> => {

@@ -2,19 +2,23 @@
 // with its bbox (and price band), paged through to the last row with the cursor, every page
 // through the same executor as the route (admission, cache, jobs, billing, observations). So a
 // discovery costs what the same searches made by hand cost, and every row it sees is recorded.
+//
+// A collection's discovery names each page's request (`pages.id`: the same on every attempt of
+// the item) and keeps each page's answer once charged (`pages.keep`): claimed again after its
+// instance died, it reads the pages already charged (`pages.kept`) instead of buying them again.
 import type { RequestContext, Services } from '../context.js';
 import { executeToEnd } from '../execute.js';
 import { newRequestId } from '../ids.js';
 import { SEARCH_LIMIT } from '../limits.js';
 import { searchPlan } from './search.js';
 import type { Meta, Property } from '../schemas/resources.js';
-import type { CellAnswer, CellQuery, CellSearch } from '../collections/discovery.js';
+import type { CellAnswer, CellQuery, CellSearch, DiscoveryRow } from '../collections/discovery.js';
 
 export interface BilledSearch {
   search: CellSearch;
-  /** Credits charged so far, over every page of every search. */
+  /** Credits charged so far, over every page of every search (a page read back from `pages` counts what it was charged). */
   charged(): number;
-  /** Calls made (pages), each billed as a call by hand. */
+  /** Calls made (pages), each billed as a call by hand; pages read back are not calls. */
   calls(): number;
 }
 
@@ -24,17 +28,49 @@ const PAGE_WAIT_MS = 30_000;
 /** Makes a call within a budget: reserves its worst case first (throwing when it cannot), gives back what it did not spend. */
 export type Spend = <T>(worstCase: number, call: () => Promise<{ data: T; meta: Meta }>) => Promise<{ data: T; meta: Meta }>;
 
-export function billedCellSearch(services: Services, ctx: RequestContext, o: { location: string; currency?: string; spend?: Spend }): BilledSearch {
+/** One page as discovery reads it: the rows' few fields it uses, the platform's truncation, the next cursor, the charge. */
+export interface DiscoveryPage {
+  rows: DiscoveryRow[];
+  truncated: NonNullable<Meta['truncated']>;
+  nextCursor: string | null;
+  charged: number;
+}
+
+/** Where a discovery's pages are named, kept once charged and read back. */
+export interface DiscoveryPages {
+  id(query: Record<string, unknown>): string;
+  /**
+   * The page kept under this id; or, when none was kept, what the ledger charged under it already
+   * (an earlier attempt died between its charge and its keeping: the page is bought again, and
+   * that earlier charge is counted with this attempt's, so the item's charges stay the ledger's).
+   */
+  kept(requestId: string): Promise<{ page: DiscoveryPage | null; chargedBefore: number }>;
+  keep(requestId: string, page: DiscoveryPage): Promise<void>;
+}
+
+export function billedCellSearch(services: Services, ctx: RequestContext, o: { location: string; currency?: string; spend?: Spend; pages?: DiscoveryPages }): BilledSearch {
   let charged = 0;
   let calls = 0;
-  const page = async (raw: Record<string, unknown>): Promise<{ data: Property[]; meta: Meta }> => {
-    const call: RequestContext = { ...ctx, requestId: newRequestId(services.ids) };
+  const page = async (raw: Record<string, unknown>): Promise<DiscoveryPage> => {
+    const requestId = o.pages ? o.pages.id(raw) : newRequestId(services.ids);
+    const before = o.pages ? await o.pages.kept(requestId) : null;
+    if (before?.page) return before.page;
+    charged += before?.chargedBefore ?? 0;
+    const call: RequestContext = { ...ctx, requestId };
     const sp = searchPlan(services, call, raw);
     const made = (): Promise<{ data: Property[]; meta: Meta }> => {
       calls++;
       return executeToEnd(services, call, sp.plan, { waitMs: PAGE_WAIT_MS, memoKey: sp.memoKey });
     };
-    return o.spend ? o.spend(sp.plan.worstCase, made) : made();
+    const got = await (o.spend ? o.spend(sp.plan.worstCase, made) : made());
+    const answer: DiscoveryPage = {
+      rows: got.data.map((p) => ({ platform: p.platform, platformListingId: p.platformListingId, location: p.location, bedrooms: p.bedrooms })),
+      truncated: got.meta.truncated ?? [],
+      nextCursor: got.meta.pagination?.nextCursor ?? null,
+      charged: got.meta.creditsCharged,
+    };
+    await o.pages?.keep(requestId, answer);
+    return answer;
   };
   const search = async (q: CellQuery): Promise<CellAnswer> => {
     const b = q.bbox;
@@ -47,16 +83,16 @@ export function billedCellSearch(services: Services, ctx: RequestContext, o: { l
       ...(q.priceMin !== undefined ? { priceMin: String(q.priceMin) } : {}),
       ...(q.priceMax !== undefined ? { priceMax: String(q.priceMax) } : {}),
     };
-    const rows: Property[] = [];
+    const rows: DiscoveryPage['rows'] = [];
     let truncated: CellAnswer['truncated'] = null;
     let cursor: string | null = null;
     do {
       const got = await page(cursor === null ? raw : { ...raw, cursor });
-      charged += got.meta.creditsCharged;
-      rows.push(...got.data);
-      const t = got.meta.truncated?.find((x) => x.platform === q.platform);
+      charged += got.charged;
+      rows.push(...got.rows);
+      const t = got.truncated.find((x) => x.platform === q.platform);
       if (t) truncated = { cap: t.cap, returned: t.returned, reported: t.reported };
-      cursor = got.meta.pagination?.nextCursor ?? null;
+      cursor = got.nextCursor;
     } while (cursor !== null);
     return { rows, truncated };
   };

@@ -163,6 +163,27 @@ export function collectionStore(db: Db): CollectionStore & CollectionWorkStore {
         return { pass: Number(r.pass), items, done, charged: Number(r.charged ?? 0), endedAt: done === items && r.ended !== null ? Number(r.ended) : null };
       });
     },
+    async keepCollectionPage(collectionId, pass, requestId, page, charged, at) {
+      await db.query(`INSERT INTO collection_pages (collection_id, pass, request_id, page, charged, created_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`, [
+        collectionId,
+        pass,
+        requestId,
+        page,
+        charged,
+        at,
+      ]);
+    },
+    async collectionPages(collectionId, requestIds) {
+      if (requestIds.length === 0) return [];
+      const rows = await db.query(`SELECT request_id, page, charged FROM collection_pages WHERE collection_id = $1 AND ${db.sql.inJsonList('request_id', '$2')}`, [
+        collectionId,
+        JSON.stringify(requestIds),
+      ]);
+      return rows.map((r) => ({ requestId: String(r.request_id), page: String(r.page), charged: Number(r.charged) }));
+    },
+    async dropCollectionPages(collectionId, pass) {
+      await db.query(`DELETE FROM collection_pages WHERE collection_id = $1 AND pass = $2`, [collectionId, pass]);
+    },
     async lastDiscovery(collectionId) {
       const r = (
         await db.query(`SELECT pass, charged FROM collection_items WHERE collection_id = $1 AND item = 'discover' AND done_at IS NOT NULL AND outcome = 'done' ORDER BY pass DESC LIMIT 1`, [

@@ -575,6 +575,21 @@ ${t.seq}    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
     PRIMARY KEY (collection_id, platform, listing_id)
   );
   `,
+  // A discovery's pages, kept while it runs (issue 38, item 5): each page's answer (the few fields
+  // discovery reads of its rows, its truncation and next cursor) under the request id it was
+  // charged under, so a discovery claimed again after its instance died reads the pages already
+  // charged instead of buying them again. Removed when the discovery ends.
+  (t) => `
+  CREATE TABLE collection_pages (
+    collection_id TEXT NOT NULL REFERENCES collections(id),
+    pass INTEGER NOT NULL,
+    request_id TEXT NOT NULL,
+    page TEXT NOT NULL,
+    charged INTEGER NOT NULL,
+    created_at ${t.big} NOT NULL,
+    PRIMARY KEY (collection_id, request_id)
+  );
+  `,
 ];
 
 /** The migrations of one engine, in order. */

@@ -21,7 +21,7 @@ function fakeSearch(truth: readonly TruthListing[], cap: number, o: { reports?: 
   return Object.assign(f, { calls });
 }
 
-const ids = (rows: readonly Property[]) => rows.map((r) => `${r.platform}:${r.platformListingId}`);
+const ids = (rows: readonly Pick<Property, 'platform' | 'platformListingId'>[]) => rows.map((r) => `${r.platform}:${r.platformListingId}`);
 
 describe('discovery over Metropolis (5,000 airbnb listings, cap 280)', () => {
   const truth = metropolisTruth('airbnb');

@@ -117,6 +117,15 @@ export interface CollectionWorkStore {
   releaseCollectionItem(claim: CollectionItemClaim, owner: string, dueAt: number): Promise<boolean>;
   /** Each pass of a collection: its items, how many are done, what they were charged; latest pass first. */
   collectionPasses(collectionId: string): Promise<CollectionPassProgress[]>;
+  /**
+   * Keeps a discovery page's answer (JSON) under the request id it was charged under, until the
+   * discovery ends; a page kept again under the same id is left as it was.
+   */
+  keepCollectionPage(collectionId: string, pass: number, requestId: string, page: string, charged: number, at: number): Promise<void>;
+  /** The pages kept under these request ids. */
+  collectionPages(collectionId: string, requestIds: readonly string[]): Promise<{ requestId: string; page: string; charged: number }[]>;
+  /** Removes the pages a pass's discovery kept (it ended). */
+  dropCollectionPages(collectionId: string, pass: number): Promise<void>;
   /** The latest discovery that finished (its pass and what it was charged), or null before one has. */
   lastDiscovery(collectionId: string): Promise<{ pass: number; charged: number } | null>;
   /**
