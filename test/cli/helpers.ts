@@ -157,3 +157,18 @@ export function bash(line: string, env: NodeJS.ProcessEnv, cwd: string): Promise
   child.stdin.end();
   return new Promise((r) => child.once('close', (code) => r({ code, stdout, stderr })));
 }
+
+/**
+ * Runs the built CLI with stdin, stdout and stderr on one pseudo-terminal of `cols` columns (a real
+ * terminal: `script` from util-linux, which .ci/run installs), and returns what it showed.
+ */
+export function onPty(args: string[], env: NodeJS.ProcessEnv, cols = 120): Promise<{ code: number | null; screen: string }> {
+  const quoted = `stty cols ${cols} rows 50; ${[process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')}`;
+  const base: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of [...CLEARED, 'CI']) delete base[k];
+  const child = spawn('script', ['-q', '-e', '-c', quoted, '/dev/null'], { env: { ...base, TERM: 'xterm-256color', ...env } });
+  let screen = '';
+  child.stdout.on('data', (d: Buffer) => (screen += d.toString()));
+  child.stdin.end();
+  return new Promise((r) => child.once('close', (code) => r({ code, screen })));
+}
