@@ -121,12 +121,13 @@ ${columnsHelp('calendar_change')}`,
 
   const bookings = history
     .command('bookings')
-    .description("A listing's inferred bookings: each night booked, blocked, unbookable or available, from its observed calendar (method calendar-diff/1)")
+    .description("A listing's inferred bookings: each night booked, blocked, unbookable or available, from its observed calendar (its method named in the answer)")
     .argument('[platform]', `${PLATFORMS.join(', ')}, or PLATFORM:ID; may be left out before a listing URL or a stays_ id`)
     .argument('[listingId]', 'platform-native id, a stays_ id, or a listing URL')
     .option('--from <date>', 'YYYY-MM-DD: the first night (required)')
     .option('--to <date>', 'YYYY-MM-DD, after --from: the morning after the last night, at most 400 nights (required)')
-    .option('--country <cc>', 'ISO-3166 alpha-2; a bare booking slug needs it');
+    .option('--country <cc>', 'ISO-3166 alpha-2; a bare booking slug needs it')
+    .option('--method <name>', "the inference: calendar-diff/1 or calendar-diff/2 (default: the service's, named in the answer; docs/analytics.md)");
   withGlobals(bookings, { wait: false })
     .addHelpText(
       'after',
@@ -140,6 +141,7 @@ Examples:
   stays history bookings airbnb:4242 --from 2027-03-01 --to 2027-04-01
   stays history bookings airbnb 4242 --from 2027-03-01 --to 2027-04-01 -o csv
   stays history bookings airbnb:4242 --from 2027-03-01 --to 2027-04-01 --json | jq '.data.counts'
+  stays history bookings airbnb:4242 --from 2027-03-01 --to 2027-04-01 --method calendar-diff/2
 ${columnsHelp('inferred_booking')}`,
     )
     .action(async (platform: string | undefined, listingId: string | undefined, opts: GlobalOpts & Record<string, unknown>) => {
@@ -157,7 +159,7 @@ ${columnsHelp('inferred_booking')}`,
         const listing = pair ? { platform: pair[1]!, listingId: pair[2]! } : await listingArgs(ctx.term, platform, listingId, usage);
         const from = await ask(ctx.term, opts.from as string | undefined, { name: '--from', message: 'First night (YYYY-MM-DD)?', usage, past: true });
         const to = await ask(ctx.term, opts.to as string | undefined, { name: '--to', message: 'Morning after the last night (YYYY-MM-DD)?', after: from, usage, past: true });
-        const call = operations.historyBookings({ ...pick(opts, ['country']), ...listing, from, to });
+        const call = operations.historyBookings({ ...pick(opts, ['country', 'method']), ...listing, from, to });
         await runCall(ctx, call, 'inferred_booking', { extras: { summary: (d) => bookingsSummary(d as Record<string, unknown>) }, rows: true });
       });
     });

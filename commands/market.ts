@@ -139,6 +139,7 @@ export function defineMarket(program: Command): void {
     .option('--platform <platform>', 'one platform (as --platforms)')
     .option('--bedrooms <n>', 'only listings observed with this many bedrooms')
     .option('--interval <week|month>', 'also the figures per week or month of nights (in --json)')
+    .option('--method <name>', "the booking inference: calendar-diff/1 or calendar-diff/2 (default: the service's, named as bookingMethod)")
     .option('--chart', 'line charts of both occupancy figures by week of nights');
   withGlobals(cmd, { wait: false })
     .addHelpText(
@@ -179,6 +180,7 @@ Examples:
         const platforms = opts.platforms ?? opts.platform;
         if (platforms !== undefined) query.platforms = platforms;
         if (opts.bedrooms !== undefined) query.bedrooms = opts.bedrooms;
+        if (opts.method !== undefined) query.method = opts.method;
         const interval = chartIt ? 'week' : opts.interval;
         if (interval !== undefined) query.interval = interval;
         const env = await ctx.client.run<MarketView>(operations.market(query as Parameters<typeof operations.market>[0]));

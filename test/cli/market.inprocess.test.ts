@@ -64,6 +64,26 @@ describe('stays market (sandbox, in-process: free and deterministic)', () => {
     const chartJson = await staysIn(['market', 'Lisbon', ...WINDOW, '--chart', '--json'], box.env);
     expect(chartJson.code).toBe(2);
     expect(chartJson.stdout).toBe('');
+    const method = await staysIn(['market', 'Lisbon', ...WINDOW, '--method', 'calendar-diff/9'], box.env);
+    expect(method.code).toBe(2);
+    expect(method.stdout).toBe('');
+    expect(method.stderr).toMatch(/--method/);
+  });
+
+  it('--method picks the booking inference, in the market and in history bookings; the answer names it', async () => {
+    for (const m of ['calendar-diff/1', 'calendar-diff/2']) {
+      const r = await staysIn(['market', 'Lisbon', ...WINDOW, '--method', m, '--json'], box.env);
+      expect(r.code, r.stderr).toBe(0);
+      const data = json<{ data: Market }>(r).data;
+      expect(data.bookingMethod).toBe(m);
+      expect(data.overall.occupancy.inferredBookedRate.method).toContain(m);
+      const b = await staysIn(['history', 'bookings', 'airbnb:62959578', ...WINDOW, '--method', m, '--json'], box.env);
+      expect(b.code, b.stderr).toBe(0);
+      expect(json<{ data: { method: string } }>(b).data.method).toBe(m);
+    }
+    const bad = await staysIn(['history', 'bookings', 'airbnb:62959578', ...WINDOW, '--method', 'guess'], box.env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--method/);
   });
 });
 

@@ -90,9 +90,9 @@ const CLI_PARAMS: Record<string, { args?: Record<string, string>; flags: string[
   // (compSet is --compset, radiusMeters --radius).
   history: {
     args: { platform: 'PLATFORM', listingId: 'LISTING_ID', location: 'LOCATION' },
-    flags: [...DATES, 'adults', 'country', 'from', 'to', 'limit', 'cursor', 'startDate', 'endDate', 'platforms', 'since', 'collection'],
+    flags: [...DATES, 'adults', 'country', 'from', 'to', 'limit', 'cursor', 'startDate', 'endDate', 'platforms', 'since', 'collection', 'method'],
   },
-  market: { args: { location: 'LOCATION', compSet: '--compset' }, flags: ['bbox', 'collection', 'from', 'to', 'platforms', 'bedrooms', 'interval'] },
+  market: { args: { location: 'LOCATION', compSet: '--compset' }, flags: ['bbox', 'collection', 'from', 'to', 'platforms', 'bedrooms', 'interval', 'method'] },
   match: { args: { platform: 'PLATFORM', listingId: 'LISTING_ID', listing: 'LISTING', match: 'MATCH' }, flags: ['platforms', 'threshold', 'country'] },
   compset: { args: { name: 'NAME', id: 'ID_OR_NAME', radiusMeters: '--radius' }, flags: ['near', 'bedrooms', 'platforms'] },
   // `stays watch add price|calendar|search`: the watched call's parameters (call.params.X, see
