@@ -23,6 +23,7 @@ const CANNOT_RUN: [RegExp, string][] = [
   [/^curl /, 'a request to a running server'],
   [/stays collect (run|status)\b/, "makes whole passes of the examples' collections (a sandbox city's thousands of listings, minutes): collect-run.test.ts runs them on a small box"],
   [/^stays market --collection /, 'needs a collection whose discovery ran (collect-run.test.ts)'],
+  [/^stays history export .*--collection /, 'needs a collection whose pass ran (collect-run.test.ts exports one)'],
   [/^duckdb /, 'needs DuckDB, which the test machine need not have (history-parquet.test.ts reads the file with it when it is there)'],
   [/^stays webhooks listen\b/, 'runs until stopped (webhooks-listen-example.test.ts runs the piped one)'],
   [/--profile prod\b/, 'needs a configured profile named prod'],
