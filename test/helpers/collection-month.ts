@@ -47,6 +47,8 @@ export interface MonthDay {
   /** The world's truth at that instant over the nights the pass tracked. */
   truth: number;
   coverage: { population: number; tracked: number; sampled: boolean; observed: number; statement: string };
+  /** Wall time of the day's run, of the market read, and of the truth's computation (the harness's own), ms. */
+  ms: { run: number; market: number; truth: number };
 }
 
 export interface MonthResult {
@@ -84,7 +86,9 @@ export async function runMonth(o: MonthOptions): Promise<MonthResult> {
       const to = new Date(start + (d + o.horizonNights) * DAY_MS).toISOString().slice(0, 10);
       const shown = (await call('GET', `/v1/collections/${made.id}`)).data as { estimate: { totalCreditsPerDay: number } };
       const before = await balance();
+      const t0 = performance.now();
       const run = await call('POST', '/v1/collections/run', { collection: made.id });
+      const t1 = performance.now();
       const items = run.data as { item: string; outcome: string; creditsCharged: number }[];
       const spent = (run.meta as { creditsCharged: number }).creditsCharged;
       const ledger = before - (await balance());
@@ -94,6 +98,7 @@ export async function runMonth(o: MonthOptions): Promise<MonthResult> {
         overall: { occupancy: { calendarUnavailableRate: { value: number; sampleSize: number; listings: number } } };
         coverage: MonthDay['coverage'];
       };
+      const t2 = performance.now();
       const world = createSandboxWorld({ clock: manualClock(clock.now()) });
       let closed = 0;
       let nights = 0;
@@ -103,7 +108,9 @@ export async function runMonth(o: MonthOptions): Promise<MonthResult> {
         closed += dates.filter((x) => !x.available).length;
       }
       const rate = market.overall.occupancy.calendarUnavailableRate;
+      const t3 = performance.now();
       days.push({
+        ms: { run: t1 - t0, market: t2 - t1, truth: t3 - t2 },
         day: today,
         spent,
         ledger,
