@@ -22,8 +22,7 @@ import type { RequestContext, Services } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { executeToEnd } from '../execute.js';
 import { distanceMeters } from '../analytics/geometry.js';
-import { type DiscoveryPage, type DiscoveryPages, type Spend, billedCellSearch } from './discovery-search.js';
-import { searchPlan } from './search.js';
+import { type DiscoveryPage, type DiscoveryPages, type Spend, billedCellSearch, billedPage } from './discovery-search.js';
 import { availabilityPlan } from './availability.js';
 import { pricePlan } from './price.js';
 import type { Plan } from '../plan.js';
@@ -122,44 +121,24 @@ async function areaBox(
   c: CollectionRow,
   spend: Spend,
   pages: DiscoveryPages,
-  charged: (n: number) => void,
-): Promise<{ bbox: BBox; keep(p: DiscoveryRow): boolean } | null> {
+): Promise<{ area: { bbox: BBox; keep(p: DiscoveryRow): boolean } | null; charged: number }> {
   const a = c.area;
-  if ('bbox' in a) return { bbox: { west: a.bbox[0], south: a.bbox[1], east: a.bbox[2], north: a.bbox[3] }, keep: () => true };
+  if ('bbox' in a) return { area: { bbox: { west: a.bbox[0], south: a.bbox[1], east: a.bbox[2], north: a.bbox[3] }, keep: () => true }, charged: 0 };
   if ('compSet' in a) {
     const cs = await services.store.getCompSet(a.compSet);
-    if (!cs) return null;
-    return {
-      bbox: circleBox(cs.anchorLat, cs.anchorLng, cs.radiusMeters),
-      keep: (p) => p.location.lat !== null && p.location.lng !== null && distanceMeters(cs.anchorLat, cs.anchorLng, p.location.lat, p.location.lng) <= cs.radiusMeters,
-    };
+    if (!cs) return { area: null, charged: 0 };
+    const keep = (p: DiscoveryRow) => p.location.lat !== null && p.location.lng !== null && distanceMeters(cs.anchorLat, cs.anchorLng, p.location.lat, p.location.lng) <= cs.radiusMeters;
+    return { area: { bbox: circleBox(cs.anchorLat, cs.anchorLng, cs.radiusMeters), keep }, charged: 0 };
   }
-  const query = { location: a.location, platforms: c.platforms.join(','), limit: '50' };
-  const requestId = pages.id(query);
-  const before = await pages.kept(requestId);
-  let page = before.page;
-  if (!page) {
-    charged(before.chargedBefore);
-    const x = { ...ctx, requestId };
-    const sp = searchPlan(services, x, query);
-    const r = await spend(sp.plan.worstCase, () => made(services, x, sp.plan));
-    page = {
-      rows: r.data.map((p) => ({ platform: p.platform, platformListingId: p.platformListingId, location: p.location, bedrooms: p.bedrooms })),
-      truncated: [],
-      nextCursor: null,
-      charged: r.meta.creditsCharged,
-    };
-    await pages.keep(requestId, page);
-  }
-  charged(page.charged);
+  const page = await billedPage(services, ctx, { location: a.location, platforms: c.platforms.join(','), limit: '50' }, { spend, pages });
   const pts = page.rows.filter((p) => p.location.lat !== null && p.location.lng !== null);
-  if (pts.length === 0) return null;
+  if (pts.length === 0) return { area: null, charged: page.charged };
   const lats = pts.map((p) => p.location.lat!);
   const lngs = pts.map((p) => p.location.lng!);
   const [s, n, w, e] = [Math.min(...lats), Math.max(...lats), Math.min(...lngs), Math.max(...lngs)];
   const padLat = Math.max(0.01, (n - s) * 0.25);
   const padLng = Math.max(0.01, (e - w) * 0.25);
-  return { bbox: { west: w - padLng, south: s - padLat, east: e + padLng, north: n + padLat }, keep: () => true };
+  return { area: { bbox: { west: w - padLng, south: s - padLat, east: e + padLng, north: n + padLat }, keep: () => true }, charged: page.charged };
 }
 
 /**
@@ -188,10 +167,7 @@ async function runDiscovery(services: Services, ctx: RequestContext, c: Collecti
   const spend = budgeted(services, c, item, owner);
   const pages = discoveryPages(services, c.accountId, item);
   // The place's first search (a location's area), charged before the cells'.
-  let located = 0;
-  const area = await areaBox(services, ctx, c, spend, pages, (n) => {
-    located += n;
-  });
+  const { area, charged: located } = await areaBox(services, ctx, c, spend, pages);
   if (!area) return { outcome: 'failed', charged: located, reason: 'The area has no listings to start from (an unknown place, or a deleted comp set).' };
   const billed = billedCellSearch(services, ctx, { location: 'location' in c.area ? c.area.location : 'area', spend, pages });
   // Why a platform's discovery stopped (its searches refused, or the day's budget spent): its listings are those found before.

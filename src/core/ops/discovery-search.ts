@@ -48,30 +48,48 @@ export interface DiscoveryPages {
   keep(requestId: string, page: DiscoveryPage): Promise<void>;
 }
 
+/**
+ * One search page as discovery makes it: named by `pages` (or a new request id), read back when an
+ * earlier attempt kept it, else made within `spend` and kept. `charged` is what it was charged,
+ * with, when it was made again, what an earlier attempt was charged under its id and did not keep.
+ */
+export async function billedPage(
+  services: Services,
+  ctx: RequestContext,
+  query: Record<string, unknown>,
+  o: { spend?: Spend | undefined; pages?: DiscoveryPages | undefined; made?(): void },
+): Promise<DiscoveryPage> {
+  const requestId = o.pages ? o.pages.id(query) : newRequestId(services.ids);
+  const before = o.pages ? await o.pages.kept(requestId) : null;
+  if (before?.page) return before.page;
+  const call: RequestContext = { ...ctx, requestId };
+  const sp = searchPlan(services, call, query);
+  const make = (): Promise<{ data: Property[]; meta: Meta }> => {
+    o.made?.();
+    return executeToEnd(services, call, sp.plan, { waitMs: PAGE_WAIT_MS, memoKey: sp.memoKey });
+  };
+  const got = await (o.spend ? o.spend(sp.plan.worstCase, make) : make());
+  const answer: DiscoveryPage = {
+    rows: got.data.map((p) => ({ platform: p.platform, platformListingId: p.platformListingId, location: p.location, bedrooms: p.bedrooms })),
+    truncated: got.meta.truncated ?? [],
+    nextCursor: got.meta.pagination?.nextCursor ?? null,
+    charged: got.meta.creditsCharged,
+  };
+  await o.pages?.keep(requestId, answer);
+  return { ...answer, charged: answer.charged + (before?.chargedBefore ?? 0) };
+}
+
 export function billedCellSearch(services: Services, ctx: RequestContext, o: { location: string; currency?: string; spend?: Spend; pages?: DiscoveryPages }): BilledSearch {
   let charged = 0;
   let calls = 0;
-  const page = async (raw: Record<string, unknown>): Promise<DiscoveryPage> => {
-    const requestId = o.pages ? o.pages.id(raw) : newRequestId(services.ids);
-    const before = o.pages ? await o.pages.kept(requestId) : null;
-    if (before?.page) return before.page;
-    charged += before?.chargedBefore ?? 0;
-    const call: RequestContext = { ...ctx, requestId };
-    const sp = searchPlan(services, call, raw);
-    const made = (): Promise<{ data: Property[]; meta: Meta }> => {
-      calls++;
-      return executeToEnd(services, call, sp.plan, { waitMs: PAGE_WAIT_MS, memoKey: sp.memoKey });
-    };
-    const got = await (o.spend ? o.spend(sp.plan.worstCase, made) : made());
-    const answer: DiscoveryPage = {
-      rows: got.data.map((p) => ({ platform: p.platform, platformListingId: p.platformListingId, location: p.location, bedrooms: p.bedrooms })),
-      truncated: got.meta.truncated ?? [],
-      nextCursor: got.meta.pagination?.nextCursor ?? null,
-      charged: got.meta.creditsCharged,
-    };
-    await o.pages?.keep(requestId, answer);
-    return answer;
-  };
+  const page = (raw: Record<string, unknown>) =>
+    billedPage(services, ctx, raw, {
+      spend: o.spend,
+      pages: o.pages,
+      made: () => {
+        calls++;
+      },
+    });
   const search = async (q: CellQuery): Promise<CellAnswer> => {
     const b = q.bbox;
     const raw: Record<string, unknown> = {
