@@ -75,6 +75,8 @@ export interface FamilySimResult {
   deciles: { count: number; right: number; confidence: number }[];
   /** The booked rate's interval sums (src/core/analytics/market.ts): booked nights' confidences, for-rent and blocked nights' 1 - confidence. */
   band: { bookedSure: number; forRentDoubt: number; blockedDoubt: number };
+  /** calendar-diff/2: per basis of a confidence (bookings-v2.ts, basisV2), nights and nights right (the calibration's counts). */
+  basis: Record<string, { count: number; right: number }>;
 }
 
 /** @public bench/analytics.mjs reads it. */
@@ -95,6 +97,7 @@ export function emptyResult(): FamilySimResult {
     leadErrors: [],
     deciles: Array.from({ length: 10 }, () => ({ count: 0, right: 0, confidence: 0 })),
     band: { bookedSure: 0, forRentDoubt: 0, blockedDoubt: 0 },
+    basis: {},
   };
 }
 
@@ -113,6 +116,11 @@ export function addResult(a: FamilySimResult, b: FamilySimResult): void {
   a.band.bookedSure += b.band.bookedSure;
   a.band.forRentDoubt += b.band.forRentDoubt;
   a.band.blockedDoubt += b.band.blockedDoubt;
+  for (const [k, v] of Object.entries(b.basis)) {
+    const into = (a.basis[k] ??= { count: 0, right: 0 });
+    into.count += v.count;
+    into.right += v.right;
+  }
   b.deciles.forEach((d, i) => {
     a.deciles[i]!.count += d.count;
     a.deciles[i]!.right += d.right;
@@ -171,9 +179,15 @@ export function simulateFamilies(o: FamilySimOptions): FamilySimResult {
     const days = record(l, o, scoreTo);
     const inferred = inferBookings({ days, from: dateOf(startDay), to: dateOf(scoreTo), method: o.method });
     const truth = truthAt(l, end, startDay, scoreTo);
-    for (const n of inferred.nights) {
+    for (const [i, n] of inferred.nights.entries()) {
       const t = truth.get(Math.round(Date.parse(`${n.date}T00:00:00Z`) / DAY_MS))!;
       const ok = t === n.state;
+      const basis = inferred.basis?.[i];
+      if (basis) {
+        const b = (r.basis[basis] ??= { count: 0, right: 0 });
+        b.count++;
+        if (ok) b.right++;
+      }
       r.matrix[t][n.state]++;
       r.nights++;
       if (ok) r.correct++;

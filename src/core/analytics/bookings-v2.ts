@@ -9,6 +9,7 @@
 // held-out protocol"), of the path that named the night. Pure, as the first method.
 import { DAY_MS } from '../clock.js';
 import type { DayValue } from '../schemas/observations.js';
+import { CALIBRATION_V2 } from './bookings-v2-calibration.js';
 import { type DayRow, type Group, type NightRead, checkInAllowed, isAvailable, weekday } from './calendar-read.js';
 
 /** The latest the advance notice may close a night, in days before it (three days at midnight). */
@@ -36,6 +37,8 @@ export interface Signals {
   guestWindow: number;
   /** Observed less often than every SPARSE_GAP_DAYS (the median gap between observations). */
   sparse: boolean;
+  /** The day of the last observation (a hold ending by it is past). */
+  lastDay: number;
 }
 
 const lagOf = (day: number, t: number) => (day * DAY_MS - t) / DAY_MS;
@@ -51,6 +54,13 @@ function medianGap(byDay: Map<number, DayRow[]>): number {
     .map((t, i) => t - sorted[i]!)
     .sort((x, y) => x - y);
   return gaps.length === 0 ? 0 : gaps[Math.floor(gaps.length / 2)]!;
+}
+
+/** The day of the listing's last observation. */
+function lastObservedDay(byDay: Map<number, DayRow[]>): number {
+  let last = Number.NEGATIVE_INFINITY;
+  for (const rows of byDay.values()) for (const r of rows) last = Math.max(last, r.lastSeen);
+  return Math.floor(last / DAY_MS);
 }
 
 /** A free row standing for closed rows: the value the night showed when last free, over the closed rows' span. */
@@ -139,6 +149,7 @@ export function readPlatformHolds(byDay: Map<number, DayRow[]>): { byDay: Map<nu
     prepNights: 0,
     guestWindow: GUEST_WINDOW_DAYS,
     sparse: medianGap(byDay) > SPARSE_GAP_DAYS * DAY_MS,
+    lastDay: lastObservedDay(byDay),
   };
   const out = new Map<number, DayRow[]>();
   for (const [day, original] of byDay) {
@@ -278,47 +289,55 @@ export function readGuestWindow(groups: readonly Group[]): number {
   return long >= LONG_LEAD_EVIDENCE ? GUEST_MAX_LEAD : GUEST_WINDOW_DAYS;
 }
 
-/**
- * The confidence of each path of the method's judgement, for a listing observed at least every
- * two days (dense) and less often (sparse): the share of nights right on the development worlds
- * (docs/analytics.md, "Calibration"), so that of nights given confidence c about c are right.
- */
-export const CONFIDENCE_V2 = {
-  dense: {
-    blockedShort: 0.84,
-    blockedCheckIn: 0.41,
-    blockedLong: 0.85,
-    blockedLongNeverSeenFree: 0.6,
-    blockedEarly: 0.71,
-    prep: 0.89,
-    booked: 0.95,
-    bookedNeverSeenFree: 0.91,
-    available: 0.99,
-    unbookable: 0.99,
-    noticeFree: 0.98,
-    windowClosed: 0.99,
-  },
-  sparse: {
-    blockedShort: 0.32,
-    blockedCheckIn: 0.36,
-    blockedLong: 0.61,
-    blockedLongNeverSeenFree: 0.6,
-    blockedEarly: 0.65,
-    prep: 0.85,
-    booked: 0.94,
-    bookedNeverSeenFree: 0.9,
-    available: 0.94,
-    unbookable: 0.93,
-    noticeFree: 0.87,
-    windowClosed: 0.72,
-  },
-};
-export type ConfidencePath = keyof (typeof CONFIDENCE_V2)['dense'];
+/** The paths of the method's judgement: the rule that named a night. */
+const PATHS = [
+  'blockedShort',
+  'blockedCheckIn',
+  'blockedLong',
+  'blockedLongNeverSeenFree',
+  'blockedEarly',
+  'prep',
+  'booked',
+  'bookedNeverSeenFree',
+  'available',
+  'unbookable',
+  'noticeFree',
+  'windowClosed',
+] as const;
+export type ConfidencePath = (typeof PATHS)[number];
 /** Observations further apart than this (the median gap) make a listing's calendar sparse. */
 const SPARSE_GAP_DAYS = 2;
 
-/** The confidence of a path for this listing's observation density. */
-export const confidenceV2 = (s: Signals, path: ConfidencePath) => CONFIDENCE_V2[s.sparse ? 'sparse' : 'dense'][path];
+const lengthClass = (n: number) => (n <= 1 ? '1' : n <= 3 ? '2-3' : n <= 7 ? '4-7' : n <= 14 ? '8-14' : '15+');
+
+/**
+ * The basis of a night's confidence: the path that named it, the listing's observation density,
+ * the length class of its hold (taken nights) and whether the hold (or the free night) lies
+ * before the last observation, across it or after it, and what was read of the listing
+ * (preparation nights, a notice, a window).
+ */
+function basisV2(s: Signals, path: ConfidencePath, start: number, end: number): string {
+  const taken = !FREE_PATHS.has(path);
+  const when = end <= s.lastDay ? 'past' : start > s.lastDay ? 'ahead' : 'now';
+  return [path, s.sparse ? 'sparse' : 'dense', taken ? lengthClass(end - start) : '-', when, `p${s.prepNights}`, `n${s.noticeDays === null ? 0 : 1}`, `w${s.windowDays === null ? 0 : 1}`].join('|');
+}
+const FREE_PATHS = new Set<ConfidencePath>(['available', 'unbookable', 'noticeFree', 'windowClosed']);
+
+/**
+ * The confidence of a path for this listing and hold (or free night), with its basis: the share
+ * of nights right, on the development worlds, of the finest basis measured on enough nights
+ * (./bookings-v2-calibration.ts, made by bench/calibrate-v2.mjs), so that of nights given
+ * confidence c about c are right.
+ */
+export function confidenceV2(s: Signals, path: ConfidencePath, start: number, end: number): { confidence: number; basis: string } {
+  const basis = basisV2(s, path, start, end);
+  const parts = basis.split('|');
+  for (const n of [5, 4, 2]) {
+    const c = CALIBRATION_V2[parts.slice(0, n).join('|')];
+    if (c !== undefined) return { confidence: c, basis };
+  }
+  return { confidence: 0.5, basis };
+}
 
 /**
  * How far ahead guests book: GUEST_WINDOW_DAYS (as calendar-diff/1), unless the listing showed at
@@ -336,7 +355,7 @@ const LONG_EXCESS = 12;
  * Booked or blocked: the stay rules a guest's booking obeys (minimum stay, check-in and check-out
  * days as the calendar stated them just before), then its shape and how far ahead it was taken.
  */
-export function classifyV2(g: Group, closed: Set<number>, reads: Map<number, NightRead>, signals: Signals): { state: 'booked' | 'blocked'; confidence: number } {
+export function classifyV2(g: Group, closed: Set<number>, reads: Map<number, NightRead>, signals: Signals): { state: 'booked' | 'blocked'; path: ConfidencePath } {
   const first = g.nights[0]!;
   const length = g.nights.length;
   const end = g.nights.at(-1)!.day + 1;
@@ -345,20 +364,20 @@ export function classifyV2(g: Group, closed: Set<number>, reads: Map<number, Nig
   const cutRight = !reads.has(end);
   const v = (first.lastFree ?? first.latest).value;
   const min = typeof v.minNights === 'number' ? v.minNights : 1;
-  if (!cutLeft && !cutRight && length < min) return { state: 'blocked', confidence: confidenceV2(signals, 'blockedShort') };
-  if (!cutLeft && first.lastFree && !checkInAllowed(first.lastFree.value)) return { state: 'blocked', confidence: confidenceV2(signals, 'blockedCheckIn') };
-  if (!cutLeft && closed.has(weekday(first.day))) return { state: 'blocked', confidence: confidenceV2(signals, 'blockedCheckIn') };
+  if (!cutLeft && !cutRight && length < min) return { state: 'blocked', path: 'blockedShort' };
+  if (!cutLeft && first.lastFree && !checkInAllowed(first.lastFree.value)) return { state: 'blocked', path: 'blockedCheckIn' };
+  if (!cutLeft && closed.has(weekday(first.day))) return { state: 'blocked', path: 'blockedCheckIn' };
   // A long hold is the host's, unless it keeps to a listing's restricted check-in weekdays (weekly rentals).
   const aligned = closed.size > 0 && !closed.has(weekday(first.day)) && !checkOutRefused(reads, end, g);
-  if (!aligned && length - min > LONG_EXCESS) return { state: 'blocked', confidence: g.after === null ? confidenceV2(signals, 'blockedLongNeverSeenFree') : confidenceV2(signals, 'blockedLong') };
+  if (!aligned && length - min > LONG_EXCESS) return { state: 'blocked', path: g.after === null ? 'blockedLongNeverSeenFree' : 'blockedLong' };
   const lead = (first.day * DAY_MS - g.before) / DAY_MS;
   // A booking window lets guests book its last night as it opens, taken a day later at most.
-  if (lead > (signals.windowDays === null ? signals.guestWindow : signals.windowDays + 1)) return { state: 'blocked', confidence: confidenceV2(signals, 'blockedEarly') };
-  return { state: 'booked', confidence: g.after === null ? confidenceV2(signals, 'bookedNeverSeenFree') : confidenceV2(signals, 'booked') };
+  if (lead > (signals.windowDays === null ? signals.guestWindow : signals.windowDays + 1)) return { state: 'blocked', path: 'blockedEarly' };
+  return { state: 'booked', path: g.after === null ? 'bookedNeverSeenFree' : 'booked' };
 }
 
 /** calendar-diff/2 in words (the market answer's `methods`), from its own parameters. */
-const c = (path: ConfidencePath) => `${CONFIDENCE_V2.dense[path]}/${CONFIDENCE_V2.sparse[path]}`;
+const c = (path: ConfidencePath) => `${CALIBRATION_V2[`${path}|dense`]}/${CALIBRATION_V2[`${path}|sparse`]}`;
 export const BOOKING_METHOD_TEXT_V2 =
   'Booking inference from consecutive calendar observations, reading the holds platforms make by themselves first (docs/analytics.md): ' +
   `a listing whose free nights close a fixed time before they begin (an advance notice, up to ${MAX_NOTICE_DAYS} days) has those nights read as free (confidence ${c('noticeFree')}), ` +
@@ -370,4 +389,5 @@ export const BOOKING_METHOD_TEXT_V2 =
   `otherwise booked: confidence ${c('booked')} when it was seen free and then taken, ${c('bookedNeverSeenFree')} when its nights were never seen free (taken before observation began); ` +
   'a booking is priced at the last price seen for a stay including its first night. ' +
   `A free night no stay can use is unbookable (${c('unbookable')}), else available (${c('available')}); a night never observed is unknown. ` +
-  `Confidences a/b: a for a listing observed at least every ${SPARSE_GAP_DAYS} days, b less often; each the share of nights right on the development worlds (calendar families, even seeds).`;
+  `Confidences a/b: a for a listing observed at least every ${SPARSE_GAP_DAYS} days, b less often; each the share of nights right on the development worlds (calendar families, even seeds), ` +
+  'then refined by the hold\'s length, whether it is past, and the preparation nights read (docs/analytics.md, "Calibration").';
