@@ -36,6 +36,26 @@ describe('calendar-diff/2 on the calendar families', () => {
     expect(two.bookingsMatched).toBeGreaterThan(2 * one.bookingsMatched);
   });
 
+  it('preparation time read from few holds: with weekly rentals and closed check-in days (stays whose edges the rules refuse whole), most bookings found exactly', () => {
+    const o = {
+      world: 'plain' as const,
+      families: ['prep', 'weekly'] as const,
+      seed: DEVELOPMENT_SEEDS[0]!,
+      listings: 16,
+      days: 90,
+      everyHours: 24,
+      horizonDays: 150,
+      start: START,
+      development: true,
+    };
+    const one = simulateFamilies({ ...o, method: 'calendar-diff/1' });
+    const two = simulateFamilies({ ...o, method: 'calendar-diff/2' });
+    expect(two.bookingsMatched).toBeGreaterThan(0.5 * two.bookingsTruth);
+    expect(two.bookedBoth / two.bookedTruth).toBeGreaterThan(0.85);
+    expect(two.bookedBoth / two.bookedInferred).toBeGreaterThan(0.85);
+    expect(right(two)).toBeGreaterThan(right(one) + 0.15);
+  });
+
   it('names each night with the confidence it earned: the surest decile is right more often than the least sure', () => {
     const r = run('all', 'calendar-diff/2');
     const used = r.deciles.filter((d) => d.count > 50);

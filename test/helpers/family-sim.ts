@@ -52,6 +52,8 @@ export interface FamilySimOptions {
   method?: BookingMethod;
   /** A development run: the held-out families are left out of 'all' (and refused on their own). */
   development?: boolean;
+  /** These families on every listing instead of the world's (a combination of them). */
+  families?: readonly Family[];
 }
 
 type Truth = 'available' | 'booked' | 'blocked' | 'unbookable';
@@ -75,8 +77,8 @@ export interface FamilySimResult {
   deciles: { count: number; right: number; confidence: number }[];
   /** The booked rate's interval sums (src/core/analytics/market.ts): booked nights' confidences, for-rent and blocked nights' 1 - confidence. */
   band: { bookedSure: number; forRentDoubt: number; blockedDoubt: number };
-  /** calendar-diff/2: per basis of a confidence (bookings-v2.ts, basisV2), nights and nights right (the calibration's counts). */
-  basis: Record<string, { count: number; right: number }>;
+  /** calendar-diff/2: per basis of a confidence (bookings-v2.ts, basisV2), nights, nights right (the calibration's counts) and the truth of the others. */
+  basis: Record<string, { count: number; right: number; wrong?: Partial<Record<Truth, number>> }>;
 }
 
 /** @public bench/analytics.mjs reads it. */
@@ -120,6 +122,10 @@ export function addResult(a: FamilySimResult, b: FamilySimResult): void {
     const into = (a.basis[k] ??= { count: 0, right: 0 });
     into.count += v.count;
     into.right += v.right;
+    for (const [t, n] of Object.entries(v.wrong ?? {}) as [Truth, number][]) {
+      into.wrong ??= {};
+      into.wrong[t] = (into.wrong[t] ?? 0) + n;
+    }
   }
   b.deciles.forEach((d, i) => {
     a.deciles[i]!.count += d.count;
@@ -174,7 +180,8 @@ export function simulateFamilies(o: FamilySimOptions): FamilySimResult {
   const scoreTo = endDay + o.days;
   const end = o.start + o.days * DAY_MS - 1;
   for (let i = 0; i < o.listings; i++) {
-    const families = familiesOf(o.world, o.seed, i, o.development === true);
+    const families = o.families ? [...o.families] : familiesOf(o.world, o.seed, i, o.development === true);
+    if (o.development && families.some((f) => HELD_OUT_FAMILIES.includes(f))) throw new Error(`${families.join(', ')}: held out of development`);
     const l = familyListing(o.seed, i, families, { from: startDay - 60, to: scoreTo + 60 });
     const days = record(l, o, scoreTo);
     const inferred = inferBookings({ days, from: dateOf(startDay), to: dateOf(scoreTo), method: o.method });
@@ -187,6 +194,10 @@ export function simulateFamilies(o: FamilySimOptions): FamilySimResult {
         const b = (r.basis[basis] ??= { count: 0, right: 0 });
         b.count++;
         if (ok) b.right++;
+        else {
+          b.wrong ??= {};
+          b.wrong[t] = (b.wrong[t] ?? 0) + 1;
+        }
       }
       r.matrix[t][n.state]++;
       r.nights++;

@@ -20,6 +20,10 @@ const MIN_NOTICE_EVIDENCE = 6;
 const MIN_WINDOW_EVIDENCE = 10;
 /** Taken hold groups with both sides free, at least this many, before preparation time is read. */
 const MIN_PREP_EVIDENCE = 7;
+/** Holds the rules refuse whole and accept without their preparation nights, at least this many, to read preparation time from few holds. */
+const PREP_GAIN_EVIDENCE = 3;
+/** Free sides of holds the rules accept whole, at least this many, all leaving a stay the rules accept once p nights come off each, to read preparation time from their lengths. */
+const PREP_SIDE_EVIDENCE = 8;
 
 /** What calendar-diff/2 read of a listing before classifying. */
 export interface Signals {
@@ -233,34 +237,60 @@ const minOf = (n: NightRead) => {
  * all read as a stay the rules allow only once p nights are taken off each side that was free
  * (long enough for the minimum stay, starting on a check-in day, ending on a check-out day)
  * blocks p nights around each booking. Read as the largest such p (two at most), from at least
- * MIN_PREP_EVIDENCE holds, nine in ten of them agreeing.
+ * MIN_PREP_EVIDENCE holds, nine in ten of them agreeing; or from few holds when the rules refuse
+ * most of them whole and accept them stripped; or from the lengths of the holds the rules accept
+ * whole (PREP_SIDE_EVIDENCE free sides, each hold still a stay the rules accept stripped); or,
+ * pooling the holds never seen free too (their sides free now), when p explains more than half of
+ * the holds the rules refuse whole, PREP_GAIN_EVIDENCE more than the other p does, and breaks at
+ * most one in four as many that they accept whole.
  */
-export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>): number {
-  const eligible = groups.flatMap((g) => {
-    if (g.after === null) return [];
-    const left = freeBefore(reads.get(g.nights[0]!.day - 1), g) ? 1 : 0;
-    const right = freeBefore(reads.get(g.nights.at(-1)!.day + 1), g) ? 1 : 0;
-    // A one-night hold is no stay with its preparation (a maintenance night, a notice not read).
+export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>, closed: ReadonlySet<number> = new Set()): number {
+  const sides = (g: Group) => {
+    const side = (n: NightRead | undefined) => (g.after === null ? n !== undefined && isAvailable(n.latest) : freeBefore(n, g));
+    return { left: side(reads.get(g.nights[0]!.day - 1)) ? 1 : 0, right: side(reads.get(g.nights.at(-1)!.day + 1)) ? 1 : 0 };
+  };
+  // A one-night hold is no stay with its preparation (a maintenance night, a notice not read).
+  const pooled = groups.flatMap((g) => {
+    const { left, right } = sides(g);
     return left + right === 0 || g.nights.length === 1 ? [] : [{ g, left, right }];
   });
+  const eligible = pooled.filter(({ g }) => g.after !== null);
   const valid = (g: Group, left: number, right: number) => {
     const n = g.nights.length - left - right;
     if (n <= 0) return false;
     const first = g.nights[left]!;
     if (n < minOf(first)) return false;
     if (first.lastFree && !checkInAllowed(first.lastFree.value)) return false;
+    if (closed.has(weekday(first.day))) return false;
     return !checkOutRefused(reads, g.nights.at(-1)!.day + 1 - right, g);
   };
   // p off each side that was free; or, as sides may have lent a night to a neighbour's, off one of them.
+  const fits = ({ g, left, right }: { g: Group; left: number; right: number }, p: number) => valid(g, p * left, p * right) || (left + right === 2 && (valid(g, p, 0) || valid(g, 0, p)));
   const strict = (p: number) => eligible.filter(({ g, left, right }) => valid(g, p * left, p * right)).length;
-  const loose = (p: number) => eligible.filter(({ g, left, right }) => valid(g, p * left, p * right) || (left + right === 2 && (valid(g, p, 0) || valid(g, 0, p)))).length;
+  const loose = (p: number) => eligible.filter((e) => fits(e, p)).length;
   const none = strict(0);
   for (const p of [2, 1]) {
     // Many holds all long enough for p on each side; or the rules refuse most of them whole and accept them stripped.
     if (eligible.length >= MIN_PREP_EVIDENCE && strict(p) >= 0.9 * eligible.length) return p;
     if (eligible.length >= 3 && none <= 0.2 * eligible.length && loose(p) >= 0.9 * eligible.length) return p;
   }
-  return 0;
+  // Few holds, none of those the rules accept whole shorter than its stay and p nights on each free
+  // side, while guests often book the minimum: the free sides stripped are the evidence.
+  const guestLike = eligible.filter(({ g }) => valid(g, 0, 0));
+  const freeSides = guestLike.reduce((n, e) => n + e.left + e.right, 0);
+  if (freeSides >= PREP_SIDE_EVIDENCE) for (const p of [2, 1]) if (guestLike.every(({ g, left, right }) => valid(g, p * left, p * right))) return p;
+  // Every hold with a free side, seen taken or not: the holds p explains against those it breaks,
+  // p and not the other (preparation time moves a stay's edges to the rules' days by its own length).
+  const refused = pooled.filter(({ g }) => !valid(g, 0, 0));
+  const gain = (p: number) => refused.filter((e) => fits(e, p)).length;
+  let best = { p: 0, score: 0 };
+  for (const p of [1, 2]) {
+    const explained = gain(p);
+    const loss = pooled.filter((e) => valid(e.g, 0, 0) && !fits(e, p)).length;
+    const specific = explained - gain(3 - p) >= PREP_GAIN_EVIDENCE;
+    if (specific && explained > 0.5 * refused.length && loss <= 0.25 * explained && explained - loss > best.score) best = { p, score: explained - loss };
+  }
+  return best.p;
 }
 
 /**
