@@ -3,7 +3,8 @@
 // without them), on even seeds only (it refuses odd ones), observed daily and weekly; per basis of
 // a confidence (src/core/analytics/bookings-v2.ts, basisV2), the nights and the share right. The
 // share right of each basis, from the coarsest (the path and the observation density) to the
-// finest (with the hold's length class, whether it is past, and the preparation nights read),
+// finest (with what the reviews say, the hold's length class, whether it is past, and the
+// preparation nights read), each world read with the calendar alone and with reviews too,
 // each finer one drawn toward its coarser one by SHRINK nights and kept only from MIN_NIGHTS
 // nights, is written as src/core/analytics/bookings-v2-calibration.ts (with `--write`; else the
 // table is printed).
@@ -23,9 +24,11 @@ if (SEEDS.some((s) => s % 2 !== 0)) throw new Error('calibration reads developme
 const out = {};
 for (const everyHours of [24, 168]) {
   const total = fam.emptyResult();
-  for (const world of fam.WORLDS.filter((w) => !fam.HELD_OUT_FAMILIES.includes(w)))
-    for (const seed of SEEDS)
-      fam.addResult(total, fam.simulateFamilies({ world, seed, listings: LISTINGS, days: 90, everyHours, horizonDays: 150, start: START, method: 'calendar-diff/2', development: true }));
+  // Each world read with its calendar alone, and with the listings' reviews too.
+  for (const reviews of [false, true])
+    for (const world of fam.WORLDS.filter((w) => !fam.HELD_OUT_FAMILIES.includes(w)))
+      for (const seed of SEEDS)
+        fam.addResult(total, fam.simulateFamilies({ world, seed, listings: LISTINGS, days: 90, everyHours, horizonDays: 150, start: START, method: 'calendar-diff/2', development: true, reviews }));
   out[everyHours] = { nights: total.nights, correct: total.correct, basis: total.basis, deciles: total.deciles };
   process.stderr.write(`every ${everyHours} h: ${total.nights} nights, ${((100 * total.correct) / total.nights).toFixed(1)} % right (development seeds ${SEEDS.join(', ')})\n`);
   // The reliability of the confidences in use, on these seeds: per decile, nights, mean confidence, share right.
@@ -36,8 +39,8 @@ for (const everyHours of [24, 168]) {
       );
 }
 
-// The basis is path|density|length|when|prep|notice|window (basisV2); the levels read its first 2, 4 and 5 fields.
-const LEVELS = [2, 4, 5];
+// The basis is path|density|review|length|when|prep|notice|window (basisV2); the levels read its first 2, 3, 5 and 6 fields (CALIBRATION_LEVELS).
+const LEVELS = [2, 3, 5, 6];
 const SHRINK = 150;
 const MIN_NIGHTS = 100;
 const counts = new Map();

@@ -6,7 +6,7 @@
 // bench/analytics.mjs (docs/analytics.md, "The held-out protocol").
 import { type BookingMethod, type NightState, inferBookings } from '../../src/core/analytics/bookings.js';
 import type { ObservationRow } from '../../src/core/ports/store/observations.js';
-import { FAMILIES, type Family, type FamilyListing, bookingsAt, calendarAt, familyListing, truthAt } from '../../src/sources/sandbox/calendar-families.js';
+import { FAMILIES, type Family, type FamilyListing, bookingsAt, calendarAt, familyListing, reviewsAt, truthAt } from '../../src/sources/sandbox/calendar-families.js';
 import { rng } from '../../src/sources/sandbox/prng.js';
 
 const DAY_MS = 86_400_000;
@@ -52,6 +52,8 @@ export interface FamilySimOptions {
   method?: BookingMethod;
   /** A development run: the held-out families are left out of 'all' (and refused on their own). */
   development?: boolean;
+  /** Each listing's reviews (calendar-families.ts, reviewsAt) read with its calendar: the review dates a deployment fetches. */
+  reviews?: boolean;
   /** These families on every listing instead of the world's (a combination of them). */
   families?: readonly Family[];
 }
@@ -184,7 +186,8 @@ export function simulateFamilies(o: FamilySimOptions): FamilySimResult {
     if (o.development && families.some((f) => HELD_OUT_FAMILIES.includes(f))) throw new Error(`${families.join(', ')}: held out of development`);
     const l = familyListing(o.seed, i, families, { from: startDay - 60, to: scoreTo + 60 });
     const days = record(l, o, scoreTo);
-    const inferred = inferBookings({ days, from: dateOf(startDay), to: dateOf(scoreTo), method: o.method });
+    const reviews = o.reviews ? reviewsAt(l, end).map((t) => new Date(t).toISOString()) : undefined;
+    const inferred = inferBookings({ days, from: dateOf(startDay), to: dateOf(scoreTo), method: o.method, reviews });
     const truth = truthAt(l, end, startDay, scoreTo);
     for (const [i, n] of inferred.nights.entries()) {
       const t = truth.get(Math.round(Date.parse(`${n.date}T00:00:00Z`) / DAY_MS))!;

@@ -329,6 +329,7 @@ const PATHS = [
   'prep',
   'booked',
   'bookedNeverSeenFree',
+  'bookedReviewed',
   'available',
   'unbookable',
   'noticeFree',
@@ -341,17 +342,35 @@ const SPARSE_GAP_DAYS = 2;
 const lengthClass = (n: number) => (n <= 1 ? '1' : n <= 3 ? '2-3' : n <= 7 ? '4-7' : n <= 14 ? '8-14' : '15+');
 
 /**
- * The basis of a night's confidence: the path that named it, the listing's observation density,
- * the length class of its hold (taken nights) and whether the hold (or the free night) lies
- * before the last observation, across it or after it, and what was read of the listing
- * (preparation nights, a notice, a window).
+ * What the listing's reviews say of a hold (readReviews): '-' no reviews were given (or a free
+ * night), 'r+' a review came within REVIEW_WINDOW_DAYS of its check-out (a guest stayed), 'r-'
+ * that window closed before the last observation with no review, 'r?' it had not.
  */
-function basisV2(s: Signals, path: ConfidencePath, start: number, end: number): string {
+export type ReviewEvidence = '-' | 'r+' | 'r-' | 'r?';
+
+/**
+ * The basis of a night's confidence: the path that named it, the listing's observation density,
+ * what the reviews say of its hold, the hold's length class (taken nights) and whether the hold
+ * (or the free night) lies before the last observation, across it or after it, and what was read
+ * of the listing (preparation nights, a notice, a window).
+ */
+function basisV2(s: Signals, path: ConfidencePath, start: number, end: number, review: ReviewEvidence): string {
   const taken = !FREE_PATHS.has(path);
   const when = end <= s.lastDay ? 'past' : start > s.lastDay ? 'ahead' : 'now';
-  return [path, s.sparse ? 'sparse' : 'dense', taken ? lengthClass(end - start) : '-', when, `p${s.prepNights}`, `n${s.noticeDays === null ? 0 : 1}`, `w${s.windowDays === null ? 0 : 1}`].join('|');
+  return [
+    path,
+    s.sparse ? 'sparse' : 'dense',
+    taken ? review : '-',
+    taken ? lengthClass(end - start) : '-',
+    when,
+    `p${s.prepNights}`,
+    `n${s.noticeDays === null ? 0 : 1}`,
+    `w${s.windowDays === null ? 0 : 1}`,
+  ].join('|');
 }
 const FREE_PATHS = new Set<ConfidencePath>(['available', 'unbookable', 'noticeFree', 'windowClosed']);
+/** The fields of a basis each level of the calibration reads (bench/calibrate-v2.mjs), finest first. */
+const CALIBRATION_LEVELS = [6, 5, 3, 2] as const;
 
 /**
  * The confidence of a path for this listing and hold (or free night), with its basis: the share
@@ -359,14 +378,56 @@ const FREE_PATHS = new Set<ConfidencePath>(['available', 'unbookable', 'noticeFr
  * (./bookings-v2-calibration.ts, made by bench/calibrate-v2.mjs), so that of nights given
  * confidence c about c are right.
  */
-export function confidenceV2(s: Signals, path: ConfidencePath, start: number, end: number): { confidence: number; basis: string } {
-  const basis = basisV2(s, path, start, end);
+export function confidenceV2(s: Signals, path: ConfidencePath, start: number, end: number, review: ReviewEvidence = '-'): { confidence: number; basis: string } {
+  const basis = basisV2(s, path, start, end, review);
   const parts = basis.split('|');
-  for (const n of [5, 4, 2]) {
+  for (const n of CALIBRATION_LEVELS) {
     const c = CALIBRATION_V2[parts.slice(0, n).join('|')];
     if (c !== undefined) return { confidence: c, basis };
   }
   return { confidence: 0.5, basis };
+}
+
+/** A guest reviews within this many days of check-out, or never (platforms close the review window then). */
+const REVIEW_WINDOW_DAYS = 14;
+
+const LONG_PATHS = new Set<ConfidencePath>(['blockedLong', 'blockedLongNeverSeenFree']);
+
+/** A hold as judged: its stay (preparation nights apart), booked or blocked, by which path, and what the reviews say. */
+export interface Judged {
+  g: Group;
+  state: 'booked' | 'blocked';
+  path: ConfidencePath;
+  review: ReviewEvidence;
+}
+
+/**
+ * What the listing's reviews say of its holds (issue 37, item 2): a review is written by a guest
+ * within REVIEW_WINDOW_DAYS of check-out, and never for the host's holds, so each review names a
+ * guest stay that ended in the days before it. Its candidates are the holds checking out in those
+ * days (else the holds spanning them: stays taken before observation began, run together); when
+ * none was judged booked and there is one, not a long hold (whose review names its last stay, not
+ * the whole of it), it is a guest's stay after all (bookedReviewed). A hold
+ * whose window closed before the last observation without a review keeps its judgement, its
+ * confidence measured apart (many guests never review: a weak sign). Reviews are instants (epoch ms).
+ */
+export function readReviews(judged: Judged[], reviews: readonly number[] | null, lastDay: number): void {
+  if (reviews === null) return;
+  const span = (j: Judged) => ({ start: j.g.nights[0]!.day, end: j.g.nights.at(-1)!.day + 1 });
+  for (const r of reviews) {
+    const day = Math.floor(r / DAY_MS);
+    let candidates = judged.filter((j) => span(j).end <= day && span(j).end >= day - REVIEW_WINDOW_DAYS);
+    if (candidates.length === 0) candidates = judged.filter((j) => span(j).start < day && span(j).end > day - REVIEW_WINDOW_DAYS);
+    const booked = candidates.filter((j) => j.state === 'booked');
+    for (const j of booked.length > 0 ? booked : candidates) j.review = 'r+';
+    // A long hold's review names its last stay, not the whole of it (an owner's stay beside a guest's, run together): it stays the host's.
+    if (booked.length === 0 && candidates.length === 1 && !LONG_PATHS.has(candidates[0]!.path)) {
+      const j = candidates[0]!;
+      j.state = 'booked';
+      j.path = 'bookedReviewed';
+    }
+  }
+  for (const j of judged) if (j.review !== 'r+') j.review = span(j).end + REVIEW_WINDOW_DAYS <= lastDay ? 'r-' : 'r?';
 }
 
 /**
@@ -417,6 +478,7 @@ export const BOOKING_METHOD_TEXT_V2 =
   `is more than ${LONG_EXCESS} nights longer than its minimum stay without keeping to restricted check-in days ` +
   `(${c('blockedLong')}; ${c('blockedLongNeverSeenFree')} when never seen free) or was taken further ahead than the booking window or a year (${c('blockedEarly')}); ` +
   `otherwise booked: confidence ${c('booked')} when it was seen free and then taken, ${c('bookedNeverSeenFree')} when its nights were never seen free (taken before observation began); ` +
+  `where the listing's reviews are read, a review within ${REVIEW_WINDOW_DAYS} days after a hold's check-out (hosts' holds are never reviewed) names it a guest's stay (${c('bookedReviewed')}), and a hold whose review window closed without one keeps its judgement with the confidence such holds earned; ` +
   'a booking is priced at the last price seen for a stay including its first night. ' +
   `A free night no stay can use is unbookable (${c('unbookable')}), else available (${c('available')}); a night never observed is unknown. ` +
   `Confidences a/b: a for a listing observed at least every ${SPARSE_GAP_DAYS} days, b less often; each the share of nights right on the development worlds (calendar families, even seeds), ` +

@@ -7,7 +7,7 @@ import type { PriceRow } from '../ports/history.js';
 import type { DayValue } from '../schemas/observations.js';
 import { DAY_MS, dateOfDay as dateOf, dayNumber } from '../clock.js';
 import { type DayRow, type Group, type NightRead, checkInAllowed, isAvailable, weekday } from './calendar-read.js';
-import { BOOKING_METHOD_TEXT_V2, type ConfidencePath, confidenceV2, classifyV2, readGuestWindow, readPlatformHolds, readPrep, stripPrep } from './bookings-v2.js';
+import { BOOKING_METHOD_TEXT_V2, type ConfidencePath, type Judged, confidenceV2, classifyV2, readGuestWindow, readPlatformHolds, readPrep, readReviews, stripPrep } from './bookings-v2.js';
 
 export const BOOKING_METHOD = 'calendar-diff/1';
 /** The methods a reader may ask for (issue 37): each answer names the one it used. */
@@ -103,6 +103,12 @@ export interface BookingInput {
   to: string;
   /** The method (default BOOKING_METHOD). */
   method?: BookingMethod;
+  /**
+   * The listing's reviews, as the instants they were written (ISO 8601, a review's created_at):
+   * calendar-diff/2 reads a review as a guest stay that checked out in the days before it.
+   * Absent: none were fetched (an empty list: the listing has none).
+   */
+  reviews?: readonly string[];
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -310,18 +316,27 @@ export function inferBookings(input: BookingInput): BookingInference {
     v2.signals.prepNights = prep;
     v2.signals.guestWindow = readGuestWindow(groups);
   }
-  for (const whole of groups) {
-    // calendar-diff/2 tells the preparation nights taken with a stay from the stay.
-    const { stay: g, prep: prepNights } = v2 === null ? { stay: whole, prep: [] } : stripPrep(whole, reads, prep);
+  // calendar-diff/2 tells the preparation nights taken with a stay from the stay, and reads the reviews.
+  const judged = groups.map((whole): Judged & { prepNights: NightRead[]; v1?: { state: 'booked' | 'blocked'; confidence: number } } => {
+    if (v2 === null) {
+      const v1 = classify(whole, closed);
+      return { g: whole, prepNights: [], state: v1.state, path: 'booked', review: '-', v1 };
+    }
+    const { stay: g, prep: prepNights } = stripPrep(whole, reads, prep);
+    return { g, prepNights, ...classifyV2(g, closed, reads, v2.signals), review: '-' };
+  });
+  if (v2 !== null && input.reviews)
+    readReviews(
+      judged,
+      input.reviews.map((r) => Date.parse(r)).filter((t) => Number.isFinite(t)),
+      v2.signals.lastDay,
+    );
+  for (const j of judged) {
+    const g = j.g;
     const start = g.nights[0]!.day;
     const end = g.nights.at(-1)!.day + 1;
-    if (v2 !== null) for (const n of prepNights) verdict.set(n.day, { state: 'blocked', ...confidenceV2(v2.signals, 'prep', n.day, n.day + 1) });
-    let c: { state: 'booked' | 'blocked'; confidence: number; basis?: string };
-    if (v2 === null) c = classify(g, closed);
-    else {
-      const judged = classifyV2(g, closed, reads, v2.signals);
-      c = { state: judged.state, ...confidenceV2(v2.signals, judged.path, start, end) };
-    }
+    if (v2 !== null) for (const n of j.prepNights) verdict.set(n.day, { state: 'blocked', ...confidenceV2(v2.signals, 'prep', n.day, n.day + 1, j.review) });
+    const c: { state: 'booked' | 'blocked'; confidence: number; basis?: string } = j.v1 ?? { state: j.state, ...confidenceV2(v2!.signals, j.path, start, end, j.review) };
     for (const n of g.nights) verdict.set(n.day, c);
     if (c.state !== 'booked' || end <= from || start >= to) continue;
     const at = g.after === null ? g.before : (g.after + g.before) / 2;
