@@ -241,8 +241,9 @@ const minOf = (n: NightRead) => {
  * most of them whole and accept them stripped; or from the lengths of the holds the rules accept
  * whole (PREP_SIDE_EVIDENCE free sides, each hold still a stay the rules accept stripped); or,
  * pooling the holds never seen free too (their sides free now), when p explains more than half of
- * the holds the rules refuse whole, PREP_GAIN_EVIDENCE more than the other p does, and breaks at
- * most one in four as many that they accept whole.
+ * the holds the rules refuse whole (a hold with one free side stripped of p nights on both, its
+ * neighbour a host's hold made earlier), PREP_GAIN_EVIDENCE more than the other p does, and breaks
+ * at most one in four as many that they accept whole.
  */
 export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>, closed: ReadonlySet<number> = new Set()): number {
   const sides = (g: Group) => {
@@ -282,7 +283,9 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
   // Every hold with a free side, seen taken or not: the holds p explains against those it breaks,
   // p and not the other (preparation time moves a stay's edges to the rules' days by its own length).
   const refused = pooled.filter(({ g }) => !valid(g, 0, 0));
-  const gain = (p: number) => refused.filter((e) => fits(e, p)).length;
+  // A hold with one free side may carry its own preparation nights on the other too (its neighbour a host's hold made earlier).
+  const fitsAny = (e: { g: Group; left: number; right: number }, p: number) => fits(e, p) || valid(e.g, p, p);
+  const gain = (p: number) => refused.filter((e) => fitsAny(e, p)).length;
   let best = { p: 0, score: 0 };
   for (const p of [1, 2]) {
     const explained = gain(p);
