@@ -36,6 +36,40 @@ describe('calendar-diff/2 on the calendar families', () => {
     expect(two.bookingsMatched).toBeGreaterThan(2 * one.bookingsMatched);
   });
 
+  it('preparation time read from few holds: with weekly rentals and closed check-in days (stays whose edges the rules refuse whole), most bookings found exactly', () => {
+    const o = {
+      world: 'plain' as const,
+      families: ['prep', 'weekly'] as const,
+      seed: DEVELOPMENT_SEEDS[0]!,
+      listings: 16,
+      days: 90,
+      everyHours: 24,
+      horizonDays: 150,
+      start: START,
+      development: true,
+    };
+    const one = simulateFamilies({ ...o, method: 'calendar-diff/1' });
+    const two = simulateFamilies({ ...o, method: 'calendar-diff/2' });
+    expect(two.bookingsMatched).toBeGreaterThan(0.5 * two.bookingsTruth);
+    expect(two.bookedBoth / two.bookedTruth).toBeGreaterThan(0.85);
+    expect(two.bookedBoth / two.bookedInferred).toBeGreaterThan(0.85);
+    expect(right(two)).toBeGreaterThan(right(one) + 0.15);
+  });
+
+  it('reviews read beside the calendars: more booked nights found, none lost, and the holds a review named a guest stay right more often than not', () => {
+    const o = { world: 'all' as const, seed: DEVELOPMENT_SEEDS[0]!, listings: 40, days: 90, everyHours: 24, horizonDays: 150, start: START, method: 'calendar-diff/2' as const, development: true };
+    const without = simulateFamilies(o);
+    const withReviews = simulateFamilies({ ...o, reviews: true });
+    expect(withReviews.bookedBoth).toBeGreaterThan(without.bookedBoth);
+    expect(withReviews.correct).toBeGreaterThan(without.correct);
+    const reviewed = Object.entries(withReviews.basis).filter(([k]) => k.startsWith('bookedReviewed|'));
+    const nights = reviewed.reduce((n, [, v]) => n + v.count, 0);
+    expect(nights).toBeGreaterThan(0);
+    expect(reviewed.reduce((n, [, v]) => n + v.right, 0) / nights).toBeGreaterThan(0.5);
+    // Without reviews no night rests on them.
+    expect(Object.keys(without.basis).every((k) => k.split('|')[2] === '-')).toBe(true);
+  });
+
   it('names each night with the confidence it earned: the surest decile is right more often than the least sure', () => {
     const r = run('all', 'calendar-diff/2');
     const used = r.deciles.filter((d) => d.count > 50);

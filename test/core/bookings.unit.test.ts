@@ -222,3 +222,39 @@ describe('inferBookings (calendar-diff/1)', () => {
     expect(early.nights.find((n) => n.date === '2030-03-03')?.state).toBe('available');
   });
 });
+
+describe('inferBookings (calendar-diff/2) reads reviews', () => {
+  // Observed daily at noon from 2030-02-20 to 2030-04-10, the nights from today on, Wednesday
+  // never a check-in day; an 8-night hold from Wednesday 2030-03-06 (minimum stay 2) taken before
+  // observation began, never seen free.
+  const hold = new Set(range('2030-03-06', 8));
+  const snapshots = [...Array(50).keys()].map((i) => {
+    const at = dayMs('2030-02-20') + i * DAY + 12 * 3_600_000;
+    const today = dateOf(at);
+    return { at, days: new Map([...calendar('2030-02-20', 80, hold, { closedWeekday: 3 })].filter(([d]) => d >= today)) };
+  });
+  const days = record(snapshots);
+  const stateOf = (r: ReturnType<typeof inferBookings>, date: string) => r.nights.find((n) => n.date === date)!.state;
+
+  it('a review within 14 days after a hold ends names it a guest stay; without reviews it is a host hold (no check-in on its first day)', () => {
+    const without = inferBookings({ days, from: '2030-03-01', to: '2030-04-01', method: 'calendar-diff/2' });
+    expect(stateOf(without, '2030-03-10')).toBe('blocked');
+    const reviewed = inferBookings({ days, from: '2030-03-01', to: '2030-04-01', method: 'calendar-diff/2', reviews: ['2030-03-18T10:00:00Z'] });
+    expect(stateOf(reviewed, '2030-03-10')).toBe('booked');
+    expect(reviewed.bookings.map((b) => [b.checkIn, b.checkOut])).toEqual([['2030-03-06', '2030-03-14']]);
+    expect(reviewed.basis!.find((b) => b.startsWith('bookedReviewed'))).toContain('|r+|');
+  });
+
+  it('a review long after says nothing of it; one within it names it guest stays run together (a guest checked out inside it); no review once the window closed is weak evidence, its confidence apart', () => {
+    const late = inferBookings({ days, from: '2030-03-01', to: '2030-04-01', method: 'calendar-diff/2', reviews: ['2030-04-20T10:00:00Z'] });
+    expect(stateOf(late, '2030-03-10')).toBe('blocked');
+    const within = inferBookings({ days, from: '2030-03-01', to: '2030-04-01', method: 'calendar-diff/2', reviews: ['2030-03-12T10:00:00Z'] });
+    expect(stateOf(within, '2030-03-10')).toBe('booked');
+    const none = inferBookings({ days, from: '2030-03-01', to: '2030-04-01', method: 'calendar-diff/2', reviews: [] });
+    expect(stateOf(none, '2030-03-10')).toBe('blocked');
+    expect(none.basis![9]).toContain('|r-|');
+    // calendar-diff/1 reads no reviews.
+    const one = inferBookings({ days, from: '2030-03-01', to: '2030-04-01', reviews: ['2030-03-18T10:00:00Z'] });
+    expect(one.basis).toBeUndefined();
+  });
+});

@@ -6,7 +6,7 @@
 // bench/analytics.mjs (docs/analytics.md, "The held-out protocol").
 import { type BookingMethod, type NightState, inferBookings } from '../../src/core/analytics/bookings.js';
 import type { ObservationRow } from '../../src/core/ports/store/observations.js';
-import { FAMILIES, type Family, type FamilyListing, bookingsAt, calendarAt, familyListing, truthAt } from '../../src/sources/sandbox/calendar-families.js';
+import { FAMILIES, type Family, type FamilyListing, bookingsAt, calendarAt, familyListing, reviewsAt, truthAt } from '../../src/sources/sandbox/calendar-families.js';
 import { rng } from '../../src/sources/sandbox/prng.js';
 
 const DAY_MS = 86_400_000;
@@ -52,6 +52,10 @@ export interface FamilySimOptions {
   method?: BookingMethod;
   /** A development run: the held-out families are left out of 'all' (and refused on their own). */
   development?: boolean;
+  /** Each listing's reviews (calendar-families.ts, reviewsAt) read with its calendar: the review dates a deployment fetches. */
+  reviews?: boolean;
+  /** These families on every listing instead of the world's (a combination of them). */
+  families?: readonly Family[];
 }
 
 type Truth = 'available' | 'booked' | 'blocked' | 'unbookable';
@@ -75,6 +79,8 @@ export interface FamilySimResult {
   deciles: { count: number; right: number; confidence: number }[];
   /** The booked rate's interval sums (src/core/analytics/market.ts): booked nights' confidences, for-rent and blocked nights' 1 - confidence. */
   band: { bookedSure: number; forRentDoubt: number; blockedDoubt: number };
+  /** calendar-diff/2: per basis of a confidence (bookings-v2.ts, basisV2), nights, nights right (the calibration's counts) and the truth of the others. */
+  basis: Record<string, { count: number; right: number; wrong?: Partial<Record<Truth, number>> }>;
 }
 
 /** @public bench/analytics.mjs reads it. */
@@ -95,6 +101,7 @@ export function emptyResult(): FamilySimResult {
     leadErrors: [],
     deciles: Array.from({ length: 10 }, () => ({ count: 0, right: 0, confidence: 0 })),
     band: { bookedSure: 0, forRentDoubt: 0, blockedDoubt: 0 },
+    basis: {},
   };
 }
 
@@ -113,6 +120,15 @@ export function addResult(a: FamilySimResult, b: FamilySimResult): void {
   a.band.bookedSure += b.band.bookedSure;
   a.band.forRentDoubt += b.band.forRentDoubt;
   a.band.blockedDoubt += b.band.blockedDoubt;
+  for (const [k, v] of Object.entries(b.basis)) {
+    const into = (a.basis[k] ??= { count: 0, right: 0 });
+    into.count += v.count;
+    into.right += v.right;
+    for (const [t, n] of Object.entries(v.wrong ?? {}) as [Truth, number][]) {
+      into.wrong ??= {};
+      into.wrong[t] = (into.wrong[t] ?? 0) + n;
+    }
+  }
   b.deciles.forEach((d, i) => {
     a.deciles[i]!.count += d.count;
     a.deciles[i]!.right += d.right;
@@ -166,14 +182,26 @@ export function simulateFamilies(o: FamilySimOptions): FamilySimResult {
   const scoreTo = endDay + o.days;
   const end = o.start + o.days * DAY_MS - 1;
   for (let i = 0; i < o.listings; i++) {
-    const families = familiesOf(o.world, o.seed, i, o.development === true);
+    const families = o.families ? [...o.families] : familiesOf(o.world, o.seed, i, o.development === true);
+    if (o.development && families.some((f) => HELD_OUT_FAMILIES.includes(f))) throw new Error(`${families.join(', ')}: held out of development`);
     const l = familyListing(o.seed, i, families, { from: startDay - 60, to: scoreTo + 60 });
     const days = record(l, o, scoreTo);
-    const inferred = inferBookings({ days, from: dateOf(startDay), to: dateOf(scoreTo), method: o.method });
+    const reviews = o.reviews ? reviewsAt(l, end).map((t) => new Date(t).toISOString()) : undefined;
+    const inferred = inferBookings({ days, from: dateOf(startDay), to: dateOf(scoreTo), method: o.method, reviews });
     const truth = truthAt(l, end, startDay, scoreTo);
-    for (const n of inferred.nights) {
+    for (const [i, n] of inferred.nights.entries()) {
       const t = truth.get(Math.round(Date.parse(`${n.date}T00:00:00Z`) / DAY_MS))!;
       const ok = t === n.state;
+      const basis = inferred.basis?.[i];
+      if (basis) {
+        const b = (r.basis[basis] ??= { count: 0, right: 0 });
+        b.count++;
+        if (ok) b.right++;
+        else {
+          b.wrong ??= {};
+          b.wrong[t] = (b.wrong[t] ?? 0) + 1;
+        }
+      }
       r.matrix[t][n.state]++;
       r.nights++;
       if (ok) r.correct++;

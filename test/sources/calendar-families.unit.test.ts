@@ -1,7 +1,19 @@
 // The calendar families (issue 37, item 1): each family's behaviour and its truth, night by night,
 // read from the world itself (src/sources/sandbox/calendar-families.ts).
 import { describe, expect, it } from 'vitest';
-import { type Family, type FamilyListing, bookingsAt, calendarAt, familyListing, minNightsAt, truthAt, weekdayOf } from '../../src/sources/sandbox/calendar-families.js';
+import {
+  type Family,
+  type FamilyListing,
+  REVIEW_WINDOW_DAYS,
+  bookingsAt,
+  calendarAt,
+  familyListing,
+  minNightsAt,
+  reviewRate,
+  reviewsAt,
+  truthAt,
+  weekdayOf,
+} from '../../src/sources/sandbox/calendar-families.js';
 
 const DAY = 86_400_000;
 const START = Date.UTC(2027, 0, 1) / DAY;
@@ -143,5 +155,43 @@ describe('calendar families', () => {
       for (const b of l.items.filter((it) => it.kind === 'booking')) expect(b.end - b.start).toBeGreaterThanOrEqual(minNightsAt(l.params, b.start, b.madeAt));
     }
     expect(changed).toBeGreaterThan(0);
+  });
+
+  it('reviews: each follows a guest stay that took place, within 14 days of its check-out; host holds, direct bookings and cancelled bookings never get one; about half to three quarters of stays do', () => {
+    const t = SPAN.to * DAY;
+    let stays = 0;
+    let reviewed = 0;
+    for (let i = 0; i < 30; i++) {
+      const l = familyListing(5, i, ['owner', 'maintenance', 'direct', 'cancel', 'snooze'], SPAN);
+      const rate = reviewRate(l);
+      expect(rate).toBeGreaterThanOrEqual(0.5);
+      expect(rate).toBeLessThanOrEqual(0.75);
+      const reviews = reviewsAt(l, t);
+      const guest = l.items.filter((it) => it.kind === 'booking' && it.cancelledAt === null);
+      for (const r of reviews) {
+        expect(r).toBeLessThanOrEqual(t);
+        // A guest who stayed checked out in the 14 days before it.
+        expect(guest.some((b) => b.end * DAY <= r && r <= (b.end + REVIEW_WINDOW_DAYS) * DAY)).toBe(true);
+      }
+      // Stays whose window closed: reviewed or not, each at most once.
+      for (const b of guest.filter((b) => (b.end + REVIEW_WINDOW_DAYS) * DAY <= t)) {
+        stays++;
+        if (reviews.some((r) => b.end * DAY <= r && r <= (b.end + REVIEW_WINDOW_DAYS) * DAY)) reviewed++;
+      }
+      // The reviews known at an instant are those written by then.
+      expect(reviewsAt(l, (SPAN.from + 100) * DAY)).toEqual(reviews.filter((r) => r <= (SPAN.from + 100) * DAY));
+    }
+    expect(stays).toBeGreaterThan(100);
+    expect(reviewed / stays).toBeGreaterThan(0.5);
+    expect(reviewed / stays).toBeLessThan(0.8);
+  });
+
+  it('reviews: a host never gets one for its holds (a listing with no guests has none)', () => {
+    // A listing's host holds alone: a world where every guest booking is dropped keeps no review.
+    for (let i = 0; i < 10; i++) {
+      const l = familyListing(5, i, ['owner', 'maintenance', 'direct', 'snooze'], SPAN);
+      const hostOnly = { ...l, items: l.items.filter((it) => it.kind !== 'booking') };
+      expect(reviewsAt(hostOnly, SPAN.to * DAY)).toEqual([]);
+    }
   });
 });

@@ -9,6 +9,7 @@
 // held-out protocol"), of the path that named the night. Pure, as the first method.
 import { DAY_MS } from '../clock.js';
 import type { DayValue } from '../schemas/observations.js';
+import { CALIBRATION_V2 } from './bookings-v2-calibration.js';
 import { type DayRow, type Group, type NightRead, checkInAllowed, isAvailable, weekday } from './calendar-read.js';
 
 /** The latest the advance notice may close a night, in days before it (three days at midnight). */
@@ -19,6 +20,10 @@ const MIN_NOTICE_EVIDENCE = 6;
 const MIN_WINDOW_EVIDENCE = 10;
 /** Taken hold groups with both sides free, at least this many, before preparation time is read. */
 const MIN_PREP_EVIDENCE = 7;
+/** Holds the rules refuse whole and accept without their preparation nights, at least this many, to read preparation time from few holds. */
+const PREP_GAIN_EVIDENCE = 3;
+/** Free sides of holds the rules accept whole, at least this many, all leaving a stay the rules accept once p nights come off each, to read preparation time from their lengths. */
+const PREP_SIDE_EVIDENCE = 8;
 
 /** What calendar-diff/2 read of a listing before classifying. */
 export interface Signals {
@@ -36,6 +41,8 @@ export interface Signals {
   guestWindow: number;
   /** Observed less often than every SPARSE_GAP_DAYS (the median gap between observations). */
   sparse: boolean;
+  /** The day of the last observation (a hold ending by it is past). */
+  lastDay: number;
 }
 
 const lagOf = (day: number, t: number) => (day * DAY_MS - t) / DAY_MS;
@@ -51,6 +58,13 @@ function medianGap(byDay: Map<number, DayRow[]>): number {
     .map((t, i) => t - sorted[i]!)
     .sort((x, y) => x - y);
   return gaps.length === 0 ? 0 : gaps[Math.floor(gaps.length / 2)]!;
+}
+
+/** The day of the listing's last observation. */
+function lastObservedDay(byDay: Map<number, DayRow[]>): number {
+  let last = Number.NEGATIVE_INFINITY;
+  for (const rows of byDay.values()) for (const r of rows) last = Math.max(last, r.lastSeen);
+  return Math.floor(last / DAY_MS);
 }
 
 /** A free row standing for closed rows: the value the night showed when last free, over the closed rows' span. */
@@ -139,6 +153,7 @@ export function readPlatformHolds(byDay: Map<number, DayRow[]>): { byDay: Map<nu
     prepNights: 0,
     guestWindow: GUEST_WINDOW_DAYS,
     sparse: medianGap(byDay) > SPARSE_GAP_DAYS * DAY_MS,
+    lastDay: lastObservedDay(byDay),
   };
   const out = new Map<number, DayRow[]>();
   for (const [day, original] of byDay) {
@@ -222,34 +237,63 @@ const minOf = (n: NightRead) => {
  * all read as a stay the rules allow only once p nights are taken off each side that was free
  * (long enough for the minimum stay, starting on a check-in day, ending on a check-out day)
  * blocks p nights around each booking. Read as the largest such p (two at most), from at least
- * MIN_PREP_EVIDENCE holds, nine in ten of them agreeing.
+ * MIN_PREP_EVIDENCE holds, nine in ten of them agreeing; or from few holds when the rules refuse
+ * most of them whole and accept them stripped; or from the lengths of the holds the rules accept
+ * whole (PREP_SIDE_EVIDENCE free sides, each hold still a stay the rules accept stripped); or,
+ * pooling the holds never seen free too (their sides free now), when p explains more than half of
+ * the holds the rules refuse whole (a hold with one free side stripped of p nights on both, its
+ * neighbour a host's hold made earlier), PREP_GAIN_EVIDENCE more than the other p does, and breaks
+ * at most one in four as many that they accept whole.
  */
-export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>): number {
-  const eligible = groups.flatMap((g) => {
-    if (g.after === null) return [];
-    const left = freeBefore(reads.get(g.nights[0]!.day - 1), g) ? 1 : 0;
-    const right = freeBefore(reads.get(g.nights.at(-1)!.day + 1), g) ? 1 : 0;
-    // A one-night hold is no stay with its preparation (a maintenance night, a notice not read).
+export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>, closed: ReadonlySet<number> = new Set()): number {
+  const sides = (g: Group) => {
+    const side = (n: NightRead | undefined) => (g.after === null ? n !== undefined && isAvailable(n.latest) : freeBefore(n, g));
+    return { left: side(reads.get(g.nights[0]!.day - 1)) ? 1 : 0, right: side(reads.get(g.nights.at(-1)!.day + 1)) ? 1 : 0 };
+  };
+  // A one-night hold is no stay with its preparation (a maintenance night, a notice not read).
+  const pooled = groups.flatMap((g) => {
+    const { left, right } = sides(g);
     return left + right === 0 || g.nights.length === 1 ? [] : [{ g, left, right }];
   });
+  const eligible = pooled.filter(({ g }) => g.after !== null);
   const valid = (g: Group, left: number, right: number) => {
     const n = g.nights.length - left - right;
     if (n <= 0) return false;
     const first = g.nights[left]!;
     if (n < minOf(first)) return false;
     if (first.lastFree && !checkInAllowed(first.lastFree.value)) return false;
+    if (closed.has(weekday(first.day))) return false;
     return !checkOutRefused(reads, g.nights.at(-1)!.day + 1 - right, g);
   };
   // p off each side that was free; or, as sides may have lent a night to a neighbour's, off one of them.
+  const fits = ({ g, left, right }: { g: Group; left: number; right: number }, p: number) => valid(g, p * left, p * right) || (left + right === 2 && (valid(g, p, 0) || valid(g, 0, p)));
   const strict = (p: number) => eligible.filter(({ g, left, right }) => valid(g, p * left, p * right)).length;
-  const loose = (p: number) => eligible.filter(({ g, left, right }) => valid(g, p * left, p * right) || (left + right === 2 && (valid(g, p, 0) || valid(g, 0, p)))).length;
+  const loose = (p: number) => eligible.filter((e) => fits(e, p)).length;
   const none = strict(0);
   for (const p of [2, 1]) {
     // Many holds all long enough for p on each side; or the rules refuse most of them whole and accept them stripped.
     if (eligible.length >= MIN_PREP_EVIDENCE && strict(p) >= 0.9 * eligible.length) return p;
     if (eligible.length >= 3 && none <= 0.2 * eligible.length && loose(p) >= 0.9 * eligible.length) return p;
   }
-  return 0;
+  // Few holds, none of those the rules accept whole shorter than its stay and p nights on each free
+  // side, while guests often book the minimum: the free sides stripped are the evidence.
+  const guestLike = eligible.filter(({ g }) => valid(g, 0, 0));
+  const freeSides = guestLike.reduce((n, e) => n + e.left + e.right, 0);
+  if (freeSides >= PREP_SIDE_EVIDENCE) for (const p of [2, 1]) if (guestLike.every(({ g, left, right }) => valid(g, p * left, p * right))) return p;
+  // Every hold with a free side, seen taken or not: the holds p explains against those it breaks,
+  // p and not the other (preparation time moves a stay's edges to the rules' days by its own length).
+  const refused = pooled.filter(({ g }) => !valid(g, 0, 0));
+  // A hold with one free side may carry its own preparation nights on the other too (its neighbour a host's hold made earlier).
+  const fitsAny = (e: { g: Group; left: number; right: number }, p: number) => fits(e, p) || valid(e.g, p, p);
+  const gain = (p: number) => refused.filter((e) => fitsAny(e, p)).length;
+  let best = { p: 0, score: 0 };
+  for (const p of [1, 2]) {
+    const explained = gain(p);
+    const loss = pooled.filter((e) => valid(e.g, 0, 0) && !fits(e, p)).length;
+    const specific = explained - gain(3 - p) >= PREP_GAIN_EVIDENCE;
+    if (specific && explained > 0.5 * refused.length && loss <= 0.25 * explained && explained - loss > best.score) best = { p, score: explained - loss };
+  }
+  return best.p;
 }
 
 /**
@@ -278,47 +322,116 @@ export function readGuestWindow(groups: readonly Group[]): number {
   return long >= LONG_LEAD_EVIDENCE ? GUEST_MAX_LEAD : GUEST_WINDOW_DAYS;
 }
 
-/**
- * The confidence of each path of the method's judgement, for a listing observed at least every
- * two days (dense) and less often (sparse): the share of nights right on the development worlds
- * (docs/analytics.md, "Calibration"), so that of nights given confidence c about c are right.
- */
-export const CONFIDENCE_V2 = {
-  dense: {
-    blockedShort: 0.84,
-    blockedCheckIn: 0.41,
-    blockedLong: 0.85,
-    blockedLongNeverSeenFree: 0.6,
-    blockedEarly: 0.71,
-    prep: 0.89,
-    booked: 0.95,
-    bookedNeverSeenFree: 0.91,
-    available: 0.99,
-    unbookable: 0.99,
-    noticeFree: 0.98,
-    windowClosed: 0.99,
-  },
-  sparse: {
-    blockedShort: 0.32,
-    blockedCheckIn: 0.36,
-    blockedLong: 0.61,
-    blockedLongNeverSeenFree: 0.6,
-    blockedEarly: 0.65,
-    prep: 0.85,
-    booked: 0.94,
-    bookedNeverSeenFree: 0.9,
-    available: 0.94,
-    unbookable: 0.93,
-    noticeFree: 0.87,
-    windowClosed: 0.72,
-  },
-};
-export type ConfidencePath = keyof (typeof CONFIDENCE_V2)['dense'];
+/** The paths of the method's judgement: the rule that named a night. */
+const PATHS = [
+  'blockedShort',
+  'blockedCheckIn',
+  'blockedLong',
+  'blockedLongNeverSeenFree',
+  'blockedEarly',
+  'prep',
+  'booked',
+  'bookedNeverSeenFree',
+  'bookedReviewed',
+  'available',
+  'unbookable',
+  'noticeFree',
+  'windowClosed',
+] as const;
+export type ConfidencePath = (typeof PATHS)[number];
 /** Observations further apart than this (the median gap) make a listing's calendar sparse. */
 const SPARSE_GAP_DAYS = 2;
 
-/** The confidence of a path for this listing's observation density. */
-export const confidenceV2 = (s: Signals, path: ConfidencePath) => CONFIDENCE_V2[s.sparse ? 'sparse' : 'dense'][path];
+const lengthClass = (n: number) => (n <= 1 ? '1' : n <= 3 ? '2-3' : n <= 7 ? '4-7' : n <= 14 ? '8-14' : '15+');
+
+/**
+ * What the listing's reviews say of a hold (readReviews): '-' no reviews were given (or a free
+ * night), 'r+' a review came within REVIEW_WINDOW_DAYS of its check-out (a guest stayed), 'r-'
+ * that window closed before the last observation with no review, 'r?' it had not.
+ */
+export type ReviewEvidence = '-' | 'r+' | 'r-' | 'r?';
+
+/**
+ * The basis of a night's confidence: the path that named it, the listing's observation density,
+ * what the reviews say of its hold, the hold's length class (taken nights) and whether the hold
+ * (or the free night) lies before the last observation, across it or after it, and what was read
+ * of the listing (preparation nights, a notice, a window).
+ */
+function basisV2(s: Signals, path: ConfidencePath, start: number, end: number, review: ReviewEvidence): string {
+  const taken = !FREE_PATHS.has(path);
+  const when = end <= s.lastDay ? 'past' : start > s.lastDay ? 'ahead' : 'now';
+  return [
+    path,
+    s.sparse ? 'sparse' : 'dense',
+    taken ? review : '-',
+    taken ? lengthClass(end - start) : '-',
+    when,
+    `p${s.prepNights}`,
+    `n${s.noticeDays === null ? 0 : 1}`,
+    `w${s.windowDays === null ? 0 : 1}`,
+  ].join('|');
+}
+const FREE_PATHS = new Set<ConfidencePath>(['available', 'unbookable', 'noticeFree', 'windowClosed']);
+/** The fields of a basis each level of the calibration reads (bench/calibrate-v2.mjs), finest first. */
+const CALIBRATION_LEVELS = [6, 5, 3, 2] as const;
+
+/**
+ * The confidence of a path for this listing and hold (or free night), with its basis: the share
+ * of nights right, on the development worlds, of the finest basis measured on enough nights
+ * (./bookings-v2-calibration.ts, made by bench/calibrate-v2.mjs), so that of nights given
+ * confidence c about c are right.
+ */
+export function confidenceV2(s: Signals, path: ConfidencePath, start: number, end: number, review: ReviewEvidence = '-'): { confidence: number; basis: string } {
+  const basis = basisV2(s, path, start, end, review);
+  const parts = basis.split('|');
+  for (const n of CALIBRATION_LEVELS) {
+    const c = CALIBRATION_V2[parts.slice(0, n).join('|')];
+    if (c !== undefined) return { confidence: c, basis };
+  }
+  return { confidence: 0.5, basis };
+}
+
+/** A guest reviews within this many days of check-out, or never (platforms close the review window then). */
+const REVIEW_WINDOW_DAYS = 14;
+
+const LONG_PATHS = new Set<ConfidencePath>(['blockedLong', 'blockedLongNeverSeenFree']);
+
+/** A hold as judged: its stay (preparation nights apart), booked or blocked, by which path, and what the reviews say. */
+export interface Judged {
+  g: Group;
+  state: 'booked' | 'blocked';
+  path: ConfidencePath;
+  review: ReviewEvidence;
+}
+
+/**
+ * What the listing's reviews say of its holds (issue 37, item 2): a review is written by a guest
+ * within REVIEW_WINDOW_DAYS of check-out, and never for the host's holds, so each review names a
+ * guest stay that ended in the days before it. Its candidates are the holds checking out in those
+ * days (else the holds spanning them: stays taken before observation began, run together); when
+ * none was judged booked and there is one, not a long hold (whose review names its last stay, not
+ * the whole of it), it is a guest's stay after all (bookedReviewed). A hold
+ * whose window closed before the last observation without a review keeps its judgement, its
+ * confidence measured apart (many guests never review: a weak sign). Reviews are instants (epoch ms).
+ */
+export function readReviews(judged: Judged[], reviews: readonly number[] | null, lastDay: number): void {
+  if (reviews === null) return;
+  const span = (j: Judged) => ({ start: j.g.nights[0]!.day, end: j.g.nights.at(-1)!.day + 1 });
+  for (const r of reviews) {
+    const day = Math.floor(r / DAY_MS);
+    let candidates = judged.filter((j) => span(j).end <= day && span(j).end >= day - REVIEW_WINDOW_DAYS);
+    if (candidates.length === 0) candidates = judged.filter((j) => span(j).start < day && span(j).end > day - REVIEW_WINDOW_DAYS);
+    const booked = candidates.filter((j) => j.state === 'booked');
+    for (const j of booked.length > 0 ? booked : candidates) j.review = 'r+';
+    // A long hold's review names its last stay, not the whole of it (an owner's stay beside a guest's, run together): it stays the host's.
+    if (booked.length === 0 && candidates.length === 1 && !LONG_PATHS.has(candidates[0]!.path)) {
+      const j = candidates[0]!;
+      j.state = 'booked';
+      j.path = 'bookedReviewed';
+    }
+  }
+  for (const j of judged) if (j.review !== 'r+') j.review = span(j).end + REVIEW_WINDOW_DAYS <= lastDay ? 'r-' : 'r?';
+}
 
 /**
  * How far ahead guests book: GUEST_WINDOW_DAYS (as calendar-diff/1), unless the listing showed at
@@ -336,7 +449,7 @@ const LONG_EXCESS = 12;
  * Booked or blocked: the stay rules a guest's booking obeys (minimum stay, check-in and check-out
  * days as the calendar stated them just before), then its shape and how far ahead it was taken.
  */
-export function classifyV2(g: Group, closed: Set<number>, reads: Map<number, NightRead>, signals: Signals): { state: 'booked' | 'blocked'; confidence: number } {
+export function classifyV2(g: Group, closed: Set<number>, reads: Map<number, NightRead>, signals: Signals): { state: 'booked' | 'blocked'; path: ConfidencePath } {
   const first = g.nights[0]!;
   const length = g.nights.length;
   const end = g.nights.at(-1)!.day + 1;
@@ -345,20 +458,20 @@ export function classifyV2(g: Group, closed: Set<number>, reads: Map<number, Nig
   const cutRight = !reads.has(end);
   const v = (first.lastFree ?? first.latest).value;
   const min = typeof v.minNights === 'number' ? v.minNights : 1;
-  if (!cutLeft && !cutRight && length < min) return { state: 'blocked', confidence: confidenceV2(signals, 'blockedShort') };
-  if (!cutLeft && first.lastFree && !checkInAllowed(first.lastFree.value)) return { state: 'blocked', confidence: confidenceV2(signals, 'blockedCheckIn') };
-  if (!cutLeft && closed.has(weekday(first.day))) return { state: 'blocked', confidence: confidenceV2(signals, 'blockedCheckIn') };
+  if (!cutLeft && !cutRight && length < min) return { state: 'blocked', path: 'blockedShort' };
+  if (!cutLeft && first.lastFree && !checkInAllowed(first.lastFree.value)) return { state: 'blocked', path: 'blockedCheckIn' };
+  if (!cutLeft && closed.has(weekday(first.day))) return { state: 'blocked', path: 'blockedCheckIn' };
   // A long hold is the host's, unless it keeps to a listing's restricted check-in weekdays (weekly rentals).
   const aligned = closed.size > 0 && !closed.has(weekday(first.day)) && !checkOutRefused(reads, end, g);
-  if (!aligned && length - min > LONG_EXCESS) return { state: 'blocked', confidence: g.after === null ? confidenceV2(signals, 'blockedLongNeverSeenFree') : confidenceV2(signals, 'blockedLong') };
+  if (!aligned && length - min > LONG_EXCESS) return { state: 'blocked', path: g.after === null ? 'blockedLongNeverSeenFree' : 'blockedLong' };
   const lead = (first.day * DAY_MS - g.before) / DAY_MS;
   // A booking window lets guests book its last night as it opens, taken a day later at most.
-  if (lead > (signals.windowDays === null ? signals.guestWindow : signals.windowDays + 1)) return { state: 'blocked', confidence: confidenceV2(signals, 'blockedEarly') };
-  return { state: 'booked', confidence: g.after === null ? confidenceV2(signals, 'bookedNeverSeenFree') : confidenceV2(signals, 'booked') };
+  if (lead > (signals.windowDays === null ? signals.guestWindow : signals.windowDays + 1)) return { state: 'blocked', path: 'blockedEarly' };
+  return { state: 'booked', path: g.after === null ? 'bookedNeverSeenFree' : 'booked' };
 }
 
 /** calendar-diff/2 in words (the market answer's `methods`), from its own parameters. */
-const c = (path: ConfidencePath) => `${CONFIDENCE_V2.dense[path]}/${CONFIDENCE_V2.sparse[path]}`;
+const c = (path: ConfidencePath) => `${CALIBRATION_V2[`${path}|dense`]}/${CALIBRATION_V2[`${path}|sparse`]}`;
 export const BOOKING_METHOD_TEXT_V2 =
   'Booking inference from consecutive calendar observations, reading the holds platforms make by themselves first (docs/analytics.md): ' +
   `a listing whose free nights close a fixed time before they begin (an advance notice, up to ${MAX_NOTICE_DAYS} days) has those nights read as free (confidence ${c('noticeFree')}), ` +
@@ -368,6 +481,8 @@ export const BOOKING_METHOD_TEXT_V2 =
   `is more than ${LONG_EXCESS} nights longer than its minimum stay without keeping to restricted check-in days ` +
   `(${c('blockedLong')}; ${c('blockedLongNeverSeenFree')} when never seen free) or was taken further ahead than the booking window or a year (${c('blockedEarly')}); ` +
   `otherwise booked: confidence ${c('booked')} when it was seen free and then taken, ${c('bookedNeverSeenFree')} when its nights were never seen free (taken before observation began); ` +
+  `where the listing's reviews are read, a review within ${REVIEW_WINDOW_DAYS} days after a hold's check-out (hosts' holds are never reviewed) names it a guest's stay (${c('bookedReviewed')}), and a hold whose review window closed without one keeps its judgement with the confidence such holds earned; ` +
   'a booking is priced at the last price seen for a stay including its first night. ' +
   `A free night no stay can use is unbookable (${c('unbookable')}), else available (${c('available')}); a night never observed is unknown. ` +
-  `Confidences a/b: a for a listing observed at least every ${SPARSE_GAP_DAYS} days, b less often; each the share of nights right on the development worlds (calendar families, even seeds).`;
+  `Confidences a/b: a for a listing observed at least every ${SPARSE_GAP_DAYS} days, b less often; each the share of nights right on the development worlds (calendar families, even seeds), ` +
+  'then refined by the hold\'s length, whether it is past, and the preparation nights read (docs/analytics.md, "Calibration").';

@@ -7,7 +7,7 @@ import type { PriceRow } from '../ports/history.js';
 import type { DayValue } from '../schemas/observations.js';
 import { DAY_MS, dateOfDay as dateOf, dayNumber } from '../clock.js';
 import { type DayRow, type Group, type NightRead, checkInAllowed, isAvailable, weekday } from './calendar-read.js';
-import { BOOKING_METHOD_TEXT_V2, confidenceV2, classifyV2, readGuestWindow, readPlatformHolds, readPrep, stripPrep } from './bookings-v2.js';
+import { BOOKING_METHOD_TEXT_V2, type ConfidencePath, type Judged, confidenceV2, classifyV2, readGuestWindow, readPlatformHolds, readPrep, readReviews, stripPrep } from './bookings-v2.js';
 
 export const BOOKING_METHOD = 'calendar-diff/1';
 /** The methods a reader may ask for (issue 37): each answer names the one it used. */
@@ -77,6 +77,12 @@ export interface BookingInference {
   /** The booked nights with a price (ADR's sample), in runs, by night. */
   priceRuns: PriceRun[];
   counts: Record<NightState, number>;
+  /**
+   * calendar-diff/2 only, beside `nights`: the basis of each night's confidence (the path of the
+   * method that named it and the features its confidence is measured by: bookings-v2.ts,
+   * CONFIDENCE_V2), read by the calibration on the development worlds; not part of any answer.
+   */
+  basis?: string[];
   sample: {
     /** Observation rows read: calendar days of the window's nights, and the price rows. */
     observations: number;
@@ -97,6 +103,12 @@ export interface BookingInput {
   to: string;
   /** The method (default BOOKING_METHOD). */
   method?: BookingMethod;
+  /**
+   * The listing's reviews, as the instants they were written (ISO 8601, a review's created_at):
+   * calendar-diff/2 reads a review as a guest stay that checked out in the days before it.
+   * Absent: none were fetched (an empty list: the listing has none).
+   */
+  reviews?: readonly string[];
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -290,7 +302,7 @@ export function inferBookings(input: BookingInput): BookingInference {
 
   // Taken nights (the month around the window too: a hold across its edge is judged whole).
   const groups = groupTaken(all.filter((n) => !isAvailable(n.latest)));
-  const verdict = new Map<number, { state: 'booked' | 'blocked'; confidence: number }>();
+  const verdict = new Map<number, { state: 'booked' | 'blocked'; confidence: number; basis?: string }>();
   const bookings: InferredBooking[] = [];
   const prices = input.prices ?? [];
   // The rows with a nightly price and the stay they priced.
@@ -299,19 +311,33 @@ export function inferBookings(input: BookingInput): BookingInference {
     return stay === null ? [] : [{ row, stay }];
   });
   const priceRuns: PriceRun[] = [];
-  const prep = v2 === null ? 0 : readPrep(groups, reads);
+  const prep = v2 === null ? 0 : readPrep(groups, reads, closed);
   if (v2 !== null) {
     v2.signals.prepNights = prep;
     v2.signals.guestWindow = readGuestWindow(groups);
   }
-  for (const whole of groups) {
-    // calendar-diff/2 tells the preparation nights taken with a stay from the stay.
-    const { stay: g, prep: prepNights } = v2 === null ? { stay: whole, prep: [] } : stripPrep(whole, reads, prep);
-    if (v2 !== null) for (const n of prepNights) verdict.set(n.day, { state: 'blocked', confidence: confidenceV2(v2.signals, 'prep') });
-    const c = v2 === null ? classify(g, closed) : classifyV2(g, closed, reads, v2.signals);
-    for (const n of g.nights) verdict.set(n.day, c);
+  // calendar-diff/2 tells the preparation nights taken with a stay from the stay, and reads the reviews.
+  const judged = groups.map((whole): Judged & { prepNights: NightRead[]; v1?: { state: 'booked' | 'blocked'; confidence: number } } => {
+    if (v2 === null) {
+      const v1 = classify(whole, closed);
+      return { g: whole, prepNights: [], state: v1.state, path: 'booked', review: '-', v1 };
+    }
+    const { stay: g, prep: prepNights } = stripPrep(whole, reads, prep);
+    return { g, prepNights, ...classifyV2(g, closed, reads, v2.signals), review: '-' };
+  });
+  if (v2 !== null && input.reviews)
+    readReviews(
+      judged,
+      input.reviews.map((r) => Date.parse(r)).filter((t) => Number.isFinite(t)),
+      v2.signals.lastDay,
+    );
+  for (const j of judged) {
+    const g = j.g;
     const start = g.nights[0]!.day;
     const end = g.nights.at(-1)!.day + 1;
+    if (v2 !== null) for (const n of j.prepNights) verdict.set(n.day, { state: 'blocked', ...confidenceV2(v2.signals, 'prep', n.day, n.day + 1, j.review) });
+    const c: { state: 'booked' | 'blocked'; confidence: number; basis?: string } = j.v1 ?? { state: j.state, ...confidenceV2(v2!.signals, j.path, start, end, j.review) };
+    for (const n of g.nights) verdict.set(n.day, c);
     if (c.state !== 'booked' || end <= from || start >= to) continue;
     const at = g.after === null ? g.before : (g.after + g.before) / 2;
     const price = nightPrice(stays, start, g.before);
@@ -346,23 +372,34 @@ export function inferBookings(input: BookingInput): BookingInference {
   }
 
   const nights: InferredNight[] = [];
+  const basis: string[] = [];
   const counts = Object.fromEntries(NIGHT_STATES.map((s) => [s, 0])) as Record<NightState, number>;
   let observedNights = 0;
   for (let d = from; d < to; d++) {
     const n = reads.get(d);
     let night: InferredNight;
+    let why = '';
     if (!n) night = { date: dateOf(d), state: 'unknown', confidence: 0 };
     else {
       observedNights++;
       const v = verdict.get(d);
-      if (v) night = { date: dateOf(d), state: v.state, confidence: v.confidence };
-      else if (v2?.signals.windowClosed.has(d)) night = { date: dateOf(d), state: 'unbookable', confidence: confidenceV2(v2.signals, 'windowClosed') };
-      else if (v2?.signals.noticeFreed.has(d)) night = { date: dateOf(d), state: coverable(d, latest) ? 'available' : 'unbookable', confidence: confidenceV2(v2.signals, 'noticeFree') };
-      else if (coverable(d, latest)) night = { date: dateOf(d), state: 'available', confidence: v2 ? confidenceV2(v2.signals, 'available') : 0.95 };
-      else night = { date: dateOf(d), state: 'unbookable', confidence: v2 ? confidenceV2(v2.signals, 'unbookable') : 0.9 };
+      const free = (state: 'available' | 'unbookable', path: ConfidencePath, v1: number): InferredNight => {
+        if (!v2) return { date: dateOf(d), state, confidence: v1 };
+        const c = confidenceV2(v2.signals, path, d, d + 1);
+        why = c.basis;
+        return { date: dateOf(d), state, confidence: c.confidence };
+      };
+      if (v) {
+        night = { date: dateOf(d), state: v.state, confidence: v.confidence };
+        why = v.basis ?? '';
+      } else if (v2?.signals.windowClosed.has(d)) night = free('unbookable', 'windowClosed', 0.9);
+      else if (v2?.signals.noticeFreed.has(d)) night = free(coverable(d, latest) ? 'available' : 'unbookable', 'noticeFree', 0.9);
+      else if (coverable(d, latest)) night = free('available', 'available', 0.95);
+      else night = free('unbookable', 'unbookable', 0.9);
     }
     counts[night.state]++;
     nights.push(night);
+    basis.push(why);
   }
   return {
     method,
@@ -370,6 +407,7 @@ export function inferBookings(input: BookingInput): BookingInference {
     bookings,
     priceRuns,
     counts,
+    ...(v2 ? { basis } : {}),
     sample: {
       observations: observations + prices.length,
       nights: observedNights,

@@ -330,3 +330,36 @@ export function truthAt(l: FamilyListing, t: number, from: number, to: number): 
 export function bookingsAt(l: FamilyListing, t: number, from: number, to: number): Item[] {
   return l.items.filter((it) => it.kind === 'booking' && live(it, t) && it.end > from && it.start < to);
 }
+
+/** A guest reviews within this many days of check-out (platforms close the review window then), or never. */
+export const REVIEW_WINDOW_DAYS = 14;
+
+/**
+ * The share of a listing's guest stays followed by a review (0.5 to 0.75, per listing): a signal
+ * beside the calendar, not a family, drawn apart from the listing's plan so that switching reviews
+ * on changes no calendar.
+ */
+export function reviewRate(l: FamilyListing): number {
+  return rng('calendar-reviews', l.seed, l.index).range(0.5, 0.75);
+}
+
+/**
+ * The instants of the reviews a listing has received by `t` (epoch ms, ascending): a guest whose
+ * stay took place (a booking never cancelled) reviews it, with the listing's review rate, at an
+ * instant within REVIEW_WINDOW_DAYS after check-out. The host's holds (owner stays, maintenance,
+ * direct bookings entered as blocks, a snooze) and preparation nights are never reviewed: no guest
+ * stayed through the platform.
+ */
+export function reviewsAt(l: FamilyListing, t: number): number[] {
+  const rate = reviewRate(l);
+  const out: number[] = [];
+  for (const it of l.items) {
+    if (it.kind !== 'booking' || it.cancelledAt !== null) continue;
+    const r = rng('calendar-review', l.seed, l.index, it.start, it.madeAt);
+    if (!r.chance(rate)) continue;
+    // Check-out is at the stay's end day; the review comes after it, within the window (most in the first days).
+    const at = it.end * DAY_MS + 12 * HOUR_MS + Math.floor(r.next() * r.next() * (REVIEW_WINDOW_DAYS * DAY_MS - 12 * HOUR_MS));
+    if (at <= t) out.push(at);
+  }
+  return out.sort((a, b) => a - b);
+}

@@ -169,7 +169,8 @@ describe('the market tally', () => {
       const band = m.occupancy.inferredBookedRateInterval;
       expect(band.low).toBeCloseTo(low, 4);
       expect(band.high).toBeCloseTo(high, 4);
-      expect(band.low!).toBeLessThan(0.3);
+      // The interval holds the value (a booked night of confidence 0.975 or more, kept as 1, widens it by nothing).
+      expect(band.low!).toBeLessThanOrEqual(0.3);
       expect(band.high!).toBeGreaterThan(0.3);
       expect(band.method).toBe(`confidence-band/1 (${method})`);
     }
