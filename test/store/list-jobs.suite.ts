@@ -1,4 +1,4 @@
-// The store's job list on every store (SQLite and PostgreSQL): order (time, then id), the
+// The store's job list on every store (SQLite and PostgreSQL), and a completed job by its request id: order (time, then id), the
 // position a page resumes from, account/environment/status/expiry filters, the charge read from
 // the result's meta; and SQLite's migration 4 applied to a store made before it.
 import { join } from 'node:path';
@@ -65,6 +65,19 @@ export function suite(kind: StoreKind): void {
       expect(ids(await store.listJobs(q({ after: { createdAt: T0 + 5, id: J(3) } })))).toEqual([J(2), J(1)]);
       expect(ids(await store.listJobs(q({ after: { createdAt: T0 + 5, id: J(2) } })))).toEqual([J(1)]);
       expect(ids(await store.listJobs(q({ after: { createdAt: T0, id: J(1) } })))).toEqual([]);
+    });
+
+    it("a completed job by its account and request id, with its answer; not another account's, not one still running or failed", async () => {
+      const store = await open();
+      await job(store, { id: J(1), at: T0, end: 'completed', charge: 31 });
+      await job(store, { id: J(2), at: T0 + 1, end: 'failed' });
+      await job(store, { id: J(3), at: T0 + 2 });
+      const done = await store.completedJobOf('acct_1', `req_${J(1)}`);
+      expect(done).toMatchObject({ id: J(1), status: 'completed', meta: { creditsCharged: 31 } });
+      expect(done!.result).toEqual([{ big: 'x'.repeat(10_000) }]);
+      expect(await store.completedJobOf('acct_2', `req_${J(1)}`)).toBeNull();
+      expect(await store.completedJobOf('acct_1', `req_${J(2)}`)).toBeNull();
+      expect(await store.completedJobOf('acct_1', `req_${J(3)}`)).toBeNull();
     });
 
     it('only the account and environment asked; status filters; expired jobs are gone', async () => {

@@ -22,7 +22,8 @@ import type { RequestContext, Services } from '../context.js';
 import { ServiceError } from '../errors.js';
 import { executeToEnd } from '../execute.js';
 import { distanceMeters } from '../analytics/geometry.js';
-import { type DiscoveryPage, type DiscoveryPages, type Spend, billedCellSearch, billedPage } from './discovery-search.js';
+import { type DiscoveryPage, type DiscoveryPages, type Spend, billedCellSearch, billedPage, pageOf } from './discovery-search.js';
+import type { Meta, Property } from '../schemas/resources.js';
 import { availabilityPlan } from './availability.js';
 import { pricePlan } from './price.js';
 import type { Plan } from '../plan.js';
@@ -147,18 +148,26 @@ async function areaBox(
  * the discovery ends (dropped when its item is finished).
  */
 function discoveryPages(services: Services, accountId: string, item: CollectionItemRow): DiscoveryPages {
+  const keep = async (requestId: string, { charged, ...page }: DiscoveryPage) => {
+    await services.store.keepCollectionPage(item.collectionId, item.pass, requestId, JSON.stringify(page), charged, services.clock.now());
+  };
   return {
     id: (query) => itemRequestId(item, `page ${JSON.stringify(query)}`),
     async kept(requestId) {
       if (item.attempts <= 1) return { page: null, chargedBefore: 0 };
       const [k] = await services.store.collectionPages(item.collectionId, [requestId]);
       if (k) return { page: { ...(JSON.parse(k.page) as Omit<DiscoveryPage, 'charged'>), charged: k.charged }, chargedBefore: 0 };
+      // Made and charged, but its attempt died before keeping it: the job that charged it holds its answer.
+      const job = await services.store.completedJobOf(accountId, requestId);
+      if (job?.result != null && job.meta != null) {
+        const page = pageOf(job.result as Property[], job.meta as Meta);
+        await keep(requestId, page);
+        return { page, chargedBefore: 0 };
+      }
       const [made] = await services.store.chargedForRequests(accountId, [requestId]);
       return { page: null, chargedBefore: made?.charged ?? 0 };
     },
-    async keep(requestId, { charged, ...page }) {
-      await services.store.keepCollectionPage(item.collectionId, item.pass, requestId, JSON.stringify(page), charged, services.clock.now());
-    },
+    keep,
   };
 }
 

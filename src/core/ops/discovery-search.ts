@@ -40,12 +40,23 @@ export interface DiscoveryPage {
 export interface DiscoveryPages {
   id(query: Record<string, unknown>): string;
   /**
-   * The page kept under this id; or, when none was kept, what the ledger charged under it already
-   * (an earlier attempt died between its charge and its keeping: the page is bought again, and
-   * that earlier charge is counted with this attempt's, so the item's charges stay the ledger's).
+   * The page an earlier attempt kept under this id, or made under it (its job's answer, written
+   * with its charge); or else what the ledger charged under it already (a page answered from the
+   * cache, whose attempt died before keeping it: bought again, and that earlier charge counted with
+   * this attempt's, so the item's charges stay the ledger's).
    */
   kept(requestId: string): Promise<{ page: DiscoveryPage | null; chargedBefore: number }>;
   keep(requestId: string, page: DiscoveryPage): Promise<void>;
+}
+
+/** What discovery keeps of a search page's answer. */
+export function pageOf(data: readonly Property[], meta: Meta): DiscoveryPage {
+  return {
+    rows: data.map((p) => ({ platform: p.platform, platformListingId: p.platformListingId, location: p.location, bedrooms: p.bedrooms })),
+    truncated: meta.truncated ?? [],
+    nextCursor: meta.pagination?.nextCursor ?? null,
+    charged: meta.creditsCharged,
+  };
 }
 
 /**
@@ -69,12 +80,7 @@ export async function billedPage(
     return executeToEnd(services, call, sp.plan, { waitMs: PAGE_WAIT_MS, memoKey: sp.memoKey });
   };
   const got = await (o.spend ? o.spend(sp.plan.worstCase, make) : make());
-  const answer: DiscoveryPage = {
-    rows: got.data.map((p) => ({ platform: p.platform, platformListingId: p.platformListingId, location: p.location, bedrooms: p.bedrooms })),
-    truncated: got.meta.truncated ?? [],
-    nextCursor: got.meta.pagination?.nextCursor ?? null,
-    charged: got.meta.creditsCharged,
-  };
+  const answer = pageOf(got.data, got.meta);
   await o.pages?.keep(requestId, answer);
   return { ...answer, charged: answer.charged + (before?.chargedBefore ?? 0) };
 }

@@ -82,6 +82,10 @@ export function jobStore(db: Db, credits: CreditOps, hooks: LeaseHooks = {}): Om
       const r = (await db.query(`SELECT * FROM jobs WHERE id = $1`, [id]))[0];
       return r ? toJob(r) : null;
     },
+    async completedJobOf(accountId, requestId) {
+      const r = (await db.query(`SELECT * FROM jobs WHERE account_id = $1 AND request_id = $2 AND status = 'completed' ORDER BY created_at DESC LIMIT 1`, [accountId, requestId]))[0];
+      return r ? toJob(r) : null;
+    },
     async listJobs(l) {
       const base = [l.accountId, l.env, l.status, l.now];
       const rows = l.after === null ? await db.query(firstPage, [...base, l.limit]) : await db.query(nextPage, [...base, l.after.createdAt, l.after.id, l.limit]);

@@ -590,6 +590,9 @@ ${t.seq}    webhook_id TEXT NOT NULL REFERENCES webhooks(id),
     PRIMARY KEY (collection_id, request_id)
   );
   `,
+  // A call's job by its request id (a collection's discovery taken again finds the answer of a page
+  // its dead attempt was charged for in the job that charged it: written in the same transaction).
+  () => `CREATE INDEX jobs_request ON jobs(account_id, request_id);`,
 ];
 
 /** The migrations of one engine, in order. */

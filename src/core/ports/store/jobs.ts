@@ -99,6 +99,8 @@ export interface JobStore {
   /** Settles the job's hold and records its end, if `owner` still owns it (else changes nothing and returns false). */
   finishJob(end: JobEnd): Promise<boolean>;
   getJob(id: string): Promise<JobRow | null>;
+  /** The account's completed job made under this request id (its answer, written with its charge), or null. */
+  completedJobOf(accountId: string, requestId: string): Promise<JobRow | null>;
   /** An account's unexpired jobs in one environment, newest first (created_at, then id, descending). */
   listJobs(q: JobListQuery): Promise<JobSummaryRow[]>;
   /**
