@@ -1,86 +1,249 @@
 // calendar-diff/2's confidences measured on the development worlds only (docs/analytics.md, "The
 // held-out protocol"): every world but the held-out families (none, each family alone, all mixed
-// without them), on even seeds only (it refuses odd ones), observed daily and weekly; per basis of
-// a confidence (src/core/analytics/bookings-v2.ts, basisV2), the nights and the share right. The
-// share right of each basis, from the coarsest (the path and the observation density) to the
-// finest (with what the reviews say, the hold's length class, whether it is past, and the
-// preparation nights read), each world read with the calendar alone and with reviews too,
-// each finer one drawn toward its coarser one by SHRINK nights and kept only from MIN_NIGHTS
-// nights, is written as src/core/analytics/bookings-v2-calibration.ts (with `--write`; else the
-// table is printed).
+// without them), on even seeds only (it refuses odd ones), observed daily and weekly, each world
+// read with the calendar alone and with reviews too; per basis of a confidence
+// (src/core/analytics/bookings-v2.ts, basisV2) and per listing's families, the nights and the
+// nights right. Written as src/core/analytics/bookings-v2-calibration.ts (with `--write`; else
+// the table is printed) in two steps:
 //
-//   node bench/calibrate-v2.mjs --write     # BENCH_CALIBRATE_SEEDS=2,4,…,32 (the default)
-import { writeFileSync } from 'node:fs';
+// 1. The basis table: the share right of each basis, from the coarsest (the path and the
+//    observation density) to the finest (with what the reviews say, the hold's length class,
+//    whether it is past, and the preparation nights read), each finer one drawn toward its coarser
+//    one by SHRINK nights and kept only from MIN_NIGHTS nights.
+// 2. A monotone map of that share, so that it holds on worlds the fit never saw: for each
+//    development family F and each half of the seeds, the table fitted on the other half without
+//    the listings with F is read on this half's worlds (the calendar alone on every world and the
+//    mixed world with reviews: what the bench scores), F's listings among them; the shares right
+//    of those nights by their table value, made monotone (pool-adjacent-violators) and pooled
+//    until each step holds MIN_STEP of the nights, are the confidences. A table value maps to its
+//    step's share.
+//
+// `--validate` checks the whole procedure (both steps) on the development seeds: for each family
+// F, fitted on seeds 2 to 32 without F's listings and measured on seeds 34 to 64 (every world,
+// F's included), per confidence decile of 500 nights or more, against the basis table alone; the
+// figures docs/analytics.md gives, and the way MIN_STEP was chosen.
+//
+//   node bench/calibrate-v2.mjs --write     # BENCH_CALIBRATE_SEEDS=2,4,…,64 (the default)
+//   node bench/calibrate-v2.mjs --validate  # (--counts=FILE keeps the nights counted, --from=FILE reads them back)
+import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 
 const SEEDS = (process.env.BENCH_CALIBRATE_SEEDS ?? '2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,62,64').split(',').map(Number);
 const LISTINGS = Number(process.env.BENCH_ANALYTICS_FAMILY_LISTINGS ?? 40);
 const START = Date.UTC(2027, 0, 1);
-
-const here = (p) => pathToFileURL(new URL(p, import.meta.url).pathname).href;
-const fam = await tsImport(here('../test/helpers/family-sim.ts'), import.meta.url);
-if (SEEDS.some((s) => s % 2 !== 0)) throw new Error('calibration reads development (even) seeds only');
-const out = {};
-for (const everyHours of [24, 168]) {
-  const total = fam.emptyResult();
-  // Each world read with its calendar alone, and with the listings' reviews too.
-  for (const reviews of [false, true])
-    for (const world of fam.WORLDS.filter((w) => !fam.HELD_OUT_FAMILIES.includes(w)))
-      for (const seed of SEEDS)
-        fam.addResult(total, fam.simulateFamilies({ world, seed, listings: LISTINGS, days: 90, everyHours, horizonDays: 150, start: START, method: 'calendar-diff/2', development: true, reviews }));
-  out[everyHours] = { nights: total.nights, correct: total.correct, basis: total.basis, deciles: total.deciles };
-  process.stderr.write(`every ${everyHours} h: ${total.nights} nights, ${((100 * total.correct) / total.nights).toFixed(1)} % right (development seeds ${SEEDS.join(', ')})\n`);
-  // The reliability of the confidences in use, on these seeds: per decile, nights, mean confidence, share right.
-  for (const [i, d] of total.deciles.entries())
-    if (d.count > 0)
-      process.stderr.write(
-        `  ${(i / 10).toFixed(1)}-${((i + 1) / 10).toFixed(1)}: ${d.count} nights, ${((100 * d.confidence) / d.count).toFixed(1)} % confident, ${((100 * d.right) / d.count).toFixed(1)} % right\n`,
-      );
-}
-
 // The basis is path|density|review|length|when|prep|notice|window (basisV2); the levels read its first 2, 3, 5 and 6 fields (CALIBRATION_LEVELS).
 const LEVELS = [2, 3, 5, 6];
+const LOOKUP = [...LEVELS].reverse();
 const SHRINK = 150;
 const MIN_NIGHTS = 100;
-const counts = new Map();
-for (const everyHours of [24, 168]) {
-  for (const [basis, v] of Object.entries(out[everyHours].basis)) {
-    const parts = basis.split('|');
+/** The least share of the nights a step of the map holds: chosen by --validate (the fewest deciles off across the left-out families: 0.03 → 17, 0.05 → 5, 0.07 → 4, 0.085 → 1, 0.1 → 3, 0.12 → 2). */
+const MIN_STEP = 0.085;
+const DECILE_MIN = 500;
+const DECILE_POINTS = 5;
+
+const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+
+/** Every development night counted: [everyHours, world, reviews, seed, families, basis, nights, right]. */
+async function collect() {
+  const here = (p) => pathToFileURL(new URL(p, import.meta.url).pathname).href;
+  const fam = await tsImport(here('../test/helpers/family-sim.ts'), import.meta.url);
+  if (SEEDS.some((s) => s % 2 !== 0)) throw new Error('calibration reads development (even) seeds only');
+  const counts = new Map();
+  for (const everyHours of [24, 168])
+    for (const reviews of [false, true])
+      for (const world of fam.WORLDS.filter((w) => !fam.HELD_OUT_FAMILIES.includes(w)))
+        for (const seed of SEEDS) {
+          const onNight = ({ families, basis, right }) => {
+            const k = `${everyHours}\t${world}\t${reviews ? 1 : 0}\t${seed}\t${[...families].sort().join(',')}\t${basis ?? ''}`;
+            const c = counts.get(k) ?? [0, 0];
+            c[0]++;
+            if (right) c[1]++;
+            counts.set(k, c);
+          };
+          fam.simulateFamilies({ world, seed, listings: LISTINGS, days: 90, everyHours, horizonDays: 150, start: START, method: 'calendar-diff/2', development: true, reviews, onNight });
+        }
+  return { seeds: SEEDS, agg: [...counts] };
+}
+
+const from = arg('from');
+const data = from ? JSON.parse(readFileSync(from, 'utf8')) : await collect();
+if (data.seeds.some((s) => s % 2 !== 0)) throw new Error('calibration reads development (even) seeds only');
+const dump = arg('counts');
+if (dump) writeFileSync(dump, JSON.stringify(data));
+const records = data.agg.map(([k, [count, right]]) => {
+  const [cad, world, reviews, seed, fams, basis] = k.split('\t');
+  return { cad: Number(cad), world, reviews: reviews === '1', seed: Number(seed), fams: fams === '' ? [] : fams.split(','), basis, count, right };
+});
+const FAMILIES = [...new Set(records.flatMap((r) => r.fams))].sort();
+/** What the bench scores: every world read from its calendars, and the mixed world with reviews too. */
+const scored = (r) => !r.reviews || r.world === 'all';
+
+/** Step 1: the basis table (raw shares, shrunk toward the coarser basis). */
+function fitTable(recs) {
+  const counts = new Map();
+  for (const r of recs) {
+    if (r.basis === '') continue;
+    const parts = r.basis.split('|');
     for (const n of LEVELS) {
       const key = parts.slice(0, n).join('|');
       const c = counts.get(key) ?? { count: 0, right: 0 };
-      c.count += v.count;
-      c.right += v.right;
+      c.count += r.count;
+      c.right += r.right;
       counts.set(key, c);
     }
   }
-}
-const table = {};
-for (const [key, c] of [...counts].sort((a, b) => a[0].split('|').length - b[0].split('|').length || (a[0] < b[0] ? -1 : 1))) {
-  const parts = key.split('|');
-  const parent = LEVELS.filter((n) => n < parts.length)
-    .map((n) => table[parts.slice(0, n).join('|')])
-    .filter((x) => x !== undefined)
-    .at(-1);
-  if (parent === undefined) table[key] = Math.round((1000 * c.right) / c.count) / 1000;
-  else if (c.count >= MIN_NIGHTS) {
-    const shrunk = Math.round((1000 * (c.right + SHRINK * parent)) / (c.count + SHRINK)) / 1000;
-    if (shrunk !== parent) table[key] = shrunk;
+  const table = {};
+  for (const [key, c] of [...counts].sort((a, b) => a[0].split('|').length - b[0].split('|').length || (a[0] < b[0] ? -1 : 1))) {
+    const parts = key.split('|');
+    const parent = LEVELS.filter((n) => n < parts.length)
+      .map((n) => table[parts.slice(0, n).join('|')])
+      .filter((x) => x !== undefined)
+      .at(-1);
+    if (parent === undefined) table[key] = c.right / c.count;
+    else if (c.count >= MIN_NIGHTS) table[key] = (c.right + SHRINK * parent) / (c.count + SHRINK);
   }
+  return table;
 }
-const body = Object.entries(table)
-  .map(([k, v]) => `  '${k}': ${v},`)
-  .join('\n');
-const source = `// Generated by bench/calibrate-v2.mjs --write from the development worlds (even seeds ${SEEDS[0]} to ${SEEDS.at(-1)}, ${SEEDS.length} of them; held-out families left out):
-// calendar-diff/2's confidence per basis (bookings-v2.ts, basisV2), the share of nights right, each finer
-// basis drawn toward its coarser one by ${SHRINK} nights and kept from ${MIN_NIGHTS} nights. Do not edit by hand.
+/** The finest basis the table holds, as bookings-v2.ts reads it. */
+function lookup(table, basis) {
+  if (basis === '') return 0;
+  const parts = basis.split('|');
+  for (const n of LOOKUP) {
+    const c = table[parts.slice(0, n).join('|')];
+    if (c !== undefined) return c;
+  }
+  return 0.5;
+}
+/** Step 2: the monotone map, from the table fitted without each family read on that family's worlds (the other half of the seeds). */
+function fitMap(recs) {
+  const half = (seed) => (seed / 2) % 2;
+  const points = new Map();
+  for (const f of FAMILIES.filter((f) => recs.some((r) => r.fams.includes(f))))
+    for (const h of [0, 1]) {
+      const table = fitTable(recs.filter((r) => half(r.seed) === h && !r.fams.includes(f)));
+      for (const r of recs) {
+        if (half(r.seed) === h || !scored(r) || r.basis === '') continue;
+        const x = Math.round(1000 * lookup(table, r.basis)) / 1000;
+        const p = points.get(x) ?? { x, w: 0, y: 0 };
+        p.w += r.count;
+        p.y += r.right;
+        points.set(x, p);
+      }
+    }
+  // Pool adjacent violators, then pool the smallest step into its smaller neighbour until each holds MIN_STEP of the nights.
+  const steps = [];
+  for (const p of [...points.values()].sort((a, b) => a.x - b.x)) {
+    steps.push({ hi: p.x, w: p.w, y: p.y });
+    while (steps.length > 1 && steps.at(-2).y / steps.at(-2).w >= steps.at(-1).y / steps.at(-1).w) {
+      const b = steps.pop();
+      Object.assign(steps.at(-1), { hi: b.hi, w: steps.at(-1).w + b.w, y: steps.at(-1).y + b.y });
+    }
+  }
+  const total = steps.reduce((s, x) => s + x.w, 0);
+  for (;;) {
+    const i = steps.findIndex((s) => s.w < MIN_STEP * total);
+    if (i < 0 || steps.length < 2) break;
+    const j = i === 0 ? 1 : i === steps.length - 1 ? i - 1 : steps[i - 1].w < steps[i + 1].w ? i - 1 : i + 1;
+    const [a, b] = [Math.min(i, j), Math.max(i, j)];
+    steps.splice(a, 2, { hi: steps[b].hi, w: steps[a].w + steps[b].w, y: steps[a].y + steps[b].y });
+  }
+  return steps.map((s) => ({ hi: s.hi, share: s.y / s.w, nights: s.w }));
+}
+const mapped = (steps, x) => (steps.find((s) => x <= s.hi) ?? steps.at(-1)).share;
+
+/** Per cadence and confidence decile of the records: nights, nights right, confidences summed. */
+function reliability(recs, confidence) {
+  const out = { 24: [], 168: [] };
+  for (const cad of [24, 168]) out[cad] = Array.from({ length: 10 }, () => ({ n: 0, right: 0, c: 0 }));
+  for (const r of recs) {
+    const c = confidence(r.basis);
+    const d = out[r.cad][Math.min(9, Math.floor(c * 10))];
+    d.n += r.count;
+    d.right += r.right;
+    d.c += c * r.count;
+  }
+  return out;
+}
+const offDeciles = (rel) =>
+  [24, 168].flatMap((cad) =>
+    rel[cad].flatMap((d, i) =>
+      d.n >= DECILE_MIN && Math.abs(d.right - d.c) / d.n > DECILE_POINTS / 100
+        ? [`${cad === 24 ? 'daily' : 'weekly'} ${(i / 10).toFixed(1)}: ${d.n} nights, ${((100 * d.c) / d.n).toFixed(1)} % confident, ${((100 * d.right) / d.n).toFixed(1)} % right`]
+        : [],
+    ),
+  );
+const usedDeciles = (rel) => [24, 168].reduce((s, cad) => s + rel[cad].filter((d) => d.n >= DECILE_MIN).length, 0);
+
+if (process.argv.includes('--validate')) {
+  const fitSeeds = (s) => s <= 32;
+  const sums = { table: [0, 0], mapped: [0, 0], tableF: [0, 0], mappedF: [0, 0] };
+  for (const f of FAMILIES) {
+    const train = records.filter((r) => fitSeeds(r.seed) && !r.fams.includes(f));
+    const table = fitTable(train);
+    const steps = fitMap(train);
+    const test = records.filter((r) => !fitSeeds(r.seed) && scored(r));
+    const testF = test.filter((r) => r.fams.includes(f));
+    const cache = new Map();
+    const conf = (b) => cache.get(b) ?? cache.set(b, mapped(steps, Math.round(1000 * lookup(table, b)) / 1000)).get(b);
+    const raw = (b) => lookup(table, b);
+    const line = [];
+    for (const [name, recs, c] of [
+      ['table', test, raw],
+      ['mapped', test, conf],
+      ['tableF', testF, raw],
+      ['mappedF', testF, conf],
+    ]) {
+      const rel = reliability(recs, c);
+      const off = offDeciles(rel);
+      sums[name][0] += off.length;
+      sums[name][1] += usedDeciles(rel);
+      line.push(`${name} ${off.length}/${usedDeciles(rel)}${name === 'mapped' && off.length > 0 ? ` (${off.join('; ')})` : ''}`);
+    }
+    process.stdout.write(`without ${f}: ${line.join(', ')}\n`);
+  }
+  process.stdout.write(
+    `deciles off of those used, every left-out family: ${Object.entries(sums)
+      .map(([k, [o, u]]) => `${k} ${o}/${u}`)
+      .join(', ')}\n`,
+  );
+  process.stdout.write("(table: the basis table alone; mapped: with the map; …F: F's listings only; seeds 2-32 fitted, 34-64 measured)\n");
+} else {
+  const table = fitTable(records);
+  const steps = fitMap(records);
+  process.stderr.write(`map (table value up to: confidence, nights): ${steps.map((s) => `${s.hi}: ${s.share.toFixed(3)} (${s.nights})`).join(', ')}\n`);
+  // The confidences written: a basis is kept when its confidence differs from the coarser basis it would fall back to.
+  const written = {};
+  for (const key of Object.keys(table).sort((a, b) => a.split('|').length - b.split('|').length || (a < b ? -1 : 1))) {
+    const parts = key.split('|');
+    const value = Math.round(1000 * mapped(steps, Math.round(1000 * table[key]) / 1000)) / 1000;
+    const parent = LEVELS.filter((n) => n < parts.length)
+      .map((n) => written[parts.slice(0, n).join('|')])
+      .filter((x) => x !== undefined)
+      .at(-1);
+    if (parent === undefined || value !== parent) written[key] = value;
+  }
+  const rel = reliability(records.filter(scored), (b) => lookup(written, b));
+  for (const cad of [24, 168]) {
+    const n = rel[cad].reduce((s, d) => s + d.n, 0);
+    const right = rel[cad].reduce((s, d) => s + d.right, 0);
+    process.stderr.write(`every ${cad} h: ${n} nights scored, ${((100 * right) / n).toFixed(1)} % right (development seeds ${data.seeds.join(', ')}, fitted on them)\n`);
+    for (const [i, d] of rel[cad].entries())
+      if (d.n > 0)
+        process.stderr.write(`  ${(i / 10).toFixed(1)}-${((i + 1) / 10).toFixed(1)}: ${d.n} nights, ${((100 * d.c) / d.n).toFixed(1)} % confident, ${((100 * d.right) / d.n).toFixed(1)} % right\n`);
+  }
+  const body = Object.entries(written)
+    .map(([k, v]) => `  '${k}': ${v},`)
+    .join('\n');
+  const source = `// Generated by bench/calibrate-v2.mjs --write from the development worlds (even seeds ${data.seeds[0]} to ${data.seeds.at(-1)}, ${data.seeds.length} of them; held-out families left out):
+// calendar-diff/2's confidence per basis (bookings-v2.ts, basisV2): the share of nights right, each finer basis drawn
+// toward its coarser one by ${SHRINK} nights and kept from ${MIN_NIGHTS} nights, then mapped monotonically to the share right
+// of such nights on worlds whose family the fit left out (steps of ${100 * MIN_STEP} % of the nights at least). Do not edit by hand.
 // biome-ignore-all lint/suspicious/noApproximativeNumericConstant: measured shares, not constants
 export const CALIBRATION_V2: Readonly<Record<string, number>> = {
 ${body}
 };
 `;
-const dump = process.argv.find((a) => a.startsWith('--counts='));
-if (dump) writeFileSync(dump.slice('--counts='.length), JSON.stringify(out));
-if (process.argv.includes('--write')) writeFileSync(new URL('../src/core/analytics/bookings-v2-calibration.ts', import.meta.url), source);
-else process.stdout.write(source);
+  if (process.argv.includes('--write')) writeFileSync(new URL('../src/core/analytics/bookings-v2-calibration.ts', import.meta.url), source);
+  else process.stdout.write(source);
+}

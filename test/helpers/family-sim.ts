@@ -56,6 +56,8 @@ export interface FamilySimOptions {
   reviews?: boolean;
   /** These families on every listing instead of the world's (a combination of them). */
   families?: readonly Family[];
+  /** Called with each night scored: its listing's families, its confidence's basis (calendar-diff/2) and whether it is right (bench/calibrate-v2.mjs, leave-one-family-out). */
+  onNight?: (night: { families: readonly Family[]; basis: string | undefined; right: boolean }) => void;
 }
 
 type Truth = 'available' | 'booked' | 'blocked' | 'unbookable';
@@ -193,6 +195,7 @@ export function simulateFamilies(o: FamilySimOptions): FamilySimResult {
       const t = truth.get(Math.round(Date.parse(`${n.date}T00:00:00Z`) / DAY_MS))!;
       const ok = t === n.state;
       const basis = inferred.basis?.[i];
+      o.onNight?.({ families, basis, right: ok });
       if (basis) {
         const b = (r.basis[basis] ??= { count: 0, right: 0 });
         b.count++;

@@ -6,7 +6,9 @@
 // platform blocks around each booking) are told from the stay, and each hold is judged on its
 // stay rules, its shape (length, weekday, check-out day) and how far ahead it was taken. Every
 // confidence is the share of nights right, on the development worlds (docs/analytics.md, "The
-// held-out protocol"), of the path that named the night. Pure, as the first method.
+// held-out protocol"), of the basis of the night (the path that named it and what was read),
+// mapped to the share right of such nights on worlds whose family the fit left out. Pure, as the
+// first method.
 import { DAY_MS } from '../clock.js';
 import type { DayValue } from '../schemas/observations.js';
 import { CALIBRATION_V2 } from './bookings-v2-calibration.js';
@@ -377,9 +379,10 @@ const CALIBRATION_LEVELS = [6, 5, 3, 2] as const;
 
 /**
  * The confidence of a path for this listing and hold (or free night), with its basis: the share
- * of nights right, on the development worlds, of the finest basis measured on enough nights
+ * of nights right, on the development worlds, of the finest basis measured on enough nights,
+ * mapped monotonically to the share right of such nights on worlds whose family the fit never saw
  * (./bookings-v2-calibration.ts, made by bench/calibrate-v2.mjs), so that of nights given
- * confidence c about c are right.
+ * confidence c about c are right, on worlds the fit did not see too.
  */
 export function confidenceV2(s: Signals, path: ConfidencePath, start: number, end: number, review: ReviewEvidence = '-'): { confidence: number; basis: string } {
   const basis = basisV2(s, path, start, end, review);
@@ -485,4 +488,5 @@ export const BOOKING_METHOD_TEXT_V2 =
   'a booking is priced at the last price seen for a stay including its first night. ' +
   `A free night no stay can use is unbookable (${c('unbookable')}), else available (${c('available')}); a night never observed is unknown. ` +
   `Confidences a/b: a for a listing observed at least every ${SPARSE_GAP_DAYS} days, b less often; each the share of nights right on the development worlds (calendar families, even seeds), ` +
-  'then refined by the hold\'s length, whether it is past, and the preparation nights read (docs/analytics.md, "Calibration").';
+  "then refined by the hold's length, whether it is past, and the preparation nights read, and mapped to the share right of such nights on worlds whose family the fit left out " +
+  '(docs/analytics.md, "Calibration").';
