@@ -258,7 +258,9 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
     return left + right === 0 || g.nights.length === 1 ? [] : [{ g, left, right }];
   });
   const eligible = pooled.filter(({ g }) => g.after !== null);
+  // A hold of 2p nights or fewer is no evidence for p: stripPrep leaves it whole.
   const valid = (g: Group, left: number, right: number) => {
+    if (g.nights.length <= 2 * Math.max(left, right) && left + right > 0) return false;
     const n = g.nights.length - left - right;
     if (n <= 0) return false;
     const first = g.nights[left]!;
@@ -445,8 +447,13 @@ const GUEST_WINDOW_DAYS = 90;
 const LONG_LEAD_DAYS = 120;
 const LONG_LEAD_EVIDENCE = 2;
 const GUEST_MAX_LEAD = 365;
-/** A hold this much longer than its minimum stay is the host's (owner stays, renovations, snoozes). */
+/** A hold this much longer than its minimum stay is no ordinary guest stay (the guest window's evidence). */
 const LONG_EXCESS = 12;
+/**
+ * A hold more than this longer than its minimum stay is the host's (owner stays, renovations,
+ * snoozes): a two-week stay where one night is the minimum is still a guest's.
+ */
+const LONG_HOLD_EXCESS = 13;
 
 /**
  * Booked or blocked: the stay rules a guest's booking obeys (minimum stay, check-in and check-out
@@ -464,9 +471,11 @@ export function classifyV2(g: Group, closed: Set<number>, reads: Map<number, Nig
   if (!cutLeft && !cutRight && length < min) return { state: 'blocked', path: 'blockedShort' };
   if (!cutLeft && first.lastFree && !checkInAllowed(first.lastFree.value)) return { state: 'blocked', path: 'blockedCheckIn' };
   if (!cutLeft && closed.has(weekday(first.day))) return { state: 'blocked', path: 'blockedCheckIn' };
-  // A long hold is the host's, unless it keeps to a listing's restricted check-in weekdays (weekly rentals).
+  // A long hold is the host's, unless it keeps to a listing's restricted check-in weekdays (weekly
+  // rentals), or runs past the first night observed: taken before observation began, its nights
+  // never seen free, it may be several stays run together, and its start is not known.
   const aligned = closed.size > 0 && !closed.has(weekday(first.day)) && !checkOutRefused(reads, end, g);
-  if (!aligned && length - min > LONG_EXCESS) return { state: 'blocked', path: g.after === null ? 'blockedLongNeverSeenFree' : 'blockedLong' };
+  if (!aligned && !cutLeft && length - min > LONG_HOLD_EXCESS) return { state: 'blocked', path: g.after === null ? 'blockedLongNeverSeenFree' : 'blockedLong' };
   const lead = (first.day * DAY_MS - g.before) / DAY_MS;
   // A booking window lets guests book its last night as it opens, taken a day later at most.
   if (lead > (signals.windowDays === null ? signals.guestWindow : signals.windowDays + 1)) return { state: 'blocked', path: 'blockedEarly' };
@@ -481,7 +490,7 @@ export const BOOKING_METHOD_TEXT_V2 =
   `and one whose nights past a fixed number of days ahead are always closed (a booking window) has those read as free and not yet bookable (unbookable, ${c('windowClosed')}); ` +
   `consecutive nights taken in one change are one hold, less its preparation nights (read per listing: blocked, ${c('prep')}); ` +
   `a hold is blocked when it is shorter than its first night's minimum stay (${c('blockedShort')}), starts on a day guests cannot check in on (${c('blockedCheckIn')}), ` +
-  `is more than ${LONG_EXCESS} nights longer than its minimum stay without keeping to restricted check-in days ` +
+  `is more than ${LONG_HOLD_EXCESS} nights longer than its minimum stay without keeping to restricted check-in days (and does not run past the first night observed) ` +
   `(${c('blockedLong')}; ${c('blockedLongNeverSeenFree')} when never seen free) or was taken further ahead than the booking window or a year (${c('blockedEarly')}); ` +
   `otherwise booked: confidence ${c('booked')} when it was seen free and then taken, ${c('bookedNeverSeenFree')} when its nights were never seen free (taken before observation began); ` +
   `where the listing's reviews are read, a review within ${REVIEW_WINDOW_DAYS} days after a hold's check-out (hosts' holds are never reviewed) names it a guest's stay (${c('bookedReviewed')}), and a hold whose review window closed without one keeps its judgement with the confidence such holds earned; ` +
