@@ -52,6 +52,15 @@ export class RateLimiter {
     return decide(allowed, b.tokens, capacity, now);
   }
 
+  /** Where a bucket stands, taking nothing (the headers of an answer that is not the caller's to count). */
+  peek(id: string, perMinute: number): RateDecision {
+    const now = this.clock.now();
+    const capacity = Math.max(1, Math.floor(perMinute));
+    const b = this.buckets.get(id);
+    const tokens = !b || b.capacity !== capacity ? capacity : Math.min(capacity, b.tokens + (now - b.updated) * (capacity / 60_000));
+    return decide(tokens >= 1, tokens, capacity, now);
+  }
+
   /** Buckets that have refilled carry no state worth keeping. */
   private evictFull(now: number): void {
     for (const [id, b] of this.buckets) {

@@ -155,6 +155,12 @@ export function routeHandler(p: Pipeline, route: RouteDef): (c: Context<Env>) =>
       const who = await authenticate(services, requestHeader(c, 'authorization'));
       ctx = { ...who, requestId: c.get('requestId') };
     } catch (e) {
+      // A caller whose key could not be read (the database overloaded or down) is not an anonymous
+      // one: its error (503, retryable) goes out as it is, and takes nothing of its address's bucket.
+      if (!isServiceError(e) || e.type !== 'authentication_error') {
+        setRateHeaders(c, anonLimiter.peek(address, services.config.anonymousRpm));
+        throw e;
+      }
       const d = anonLimiter.take(address, services.config.anonymousRpm);
       setRateHeaders(c, d);
       refuseIfLimited(d, ANONYMOUS_LIMITED);
