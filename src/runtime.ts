@@ -6,6 +6,7 @@ import type { Services } from './core/context.js';
 import { type IdGenerator, systemIds } from './core/ids.js';
 import { Lru, pageBytes } from './core/lru.js';
 import { createSandboxWorld, searchMemo } from './sources/sandbox/world.js';
+import { parseSimCalendars } from './sources/sandbox/families-upstream.js';
 import type { SandboxWorld } from './sources/sandbox/types.js';
 import { sandboxUpstream } from './sources/sandbox/upstream.js';
 import { sandboxHistory } from './sources/sandbox/history.js';
@@ -101,7 +102,7 @@ export function createRuntime(opts: RuntimeOptions = {}): Runtime {
   // stands at the services' clock (moving.ts). Their search memos share one budget.
   const memo = searchMemo(cacheBytes / 2);
   const world = createSandboxWorld({ memo });
-  const upstream = liveUpstream(config, () => createSandboxWorld({ memo, clock }), opts.role === 'server' ? sourceLog(config) : undefined);
+  const upstream = liveUpstream(config, () => createSandboxWorld({ memo, clock, calendars: parseSimCalendars(config.simCalendars) }), opts.role === 'server' ? sourceLog(config) : undefined);
   const store = openStore(config);
   const sandboxWorld = sandboxUpstream(world);
   const services: Services & { jobs: JobRunner; webhooks: WebhookHub } = {

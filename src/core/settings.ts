@@ -49,6 +49,15 @@ const FIELDS = {
   simLatency: () => z.string().optional(),
   /** STAYS_SIM_FAIL: `vrbo=all_actors_failed,booking=actor_timeout`. */
   simFail: () => z.string().optional(),
+  /**
+   * STAYS_SIM_CALENDARS: the simulated upstream's calendars and reviews: `moving` (the moving
+   * world's, the default) or `families[:SEED]` (the calendar families of issue 37; SEED 0 unless given).
+   */
+  simCalendars: () =>
+    z
+      .string()
+      .regex(/^(moving|families(:\d{1,9})?)$/, 'must be moving, families or families:SEED (SEED a whole number, at most 9 digits)')
+      .optional(),
   /** Deadline of one upstream source call. */
   sourceDeadlineMs: () => z.coerce.number().int().min(1),
   /** How long a job's owner may go without renewing its lease before another process takes the job over. */

@@ -31,6 +31,17 @@ describe('settings', () => {
     expect(() => loadConfig({ memoryCacheMb: 0 }, base, { memoryCacheMb: '--memory-cache-mb' })).toThrow(/^invalid option --memory-cache-mb: /);
   });
 
+  it('takes the calendars of the simulated upstream as moving or families[:SEED], and nothing else', async () => {
+    const { parseSimCalendars } = await import('../../src/sources/sandbox/families-upstream.js');
+    const read = (v: string | undefined) => parseSimCalendars(loadConfig({}, v === undefined ? base : { ...base, STAYS_SIM_CALENDARS: v }).simCalendars);
+    expect(read(undefined)).toEqual({ kind: 'moving' });
+    expect(read('moving')).toEqual({ kind: 'moving' });
+    expect(read('families')).toEqual({ kind: 'families', seed: 0 });
+    expect(read('families:42')).toEqual({ kind: 'families', seed: 42 });
+    for (const bad of ['family', 'families:', 'families:-1', 'families:1.5', 'families:1234567890', 'moving:3'])
+      expect(() => loadConfig({}, { ...base, STAYS_SIM_CALENDARS: bad }), bad).toThrow(/^invalid setting STAYS_SIM_CALENDARS: must be moving, families or families:SEED/);
+  });
+
   it('reports the first problem in key order', () => {
     const e = (() => {
       try {

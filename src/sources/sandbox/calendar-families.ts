@@ -12,7 +12,8 @@
 // unavailable while an item covers it, within the advance notice (a hold that moves with today),
 // or past the rolling booking window. truthAt says what each night is at an instant: booked
 // (a guest's live booking), blocked (the host's hold or preparation), available or unbookable.
-// Not wired into the simulated upstream yet: the bench and the tests read it directly.
+// The bench and the tests read it directly; the simulated upstream answers with it on
+// STAYS_SIM_CALENDARS=families (families-upstream.ts).
 import { type Rng, rng } from './prng.js';
 
 const DAY_MS = 86_400_000;

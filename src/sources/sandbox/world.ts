@@ -8,6 +8,7 @@ import type { Availability, AvailabilityDay, Price, Property } from '../../core/
 import { BookingCalendar, dateOf, dayNumber, minNightsOn, weekday } from './calendar.js';
 import type { Clock } from '../../core/clock.js';
 import { CalendarAt, HOUR_MS, isListed, movingQuote } from './moving.js';
+import { type SimCalendars, familiesAvailability, familiesReviews } from './families-upstream.js';
 import { compareGoogle } from './compare.js';
 import { listingUrl } from '../../core/listing-ref.js';
 import { Lru, approxBytes, keyBytes } from '../../core/lru.js';
@@ -117,9 +118,10 @@ function price(platform: EnabledPlatform, id: string, stay: StayQuery, at: At = 
  * Nightly calendar. Per platform, what it does not state is null: booking states availability
  * (bookable = available); google only availability; airbnb and vrbo every rule.
  */
-function availability(platform: EnabledPlatform, id: string, startDate: string, endDate: string, at: At = null): Availability {
+function availability(platform: EnabledPlatform, id: string, startDate: string, endDate: string, at: At = null, calendars: SimCalendars = MOVING): Availability {
   assertListing(id, 'listing');
   const { core } = detailRow(platform, id);
+  if (at !== null && calendars.kind === 'families') return familiesAvailability(calendars.seed, platform, id, startDate, endDate, at, magicOf(id) === '410');
   // The moving world's calendar holds only the bookings and blocks made by the instant; the rules
   // below read it alike, so minimum stays and check-in days agree with what is booked then.
   const cal = at === null ? new BookingCalendar(platform, id) : new CalendarAt(platform, id, at);
@@ -142,8 +144,9 @@ function availability(platform: EnabledPlatform, id: string, startDate: string, 
   return { platform, listingId: id, dates };
 }
 
-function reviews(platform: EnabledPlatform, id: string) {
+function reviews(platform: EnabledPlatform, id: string, at: At = null, calendars: SimCalendars = MOVING) {
   assertListing(id, 'listing');
+  if (at !== null && calendars.kind === 'families') return familiesReviews(calendars.seed, platform, id, at);
   return reviewsFor(platform, id);
 }
 
@@ -177,7 +180,14 @@ export interface SandboxWorldOptions {
    * instant. Absent: the fixed world (sandbox keys, D21).
    */
   clock?: Clock;
+  /**
+   * The moving world's calendars and reviews (STAYS_SIM_CALENDARS): its own (`moving`, the
+   * default) or the calendar families' (families-upstream.ts). Read only with a clock.
+   */
+  calendars?: SimCalendars;
 }
+
+const MOVING: SimCalendars = { kind: 'moving' };
 
 /** Rows already made, as a candidate list. */
 function listOf(rows: readonly Property[]): CandidateList {
@@ -231,6 +241,7 @@ const baseRateOf = (platform: EnabledPlatform, id: string) => detailRow(platform
 export function createSandboxWorld(opts: SandboxWorldOptions = {}): SandboxWorld {
   const memo = opts.memo ?? searchMemo(opts.memoBytes);
   const clock = opts.clock;
+  const calendars = opts.calendars ?? MOVING;
   // The moving world changes only on the hour (moving.ts): a search is the same set all hour long.
   const at = (): At => (clock ? Math.floor(clock.now() / HOUR_MS) * HOUR_MS : null);
   const searchCandidates = (platform: EnabledPlatform, location: string, o: SearchOptions): SearchCandidates => {
@@ -264,8 +275,8 @@ export function createSandboxWorld(opts: SandboxWorldOptions = {}): SandboxWorld
     searchAnswer: search,
     listing: (platform, id, o) => listing(platform, id, o, at()),
     price: (platform, id, stay) => price(platform, id, stay, at()),
-    availability: (platform, id, s, e) => availability(platform, id, s, e, at()),
-    reviews,
+    availability: (platform, id, s, e) => availability(platform, id, s, e, at(), calendars),
+    reviews: (platform, id) => reviews(platform, id, at(), calendars),
     compareGoogle,
   };
 }

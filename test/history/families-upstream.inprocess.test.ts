@@ -1,0 +1,110 @@
+// Issue 37, item 1 on the real path: `stays serve` (HTTP on loopback, its SQLite file) with the
+// simulated upstream answering from the calendar families (STAYS_SIM_CALENDARS=families:SEED).
+// Listings are observed daily for 60 days as a deployment would (a live key's calendar calls, the
+// clock moved a day at a time); the service's booking inference is then scored against the
+// world's truth (familiesTruth), and its reviews against the stays the world reviewed.
+import { rmSync } from 'node:fs';
+import pino from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../../src/core/clock.js';
+import { dateOf, dayNumber } from '../../src/sources/sandbox/calendar.js';
+import { reviewsAt } from '../../src/sources/sandbox/calendar-families.js';
+import { familiesTruth, familyListingOf } from '../../src/sources/sandbox/families-upstream.js';
+import { startServer } from '../../src/server.js';
+import { accountOn } from '../helpers/seed.js';
+import { tempDir } from '../helpers/stays.js';
+
+const SEED = 11;
+const START = Date.UTC(2027, 0, 1, 9);
+const DAY_MS = 86_400_000;
+const DAYS = 60;
+const AHEAD = 120;
+/** Listings with the families the inference's new steps read (notice, prep) and without. */
+const IDS = Array.from({ length: 400 }, (_, i) => String(71_000_000 + i));
+const pick = (has: string, n: number) => IDS.filter((id) => familiesTruth.familiesOf(SEED, 'airbnb', id).includes(has as never)).slice(0, n);
+const LISTINGS = [...new Set([...pick('notice', 4), ...pick('prep', 4), ...IDS])].slice(0, 12);
+
+let stop: (() => Promise<void>) | undefined;
+afterAll(async () => stop?.());
+
+interface Night {
+  date: string;
+  state: string;
+  confidence: number;
+}
+interface Bookings {
+  method: string;
+  nights: Night[];
+  sample: { nights: number };
+}
+
+describe('calendar families on the simulated upstream, observed through stays serve', () => {
+  it('calendars and reviews follow the families world; calendar-diff/2 reads it better than /1', async () => {
+    const clock = manualClock(START);
+    const dataDir = tempDir();
+    const env = { STAYS_LOG_LEVEL: 'warn', STAYS_SHUTDOWN_GRACE_MS: '0', STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '0', STAYS_SIM_CALENDARS: `families:${SEED}` };
+    const server = await startServer({ port: 0, config: { dataDir }, env, logger: pino({ level: 'silent' }), clock });
+    stop = async () => {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    };
+    const account = await accountOn(server.runtime, { credits: 1_000_000, rpm: 100_000 });
+    const get = async <T>(path: string): Promise<{ data: T; meta: Record<string, unknown> }> => {
+      const r = await fetch(server.url + path, { headers: { authorization: `Bearer ${account.liveKey}`, prefer: 'wait=30' } });
+      const text = await r.text();
+      expect(r.status, text).toBe(200);
+      return JSON.parse(text) as { data: T; meta: Record<string, unknown> };
+    };
+
+    for (let day = 0; day < DAYS; day++) {
+      clock.set(START + day * DAY_MS);
+      const today = dateOf(Math.floor(clock.now() / DAY_MS));
+      const end = dateOf(Math.floor(clock.now() / DAY_MS) + AHEAD);
+      for (const id of LISTINGS) {
+        const cal = await get<{ dates: { date: string; available: boolean }[] }[]>(`/v1/availability?platform=airbnb&listingId=${id}&startDate=${today}&endDate=${end}`);
+        // What the calendar showed is the families world's at that instant: a night taken in
+        // truth never shows open (the world's own tests hold the rest of each family's truth).
+        if (day % 20 === 0) {
+          const truth = familiesTruth.nightsAt(SEED, 'airbnb', id, clock.now(), today, end);
+          for (const d of cal.data[0]!.dates) if (truth.get(d.date) === 'booked' || truth.get(d.date) === 'blocked') expect(d.available, `${id} ${d.date}`).toBe(false);
+        }
+      }
+    }
+
+    // The reviews the upstream gives are the guest stays the world reviewed by now, newest first.
+    const withReviews = LISTINGS.map((id) => ({ id, at: reviewsAt(familyListingOf(SEED, 'airbnb', id), clock.now()) })).filter((x) => x.at.length > 0);
+    expect(withReviews.length).toBeGreaterThan(0);
+    for (const { id, at } of withReviews.slice(0, 3)) {
+      const r = await get<{ date: string }[]>(`/v1/reviews?platform=airbnb&listingId=${id}&limit=100`);
+      expect(r.data.map((x) => x.date)).toEqual(
+        at
+          .slice(-100)
+          .map((t) => dateOf(Math.floor(t / DAY_MS)))
+          .reverse(),
+      );
+    }
+
+    // The nights observed as they passed and the nights ahead, scored against the truth now.
+    const from = dateOf(Math.floor(START / DAY_MS));
+    const to = dateOf(dayNumber(from) + 2 * DAYS);
+    const right: Record<string, number> = { 'calendar-diff/1': 0, 'calendar-diff/2': 0 };
+    let nights = 0;
+    for (const id of LISTINGS) {
+      const truth = familiesTruth.nightsAt(SEED, 'airbnb', id, clock.now(), from, to);
+      for (const method of Object.keys(right)) {
+        const r = await get<Bookings>(`/v1/history/bookings?platform=airbnb&listingId=${id}&from=${from}&to=${to}&method=${method}`);
+        expect(r.data.method).toBe(method);
+        expect(r.meta.creditsCharged).toBe(0);
+        expect(r.data.nights).toHaveLength(2 * DAYS);
+        if (method === 'calendar-diff/1') nights += r.data.sample.nights;
+        for (const n of r.data.nights) if (n.state === truth.get(n.date)) right[method]!++;
+      }
+    }
+    // Every night of the window was observed (the first day's calendar reached past it).
+    expect(LISTINGS).toHaveLength(12);
+    expect(nights).toBe(LISTINGS.length * 2 * DAYS);
+    // calendar-diff/2 reads the advance notice and preparation nights /1 takes for bookings.
+    expect(right['calendar-diff/2']!).toBeGreaterThan(right['calendar-diff/1']!);
+    expect(right['calendar-diff/2']! / nights).toBeGreaterThan(0.8);
+  }, 180_000);
+});
