@@ -1,8 +1,9 @@
 // Issue 37, item 1 on the real path: `stays serve` (HTTP on loopback, its SQLite file) with the
 // simulated upstream answering from the calendar families (STAYS_SIM_CALENDARS=families:SEED).
 // Listings are observed daily for 60 days as a deployment would (a live key's calendar calls, the
-// clock moved a day at a time); the service's booking inference is then scored against the
-// world's truth (familiesTruth), and its reviews against the stays the world reviewed.
+// clock moved a day at a time), half of them with their detail too (whose review count dates
+// their reviews); the service's booking inference is then scored against the world's truth
+// (familiesTruth), and its reviews against the stays the world reviewed.
 import { rmSync } from 'node:fs';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -35,8 +36,10 @@ interface Night {
 interface Bookings {
   method: string;
   nights: Night[];
-  sample: { nights: number };
+  sample: { nights: number; reviews: number | null };
 }
+/** The listings whose detail is read daily too: their review counts are followed. */
+const FOLLOWED = (id: string) => Number(id) % 2 === 0;
 
 describe('calendar families on the simulated upstream, observed through stays serve', () => {
   it('calendars and reviews follow the families world; calendar-diff/2 reads it better than /1', async () => {
@@ -62,6 +65,10 @@ describe('calendar families on the simulated upstream, observed through stays se
       const end = dateOf(Math.floor(clock.now() / DAY_MS) + AHEAD);
       for (const id of LISTINGS) {
         const cal = await get<{ dates: { date: string; available: boolean }[] }[]>(`/v1/availability?platform=airbnb&listingId=${id}&startDate=${today}&endDate=${end}`);
+        if (FOLLOWED(id)) {
+          const detail = await get<{ reviewCount: number }>(`/v1/listing/airbnb/${id}`);
+          expect(detail.data.reviewCount).toBe(reviewsAt(familyListingOf(SEED, 'airbnb', id), clock.now()).length);
+        }
         // What the calendar showed is the families world's at that instant: a night taken in
         // truth never shows open (the world's own tests hold the rest of each family's truth).
         if (day % 20 === 0) {
@@ -96,6 +103,9 @@ describe('calendar families on the simulated upstream, observed through stays se
         expect(r.data.method).toBe(method);
         expect(r.meta.creditsCharged).toBe(0);
         expect(r.data.nights).toHaveLength(2 * DAYS);
+        // calendar-diff/2 reads the reviews its review count dates: those written while followed.
+        const written = reviewsAt(familyListingOf(SEED, 'airbnb', id), clock.now()).filter((t) => t > START).length;
+        expect(r.data.sample.reviews, id).toBe(method === 'calendar-diff/2' && FOLLOWED(id) ? written : null);
         if (method === 'calendar-diff/1') nights += r.data.sample.nights;
         for (const n of r.data.nights) if (n.state === truth.get(n.date)) right[method]!++;
       }

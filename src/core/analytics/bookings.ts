@@ -4,6 +4,8 @@
 // store, no clock, no world; the same rows give the same answer. The method, `calendar-diff/1`, is
 // documented step by step in docs/analytics.md; a change to any rule here is a new method version.
 import type { PriceRow } from '../ports/history.js';
+import type { ObservationRow } from '../ports/store/observations.js';
+import { reviewInstants } from './review-series.js';
 import type { DayValue } from '../schemas/observations.js';
 import { DAY_MS, dateOfDay as dateOf, dayNumber } from '../clock.js';
 import { type DayRow, type Group, type NightRead, checkInAllowed, isAvailable, weekday } from './calendar-read.js';
@@ -90,6 +92,11 @@ export interface BookingInference {
     nights: number;
     firstObserved: string | null;
     lastObserved: string | null;
+    /**
+     * The reviews calendar-diff/2 read, dated by the listing's review count (inferWindow; null:
+     * none read: calendar-diff/1, or the count not followed over the calendar's observation).
+     */
+    reviews?: number | null;
   };
 }
 
@@ -418,17 +425,26 @@ export function inferBookings(input: BookingInput): BookingInference {
 }
 
 /**
+ * The reviews a method reads of a listing: calendar-diff/2 those its review count dates
+ * (review-series.ts), where the count was followed over the calendar's observation; /1 none.
+ */
+export function reviewsFor(method: BookingMethod, ratings: readonly ObservationRow<'rating'>[] | undefined, days: readonly DayRow[]): string[] | undefined {
+  return method === 'calendar-diff/2' && ratings ? reviewInstants(ratings, days) : undefined;
+}
+
+/**
  * The nights [from, to) of a listing's classification of every night in `span` (the nights its
  * reader classifies: src/core/ports/history.ts, observedFor), with the bookings that touch them,
  * their counts, and the sample of the window (its calendar rows, and the price rows read).
  */
 export function inferWindow(
-  o: { days: readonly DayRow[]; prices: readonly PriceRow[]; span: { from: string; to: string } | null },
+  o: { days: readonly DayRow[]; prices: readonly PriceRow[]; span: { from: string; to: string } | null; ratings?: readonly ObservationRow<'rating'>[] },
   from: string,
   to: string,
   method: BookingMethod = BOOKING_METHOD,
 ): BookingInference {
-  const whole = o.span === null ? null : inferBookings({ days: o.days, prices: o.prices, from: o.span.from, to: dateOf(dayNumber(o.span.to) + 1), method });
+  const reviews = reviewsFor(method, o.ratings, o.days);
+  const whole = o.span === null ? null : inferBookings({ days: o.days, prices: o.prices, from: o.span.from, to: dateOf(dayNumber(o.span.to) + 1), method, reviews });
   const byDate = new Map((whole?.nights ?? []).map((n) => [n.date, n]));
   const nights: InferredNight[] = [];
   const counts = Object.fromEntries(NIGHT_STATES.map((s) => [s, 0])) as Record<NightState, number>;
@@ -459,6 +475,7 @@ export function inferWindow(
       nights: observedNights,
       firstObserved: observations === 0 ? null : iso(first),
       lastObserved: observations === 0 ? null : iso(last),
+      reviews: reviews?.length ?? null,
     },
   };
 }

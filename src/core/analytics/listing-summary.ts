@@ -6,7 +6,7 @@
 import { addDays, dateOfDay, dayNumber } from '../clock.js';
 import { type DateSpan, type ListingSummary, type PriceRow, SUMMARY_FORM } from '../ports/history.js';
 import type { ObservationRow } from '../ports/store.js';
-import { BOOKING_METHOD, type BookingMethod, type NightState, inferBookings } from './bookings.js';
+import { BOOKING_METHOD, type BookingMethod, type NightState, inferBookings, reviewsFor } from './bookings.js';
 
 /**
  * `seen`: each night's calendar rows, in a form a market read decodes for every night of every
@@ -102,10 +102,16 @@ function spanOf(days: readonly ObservationRow<'day'>[]): { from: string; to: str
  * ends included) names the nights classified instead, for a reader whose history has no end (the
  * sandbox world).
  */
-export function summarizeListing(days: readonly ObservationRow<'day'>[], prices: readonly PriceRow[], within?: DateSpan, method: BookingMethod = BOOKING_METHOD): ListingSummary {
+export function summarizeListing(
+  days: readonly ObservationRow<'day'>[],
+  prices: readonly PriceRow[],
+  within?: DateSpan,
+  method: BookingMethod = BOOKING_METHOD,
+  ratings?: readonly ObservationRow<'rating'>[],
+): ListingSummary {
   const span = within ? { from: within.from, to: addDays(within.to, 1) } : spanOf(days);
   if (span === null) return { form: SUMMARY_FORM, method, first: null, states: '', seen: '', confidences: '', bookings: [], priced: [], currencies: [] };
-  const r = inferBookings({ days, prices, from: span.from, to: span.to, method });
+  const r = inferBookings({ days, prices, from: span.from, to: span.to, method, reviews: reviewsFor(method, ratings, days) });
   // Each night's calendar rows: how many, the first first seen and the last last seen.
   const f = dayNumber(span.from);
   const nights = r.nights.length;

@@ -38,7 +38,17 @@ export async function historyBookings(services: Services, ctx: RequestContext, r
     );
   }
   return {
-    data: { method: inference.method, platform, listingId: id, from: q.from, to: q.to, nights: inference.nights, bookings: inference.bookings, counts: inference.counts, sample: inference.sample },
+    data: {
+      method: inference.method,
+      platform,
+      listingId: id,
+      from: q.from,
+      to: q.to,
+      nights: inference.nights,
+      bookings: inference.bookings,
+      counts: inference.counts,
+      sample: { ...inference.sample, reviews: inference.sample.reviews ?? null },
+    },
     meta: buildMeta(services, ctx, { platforms: [platform], currency: inference.bookings.find((b) => b.currency !== null)?.currency ?? 'USD' }),
   };
 }

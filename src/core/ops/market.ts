@@ -73,7 +73,7 @@ async function gather(
   for (const [i, d] of digests.entries()) {
     if (d.summary === null || d.summary.method === method) continue;
     const o = await history.observedFor(d, { from, to: addDays(to, -1) });
-    d.summary = summarizeListing(o.days, o.prices, o.span ?? undefined, method);
+    d.summary = summarizeListing(o.days, o.prices, o.span ?? undefined, method, o.ratings);
     if (i % TALLY_STEP === TALLY_STEP - 1) {
       check();
       await yieldLoop();

@@ -120,9 +120,11 @@ export interface HistoryPort {
    * dated searches), and the nights it classifies. The store: everything observed of it, every
    * night observed (so a night's state does not depend on the window asked); the sandbox world,
    * which has no first or last observation: the nights asked, with the month either side.
-   * `span` is null when no night of it was observed.
+   * `span` is null when no night of it was observed. `ratings`: its rating and review count
+   * series (the store's, oldest first; the sandbox world has none), whose rises date its reviews
+   * for calendar-diff/2 (src/core/analytics/review-series.ts).
    */
-  observedFor(l: ListingRef, nights: DateSpan): Promise<{ days: ObservationRow<'day'>[]; prices: PriceRow[]; span: DateSpan | null }>;
+  observedFor(l: ListingRef, nights: DateSpan): Promise<{ days: ObservationRow<'day'>[]; prices: PriceRow[]; span: DateSpan | null; ratings: ObservationRow<'rating'>[] }>;
   /** The listings searches of a place (a location key, any dates) showed on `platforms`, by platform and id. */
   listingsOfPlace(q: { place: string; platforms: readonly string[] }): Promise<ListingRef[]>;
   /**

@@ -246,6 +246,14 @@ export const bookingInferenceSchema = once(() =>
           nights: z.number().int().min(0).describe('Nights of the window observed at least once.'),
           firstObserved: z.string().nullable().describe('ISO 8601, UTC: the first observation of a night of the window.'),
           lastObserved: z.string().nullable().describe('ISO 8601, UTC: the last one.'),
+          reviews: z
+            .number()
+            .int()
+            .min(0)
+            .nullable()
+            .describe(
+              "The listing's reviews calendar-diff/2 read, dated by the rises of its observed review count; null when none were read (calendar-diff/1, or the count was not observed over the calendar's whole observation).",
+            ),
         })
         .describe('What the figures rest on.'),
     })

@@ -4,8 +4,9 @@
 // calendar-families.ts instead of the moving world's: every listing is a family listing of that
 // seed, its index a hash of its platform and id, and each family switched on for it with even
 // odds (the bench's mixed world, the held-out families included). The calendar a call gets is
-// the listing's at the services' clock; the reviews are the guest stays reviewed by then. Searches,
-// listings and quotes stay the moving world's. Pure: the same seed, listing and instant give the
+// the listing's at the services' clock; the reviews are the guest stays reviewed by then, and a
+// listing's detail counts them (search rows state no review count). Searches, listings and quotes
+// are otherwise the moving world's. Pure: the same seed, listing and instant give the
 // same answer on every process and machine, so instances sharing a store agree, and a test scores
 // what the service inferred against familiesTruth.
 import type { EnabledPlatform } from '../../core/platforms.js';
@@ -84,6 +85,11 @@ export function familiesAvailability(seed: number, platform: EnabledPlatform, id
     }
   }
   return { platform, listingId: id, dates };
+}
+
+/** How many reviews the listing's guests wrote by instant `at` (its detail's review count). */
+export function familiesReviewCount(seed: number, platform: EnabledPlatform, id: string, at: number): number {
+  return reviewsAt(familyListingOf(seed, platform, id), at).length;
 }
 
 /**

@@ -159,7 +159,8 @@ export function sandboxHistory(world: Upstream): HistoryPort {
   async function observedFor(l: ListingRef, nights: DateSpan) {
     const days = await calendar(l, { from: addDays(nights.from, -EDGE_NIGHTS), to: addDays(nights.to, EDGE_NIGHTS) });
     const prices = await quotes(l, { from: addDays(nights.from, -QUOTE_LOOKBACK_DAYS), to: nights.to });
-    return { days, prices, span: nights };
+    // The fixed world's review counts never move: no review is dated.
+    return { days, prices, span: nights, ratings: [] };
   }
 
   async function listingsShownIn(q: { place: string; platforms: readonly string[]; from: number; to: number }) {

@@ -8,7 +8,7 @@ import type { Availability, AvailabilityDay, Price, Property } from '../../core/
 import { BookingCalendar, dateOf, dayNumber, minNightsOn, weekday } from './calendar.js';
 import type { Clock } from '../../core/clock.js';
 import { CalendarAt, HOUR_MS, isListed, movingQuote } from './moving.js';
-import { type SimCalendars, familiesAvailability, familiesReviews } from './families-upstream.js';
+import { type SimCalendars, familiesAvailability, familiesReviewCount, familiesReviews } from './families-upstream.js';
 import { compareGoogle } from './compare.js';
 import { listingUrl } from '../../core/listing-ref.js';
 import { Lru, approxBytes, keyBytes } from '../../core/lru.js';
@@ -98,12 +98,15 @@ class SearchCandidates implements CandidateList {
 }
 
 /** A listing's detail answers whether or not it is listed at the instant (a delisted page still resolves). */
-function listing(platform: EnabledPlatform, id: string, opts: { currency: string; requestedId: string; stay?: StayQuery | undefined }, at: At = null): Property {
+function listing(platform: EnabledPlatform, id: string, opts: { currency: string; requestedId: string; stay?: StayQuery | undefined }, at: At = null, calendars: SimCalendars = MOVING): Property {
   assertListing(id, 'listing');
   const { core, property } = detailRow(platform, id);
   const price = opts.stay && !isUnpriceable(id) ? priceOf(platform, id, core, opts.stay, at) : null;
+  // The calendar families' listing counts the reviews its guests wrote by the instant.
+  const reviewCount = at !== null && calendars.kind === 'families' ? familiesReviewCount(calendars.seed, platform, id, at) : property.reviewCount;
   return {
     ...property,
+    reviewCount,
     price,
     identity: { requestedId: opts.requestedId.length > 0 ? opts.requestedId : null, resolvedId: id, canonicalUrl: property.url },
   };
@@ -189,6 +192,15 @@ export interface SandboxWorldOptions {
 
 const MOVING: SimCalendars = { kind: 'moving' };
 
+/** Search rows without their review counts (the calendar families: each listing's detail counts them). */
+function withoutReviewCounts(s: CandidateList | CappedRows): CandidateList | CappedRows {
+  const strip = (p: Property): Property => ({ ...p, reviewCount: null });
+  if ('truncated' in s) return { rows: s.rows.map(strip), truncated: s.truncated };
+  let every: readonly Property[] | undefined;
+  const all = () => (every ??= Object.freeze(s.all().map(strip)));
+  return { at: (i) => all()[i], all, toJSON: all };
+}
+
 /** Rows already made, as a candidate list. */
 function listOf(rows: readonly Property[]): CandidateList {
   const all = Object.freeze([...rows]);
@@ -268,12 +280,15 @@ export function createSandboxWorld(opts: SandboxWorldOptions = {}): SandboxWorld
       (id, core) => (o.stay ? priceOf(platform, id, core, o.stay, instant, rooms) : null),
     );
   };
+  // The calendar families count reviews per listing and instant (the listing's detail): search
+  // rows state none, so a listing's review count is followed by its detail alone.
+  const countless = (s: CandidateList | CappedRows): CandidateList | CappedRows => (calendars.kind === 'families' && clock ? withoutReviewCounts(s) : s);
   const rowsOf = (s: CandidateList | CappedRows): CandidateList => ('truncated' in s ? listOf(s.rows) : s);
   return {
-    searchPlatform: (platform, location, o) => rowsOf(search(platform, location, o)).all() as Property[],
-    searchCandidates: (platform, location, o) => rowsOf(search(platform, location, o)),
-    searchAnswer: search,
-    listing: (platform, id, o) => listing(platform, id, o, at()),
+    searchPlatform: (platform, location, o) => rowsOf(countless(search(platform, location, o))).all() as Property[],
+    searchCandidates: (platform, location, o) => rowsOf(countless(search(platform, location, o))),
+    searchAnswer: (platform, location, o) => countless(search(platform, location, o)),
+    listing: (platform, id, o) => listing(platform, id, o, at(), calendars),
     price: (platform, id, stay) => price(platform, id, stay, at()),
     availability: (platform, id, s, e) => availability(platform, id, s, e, at(), calendars),
     reviews: (platform, id) => reviews(platform, id, at(), calendars),

@@ -171,7 +171,14 @@ export function historyReader(db: Db, flush: () => Promise<void>, view: HistoryV
           [l.platform, l.listingId, ...facts.params],
         )
       ).map((r) => toObservation(r, parse) as PriceRow);
-      return { days, prices, span: days.length === 0 ? null : { from: days[0]!.key, to: days.at(-1)!.key } };
+      const ratings = (
+        await db.query(`SELECT ${COLUMNS} FROM observations WHERE platform = $1 AND listing_id = $2 AND kind = 'rating' AND key = '' AND ${facts.where(3)} ORDER BY first_seen, id`, [
+          l.platform,
+          l.listingId,
+          ...facts.params,
+        ])
+      ).map((r) => toObservation<'rating'>(r, parse));
+      return { days, prices, span: days.length === 0 ? null : { from: days[0]!.key, to: days.at(-1)!.key }, ratings };
     },
     async digests(listings, nights, summarize, each) {
       await flush();
