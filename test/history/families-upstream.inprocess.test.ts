@@ -13,7 +13,7 @@ import { reviewsAt } from '../../src/sources/sandbox/calendar-families.js';
 import { familiesTruth, familyListingOf } from '../../src/sources/sandbox/families-upstream.js';
 import { startServer } from '../../src/server.js';
 import { accountOn } from '../helpers/seed.js';
-import { tempDir } from '../helpers/stays.js';
+import { runCli, tempDir } from '../helpers/stays.js';
 
 const SEED = 11;
 const START = Date.UTC(2027, 0, 1, 9);
@@ -113,6 +113,18 @@ describe('calendar families on the simulated upstream, observed through stays se
     // Every night of the window was observed (the first day's calendar reached past it).
     expect(LISTINGS).toHaveLength(12);
     expect(nights).toBe(LISTINGS.length * 2 * DAYS);
+    // The CLI (a child process, remote on the served API) says how many reviews /2 read.
+    const followed = LISTINGS.find((id) => FOLLOWED(id) && reviewsAt(familyListingOf(SEED, 'airbnb', id), clock.now()).some((t) => t > START))!;
+    const written = reviewsAt(familyListingOf(SEED, 'airbnb', followed), clock.now()).filter((t) => t > START).length;
+    const cli = await runCli(['history', 'bookings', `airbnb:${followed}`, '--from', from, '--to', to, '--method', 'calendar-diff/2', '-o', 'table'], {
+      STAYS_BASE_URL: server.url,
+      STAYS_API_KEY: account.liveKey,
+      CI: 'true',
+      STAYS_CONFIG_DIR: dataDir,
+    });
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(`${cli.stdout}${cli.stderr}`).toContain(`and ${written} review${written === 1 ? '' : 's'}, observed`);
+
     // calendar-diff/2 reads the advance notice and preparation nights /1 takes for bookings.
     expect(right['calendar-diff/2']!).toBeGreaterThan(right['calendar-diff/1']!);
     expect(right['calendar-diff/2']! / nights).toBeGreaterThan(0.8);

@@ -84,7 +84,9 @@ export function bookingsSummary(d: Row): string {
   const nights = Array.isArray(d.nights) ? d.nights.length : 0;
   const bookings = Array.isArray(d.bookings) ? d.bookings.length : 0;
   const window = sample.firstObserved ? `, observed ${when(sample.firstObserved)} to ${when(sample.lastObserved)}` : '';
-  return `${str(d.method)}: ${nights} nights: ${states}; ${bookings} booking${bookings === 1 ? '' : 's'}; from ${plain(sample.observations)} observations${window}`;
+  // calendar-diff/2 says how many reviews it read (dated by the listing's review count).
+  const reviews = typeof sample.reviews === 'number' ? ` and ${sample.reviews} review${sample.reviews === 1 ? '' : 's'}` : '';
+  return `${str(d.method)}: ${nights} nights: ${states}; ${bookings} booking${bookings === 1 ? '' : 's'}; from ${plain(sample.observations)} observations${reviews}${window}`;
 }
 
 /** Columns of the presence timeline: each a slice of the window, lit when the listing was seen in it. */
