@@ -127,7 +127,8 @@ ${columnsHelp('calendar_change')}`,
     .option('--from <date>', 'YYYY-MM-DD: the first night (required)')
     .option('--to <date>', 'YYYY-MM-DD, after --from: the morning after the last night, at most 400 nights (required)')
     .option('--country <cc>', 'ISO-3166 alpha-2; a bare booking slug needs it')
-    .option('--method <name>', "the inference: calendar-diff/1 or calendar-diff/2 (default: the service's, named in the answer; docs/analytics.md)");
+    .option('--method <name>', "the inference: calendar-diff/1 or calendar-diff/2 (default: the service's, named in the answer; docs/analytics.md)")
+    .option('--min-confidence <n>', 'from 0 to 1: nights the method is less sure of are answered unknown (their likely state beside), less sure bookings left out');
   withGlobals(bookings, { wait: false })
     .addHelpText(
       'after',
@@ -142,6 +143,7 @@ Examples:
   stays history bookings airbnb 4242 --from 2027-03-01 --to 2027-04-01 -o csv
   stays history bookings airbnb:4242 --from 2027-03-01 --to 2027-04-01 --json | jq '.data.counts'
   stays history bookings airbnb:4242 --from 2027-03-01 --to 2027-04-01 --method calendar-diff/2
+  stays history bookings airbnb:4242 --from 2027-03-01 --to 2027-04-01 --method calendar-diff/2 --min-confidence 0.9
 ${columnsHelp('inferred_booking')}`,
     )
     .action(async (platform: string | undefined, listingId: string | undefined, opts: GlobalOpts & Record<string, unknown>) => {
@@ -159,7 +161,7 @@ ${columnsHelp('inferred_booking')}`,
         const listing = pair ? { platform: pair[1]!, listingId: pair[2]! } : await listingArgs(ctx.term, platform, listingId, usage);
         const from = await ask(ctx.term, opts.from as string | undefined, { name: '--from', message: 'First night (YYYY-MM-DD)?', usage, past: true });
         const to = await ask(ctx.term, opts.to as string | undefined, { name: '--to', message: 'Morning after the last night (YYYY-MM-DD)?', after: from, usage, past: true });
-        const call = operations.historyBookings({ ...pick(opts, ['country', 'method']), ...listing, from, to });
+        const call = operations.historyBookings({ ...pick(opts, ['country', 'method', 'minConfidence']), ...listing, from, to });
         await runCall(ctx, call, 'inferred_booking', { extras: { summary: (d) => bookingsSummary(d as Record<string, unknown>) }, rows: true });
       });
     });

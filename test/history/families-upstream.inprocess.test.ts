@@ -12,6 +12,7 @@ import { dateOf, dayNumber } from '../../src/sources/sandbox/calendar.js';
 import { reviewsAt } from '../../src/sources/sandbox/calendar-families.js';
 import { familiesTruth, familyListingOf } from '../../src/sources/sandbox/families-upstream.js';
 import { startServer } from '../../src/server.js';
+import { expectError } from '../helpers/assert.js';
 import { accountOn } from '../helpers/seed.js';
 import { runCli, tempDir } from '../helpers/stays.js';
 
@@ -124,6 +125,53 @@ describe('calendar families on the simulated upstream, observed through stays se
     });
     expect(cli.code, cli.stderr).toBe(0);
     expect(`${cli.stdout}${cli.stderr}`).toContain(`and ${written} review${written === 1 ? '' : 's'}, observed`);
+
+    // Abstaining: under minConfidence the unsure nights are answered unknown with their likely
+    // state, the rest as found; the nights answered are right more often than all of them.
+    const min = 0.9;
+    let answered = 0;
+    let answeredRight = 0;
+    for (const id of LISTINGS) {
+      const truth = familiesTruth.nightsAt(SEED, 'airbnb', id, clock.now(), from, to);
+      const all = (await get<Bookings>(`/v1/history/bookings?platform=airbnb&listingId=${id}&from=${from}&to=${to}&method=calendar-diff/2`)).data;
+      const sure = (
+        await get<Bookings & { minConfidence: number; counts: Record<string, number>; bookings: { confidence: number }[] }>(
+          `/v1/history/bookings?platform=airbnb&listingId=${id}&from=${from}&to=${to}&method=calendar-diff/2&minConfidence=${min}`,
+        )
+      ).data;
+      expect(sure.minConfidence).toBe(min);
+      for (const [i, n] of sure.nights.entries()) {
+        const found = all.nights[i]!;
+        expect(n.confidence).toBe(found.confidence);
+        if (found.confidence < min) expect(n).toEqual({ date: found.date, state: 'unknown', confidence: found.confidence, likely: found.state });
+        else {
+          expect(n).toEqual({ ...found, likely: null });
+          answered++;
+          if (n.state === truth.get(n.date)) answeredRight++;
+        }
+      }
+      expect(Object.values(sure.counts).reduce((a, b) => a + b, 0)).toBe(2 * DAYS);
+      expect(sure.counts.unknown).toBe(sure.nights.filter((n) => n.state === 'unknown').length);
+      expect(sure.bookings.every((b) => b.confidence >= min)).toBe(true);
+    }
+    expect(answered).toBeGreaterThan(0);
+    expect(answered).toBeLessThan(nights);
+    expect(answeredRight / answered).toBeGreaterThan(right['calendar-diff/2']! / nights);
+    // A bad minConfidence is a typed error, free.
+    for (const bad of ['2', '-0.1', 'sure', '0.5x']) {
+      const r = await fetch(`${server.url}/v1/history/bookings?platform=airbnb&listingId=${LISTINGS[0]}&from=${from}&to=${to}&minConfidence=${bad}`, {
+        headers: { authorization: `Bearer ${account.liveKey}` },
+      });
+      await expectError(r, 400, 'invalid_parameter', 'minConfidence');
+    }
+    const unsure = await runCli(['history', 'bookings', `airbnb:${followed}`, '--from', from, '--to', to, '--method', 'calendar-diff/2', '--min-confidence', '0.9', '-o', 'table'], {
+      STAYS_BASE_URL: server.url,
+      STAYS_API_KEY: account.liveKey,
+      CI: 'true',
+      STAYS_CONFIG_DIR: dataDir,
+    });
+    expect(unsure.code, unsure.stderr).toBe(0);
+    expect(`${unsure.stdout}${unsure.stderr}`).toContain('(below 0.9 sure: unknown)');
 
     // calendar-diff/2 reads the advance notice and preparation nights /1 takes for bookings.
     expect(right['calendar-diff/2']!).toBeGreaterThan(right['calendar-diff/1']!);

@@ -86,7 +86,8 @@ export function bookingsSummary(d: Row): string {
   const window = sample.firstObserved ? `, observed ${when(sample.firstObserved)} to ${when(sample.lastObserved)}` : '';
   // calendar-diff/2 says how many reviews it read (dated by the listing's review count).
   const reviews = typeof sample.reviews === 'number' ? ` and ${sample.reviews} review${sample.reviews === 1 ? '' : 's'}` : '';
-  return `${str(d.method)}: ${nights} nights: ${states}; ${bookings} booking${bookings === 1 ? '' : 's'}; from ${plain(sample.observations)} observations${reviews}${window}`;
+  const min = typeof d.minConfidence === 'number' ? ` (below ${d.minConfidence} sure: unknown)` : '';
+  return `${str(d.method)}: ${nights} nights: ${states}${min}; ${bookings} booking${bookings === 1 ? '' : 's'}; from ${plain(sample.observations)} observations${reviews}${window}`;
 }
 
 /** Columns of the presence timeline: each a slice of the window, lit when the listing was seen in it. */

@@ -3,7 +3,7 @@
 // the method calendar-diff/1 (src/core/analytics/bookings.ts, docs/analytics.md). Free: it reads
 // the history port (src/core/ports/history.ts): live keys what live calls observed, sandbox keys
 // the sandbox world's one synthetic history (the same for every caller, endpoint and day).
-import { BOOKING_METHOD, inferWindow } from '../analytics/bookings.js';
+import { BOOKING_METHOD, type BookingInference, inferWindow } from '../analytics/bookings.js';
 import { requireScope } from '../auth.js';
 import { addDays } from '../clock.js';
 import type { OpResult, RequestContext, Services } from '../context.js';
@@ -37,18 +37,37 @@ export async function historyBookings(services: Services, ctx: RequestContext, r
       },
     );
   }
+  const { nights: answered, bookings, counts } = abstain(inference, q.minConfidence ?? null);
   return {
     data: {
       method: inference.method,
+      minConfidence: q.minConfidence ?? null,
       platform,
       listingId: id,
       from: q.from,
       to: q.to,
-      nights: inference.nights,
-      bookings: inference.bookings,
-      counts: inference.counts,
+      nights: answered,
+      bookings,
+      counts,
       sample: { ...inference.sample, reviews: inference.sample.reviews ?? null },
     },
     meta: buildMeta(services, ctx, { platforms: [platform], currency: inference.bookings.find((b) => b.currency !== null)?.currency ?? 'USD' }),
   };
+}
+
+/**
+ * The answer under minConfidence (docs/analytics.md, "Abstaining"): an observed night less sure
+ * than it is answered unknown, keeping its confidence and naming the state found (`likely`); a
+ * booking less sure than it is left out; the counts are the answer's. Without it, every night as
+ * found (`likely` null).
+ */
+function abstain(inference: BookingInference, min: number | null): Pick<BookingInferenceView, 'nights' | 'bookings' | 'counts'> {
+  const counts = Object.fromEntries(Object.keys(inference.counts).map((s) => [s, 0])) as BookingInferenceView['counts'];
+  const nights = inference.nights.map((n): BookingInferenceView['nights'][number] => {
+    const unsure = min !== null && n.state !== 'unknown' && n.confidence < min;
+    const night = unsure ? { date: n.date, state: 'unknown' as const, confidence: n.confidence, likely: n.state } : { date: n.date, state: n.state, confidence: n.confidence, likely: null };
+    counts[night.state]++;
+    return night;
+  });
+  return { nights, bookings: min === null ? inference.bookings : inference.bookings.filter((b) => b.confidence >= min), counts };
 }

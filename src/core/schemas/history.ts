@@ -5,7 +5,7 @@ import { BOOKING_METHOD, BOOKING_METHODS } from '../analytics/bookings.js';
 import { ALL_PLATFORMS } from '../platforms.js';
 import { OBSERVATION_KINDS } from '../ports/store/observations.js';
 import { MAX_ADULTS } from './param-schemas.js';
-import { DATE_RANGE_MESSAGE, country, date, inDateRange, int, list, lowerEnum, str } from './fields.js';
+import { DATE_RANGE_MESSAGE, country, date, inDateRange, int, list, lowerEnum, num, str } from './fields.js';
 import { once } from './once.js';
 
 /** The longest window a history read may span (from to to), in days. */
@@ -184,6 +184,11 @@ export const historyBookingsParams = once(() =>
     from: date().describe('YYYY-MM-DD: the first night classified (a past night too).'),
     to: date().describe(`YYYY-MM-DD, after from: the morning after the last night; at most ${BOOKINGS_MAX_NIGHTS} nights.`),
     method: bookingMethodParam(),
+    minConfidence: num(z.number().min(0).max(1))
+      .optional()
+      .describe(
+        'From 0 to 1: an observed night the method is less sure of than this is answered unknown, with its confidence and the state found as `likely`, and a booking less sure than this is left out (default: every observed night answered with its state; docs/analytics.md, "Abstaining").',
+      ),
   }),
 );
 
@@ -193,6 +198,7 @@ export const bookingInferenceSchema = once(() =>
   z
     .object({
       method: z.string().describe(`The method and its version, the one asked for or the default: ${BOOKING_METHODS.join(', ')} (docs/analytics.md). A change to its rules is a new version.`),
+      minConfidence: z.number().nullable().describe('The minConfidence asked for (nights and bookings less sure than it answered unknown and left out), or null.'),
       platform: z.string(),
       listingId: z.string().describe('Platform-native id.'),
       from: z.string().describe('YYYY-MM-DD: the first night.'),
@@ -204,9 +210,17 @@ export const bookingInferenceSchema = once(() =>
             state: z
               .enum(NIGHT_STATE_VALUES)
               .describe(
-                'available (free, and some stay the rules allow includes it), booked (taken by a guest), blocked (taken by the host), unbookable (free, but no stay the rules allow includes it: a gap shorter than the minimum stay, closed check-in days), unknown (never observed).',
+                'available (free, and some stay the rules allow includes it), booked (taken by a guest), blocked (taken by the host), unbookable (free, but no stay the rules allow includes it: a gap shorter than the minimum stay, closed check-in days), unknown (never observed; with minConfidence, also observed but less sure than it).',
               ),
-            confidence: z.number().min(0).max(1).describe('How sure the method is of the state, 0 to 1 (0 for unknown).'),
+            confidence: z
+              .number()
+              .min(0)
+              .max(1)
+              .describe('How sure the method is of the state, 0 to 1 (0 for a night never observed; a night answered unknown under minConfidence keeps the confidence of its likely state).'),
+            likely: z
+              .enum(NIGHT_STATE_VALUES)
+              .nullable()
+              .describe('With minConfidence: the state the method found for a night it answered unknown for being less sure than minConfidence; null for every other night.'),
           }),
         )
         .describe('Every night of the window, in date order.'),
