@@ -31,7 +31,8 @@ Environment (src/config.ts; the flags above win):
   STAYS_SIM_FAIL             simulated upstream: platforms that fail and how, e.g.
                              vrbo=all_actors_failed,booking=actor_timeout
   STAYS_SIM_CALENDARS        simulated upstream: calendars and reviews of the moving world
-                             (moving, default) or of the calendar families (families[:SEED])
+                             (moving, default) or of the calendar families
+                             (families[:SEED[:FAMILIES]], e.g. families:3:notice,prep)
   STAYS_SOURCE_DEADLINE_MS   deadline of one upstream call (default 120000)
   STAYS_LOG_LEVEL            fatal, error, warn, info (default), debug, trace or silent
   STAYS_SHUTDOWN_GRACE_MS    time running jobs get to finish on SIGTERM/SIGINT (default 10000);

@@ -7,6 +7,9 @@ import { z } from 'zod';
  * Each setting's schema, made when a value of it is checked (parseSettings): building all of
  * them took a share of every CLI start, for values that are mostly the defaults.
  */
+/** The calendar families STAYS_SIM_CALENDARS may name (src/sources/sandbox/calendar-families.ts, FAMILIES; a test keeps them equal). */
+export const SIM_FAMILIES = ['notice', 'prep', 'owner', 'maintenance', 'direct', 'window', 'longLead', 'cancel', 'weekly', 'snooze', 'minStay'] as const;
+
 const FIELDS = {
   dataDir: () => z.string().min(1),
   /**
@@ -51,12 +54,17 @@ const FIELDS = {
   simFail: () => z.string().optional(),
   /**
    * STAYS_SIM_CALENDARS: the simulated upstream's calendars and reviews: `moving` (the moving
-   * world's, the default) or `families[:SEED]` (the calendar families of issue 37; SEED 0 unless given).
+   * world's, the default) or `families[:SEED[:FAMILIES]]` (the calendar families of issue 37; SEED
+   * 0 unless given; FAMILIES: a comma-separated list of them on every listing, or none; without
+   * it each listing draws each family with even odds).
    */
   simCalendars: () =>
     z
       .string()
-      .regex(/^(moving|families(:\d{1,9})?)$/, 'must be moving, families or families:SEED (SEED a whole number, at most 9 digits)')
+      .regex(
+        new RegExp(`^(moving|families(:\\d{1,9}(:(none|(${SIM_FAMILIES.join('|')})(,(${SIM_FAMILIES.join('|')}))*))?)?)$`),
+        `must be moving, families, families:SEED or families:SEED:FAMILIES (SEED a whole number of at most 9 digits; FAMILIES none or a comma-separated list of ${SIM_FAMILIES.join(', ')})`,
+      )
       .optional(),
   /** Deadline of one upstream source call. */
   sourceDeadlineMs: () => z.coerce.number().int().min(1),

@@ -38,8 +38,16 @@ describe('settings', () => {
     expect(read('moving')).toEqual({ kind: 'moving' });
     expect(read('families')).toEqual({ kind: 'families', seed: 0 });
     expect(read('families:42')).toEqual({ kind: 'families', seed: 42 });
-    for (const bad of ['family', 'families:', 'families:-1', 'families:1.5', 'families:1234567890', 'moving:3'])
-      expect(() => loadConfig({}, { ...base, STAYS_SIM_CALENDARS: bad }), bad).toThrow(/^invalid setting STAYS_SIM_CALENDARS: must be moving, families or families:SEED/);
+    expect(read('families:42:prep,notice')).toEqual({ kind: 'families', seed: 42, families: ['notice', 'prep'] });
+    expect(read('families:7:none')).toEqual({ kind: 'families', seed: 7, families: [] });
+    for (const bad of ['family', 'families:', 'families:-1', 'families:1.5', 'families:1234567890', 'moving:3', 'families:1:', 'families:1:prep,', 'families:1:holiday', 'families:prep'])
+      expect(() => loadConfig({}, { ...base, STAYS_SIM_CALENDARS: bad }), bad).toThrow(/^invalid setting STAYS_SIM_CALENDARS: must be moving, families, families:SEED or families:SEED:FAMILIES/);
+  });
+
+  it('names the calendar families STAYS_SIM_CALENDARS takes as the families world has them', async () => {
+    const { SIM_FAMILIES } = await import('../../src/core/settings.js');
+    const { FAMILIES } = await import('../../src/sources/sandbox/calendar-families.js');
+    expect([...SIM_FAMILIES]).toEqual([...FAMILIES]);
   });
 
   it('reports the first problem in key order', () => {

@@ -17,13 +17,14 @@ import { accountOn } from '../helpers/seed.js';
 import { runCli, tempDir } from '../helpers/stays.js';
 
 const SEED = 11;
+const WORLD = { kind: 'families' as const, seed: SEED };
 const START = Date.UTC(2027, 0, 1, 9);
 const DAY_MS = 86_400_000;
 const DAYS = 60;
 const AHEAD = 120;
 /** Listings with the families the inference's new steps read (notice, prep) and without. */
 const IDS = Array.from({ length: 400 }, (_, i) => String(71_000_000 + i));
-const pick = (has: string, n: number) => IDS.filter((id) => familiesTruth.familiesOf(SEED, 'airbnb', id).includes(has as never)).slice(0, n);
+const pick = (has: string, n: number) => IDS.filter((id) => familiesTruth.familiesOf(WORLD, 'airbnb', id).includes(has as never)).slice(0, n);
 const LISTINGS = [...new Set([...pick('notice', 4), ...pick('prep', 4), ...IDS])].slice(0, 12);
 
 let stop: (() => Promise<void>) | undefined;
@@ -68,19 +69,19 @@ describe('calendar families on the simulated upstream, observed through stays se
         const cal = await get<{ dates: { date: string; available: boolean }[] }[]>(`/v1/availability?platform=airbnb&listingId=${id}&startDate=${today}&endDate=${end}`);
         if (FOLLOWED(id)) {
           const detail = await get<{ reviewCount: number }>(`/v1/listing/airbnb/${id}`);
-          expect(detail.data.reviewCount).toBe(reviewsAt(familyListingOf(SEED, 'airbnb', id), clock.now()).length);
+          expect(detail.data.reviewCount).toBe(reviewsAt(familyListingOf(WORLD, 'airbnb', id), clock.now()).length);
         }
         // What the calendar showed is the families world's at that instant: a night taken in
         // truth never shows open (the world's own tests hold the rest of each family's truth).
         if (day % 20 === 0) {
-          const truth = familiesTruth.nightsAt(SEED, 'airbnb', id, clock.now(), today, end);
+          const truth = familiesTruth.nightsAt(WORLD, 'airbnb', id, clock.now(), today, end);
           for (const d of cal.data[0]!.dates) if (truth.get(d.date) === 'booked' || truth.get(d.date) === 'blocked') expect(d.available, `${id} ${d.date}`).toBe(false);
         }
       }
     }
 
     // The reviews the upstream gives are the guest stays the world reviewed by now, newest first.
-    const withReviews = LISTINGS.map((id) => ({ id, at: reviewsAt(familyListingOf(SEED, 'airbnb', id), clock.now()) })).filter((x) => x.at.length > 0);
+    const withReviews = LISTINGS.map((id) => ({ id, at: reviewsAt(familyListingOf(WORLD, 'airbnb', id), clock.now()) })).filter((x) => x.at.length > 0);
     expect(withReviews.length).toBeGreaterThan(0);
     for (const { id, at } of withReviews.slice(0, 3)) {
       const r = await get<{ date: string }[]>(`/v1/reviews?platform=airbnb&listingId=${id}&limit=100`);
@@ -98,14 +99,14 @@ describe('calendar families on the simulated upstream, observed through stays se
     const right: Record<string, number> = { 'calendar-diff/1': 0, 'calendar-diff/2': 0 };
     let nights = 0;
     for (const id of LISTINGS) {
-      const truth = familiesTruth.nightsAt(SEED, 'airbnb', id, clock.now(), from, to);
+      const truth = familiesTruth.nightsAt(WORLD, 'airbnb', id, clock.now(), from, to);
       for (const method of Object.keys(right)) {
         const r = await get<Bookings>(`/v1/history/bookings?platform=airbnb&listingId=${id}&from=${from}&to=${to}&method=${method}`);
         expect(r.data.method).toBe(method);
         expect(r.meta.creditsCharged).toBe(0);
         expect(r.data.nights).toHaveLength(2 * DAYS);
         // calendar-diff/2 reads the reviews its review count dates: those written while followed.
-        const written = reviewsAt(familyListingOf(SEED, 'airbnb', id), clock.now()).filter((t) => t > START).length;
+        const written = reviewsAt(familyListingOf(WORLD, 'airbnb', id), clock.now()).filter((t) => t > START).length;
         expect(r.data.sample.reviews, id).toBe(method === 'calendar-diff/2' && FOLLOWED(id) ? written : null);
         if (method === 'calendar-diff/1') nights += r.data.sample.nights;
         for (const n of r.data.nights) if (n.state === truth.get(n.date)) right[method]!++;
@@ -115,8 +116,8 @@ describe('calendar families on the simulated upstream, observed through stays se
     expect(LISTINGS).toHaveLength(12);
     expect(nights).toBe(LISTINGS.length * 2 * DAYS);
     // The CLI (a child process, remote on the served API) says how many reviews /2 read.
-    const followed = LISTINGS.find((id) => FOLLOWED(id) && reviewsAt(familyListingOf(SEED, 'airbnb', id), clock.now()).some((t) => t > START))!;
-    const written = reviewsAt(familyListingOf(SEED, 'airbnb', followed), clock.now()).filter((t) => t > START).length;
+    const followed = LISTINGS.find((id) => FOLLOWED(id) && reviewsAt(familyListingOf(WORLD, 'airbnb', id), clock.now()).some((t) => t > START))!;
+    const written = reviewsAt(familyListingOf(WORLD, 'airbnb', followed), clock.now()).filter((t) => t > START).length;
     const cli = await runCli(['history', 'bookings', `airbnb:${followed}`, '--from', from, '--to', to, '--method', 'calendar-diff/2', '-o', 'table'], {
       STAYS_BASE_URL: server.url,
       STAYS_API_KEY: account.liveKey,
@@ -132,7 +133,7 @@ describe('calendar families on the simulated upstream, observed through stays se
     let answered = 0;
     let answeredRight = 0;
     for (const id of LISTINGS) {
-      const truth = familiesTruth.nightsAt(SEED, 'airbnb', id, clock.now(), from, to);
+      const truth = familiesTruth.nightsAt(WORLD, 'airbnb', id, clock.now(), from, to);
       const all = (await get<Bookings>(`/v1/history/bookings?platform=airbnb&listingId=${id}&from=${from}&to=${to}&method=calendar-diff/2`)).data;
       const sure = (
         await get<Bookings & { minConfidence: number; counts: Record<string, number>; bookings: { confidence: number }[] }>(

@@ -19,17 +19,26 @@ import { reviewsFor } from './reviews.js';
 
 const DAY_MS = 86_400_000;
 
-/** Which calendars the simulated upstream answers with (STAYS_SIM_CALENDARS). */
-export type SimCalendars = { kind: 'moving' } | { kind: 'families'; seed: number };
+/** Which calendars the simulated upstream answers with (STAYS_SIM_CALENDARS); `families`: the same on every listing, or absent: each drawn with even odds. */
+export type SimCalendars = { kind: 'moving' } | FamiliesWorld;
+/** The families world of a seed: `families` on every listing, or absent: each drawn per listing with even odds. */
+export interface FamiliesWorld {
+  kind: 'families';
+  seed: number;
+  families?: readonly Family[];
+}
 
 /** The seed of `families` without one. */
 const DEFAULT_FAMILIES_SEED = 0;
 
-/** STAYS_SIM_CALENDARS, as src/core/settings.ts let it through: `moving` (or unset) or `families[:SEED]`. */
+/** STAYS_SIM_CALENDARS, as src/core/settings.ts let it through: `moving` (or unset) or `families[:SEED[:FAMILIES]]`. */
 export function parseSimCalendars(value: string | undefined): SimCalendars {
-  const m = value === undefined ? null : /^families(?::(\d{1,9}))?$/.exec(value);
+  const m = value === undefined ? null : /^families(?::(\d{1,9})(?::([A-Za-z,]+))?)?$/.exec(value);
   if (!m) return { kind: 'moving' };
-  return { kind: 'families', seed: m[1] === undefined ? DEFAULT_FAMILIES_SEED : Number(m[1]) };
+  const seed = m[1] === undefined ? DEFAULT_FAMILIES_SEED : Number(m[1]);
+  if (m[2] === undefined) return { kind: 'families', seed };
+  const named = m[2] === 'none' ? [] : m[2].split(',');
+  return { kind: 'families', seed, families: FAMILIES.filter((f) => named.includes(f)) };
 }
 
 /** The nights a family listing's plan covers: 2025 to 2030, whatever the clock (a pure function of the listing alone). */
@@ -46,8 +55,9 @@ const MEMO_ENTRIES = 256;
 const memo = new Map<string, FamilyListing>();
 
 /** The family listing behind a simulated listing. */
-export function familyListingOf(seed: number, platform: EnabledPlatform, id: string): FamilyListing {
-  const key = `${seed}\t${platform}\t${id}`;
+export function familyListingOf(w: FamiliesWorld, platform: EnabledPlatform, id: string): FamilyListing {
+  const { seed, families } = w;
+  const key = `${seed}\t${families?.join(',') ?? '*'}\t${platform}\t${id}`;
   const hit = memo.get(key);
   if (hit) {
     memo.delete(key);
@@ -55,7 +65,7 @@ export function familyListingOf(seed: number, platform: EnabledPlatform, id: str
     return hit;
   }
   const index = hash32('sim-family-listing', platform, id);
-  const l = familyListing(seed, index, familiesOf(seed, index), SPAN);
+  const l = familyListing(seed, index, families ?? familiesOf(seed, index), SPAN);
   memo.set(key, l);
   if (memo.size > MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
   return l;
@@ -66,8 +76,8 @@ export function familyListingOf(seed: number, platform: EnabledPlatform, id: str
  * availability and bookable; google: availability only; airbnb and vrbo every rule). Nights
  * before today show closed, as a platform's calendar shows the past.
  */
-export function familiesAvailability(seed: number, platform: EnabledPlatform, id: string, startDate: string, endDate: string, at: number, soldOut: boolean): Availability {
-  const l = familyListingOf(seed, platform, id);
+export function familiesAvailability(w: FamiliesWorld, platform: EnabledPlatform, id: string, startDate: string, endDate: string, at: number, soldOut: boolean): Availability {
+  const l = familyListingOf(w, platform, id);
   const today = Math.floor(at / DAY_MS);
   const start = dayNumber(startDate);
   const end = dayNumber(endDate);
@@ -88,16 +98,16 @@ export function familiesAvailability(seed: number, platform: EnabledPlatform, id
 }
 
 /** How many reviews the listing's guests wrote by instant `at` (its detail's review count). */
-export function familiesReviewCount(seed: number, platform: EnabledPlatform, id: string, at: number): number {
-  return reviewsAt(familyListingOf(seed, platform, id), at).length;
+export function familiesReviewCount(w: FamiliesWorld, platform: EnabledPlatform, id: string, at: number): number {
+  return reviewsAt(familyListingOf(w, platform, id), at).length;
 }
 
 /**
  * The listing's reviews at instant `at`, newest first: one for each guest stay reviewed by then
  * (calendar-families.ts, reviewsAt), dated the day it was written, its words the sandbox's.
  */
-export function familiesReviews(seed: number, platform: EnabledPlatform, id: string, at: number): Review[] {
-  const l = familyListingOf(seed, platform, id);
+export function familiesReviews(w: FamiliesWorld, platform: EnabledPlatform, id: string, at: number): Review[] {
+  const l = familyListingOf(w, platform, id);
   const written = reviewsAt(l, at);
   if (written.length === 0) return [];
   const words = reviewsFor(platform, id);
@@ -105,7 +115,7 @@ export function familiesReviews(seed: number, platform: EnabledPlatform, id: str
   return written
     .map((t, i): Review => {
       const base = words.length > 0 ? words[i % words.length] : undefined;
-      const reviewId = `${hash32('sim-family-review', seed, platform, id, t).toString(16).padStart(8, '0')}${i.toString(16).padStart(4, '0')}`;
+      const reviewId = `${hash32('sim-family-review', w.seed, platform, id, t).toString(16).padStart(8, '0')}${i.toString(16).padStart(4, '0')}`;
       const date = dateOf(Math.floor(t / DAY_MS));
       if (base) return { ...base, reviewId, date };
       return {
@@ -131,16 +141,16 @@ export function familiesReviews(seed: number, platform: EnabledPlatform, id: str
 /** What a family listing of the simulated upstream truly is (for tests and benches; never read by the service). */
 export const familiesTruth = {
   /** Each night of [from, to) (dates) at instant `at`. */
-  nightsAt(seed: number, platform: EnabledPlatform, id: string, at: number, from: string, to: string): Map<string, TruthState> {
-    const truth = truthAt(familyListingOf(seed, platform, id), at, dayNumber(from), dayNumber(to));
+  nightsAt(w: FamiliesWorld, platform: EnabledPlatform, id: string, at: number, from: string, to: string): Map<string, TruthState> {
+    const truth = truthAt(familyListingOf(w, platform, id), at, dayNumber(from), dayNumber(to));
     return new Map([...truth].map(([d, s]) => [dateOf(d), s]));
   },
   /** The guest bookings live at `at` with a night in [from, to). */
-  bookingsAt(seed: number, platform: EnabledPlatform, id: string, at: number, from: string, to: string): Item[] {
-    return bookingsAt(familyListingOf(seed, platform, id), at, dayNumber(from), dayNumber(to));
+  bookingsAt(w: FamiliesWorld, platform: EnabledPlatform, id: string, at: number, from: string, to: string): Item[] {
+    return bookingsAt(familyListingOf(w, platform, id), at, dayNumber(from), dayNumber(to));
   },
   /** The listing's families. */
-  familiesOf(seed: number, platform: EnabledPlatform, id: string): readonly Family[] {
-    return familyListingOf(seed, platform, id).params.families;
+  familiesOf(w: FamiliesWorld, platform: EnabledPlatform, id: string): readonly Family[] {
+    return familyListingOf(w, platform, id).params.families;
   },
 };

@@ -103,7 +103,7 @@ function listing(platform: EnabledPlatform, id: string, opts: { currency: string
   const { core, property } = detailRow(platform, id);
   const price = opts.stay && !isUnpriceable(id) ? priceOf(platform, id, core, opts.stay, at) : null;
   // The calendar families' listing counts the reviews its guests wrote by the instant.
-  const reviewCount = at !== null && calendars.kind === 'families' ? familiesReviewCount(calendars.seed, platform, id, at) : property.reviewCount;
+  const reviewCount = at !== null && calendars.kind === 'families' ? familiesReviewCount(calendars, platform, id, at) : property.reviewCount;
   return {
     ...property,
     reviewCount,
@@ -124,7 +124,7 @@ function price(platform: EnabledPlatform, id: string, stay: StayQuery, at: At = 
 function availability(platform: EnabledPlatform, id: string, startDate: string, endDate: string, at: At = null, calendars: SimCalendars = MOVING): Availability {
   assertListing(id, 'listing');
   const { core } = detailRow(platform, id);
-  if (at !== null && calendars.kind === 'families') return familiesAvailability(calendars.seed, platform, id, startDate, endDate, at, magicOf(id) === '410');
+  if (at !== null && calendars.kind === 'families') return familiesAvailability(calendars, platform, id, startDate, endDate, at, magicOf(id) === '410');
   // The moving world's calendar holds only the bookings and blocks made by the instant; the rules
   // below read it alike, so minimum stays and check-in days agree with what is booked then.
   const cal = at === null ? new BookingCalendar(platform, id) : new CalendarAt(platform, id, at);
@@ -149,7 +149,7 @@ function availability(platform: EnabledPlatform, id: string, startDate: string, 
 
 function reviews(platform: EnabledPlatform, id: string, at: At = null, calendars: SimCalendars = MOVING) {
   assertListing(id, 'listing');
-  if (at !== null && calendars.kind === 'families') return familiesReviews(calendars.seed, platform, id, at);
+  if (at !== null && calendars.kind === 'families') return familiesReviews(calendars, platform, id, at);
   return reviewsFor(platform, id);
 }
 
