@@ -4,6 +4,7 @@
 // observation.
 import { describe, expect, it } from 'vitest';
 import { inferWindow } from '../../src/core/analytics/bookings.js';
+import { summarizeListing } from '../../src/core/analytics/listing-summary.js';
 import { reviewInstants } from '../../src/core/analytics/review-series.js';
 import type { ObservationRow } from '../../src/core/ports/store/observations.js';
 
@@ -68,5 +69,40 @@ describe('reviews dated by the review count', () => {
     expect(inferWindow(o, '2027-01-20', '2027-01-21', 'calendar-diff/2').sample.reviews).toBe(1);
     expect(inferWindow(o, '2027-01-20', '2027-01-21', 'calendar-diff/1').sample.reviews).toBeNull();
     expect(inferWindow({ ...o, ratings: [] }, '2027-01-20', '2027-01-21', 'calendar-diff/2').sample.reviews).toBeNull();
+  });
+
+  it("turns a hold the rules call the host's into a guest stay when a review follows it, in history bookings and the market alike", () => {
+    // Nights 0 to 40 from 1 January observed daily for 30 days; nights 20-22 taken on day 10, three
+    // nights where five is the minimum (a host's hold by the rules); the review count rises
+    // between days 26 and 27, four days after their check-out.
+    const date = (d: number) => new Date(Date.UTC(2027, 0, 1) + d * DAY).toISOString().slice(0, 10);
+    const free = { available: true, minNights: 5, checkIn: true, checkOut: true, bookable: true };
+    const taken = { available: false, minNights: 5, checkIn: false, checkOut: true, bookable: false };
+    let n = 0;
+    const row = (night: number, value: typeof free, from: number, to: number): ObservationRow<'day'> => ({
+      id: ++n,
+      platform: 'airbnb',
+      listingId: '1',
+      kind: 'day',
+      key: date(night),
+      currency: null,
+      value,
+      source: 'simulated',
+      firstSeen: T0 + from * DAY,
+      lastSeen: T0 + to * DAY,
+      timesSeen: to - from + 1,
+    });
+    const days = Array.from({ length: 41 }, (_, night) =>
+      night >= 20 && night < 23 ? [row(night, free, 0, 9), row(night, taken, 10, Math.min(30, night))] : [row(night, free, 0, Math.min(30, night))],
+    ).flat();
+    const ratings = [rating(10, 0, 26), rating(11, 27, 30)];
+    const o = { days, prices: [], span: { from: date(0), to: date(40) } };
+    const stateOf = (x: { nights: { date: string; state: string }[] }) => x.nights.find((night) => night.date === date(21))!.state;
+    expect(stateOf(inferWindow(o, date(15), date(28), 'calendar-diff/2'))).toBe('blocked');
+    expect(stateOf(inferWindow({ ...o, ratings }, date(15), date(28), 'calendar-diff/2'))).toBe('booked');
+    expect(stateOf(inferWindow({ ...o, ratings }, date(15), date(28), 'calendar-diff/1'))).toBe('blocked');
+    // The market's summary (listing-summary.ts): a letter a night from the span's first.
+    expect(summarizeListing(days, [], undefined, 'calendar-diff/2').states[21]).toBe('k');
+    expect(summarizeListing(days, [], undefined, 'calendar-diff/2', ratings).states[21]).toBe('b');
   });
 });

@@ -174,6 +174,25 @@ describe('calendar families on the simulated upstream, observed through stays se
     expect(unsure.code, unsure.stderr).toBe(0);
     expect(`${unsure.stdout}${unsure.stderr}`).toContain('(below 0.9 sure: unknown)');
 
+    // The market reads the same classification as history bookings, reviews included: over the
+    // listings whose detail placed them (the followed ones), its booked rate is theirs.
+    const placed = LISTINGS.filter(FOLLOWED);
+    let booked = 0;
+    let forRent = 0;
+    for (const id of placed) {
+      const c = (await get<{ counts: Record<string, number> }>(`/v1/history/bookings?platform=airbnb&listingId=${id}&from=${from}&to=${to}&method=calendar-diff/2`)).data.counts;
+      booked += c.booked!;
+      forRent += c.booked! + c.available! + c.unbookable!;
+    }
+    const market = (
+      await get<{ bookingMethod: string; overall: { occupancy: { inferredBookedRate: { value: number; method: string; listings: number } } } }>(
+        `/v1/market?bbox=-180,-90,180,90&platforms=airbnb&from=${from}&to=${to}&method=calendar-diff/2`,
+      )
+    ).data;
+    expect(market.bookingMethod).toBe('calendar-diff/2');
+    expect(market.overall.occupancy.inferredBookedRate.listings).toBe(placed.length);
+    expect(market.overall.occupancy.inferredBookedRate.value).toBeCloseTo(booked / forRent, 4);
+
     // calendar-diff/2 reads the advance notice and preparation nights /1 takes for bookings.
     expect(right['calendar-diff/2']!).toBeGreaterThan(right['calendar-diff/1']!);
     expect(right['calendar-diff/2']! / nights).toBeGreaterThan(0.8);
