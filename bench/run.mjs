@@ -7,6 +7,7 @@ import { benchCli } from './cli.mjs';
 import { benchCollections } from './collections.mjs';
 import { benchMonth } from './collection-month.mjs';
 import { benchDiscovery } from './discovery.mjs';
+import { benchCeiling } from './families-ceiling.mjs';
 import { benchJq } from './jq.mjs';
 import { benchKnee } from './knee.mjs';
 import { benchMatches } from './matches.mjs';
@@ -27,6 +28,7 @@ const suites = {
   knee: benchKnee,
   history: benchHistory,
   analytics: benchAnalytics,
+  ceiling: benchCeiling,
   matches: benchMatches,
   analyst: benchAnalyst,
   discovery: benchDiscovery,
