@@ -27,6 +27,13 @@ const PREP_GAIN_EVIDENCE = 3;
 /** Free sides of holds the rules accept whole, at least this many, all leaving a stay the rules accept once p nights come off each, to read preparation time from their lengths. */
 const PREP_SIDE_EVIDENCE = 8;
 
+/** Holds the rules accept whole, at least this many, to read preparation time from the shortest of them. */
+const TIGHT_EVIDENCE = 4;
+/** The least share of those a stay of the minimum or a night more once p nights come off each free side. */
+const TIGHT_SHARE = 0.3;
+/** The most share of those p nights off each free side leave a stay the rules refuse. */
+const BROKEN_SHARE = 0.15;
+
 /** What calendar-diff/2 read of a listing before classifying. */
 export interface Signals {
   /** The advance notice in days (the closing time before a night), or null. */
@@ -247,7 +254,7 @@ const minOf = (n: NightRead) => {
  * neighbour a host's hold made earlier), PREP_GAIN_EVIDENCE more than the other p does, and breaks
  * at most one in four as many that they accept whole.
  */
-export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>, closed: ReadonlySet<number> = new Set()): number {
+export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>, closed: ReadonlySet<number> = new Set(), sparse = false): number {
   const sides = (g: Group) => {
     const side = (n: NightRead | undefined) => (g.after === null ? n !== undefined && isAvailable(n.latest) : freeBefore(n, g));
     return { left: side(reads.get(g.nights[0]!.day - 1)) ? 1 : 0, right: side(reads.get(g.nights.at(-1)!.day + 1)) ? 1 : 0 };
@@ -297,7 +304,38 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
     const specific = explained - gain(3 - p) >= PREP_GAIN_EVIDENCE;
     if (specific && explained > 0.5 * refused.length && loss <= 0.25 * explained && explained - loss > best.score) best = { p, score: explained - loss };
   }
-  return best.p;
+  if (best.p !== 0 || sparse) return best.p;
+  // Or from the shortest holds, when p also moves a hold the rules refuse whole onto the rules' days.
+  const q = readPrepFromShortest(pooled, valid);
+  return q !== 0 && gain(q) >= 1 ? q : 0;
+}
+
+/**
+ * Preparation time from the shortest holds (guests often book their minimum stay or a night
+ * more): among the holds the rules accept whole (one-night holds aside, each with a free side),
+ * p nights off each free side leave a stay of the minimum or one night more for at least
+ * TIGHT_SHARE of them, and refuse at most BROKEN_SHARE (the host's short holds: direct bookings,
+ * maintenance, which carry no preparation nights). Without preparation time the holds that short
+ * are the minimum stays themselves, which p refuses.
+ */
+function readPrepFromShortest(pooled: readonly { g: Group; left: number; right: number }[], valid: (g: Group, left: number, right: number) => boolean): number {
+  const whole = pooled.filter(({ g }) => valid(g, 0, 0));
+  if (whole.length < TIGHT_EVIDENCE) return 0;
+  for (const p of [2, 1]) {
+    let broken = 0;
+    let tight = 0;
+    for (const { g, left, right } of whole) {
+      if (!valid(g, p * left, p * right)) {
+        broken++;
+        continue;
+      }
+      const first = g.nights[p * left]!;
+      const excess = g.nights.length - p * (left + right) - minOf(first);
+      if (excess <= 1) tight++;
+    }
+    if (broken <= BROKEN_SHARE * whole.length && tight >= TIGHT_SHARE * whole.length) return p;
+  }
+  return 0;
 }
 
 /**
