@@ -252,7 +252,9 @@ const minOf = (n: NightRead) => {
  * pooling the holds never seen free too (their sides free now), when p explains more than half of
  * the holds the rules refuse whole (a hold with one free side stripped of p nights on both, its
  * neighbour a host's hold made earlier), PREP_GAIN_EVIDENCE more than the other p does, and breaks
- * at most one in four as many that they accept whole.
+ * at most one in four as many that they accept whole; or, on a dense listing, from the shortest
+ * holds (readPrepFromShortest), when p also moves a hold the rules refuse whole onto the rules'
+ * days. A dense listing read as 1 is read as 2 when its shortest holds say 2.
  */
 export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>, closed: ReadonlySet<number> = new Set(), sparse = false): number {
   const sides = (g: Group) => {
@@ -281,16 +283,17 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
   const strict = (p: number) => eligible.filter(({ g, left, right }) => valid(g, p * left, p * right)).length;
   const loose = (p: number) => eligible.filter((e) => fits(e, p)).length;
   const none = strict(0);
+  const up = (p: number) => (p === 1 && !sparse && readPrepFromShortest(pooled, valid) === 2 ? 2 : p);
   for (const p of [2, 1]) {
     // Many holds all long enough for p on each side; or the rules refuse most of them whole and accept them stripped.
-    if (eligible.length >= MIN_PREP_EVIDENCE && strict(p) >= 0.9 * eligible.length) return p;
-    if (eligible.length >= 3 && none <= 0.2 * eligible.length && loose(p) >= 0.9 * eligible.length) return p;
+    if (eligible.length >= MIN_PREP_EVIDENCE && strict(p) >= 0.9 * eligible.length) return up(p);
+    if (eligible.length >= 3 && none <= 0.2 * eligible.length && loose(p) >= 0.9 * eligible.length) return up(p);
   }
   // Few holds, none of those the rules accept whole shorter than its stay and p nights on each free
   // side, while guests often book the minimum: the free sides stripped are the evidence.
   const guestLike = eligible.filter(({ g }) => valid(g, 0, 0));
   const freeSides = guestLike.reduce((n, e) => n + e.left + e.right, 0);
-  if (freeSides >= PREP_SIDE_EVIDENCE) for (const p of [2, 1]) if (guestLike.every(({ g, left, right }) => valid(g, p * left, p * right))) return p;
+  if (freeSides >= PREP_SIDE_EVIDENCE) for (const p of [2, 1]) if (guestLike.every(({ g, left, right }) => valid(g, p * left, p * right))) return up(p);
   // Every hold with a free side, seen taken or not: the holds p explains against those it breaks,
   // p and not the other (preparation time moves a stay's edges to the rules' days by its own length).
   const refused = pooled.filter(({ g }) => !valid(g, 0, 0));
@@ -304,7 +307,7 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
     const specific = explained - gain(3 - p) >= PREP_GAIN_EVIDENCE;
     if (specific && explained > 0.5 * refused.length && loss <= 0.25 * explained && explained - loss > best.score) best = { p, score: explained - loss };
   }
-  if (best.p !== 0 || sparse) return best.p;
+  if (best.p !== 0 || sparse) return up(best.p);
   // Or from the shortest holds, when p also moves a hold the rules refuse whole onto the rules' days.
   const q = readPrepFromShortest(pooled, valid);
   return q !== 0 && gain(q) >= 1 ? q : 0;
