@@ -505,7 +505,10 @@ export function classifyV2(g: Group, closed: Set<number>, reads: Map<number, Nig
   const length = g.nights.length;
   const end = g.nights.at(-1)!.day + 1;
   // A hold running past the first or last night observed: its true start or end is not known.
-  const cutLeft = !reads.has(first.day - 1);
+  // On a sparse listing, a hold whose free neighbour before it passed before the hold was seen may
+  // have begun on that night or earlier: its start is not known either.
+  const left = reads.get(first.day - 1);
+  const cutLeft = !left || (signals.sparse && g.after !== null && isAvailable(left.latest) && left.latest.lastSeen < g.before);
   const cutRight = !reads.has(end);
   const v = (first.lastFree ?? first.latest).value;
   const min = typeof v.minNights === 'number' ? v.minNights : 1;
