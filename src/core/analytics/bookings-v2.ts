@@ -252,11 +252,11 @@ const minOf = (n: NightRead) => {
  * pooling the holds never seen free too (their sides free now), when p explains more than half of
  * the holds the rules refuse whole (a hold with one free side stripped of p nights on both, its
  * neighbour a host's hold made earlier), PREP_GAIN_EVIDENCE more than the other p does, and breaks
- * at most one in four as many that they accept whole; or, on a dense listing, from the shortest
- * holds (readPrepFromShortest), when p also moves a hold the rules refuse whole onto the rules'
- * days. A dense listing read as 1 is read as 2 when its shortest holds say 2.
+ * at most one in four as many that they accept whole; or from the shortest holds
+ * (readPrepFromShortest), when p also moves a hold the rules refuse whole onto the rules' days.
+ * A listing read as 1 is read as 2 when its shortest holds say 2.
  */
-export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>, closed: ReadonlySet<number> = new Set(), sparse = false): number {
+export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>, closed: ReadonlySet<number> = new Set()): number {
   const sides = (g: Group) => {
     const side = (n: NightRead | undefined) => (g.after === null ? n !== undefined && isAvailable(n.latest) : freeBefore(n, g));
     return { left: side(reads.get(g.nights[0]!.day - 1)) ? 1 : 0, right: side(reads.get(g.nights.at(-1)!.day + 1)) ? 1 : 0 };
@@ -283,7 +283,7 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
   const strict = (p: number) => eligible.filter(({ g, left, right }) => valid(g, p * left, p * right)).length;
   const loose = (p: number) => eligible.filter((e) => fits(e, p)).length;
   const none = strict(0);
-  const up = (p: number) => (p === 1 && !sparse && readPrepFromShortest(pooled, valid) === 2 ? 2 : p);
+  const up = (p: number) => (p === 1 && readPrepFromShortest(pooled, valid) === 2 ? 2 : p);
   for (const p of [2, 1]) {
     // Many holds all long enough for p on each side; or the rules refuse most of them whole and accept them stripped.
     if (eligible.length >= MIN_PREP_EVIDENCE && strict(p) >= 0.9 * eligible.length) return up(p);
@@ -307,7 +307,7 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
     const specific = explained - gain(3 - p) >= PREP_GAIN_EVIDENCE;
     if (specific && explained > 0.5 * refused.length && loss <= 0.25 * explained && explained - loss > best.score) best = { p, score: explained - loss };
   }
-  if (best.p !== 0 || sparse) return up(best.p);
+  if (best.p !== 0) return up(best.p);
   // Or from the shortest holds, when p also moves a hold the rules refuse whole onto the rules' days.
   const q = readPrepFromShortest(pooled, valid);
   return q !== 0 && gain(q) >= 1 ? q : 0;

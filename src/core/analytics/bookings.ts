@@ -311,7 +311,7 @@ export function inferBookings(input: BookingInput): BookingInference {
     return stay === null ? [] : [{ row, stay }];
   });
   const priceRuns: PriceRun[] = [];
-  const prep = v2 === null ? 0 : readPrep(groups, reads, closed, v2.signals.sparse);
+  const prep = v2 === null ? 0 : readPrep(groups, reads, closed);
   if (v2 !== null) {
     v2.signals.prepNights = prep;
     v2.signals.guestWindow = readGuestWindow(groups);
