@@ -59,14 +59,19 @@ const dayLag = (day: number, t: number) => day - Math.floor(t / DAY_MS);
 
 /** The median time between the listing's observations (the instants its rows were first or last seen). */
 function medianGap(byDay: Map<number, DayRow[]>): number {
-  const instants = new Set<number>();
-  for (const rows of byDay.values()) for (const r of rows) instants.add(r.firstSeen).add(r.lastSeen);
-  const sorted = [...instants].sort((x, y) => x - y);
+  const sorted = observationInstants(byDay);
   const gaps = sorted
     .slice(1)
     .map((t, i) => t - sorted[i]!)
     .sort((x, y) => x - y);
   return gaps.length === 0 ? 0 : gaps[Math.floor(gaps.length / 2)]!;
+}
+
+/** The instants the listing was observed at (each row's first and last sight), ascending. */
+function observationInstants(byDay: Map<number, DayRow[]>): number[] {
+  const instants = new Set<number>();
+  for (const rows of byDay.values()) for (const r of rows) instants.add(r.firstSeen).add(r.lastSeen);
+  return [...instants].sort((x, y) => x - y);
 }
 
 /** The day of the listing's last observation. */
@@ -147,8 +152,9 @@ function readWindow(byDay: Map<number, DayRow[]>): number | null {
 /**
  * The rows with the platform's own holds read as what they are: a night's closed rows from a
  * notice closing on are free (the night was for rent), and its closed rows while past the window
- * are free too (split where a row runs across the window's edge: the night opened there and was
- * taken at once). Returns the rows to group and what was read.
+ * are free too (split where a row runs across the window's edge: the night opened there, free as
+ * last observed before it and taken by the first observation after it, which is when the change
+ * was seen). Returns the rows to group and what was read.
  */
 export function readPlatformHolds(byDay: Map<number, DayRow[]>): { byDay: Map<number, DayRow[]>; signals: Signals } {
   for (const rows of byDay.values()) rows.sort((a, b) => a.firstSeen - b.firstSeen || a.id - b.id);
@@ -165,6 +171,7 @@ export function readPlatformHolds(byDay: Map<number, DayRow[]>): { byDay: Map<nu
     lastDay: lastObservedDay(byDay),
   };
   const out = new Map<number, DayRow[]>();
+  const instants = observationInstants(byDay);
   for (const [day, original] of byDay) {
     let rows = original;
     if (w !== null) {
@@ -173,7 +180,13 @@ export function readPlatformHolds(byDay: Map<number, DayRow[]>): { byDay: Map<nu
       for (const r of rows) {
         if (isAvailable(r) || dayLag(day, r.firstSeen) < w) next.push(r);
         else if (dayLag(day, r.lastSeen) >= w) next.push(freeRow(next.at(-1), r, r.firstSeen, r.lastSeen));
-        else next.push(freeRow(next.at(-1), r, r.firstSeen, edge - 1), { ...r, firstSeen: edge });
+        else {
+          // Free at the last observation before the edge, taken by the first after it.
+          const i = instants.findIndex((t) => t >= edge);
+          const lastFree = i > 0 && instants[i - 1]! >= r.firstSeen ? instants[i - 1]! : edge - 1;
+          const seen = i >= 0 && instants[i]! <= r.lastSeen ? instants[i]! : edge;
+          next.push(freeRow(next.at(-1), r, r.firstSeen, lastFree), { ...r, firstSeen: seen });
+        }
       }
       rows = next;
       const last = rows.at(-1)!;
