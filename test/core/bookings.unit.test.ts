@@ -258,3 +258,53 @@ describe('inferBookings (calendar-diff/2) reads reviews', () => {
     expect(one.basis).toBeUndefined();
   });
 });
+
+describe('inferBookings (calendar-diff/2) on a calendar observed weekly', () => {
+  // Observed weekly at noon from 2030-02-20, the nights from today on, minimum stay 4: a stay of
+  // 2030-03-08 to 2030-03-16 taken between the observations of 2030-03-06 and 2030-03-13, so that
+  // its first five nights passed unseen and three were seen taken.
+  const hold = new Set(range('2030-03-08', 8));
+  const snapshots = [...Array(8).keys()].map((i) => {
+    const at = dayMs('2030-02-20') + i * 7 * DAY + 12 * 3_600_000;
+    const today = dateOf(at);
+    return { at, days: new Map([...calendar('2030-02-20', 80, at > dayMs('2030-03-07') ? hold : new Set(), { minNights: 4 })].filter(([d]) => d >= today)) };
+  });
+  const days = record(snapshots);
+
+  it('a hold whose free neighbour before it passed before the hold was seen has an unknown start: not shorter than its minimum stay by what is left of it', () => {
+    const seen = range('2030-03-13', 3);
+    const two = inferBookings({ days, from: '2030-03-01', to: '2030-04-01', method: 'calendar-diff/2' });
+    expect(two.nights.filter((n) => n.state === 'booked').map((n) => n.date)).toEqual(seen);
+    // calendar-diff/1 judges it by its rules: three nights, shorter than the minimum stay.
+    const one = inferBookings({ days, from: '2030-03-01', to: '2030-04-01' });
+    expect(one.nights.filter((n) => n.state === 'blocked').map((n) => n.date)).toEqual(seen);
+  });
+});
+
+describe('inferBookings (calendar-diff/2) and a booking window, observed weekly', () => {
+  // Observed weekly at noon from 2030-01-01, 100 nights ahead, a 30-day rolling window (nights 30
+  // days ahead or more closed), minimum stay 2: a stay of 2030-03-06 to 2030-03-14 taken on
+  // 2030-02-12 in the morning, once its last night was inside the window. Its first night was seen
+  // free on 2030-02-05, the others closed by the window then, and all taken on 2030-02-12: for
+  // each of those, one row across the window's edge (closed past the window and taken read alike).
+  const hold = new Set(range('2030-03-06', 8));
+  const snapshots = [...Array(12).keys()].map((i) => {
+    const at = dayMs('2030-01-01') + i * 7 * DAY + 12 * 3_600_000;
+    const today = dateOf(at);
+    const shut = addDays(today, 30);
+    const days = calendar('2030-01-01', 200, at > dayMs('2030-02-12') ? hold : new Set());
+    return {
+      at,
+      days: new Map(
+        [...days].filter(([d]) => d >= today && d < addDays(today, 100)).map(([d, v]) => [d, d >= shut ? { ...v, available: false, checkIn: false, checkOut: false, bookable: false } : v]),
+      ),
+    };
+  });
+  const days = record(snapshots);
+
+  it('a stay whose nights opened and were taken between two observations is one hold, taken between them', () => {
+    const r = inferBookings({ days, from: '2030-03-01', to: '2030-04-01', method: 'calendar-diff/2' });
+    expect(r.nights.filter((n) => n.state === 'booked').map((n) => n.date)).toEqual([...hold]);
+    expect(r.bookings.map((b) => [b.checkIn, b.checkOut, b.bookedAfter, b.bookedBefore])).toEqual([['2030-03-06', '2030-03-14', '2030-02-05T12:00:00.000Z', '2030-02-12T12:00:00.000Z']]);
+  });
+});

@@ -27,6 +27,13 @@ const PREP_GAIN_EVIDENCE = 3;
 /** Free sides of holds the rules accept whole, at least this many, all leaving a stay the rules accept once p nights come off each, to read preparation time from their lengths. */
 const PREP_SIDE_EVIDENCE = 8;
 
+/** Holds the rules accept whole, at least this many, to read preparation time from the shortest of them. */
+const TIGHT_EVIDENCE = 4;
+/** The least share of those a stay of the minimum or a night more once p nights come off each free side. */
+const TIGHT_SHARE = 0.3;
+/** The most share of those p nights off each free side leave a stay the rules refuse. */
+const BROKEN_SHARE = 0.15;
+
 /** What calendar-diff/2 read of a listing before classifying. */
 export interface Signals {
   /** The advance notice in days (the closing time before a night), or null. */
@@ -52,14 +59,19 @@ const dayLag = (day: number, t: number) => day - Math.floor(t / DAY_MS);
 
 /** The median time between the listing's observations (the instants its rows were first or last seen). */
 function medianGap(byDay: Map<number, DayRow[]>): number {
-  const instants = new Set<number>();
-  for (const rows of byDay.values()) for (const r of rows) instants.add(r.firstSeen).add(r.lastSeen);
-  const sorted = [...instants].sort((x, y) => x - y);
+  const sorted = observationInstants(byDay);
   const gaps = sorted
     .slice(1)
     .map((t, i) => t - sorted[i]!)
     .sort((x, y) => x - y);
   return gaps.length === 0 ? 0 : gaps[Math.floor(gaps.length / 2)]!;
+}
+
+/** The instants the listing was observed at (each row's first and last sight), ascending. */
+function observationInstants(byDay: Map<number, DayRow[]>): number[] {
+  const instants = new Set<number>();
+  for (const rows of byDay.values()) for (const r of rows) instants.add(r.firstSeen).add(r.lastSeen);
+  return [...instants].sort((x, y) => x - y);
 }
 
 /** The day of the listing's last observation. */
@@ -140,8 +152,9 @@ function readWindow(byDay: Map<number, DayRow[]>): number | null {
 /**
  * The rows with the platform's own holds read as what they are: a night's closed rows from a
  * notice closing on are free (the night was for rent), and its closed rows while past the window
- * are free too (split where a row runs across the window's edge: the night opened there and was
- * taken at once). Returns the rows to group and what was read.
+ * are free too (split where a row runs across the window's edge: the night opened there, free as
+ * last observed before it and taken by the first observation after it, which is when the change
+ * was seen). Returns the rows to group and what was read.
  */
 export function readPlatformHolds(byDay: Map<number, DayRow[]>): { byDay: Map<number, DayRow[]>; signals: Signals } {
   for (const rows of byDay.values()) rows.sort((a, b) => a.firstSeen - b.firstSeen || a.id - b.id);
@@ -158,6 +171,7 @@ export function readPlatformHolds(byDay: Map<number, DayRow[]>): { byDay: Map<nu
     lastDay: lastObservedDay(byDay),
   };
   const out = new Map<number, DayRow[]>();
+  const instants = observationInstants(byDay);
   for (const [day, original] of byDay) {
     let rows = original;
     if (w !== null) {
@@ -166,7 +180,13 @@ export function readPlatformHolds(byDay: Map<number, DayRow[]>): { byDay: Map<nu
       for (const r of rows) {
         if (isAvailable(r) || dayLag(day, r.firstSeen) < w) next.push(r);
         else if (dayLag(day, r.lastSeen) >= w) next.push(freeRow(next.at(-1), r, r.firstSeen, r.lastSeen));
-        else next.push(freeRow(next.at(-1), r, r.firstSeen, edge - 1), { ...r, firstSeen: edge });
+        else {
+          // Free at the last observation before the edge, taken by the first after it.
+          const i = instants.findIndex((t) => t >= edge);
+          const lastFree = i > 0 && instants[i - 1]! >= r.firstSeen ? instants[i - 1]! : edge - 1;
+          const seen = i >= 0 && instants[i]! <= r.lastSeen ? instants[i]! : edge;
+          next.push(freeRow(next.at(-1), r, r.firstSeen, lastFree), { ...r, firstSeen: seen });
+        }
       }
       rows = next;
       const last = rows.at(-1)!;
@@ -245,7 +265,9 @@ const minOf = (n: NightRead) => {
  * pooling the holds never seen free too (their sides free now), when p explains more than half of
  * the holds the rules refuse whole (a hold with one free side stripped of p nights on both, its
  * neighbour a host's hold made earlier), PREP_GAIN_EVIDENCE more than the other p does, and breaks
- * at most one in four as many that they accept whole.
+ * at most one in four as many that they accept whole; or from the shortest holds
+ * (readPrepFromShortest), when p also moves a hold the rules refuse whole onto the rules' days.
+ * A listing read as 1 is read as 2 when its shortest holds say 2.
  */
 export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>, closed: ReadonlySet<number> = new Set()): number {
   const sides = (g: Group) => {
@@ -274,16 +296,17 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
   const strict = (p: number) => eligible.filter(({ g, left, right }) => valid(g, p * left, p * right)).length;
   const loose = (p: number) => eligible.filter((e) => fits(e, p)).length;
   const none = strict(0);
+  const up = (p: number) => (p === 1 && readPrepFromShortest(pooled, valid) === 2 ? 2 : p);
   for (const p of [2, 1]) {
     // Many holds all long enough for p on each side; or the rules refuse most of them whole and accept them stripped.
-    if (eligible.length >= MIN_PREP_EVIDENCE && strict(p) >= 0.9 * eligible.length) return p;
-    if (eligible.length >= 3 && none <= 0.2 * eligible.length && loose(p) >= 0.9 * eligible.length) return p;
+    if (eligible.length >= MIN_PREP_EVIDENCE && strict(p) >= 0.9 * eligible.length) return up(p);
+    if (eligible.length >= 3 && none <= 0.2 * eligible.length && loose(p) >= 0.9 * eligible.length) return up(p);
   }
   // Few holds, none of those the rules accept whole shorter than its stay and p nights on each free
   // side, while guests often book the minimum: the free sides stripped are the evidence.
   const guestLike = eligible.filter(({ g }) => valid(g, 0, 0));
   const freeSides = guestLike.reduce((n, e) => n + e.left + e.right, 0);
-  if (freeSides >= PREP_SIDE_EVIDENCE) for (const p of [2, 1]) if (guestLike.every(({ g, left, right }) => valid(g, p * left, p * right))) return p;
+  if (freeSides >= PREP_SIDE_EVIDENCE) for (const p of [2, 1]) if (guestLike.every(({ g, left, right }) => valid(g, p * left, p * right))) return up(p);
   // Every hold with a free side, seen taken or not: the holds p explains against those it breaks,
   // p and not the other (preparation time moves a stay's edges to the rules' days by its own length).
   const refused = pooled.filter(({ g }) => !valid(g, 0, 0));
@@ -297,7 +320,38 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
     const specific = explained - gain(3 - p) >= PREP_GAIN_EVIDENCE;
     if (specific && explained > 0.5 * refused.length && loss <= 0.25 * explained && explained - loss > best.score) best = { p, score: explained - loss };
   }
-  return best.p;
+  if (best.p !== 0) return up(best.p);
+  // Or from the shortest holds, when p also moves a hold the rules refuse whole onto the rules' days.
+  const q = readPrepFromShortest(pooled, valid);
+  return q !== 0 && gain(q) >= 1 ? q : 0;
+}
+
+/**
+ * Preparation time from the shortest holds (guests often book their minimum stay or a night
+ * more): among the holds the rules accept whole (one-night holds aside, each with a free side),
+ * p nights off each free side leave a stay of the minimum or one night more for at least
+ * TIGHT_SHARE of them, and refuse at most BROKEN_SHARE (the host's short holds: direct bookings,
+ * maintenance, which carry no preparation nights). Without preparation time the holds that short
+ * are the minimum stays themselves, which p refuses.
+ */
+function readPrepFromShortest(pooled: readonly { g: Group; left: number; right: number }[], valid: (g: Group, left: number, right: number) => boolean): number {
+  const whole = pooled.filter(({ g }) => valid(g, 0, 0));
+  if (whole.length < TIGHT_EVIDENCE) return 0;
+  for (const p of [2, 1]) {
+    let broken = 0;
+    let tight = 0;
+    for (const { g, left, right } of whole) {
+      if (!valid(g, p * left, p * right)) {
+        broken++;
+        continue;
+      }
+      const first = g.nights[p * left]!;
+      const excess = g.nights.length - p * (left + right) - minOf(first);
+      if (excess <= 1) tight++;
+    }
+    if (broken <= BROKEN_SHARE * whole.length && tight >= TIGHT_SHARE * whole.length) return p;
+  }
+  return 0;
 }
 
 /**
@@ -464,7 +518,10 @@ export function classifyV2(g: Group, closed: Set<number>, reads: Map<number, Nig
   const length = g.nights.length;
   const end = g.nights.at(-1)!.day + 1;
   // A hold running past the first or last night observed: its true start or end is not known.
-  const cutLeft = !reads.has(first.day - 1);
+  // On a sparse listing, a hold whose free neighbour before it passed before the hold was seen may
+  // have begun on that night or earlier: its start is not known either.
+  const left = reads.get(first.day - 1);
+  const cutLeft = !left || (signals.sparse && g.after !== null && isAvailable(left.latest) && left.latest.lastSeen < g.before);
   const cutRight = !reads.has(end);
   const v = (first.lastFree ?? first.latest).value;
   const min = typeof v.minNights === 'number' ? v.minNights : 1;
