@@ -29,7 +29,7 @@ describe('/mcp on stays serve (Streamable HTTP, an API key as the bearer)', () =
     await s?.stop();
   });
 
-  it('the SDK client lists the eleven tools and calls search_stays with a sandbox key', async () => {
+  it('the SDK client lists the twelve tools and calls search_stays with a sandbox key', async () => {
     const client = await httpClient(`${s.url}/mcp`, acct.sandboxKey, s.fetch);
     clients.push(client);
     const { tools } = await client.listTools();
@@ -38,6 +38,7 @@ describe('/mcp on stays serve (Streamable HTTP, an API key as the bearer)', () =
       'compare_prices',
       'find_matches',
       'get_availability_changes',
+      'get_inferred_bookings',
       'get_job',
       'get_listing',
       'get_market_metrics',

@@ -22,7 +22,7 @@ describe('stays serve --mcp-port', () => {
     const key = await admin('key', 'create', '--account', acct.id, '--env', 'sandbox');
     const client = await httpClient(`${mcpUrl}/mcp`, key.key);
     try {
-      expect((await client.listTools()).tools).toHaveLength(11);
+      expect((await client.listTools()).tools).toHaveLength(12);
     } finally {
       await client.close();
     }

@@ -37,7 +37,7 @@ describe('stays mcp against a server (live key, simulated upstream)', () => {
 
   it('search_stays waits for the live job and the account pays exactly the credits reported', async () => {
     const m = await mcp([]);
-    expect(m.stderr()).toContain(`serving 11 tools over stdio (${s.url}; a live key)`);
+    expect(m.stderr()).toContain(`serving 12 tools over stdio (${s.url}; a live key)`);
     const before = await balance();
     const r = await m.client.callTool({ name: 'search_stays', arguments: { location: 'Lisbon', limit: 3 } });
     expect(r.isError).toBeFalsy();

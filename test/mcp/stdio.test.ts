@@ -18,9 +18,10 @@ const TOOLS = [
   'get_availability_changes',
   'get_market_metrics',
   'find_matches',
+  'get_inferred_bookings',
 ];
-/** The history, market and matches tools read this deployment's own store (issues 26, 27): no world outside the server. */
-const OWN_STORE = new Set(['get_price_history', 'get_availability_changes', 'get_market_metrics', 'find_matches']);
+/** The history, market, matches and bookings tools read this deployment's own store (issues 26, 27, 37): no world outside the server. */
+const OWN_STORE = new Set(['get_price_history', 'get_availability_changes', 'get_market_metrics', 'find_matches', 'get_inferred_bookings']);
 
 describe('stays mcp (stdio, in-process sandbox)', () => {
   const dir = tempDir('stays-mcp-');
@@ -39,7 +40,7 @@ describe('stays mcp (stdio, in-process sandbox)', () => {
     expect(mcp.client.getServerCapabilities()?.tools).toBeDefined();
   });
 
-  it('lists exactly the eleven tools, each read-only and idempotent', async () => {
+  it('lists exactly the twelve tools, each read-only and idempotent', async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOLS);
     for (const t of tools) {
