@@ -308,3 +308,48 @@ describe('inferBookings (calendar-diff/2) and a booking window, observed weekly'
     expect(r.bookings.map((b) => [b.checkIn, b.checkOut, b.bookedAfter, b.bookedBefore])).toEqual([['2030-03-06', '2030-03-14', '2030-02-05T12:00:00.000Z', '2030-02-12T12:00:00.000Z']]);
   });
 });
+
+describe('inferBookings (calendar-diff/2) and preparation nights on a listing with a closed check-in day', () => {
+  // Observed daily at noon from 2030-02-01, 60 nights ahead, minimum stay 2, no check-in on
+  // Mondays, check-out any day: two guests' stays from a Tuesday (2030-03-05 for 4 nights, 2030-03-19 for 3), each
+  // taken with a preparation night on either side (so each hold starts on a Monday), taken on
+  // 2030-02-10 and 2030-02-15. Two holds are too few to read the listing's preparation time.
+  const first = { stay: range('2030-03-05', 4), hold: range('2030-03-04', 6), at: dayMs('2030-02-10') };
+  const second = { stay: range('2030-03-19', 3), hold: range('2030-03-18', 5), at: dayMs('2030-02-15') };
+  const observe = (holds: (typeof first)[]) =>
+    record(
+      [...Array(40).keys()].map((i) => {
+        const at = dayMs('2030-02-01') + i * DAY + 12 * 3_600_000;
+        const taken = new Set(holds.filter((h) => at > h.at).flatMap((h) => h.hold));
+        const today = dateOf(at);
+        // Its rules by weekday alone (as calendar-families states them): a hold changes no neighbour's row.
+        const days = new Map(
+          range(today, 60).map((d): [string, Day] => {
+            const free = !taken.has(d);
+            const checkIn = free && new Date(dayMs(d)).getUTCDay() !== 1;
+            return [d, { available: free, minNights: 2, checkIn, checkOut: true, bookable: checkIn }];
+          }),
+        );
+        return { at, days };
+      }),
+    );
+
+  it('holds starting on the closed day whose stays a night in start on a check-in day are stays with their preparation nights', () => {
+    const r = inferBookings({ days: observe([first, second]), from: '2030-03-01', to: '2030-04-01', method: 'calendar-diff/2' });
+    expect(r.nights.filter((n) => n.state === 'booked').map((n) => n.date)).toEqual([...first.stay, ...second.stay]);
+    const prep = [first, second].flatMap((h) => h.hold.filter((d) => !h.stay.includes(d)));
+    expect(r.nights.filter((n) => n.state === 'blocked').map((n) => n.date)).toEqual(prep);
+    expect(r.bookings.map((b) => [b.checkIn, b.checkOut])).toEqual([
+      ['2030-03-05', '2030-03-09'],
+      ['2030-03-19', '2030-03-22'],
+    ]);
+    // calendar-diff/1 refuses both for their check-in day.
+    const one = inferBookings({ days: observe([first, second]), from: '2030-03-01', to: '2030-04-01' });
+    expect(one.nights.filter((n) => n.state === 'booked')).toEqual([]);
+  });
+
+  it('one such hold alone is the host’s: a listing shows its preparation time on more than one', () => {
+    const r = inferBookings({ days: observe([first]), from: '2030-03-01', to: '2030-04-01', method: 'calendar-diff/2' });
+    expect(r.nights.filter((n) => n.state === 'blocked').map((n) => n.date)).toEqual(first.hold);
+  });
+});

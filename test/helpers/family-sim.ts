@@ -57,7 +57,7 @@ export interface FamilySimOptions {
   /** These families on every listing instead of the world's (a combination of them). */
   families?: readonly Family[];
   /** Called with each night scored: its listing's families, its confidence's basis (calendar-diff/2) and whether it is right (bench/calibrate-v2.mjs, leave-one-family-out). */
-  onNight?: (night: { families: readonly Family[]; basis: string | undefined; right: boolean }) => void;
+  onNight?: (night: { families: readonly Family[]; basis: string | undefined; right: boolean; listing: FamilyListing; day: number; truth: Truth; state: NightState }) => void;
 }
 
 type Truth = 'available' | 'booked' | 'blocked' | 'unbookable';
@@ -192,10 +192,11 @@ export function simulateFamilies(o: FamilySimOptions): FamilySimResult {
     const inferred = inferBookings({ days, from: dateOf(startDay), to: dateOf(scoreTo), method: o.method, reviews });
     const truth = truthAt(l, end, startDay, scoreTo);
     for (const [i, n] of inferred.nights.entries()) {
-      const t = truth.get(Math.round(Date.parse(`${n.date}T00:00:00Z`) / DAY_MS))!;
+      const day = Math.round(Date.parse(`${n.date}T00:00:00Z`) / DAY_MS);
+      const t = truth.get(day)!;
       const ok = t === n.state;
       const basis = inferred.basis?.[i];
-      o.onNight?.({ families, basis, right: ok });
+      o.onNight?.({ families, basis, right: ok, listing: l, day, truth: t, state: n.state });
       if (basis) {
         const b = (r.basis[basis] ??= { count: 0, right: 0 });
         b.count++;

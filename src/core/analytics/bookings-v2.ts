@@ -27,6 +27,9 @@ const PREP_GAIN_EVIDENCE = 3;
 /** Free sides of holds the rules accept whole, at least this many, all leaving a stay the rules accept once p nights come off each, to read preparation time from their lengths. */
 const PREP_SIDE_EVIDENCE = 8;
 
+/** Holds seen taken with both sides free that start off the check-in days and whose stay q nights in starts on one, at least this many, to read a hold refused for its check-in day as a stay with q preparation nights (stripForCheckIn). */
+const CHECK_IN_PREP_EVIDENCE = 2;
+
 /** Holds the rules accept whole, at least this many, to read preparation time from the shortest of them. */
 const TIGHT_EVIDENCE = 4;
 /** The least share of those a stay of the minimum or a night more once p nights come off each free side. */
@@ -367,6 +370,54 @@ export function stripPrep(g: Group, reads: Map<number, NightRead>, p: number): {
   return { stay: { ...g, nights: g.nights.slice(left, g.nights.length - right) }, prep: [...g.nights.slice(0, left), ...g.nights.slice(g.nights.length - right)] };
 }
 
+/**
+ * A hold refused for its check-in day, read as a guest's stay with its own preparation nights
+ * when the listing's preparation time was not read (or a side kept them: a neighbour taken before
+ * it): on a listing whose guests may check in on some days only (closed weekdays, weekly rentals),
+ * a hold seen taken that starts on a day no guest may check in on, while q nights off each side
+ * (q = 1, then 2) leave a stay the rules accept (a check-in day, long enough for its minimum, not
+ * ending on a day that refused check-out), and the listing's other holds show q (showsPrep). A
+ * platform blocks the same nights on both sides of a booking, so its holds all start q nights
+ * before a check-in day; a host's hold starts on any day. Returns the stay and its preparation
+ * nights, or null.
+ */
+export function stripForCheckIn(g: Group, groups: readonly Group[], reads: Map<number, NightRead>, closed: ReadonlySet<number>): { stay: Group; prep: NightRead[] } | null {
+  if (g.after === null) return null;
+  const refusedAt = (n: NightRead) => (n.lastFree !== null && !checkInAllowed(n.lastFree.value)) || closed.has(weekday(n.day));
+  if (!refusedAt(g.nights[0]!)) return null;
+  for (const q of [1, 2]) {
+    const n = g.nights.length - 2 * q;
+    if (n <= 0) break;
+    const stay = g.nights.slice(q, g.nights.length - q);
+    const start = stay[0]!;
+    if (n < minOf(start) || refusedAt(start) || checkOutRefused(reads, stay.at(-1)!.day + 1, g)) continue;
+    if (!showsPrep(groups, reads, q, refusedAt)) continue;
+    return { stay: { ...g, nights: stay }, prep: [...g.nights.slice(0, q), ...g.nights.slice(g.nights.length - q)] };
+  }
+  return null;
+}
+
+/**
+ * Whether the listing's holds show q preparation nights around a stay on a listing with check-in
+ * days: among its holds seen taken with both sides free, at least CHECK_IN_PREP_EVIDENCE start on
+ * a day guests may not check in on while their stay q nights in starts on one, and none the other
+ * way (a hold starting on a check-in day whose stay q nights in would not: no stay with
+ * preparation nights starts so). Without preparation time the host's holds are the ones starting
+ * on closed days, and few of those are seen taken with both sides free.
+ */
+function showsPrep(groups: readonly Group[], reads: Map<number, NightRead>, q: number, refusedAt: (n: NightRead) => boolean): boolean {
+  let support = 0;
+  for (const h of groups) {
+    if (h.after === null || h.nights.length <= 2 * q) continue;
+    if (!freeBefore(reads.get(h.nights[0]!.day - 1), h) || !freeBefore(reads.get(h.nights.at(-1)!.day + 1), h)) continue;
+    const whole = refusedAt(h.nights[0]!);
+    const stripped = refusedAt(h.nights[q]!);
+    if (!whole && stripped) return false;
+    if (whole && !stripped) support++;
+  }
+  return support >= CHECK_IN_PREP_EVIDENCE;
+}
+
 /** The listing's guest window (GUEST_WINDOW_DAYS, or a year when it showed long-lead stays). */
 export function readGuestWindow(groups: readonly Group[]): number {
   let long = 0;
@@ -545,7 +596,8 @@ export const BOOKING_METHOD_TEXT_V2 =
   'Booking inference from consecutive calendar observations, reading the holds platforms make by themselves first (docs/analytics.md): ' +
   `a listing whose free nights close a fixed time before they begin (an advance notice, up to ${MAX_NOTICE_DAYS} days) has those nights read as free (confidence ${c('noticeFree')}), ` +
   `and one whose nights past a fixed number of days ahead are always closed (a booking window) has those read as free and not yet bookable (unbookable, ${c('windowClosed')}); ` +
-  `consecutive nights taken in one change are one hold, less its preparation nights (read per listing: blocked, ${c('prep')}); ` +
+  `consecutive nights taken in one change are one hold, less its preparation nights (read per listing: blocked, ${c('prep')}; ` +
+  "or per hold, a hold starting on a day guests cannot check in on whose stay a night or two in from each side starts on one, as the listing's other holds show); " +
   `a hold is blocked when it is shorter than its first night's minimum stay (${c('blockedShort')}), starts on a day guests cannot check in on (${c('blockedCheckIn')}), ` +
   `is more than ${LONG_HOLD_EXCESS} nights longer than its minimum stay without keeping to restricted check-in days (and does not run past the first night observed) ` +
   `(${c('blockedLong')}; ${c('blockedLongNeverSeenFree')} when never seen free) or was taken further ahead than the booking window or a year (${c('blockedEarly')}); ` +

@@ -9,7 +9,19 @@ import { reviewInstants } from './review-series.js';
 import type { DayValue } from '../schemas/observations.js';
 import { DAY_MS, dateOfDay as dateOf, dayNumber } from '../clock.js';
 import { type DayRow, type Group, type NightRead, checkInAllowed, isAvailable, weekday } from './calendar-read.js';
-import { BOOKING_METHOD_TEXT_V2, type ConfidencePath, type Judged, confidenceV2, classifyV2, readGuestWindow, readPlatformHolds, readPrep, readReviews, stripPrep } from './bookings-v2.js';
+import {
+  BOOKING_METHOD_TEXT_V2,
+  type ConfidencePath,
+  type Judged,
+  confidenceV2,
+  classifyV2,
+  readGuestWindow,
+  readPlatformHolds,
+  readPrep,
+  readReviews,
+  stripForCheckIn,
+  stripPrep,
+} from './bookings-v2.js';
 
 export const BOOKING_METHOD = 'calendar-diff/1';
 /** The methods a reader may ask for (issue 37): each answer names the one it used. */
@@ -330,7 +342,11 @@ export function inferBookings(input: BookingInput): BookingInference {
       return { g: whole, prepNights: [], state: v1.state, path: 'booked', review: '-', v1 };
     }
     const { stay: g, prep: prepNights } = stripPrep(whole, reads, prep);
-    return { g, prepNights, ...classifyV2(g, closed, reads, v2.signals), review: '-' };
+    const judgedV2 = classifyV2(g, closed, reads, v2.signals);
+    // A hold refused for its check-in day alone may be a stay with its preparation nights (stripForCheckIn).
+    const own = judgedV2.path === 'blockedCheckIn' ? stripForCheckIn(whole, groups, reads, closed) : null;
+    if (own !== null) return { g: own.stay, prepNights: own.prep, ...classifyV2(own.stay, closed, reads, v2.signals), review: '-' };
+    return { g, prepNights, ...judgedV2, review: '-' };
   });
   if (v2 !== null && input.reviews)
     readReviews(
