@@ -74,7 +74,7 @@ describe('OAuth 2.1 + PKCE for /mcp, end to end', () => {
     const listed = await rpc(s, tokens.access_token, 'tools/list');
     expect(listed.status, listed.text).toBe(200);
     expect(((listed.message!.result!.tools as { name: string }[]) ?? []).map((t) => t.name)).toContain('search_stays');
-    expect((listed.message!.result!.tools as unknown[]).length).toBe(11);
+    expect((listed.message!.result!.tools as unknown[]).length).toBe(12);
     const called = await rpc(s, tokens.access_token, 'tools/call', { name: 'search_stays', arguments: { location: 'Lisbon', limit: 2 } });
     expect(called.status).toBe(200);
     const result = called.message!.result as { isError?: boolean; structuredContent: Envelope };
@@ -87,7 +87,7 @@ describe('OAuth 2.1 + PKCE for /mcp, end to end', () => {
     const tokens = await signIn(s, acct.sandboxKey);
     const client = await httpClient(`${s.url}/mcp`, tokens.access_token);
     try {
-      expect((await client.listTools()).tools).toHaveLength(11);
+      expect((await client.listTools()).tools).toHaveLength(12);
       const r = await client.callTool({ name: 'search_stays', arguments: { location: 'Porto', limit: 1 } });
       expect(r.isError).toBeFalsy();
       expect((r.structuredContent as unknown as Envelope).meta.environment).toBe('test');
