@@ -7,12 +7,12 @@
 //   node bench/errors-v2.mjs            # BENCH_DEV_SEEDS=2,4,…,16; --top=N rows per table
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
+import { ceilingClass } from './families-ceiling.mjs';
 
 const SEEDS = (process.env.BENCH_DEV_SEEDS ?? '2,4,6,8,10,12,14,16').split(',').map(Number);
 if (SEEDS.some((s) => s % 2 !== 0)) throw new Error('development seeds are even: odd seeds are held out');
 const TOP = Number(process.argv.find((a) => a.startsWith('--top='))?.slice(6) ?? 25);
 const DAY = 86_400_000;
-const HOUR = 3_600_000;
 const START = Date.UTC(2027, 0, 1);
 const here = (p) => pathToFileURL(new URL(p, import.meta.url).pathname).href;
 const fam = await tsImport(here('../src/sources/sandbox/calendar-families.ts'), import.meta.url);
@@ -30,32 +30,7 @@ function itemOf(l, d) {
   return prep ? { kind: 'prep', it: prep } : { kind: 'free', it: null };
 }
 
-function ceilingClass(l, d, every, seed) {
-  const p = l.params;
-  const first = START + rng('poll-hour', seed, l.index).int(0, 23) * HOUR;
-  let lp = -1;
-  for (let t = first; t < START + 90 * DAY; t += every * HOUR) if (Math.floor(t / DAY) <= d) lp = t;
-  const window = p.families.includes('longLead') ? 365 : 90;
-  const guestShaped = (it, strip) => {
-    const start = it.start + strip;
-    const nights = it.end - it.start - 2 * strip;
-    const min = fam.minNightsAt(p, start, it.madeAt);
-    const day = fam.weekdayOf(start);
-    const checkIn = p.weeklyRental ? day === 6 && nights % 7 === 0 : !p.closedCheckIn.includes(day);
-    return nights >= min && nights <= min + 13 && checkIn;
-  };
-  for (const it of l.items) {
-    if (it.madeAt > end || (it.cancelledAt !== null && it.cancelledAt <= end)) continue;
-    const prep = it.kind === 'booking' ? p.prepNights : 0;
-    if (d < it.start - prep || d >= it.end + prep) continue;
-    const inStay = d >= it.start && d < it.end;
-    const asStay = (x) => d >= x.start + p.prepNights && d < x.end - p.prepNights && guestShaped(x, p.prepNights);
-    if (lp >= 0 && it.madeAt > lp) return 'unseen';
-    if (it.kind === 'direct' && inStay && asStay(it)) return 'direct';
-    if (it.kind === 'owner' && inStay && asStay(it) && it.madeAt < first && it.start - Math.floor(first / DAY) <= window) return 'owner';
-  }
-  return null;
-}
+const ceilingOf = (l, d, every, seed) => ceilingClass({ fam, rng }, l, d, every, seed);
 
 const bump = (m, k, n = 1) => m.set(k, (m.get(k) ?? 0) + n);
 const show = (title, m, total) => {
@@ -89,7 +64,7 @@ for (const every of [24, 168]) {
         nights++;
         if (n.right) return right++;
         wrong++;
-        const c = ceilingClass(n.listing, n.day, every, seed);
+        const c = ceilingOf(n.listing, n.day, every, seed);
         bump(tabs.ceiling, c ?? 'recoverable');
         if (c) return;
         rec++;

@@ -26,6 +26,43 @@ const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const START = Date.UTC(2027, 0, 1);
 
+/**
+ * The ceiling's class of night `d` of listing `l` (world seed `seed`, polled every `every` hours
+ * at its own hour), or null: the first live item covering it that makes it unseen, a direct
+ * booking shaped as a guest's, or an owner stay shaped as a guest's taken before observation.
+ * `fam` is calendar-families.ts, `rng` prng.ts's (bench/errors-v2.mjs reads it too).
+ */
+export function ceilingClass({ fam, rng }, l, d, every, seed) {
+  const p = l.params;
+  const end = START + 90 * DAY - 1;
+  const first = START + rng('poll-hour', seed, l.index).int(0, 23) * HOUR;
+  let lastPoll = -1;
+  for (let t = first; t < START + 90 * DAY; t += every * HOUR) if (Math.floor(t / DAY) <= d) lastPoll = t;
+  const window = p.families.includes('longLead') ? 365 : 90;
+  // A hold as a guest's stay would show it: on a listing with preparation nights, its p nights
+  // each side are those, and the stay between them must be one the rules allow.
+  const guestShaped = (it, strip) => {
+    const start = it.start + strip;
+    const nights = it.end - it.start - 2 * strip;
+    const min = fam.minNightsAt(p, start, it.madeAt);
+    const day = fam.weekdayOf(start);
+    const checkIn = p.weeklyRental ? day === 6 && nights % 7 === 0 : !p.closedCheckIn.includes(day);
+    return nights >= min && nights <= min + 13 && checkIn;
+  };
+  for (const it of l.items) {
+    if (it.madeAt > end || (it.cancelledAt !== null && it.cancelledAt <= end)) continue;
+    const prep = it.kind === 'booking' ? p.prepNights : 0;
+    if (d < it.start - prep || d >= it.end + prep) continue;
+    const inStay = d >= it.start && d < it.end;
+    // The nights a host's hold would show as a guest's stay (its sides as preparation).
+    const asStay = d >= it.start + p.prepNights && d < it.end - p.prepNights && guestShaped(it, p.prepNights);
+    if (lastPoll >= 0 && it.madeAt > lastPoll) return 'unseen';
+    if (it.kind === 'direct' && inStay && asStay) return 'direct';
+    if (it.kind === 'owner' && inStay && asStay && it.madeAt < first && it.start - Math.floor(first / DAY) <= window) return 'owner';
+  }
+  return null;
+}
+
 export async function benchCeiling() {
   if (SEEDS.some((s) => s % 2 !== 0)) throw new Error('the ceiling reads development (even) seeds only');
   const here = (p) => pathToFileURL(new URL(p, import.meta.url).pathname).href;
@@ -43,41 +80,10 @@ export async function benchCeiling() {
         const r = rng('family-mix', seed, i);
         const families = fam.FAMILIES.filter((f) => r.chance(0.5) && !sim.HELD_OUT_FAMILIES.includes(f));
         const l = fam.familyListing(seed, i, families, { from: startDay - 60, to: scoreTo + 60 });
-        const p = l.params;
-        const truth = fam.truthAt(l, end, startDay, scoreTo);
-        n.nights += truth.size;
-        const first = START + rng('poll-hour', seed, i).int(0, 23) * HOUR;
-        const polls = [];
-        for (let t = first; t < START + 90 * DAY; t += every * HOUR) polls.push(t);
-        const lastPoll = (d) => polls.filter((t) => Math.floor(t / DAY) <= d).at(-1) ?? -1;
-        // A hold as a guest's stay would show it: on a listing with preparation nights, its p
-        // nights each side are those, and the stay between them must be one the rules allow.
-        const guestShaped = (it, strip) => {
-          const start = it.start + strip;
-          const nights = it.end - it.start - 2 * strip;
-          const min = fam.minNightsAt(p, start, it.madeAt);
-          const day = fam.weekdayOf(start);
-          const checkIn = p.weeklyRental ? day === 6 && nights % 7 === 0 : !p.closedCheckIn.includes(day);
-          return nights >= min && nights <= min + 13 && checkIn;
-        };
-        const window = families.includes('longLead') ? 365 : 90;
-        const counted = new Set();
-        for (const it of l.items) {
-          if (it.madeAt > end || (it.cancelledAt !== null && it.cancelledAt <= end)) continue;
-          const prep = it.kind === 'booking' ? p.prepNights : 0;
-          for (let d = Math.max(it.start - prep, startDay); d < Math.min(it.end + prep, scoreTo); d++) {
-            const t = truth.get(d);
-            if ((t !== 'booked' && t !== 'blocked') || counted.has(d)) continue;
-            const inStay = d >= it.start && d < it.end;
-            // The nights a host's hold would show as a guest's stay (its sides as preparation).
-            const asStay = (x) => d >= x.start + p.prepNights && d < x.end - p.prepNights && guestShaped(x, p.prepNights);
-            const lp = lastPoll(d);
-            if (lp >= 0 && it.madeAt > lp) n.unseen++;
-            else if (it.kind === 'direct' && inStay && asStay(it)) n.direct++;
-            else if (it.kind === 'owner' && inStay && asStay(it) && it.madeAt < first && it.start - Math.floor(first / DAY) <= window) n.owner++;
-            else continue;
-            counted.add(d);
-          }
+        for (const [d, t] of fam.truthAt(l, end, startDay, scoreTo)) {
+          n.nights++;
+          const c = t === 'booked' || t === 'blocked' ? ceilingClass({ fam, rng }, l, d, every, seed) : null;
+          if (c) n[c]++;
         }
       }
     const pct = (x) => `${((100 * x) / n.nights).toFixed(2)} %`;
