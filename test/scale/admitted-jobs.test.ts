@@ -2,8 +2,11 @@
 // rather than failing: a wait past STAYS_DATABASE_QUEUE_TIMEOUT_MS refuses new requests (503
 // service_overloaded, free, retryable) but never ends admitted work. CI found 484 of 889 jobs
 // failed on a loaded machine, and some left running until their lease ran out, then failed as if
-// their process had stopped. Here a pool of two connections and a one-second queue make the
-// overload certain on any machine.
+// their process had stopped. Here a pool of two connections, a door that refuses new work once 40
+// requests wait for one, and a one-second queue make the overload certain on any machine: 600
+// requests at once cannot all pass a door 40 wide onto two connections (on a quiet machine 558
+// were refused and 42 admitted as jobs). With the door at its default, 1,000, a quiet machine
+// served all 600 within the second and refused none, and the test failed for want of an overload.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Answer, type Instance, accountShow, call, liveAccount, sql, startInstance, stopAll } from '../helpers/multi.js';
 import { type TestDatabase, freshDatabase, pgAvailable } from '../helpers/pg.js';
@@ -20,6 +23,7 @@ describe.skipIf(!(await pgAvailable()))('admitted jobs on a database pool past i
       STAYS_UPSTREAM: 'simulated',
       STAYS_SIM_LATENCY_MS: '200',
       STAYS_DATABASE_POOL_MAX: '2',
+      STAYS_DATABASE_QUEUE_MAX: '40',
       STAYS_DATABASE_QUEUE_TIMEOUT_MS: '1000',
     });
   });
