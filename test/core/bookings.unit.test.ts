@@ -353,3 +353,75 @@ describe('inferBookings (calendar-diff/2) and preparation nights on a listing wi
     expect(r.nights.filter((n) => n.state === 'blocked').map((n) => n.date)).toEqual(first.hold);
   });
 });
+
+describe('inferBookings (calendar-diff/2): preparation nights read from the shortest holds, beside a taken neighbour, and a neighbour gone', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, 200 nights ahead, minimum stay 2, check-in
+  // and check-out any free day; the platform blocks one preparation night on each side of every
+  // guest's booking (those its neighbour had not taken yet). Fourteen guests' stays of 2 or 3
+  // nights from 2030-03-13, ten nights apart, each taken on its own day with both sides free. Two
+  // host's holds of 2 nights (direct bookings: no preparation nights) right after two of those
+  // holds: one side taken, and p = 1 off the free side leaves no stay; with them the holds agreeing
+  // on p are too few for the strict reading, and none the rules refuse whole. A guest's stay X
+  // starts two nights after the sixth stay's preparation night: its own preparation night between
+  // them, its left neighbour taken before it was. A last-minute guest L books 2030-03-05 for two
+  // nights on the evening of 2030-03-04, when the night before its stay is today (no preparation
+  // night is blocked on a night that passed): its left neighbour was seen free, and is gone from
+  // the calendar when the hold is first seen taken.
+  const d0 = '2030-03-01';
+  const at = (date: string, hour: number) => dayMs(date) + hour * 3_600_000;
+  type Hold = { stay: string[]; prep: string[]; at: number; host?: true };
+  const holds: Hold[] = [];
+  for (let i = 0; i < 14; i++) {
+    const start = addDays(d0, 12 + 10 * i);
+    const stay = range(start, 2 + (i % 2));
+    holds.push({ stay, prep: [addDays(start, -1), addDays(start, stay.length)], at: at(addDays('2030-02-01', i), 18) });
+  }
+  for (const i of [3, 9]) {
+    const after = holds[i]!;
+    holds.push({ stay: range(addDays(after.prep[1]!, 1), 2), prep: [], at: at(addDays('2030-02-01', 20 + i), 18), host: true });
+  }
+  const sixth = holds[6]!;
+  const x: Hold = { stay: range(addDays(sixth.prep[1]!, 2), 3), prep: [addDays(sixth.prep[1]!, 1), addDays(sixth.prep[1]!, 5)], at: at('2030-02-25', 18) };
+  const last: Hold = { stay: range('2030-03-05', 2), prep: ['2030-03-07'], at: at('2030-03-04', 18) };
+  holds.push(x, last);
+  const days = record(
+    [...Array(40).keys()].map((i) => {
+      const t = at(addDays('2030-02-01', i), 12);
+      const today = dateOf(t);
+      const taken = new Set(holds.filter((h) => h.at < t).flatMap((h) => [...h.stay, ...h.prep]));
+      return {
+        at: t,
+        days: new Map(
+          range(today, 200).map((d): [string, Day] => {
+            const free = !taken.has(d);
+            return [d, { available: free, minNights: 2, checkIn: free, checkOut: true, bookable: free }];
+          }),
+        ),
+      };
+    }),
+  );
+  const r = inferBookings({ days, from: d0, to: '2030-08-01', method: 'calendar-diff/2' });
+  const states = new Map(r.nights.map((n) => [n.date, n.state]));
+
+  it('reads the preparation time from many short holds none of which it breaks, and tells each stay from its preparation nights', () => {
+    for (const h of holds) {
+      // A host's hold of a guest's shape is read as a guest's: its nights are booked.
+      for (const d of h.stay) expect([d, states.get(d)]).toEqual([d, 'booked']);
+      for (const d of h.prep) expect([d, states.get(d)]).toEqual([d, 'blocked']);
+    }
+    const guests = holds.filter((h) => !h.host);
+    expect(r.bookings.filter((b) => guests.some((h) => h.stay[0] === b.checkIn)).map((b) => [b.checkIn, b.checkOut])).toEqual(
+      guests.map((h) => [h.stay[0], addDays(h.stay.at(-1)!, 1)]).sort((a, b) => a[0]!.localeCompare(b[0]!)),
+    );
+  });
+
+  it('a hold beside a neighbour taken before it keeps its own preparation night out of the stay', () => {
+    expect(r.bookings.find((b) => b.checkIn === x.stay[0])?.checkOut).toBe(addDays(x.stay.at(-1)!, 1));
+    expect(states.get(x.prep[0]!)).toBe('blocked');
+  });
+
+  it('a hold whose free neighbour had passed when it was seen taken keeps its first night: no preparation night was blocked on a past night', () => {
+    expect(r.bookings.find((b) => b.checkIn === '2030-03-05')?.checkOut).toBe('2030-03-07');
+    expect(states.get('2030-03-05')).toBe('booked');
+  });
+});

@@ -32,6 +32,8 @@ const CHECK_IN_PREP_EVIDENCE = 2;
 
 /** Holds the rules accept whole, at least this many, to read preparation time from the shortest of them. */
 const TIGHT_EVIDENCE = 4;
+/** Holds the rules accept whole, at least this many, to read preparation time from the shortest of them when no hold the rules refuse whole supports it (readPrepFromShortest's clean). */
+const CLEAN_EVIDENCE = 10;
 /** The least share of those a stay of the minimum or a night more once p nights come off each free side. */
 const TIGHT_SHARE = 0.3;
 /** The most share of those p nights off each free side leave a stay the rules refuse. */
@@ -233,11 +235,15 @@ function rowAt(n: NightRead | undefined, t: number): DayRow | null {
   return at;
 }
 
-/** Whether the night was free just before the hold was taken (so a preparation night would have been taken with it). */
+/**
+ * Whether the night was free just before the hold was taken (so a preparation night would have been
+ * taken with it), and still on the calendar when the hold was seen taken: a night gone by then may
+ * have passed before the booking was made, when no preparation night is blocked on it.
+ */
 function freeBefore(n: NightRead | undefined, g: Group): boolean {
   if (!n) return false;
   const r = g.after === null ? n.rows[0]! : rowAt(n, g.after);
-  return r !== null && isAvailable(r) && n.before !== g.before;
+  return r !== null && isAvailable(r) && n.before !== g.before && n.latest.lastSeen >= g.before;
 }
 
 /**
@@ -258,6 +264,21 @@ const minOf = (n: NightRead) => {
 };
 
 /**
+ * Whether the hold less `left` nights at its start and `right` at its end is a stay the rules
+ * accept: long enough for its first night's minimum, starting on a check-in day (as stated just
+ * before it was taken, and not a closed weekday), not ending on a day that refused check-out.
+ */
+function staysValid(g: Group, left: number, right: number, reads: Map<number, NightRead>, closed: ReadonlySet<number>): boolean {
+  const n = g.nights.length - left - right;
+  if (n <= 0) return false;
+  const first = g.nights[left]!;
+  if (n < minOf(first)) return false;
+  if (first.lastFree && !checkInAllowed(first.lastFree.value)) return false;
+  if (closed.has(weekday(first.day))) return false;
+  return !checkOutRefused(reads, g.nights.at(-1)!.day + 1 - right, g);
+}
+
+/**
  * Preparation time: a listing whose holds, each taken with a free night on at least one side,
  * all read as a stay the rules allow only once p nights are taken off each side that was free
  * (long enough for the minimum stay, starting on a check-in day, ending on a check-out day)
@@ -269,7 +290,8 @@ const minOf = (n: NightRead) => {
  * the holds the rules refuse whole (a hold with one free side stripped of p nights on both, its
  * neighbour a host's hold made earlier), PREP_GAIN_EVIDENCE more than the other p does, and breaks
  * at most one in four as many that they accept whole; or from the shortest holds
- * (readPrepFromShortest), when p also moves a hold the rules refuse whole onto the rules' days.
+ * (readPrepFromShortest), when p also moves a hold the rules refuse whole onto the rules' days, or
+ * when many holds (CLEAN_EVIDENCE) say so and p breaks none of them seen with both sides free.
  * A listing read as 1 is read as 2 when its shortest holds say 2.
  */
 export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>, closed: ReadonlySet<number> = new Set()): number {
@@ -284,22 +306,13 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
   });
   const eligible = pooled.filter(({ g }) => g.after !== null);
   // A hold of 2p nights or fewer is no evidence for p: stripPrep leaves it whole.
-  const valid = (g: Group, left: number, right: number) => {
-    if (g.nights.length <= 2 * Math.max(left, right) && left + right > 0) return false;
-    const n = g.nights.length - left - right;
-    if (n <= 0) return false;
-    const first = g.nights[left]!;
-    if (n < minOf(first)) return false;
-    if (first.lastFree && !checkInAllowed(first.lastFree.value)) return false;
-    if (closed.has(weekday(first.day))) return false;
-    return !checkOutRefused(reads, g.nights.at(-1)!.day + 1 - right, g);
-  };
+  const valid = (g: Group, left: number, right: number) => !(g.nights.length <= 2 * Math.max(left, right) && left + right > 0) && staysValid(g, left, right, reads, closed);
   // p off each side that was free; or, as sides may have lent a night to a neighbour's, off one of them.
   const fits = ({ g, left, right }: { g: Group; left: number; right: number }, p: number) => valid(g, p * left, p * right) || (left + right === 2 && (valid(g, p, 0) || valid(g, 0, p)));
   const strict = (p: number) => eligible.filter(({ g, left, right }) => valid(g, p * left, p * right)).length;
   const loose = (p: number) => eligible.filter((e) => fits(e, p)).length;
   const none = strict(0);
-  const up = (p: number) => (p === 1 && readPrepFromShortest(pooled, valid) === 2 ? 2 : p);
+  const up = (p: number) => (p === 1 && readPrepFromShortest(pooled, valid).p === 2 ? 2 : p);
   for (const p of [2, 1]) {
     // Many holds all long enough for p on each side; or the rules refuse most of them whole and accept them stripped.
     if (eligible.length >= MIN_PREP_EVIDENCE && strict(p) >= 0.9 * eligible.length) return up(p);
@@ -324,9 +337,10 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
     if (specific && explained > 0.5 * refused.length && loss <= 0.25 * explained && explained - loss > best.score) best = { p, score: explained - loss };
   }
   if (best.p !== 0) return up(best.p);
-  // Or from the shortest holds, when p also moves a hold the rules refuse whole onto the rules' days.
-  const q = readPrepFromShortest(pooled, valid);
-  return q !== 0 && gain(q) >= 1 ? q : 0;
+  // Or from the shortest holds, when p also moves a hold the rules refuse whole onto the rules' days,
+  // or breaks no hold seen taken with both sides free.
+  const short = readPrepFromShortest(pooled, valid);
+  return short.p !== 0 && (short.clean || gain(short.p) >= 1) ? short.p : 0;
 }
 
 /**
@@ -335,11 +349,12 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
  * p nights off each free side leave a stay of the minimum or one night more for at least
  * TIGHT_SHARE of them, and refuse at most BROKEN_SHARE (the host's short holds: direct bookings,
  * maintenance, which carry no preparation nights). Without preparation time the holds that short
- * are the minimum stays themselves, which p refuses.
+ * are the minimum stays themselves, which p refuses. Also says whether the reading is clean (from
+ * CLEAN_EVIDENCE holds or more, p breaking none seen with both sides free).
  */
-function readPrepFromShortest(pooled: readonly { g: Group; left: number; right: number }[], valid: (g: Group, left: number, right: number) => boolean): number {
+function readPrepFromShortest(pooled: readonly { g: Group; left: number; right: number }[], valid: (g: Group, left: number, right: number) => boolean): { p: number; clean: boolean } {
   const whole = pooled.filter(({ g }) => valid(g, 0, 0));
-  if (whole.length < TIGHT_EVIDENCE) return 0;
+  if (whole.length < TIGHT_EVIDENCE) return { p: 0, clean: false };
   for (const p of [2, 1]) {
     let broken = 0;
     let tight = 0;
@@ -352,20 +367,36 @@ function readPrepFromShortest(pooled: readonly { g: Group; left: number; right: 
       const excess = g.nights.length - p * (left + right) - minOf(first);
       if (excess <= 1) tight++;
     }
-    if (broken <= BROKEN_SHARE * whole.length && tight >= TIGHT_SHARE * whole.length) return p;
+    if (broken <= BROKEN_SHARE * whole.length && tight >= TIGHT_SHARE * whole.length) {
+      // Clean: many holds, and none seen with both sides free that p breaks (a stay with its preparation nights on both sides never is).
+      const clean = whole.length >= CLEAN_EVIDENCE && whole.every(({ g, left, right }) => left + right < 2 || valid(g, p, p));
+      return { p, clean };
+    }
   }
-  return 0;
+  return { p: 0, clean: false };
 }
 
 /**
  * The hold without its preparation nights: those taken with it on a side that was free before it
- * was taken (a hold taken before observation began: on a side free now).
+ * was taken (a hold taken before observation began: on a side free now), and on a side its
+ * neighbour had taken already when the stay left is one the rules accept (long enough for its
+ * minimum, starting on a check-in day, not ending on a day that refused check-out).
  */
-export function stripPrep(g: Group, reads: Map<number, NightRead>, p: number): { stay: Group; prep: NightRead[] } {
+export function stripPrep(g: Group, reads: Map<number, NightRead>, p: number, closed: ReadonlySet<number> = new Set()): { stay: Group; prep: NightRead[] } {
   if (p === 0 || g.nights.length <= 2 * p) return { stay: g, prep: [] };
   const side = (n: NightRead | undefined) => (g.after === null ? n !== undefined && isAvailable(n.latest) : freeBefore(n, g));
-  const left = side(reads.get(g.nights[0]!.day - 1)) ? p : 0;
-  const right = side(reads.get(g.nights.at(-1)!.day + 1)) ? p : 0;
+  // A side observed but not free before the hold: taken by a neighbour, or gone from the calendar.
+  const taken = (n: NightRead | undefined) => n !== undefined && !side(n);
+  const lN = reads.get(g.nights[0]!.day - 1);
+  const rN = reads.get(g.nights.at(-1)!.day + 1);
+  let left = side(lN) ? p : 0;
+  let right = side(rN) ? p : 0;
+  const ok = (l: number, r: number) => staysValid(g, l, r, reads, closed);
+  // A side taken before the hold was may still hold its own preparation nights: the platform blocks
+  // them beside every booking, and only those the neighbour had not taken yet came with the hold.
+  // Taken off when what is left is still a stay the rules accept.
+  if (left === 0 && taken(lN) && ok(p, right)) left = p;
+  if (right === 0 && taken(rN) && ok(left, p)) right = p;
   if (left + right === 0) return { stay: g, prep: [] };
   return { stay: { ...g, nights: g.nights.slice(left, g.nights.length - right) }, prep: [...g.nights.slice(0, left), ...g.nights.slice(g.nights.length - right)] };
 }

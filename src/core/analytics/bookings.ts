@@ -341,7 +341,7 @@ export function inferBookings(input: BookingInput): BookingInference {
       const v1 = classify(whole, closed);
       return { g: whole, prepNights: [], state: v1.state, path: 'booked', review: '-', v1 };
     }
-    const { stay: g, prep: prepNights } = stripPrep(whole, reads, prep);
+    const { stay: g, prep: prepNights } = stripPrep(whole, reads, prep, closed);
     const judgedV2 = classifyV2(g, closed, reads, v2.signals);
     // A hold refused for its check-in day alone may be a stay with its preparation nights (stripForCheckIn).
     const own = judgedV2.path === 'blockedCheckIn' ? stripForCheckIn(whole, groups, reads, closed) : null;
