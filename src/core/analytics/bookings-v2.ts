@@ -429,6 +429,44 @@ export function stripForCheckIn(g: Group, groups: readonly Group[], reads: Map<n
 }
 
 /**
+ * A hold seen taken on a listing rented by the week, read as a guest's stay from its days: a
+ * listing whose guests may check in on one weekday only rents whole weeks, from that weekday to
+ * that weekday, so a hold whose nights, less at most two at each end, run whole weeks from that
+ * weekday is a guest's stay, the nights off its ends taken with it (its preparation nights, or a
+ * night the advance notice closed as it was booked). The weekday and the whole weeks place the
+ * stay in the hold where the listing's preparation time (stripPrep) may not: that time is not read
+ * on every listing, and a side taken before the hold keeps its nights. A host's hold starts and
+ * ends on any day and seldom fits so. A hold never seen free is left to stripPrep: taken before
+ * observation began, it may be several stays and holds run together. Returns the stay and the
+ * nights beside it, or null.
+ */
+export function stripForWeeks(g: Group, closed: ReadonlySet<number>): { stay: Group; prep: NightRead[] } | null {
+  if (g.after === null) return null;
+  const w = weekStay(g, closed);
+  if (w === null) return null;
+  return { stay: { ...g, nights: g.nights.slice(w.q, g.nights.length - w.r) }, prep: [...g.nights.slice(0, w.q), ...g.nights.slice(g.nights.length - w.r)] };
+}
+
+/**
+ * On a listing rented by the week (guests check in on one weekday only), the nights off the
+ * hold's start (q) and end (r), two at most each, that leave whole weeks from that weekday, at
+ * least its minimum stay; or null.
+ */
+function weekStay(g: Group, closed: ReadonlySet<number>): { q: number; r: number } | null {
+  if (closed.size !== 6) return null;
+  const open = [0, 1, 2, 3, 4, 5, 6].find((w) => !closed.has(w));
+  for (const q of [0, 1, 2]) {
+    const start = g.nights[q];
+    if (!start || weekday(start.day) !== open) continue;
+    for (const r of [0, 1, 2]) {
+      const n = g.nights.length - q - r;
+      if (n >= 7 && n % 7 === 0 && n >= minOf(start)) return { q, r };
+    }
+  }
+  return null;
+}
+
+/**
  * Whether the listing's holds show q preparation nights around a stay on a listing with check-in
  * days: among its holds seen taken with both sides free, at least CHECK_IN_PREP_EVIDENCE start on
  * a day guests may not check in on while their stay q nights in starts on one, and none the other
@@ -449,10 +487,19 @@ function showsPrep(groups: readonly Group[], reads: Map<number, NightRead>, q: n
   return support >= CHECK_IN_PREP_EVIDENCE;
 }
 
-/** The listing's guest window (GUEST_WINDOW_DAYS, or a year when it showed long-lead stays). */
-export function readGuestWindow(groups: readonly Group[]): number {
+/**
+ * The listing's guest window (GUEST_WINDOW_DAYS, or a year when it showed long-lead stays). On a
+ * listing rented by the week, a hold taken further ahead than GUEST_WINDOW_DAYS that runs whole
+ * weeks from its check-in weekday (weekStay) is such a stay too: no guest books that far ahead
+ * unless the listing lets them, and a host's hold seldom keeps to the weeks.
+ */
+export function readGuestWindow(groups: readonly Group[], closed: ReadonlySet<number>): number {
   let long = 0;
   for (const g of groups) {
+    if ((g.nights[0]!.day * DAY_MS - g.before) / DAY_MS > GUEST_WINDOW_DAYS && weekStay(g, closed) !== null) {
+      long++;
+      continue;
+    }
     // Taken further ahead than LONG_LEAD_DAYS: seen taken (the change, or the first sight of it) that far ahead.
     const first = g.nights[0]!;
     const min = minOf(first);
@@ -577,7 +624,8 @@ export function readReviews(judged: Judged[], reviews: readonly number[] | null,
 /**
  * How far ahead guests book: GUEST_WINDOW_DAYS (as calendar-diff/1), unless the listing showed at
  * least LONG_LEAD_EVIDENCE holds of an ordinary shape taken more than LONG_LEAD_DAYS ahead (summer
- * houses booked in winter): then a year, as platforms allow.
+ * houses booked in winter), or whole weeks of a weekly rental taken more than GUEST_WINDOW_DAYS
+ * ahead: then a year, as platforms allow.
  */
 const GUEST_WINDOW_DAYS = 90;
 const LONG_LEAD_DAYS = 120;
@@ -628,7 +676,8 @@ export const BOOKING_METHOD_TEXT_V2 =
   `a listing whose free nights close a fixed time before they begin (an advance notice, up to ${MAX_NOTICE_DAYS} days) has those nights read as free (confidence ${c('noticeFree')}), ` +
   `and one whose nights past a fixed number of days ahead are always closed (a booking window) has those read as free and not yet bookable (unbookable, ${c('windowClosed')}); ` +
   `consecutive nights taken in one change are one hold, less its preparation nights (read per listing: blocked, ${c('prep')}; ` +
-  "or per hold, a hold starting on a day guests cannot check in on whose stay a night or two in from each side starts on one, as the listing's other holds show); " +
+  "or per hold, a hold starting on a day guests cannot check in on whose stay a night or two in from each side starts on one, as the listing's other holds show, " +
+  'and on a listing rented by the week, the whole weeks from its check-in weekday a hold seen taken holds, less a night or two at each end); ' +
   `a hold is blocked when it is shorter than its first night's minimum stay (${c('blockedShort')}), starts on a day guests cannot check in on (${c('blockedCheckIn')}), ` +
   `is more than ${LONG_HOLD_EXCESS} nights longer than its minimum stay without keeping to restricted check-in days (and does not run past the first night observed) ` +
   `(${c('blockedLong')}; ${c('blockedLongNeverSeenFree')} when never seen free) or was taken further ahead than the booking window or a year (${c('blockedEarly')}); ` +

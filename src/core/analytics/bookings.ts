@@ -20,6 +20,7 @@ import {
   readPrep,
   readReviews,
   stripForCheckIn,
+  stripForWeeks,
   stripPrep,
 } from './bookings-v2.js';
 
@@ -333,7 +334,7 @@ export function inferBookings(input: BookingInput): BookingInference {
   const prep = v2 === null ? 0 : readPrep(groups, reads, closed);
   if (v2 !== null) {
     v2.signals.prepNights = prep;
-    v2.signals.guestWindow = readGuestWindow(groups);
+    v2.signals.guestWindow = readGuestWindow(groups, closed);
   }
   // calendar-diff/2 tells the preparation nights taken with a stay from the stay, and reads the reviews.
   const judged = groups.map((whole): Judged & { prepNights: NightRead[]; v1?: { state: 'booked' | 'blocked'; confidence: number } } => {
@@ -341,7 +342,8 @@ export function inferBookings(input: BookingInput): BookingInference {
       const v1 = classify(whole, closed);
       return { g: whole, prepNights: [], state: v1.state, path: 'booked', review: '-', v1 };
     }
-    const { stay: g, prep: prepNights } = stripPrep(whole, reads, prep, closed);
+    // On a listing rented by the week the stay is read from its weekday and whole weeks first (stripForWeeks).
+    const { stay: g, prep: prepNights } = stripForWeeks(whole, closed) ?? stripPrep(whole, reads, prep, closed);
     const judgedV2 = classifyV2(g, closed, reads, v2.signals);
     // A hold refused for its check-in day alone may be a stay with its preparation nights (stripForCheckIn).
     const own = judgedV2.path === 'blockedCheckIn' ? stripForCheckIn(whole, groups, reads, closed) : null;
