@@ -425,3 +425,52 @@ describe('inferBookings (calendar-diff/2): preparation nights read from the shor
     expect(states.get('2030-03-05')).toBe('booked');
   });
 });
+
+describe('inferBookings (calendar-diff/2): two preparation nights told from one by the shortest stays', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, 200 nights ahead, minimum stay 1, check-in
+  // and check-out any free day; the platform blocks two preparation nights on each side of every
+  // guest's booking. Eight guests' stays of 1 or 2 nights (the minimum or a night more, as guests
+  // often book) from 2030-03-06, ten nights apart, each taken on its own day from 2030-02-20 with
+  // both sides free: holds of 5 or 6 nights. Two host's holds of 3 nights right after two of those holds'
+  // preparation nights (one side taken before them, the other free). Two nights off a free side
+  // leave no more than two of the three, which the strict reading counts against two preparation
+  // nights, and one night off each side of the guests' holds leaves stays of 3 or 4 nights: no
+  // stay of the minimum or a night more, which two nights off each side leave on every one.
+  const d0 = '2030-03-01';
+  const at = (date: string, hour: number) => dayMs(date) + hour * 3_600_000;
+  type Hold = { stay: string[]; prep: string[]; at: number; host?: true };
+  const holds: Hold[] = [];
+  for (let i = 0; i < 8; i++) {
+    const start = addDays(d0, 5 + 10 * i);
+    const stay = range(start, 1 + (i % 2));
+    holds.push({ stay, prep: [addDays(start, -2), addDays(start, -1), addDays(start, stay.length), addDays(start, stay.length + 1)], at: at(addDays('2030-02-20', i), 18) });
+  }
+  for (const i of [2, 5]) holds.push({ stay: range(addDays(holds[i]!.prep[3]!, 1), 3), prep: [], at: at(addDays('2030-02-20', 10 + i), 18), host: true });
+  const days = record(
+    [...Array(40).keys()].map((i) => {
+      const t = at(addDays('2030-02-01', i), 12);
+      const today = dateOf(t);
+      const taken = new Set(holds.filter((h) => h.at < t).flatMap((h) => [...h.stay, ...h.prep]));
+      return {
+        at: t,
+        days: new Map(
+          range(today, 200).map((d): [string, Day] => {
+            const free = !taken.has(d);
+            return [d, { available: free, minNights: 1, checkIn: free, checkOut: true, bookable: free }];
+          }),
+        ),
+      };
+    }),
+  );
+
+  it('reads two preparation nights, not one: each guest stay booked exactly, its two nights on each side blocked', () => {
+    const r = inferBookings({ days, from: d0, to: '2030-06-01', method: 'calendar-diff/2' });
+    const states = new Map(r.nights.map((n) => [n.date, n.state]));
+    const guests = holds.filter((h) => !h.host);
+    for (const h of guests) {
+      for (const d of h.stay) expect([d, states.get(d)]).toEqual([d, 'booked']);
+      for (const d of h.prep) expect([d, states.get(d)]).toEqual([d, 'blocked']);
+    }
+    expect(r.bookings.filter((b) => guests.some((h) => h.stay[0] === b.checkIn)).map((b) => [b.checkIn, b.checkOut])).toEqual(guests.map((h) => [h.stay[0], addDays(h.stay.at(-1)!, 1)]));
+  });
+});

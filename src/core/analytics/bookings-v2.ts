@@ -30,6 +30,8 @@ const PREP_SIDE_EVIDENCE = 8;
 /** Holds seen taken with both sides free that start off the check-in days and whose stay q nights in starts on one, at least this many, to read a hold refused for its check-in day as a stay with q preparation nights (stripForCheckIn). */
 const CHECK_IN_PREP_EVIDENCE = 2;
 
+/** Holds a stay of the minimum or a night more once two nights come off each side, at least this many, to read two preparation nights where one was read (shortestAtTwo). */
+const SHORT_AT_TWO_EVIDENCE = 2;
 /** Holds the rules accept whole, at least this many, to read preparation time from the shortest of them. */
 const TIGHT_EVIDENCE = 4;
 /** Holds the rules accept whole, at least this many, to read preparation time from the shortest of them when no hold the rules refuse whole supports it (readPrepFromShortest's clean). */
@@ -292,7 +294,7 @@ function staysValid(g: Group, left: number, right: number, reads: Map<number, Ni
  * at most one in four as many that they accept whole; or from the shortest holds
  * (readPrepFromShortest), when p also moves a hold the rules refuse whole onto the rules' days, or
  * when many holds (CLEAN_EVIDENCE) say so and p breaks none of them seen with both sides free.
- * A listing read as 1 is read as 2 when its shortest holds say 2.
+ * A listing read as 1 is read as 2 when its shortest holds say 2 (readPrepFromShortest, shortestAtTwo).
  */
 export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>, closed: ReadonlySet<number> = new Set()): number {
   const sides = (g: Group) => {
@@ -312,7 +314,7 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
   const strict = (p: number) => eligible.filter(({ g, left, right }) => valid(g, p * left, p * right)).length;
   const loose = (p: number) => eligible.filter((e) => fits(e, p)).length;
   const none = strict(0);
-  const up = (p: number) => (p === 1 && readPrepFromShortest(pooled, valid).p === 2 ? 2 : p);
+  const up = (p: number) => (p === 1 && (readPrepFromShortest(pooled, valid).p === 2 || shortestAtTwo(pooled, valid)) ? 2 : p);
   for (const p of [2, 1]) {
     // Many holds all long enough for p on each side; or the rules refuse most of them whole and accept them stripped.
     if (eligible.length >= MIN_PREP_EVIDENCE && strict(p) >= 0.9 * eligible.length) return up(p);
@@ -341,6 +343,24 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
   // or breaks no hold seen taken with both sides free.
   const short = readPrepFromShortest(pooled, valid);
   return short.p !== 0 && (short.clean || gain(short.p) >= 1) ? short.p : 0;
+}
+
+/**
+ * Whether a listing read as blocking one preparation night blocks two: among its holds with both
+ * sides free, none leaves a stay of the minimum or a night more once a night comes off each side,
+ * while at least SHORT_AT_TWO_EVIDENCE do once two come off each. Guests often book the minimum
+ * stay, so the shortest stays are found where the preparation nights really end.
+ */
+function shortestAtTwo(pooled: readonly { g: Group; left: number; right: number }[], valid: (g: Group, left: number, right: number) => boolean): boolean {
+  let t1 = 0;
+  let t2 = 0;
+  for (const { g, left, right } of pooled) {
+    if (left + right < 2 || !valid(g, 1, 1)) continue;
+    const excess = (q: number) => g.nights.length - 2 * q - minOf(g.nights[q]!);
+    if (excess(1) <= 1) t1++;
+    if (valid(g, 2, 2) && excess(2) <= 1) t2++;
+  }
+  return t1 === 0 && t2 >= SHORT_AT_TWO_EVIDENCE;
 }
 
 /**
