@@ -309,6 +309,36 @@ describe('inferBookings (calendar-diff/2) and a booking window, observed weekly'
   });
 });
 
+describe('inferBookings (calendar-diff/2) and a booking window, answered days after the last observation', () => {
+  // Observed weekly at noon from 2030-01-01 for 12 weeks (the last on 2030-03-19), 100 nights ahead,
+  // a 30-day rolling window (nights 30 days ahead or more closed), minimum stay 2, nothing booked.
+  const snapshots = [...Array(12).keys()].map((i) => {
+    const at = dayMs('2030-01-01') + i * 7 * DAY + 12 * 3_600_000;
+    const today = dateOf(at);
+    const shut = addDays(today, 30);
+    const days = calendar('2030-01-01', 200, new Set());
+    return {
+      at,
+      days: new Map(
+        [...days].filter(([d]) => d >= today && d < addDays(today, 100)).map(([d, v]) => [d, d >= shut ? { ...v, available: false, checkIn: false, checkOut: false, bookable: false } : v]),
+      ),
+    };
+  });
+  const days = record(snapshots);
+  const stateOf = (r: ReturnType<typeof inferBookings>) => new Map(r.nights.map((n) => [n.date, n.state]));
+
+  it('a night the window closed at the last observation is unbookable as of then, and available once the window moved to the day asked about reaches it', () => {
+    const then = stateOf(inferBookings({ days, from: '2030-04-10', to: '2030-05-01', method: 'calendar-diff/2' }));
+    expect(then.get('2030-04-16')).toBe('available');
+    expect(then.get('2030-04-17')).toBe('unbookable');
+    expect(then.get('2030-04-18')).toBe('unbookable');
+    // Five days on: the window reaches 2030-04-22.
+    const now = stateOf(inferBookings({ days, from: '2030-04-10', to: '2030-05-01', method: 'calendar-diff/2', asOf: dayMs('2030-03-24') + 12 * 3_600_000 }));
+    expect(range('2030-04-18', 5).map((d) => now.get(d))).toEqual(Array(5).fill('available'));
+    expect(now.get('2030-04-23')).toBe('unbookable');
+  });
+});
+
 describe('inferBookings (calendar-diff/2) and preparation nights on a listing with a closed check-in day', () => {
   // Observed daily at noon from 2030-02-01, 60 nights ahead, minimum stay 2, no check-in on
   // Mondays, check-out any day: two guests' stays from a Tuesday (2030-03-05 for 4 nights, 2030-03-19 for 3), each

@@ -128,7 +128,7 @@ export function simulateBookings(o: SimOptions): SimResult {
       r.observations++;
     }
     r.rows += rec.rows.length;
-    const inferred = inferBookings({ days: rec.rows.filter((r) => r.kind === 'day'), from: dateOf(startDay * DAY_MS), to: dateOf(scoreTo * DAY_MS), method: o.method });
+    const inferred = inferBookings({ days: rec.rows.filter((r) => r.kind === 'day'), from: dateOf(startDay * DAY_MS), to: dateOf(scoreTo * DAY_MS), method: o.method, asOf: end - 1 });
     // The truth at the end; a past night's is its final state (every hold is made before its nights).
     const truth = truthOf(platform, id, startDay, scoreTo, end - 1);
     for (const n of inferred.nights) {

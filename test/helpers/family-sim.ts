@@ -189,7 +189,7 @@ export function simulateFamilies(o: FamilySimOptions): FamilySimResult {
     const l = familyListing(o.seed, i, families, { from: startDay - 60, to: scoreTo + 60 });
     const days = record(l, o, scoreTo);
     const reviews = o.reviews ? reviewsAt(l, end).map((t) => new Date(t).toISOString()) : undefined;
-    const inferred = inferBookings({ days, from: dateOf(startDay), to: dateOf(scoreTo), method: o.method, reviews });
+    const inferred = inferBookings({ days, from: dateOf(startDay), to: dateOf(scoreTo), method: o.method, reviews, asOf: end });
     const truth = truthAt(l, end, startDay, scoreTo);
     for (const [i, n] of inferred.nights.entries()) {
       const day = Math.round(Date.parse(`${n.date}T00:00:00Z`) / DAY_MS);

@@ -197,4 +197,54 @@ describe('calendar families on the simulated upstream, observed through stays se
     expect(right['calendar-diff/2']!).toBeGreaterThan(right['calendar-diff/1']!);
     expect(right['calendar-diff/2']! / nights).toBeGreaterThan(0.8);
   }, 180_000);
+
+  it('answered days after the last observation, calendar-diff/2 reads the nights the booking window opened since as available', async () => {
+    const clock = manualClock(START);
+    const dataDir = tempDir();
+    const env = { STAYS_LOG_LEVEL: 'warn', STAYS_SHUTDOWN_GRACE_MS: '0', STAYS_UPSTREAM: 'simulated', STAYS_SIM_LATENCY_MS: '0', STAYS_SIM_CALENDARS: `families:${SEED}:window` };
+    const server = await startServer({ port: 0, config: { dataDir }, env, logger: pino({ level: 'silent' }), clock });
+    try {
+      const account = await accountOn(server.runtime, { credits: 1_000_000, rpm: 100_000 });
+      const get = async <T>(path: string): Promise<T> => {
+        const r = await fetch(server.url + path, { headers: { authorization: `Bearer ${account.liveKey}`, prefer: 'wait=30' } });
+        const text = await r.text();
+        expect(r.status, text).toBe(200);
+        return (JSON.parse(text) as { data: T }).data;
+      };
+      // Two listings whose window is shorter than the calendar read (so nights past it show closed).
+      const ids = IDS.filter((id) => (familyListingOf({ kind: 'families', seed: SEED, families: ['window'] }, 'airbnb', id).params.windowDays ?? 999) <= 90).slice(0, 2);
+      expect(ids).toHaveLength(2);
+      // Observed weekly for eight weeks, then asked five days after the last observation.
+      const WEEKS = 8;
+      for (let week = 0; week < WEEKS; week++) {
+        clock.set(START + week * 7 * DAY_MS);
+        const today = Math.floor(clock.now() / DAY_MS);
+        for (const id of ids) await get(`/v1/availability?platform=airbnb&listingId=${id}&startDate=${dateOf(today)}&endDate=${dateOf(today + AHEAD)}`);
+      }
+      const lastDay = Math.floor(clock.now() / DAY_MS);
+      clock.set(clock.now() + 5 * DAY_MS);
+      const nowDay = Math.floor(clock.now() / DAY_MS);
+      let opened = 0;
+      for (const id of ids) {
+        const w = familyListingOf({ kind: 'families', seed: SEED, families: ['window'] }, 'airbnb', id).params.windowDays!;
+        const from = dateOf(lastDay + w - 10);
+        const to = dateOf(nowDay + w + 10);
+        const r = await get<Bookings>(`/v1/history/bookings?platform=airbnb&listingId=${id}&from=${from}&to=${to}&method=calendar-diff/2`);
+        const state = new Map(r.nights.map((n) => [n.date, n.state]));
+        const truth = familiesTruth.nightsAt({ kind: 'families', seed: SEED, families: ['window'] }, 'airbnb', id, clock.now(), from, to);
+        // Past the window when last observed, within it now: free and open to guests, as the truth says.
+        for (let d = lastDay + w; d < nowDay + w; d++) {
+          if (truth.get(dateOf(d)) !== 'available') continue;
+          expect([dateOf(d), state.get(dateOf(d))]).toEqual([dateOf(d), 'available']);
+          opened++;
+        }
+        // Still past the window now: not yet bookable.
+        for (let d = nowDay + w; d < nowDay + w + 10; d++) if (truth.get(dateOf(d)) === 'unbookable') expect(state.get(dateOf(d))).toBe('unbookable');
+      }
+      expect(opened).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -544,6 +544,7 @@ const PATHS = [
   'unbookable',
   'noticeFree',
   'windowClosed',
+  'windowOpened',
 ] as const;
 export type ConfidencePath = (typeof PATHS)[number];
 /** Observations further apart than this (the median gap) make a listing's calendar sparse. */
@@ -578,7 +579,7 @@ function basisV2(s: Signals, path: ConfidencePath, start: number, end: number, r
     `w${s.windowDays === null ? 0 : 1}`,
   ].join('|');
 }
-const FREE_PATHS = new Set<ConfidencePath>(['available', 'unbookable', 'noticeFree', 'windowClosed']);
+const FREE_PATHS = new Set<ConfidencePath>(['available', 'unbookable', 'noticeFree', 'windowClosed', 'windowOpened']);
 /** The fields of a basis each level of the calibration reads (bench/calibrate-v2.mjs), finest first. */
 const CALIBRATION_LEVELS = [6, 5, 3, 2] as const;
 
@@ -694,7 +695,7 @@ const c = (path: ConfidencePath) => `${CALIBRATION_V2[`${path}|dense`]}/${CALIBR
 export const BOOKING_METHOD_TEXT_V2 =
   'Booking inference from consecutive calendar observations, reading the holds platforms make by themselves first (docs/analytics.md): ' +
   `a listing whose free nights close a fixed time before they begin (an advance notice, up to ${MAX_NOTICE_DAYS} days) has those nights read as free (confidence ${c('noticeFree')}), ` +
-  `and one whose nights past a fixed number of days ahead are always closed (a booking window) has those read as free and not yet bookable (unbookable, ${c('windowClosed')}); ` +
+  `and one whose nights past a fixed number of days ahead are always closed (a booking window) has those read as free and not yet bookable (unbookable, ${c('windowClosed')}), and available once the window, moved to the time of the answer, reaches them (${c('windowOpened')}); ` +
   `consecutive nights taken in one change are one hold, less its preparation nights (read per listing: blocked, ${c('prep')}; ` +
   "or per hold, a hold starting on a day guests cannot check in on whose stay a night or two in from each side starts on one, as the listing's other holds show, " +
   'and on a listing rented by the week, the whole weeks from its check-in weekday a hold seen taken holds, less a night or two at each end); ' +

@@ -129,6 +129,12 @@ export interface BookingInput {
    * Absent: none were fetched (an empty list: the listing has none).
    */
   reviews?: readonly string[];
+  /**
+   * The instant the answer is for (epoch ms; default: the last observation): calendar-diff/2
+   * reads a night its booking window closed at the last observation as opened by then when the
+   * window, moved to that day, reaches it.
+   */
+  asOf?: number;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -398,6 +404,8 @@ export function inferBookings(input: BookingInput): BookingInference {
 
   const nights: InferredNight[] = [];
   const basis: string[] = [];
+  // The day the answer is for: a night the booking window closed at the last observation has opened since if it lies within the window of that day.
+  const asOfDay = input.asOf === undefined ? null : Math.floor(input.asOf / DAY_MS);
   const counts = Object.fromEntries(NIGHT_STATES.map((s) => [s, 0])) as Record<NightState, number>;
   let observedNights = 0;
   for (let d = from; d < to; d++) {
@@ -417,7 +425,9 @@ export function inferBookings(input: BookingInput): BookingInference {
       if (v) {
         night = { date: dateOf(d), state: v.state, confidence: v.confidence };
         why = v.basis ?? '';
-      } else if (v2?.signals.windowClosed.has(d)) night = free('unbookable', 'windowClosed', 0.9);
+      } else if (v2?.signals.windowClosed.has(d) && !(asOfDay !== null && v2.signals.windowDays !== null && d < asOfDay + v2.signals.windowDays)) night = free('unbookable', 'windowClosed', 0.9);
+      // Opened by the window since the last observation: free, its rules never seen (a calendar states none for nights it closes).
+      else if (v2?.signals.windowClosed.has(d)) night = free('available', 'windowOpened', 0.9);
       else if (v2?.signals.noticeFreed.has(d)) night = free(coverable(d, latest) ? 'available' : 'unbookable', 'noticeFree', 0.9);
       else if (coverable(d, latest)) night = free('available', 'available', 0.95);
       else night = free('unbookable', 'unbookable', 0.9);
@@ -460,9 +470,11 @@ export function inferWindow(
   from: string,
   to: string,
   method: BookingMethod = BOOKING_METHOD,
+  asOf?: number,
 ): BookingInference {
   const reviews = reviewsFor(method, o.ratings, o.days);
-  const whole = o.span === null ? null : inferBookings({ days: o.days, prices: o.prices, from: o.span.from, to: dateOf(dayNumber(o.span.to) + 1), method, reviews });
+  const whole =
+    o.span === null ? null : inferBookings({ days: o.days, prices: o.prices, from: o.span.from, to: dateOf(dayNumber(o.span.to) + 1), method, reviews, ...(asOf === undefined ? {} : { asOf }) });
   const byDate = new Map((whole?.nights ?? []).map((n) => [n.date, n]));
   const nights: InferredNight[] = [];
   const counts = Object.fromEntries(NIGHT_STATES.map((s) => [s, 0])) as Record<NightState, number>;

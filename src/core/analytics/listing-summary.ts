@@ -100,7 +100,8 @@ function spanOf(days: readonly ObservationRow<'day'>[]): { from: string; to: str
  * The summary of a listing from its calendar rows and price rows (quotes and dated searches, any
  * currency): every night from the first observed to the last, and every booking. `within` (both
  * ends included) names the nights classified instead, for a reader whose history has no end (the
- * sandbox world).
+ * sandbox world). `asOf` is the instant the summary is for (default: the last observation; see
+ * BookingInput.asOf).
  */
 export function summarizeListing(
   days: readonly ObservationRow<'day'>[],
@@ -108,10 +109,11 @@ export function summarizeListing(
   within?: DateSpan,
   method: BookingMethod = BOOKING_METHOD,
   ratings?: readonly ObservationRow<'rating'>[],
+  asOf?: number,
 ): ListingSummary {
   const span = within ? { from: within.from, to: addDays(within.to, 1) } : spanOf(days);
   if (span === null) return { form: SUMMARY_FORM, method, first: null, states: '', seen: '', confidences: '', bookings: [], priced: [], currencies: [] };
-  const r = inferBookings({ days, prices, from: span.from, to: span.to, method, reviews: reviewsFor(method, ratings, days) });
+  const r = inferBookings({ days, prices, from: span.from, to: span.to, method, reviews: reviewsFor(method, ratings, days), ...(asOf === undefined ? {} : { asOf }) });
   // Each night's calendar rows: how many, the first first seen and the last last seen.
   const f = dayNumber(span.from);
   const nights = r.nights.length;

@@ -27,7 +27,8 @@ export async function historyBookings(services: Services, ctx: RequestContext, r
   // The listing's one classification of every night observed (the store), sliced to the window:
   // the market reads the same (src/core/analytics/listing-summary.ts).
   const observed = await historyFor(services, ctx).observedFor({ platform, listingId: id }, { from: q.from, to: addDays(q.to, -1) });
-  const inference = inferWindow(observed, q.from, q.to, q.method ?? BOOKING_METHOD);
+  // The answer is for now: a night the booking window closed when last observed may have opened since.
+  const inference = inferWindow(observed, q.from, q.to, q.method ?? BOOKING_METHOD, services.clock.now());
   if (inference.sample.nights === 0) {
     throw new ServiceError(
       'no_observations',

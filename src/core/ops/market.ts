@@ -60,6 +60,7 @@ async function gather(
   to: string,
   check: () => void,
   method: BookingMethod,
+  asOf: number,
 ): Promise<{ prepared: Prepared[]; currency: string; excluded: number }> {
   const keyOf = (l: { platform: string; listingId: string }) => `${l.platform}|${l.listingId}`;
   const placedBedrooms = new Map(members.map((m) => [keyOf(m), m.bedrooms]));
@@ -73,7 +74,7 @@ async function gather(
   for (const [i, d] of digests.entries()) {
     if (d.summary === null || d.summary.method === method) continue;
     const o = await history.observedFor(d, { from, to: addDays(to, -1) });
-    d.summary = summarizeListing(o.days, o.prices, o.span ?? undefined, method, o.ratings);
+    d.summary = summarizeListing(o.days, o.prices, o.span ?? undefined, method, o.ratings, asOf);
     if (i % TALLY_STEP === TALLY_STEP - 1) {
       check();
       await yieldLoop();
@@ -185,7 +186,7 @@ export async function market(services: Services, ctx: RequestContext, raw: RawIn
   }
   const check = budget(services);
   const method = q.method ?? BOOKING_METHOD;
-  const gathered = await gather(history, members, q.from, q.to, check, method);
+  const gathered = await gather(history, members, q.from, q.to, check, method, services.clock.now());
   const { currency, excluded } = gathered;
   const prepared = bedrooms === null ? gathered.prepared : gathered.prepared.filter((p) => p.bedrooms === bedrooms);
   const window = windowOf(prepared);
