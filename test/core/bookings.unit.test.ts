@@ -378,6 +378,16 @@ describe('inferBookings (calendar-diff/2) and preparation nights on a listing wi
     expect(one.nights.filter((n) => n.state === 'booked')).toEqual([]);
   });
 
+  it('a hold taken before observation began that starts on the closed day is read so too, as the holds seen taken show', () => {
+    // A third guest's stay from Tuesday 2030-03-26 for 3 nights, with its preparation nights, booked
+    // before the first observation: its nights were never seen free.
+    const early = { stay: range('2030-03-26', 3), hold: range('2030-03-25', 5), at: dayMs('2030-01-20') };
+    const r = inferBookings({ days: observe([first, second, early]), from: '2030-03-01', to: '2030-04-01', method: 'calendar-diff/2' });
+    expect(r.nights.filter((n) => n.state === 'booked').map((n) => n.date)).toEqual([...first.stay, ...second.stay, ...early.stay]);
+    expect(r.bookings.at(-1)).toMatchObject({ checkIn: '2030-03-26', checkOut: '2030-03-29', bookedAfter: null });
+    expect(r.nights.filter((n) => n.date === '2030-03-25' || n.date === '2030-03-29').map((n) => n.state)).toEqual(['blocked', 'blocked']);
+  });
+
   it('one such hold alone is the host’s: a listing shows its preparation time on more than one', () => {
     const r = inferBookings({ days: observe([first]), from: '2030-03-01', to: '2030-04-01', method: 'calendar-diff/2' });
     expect(r.nights.filter((n) => n.state === 'blocked').map((n) => n.date)).toEqual(first.hold);

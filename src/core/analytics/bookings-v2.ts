@@ -425,15 +425,17 @@ export function stripPrep(g: Group, reads: Map<number, NightRead>, p: number, cl
  * A hold refused for its check-in day, read as a guest's stay with its own preparation nights
  * when the listing's preparation time was not read (or a side kept them: a neighbour taken before
  * it): on a listing whose guests may check in on some days only (closed weekdays, weekly rentals),
- * a hold seen taken that starts on a day no guest may check in on, while q nights off each side
- * (q = 1, then 2) leave a stay the rules accept (a check-in day, long enough for its minimum, not
- * ending on a day that refused check-out), and the listing's other holds show q (showsPrep). A
- * platform blocks the same nights on both sides of a booking, so its holds all start q nights
- * before a check-in day; a host's hold starts on any day. Returns the stay and its preparation
- * nights, or null.
+ * a hold that starts on a day no guest may check in on, while q nights off each side (q = 1, then
+ * 2) leave a stay the rules accept (a check-in day, long enough for its minimum, not ending on a
+ * day that refused check-out), and the listing's other holds show q (showsPrep). A platform blocks
+ * the same nights on both sides of a booking, so its holds all start q nights before a check-in
+ * day; a host's hold starts on any day. A hold taken before observation began (never seen free) is
+ * read so too: its first night is judged by the listing's closed weekdays alone, and the platform
+ * blocked its preparation nights then as it does now, so such a hold starting q nights before a
+ * check-in day is a stay (or stays run together) with its preparation nights, as the holds seen
+ * taken show. Returns the stay and its preparation nights, or null.
  */
 export function stripForCheckIn(g: Group, groups: readonly Group[], reads: Map<number, NightRead>, closed: ReadonlySet<number>): { stay: Group; prep: NightRead[] } | null {
-  if (g.after === null) return null;
   const refusedAt = (n: NightRead) => (n.lastFree !== null && !checkInAllowed(n.lastFree.value)) || closed.has(weekday(n.day));
   if (!refusedAt(g.nights[0]!)) return null;
   for (const q of [1, 2]) {
