@@ -599,7 +599,9 @@ export function confidenceV2(s: Signals, path: ConfidencePath, start: number, en
     const c = CALIBRATION_V2[parts.slice(0, n).join('|')];
     if (c !== undefined) return { confidence: c, basis };
   }
-  return { confidence: 0.5, basis };
+  // A path the development worlds showed at the other density only (nights the window opened since the last observation: only where observations are days apart).
+  const other = CALIBRATION_V2[`${path}|${s.sparse ? 'dense' : 'sparse'}`];
+  return { confidence: other ?? 0.5, basis };
 }
 
 /** A guest reviews within this many days of check-out, or never (platforms close the review window then). */
@@ -693,7 +695,11 @@ export function classifyV2(g: Group, closed: Set<number>, reads: Map<number, Nig
 }
 
 /** calendar-diff/2 in words (the market answer's `methods`), from its own parameters. */
-const c = (path: ConfidencePath) => `${CALIBRATION_V2[`${path}|dense`]}/${CALIBRATION_V2[`${path}|sparse`]}`;
+const c = (path: ConfidencePath) => {
+  const dense = CALIBRATION_V2[`${path}|dense`];
+  const sparse = CALIBRATION_V2[`${path}|sparse`];
+  return dense === undefined || sparse === undefined ? `${dense ?? sparse}` : `${dense}/${sparse}`;
+};
 export const BOOKING_METHOD_TEXT_V2 =
   'Booking inference from consecutive calendar observations, reading the holds platforms make by themselves first (docs/analytics.md): ' +
   `a listing whose free nights close a fixed time before they begin (an advance notice, up to ${MAX_NOTICE_DAYS} days) has those nights read as free (confidence ${c('noticeFree')}), ` +
