@@ -197,7 +197,11 @@ const NIGHT_STATE_VALUES = ['available', 'booked', 'blocked', 'unbookable', 'unk
 export const bookingInferenceSchema = once(() =>
   z
     .object({
-      method: z.string().describe(`The method and its version, the one asked for or the default: ${BOOKING_METHODS.join(', ')} (docs/analytics.md). A change to its rules is a new version.`),
+      method: z
+        .string()
+        .describe(
+          `The method and its version, the one asked for or the default: ${BOOKING_METHODS.join(', ')} (docs/analytics.md). A change to its rules is a new version; calendar-diff/2 is in development, its rules changing between releases until it becomes the default.`,
+        ),
       minConfidence: z.number().nullable().describe('The minConfidence asked for (nights and bookings less sure than it answered unknown and left out), or null.'),
       platform: z.string(),
       listingId: z.string().describe('Platform-native id.'),
