@@ -38,7 +38,7 @@ interface Night {
 interface Bookings {
   method: string;
   nights: Night[];
-  sample: { nights: number; reviews: number | null };
+  sample: { nights: number; reviews: number | null; lastObserved: string };
 }
 /** The listings whose detail is read daily too: their review counts are followed. */
 const FOLLOWED = (id: string) => Number(id) % 2 === 0;
@@ -230,6 +230,8 @@ describe('calendar families on the simulated upstream, observed through stays se
         const from = dateOf(lastDay + w - 10);
         const to = dateOf(nowDay + w + 10);
         const r = await get<Bookings>(`/v1/history/bookings?platform=airbnb&listingId=${id}&from=${from}&to=${to}&method=calendar-diff/2`);
+        // Asked five days after the last observation.
+        expect(Date.parse(r.sample.lastObserved) + 5 * DAY_MS).toBeLessThanOrEqual(clock.now());
         const state = new Map(r.nights.map((n) => [n.date, n.state]));
         const truth = familiesTruth.nightsAt({ kind: 'families', seed: SEED, families: ['window'] }, 'airbnb', id, clock.now(), from, to);
         // Past the window when last observed, within it now: free and open to guests, as the truth says.
