@@ -394,6 +394,33 @@ describe('inferBookings (calendar-diff/2) and preparation nights on a listing wi
   });
 });
 
+/** A hold: a stay and the preparation nights taken with it, taken at `at` (epoch ms); a host's hold has none. */
+type PrepHold = { stay: string[]; prep: string[]; at: number; host?: true };
+
+const atHour = (date: string, hour: number) => dayMs(date) + hour * 3_600_000;
+
+/**
+ * A listing observed daily at noon from 2030-02-01 for 40 days, 200 nights ahead, with these holds
+ * taken by then; every free night may start and end a stay of at least `minNights`.
+ */
+function observePrepHolds(holds: readonly PrepHold[], minNights: number): ObservationRow<'day'>[] {
+  return record(
+    [...Array(40).keys()].map((i) => {
+      const t = atHour(addDays('2030-02-01', i), 12);
+      const taken = new Set(holds.filter((h) => h.at < t).flatMap((h) => [...h.stay, ...h.prep]));
+      return {
+        at: t,
+        days: new Map(
+          range(dateOf(t), 200).map((d): [string, Day] => {
+            const free = !taken.has(d);
+            return [d, { available: free, minNights, checkIn: free, checkOut: true, bookable: free }];
+          }),
+        ),
+      };
+    }),
+  );
+}
+
 describe('inferBookings (calendar-diff/2): preparation nights read from the shortest holds, beside a taken neighbour, and a neighbour gone', () => {
   // Observed daily at noon from 2030-02-01 for 40 days, 200 nights ahead, minimum stay 2, check-in
   // and check-out any free day; the platform blocks one preparation night on each side of every
@@ -408,9 +435,8 @@ describe('inferBookings (calendar-diff/2): preparation nights read from the shor
   // night is blocked on a night that passed): its left neighbour was seen free, and is gone from
   // the calendar when the hold is first seen taken.
   const d0 = '2030-03-01';
-  const at = (date: string, hour: number) => dayMs(date) + hour * 3_600_000;
-  type Hold = { stay: string[]; prep: string[]; at: number; host?: true };
-  const holds: Hold[] = [];
+  const at = atHour;
+  const holds: PrepHold[] = [];
   for (let i = 0; i < 14; i++) {
     const start = addDays(d0, 12 + 10 * i);
     const stay = range(start, 2 + (i % 2));
@@ -421,25 +447,10 @@ describe('inferBookings (calendar-diff/2): preparation nights read from the shor
     holds.push({ stay: range(addDays(after.prep[1]!, 1), 2), prep: [], at: at(addDays('2030-02-01', 20 + i), 18), host: true });
   }
   const sixth = holds[6]!;
-  const x: Hold = { stay: range(addDays(sixth.prep[1]!, 2), 3), prep: [addDays(sixth.prep[1]!, 1), addDays(sixth.prep[1]!, 5)], at: at('2030-02-25', 18) };
-  const last: Hold = { stay: range('2030-03-05', 2), prep: ['2030-03-07'], at: at('2030-03-04', 18) };
+  const x: PrepHold = { stay: range(addDays(sixth.prep[1]!, 2), 3), prep: [addDays(sixth.prep[1]!, 1), addDays(sixth.prep[1]!, 5)], at: at('2030-02-25', 18) };
+  const last: PrepHold = { stay: range('2030-03-05', 2), prep: ['2030-03-07'], at: at('2030-03-04', 18) };
   holds.push(x, last);
-  const days = record(
-    [...Array(40).keys()].map((i) => {
-      const t = at(addDays('2030-02-01', i), 12);
-      const today = dateOf(t);
-      const taken = new Set(holds.filter((h) => h.at < t).flatMap((h) => [...h.stay, ...h.prep]));
-      return {
-        at: t,
-        days: new Map(
-          range(today, 200).map((d): [string, Day] => {
-            const free = !taken.has(d);
-            return [d, { available: free, minNights: 2, checkIn: free, checkOut: true, bookable: free }];
-          }),
-        ),
-      };
-    }),
-  );
+  const days = observePrepHolds(holds, 2);
   const r = inferBookings({ days, from: d0, to: '2030-08-01', method: 'calendar-diff/2' });
   const states = new Map(r.nights.map((n) => [n.date, n.state]));
 
@@ -477,31 +488,15 @@ describe('inferBookings (calendar-diff/2): two preparation nights told from one 
   // nights, and one night off each side of the guests' holds leaves stays of 3 or 4 nights: no
   // stay of the minimum or a night more, which two nights off each side leave on every one.
   const d0 = '2030-03-01';
-  const at = (date: string, hour: number) => dayMs(date) + hour * 3_600_000;
-  type Hold = { stay: string[]; prep: string[]; at: number; host?: true };
-  const holds: Hold[] = [];
+  const at = atHour;
+  const holds: PrepHold[] = [];
   for (let i = 0; i < 8; i++) {
     const start = addDays(d0, 5 + 10 * i);
     const stay = range(start, 1 + (i % 2));
     holds.push({ stay, prep: [addDays(start, -2), addDays(start, -1), addDays(start, stay.length), addDays(start, stay.length + 1)], at: at(addDays('2030-02-20', i), 18) });
   }
   for (const i of [2, 5]) holds.push({ stay: range(addDays(holds[i]!.prep[3]!, 1), 3), prep: [], at: at(addDays('2030-02-20', 10 + i), 18), host: true });
-  const days = record(
-    [...Array(40).keys()].map((i) => {
-      const t = at(addDays('2030-02-01', i), 12);
-      const today = dateOf(t);
-      const taken = new Set(holds.filter((h) => h.at < t).flatMap((h) => [...h.stay, ...h.prep]));
-      return {
-        at: t,
-        days: new Map(
-          range(today, 200).map((d): [string, Day] => {
-            const free = !taken.has(d);
-            return [d, { available: free, minNights: 1, checkIn: free, checkOut: true, bookable: free }];
-          }),
-        ),
-      };
-    }),
-  );
+  const days = observePrepHolds(holds, 1);
 
   it('reads two preparation nights, not one: each guest stay booked exactly, its two nights on each side blocked', () => {
     const r = inferBookings({ days, from: d0, to: '2030-06-01', method: 'calendar-diff/2' });
