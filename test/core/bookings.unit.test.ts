@@ -400,6 +400,19 @@ type PrepHold = { stay: string[]; prep: string[]; at: number; host?: true };
 const atHour = (date: string, hour: number) => dayMs(date) + hour * 3_600_000;
 
 /**
+ * `count` guests' stays ten nights apart from the night `first`, of `length(i)` nights, each with
+ * `prep` preparation nights on either side, the i-th taken at 18:00 on `takenFrom` + i days.
+ */
+function guestHolds(count: number, o: { first: string; length: (i: number) => number; prep: number; takenFrom: string }): PrepHold[] {
+  return [...Array(count).keys()].map((i) => {
+    const start = addDays(o.first, 10 * i);
+    const stay = range(start, o.length(i));
+    const prep = [...range(addDays(start, -o.prep), o.prep), ...range(addDays(start, stay.length), o.prep)];
+    return { stay, prep, at: atHour(addDays(o.takenFrom, i), 18) };
+  });
+}
+
+/**
  * A listing observed daily at noon from 2030-02-01 for 40 days, 200 nights ahead, with these holds
  * taken by then; every free night may start and end a stay of at least `minNights`.
  */
@@ -435,20 +448,14 @@ describe('inferBookings (calendar-diff/2): preparation nights read from the shor
   // night is blocked on a night that passed): its left neighbour was seen free, and is gone from
   // the calendar when the hold is first seen taken.
   const d0 = '2030-03-01';
-  const at = atHour;
-  const holds: PrepHold[] = [];
-  for (let i = 0; i < 14; i++) {
-    const start = addDays(d0, 12 + 10 * i);
-    const stay = range(start, 2 + (i % 2));
-    holds.push({ stay, prep: [addDays(start, -1), addDays(start, stay.length)], at: at(addDays('2030-02-01', i), 18) });
-  }
+  const holds = guestHolds(14, { first: '2030-03-13', length: (i) => 2 + (i % 2), prep: 1, takenFrom: '2030-02-01' });
   for (const i of [3, 9]) {
     const after = holds[i]!;
-    holds.push({ stay: range(addDays(after.prep[1]!, 1), 2), prep: [], at: at(addDays('2030-02-01', 20 + i), 18), host: true });
+    holds.push({ stay: range(addDays(after.prep[1]!, 1), 2), prep: [], at: atHour(addDays('2030-02-01', 20 + i), 18), host: true });
   }
   const sixth = holds[6]!;
-  const x: PrepHold = { stay: range(addDays(sixth.prep[1]!, 2), 3), prep: [addDays(sixth.prep[1]!, 1), addDays(sixth.prep[1]!, 5)], at: at('2030-02-25', 18) };
-  const last: PrepHold = { stay: range('2030-03-05', 2), prep: ['2030-03-07'], at: at('2030-03-04', 18) };
+  const x: PrepHold = { stay: range(addDays(sixth.prep[1]!, 2), 3), prep: [addDays(sixth.prep[1]!, 1), addDays(sixth.prep[1]!, 5)], at: atHour('2030-02-25', 18) };
+  const last: PrepHold = { stay: range('2030-03-05', 2), prep: ['2030-03-07'], at: atHour('2030-03-04', 18) };
   holds.push(x, last);
   const days = observePrepHolds(holds, 2);
   const r = inferBookings({ days, from: d0, to: '2030-08-01', method: 'calendar-diff/2' });
@@ -488,14 +495,8 @@ describe('inferBookings (calendar-diff/2): two preparation nights told from one 
   // nights, and one night off each side of the guests' holds leaves stays of 3 or 4 nights: no
   // stay of the minimum or a night more, which two nights off each side leave on every one.
   const d0 = '2030-03-01';
-  const at = atHour;
-  const holds: PrepHold[] = [];
-  for (let i = 0; i < 8; i++) {
-    const start = addDays(d0, 5 + 10 * i);
-    const stay = range(start, 1 + (i % 2));
-    holds.push({ stay, prep: [addDays(start, -2), addDays(start, -1), addDays(start, stay.length), addDays(start, stay.length + 1)], at: at(addDays('2030-02-20', i), 18) });
-  }
-  for (const i of [2, 5]) holds.push({ stay: range(addDays(holds[i]!.prep[3]!, 1), 3), prep: [], at: at(addDays('2030-02-20', 10 + i), 18), host: true });
+  const holds = guestHolds(8, { first: '2030-03-06', length: (i) => 1 + (i % 2), prep: 2, takenFrom: '2030-02-20' });
+  for (const i of [2, 5]) holds.push({ stay: range(addDays(holds[i]!.prep[3]!, 1), 3), prep: [], at: atHour(addDays('2030-02-20', 10 + i), 18), host: true });
   const days = observePrepHolds(holds, 1);
 
   it('reads two preparation nights, not one: each guest stay booked exactly, its two nights on each side blocked', () => {

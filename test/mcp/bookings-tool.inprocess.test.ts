@@ -2,38 +2,24 @@
 // /v1/history/bookings; its text names the method, the counts and the sample, lists the bookings,
 // and under minConfidence says which nights it answered unknown; bad arguments are tool errors
 // carrying the API's typed error.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BookingInferenceView } from '../../src/core/schemas/history.js';
-import { type TestApp, startApp } from '../helpers/app.js';
-import type { TestAccount } from '../helpers/stays.js';
-import { httpClient, textOf } from './helpers.js';
+import { textOf } from './helpers.js';
+import { sandboxMcpApp } from './sandbox-app.js';
 
 describe('get_inferred_bookings (a sandbox key over /mcp)', () => {
-  let s: TestApp;
-  let acct: TestAccount;
-  let client: Client;
+  const app = sandboxMcpApp();
   const args = { platform: 'airbnb', listingId: '62959578', from: '2027-06-01', to: '2027-07-01', method: 'calendar-diff/2' };
   const query = 'platform=airbnb&listingId=62959578&from=2027-06-01&to=2027-07-01&method=calendar-diff/2';
 
-  beforeAll(async () => {
-    s = await startApp();
-    acct = await s.account({ credits: 1000 });
-    client = await httpClient(`${s.url}/mcp`, acct.sandboxKey, s.fetch);
-  });
-  afterAll(async () => {
-    await client?.close();
-    await s?.stop();
-  });
-
   it('is listed read-only, answers as REST does, free, and says the method, counts, sample and bookings', async () => {
-    const tool = (await client.listTools()).tools.find((t) => t.name === 'get_inferred_bookings');
+    const tool = (await app.client.listTools()).tools.find((t) => t.name === 'get_inferred_bookings');
     expect(tool?.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
-    const r = await client.callTool({ name: 'get_inferred_bookings', arguments: args });
+    const r = await app.client.callTool({ name: 'get_inferred_bookings', arguments: args });
     expect(r.isError).toBeFalsy();
     const body = r.structuredContent as { data: BookingInferenceView; meta: { creditsCharged: number } };
     expect(body.meta.creditsCharged).toBe(0);
-    const rest = (await (await s.req(`/v1/history/bookings?${query}`, { key: acct.sandboxKey })).json()) as { data: BookingInferenceView };
+    const rest = (await (await app.s.req(`/v1/history/bookings?${query}`, { key: app.acct.sandboxKey })).json()) as { data: BookingInferenceView };
     expect(body.data).toEqual(rest.data);
     const d = body.data;
     expect(d.bookings.length).toBeGreaterThan(0);
@@ -44,9 +30,9 @@ describe('get_inferred_bookings (a sandbox key over /mcp)', () => {
   });
 
   it('under minConfidence says which nights it answered unknown; bad arguments are typed tool errors', async () => {
-    const all = (await client.callTool({ name: 'get_inferred_bookings', arguments: args })).structuredContent as { data: BookingInferenceView };
+    const all = (await app.client.callTool({ name: 'get_inferred_bookings', arguments: args })).structuredContent as { data: BookingInferenceView };
     // Above the surest night's confidence: every observed night is answered unknown, its state kept as likely.
-    const r = await client.callTool({ name: 'get_inferred_bookings', arguments: { ...args, minConfidence: 1 } });
+    const r = await app.client.callTool({ name: 'get_inferred_bookings', arguments: { ...args, minConfidence: 1 } });
     const d = (r.structuredContent as { data: BookingInferenceView }).data;
     const unsure = all.data.nights.filter((n) => n.state !== 'unknown' && n.confidence < 1);
     expect(unsure.length).toBeGreaterThan(0);
@@ -57,7 +43,7 @@ describe('get_inferred_bookings (a sandbox key over /mcp)', () => {
       { ...args, method: 'guess' },
       { ...args, to: '2027-05-01' },
     ]) {
-      const e = await client.callTool({ name: 'get_inferred_bookings', arguments: bad });
+      const e = await app.client.callTool({ name: 'get_inferred_bookings', arguments: bad });
       expect(e.isError).toBe(true);
       expect((e.structuredContent as { error: { type: string } }).error.type).toBe('invalid_request');
     }

@@ -1,39 +1,26 @@
 // find_matches (issue 27, item 5) over /mcp with a sandbox key: read-only and free; the structured
 // result is REST's GET /v1/matches; the text says the method, how many candidates were scored, and
 // why each match is one and why the best non-match is not, in words an agent can repeat.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sandboxTruth } from '../../src/sources/sandbox/truth.js';
-import { type TestApp, startApp } from '../helpers/app.js';
-import type { TestAccount } from '../helpers/stays.js';
-import { httpClient, textOf } from './helpers.js';
+import { textOf } from './helpers.js';
+import { sandboxMcpApp } from './sandbox-app.js';
 
 const ANCHOR = '62959578';
 
 describe('find_matches over /mcp', () => {
-  let s: TestApp;
-  let acct: TestAccount;
-  let client: Client;
-  beforeAll(async () => {
-    s = await startApp();
-    acct = await s.account({ credits: 1000 });
-    client = await httpClient(`${s.url}/mcp`, acct.sandboxKey, s.fetch);
-  });
-  afterAll(async () => {
-    await client?.close();
-    await s?.stop();
-  });
+  const app = sandboxMcpApp();
 
   it('is read-only; answers as REST; its text says the method, the candidates scored and why', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await app.client.listTools();
     expect(tools.find((t) => t.name === 'find_matches')?.annotations).toMatchObject({ readOnlyHint: true });
-    const r = await client.callTool({ name: 'find_matches', arguments: { platform: 'airbnb', listingId: ANCHOR } });
+    const r = await app.client.callTool({ name: 'find_matches', arguments: { platform: 'airbnb', listingId: ANCHOR } });
     expect(r.isError, textOf(r)).toBeFalsy();
     const body = r.structuredContent as unknown as {
       data: { candidatesConsidered: number; matches: { platform: string; listingId: string; why: string }[]; bestNonMatch: { why: string } };
       meta: { creditsCharged: number };
     };
-    const rest = (await (await s.req(`/v1/matches?platform=airbnb&listingId=${ANCHOR}`, { key: acct.sandboxKey })).json()) as { data: unknown };
+    const rest = (await (await app.s.req(`/v1/matches?platform=airbnb&listingId=${ANCHOR}`, { key: app.acct.sandboxKey })).json()) as { data: unknown };
     expect(body.data).toEqual(rest.data);
     expect(body.meta.creditsCharged).toBe(0);
     expect(body.data.matches.map((m) => `${m.platform}:${m.listingId}`).sort()).toEqual(
@@ -52,7 +39,7 @@ describe('find_matches over /mcp', () => {
   });
 
   it('bad input is the typed error, free', async () => {
-    const r = await client.callTool({ name: 'find_matches', arguments: { platform: 'airbnb', listingId: ANCHOR, threshold: 3 } });
+    const r = await app.client.callTool({ name: 'find_matches', arguments: { platform: 'airbnb', listingId: ANCHOR, threshold: 3 } });
     expect(r.isError).toBe(true);
     expect((r.structuredContent as { error: unknown }).error).toMatchObject({ type: 'invalid_request', param: 'threshold', creditsCharged: 0 });
   });

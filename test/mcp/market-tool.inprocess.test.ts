@@ -2,38 +2,24 @@
 // GET /v1/market; its text states each figure's method and sample size and the observation window
 // in words an agent can repeat (the numbers are the structured result's); a location with nothing
 // observed is the typed error no_observations, never zeros.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MarketView as Market } from '../../src/core/schemas/market.js';
-import { type TestApp, startApp } from '../helpers/app.js';
-import type { TestAccount } from '../helpers/stays.js';
 import { httpClient, textOf } from './helpers.js';
+import { sandboxMcpApp } from './sandbox-app.js';
 
 describe('get_market_metrics (a sandbox key over /mcp)', () => {
-  let s: TestApp;
-  let acct: TestAccount;
-  let client: Client;
+  const app = sandboxMcpApp();
   const args = { location: 'Lisbon', from: '2027-06-01', to: '2027-07-01' };
 
-  beforeAll(async () => {
-    s = await startApp();
-    acct = await s.account({ credits: 1000 });
-    client = await httpClient(`${s.url}/mcp`, acct.sandboxKey, s.fetch);
-  });
-  afterAll(async () => {
-    await client?.close();
-    await s?.stop();
-  });
-
   it('is listed as read-only, answers as REST does, free, and says each method and sample size', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await app.client.listTools();
     const tool = tools.find((t) => t.name === 'get_market_metrics');
     expect(tool?.annotations).toMatchObject({ openWorldHint: false });
-    const r = await client.callTool({ name: 'get_market_metrics', arguments: args });
+    const r = await app.client.callTool({ name: 'get_market_metrics', arguments: args });
     expect(r.isError).toBeFalsy();
     const body = r.structuredContent as { data: Market; meta: { creditsCharged: number } };
     expect(body.meta.creditsCharged).toBe(0);
-    const rest = (await (await s.req('/v1/market?location=Lisbon&from=2027-06-01&to=2027-07-01', { key: acct.sandboxKey })).json()) as { data: Market };
+    const rest = (await (await app.s.req('/v1/market?location=Lisbon&from=2027-06-01&to=2027-07-01', { key: app.acct.sandboxKey })).json()) as { data: Market };
     expect(body.data).toEqual(rest.data);
     const text = textOf(r);
     const o = body.data.overall;
@@ -61,10 +47,10 @@ describe('get_market_metrics (a sandbox key over /mcp)', () => {
   });
 
   it('a location with nothing observed is a tool error carrying no_observations (the sandbox location empty; a live key on a store that never searched it)', async () => {
-    const r = await client.callTool({ name: 'get_market_metrics', arguments: { ...args, location: 'empty' } });
+    const r = await app.client.callTool({ name: 'get_market_metrics', arguments: { ...args, location: 'empty' } });
     expect(r.isError).toBe(true);
     expect((r.structuredContent as { error: unknown }).error).toMatchObject({ type: 'not_found', code: 'no_observations' });
-    const live = await httpClient(`${s.url}/mcp`, acct.liveKey, s.fetch);
+    const live = await httpClient(`${app.s.url}/mcp`, app.acct.liveKey, app.s.fetch);
     try {
       const never = await live.callTool({ name: 'get_market_metrics', arguments: args });
       expect(never.isError).toBe(true);
@@ -73,7 +59,7 @@ describe('get_market_metrics (a sandbox key over /mcp)', () => {
     } finally {
       await live.close();
     }
-    const bad = await client.callTool({ name: 'get_market_metrics', arguments: { location: 'Lisbon', from: '2027-04-01', to: '2027-03-01' } });
+    const bad = await app.client.callTool({ name: 'get_market_metrics', arguments: { location: 'Lisbon', from: '2027-04-01', to: '2027-03-01' } });
     expect(bad.isError).toBe(true);
     expect((bad.structuredContent as { error: { type: string } }).error.type).toBe('invalid_request');
   });
