@@ -5,7 +5,17 @@
 // their seeds. The published figures (held-out seeds) are bench/analytics.mjs's.
 import { describe, expect, it } from 'vitest';
 import { simulateBookings } from '../helpers/booking-sim.js';
-import { DEVELOPMENT_SEEDS, type FamilySimOptions, HELD_OUT_FAMILIES, HELD_OUT_SEEDS, type WorldName, simulateFamilies } from '../helpers/family-sim.js';
+import {
+  addResult,
+  CALIBRATION_CHECK_SEEDS,
+  DEVELOPMENT_SEEDS,
+  emptyResult,
+  type FamilySimOptions,
+  HELD_OUT_FAMILIES,
+  HELD_OUT_SEEDS,
+  type WorldName,
+  simulateFamilies,
+} from '../helpers/family-sim.js';
 
 const START = Date.UTC(2027, 0, 1);
 const run = (world: WorldName, method: FamilySimOptions['method'], everyHours = 24) =>
@@ -77,6 +87,23 @@ describe('calendar-diff/2 on the calendar families', () => {
     const acc = (d: (typeof used)[number]) => d.right / d.count;
     expect(acc(used.at(-1)!)).toBeGreaterThan(acc(used[0]!));
   });
+
+  it.each([24, 168])(
+    'the mixed world observed every %i hours, on seeds the confidences were not fitted on: each decile right within 5 points of its confidence, and the booked rate inside its band',
+    (everyHours) => {
+      const r = emptyResult();
+      for (const seed of CALIBRATION_CHECK_SEEDS)
+        addResult(r, simulateFamilies({ world: 'all', seed, listings: 40, days: 90, everyHours, horizonDays: 150, start: START, method: 'calendar-diff/2', development: true }));
+      const used = r.deciles.filter((d) => d.count >= 500);
+      expect(used.length).toBeGreaterThan(2);
+      for (const d of used) expect(Math.abs(d.right - d.confidence) / d.count).toBeLessThan(0.05);
+      // The band as the market computes it (market.ts, confidence-band/1).
+      const n = r.rateInferred.forRent;
+      const truth = r.rateTruth.booked / r.rateTruth.forRent;
+      expect(truth).toBeGreaterThanOrEqual(r.band.bookedSure / n);
+      expect(truth).toBeLessThanOrEqual((r.rateInferred.booked + r.band.forRentDoubt + r.band.blockedDoubt) / (n + r.band.blockedDoubt));
+    },
+  );
 
   it('the moving world: about as right as calendar-diff/1 (within half a point)', () => {
     const o = { listings: 16, days: 90, everyHours: 24, horizonDays: 150, start: START };

@@ -587,10 +587,10 @@ const CALIBRATION_LEVELS = [6, 5, 3, 2] as const;
 
 /**
  * The confidence of a path for this listing and hold (or free night), with its basis: the share
- * of nights right, on the development worlds, of the finest basis measured on enough nights,
- * mapped monotonically to the share right of such nights on worlds whose family the fit never saw
- * (./bookings-v2-calibration.ts, made by bench/calibrate-v2.mjs), so that of nights given
- * confidence c about c are right, on worlds the fit did not see too.
+ * of nights right, on the mixed development world (every behaviour at once, as in a market), of
+ * the finest basis measured on enough nights, mapped monotonically to the share right of such
+ * nights on seeds the fit never saw (./bookings-v2-calibration.ts, made by bench/calibrate-v2.mjs),
+ * so that of nights given confidence c about c are right on calendars like those.
  */
 export function confidenceV2(s: Signals, path: ConfidencePath, start: number, end: number, review: ReviewEvidence = '-'): { confidence: number; basis: string } {
   const basis = basisV2(s, path, start, end, review);
