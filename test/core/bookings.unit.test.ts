@@ -510,3 +510,27 @@ describe('inferBookings (calendar-diff/2): two preparation nights told from one 
     expect(r.bookings.filter((b) => guests.some((h) => h.stay[0] === b.checkIn)).map((b) => [b.checkIn, b.checkOut])).toEqual(guests.map((h) => [h.stay[0], addDays(h.stay.at(-1)!, 1)]));
   });
 });
+
+describe('inferBookings (calendar-diff/2): one preparation night read from a few holds it breaks none of', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, 200 nights ahead, minimum stay 2, check-in
+  // and check-out any free day; the platform blocks one preparation night on each side of every
+  // guest's booking. Five guests' stays of 2 or 3 nights (the minimum or a night more) from
+  // 2030-03-06, ten nights apart, each with both sides free: the first two taken before
+  // observation began (never seen free), the other three seen taken. Too few seen taken for the
+  // strict reading or the free sides, none the rules refuse whole, fewer than ten holds: only that
+  // p = 1 breaks none of them, five with both sides free, reads it.
+  const d0 = '2030-03-01';
+  const holds = guestHolds(5, { first: '2030-03-06', length: (i) => 2 + (i % 2), prep: 1, takenFrom: '2030-01-30' });
+  const days = observePrepHolds(holds, 2);
+
+  it('reads one preparation night: each stay booked exactly, the night on each side blocked', () => {
+    const r = inferBookings({ days, from: d0, to: '2030-05-01', method: 'calendar-diff/2' });
+    const states = new Map(r.nights.map((n) => [n.date, n.state]));
+    for (const h of holds) {
+      for (const d of h.stay) expect([d, states.get(d)]).toEqual([d, 'booked']);
+      for (const d of h.prep) expect([d, states.get(d)]).toEqual([d, 'blocked']);
+    }
+    expect(r.bookings.map((b) => [b.checkIn, b.checkOut])).toEqual(holds.map((h) => [h.stay[0], addDays(h.stay.at(-1)!, 1)]));
+    expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p1|');
+  });
+});

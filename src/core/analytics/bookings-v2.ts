@@ -36,6 +36,8 @@ const SHORT_AT_TWO_EVIDENCE = 2;
 const TIGHT_EVIDENCE = 4;
 /** Holds the rules accept whole, at least this many, to read preparation time from the shortest of them when no hold the rules refuse whole supports it (readPrepFromShortest's clean). */
 const CLEAN_EVIDENCE = 10;
+/** Holds the rules accept whole with both sides free, at least this many, to read preparation time from the shortest holds when p breaks none of the holds the rules accept whole (readPrepFromShortest's clean). */
+const UNBROKEN_EVIDENCE = 4;
 /** The least share of those a stay of the minimum or a night more once p nights come off each free side. */
 const TIGHT_SHARE = 0.3;
 /** The most share of those p nights off each free side leave a stay the rules refuse. */
@@ -293,7 +295,8 @@ function staysValid(g: Group, left: number, right: number, reads: Map<number, Ni
  * neighbour a host's hold made earlier), PREP_GAIN_EVIDENCE more than the other p does, and breaks
  * at most one in four as many that they accept whole; or from the shortest holds
  * (readPrepFromShortest), when p also moves a hold the rules refuse whole onto the rules' days, or
- * when many holds (CLEAN_EVIDENCE) say so and p breaks none of them seen with both sides free.
+ * when many holds (CLEAN_EVIDENCE) say so and p breaks none of them seen with both sides free, or
+ * p breaks none of them at all and UNBROKEN_EVIDENCE had both sides free.
  * A listing read as 1 is read as 2 when its shortest holds say 2 (readPrepFromShortest, shortestAtTwo).
  */
 export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>, closed: ReadonlySet<number> = new Set()): number {
@@ -370,7 +373,10 @@ function shortestAtTwo(pooled: readonly { g: Group; left: number; right: number 
  * TIGHT_SHARE of them, and refuse at most BROKEN_SHARE (the host's short holds: direct bookings,
  * maintenance, which carry no preparation nights). Without preparation time the holds that short
  * are the minimum stays themselves, which p refuses. Also says whether the reading is clean (from
- * CLEAN_EVIDENCE holds or more, p breaking none seen with both sides free).
+ * CLEAN_EVIDENCE holds or more, p breaking none seen with both sides free; or p breaking none of
+ * the holds, UNBROKEN_EVIDENCE of them with both sides free: a listing without preparation time
+ * whose guests often book the minimum shows holds p breaks; on the moving world, whose guests seldom
+ * do, the listings p broke no hold of had three holds with both sides free at most).
  */
 function readPrepFromShortest(pooled: readonly { g: Group; left: number; right: number }[], valid: (g: Group, left: number, right: number) => boolean): { p: number; clean: boolean } {
   const whole = pooled.filter(({ g }) => valid(g, 0, 0));
@@ -388,8 +394,11 @@ function readPrepFromShortest(pooled: readonly { g: Group; left: number; right: 
       if (excess <= 1) tight++;
     }
     if (broken <= BROKEN_SHARE * whole.length && tight >= TIGHT_SHARE * whole.length) {
-      // Clean: many holds, and none seen with both sides free that p breaks (a stay with its preparation nights on both sides never is).
-      const clean = whole.length >= CLEAN_EVIDENCE && whole.every(({ g, left, right }) => left + right < 2 || valid(g, p, p));
+      // Clean: many holds, and none seen with both sides free that p breaks (a stay with its preparation nights on both sides never is);
+      // or p breaks none of the holds at all, UNBROKEN_EVIDENCE of them with both sides free (each showing p nights on both).
+      const clean =
+        (whole.length >= CLEAN_EVIDENCE && whole.every(({ g, left, right }) => left + right < 2 || valid(g, p, p))) ||
+        (broken === 0 && whole.filter(({ left, right }) => left + right === 2).length >= UNBROKEN_EVIDENCE);
       return { p, clean };
     }
   }
