@@ -414,9 +414,10 @@ function guestHolds(count: number, o: { first: string; length: (i: number) => nu
 
 /**
  * A listing observed daily at noon from 2030-02-01 for 40 days, 200 nights ahead, with these holds
- * taken by then; every free night may start and end a stay of at least `minNights`.
+ * taken by then; every free night (or, given `checkInWeekday`, every free night on that weekday
+ * only) may start a stay of at least `minNights`, and any may end one.
  */
-function observePrepHolds(holds: readonly PrepHold[], minNights: number): ObservationRow<'day'>[] {
+function observePrepHolds(holds: readonly PrepHold[], minNights: number, checkInWeekday?: number): ObservationRow<'day'>[] {
   return record(
     [...Array(40).keys()].map((i) => {
       const t = atHour(addDays('2030-02-01', i), 12);
@@ -426,7 +427,8 @@ function observePrepHolds(holds: readonly PrepHold[], minNights: number): Observ
         days: new Map(
           range(dateOf(t), 200).map((d): [string, Day] => {
             const free = !taken.has(d);
-            return [d, { available: free, minNights, checkIn: free, checkOut: true, bookable: free }];
+            const checkIn = free && (checkInWeekday === undefined || new Date(dayMs(d)).getUTCDay() === checkInWeekday);
+            return [d, { available: free, minNights, checkIn, checkOut: true, bookable: checkIn }];
           }),
         ),
       };
@@ -532,5 +534,28 @@ describe('inferBookings (calendar-diff/2): one preparation night read from a few
     }
     expect(r.bookings.map((b) => [b.checkIn, b.checkOut])).toEqual(holds.map((h) => [h.stay[0], addDays(h.stay.at(-1)!, 1)]));
     expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p1|');
+  });
+});
+
+describe('inferBookings (calendar-diff/2): a weekly rental’s hold running past the first night observed', () => {
+  // Observed daily at noon from Friday 2030-02-01 for 40 days, 200 nights ahead, minimum stay 7,
+  // check-in on Saturdays only, check-out any day; the platform blocks one preparation night on
+  // each side of every guest's booking. Four guests' weeks from Saturdays two weeks apart from
+  // 2030-03-02, each taken on its own day from 2030-02-05 with both sides free (holds from a Friday
+  // to a Saturday). A fifth guest's week from Saturday 2030-02-02 was booked before observation
+  // began: its hold runs from the first night observed, its preparation night, to 2030-02-09.
+  const week = (start: string, at: number): PrepHold => ({ stay: range(start, 7), prep: [addDays(start, -1), addDays(start, 7)], at });
+  const holds = [0, 1, 2, 3].map((i) => week(addDays('2030-03-02', 14 * i), atHour(addDays('2030-02-05', i), 18)));
+  const early = week('2030-02-02', atHour('2030-01-20', 18));
+  const days = observePrepHolds([...holds, early], 7, 6);
+
+  it('the night before its check-in Saturday is its preparation night, not a guest’s', () => {
+    const r = inferBookings({ days, from: '2030-02-01', to: '2030-05-01', method: 'calendar-diff/2' });
+    const states = new Map(r.nights.map((n) => [n.date, n.state]));
+    for (const h of [early, ...holds]) {
+      for (const d of h.stay) expect([d, states.get(d)]).toEqual([d, 'booked']);
+      for (const d of h.prep) expect([d, states.get(d)]).toEqual([d, 'blocked']);
+    }
+    expect(r.bookings[0]).toMatchObject({ checkIn: '2030-02-02', checkOut: '2030-02-09', bookedAfter: null });
   });
 });

@@ -409,7 +409,9 @@ function readPrepFromShortest(pooled: readonly { g: Group; left: number; right: 
  * The hold without its preparation nights: those taken with it on a side that was free before it
  * was taken (a hold taken before observation began: on a side free now), and on a side its
  * neighbour had taken already when the stay left is one the rules accept (long enough for its
- * minimum, starting on a check-in day, not ending on a day that refused check-out).
+ * minimum, starting on a check-in day, not ending on a day that refused check-out). On a listing
+ * rented by the week, a hold running past the first night observed loses the nights before its
+ * first check-in weekday (p at most) when what is left is such a stay.
  */
 export function stripPrep(g: Group, reads: Map<number, NightRead>, p: number, closed: ReadonlySet<number> = new Set()): { stay: Group; prep: NightRead[] } {
   if (p === 0 || g.nights.length <= 2 * p) return { stay: g, prep: [] };
@@ -420,6 +422,14 @@ export function stripPrep(g: Group, reads: Map<number, NightRead>, p: number, cl
   const rN = reads.get(g.nights.at(-1)!.day + 1);
   let left = side(lN) ? p : 0;
   let right = side(rN) ? p : 0;
+  // A hold running past the first night observed on a listing rented by the week: a guest's stay
+  // there starts on the check-in weekday, and the night or two before it in the hold (p at most)
+  // are its preparation nights (a stay ending on that weekday would leave its own preparation
+  // nights there, and no stay could start on it).
+  if (lN === undefined && closed.size === 6) {
+    const k = g.nights.findIndex((n) => !closed.has(weekday(n.day)));
+    if (k > 0 && k <= p && staysValid(g, k, right, reads, closed)) left = k;
+  }
   const ok = (l: number, r: number) => staysValid(g, l, r, reads, closed);
   // A side taken before the hold was may still hold its own preparation nights: the platform blocks
   // them beside every booking, and only those the neighbour had not taken yet came with the hold.
