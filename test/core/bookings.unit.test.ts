@@ -559,3 +559,52 @@ describe('inferBookings (calendar-diff/2): a weekly rental’s hold running past
     expect(r.bookings[0]).toMatchObject({ checkIn: '2030-02-02', checkOut: '2030-02-09', bookedAfter: null });
   });
 });
+
+describe('inferBookings (calendar-diff/2): preparation nights read beside a booking window, observed weekly', () => {
+  // Observed weekly at noon from 2030-01-01 for 16 weeks, 100 nights ahead, a 30-day rolling window
+  // (nights 30 days ahead or more closed, check-in refused on them as on every closed night),
+  // minimum stay 2, check-in any free day; the platform blocks one preparation night on each side
+  // of every guest's booking. Three guests' stays of 3 nights taken while their nights were inside
+  // the window and seen free; four of 2 or 3 nights taken in the week their nights opened, so that
+  // none of theirs was seen free: what the calendar stated of them before was the window's refusal,
+  // no rule of theirs. Read as refusing check-in, those four would be no evidence, and three holds
+  // too few to read the listing's preparation time.
+  const open: PrepHold[] = [0, 1, 2].map((i) => {
+    const start = addDays('2030-02-21', 7 * i);
+    return { stay: range(start, 3), prep: [addDays(start, -1), addDays(start, 3)], at: atHour('2030-02-13', 18) };
+  });
+  // Observation k (k = 6 … 9) on 2030-01-01 + 7k: a hold from 30 days after it, taken 6 days later.
+  const edge: PrepHold[] = [6, 7, 8, 9].map((k) => {
+    const seen = addDays('2030-01-01', 7 * k);
+    const start = addDays(seen, 31);
+    const stay = range(start, 2 + (k % 2));
+    return { stay, prep: [addDays(start, -1), addDays(start, stay.length)], at: atHour(addDays(seen, 6), 6) };
+  });
+  const holds = [...open, ...edge];
+  const days = record(
+    [...Array(16).keys()].map((i) => {
+      const at = atHour(addDays('2030-01-01', 7 * i), 12);
+      const today = dateOf(at);
+      const taken = new Set(holds.filter((h) => h.at < at).flatMap((h) => [...h.stay, ...h.prep]));
+      return {
+        at,
+        days: new Map(
+          range(today, 100).map((d): [string, Day] => {
+            const free = !taken.has(d) && d < addDays(today, 30);
+            return [d, { available: free, minNights: 2, checkIn: free, checkOut: true, bookable: free }];
+          }),
+        ),
+      };
+    }),
+  );
+
+  it('the holds taken as their nights opened count toward the preparation time: the stays seen free are read without their preparation nights', () => {
+    const r = inferBookings({ days, from: '2030-02-01', to: '2030-05-01', method: 'calendar-diff/2' });
+    const states = new Map(r.nights.map((n) => [n.date, n.state]));
+    for (const h of open) {
+      for (const d of h.stay) expect([d, states.get(d)]).toEqual([d, 'booked']);
+      for (const d of h.prep) expect([d, states.get(d)]).toEqual([d, 'blocked']);
+    }
+    expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p1|');
+  });
+});

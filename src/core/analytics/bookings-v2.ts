@@ -90,11 +90,27 @@ function lastObservedDay(byDay: Map<number, DayRow[]>): number {
   return Math.floor(last / DAY_MS);
 }
 
+/**
+ * The free rows made for closed rows of a night not seen free before them (freeRow): they carry
+ * the closed row's check-in rule, and a calendar refuses check-in on every closed night, so they
+ * state none of the night's own.
+ */
+const unstated = new WeakSet<DayRow>();
+
 /** A free row standing for closed rows: the value the night showed when last free, over the closed rows' span. */
 function freeRow(model: DayRow | undefined, like: DayRow, firstSeen: number, lastSeen: number): DayRow {
   const value: DayValue = model ? { ...model.value, available: true } : { ...like.value, available: true };
-  return { ...like, value, firstSeen, lastSeen };
+  const row = { ...like, value, firstSeen, lastSeen };
+  if (!model || unstated.has(model)) unstated.add(row);
+  return row;
 }
+
+/**
+ * Whether the night's calendar refused check-in on it just before it was taken, as the stay a
+ * hold is read as (staysValid, stripForCheckIn) is judged: a row freeRow made from a closed one
+ * (a night the window closed until it was taken) states no rule, and refuses nothing.
+ */
+const refusedCheckIn = (n: NightRead) => n.lastFree !== null && !unstated.has(n.lastFree) && !checkInAllowed(n.lastFree.value);
 
 /**
  * The advance notice: the time before a night (in days, from a day after it began, a same-day
@@ -270,14 +286,15 @@ const minOf = (n: NightRead) => {
 /**
  * Whether the hold less `left` nights at its start and `right` at its end is a stay the rules
  * accept: long enough for its first night's minimum, starting on a check-in day (as stated just
- * before it was taken, and not a closed weekday), not ending on a day that refused check-out.
+ * before it was taken, refusedCheckIn, and not a closed weekday), not ending on a day that refused
+ * check-out.
  */
 function staysValid(g: Group, left: number, right: number, reads: Map<number, NightRead>, closed: ReadonlySet<number>): boolean {
   const n = g.nights.length - left - right;
   if (n <= 0) return false;
   const first = g.nights[left]!;
   if (n < minOf(first)) return false;
-  if (first.lastFree && !checkInAllowed(first.lastFree.value)) return false;
+  if (refusedCheckIn(first)) return false;
   if (closed.has(weekday(first.day))) return false;
   return !checkOutRefused(reads, g.nights.at(-1)!.day + 1 - right, g);
 }
@@ -455,7 +472,7 @@ export function stripPrep(g: Group, reads: Map<number, NightRead>, p: number, cl
  * taken show. Returns the stay and its preparation nights, or null.
  */
 export function stripForCheckIn(g: Group, groups: readonly Group[], reads: Map<number, NightRead>, closed: ReadonlySet<number>): { stay: Group; prep: NightRead[] } | null {
-  const refusedAt = (n: NightRead) => (n.lastFree !== null && !checkInAllowed(n.lastFree.value)) || closed.has(weekday(n.day));
+  const refusedAt = (n: NightRead) => refusedCheckIn(n) || closed.has(weekday(n.day));
   if (!refusedAt(g.nights[0]!)) return null;
   for (const q of [1, 2]) {
     const n = g.nights.length - 2 * q;
