@@ -414,9 +414,10 @@ function guestHolds(count: number, o: { first: string; length: (i: number) => nu
 
 /**
  * A listing observed daily at noon from 2030-02-01 for 40 days, 200 nights ahead, with these holds
- * taken by then; every free night may start and end a stay of at least `minNights`.
+ * taken by then; every free night (or, given `checkInWeekday`, every free night on that weekday
+ * only) may start a stay of at least `minNights`, and any may end one.
  */
-function observePrepHolds(holds: readonly PrepHold[], minNights: number): ObservationRow<'day'>[] {
+function observePrepHolds(holds: readonly PrepHold[], minNights: number, checkInWeekday?: number): ObservationRow<'day'>[] {
   return record(
     [...Array(40).keys()].map((i) => {
       const t = atHour(addDays('2030-02-01', i), 12);
@@ -426,7 +427,8 @@ function observePrepHolds(holds: readonly PrepHold[], minNights: number): Observ
         days: new Map(
           range(dateOf(t), 200).map((d): [string, Day] => {
             const free = !taken.has(d);
-            return [d, { available: free, minNights, checkIn: free, checkOut: true, bookable: free }];
+            const checkIn = free && (checkInWeekday === undefined || new Date(dayMs(d)).getUTCDay() === checkInWeekday);
+            return [d, { available: free, minNights, checkIn, checkOut: true, bookable: checkIn }];
           }),
         ),
       };
@@ -508,5 +510,101 @@ describe('inferBookings (calendar-diff/2): two preparation nights told from one 
       for (const d of h.prep) expect([d, states.get(d)]).toEqual([d, 'blocked']);
     }
     expect(r.bookings.filter((b) => guests.some((h) => h.stay[0] === b.checkIn)).map((b) => [b.checkIn, b.checkOut])).toEqual(guests.map((h) => [h.stay[0], addDays(h.stay.at(-1)!, 1)]));
+  });
+});
+
+describe('inferBookings (calendar-diff/2): one preparation night read from a few holds it breaks none of', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, 200 nights ahead, minimum stay 2, check-in
+  // and check-out any free day; the platform blocks one preparation night on each side of every
+  // guest's booking. Five guests' stays of 2 or 3 nights (the minimum or a night more) from
+  // 2030-03-06, ten nights apart, each with both sides free: the first two taken before
+  // observation began (never seen free), the other three seen taken. Too few seen taken for the
+  // strict reading or the free sides, none the rules refuse whole, fewer than ten holds: only that
+  // p = 1 breaks none of them, five with both sides free, reads it.
+  const d0 = '2030-03-01';
+  const holds = guestHolds(5, { first: '2030-03-06', length: (i) => 2 + (i % 2), prep: 1, takenFrom: '2030-01-30' });
+  const days = observePrepHolds(holds, 2);
+
+  it('reads one preparation night: each stay booked exactly, the night on each side blocked', () => {
+    const r = inferBookings({ days, from: d0, to: '2030-05-01', method: 'calendar-diff/2' });
+    const states = new Map(r.nights.map((n) => [n.date, n.state]));
+    for (const h of holds) {
+      for (const d of h.stay) expect([d, states.get(d)]).toEqual([d, 'booked']);
+      for (const d of h.prep) expect([d, states.get(d)]).toEqual([d, 'blocked']);
+    }
+    expect(r.bookings.map((b) => [b.checkIn, b.checkOut])).toEqual(holds.map((h) => [h.stay[0], addDays(h.stay.at(-1)!, 1)]));
+    expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p1|');
+  });
+});
+
+describe('inferBookings (calendar-diff/2): a weekly rental’s hold running past the first night observed', () => {
+  // Observed daily at noon from Friday 2030-02-01 for 40 days, 200 nights ahead, minimum stay 7,
+  // check-in on Saturdays only, check-out any day; the platform blocks one preparation night on
+  // each side of every guest's booking. Four guests' weeks from Saturdays two weeks apart from
+  // 2030-03-02, each taken on its own day from 2030-02-05 with both sides free (holds from a Friday
+  // to a Saturday). A fifth guest's week from Saturday 2030-02-02 was booked before observation
+  // began: its hold runs from the first night observed, its preparation night, to 2030-02-09.
+  const week = (start: string, at: number): PrepHold => ({ stay: range(start, 7), prep: [addDays(start, -1), addDays(start, 7)], at });
+  const holds = [0, 1, 2, 3].map((i) => week(addDays('2030-03-02', 14 * i), atHour(addDays('2030-02-05', i), 18)));
+  const early = week('2030-02-02', atHour('2030-01-20', 18));
+  const days = observePrepHolds([...holds, early], 7, 6);
+
+  it('the night before its check-in Saturday is its preparation night, not a guest’s', () => {
+    const r = inferBookings({ days, from: '2030-02-01', to: '2030-05-01', method: 'calendar-diff/2' });
+    const states = new Map(r.nights.map((n) => [n.date, n.state]));
+    for (const h of [early, ...holds]) {
+      for (const d of h.stay) expect([d, states.get(d)]).toEqual([d, 'booked']);
+      for (const d of h.prep) expect([d, states.get(d)]).toEqual([d, 'blocked']);
+    }
+    expect(r.bookings[0]).toMatchObject({ checkIn: '2030-02-02', checkOut: '2030-02-09', bookedAfter: null });
+  });
+});
+
+describe('inferBookings (calendar-diff/2): preparation nights read beside a booking window, observed weekly', () => {
+  // Observed weekly at noon from 2030-01-01 for 16 weeks, 100 nights ahead, a 30-day rolling window
+  // (nights 30 days ahead or more closed, check-in refused on them as on every closed night),
+  // minimum stay 2, check-in any free day; the platform blocks one preparation night on each side
+  // of every guest's booking. Three guests' stays of 3 nights taken while their nights were inside
+  // the window and seen free; four of 2 or 3 nights taken in the week their nights opened, so that
+  // none of theirs was seen free: what the calendar stated of them before was the window's refusal,
+  // no rule of theirs. Read as refusing check-in, those four would be no evidence, and three holds
+  // too few to read the listing's preparation time.
+  const open: PrepHold[] = [0, 1, 2].map((i) => {
+    const start = addDays('2030-02-21', 7 * i);
+    return { stay: range(start, 3), prep: [addDays(start, -1), addDays(start, 3)], at: atHour('2030-02-13', 18) };
+  });
+  // Observation k (k = 6 … 9) on 2030-01-01 + 7k: a hold from 30 days after it, taken 6 days later.
+  const edge: PrepHold[] = [6, 7, 8, 9].map((k) => {
+    const seen = addDays('2030-01-01', 7 * k);
+    const start = addDays(seen, 31);
+    const stay = range(start, 2 + (k % 2));
+    return { stay, prep: [addDays(start, -1), addDays(start, stay.length)], at: atHour(addDays(seen, 6), 6) };
+  });
+  const holds = [...open, ...edge];
+  const days = record(
+    [...Array(16).keys()].map((i) => {
+      const at = atHour(addDays('2030-01-01', 7 * i), 12);
+      const today = dateOf(at);
+      const taken = new Set(holds.filter((h) => h.at < at).flatMap((h) => [...h.stay, ...h.prep]));
+      return {
+        at,
+        days: new Map(
+          range(today, 100).map((d): [string, Day] => {
+            const free = !taken.has(d) && d < addDays(today, 30);
+            return [d, { available: free, minNights: 2, checkIn: free, checkOut: true, bookable: free }];
+          }),
+        ),
+      };
+    }),
+  );
+
+  it('the holds taken as their nights opened count toward the preparation time: the stays seen free are read without their preparation nights', () => {
+    const r = inferBookings({ days, from: '2030-02-01', to: '2030-05-01', method: 'calendar-diff/2' });
+    const states = new Map(r.nights.map((n) => [n.date, n.state]));
+    for (const h of open) {
+      for (const d of h.stay) expect([d, states.get(d)]).toEqual([d, 'booked']);
+      for (const d of h.prep) expect([d, states.get(d)]).toEqual([d, 'blocked']);
+    }
+    expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p1|');
   });
 });

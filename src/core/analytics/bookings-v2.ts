@@ -36,6 +36,8 @@ const SHORT_AT_TWO_EVIDENCE = 2;
 const TIGHT_EVIDENCE = 4;
 /** Holds the rules accept whole, at least this many, to read preparation time from the shortest of them when no hold the rules refuse whole supports it (readPrepFromShortest's clean). */
 const CLEAN_EVIDENCE = 10;
+/** Holds the rules accept whole with both sides free, at least this many, to read preparation time from the shortest holds when p breaks none of the holds the rules accept whole (readPrepFromShortest's clean). */
+const UNBROKEN_EVIDENCE = 4;
 /** The least share of those a stay of the minimum or a night more once p nights come off each free side. */
 const TIGHT_SHARE = 0.3;
 /** The most share of those p nights off each free side leave a stay the rules refuse. */
@@ -88,11 +90,27 @@ function lastObservedDay(byDay: Map<number, DayRow[]>): number {
   return Math.floor(last / DAY_MS);
 }
 
+/**
+ * The free rows made for closed rows of a night not seen free before them (freeRow): they carry
+ * the closed row's check-in rule, and a calendar refuses check-in on every closed night, so they
+ * state none of the night's own.
+ */
+const unstated = new WeakSet<DayRow>();
+
 /** A free row standing for closed rows: the value the night showed when last free, over the closed rows' span. */
 function freeRow(model: DayRow | undefined, like: DayRow, firstSeen: number, lastSeen: number): DayRow {
   const value: DayValue = model ? { ...model.value, available: true } : { ...like.value, available: true };
-  return { ...like, value, firstSeen, lastSeen };
+  const row = { ...like, value, firstSeen, lastSeen };
+  if (!model || unstated.has(model)) unstated.add(row);
+  return row;
 }
+
+/**
+ * Whether the night's calendar refused check-in on it just before it was taken, as the stay a
+ * hold is read as (staysValid, stripForCheckIn) is judged: a row freeRow made from a closed one
+ * (a night the window closed until it was taken) states no rule, and refuses nothing.
+ */
+const refusedCheckIn = (n: NightRead) => n.lastFree !== null && !unstated.has(n.lastFree) && !checkInAllowed(n.lastFree.value);
 
 /**
  * The advance notice: the time before a night (in days, from a day after it began, a same-day
@@ -268,14 +286,15 @@ const minOf = (n: NightRead) => {
 /**
  * Whether the hold less `left` nights at its start and `right` at its end is a stay the rules
  * accept: long enough for its first night's minimum, starting on a check-in day (as stated just
- * before it was taken, and not a closed weekday), not ending on a day that refused check-out.
+ * before it was taken, refusedCheckIn, and not a closed weekday), not ending on a day that refused
+ * check-out.
  */
 function staysValid(g: Group, left: number, right: number, reads: Map<number, NightRead>, closed: ReadonlySet<number>): boolean {
   const n = g.nights.length - left - right;
   if (n <= 0) return false;
   const first = g.nights[left]!;
   if (n < minOf(first)) return false;
-  if (first.lastFree && !checkInAllowed(first.lastFree.value)) return false;
+  if (refusedCheckIn(first)) return false;
   if (closed.has(weekday(first.day))) return false;
   return !checkOutRefused(reads, g.nights.at(-1)!.day + 1 - right, g);
 }
@@ -293,7 +312,8 @@ function staysValid(g: Group, left: number, right: number, reads: Map<number, Ni
  * neighbour a host's hold made earlier), PREP_GAIN_EVIDENCE more than the other p does, and breaks
  * at most one in four as many that they accept whole; or from the shortest holds
  * (readPrepFromShortest), when p also moves a hold the rules refuse whole onto the rules' days, or
- * when many holds (CLEAN_EVIDENCE) say so and p breaks none of them seen with both sides free.
+ * when many holds (CLEAN_EVIDENCE) say so and p breaks none of them seen with both sides free, or
+ * p breaks none of them at all and UNBROKEN_EVIDENCE had both sides free.
  * A listing read as 1 is read as 2 when its shortest holds say 2 (readPrepFromShortest, shortestAtTwo).
  */
 export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>, closed: ReadonlySet<number> = new Set()): number {
@@ -370,7 +390,10 @@ function shortestAtTwo(pooled: readonly { g: Group; left: number; right: number 
  * TIGHT_SHARE of them, and refuse at most BROKEN_SHARE (the host's short holds: direct bookings,
  * maintenance, which carry no preparation nights). Without preparation time the holds that short
  * are the minimum stays themselves, which p refuses. Also says whether the reading is clean (from
- * CLEAN_EVIDENCE holds or more, p breaking none seen with both sides free).
+ * CLEAN_EVIDENCE holds or more, p breaking none seen with both sides free; or p breaking none of
+ * the holds, UNBROKEN_EVIDENCE of them with both sides free: a listing without preparation time
+ * whose guests often book the minimum shows holds p breaks; on the moving world, whose guests seldom
+ * do, the listings p broke no hold of had three holds with both sides free at most).
  */
 function readPrepFromShortest(pooled: readonly { g: Group; left: number; right: number }[], valid: (g: Group, left: number, right: number) => boolean): { p: number; clean: boolean } {
   const whole = pooled.filter(({ g }) => valid(g, 0, 0));
@@ -388,8 +411,11 @@ function readPrepFromShortest(pooled: readonly { g: Group; left: number; right: 
       if (excess <= 1) tight++;
     }
     if (broken <= BROKEN_SHARE * whole.length && tight >= TIGHT_SHARE * whole.length) {
-      // Clean: many holds, and none seen with both sides free that p breaks (a stay with its preparation nights on both sides never is).
-      const clean = whole.length >= CLEAN_EVIDENCE && whole.every(({ g, left, right }) => left + right < 2 || valid(g, p, p));
+      // Clean: many holds, and none seen with both sides free that p breaks (a stay with its preparation nights on both sides never is);
+      // or p breaks none of the holds at all, UNBROKEN_EVIDENCE of them with both sides free (each showing p nights on both).
+      const clean =
+        (whole.length >= CLEAN_EVIDENCE && whole.every(({ g, left, right }) => left + right < 2 || valid(g, p, p))) ||
+        (broken === 0 && whole.filter(({ left, right }) => left + right === 2).length >= UNBROKEN_EVIDENCE);
       return { p, clean };
     }
   }
@@ -400,7 +426,9 @@ function readPrepFromShortest(pooled: readonly { g: Group; left: number; right: 
  * The hold without its preparation nights: those taken with it on a side that was free before it
  * was taken (a hold taken before observation began: on a side free now), and on a side its
  * neighbour had taken already when the stay left is one the rules accept (long enough for its
- * minimum, starting on a check-in day, not ending on a day that refused check-out).
+ * minimum, starting on a check-in day, not ending on a day that refused check-out). On a listing
+ * rented by the week, a hold running past the first night observed loses the nights before its
+ * first check-in weekday (p at most) when what is left is such a stay.
  */
 export function stripPrep(g: Group, reads: Map<number, NightRead>, p: number, closed: ReadonlySet<number> = new Set()): { stay: Group; prep: NightRead[] } {
   if (p === 0 || g.nights.length <= 2 * p) return { stay: g, prep: [] };
@@ -411,6 +439,14 @@ export function stripPrep(g: Group, reads: Map<number, NightRead>, p: number, cl
   const rN = reads.get(g.nights.at(-1)!.day + 1);
   let left = side(lN) ? p : 0;
   let right = side(rN) ? p : 0;
+  // A hold running past the first night observed on a listing rented by the week: a guest's stay
+  // there starts on the check-in weekday, and the night or two before it in the hold (p at most)
+  // are its preparation nights (a stay ending on that weekday would leave its own preparation
+  // nights there, and no stay could start on it).
+  if (lN === undefined && closed.size === 6) {
+    const k = g.nights.findIndex((n) => !closed.has(weekday(n.day)));
+    if (k > 0 && k <= p && staysValid(g, k, right, reads, closed)) left = k;
+  }
   const ok = (l: number, r: number) => staysValid(g, l, r, reads, closed);
   // A side taken before the hold was may still hold its own preparation nights: the platform blocks
   // them beside every booking, and only those the neighbour had not taken yet came with the hold.
@@ -436,7 +472,7 @@ export function stripPrep(g: Group, reads: Map<number, NightRead>, p: number, cl
  * taken show. Returns the stay and its preparation nights, or null.
  */
 export function stripForCheckIn(g: Group, groups: readonly Group[], reads: Map<number, NightRead>, closed: ReadonlySet<number>): { stay: Group; prep: NightRead[] } | null {
-  const refusedAt = (n: NightRead) => (n.lastFree !== null && !checkInAllowed(n.lastFree.value)) || closed.has(weekday(n.day));
+  const refusedAt = (n: NightRead) => refusedCheckIn(n) || closed.has(weekday(n.day));
   if (!refusedAt(g.nights[0]!)) return null;
   for (const q of [1, 2]) {
     const n = g.nights.length - 2 * q;
