@@ -443,7 +443,7 @@ export function stripPrep(g: Group, reads: Map<number, NightRead>, p: number, cl
   // there starts on the check-in weekday, and the night or two before it in the hold (p at most)
   // are its preparation nights (a stay ending on that weekday would leave its own preparation
   // nights there, and no stay could start on it).
-  if (lN === undefined && closed.size === 6) {
+  if (lN === undefined && rentedByWeek(closed)) {
     const k = g.nights.findIndex((n) => !closed.has(weekday(n.day)));
     if (k > 0 && k <= p && staysValid(g, k, right, reads, closed)) left = k;
   }
@@ -505,13 +505,16 @@ export function stripForWeeks(g: Group, closed: ReadonlySet<number>): { stay: Gr
   return { stay: { ...g, nights: g.nights.slice(w.q, g.nights.length - w.r) }, prep: [...g.nights.slice(0, w.q), ...g.nights.slice(g.nights.length - w.r)] };
 }
 
+/** A listing rented by the week: its guests check in on one weekday only. */
+const rentedByWeek = (closed: ReadonlySet<number>) => closed.size === 6;
+
 /**
  * On a listing rented by the week (guests check in on one weekday only), the nights off the
  * hold's start (q) and end (r), two at most each, that leave whole weeks from that weekday, at
  * least its minimum stay; or null.
  */
 function weekStay(g: Group, closed: ReadonlySet<number>): { q: number; r: number } | null {
-  if (closed.size !== 6) return null;
+  if (!rentedByWeek(closed)) return null;
   const open = [0, 1, 2, 3, 4, 5, 6].find((w) => !closed.has(w));
   for (const q of [0, 1, 2]) {
     const start = g.nights[q];
