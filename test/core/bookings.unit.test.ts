@@ -608,3 +608,38 @@ describe('inferBookings (calendar-diff/2): preparation nights read beside a book
     expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p1|');
   });
 });
+
+describe('inferBookings (calendar-diff/2): a hold running past the first night observed that the rules refuse as seen', () => {
+  // Observed daily at noon from 2030-02-20 for 40 days, the nights from today on, minimum stay 4.
+  // Its first two nights were taken before observation began (a hold cut at the first night
+  // observed, shorter than the minimum stay as seen). While observed, two guests' five-night stays
+  // are taken, and on one listing two two-night holds beside them (the host blocks nights).
+  const cut = range('2030-02-20', 2);
+  const guests = [
+    { nights: range('2030-03-14', 5), at: atHour('2030-02-23', 18) },
+    { nights: range('2030-04-02', 5), at: atHour('2030-03-05', 18) },
+  ];
+  const host = [
+    { nights: range('2030-03-10', 2), at: atHour('2030-02-25', 18) },
+    { nights: range('2030-03-24', 2), at: atHour('2030-03-01', 18) },
+  ];
+  const observe = (holds: readonly { nights: string[]; at: number }[]) =>
+    record(
+      [...Array(40).keys()].map((i) => {
+        const at = atHour(addDays('2030-02-20', i), 12);
+        const today = dateOf(at);
+        const taken = new Set([...cut, ...holds.filter((h) => h.at <= at).flatMap((h) => h.nights)]);
+        return { at, days: new Map([...calendar('2030-02-20', 80, taken, { minNights: 4 })].filter(([d]) => d >= today)) };
+      }),
+    );
+  const stateOf = (days: ObservationRow<'day'>[], date: string) => inferBookings({ days, from: '2030-02-20', to: '2030-05-01', method: 'calendar-diff/2' }).nights.find((n) => n.date === date)!.state;
+
+  it('is the host’s on a listing whose holds seen taken show the host blocking nights, a guest’s stay begun before otherwise', () => {
+    const blocks = observe([...guests, ...host]);
+    for (const d of cut) expect([d, stateOf(blocks, d)]).toEqual([d, 'blocked']);
+    for (const d of host.flatMap((h) => h.nights)) expect([d, stateOf(blocks, d)]).toEqual([d, 'blocked']);
+    for (const d of guests.flatMap((h) => h.nights)) expect([d, stateOf(blocks, d)]).toEqual([d, 'booked']);
+    const rents = observe(guests);
+    for (const d of cut) expect([d, stateOf(rents, d)]).toEqual([d, 'booked']);
+  });
+});

@@ -703,6 +703,59 @@ const LONG_EXCESS = 12;
  */
 const LONG_HOLD_EXCESS = 13;
 
+/** The host's holds a listing showed while observed (hostHolds), at least this many, to read a hold it took before observation began that the rules refuse as seen as the host's. */
+const HOST_HOLD_EVIDENCE = 2;
+/** The least share of the listing's holds seen taken (hostHolds' seen) those host's holds must be. */
+const HOST_HOLD_SHARE = 0.25;
+
+/**
+ * The host's holds a listing showed while observed: runs of nights seen free and then taken
+ * together (brackets overlapping, as holds are grouped), both neighbours observed, that the rules
+ * refuse (shorter than their first night's minimum stay, or starting on a day guests could not
+ * check in on); and all such runs seen. Read once per listing.
+ */
+const hostHoldsRead = new WeakMap<Map<number, NightRead>, { refused: number; seen: number }>();
+function hostHolds(reads: Map<number, NightRead>, closed: ReadonlySet<number>): { refused: number; seen: number } {
+  const known = hostHoldsRead.get(reads);
+  if (known) return known;
+  const out = { refused: 0, seen: 0 };
+  let run: NightRead[] = [];
+  let after: number | null = null;
+  let before = 0;
+  const flush = () => {
+    const f = run[0];
+    if (f && after !== null && reads.has(f.day - 1) && reads.has(run.at(-1)!.day + 1)) {
+      out.seen++;
+      if (run.length < minOf(f) || refusedCheckIn(f) || closed.has(weekday(f.day))) out.refused++;
+    }
+    run = [];
+  };
+  for (const n of [...reads.values()].sort((a, b) => a.day - b.day)) {
+    if (isAvailable(n.latest)) {
+      flush();
+      continue;
+    }
+    const last = run.at(-1);
+    if (last && last.day === n.day - 1) {
+      const a: number | null = after === null ? n.after : n.after === null ? after : Math.max(after, n.after);
+      const b = Math.min(before, n.before);
+      if (a === null || a < b) {
+        run.push(n);
+        after = a;
+        before = b;
+        continue;
+      }
+    }
+    flush();
+    run = [n];
+    after = n.after;
+    before = n.before;
+  }
+  flush();
+  hostHoldsRead.set(reads, out);
+  return out;
+}
+
 /**
  * Booked or blocked: the stay rules a guest's booking obeys (minimum stay, check-in and check-out
  * days as the calendar stated them just before), then its shape and how far ahead it was taken.
@@ -722,6 +775,14 @@ export function classifyV2(g: Group, closed: Set<number>, reads: Map<number, Nig
   if (!cutLeft && !cutRight && length < min) return { state: 'blocked', path: 'blockedShort' };
   if (!cutLeft && first.lastFree && !checkInAllowed(first.lastFree.value)) return { state: 'blocked', path: 'blockedCheckIn' };
   if (!cutLeft && closed.has(weekday(first.day))) return { state: 'blocked', path: 'blockedCheckIn' };
+  // A hold taken before observation began and running past the first night observed, that the
+  // rules refuse as seen (shorter than its minimum stay, or starting on a closed check-in weekday):
+  // a guest's stay begun before that night, or the host's hold. A listing whose holds seen taken
+  // are the host's often enough (hostHolds) is a host who blocks nights: it is the host's.
+  if (!left && !cutRight && g.after === null && (length < min || closed.has(weekday(first.day)))) {
+    const h = hostHolds(reads, closed);
+    if (h.refused >= HOST_HOLD_EVIDENCE && h.refused >= HOST_HOLD_SHARE * h.seen) return { state: 'blocked', path: length < min ? 'blockedShort' : 'blockedCheckIn' };
+  }
   // A long hold is the host's, unless it keeps to a listing's restricted check-in weekdays (weekly
   // rentals), or runs past the first night observed: taken before observation began, its nights
   // never seen free, it may be several stays run together, and its start is not known.
