@@ -643,3 +643,45 @@ describe('inferBookings (calendar-diff/2): a hold running past the first night o
     for (const d of cut) expect([d, stateOf(rents, d)]).toEqual([d, 'booked']);
   });
 });
+
+describe('inferBookings (calendar-diff/2): a long hold running past the first night observed', () => {
+  // Observed daily at noon from 2030-02-20 for 40 days, the nights from today on, minimum stay 4.
+  // Its first 20 nights were taken before observation began (guests' stays run together, or the
+  // owner's stay). While observed, two guests' five-night stays are taken, and on one listing an
+  // owner's 20-night stay, on another two two-night holds (the host blocks nights).
+  const cut = range('2030-02-20', 20);
+  const guests = [
+    { nights: range('2030-03-14', 5), at: atHour('2030-02-23', 18) },
+    { nights: range('2030-04-02', 5), at: atHour('2030-03-05', 18) },
+  ];
+  const owner = [{ nights: range('2030-04-10', 20), at: atHour('2030-03-02', 18) }];
+  const blocks = [
+    { nights: range('2030-03-21', 2), at: atHour('2030-02-25', 18) },
+    { nights: range('2030-03-26', 2), at: atHour('2030-03-01', 18) },
+  ];
+  const observe = (holds: readonly { nights: string[]; at: number }[]) =>
+    record(
+      [...Array(40).keys()].map((i) => {
+        const at = atHour(addDays('2030-02-20', i), 12);
+        const today = dateOf(at);
+        const taken = new Set([...cut, ...holds.filter((h) => h.at <= at).flatMap((h) => h.nights)]);
+        return { at, days: new Map([...calendar('2030-02-20', 80, taken, { minNights: 4 })].filter(([d]) => d >= today)) };
+      }),
+    );
+  const statesOf = (days: ObservationRow<'day'>[], dates: readonly string[]) => {
+    const r = inferBookings({ days, from: '2030-02-20', to: '2030-05-01', method: 'calendar-diff/2' });
+    return [...new Set(dates.map((d) => r.nights.find((n) => n.date === d)!.state))];
+  };
+
+  it('is the owner’s on a listing whose holds seen taken show the host taking its own nights, guests’ stays otherwise', () => {
+    expect(statesOf(observe([...guests, ...owner]), cut)).toEqual(['blocked']);
+    expect(statesOf(observe([...guests, ...blocks]), cut)).toEqual(['blocked']);
+    expect(
+      statesOf(
+        observe([...guests, ...blocks]),
+        guests.flatMap((h) => h.nights),
+      ),
+    ).toEqual(['booked']);
+    expect(statesOf(observe(guests), cut)).toEqual(['booked']);
+  });
+});

@@ -712,13 +712,14 @@ const HOST_HOLD_SHARE = 0.25;
  * The host's holds a listing showed while observed: runs of nights seen free and then taken
  * together (brackets overlapping, as holds are grouped), both neighbours observed, that the rules
  * refuse (shorter than their first night's minimum stay, or starting on a day guests could not
- * check in on); and all such runs seen. Read once per listing.
+ * check in on: refused) or more than LONG_HOLD_EXCESS nights longer than their minimum stay
+ * (long); and all such runs seen. Read once per listing.
  */
-const hostHoldsRead = new WeakMap<Map<number, NightRead>, { refused: number; seen: number }>();
-function hostHolds(reads: Map<number, NightRead>, closed: ReadonlySet<number>): { refused: number; seen: number } {
+const hostHoldsRead = new WeakMap<Map<number, NightRead>, { refused: number; seen: number; long: number }>();
+function hostHolds(reads: Map<number, NightRead>, closed: ReadonlySet<number>): { refused: number; seen: number; long: number } {
   const known = hostHoldsRead.get(reads);
   if (known) return known;
-  const out = { refused: 0, seen: 0 };
+  const out = { refused: 0, seen: 0, long: 0 };
   let run: NightRead[] = [];
   let after: number | null = null;
   let before = 0;
@@ -727,6 +728,7 @@ function hostHolds(reads: Map<number, NightRead>, closed: ReadonlySet<number>): 
     if (f && after !== null && reads.has(f.day - 1) && reads.has(run.at(-1)!.day + 1)) {
       out.seen++;
       if (run.length < minOf(f) || refusedCheckIn(f) || closed.has(weekday(f.day))) out.refused++;
+      if (run.length - minOf(f) > LONG_HOLD_EXCESS) out.long++;
     }
     run = [];
   };
@@ -756,6 +758,9 @@ function hostHolds(reads: Map<number, NightRead>, closed: ReadonlySet<number>): 
   return out;
 }
 
+/** A host who blocks nights: HOST_HOLD_EVIDENCE of its holds seen taken the rules refuse, HOST_HOLD_SHARE of them at least. */
+const blocksNights = (h: { refused: number; seen: number }) => h.refused >= HOST_HOLD_EVIDENCE && h.refused >= HOST_HOLD_SHARE * h.seen;
+
 /**
  * Booked or blocked: the stay rules a guest's booking obeys (minimum stay, check-in and check-out
  * days as the calendar stated them just before), then its shape and how far ahead it was taken.
@@ -781,13 +786,21 @@ export function classifyV2(g: Group, closed: Set<number>, reads: Map<number, Nig
   // are the host's often enough (hostHolds) is a host who blocks nights: it is the host's.
   if (!left && !cutRight && g.after === null && (length < min || closed.has(weekday(first.day)))) {
     const h = hostHolds(reads, closed);
-    if (h.refused >= HOST_HOLD_EVIDENCE && h.refused >= HOST_HOLD_SHARE * h.seen) return { state: 'blocked', path: length < min ? 'blockedShort' : 'blockedCheckIn' };
+    if (blocksNights(h)) return { state: 'blocked', path: length < min ? 'blockedShort' : 'blockedCheckIn' };
   }
   // A long hold is the host's, unless it keeps to a listing's restricted check-in weekdays (weekly
   // rentals), or runs past the first night observed: taken before observation began, its nights
   // never seen free, it may be several stays run together, and its start is not known.
   const aligned = closed.size > 0 && !closed.has(weekday(first.day)) && !checkOutRefused(reads, end, g);
   if (!aligned && !cutLeft && length - min > LONG_HOLD_EXCESS) return { state: 'blocked', path: g.after === null ? 'blockedLongNeverSeenFree' : 'blockedLong' };
+  // A long hold running past the first night observed (taken before observation began, never seen
+  // free): guests' stays run together, or the owner's stay. A listing whose holds seen taken show
+  // the host taking its own nights (a long hold, or the holds the rules refuse: blocksNights) is
+  // an owner's: it is the host's. Not on a listing rented by the week, whose weeks run together.
+  if (!left && g.after === null && !aligned && !rentedByWeek(closed) && length - min > LONG_HOLD_EXCESS) {
+    const h = hostHolds(reads, closed);
+    if (h.long >= 1 || blocksNights(h)) return { state: 'blocked', path: 'blockedLongNeverSeenFree' };
+  }
   const lead = (first.day * DAY_MS - g.before) / DAY_MS;
   // A booking window lets guests book its last night as it opens, taken a day later at most.
   if (lead > (signals.windowDays === null ? signals.guestWindow : signals.windowDays + 1)) return { state: 'blocked', path: 'blockedEarly' };
