@@ -685,3 +685,21 @@ describe('inferBookings (calendar-diff/2): a long hold running past the first ni
     expect(statesOf(observe(guests), cut)).toEqual(['booked']);
   });
 });
+
+describe('inferBookings (calendar-diff/2): a long hold running past the first night observed, beside guests’ long stays with their preparation nights', () => {
+  // As above (one preparation night read from five short guests' stays, minimum stay 2), and a
+  // guest's 14-night stay seen taken with its preparation nights (16 nights taken: 14 over the
+  // minimum, but its stay 12), and 17 nights from the first night observed taken before
+  // observation began (guests' stays run together, their last preparation night after them).
+  const holds = guestHolds(5, { first: '2030-03-06', length: (i) => 2 + (i % 2), prep: 1, takenFrom: '2030-01-30' });
+  const long = { stay: range('2030-04-25', 14), prep: ['2030-04-24', '2030-05-09'], at: atHour('2030-02-10', 18) };
+  const cut = { stay: range('2030-02-01', 16), prep: ['2030-02-17'], at: atHour('2030-01-20', 18) };
+  const days = observePrepHolds([...holds, long, cut], 2);
+
+  it('a guest’s long stay seen taken, its preparation nights off, is no owner’s: the hold is guests’ stays', () => {
+    const r = inferBookings({ days, from: '2030-02-01', to: '2030-06-01', method: 'calendar-diff/2' });
+    const states = new Map(r.nights.map((n) => [n.date, n.state]));
+    expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p1|');
+    for (const d of [...cut.stay, ...long.stay]) expect([d, states.get(d)]).toEqual([d, 'booked']);
+  });
+});

@@ -712,11 +712,12 @@ const HOST_HOLD_SHARE = 0.25;
  * The host's holds a listing showed while observed: runs of nights seen free and then taken
  * together (brackets overlapping, as holds are grouped), both neighbours observed, that the rules
  * refuse (shorter than their first night's minimum stay, or starting on a day guests could not
- * check in on: refused) or more than LONG_HOLD_EXCESS nights longer than their minimum stay
- * (long); and all such runs seen. Read once per listing.
+ * check in on: refused) or, less the listing's p preparation nights each side (a guest's stay
+ * carries them), more than LONG_HOLD_EXCESS nights longer than their minimum stay (long); and all
+ * such runs seen. Read once per listing.
  */
 const hostHoldsRead = new WeakMap<Map<number, NightRead>, { refused: number; seen: number; long: number }>();
-function hostHolds(reads: Map<number, NightRead>, closed: ReadonlySet<number>): { refused: number; seen: number; long: number } {
+function hostHolds(reads: Map<number, NightRead>, closed: ReadonlySet<number>, p: number): { refused: number; seen: number; long: number } {
   const known = hostHoldsRead.get(reads);
   if (known) return known;
   const out = { refused: 0, seen: 0, long: 0 };
@@ -728,7 +729,7 @@ function hostHolds(reads: Map<number, NightRead>, closed: ReadonlySet<number>): 
     if (f && after !== null && reads.has(f.day - 1) && reads.has(run.at(-1)!.day + 1)) {
       out.seen++;
       if (run.length < minOf(f) || refusedCheckIn(f) || closed.has(weekday(f.day))) out.refused++;
-      if (run.length - minOf(f) > LONG_HOLD_EXCESS) out.long++;
+      if (run.length - 2 * p - minOf(f) > LONG_HOLD_EXCESS) out.long++;
     }
     run = [];
   };
@@ -785,7 +786,7 @@ export function classifyV2(g: Group, closed: Set<number>, reads: Map<number, Nig
   // a guest's stay begun before that night, or the host's hold. A listing whose holds seen taken
   // are the host's often enough (hostHolds) is a host who blocks nights: it is the host's.
   if (!left && !cutRight && g.after === null && (length < min || closed.has(weekday(first.day)))) {
-    const h = hostHolds(reads, closed);
+    const h = hostHolds(reads, closed, signals.prepNights);
     if (blocksNights(h)) return { state: 'blocked', path: length < min ? 'blockedShort' : 'blockedCheckIn' };
   }
   // A long hold is the host's, unless it keeps to a listing's restricted check-in weekdays (weekly
@@ -798,7 +799,7 @@ export function classifyV2(g: Group, closed: Set<number>, reads: Map<number, Nig
   // the host taking its own nights (a long hold, or the holds the rules refuse: blocksNights) is
   // an owner's: it is the host's. Not on a listing rented by the week, whose weeks run together.
   if (!left && g.after === null && !aligned && !rentedByWeek(closed) && length - min > LONG_HOLD_EXCESS) {
-    const h = hostHolds(reads, closed);
+    const h = hostHolds(reads, closed, signals.prepNights);
     if (h.long >= 1 || blocksNights(h)) return { state: 'blocked', path: 'blockedLongNeverSeenFree' };
   }
   const lead = (first.day * DAY_MS - g.before) / DAY_MS;
