@@ -57,6 +57,8 @@ export interface Signals {
   prepNights: number;
   /** How far ahead the listing's guests book, in days (readGuestWindow). */
   guestWindow: number;
+  /** What the listing's holds seen taken say of its host (readHostHolds). */
+  hostHolds: HostHolds;
   /** Observed less often than every SPARSE_GAP_DAYS (the median gap between observations). */
   sparse: boolean;
   /** The day of the last observation (a hold ending by it is past). */
@@ -192,6 +194,7 @@ export function readPlatformHolds(byDay: Map<number, DayRow[]>): { byDay: Map<nu
     windowClosed: new Set(),
     prepNights: 0,
     guestWindow: GUEST_WINDOW_DAYS,
+    hostHolds: { seen: 0, refused: 0, long: 0 },
     sparse: medianGap(byDay) > SPARSE_GAP_DAYS * DAY_MS,
     lastDay: lastObservedDay(byDay),
   };
@@ -703,64 +706,36 @@ const LONG_EXCESS = 12;
  */
 const LONG_HOLD_EXCESS = 13;
 
-/** The host's holds a listing showed while observed (hostHolds), at least this many, to read a hold it took before observation began that the rules refuse as seen as the host's. */
+/** The host's holds a listing showed while observed (readHostHolds), at least this many, to read a hold it took before observation began that the rules refuse as seen as the host's. */
 const HOST_HOLD_EVIDENCE = 2;
-/** The least share of the listing's holds seen taken (hostHolds' seen) those host's holds must be. */
+/** The least share of the listing's holds seen taken (HostHolds' seen) those host's holds must be. */
 const HOST_HOLD_SHARE = 0.25;
 
-/**
- * The host's holds a listing showed while observed: runs of nights seen free and then taken
- * together (brackets overlapping, as holds are grouped), both neighbours observed, that the rules
- * refuse (shorter than their first night's minimum stay, or starting on a day guests could not
- * check in on: refused) or, less the listing's p preparation nights each side (a guest's stay
- * carries them), more than LONG_HOLD_EXCESS nights longer than their minimum stay (long); and all
- * such runs seen. Read once per listing.
- */
-const hostHoldsRead = new WeakMap<Map<number, NightRead>, { refused: number; seen: number; long: number }>();
-function hostHolds(reads: Map<number, NightRead>, closed: ReadonlySet<number>, p: number): { refused: number; seen: number; long: number } {
-  const known = hostHoldsRead.get(reads);
-  if (known) return known;
-  const out = { refused: 0, seen: 0, long: 0 };
-  let run: NightRead[] = [];
-  let after: number | null = null;
-  let before = 0;
-  const flush = () => {
-    const f = run[0];
-    if (f && after !== null && reads.has(f.day - 1) && reads.has(run.at(-1)!.day + 1)) {
-      out.seen++;
-      if (run.length < minOf(f) || refusedCheckIn(f) || closed.has(weekday(f.day))) out.refused++;
-      if (run.length - 2 * p - minOf(f) > LONG_HOLD_EXCESS) out.long++;
-    }
-    run = [];
-  };
-  for (const n of [...reads.values()].sort((a, b) => a.day - b.day)) {
-    if (isAvailable(n.latest)) {
-      flush();
-      continue;
-    }
-    const last = run.at(-1);
-    if (last && last.day === n.day - 1) {
-      const a: number | null = after === null ? n.after : n.after === null ? after : Math.max(after, n.after);
-      const b = Math.min(before, n.before);
-      if (a === null || a < b) {
-        run.push(n);
-        after = a;
-        before = b;
-        continue;
-      }
-    }
-    flush();
-    run = [n];
-    after = n.after;
-    before = n.before;
+/** What a listing's holds seen taken while observed say of its host (readHostHolds). */
+export interface HostHolds {
+  /** Holds seen taken (their nights seen free before), both neighbours observed. */
+  seen: number;
+  /** Of those, the ones the rules refuse: shorter than their first night's minimum stay, or starting on a day guests could not check in on. */
+  refused: number;
+  /** Of those, the ones more than LONG_HOLD_EXCESS nights longer than their minimum stay, less the listing's p preparation nights each side (a guest's stay carries them). */
+  long: number;
+}
+
+/** The host's holds a listing showed while observed (HostHolds), from its holds (grouped as they were taken) and its p preparation nights. */
+export function readHostHolds(groups: readonly Group[], reads: Map<number, NightRead>, closed: ReadonlySet<number>, p: number): HostHolds {
+  const out = { seen: 0, refused: 0, long: 0 };
+  for (const g of groups) {
+    const f = g.nights[0]!;
+    if (g.after === null || !reads.has(f.day - 1) || !reads.has(g.nights.at(-1)!.day + 1)) continue;
+    out.seen++;
+    if (g.nights.length < minOf(f) || refusedCheckIn(f) || closed.has(weekday(f.day))) out.refused++;
+    if (g.nights.length - 2 * p - minOf(f) > LONG_HOLD_EXCESS) out.long++;
   }
-  flush();
-  hostHoldsRead.set(reads, out);
   return out;
 }
 
 /** A host who blocks nights: HOST_HOLD_EVIDENCE of its holds seen taken the rules refuse, HOST_HOLD_SHARE of them at least. */
-const blocksNights = (h: { refused: number; seen: number }) => h.refused >= HOST_HOLD_EVIDENCE && h.refused >= HOST_HOLD_SHARE * h.seen;
+const blocksNights = (h: HostHolds) => h.refused >= HOST_HOLD_EVIDENCE && h.refused >= HOST_HOLD_SHARE * h.seen;
 
 /**
  * Booked or blocked: the stay rules a guest's booking obeys (minimum stay, check-in and check-out
@@ -784,10 +759,9 @@ export function classifyV2(g: Group, closed: Set<number>, reads: Map<number, Nig
   // A hold taken before observation began and running past the first night observed, that the
   // rules refuse as seen (shorter than its minimum stay, or starting on a closed check-in weekday):
   // a guest's stay begun before that night, or the host's hold. A listing whose holds seen taken
-  // are the host's often enough (hostHolds) is a host who blocks nights: it is the host's.
+  // are the host's often enough (readHostHolds) is a host who blocks nights: it is the host's.
   if (!left && !cutRight && g.after === null && (length < min || closed.has(weekday(first.day)))) {
-    const h = hostHolds(reads, closed, signals.prepNights);
-    if (blocksNights(h)) return { state: 'blocked', path: length < min ? 'blockedShort' : 'blockedCheckIn' };
+    if (blocksNights(signals.hostHolds)) return { state: 'blocked', path: length < min ? 'blockedShort' : 'blockedCheckIn' };
   }
   // A long hold is the host's, unless it keeps to a listing's restricted check-in weekdays (weekly
   // rentals), or runs past the first night observed: taken before observation began, its nights
@@ -799,8 +773,7 @@ export function classifyV2(g: Group, closed: Set<number>, reads: Map<number, Nig
   // the host taking its own nights (a long hold, or the holds the rules refuse: blocksNights) is
   // an owner's: it is the host's. Not on a listing rented by the week, whose weeks run together.
   if (!left && g.after === null && !aligned && !rentedByWeek(closed) && length - min > LONG_HOLD_EXCESS) {
-    const h = hostHolds(reads, closed, signals.prepNights);
-    if (h.long >= 1 || blocksNights(h)) return { state: 'blocked', path: 'blockedLongNeverSeenFree' };
+    if (signals.hostHolds.long >= 1 || blocksNights(signals.hostHolds)) return { state: 'blocked', path: 'blockedLongNeverSeenFree' };
   }
   const lead = (first.day * DAY_MS - g.before) / DAY_MS;
   // A booking window lets guests book its last night as it opens, taken a day later at most.

@@ -16,6 +16,7 @@ import {
   confidenceV2,
   classifyV2,
   readGuestWindow,
+  readHostHolds,
   readPlatformHolds,
   readPrep,
   readReviews,
@@ -341,6 +342,7 @@ export function inferBookings(input: BookingInput): BookingInference {
   if (v2 !== null) {
     v2.signals.prepNights = prep;
     v2.signals.guestWindow = readGuestWindow(groups, closed);
+    v2.signals.hostHolds = readHostHolds(groups, reads, closed, prep);
   }
   // calendar-diff/2 tells the preparation nights taken with a stay from the stay, and reads the reviews.
   const judged = groups.map((whole): Judged & { prepNights: NightRead[]; v1?: { state: 'booked' | 'blocked'; confidence: number } } => {
