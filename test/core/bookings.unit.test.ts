@@ -608,3 +608,27 @@ describe('inferBookings (calendar-diff/2): preparation nights read beside a book
     expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p1|');
   });
 });
+
+describe('inferBookings (calendar-diff/2): two preparation nights read from the holds seen taken with both sides free, 4 or 5 nights over the minimum', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, minimum stay 2; the platform blocks two
+  // preparation nights on each side of every guest's booking. Eight guests' stays of 2 or 3 nights
+  // from 2030-03-13, ten nights apart, each taken on its own day with both sides free: holds of 6
+  // or 7 nights, 4 or 5 over the minimum. Two host's holds of 5 nights (3 over: no preparation
+  // nights), taken with both sides free too. Two nights off each side break those two (a fifth of
+  // the holds), so neither the strict reading nor the shortest holds read 2, and one night off each
+  // side leaves a stay of the minimum or a night more for them (shortestAtTwo reads nothing); one
+  // night breaks none, and is read first.
+  const guests = guestHolds(8, { first: '2030-03-13', length: (i) => 2 + (i % 2), prep: 2, takenFrom: '2030-02-20' });
+  const hosts: PrepHold[] = ['2030-06-01', '2030-06-11'].map((d, i) => ({ stay: range(d, 5), prep: [], at: atHour(addDays('2030-03-01', i), 18), host: true }));
+  const r = inferBookings({ days: observePrepHolds([...guests, ...hosts], 2), from: '2030-03-01', to: '2030-08-01', method: 'calendar-diff/2' });
+  const states = new Map(r.nights.map((n) => [n.date, n.state]));
+
+  it('reads two preparation nights where guests’ shortest holds sit two nights in: each stay booked, its preparation nights blocked', () => {
+    for (const h of guests) {
+      for (const d of h.stay) expect([d, states.get(d)]).toEqual([d, 'booked']);
+      for (const d of h.prep) expect([d, states.get(d)]).toEqual([d, 'blocked']);
+    }
+    for (const d of hosts.flatMap((h) => h.stay)) expect([d, states.get(d)]).toEqual([d, 'blocked']);
+    expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p2|');
+  });
+});
