@@ -46,6 +46,8 @@ const CLEAN_EVIDENCE = 10;
 const UNBROKEN_EVIDENCE = 4;
 /** The least share of those a stay of the minimum or a night more once p nights come off each free side. */
 const TIGHT_SHARE = 0.3;
+/** Or, of those seen taken with both sides free, at least this many such a stay (readPrepFromShortest). */
+const SEEN_TIGHT_EVIDENCE = 2;
 /** The most share of those p nights off each free side leave a stay the rules refuse. */
 const BROKEN_SHARE = 0.15;
 
@@ -415,7 +417,7 @@ function seenAtTwo(eligible: readonly { g: Group; left: number; right: number }[
  * Preparation time from the shortest holds (guests often book their minimum stay or a night
  * more): among the holds the rules accept whole (one-night holds aside, each with a free side),
  * p nights off each free side leave a stay of the minimum or one night more for at least
- * TIGHT_SHARE of them, and refuse at most BROKEN_SHARE (the host's short holds: direct bookings,
+ * TIGHT_SHARE of them (or for SEEN_TIGHT_EVIDENCE of those seen taken with both sides free), and refuse at most BROKEN_SHARE (the host's short holds: direct bookings,
  * maintenance, which carry no preparation nights). Without preparation time the holds that short
  * are the minimum stays themselves, which p refuses. Also says whether the reading is clean (from
  * CLEAN_EVIDENCE holds or more, p breaking none seen with both sides free; or p breaking none of
@@ -429,6 +431,7 @@ function readPrepFromShortest(pooled: readonly { g: Group; left: number; right: 
   for (const p of [2, 1]) {
     let broken = 0;
     let tight = 0;
+    let seenTight = 0;
     for (const { g, left, right } of whole) {
       if (!valid(g, p * left, p * right)) {
         broken++;
@@ -437,8 +440,12 @@ function readPrepFromShortest(pooled: readonly { g: Group; left: number; right: 
       const first = g.nights[p * left]!;
       const excess = g.nights.length - p * (left + right) - minOf(first);
       if (excess <= 1) tight++;
+      if (excess <= 1 && g.after !== null && left + right === 2) seenTight++;
     }
-    if (broken <= BROKEN_SHARE * whole.length && tight >= TIGHT_SHARE * whole.length) {
+    // Tight enough: a share of the holds; or SEEN_TIGHT_EVIDENCE of those seen taken with both sides
+    // free (a stay seen booked with its preparation nights on both sides; the holds never seen free,
+    // stays run together before observation began, may be too long to be tight).
+    if (broken <= BROKEN_SHARE * whole.length && (tight >= TIGHT_SHARE * whole.length || seenTight >= SEEN_TIGHT_EVIDENCE)) {
       // Clean: many holds, and none seen with both sides free that p breaks (a stay with its preparation nights on both sides never is);
       // or p breaks none of the holds at all, UNBROKEN_EVIDENCE of them with both sides free (each showing p nights on both).
       const clean =
