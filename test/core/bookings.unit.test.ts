@@ -703,3 +703,54 @@ describe('inferBookings (calendar-diff/2): a long hold running past the first ni
     for (const d of [...cut.stay, ...long.stay]) expect([d, states.get(d)]).toEqual([d, 'booked']);
   });
 });
+
+describe('inferBookings (calendar-diff/2): two preparation nights read from the holds seen taken with both sides free, 4 or 5 nights over the minimum', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, minimum stay 2; the platform blocks two
+  // preparation nights on each side of every guest's booking. Eight guests' stays of 2 or 3 nights
+  // from 2030-03-13, ten nights apart, each taken on its own day with both sides free: holds of 6
+  // or 7 nights, 4 or 5 over the minimum. Two host's holds of 5 nights (3 over: no preparation
+  // nights), taken with both sides free too. Two nights off each side break those two (a fifth of
+  // the holds), so neither the strict reading nor the shortest holds read 2, and one night off each
+  // side leaves a stay of the minimum or a night more for them (shortestAtTwo reads nothing); one
+  // night breaks none, and is read first.
+  const guests = guestHolds(8, { first: '2030-03-13', length: (i) => 2 + (i % 2), prep: 2, takenFrom: '2030-02-20' });
+  const hosts: PrepHold[] = ['2030-06-01', '2030-06-11'].map((d, i) => ({ stay: range(d, 5), prep: [], at: atHour(addDays('2030-03-01', i), 18), host: true }));
+  const r = inferBookings({ days: observePrepHolds([...guests, ...hosts], 2), from: '2030-03-01', to: '2030-08-01', method: 'calendar-diff/2' });
+  const states = new Map(r.nights.map((n) => [n.date, n.state]));
+
+  it('reads two preparation nights where guests’ shortest holds sit two nights in: each stay booked, its preparation nights blocked', () => {
+    for (const h of guests) {
+      for (const d of h.stay) expect([d, states.get(d)]).toEqual([d, 'booked']);
+      for (const d of h.prep) expect([d, states.get(d)]).toEqual([d, 'blocked']);
+    }
+    for (const d of hosts.flatMap((h) => h.stay)) expect([d, states.get(d)]).toEqual([d, 'blocked']);
+    expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p2|');
+  });
+});
+
+describe('inferBookings (calendar-diff/2): preparation time read from two short stays seen taken with both sides free', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, minimum stay 2; the platform blocks one
+  // preparation night on each side of every guest's booking. Two guests book the minimum stay
+  // (2030-03-13 and 2030-03-23), each seen taken with both sides free: holds of 4 nights. Five
+  // guests' stays of 6 nights, from 2030-03-03 and nine nights apart from 2030-03-28, were booked
+  // before observation began (never seen free, both sides free now). The two short stays are too few for a share of
+  // the seven holds (two in seven are a stay of the minimum once a night comes off each side) and
+  // for the strict reading; but each was seen booked with a free night on both sides, and a night
+  // off each side breaks no hold.
+  const seen = guestHolds(2, { first: '2030-03-13', length: () => 2, prep: 1, takenFrom: '2030-02-20' });
+  const early: PrepHold[] = ['2030-03-03', '2030-03-28', '2030-04-06', '2030-04-15', '2030-04-24'].map((start) => ({
+    stay: range(start, 6),
+    prep: [addDays(start, -1), addDays(start, 6)],
+    at: atHour('2030-01-10', 18),
+  }));
+  const r = inferBookings({ days: observePrepHolds([...seen, ...early], 2), from: '2030-03-01', to: '2030-08-01', method: 'calendar-diff/2' });
+  const states = new Map(r.nights.map((n) => [n.date, n.state]));
+
+  it('reads one preparation night: each stay booked, its preparation nights blocked', () => {
+    for (const h of [...seen, ...early]) {
+      for (const d of h.stay) expect([d, states.get(d)]).toEqual([d, 'booked']);
+      for (const d of h.prep) expect([d, states.get(d)]).toEqual([d, 'blocked']);
+    }
+    expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p1|');
+  });
+});

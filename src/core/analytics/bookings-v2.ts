@@ -32,6 +32,12 @@ const CHECK_IN_PREP_EVIDENCE = 2;
 
 /** Holds a stay of the minimum or a night more once two nights come off each side, at least this many, to read two preparation nights where one was read (shortestAtTwo). */
 const SHORT_AT_TWO_EVIDENCE = 2;
+/** Holds seen taken with both sides free 4 or 5 nights over their minimum, at least this many (none 2 or 3 over), to read two preparation nights where one was read (seenAtTwo). */
+const SEEN_AT_TWO_EVIDENCE = 3;
+/** Or at least this many, */
+const SEEN_AT_TWO_MANY = 5;
+/** at least this many times those 2 or 3 over. */
+const SEEN_AT_TWO_RATIO = 4;
 /** Holds the rules accept whole, at least this many, to read preparation time from the shortest of them. */
 const TIGHT_EVIDENCE = 4;
 /** Holds the rules accept whole, at least this many, to read preparation time from the shortest of them when no hold the rules refuse whole supports it (readPrepFromShortest's clean). */
@@ -40,6 +46,8 @@ const CLEAN_EVIDENCE = 10;
 const UNBROKEN_EVIDENCE = 4;
 /** The least share of those a stay of the minimum or a night more once p nights come off each free side. */
 const TIGHT_SHARE = 0.3;
+/** Or, of those seen taken with both sides free, at least this many such a stay (readPrepFromShortest). */
+const SEEN_TIGHT_EVIDENCE = 2;
 /** The most share of those p nights off each free side leave a stay the rules refuse. */
 const BROKEN_SHARE = 0.15;
 
@@ -317,7 +325,7 @@ function staysValid(g: Group, left: number, right: number, reads: Map<number, Ni
  * (readPrepFromShortest), when p also moves a hold the rules refuse whole onto the rules' days, or
  * when many holds (CLEAN_EVIDENCE) say so and p breaks none of them seen with both sides free, or
  * p breaks none of them at all and UNBROKEN_EVIDENCE had both sides free.
- * A listing read as 1 is read as 2 when its shortest holds say 2 (readPrepFromShortest, shortestAtTwo).
+ * A listing read as 1 is read as 2 when its shortest holds say 2 (readPrepFromShortest, shortestAtTwo, seenAtTwo).
  */
 export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>, closed: ReadonlySet<number> = new Set()): number {
   const sides = (g: Group) => {
@@ -337,7 +345,7 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
   const strict = (p: number) => eligible.filter(({ g, left, right }) => valid(g, p * left, p * right)).length;
   const loose = (p: number) => eligible.filter((e) => fits(e, p)).length;
   const none = strict(0);
-  const up = (p: number) => (p === 1 && (readPrepFromShortest(pooled, valid).p === 2 || shortestAtTwo(pooled, valid)) ? 2 : p);
+  const up = (p: number) => (p === 1 && (readPrepFromShortest(pooled, valid).p === 2 || shortestAtTwo(pooled, valid) || seenAtTwo(eligible, valid)) ? 2 : p);
   for (const p of [2, 1]) {
     // Many holds all long enough for p on each side; or the rules refuse most of them whole and accept them stripped.
     if (eligible.length >= MIN_PREP_EVIDENCE && strict(p) >= 0.9 * eligible.length) return up(p);
@@ -387,10 +395,32 @@ function shortestAtTwo(pooled: readonly { g: Group; left: number; right: number 
 }
 
 /**
+ * Whether a listing read as blocking one preparation night blocks two, from its holds seen taken
+ * with both sides free (each a stay with its preparation nights on both sides, or a host's hold):
+ * guests often book their minimum stay or a night more, so with one preparation night the
+ * shortest such holds run 2 or 3 nights over the minimum, with two 4 or 5. Read as 2 when those 4
+ * or 5 over (a stay the rules accept once two nights come off each side) are SEEN_AT_TWO_EVIDENCE
+ * or more and none is 2 or 3 over; or SEEN_AT_TWO_MANY or more and at least SEEN_AT_TWO_RATIO
+ * times those 2 or 3 over (a host's short hold among them). Holds never seen free are left out:
+ * taken before observation began, they may be stays run together.
+ */
+function seenAtTwo(eligible: readonly { g: Group; left: number; right: number }[], valid: (g: Group, left: number, right: number) => boolean): boolean {
+  let atOne = 0;
+  let atTwo = 0;
+  for (const { g, left, right } of eligible) {
+    if (left + right < 2 || !valid(g, 0, 0)) continue;
+    const over = g.nights.length - minOf(g.nights[0]!);
+    if (over === 2 || over === 3) atOne++;
+    else if ((over === 4 || over === 5) && valid(g, 2, 2)) atTwo++;
+  }
+  return (atOne === 0 && atTwo >= SEEN_AT_TWO_EVIDENCE) || (atTwo >= SEEN_AT_TWO_MANY && SEEN_AT_TWO_RATIO * atOne <= atTwo);
+}
+
+/**
  * Preparation time from the shortest holds (guests often book their minimum stay or a night
  * more): among the holds the rules accept whole (one-night holds aside, each with a free side),
  * p nights off each free side leave a stay of the minimum or one night more for at least
- * TIGHT_SHARE of them, and refuse at most BROKEN_SHARE (the host's short holds: direct bookings,
+ * TIGHT_SHARE of them (or for SEEN_TIGHT_EVIDENCE of those seen taken with both sides free), and refuse at most BROKEN_SHARE (the host's short holds: direct bookings,
  * maintenance, which carry no preparation nights). Without preparation time the holds that short
  * are the minimum stays themselves, which p refuses. Also says whether the reading is clean (from
  * CLEAN_EVIDENCE holds or more, p breaking none seen with both sides free; or p breaking none of
@@ -404,6 +434,7 @@ function readPrepFromShortest(pooled: readonly { g: Group; left: number; right: 
   for (const p of [2, 1]) {
     let broken = 0;
     let tight = 0;
+    let seenTight = 0;
     for (const { g, left, right } of whole) {
       if (!valid(g, p * left, p * right)) {
         broken++;
@@ -412,8 +443,12 @@ function readPrepFromShortest(pooled: readonly { g: Group; left: number; right: 
       const first = g.nights[p * left]!;
       const excess = g.nights.length - p * (left + right) - minOf(first);
       if (excess <= 1) tight++;
+      if (excess <= 1 && g.after !== null && left + right === 2) seenTight++;
     }
-    if (broken <= BROKEN_SHARE * whole.length && tight >= TIGHT_SHARE * whole.length) {
+    // Tight enough: a share of the holds; or SEEN_TIGHT_EVIDENCE of those seen taken with both sides
+    // free (a stay seen booked with its preparation nights on both sides; the holds never seen free,
+    // stays run together before observation began, may be too long to be tight).
+    if (broken <= BROKEN_SHARE * whole.length && (tight >= TIGHT_SHARE * whole.length || seenTight >= SEEN_TIGHT_EVIDENCE)) {
       // Clean: many holds, and none seen with both sides free that p breaks (a stay with its preparation nights on both sides never is);
       // or p breaks none of the holds at all, UNBROKEN_EVIDENCE of them with both sides free (each showing p nights on both).
       const clean =
