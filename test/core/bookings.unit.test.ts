@@ -609,6 +609,22 @@ describe('inferBookings (calendar-diff/2): preparation nights read beside a book
   });
 });
 
+/**
+ * A listing observed daily at noon from 2030-02-20 for 40 days, the nights from today on,
+ * minimum stay 4: the nights `cut` taken before observation began, each hold taken at its instant.
+ */
+type Hold = { nights: string[]; at: number };
+function observeCut(cut: readonly string[], holds: readonly Hold[]): ObservationRow<'day'>[] {
+  return record(
+    [...Array(40).keys()].map((i) => {
+      const at = atHour(addDays('2030-02-20', i), 12);
+      const today = dateOf(at);
+      const taken = new Set([...cut, ...holds.filter((h) => h.at <= at).flatMap((h) => h.nights)]);
+      return { at, days: new Map([...calendar('2030-02-20', 80, taken, { minNights: 4 })].filter(([d]) => d >= today)) };
+    }),
+  );
+}
+
 describe('inferBookings (calendar-diff/2): a hold running past the first night observed that the rules refuse as seen', () => {
   // Observed daily at noon from 2030-02-20 for 40 days, the nights from today on, minimum stay 4.
   // Its first two nights were taken before observation began (a hold cut at the first night
@@ -623,15 +639,7 @@ describe('inferBookings (calendar-diff/2): a hold running past the first night o
     { nights: range('2030-03-10', 2), at: atHour('2030-02-25', 18) },
     { nights: range('2030-03-24', 2), at: atHour('2030-03-01', 18) },
   ];
-  const observe = (holds: readonly { nights: string[]; at: number }[]) =>
-    record(
-      [...Array(40).keys()].map((i) => {
-        const at = atHour(addDays('2030-02-20', i), 12);
-        const today = dateOf(at);
-        const taken = new Set([...cut, ...holds.filter((h) => h.at <= at).flatMap((h) => h.nights)]);
-        return { at, days: new Map([...calendar('2030-02-20', 80, taken, { minNights: 4 })].filter(([d]) => d >= today)) };
-      }),
-    );
+  const observe = (holds: readonly Hold[]) => observeCut(cut, holds);
   const stateOf = (days: ObservationRow<'day'>[], date: string) => inferBookings({ days, from: '2030-02-20', to: '2030-05-01', method: 'calendar-diff/2' }).nights.find((n) => n.date === date)!.state;
 
   it('is the host’s on a listing whose holds seen taken show the host blocking nights, a guest’s stay begun before otherwise', () => {
@@ -659,15 +667,7 @@ describe('inferBookings (calendar-diff/2): a long hold running past the first ni
     { nights: range('2030-03-21', 2), at: atHour('2030-02-25', 18) },
     { nights: range('2030-03-26', 2), at: atHour('2030-03-01', 18) },
   ];
-  const observe = (holds: readonly { nights: string[]; at: number }[]) =>
-    record(
-      [...Array(40).keys()].map((i) => {
-        const at = atHour(addDays('2030-02-20', i), 12);
-        const today = dateOf(at);
-        const taken = new Set([...cut, ...holds.filter((h) => h.at <= at).flatMap((h) => h.nights)]);
-        return { at, days: new Map([...calendar('2030-02-20', 80, taken, { minNights: 4 })].filter(([d]) => d >= today)) };
-      }),
-    );
+  const observe = (holds: readonly Hold[]) => observeCut(cut, holds);
   const statesOf = (days: ObservationRow<'day'>[], dates: readonly string[]) => {
     const r = inferBookings({ days, from: '2030-02-20', to: '2030-05-01', method: 'calendar-diff/2' });
     return [...new Set(dates.map((d) => r.nights.find((n) => n.date === d)!.state))];
