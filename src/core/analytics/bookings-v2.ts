@@ -5,9 +5,9 @@
 // closed); nights those closed are free. After grouping, preparation nights (a night or two the
 // platform blocks around each booking) are told from the stay, and each hold is judged on its
 // stay rules, its shape (length, weekday, check-out day) and how far ahead it was taken. Every
-// confidence is the share of nights right, on the development worlds (docs/analytics.md, "The
+// confidence is the share of nights right, on the mixed development world (docs/analytics.md, "The
 // held-out protocol"), of the basis of the night (the path that named it and what was read),
-// mapped to the share right of such nights on worlds whose family the fit left out. Pure, as the
+// mapped to the share right of such nights on development seeds the fit left out. Pure, as the
 // first method.
 import { DAY_MS } from '../clock.js';
 import type { DayValue } from '../schemas/observations.js';
@@ -836,6 +836,6 @@ export const BOOKING_METHOD_TEXT_V2 =
   `where the listing's reviews are read, a review within ${REVIEW_WINDOW_DAYS} days after a hold's check-out (hosts' holds are never reviewed) names it a guest's stay (${c('bookedReviewed')}), and a hold whose review window closed without one keeps its judgement with the confidence such holds earned; ` +
   'a booking is priced at the last price seen for a stay including its first night. ' +
   `A free night no stay can use is unbookable (${c('unbookable')}), else available (${c('available')}); a night never observed is unknown. ` +
-  `Confidences a/b: a for a listing observed at least every ${SPARSE_GAP_DAYS} days, b less often; each the share of nights right on the development worlds (calendar families, even seeds), ` +
-  "then refined by the hold's length, whether it is past, and the preparation nights read, and mapped to the share right of such nights on worlds whose family the fit left out " +
+  `Confidences a/b: a for a listing observed at least every ${SPARSE_GAP_DAYS} days, b less often; each the share of nights right on the mixed development world (every development calendar family at once, even seeds), ` +
+  "then refined by the hold's length, whether it is past, and the preparation nights read, and mapped to the share right of such nights on development seeds the fit left out " +
   '(docs/analytics.md, "Calibration").';
