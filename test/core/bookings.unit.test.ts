@@ -754,3 +754,37 @@ describe('inferBookings (calendar-diff/2): preparation time read from two short 
     expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p1|');
   });
 });
+
+describe('inferBookings (calendar-diff/2): holds whose nights came within a booking window already taken, observed weekly', () => {
+  // Observed weekly at noon from 2030-01-01 for 14 weeks, 100 nights ahead, a 30-day rolling window
+  // (nights 30 days ahead or more closed), minimum stay 2. A guest books 2030-03-09 to 2030-03-12 on
+  // 2030-02-10, once its last night was inside the window: its nights closed by the window at the
+  // observation of 2030-02-05 and taken at that of 2030-02-12, none seen free. The owner's stay of
+  // 2030-03-20 to 2030-04-09, made before observation began, comes within the window a night a day,
+  // taken: seen a piece at each observation, none of its nights seen free either.
+  const guest = { nights: range('2030-03-09', 3), at: atHour('2030-02-10', 9) };
+  const owner = { nights: range('2030-03-20', 20), at: atHour('2029-12-01', 9) };
+  const days = record(
+    [...Array(14).keys()].map((i) => {
+      const at = atHour(addDays('2030-01-01', 7 * i), 12);
+      const today = dateOf(at);
+      const shut = addDays(today, 30);
+      const taken = new Set([guest, owner].filter((h) => h.at < at).flatMap((h) => h.nights));
+      return {
+        at,
+        days: new Map(
+          [...calendar('2030-01-01', 200, taken)]
+            .filter(([d]) => d >= today && d < addDays(today, 100))
+            .map(([d, v]) => [d, d >= shut ? { ...v, available: false, checkIn: false, checkOut: false, bookable: false } : v]),
+        ),
+      };
+    }),
+  );
+
+  it('the guest’s stay, its nights together, is booked; the pieces of the owner’s stay, each beside the others, are blocked', () => {
+    const r = inferBookings({ days, from: '2030-03-01', to: '2030-05-01', method: 'calendar-diff/2' });
+    const states = new Map(r.nights.map((n) => [n.date, n.state]));
+    for (const d of guest.nights) expect([d, states.get(d)]).toEqual([d, 'booked']);
+    for (const d of owner.nights) expect([d, states.get(d)]).toEqual([d, 'blocked']);
+  });
+});

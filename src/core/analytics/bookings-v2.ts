@@ -773,6 +773,37 @@ export function readHostHolds(groups: readonly Group[], reads: Map<number, Night
 const blocksNights = (h: HostHolds) => h.refused >= HOST_HOLD_EVIDENCE && h.refused >= HOST_HOLD_SHARE * h.seen;
 
 /**
+ * The nights beside hold g from `day` on, a night at a time by `step` (past the nights taken in the
+ * same change: its preparation nights), that came within the booking window already taken (their
+ * last free row one freeRow made from closed rows: the window kept them closed until they were
+ * taken), in a row.
+ */
+function windowHidden(g: Group, reads: Map<number, NightRead>, day: number, step: 1 | -1): number {
+  const taken = (n: NightRead | undefined): n is NightRead => n !== undefined && !isAvailable(n.latest);
+  let d = day;
+  for (let n = reads.get(d); taken(n) && n.before === g.before; n = reads.get(d)) d += step;
+  let count = 0;
+  for (let n = reads.get(d); taken(n) && n.lastFree !== null && unstated.has(n.lastFree); n = reads.get(d)) {
+    count++;
+    d += step;
+  }
+  return count;
+}
+
+/**
+ * Whether a hold whose first night the booking window kept closed until it was seen taken is a
+ * piece of a host's hold the window hid: nights that came within the window taken lie just before
+ * it, or more than the listing's p preparation nights just after it. A guest books a stay's nights
+ * together, all within the window, so they come within it free (or are taken as the last of them
+ * opens, the nights beside it free, or its preparation nights); a host's hold made further ahead
+ * than the window (an owner's stay) comes within it already taken, a night a day, and is seen a
+ * piece at each observation, each piece beside the others.
+ */
+function windowPiece(g: Group, reads: Map<number, NightRead>, p: number): boolean {
+  return windowHidden(g, reads, g.nights[0]!.day - 1, -1) >= 1 || windowHidden(g, reads, g.nights.at(-1)!.day + 1, 1) > p;
+}
+
+/**
  * Booked or blocked: the stay rules a guest's booking obeys (minimum stay, check-in and check-out
  * days as the calendar stated them just before), then its shape and how far ahead it was taken.
  */
@@ -789,7 +820,10 @@ export function classifyV2(g: Group, closed: Set<number>, reads: Map<number, Nig
   const v = (first.lastFree ?? first.latest).value;
   const min = typeof v.minNights === 'number' ? v.minNights : 1;
   if (!cutLeft && !cutRight && length < min) return { state: 'blocked', path: 'blockedShort' };
-  if (!cutLeft && first.lastFree && !checkInAllowed(first.lastFree.value)) return { state: 'blocked', path: 'blockedCheckIn' };
+  // A first night the window kept closed until it was taken states no check-in rule of its own
+  // (freeRow): the hold is refused for it only when it is a piece of a host's hold (windowPiece).
+  const windowHid = first.lastFree !== null && unstated.has(first.lastFree);
+  if (!cutLeft && first.lastFree && !checkInAllowed(first.lastFree.value) && (!windowHid || windowPiece(g, reads, signals.prepNights))) return { state: 'blocked', path: 'blockedCheckIn' };
   if (!cutLeft && closed.has(weekday(first.day))) return { state: 'blocked', path: 'blockedCheckIn' };
   // A hold taken before observation began and running past the first night observed, that the
   // rules refuse as seen (shorter than its minimum stay, or starting on a closed check-in weekday):
