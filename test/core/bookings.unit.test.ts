@@ -788,3 +788,29 @@ describe('inferBookings (calendar-diff/2): holds whose nights came within a book
     for (const d of owner.nights) expect([d, states.get(d)]).toEqual([d, 'blocked']);
   });
 });
+
+describe('inferBookings (calendar-diff/2): a hold taken before observation began, shorter than the minimum stay stated now', () => {
+  // Observed daily at noon from 2030-02-20 for 40 days, the nights from today on. Three nights from
+  // 2030-03-20 were taken before observation began (never seen free, both sides free). On one
+  // listing the minimum stay is 4 throughout; on the other the host raises it from 2 to 4 on
+  // 2030-03-05, while observed: the hold was booked under a minimum the calendar no longer states.
+  const hold = new Set(range('2030-03-20', 3));
+  const observe = (minBefore: number) =>
+    record(
+      [...Array(40).keys()].map((i) => {
+        const at = atHour(addDays('2030-02-20', i), 12);
+        const today = dateOf(at);
+        const minNights = at < dayMs('2030-03-05') ? minBefore : 4;
+        return { at, days: new Map([...calendar('2030-02-20', 80, hold, { minNights })].filter(([d]) => d >= today)) };
+      }),
+    );
+  const statesOf = (days: ObservationRow<'day'>[]) => {
+    const r = inferBookings({ days, from: '2030-03-01', to: '2030-04-01', method: 'calendar-diff/2' });
+    return [...new Set(r.nights.filter((n) => hold.has(n.date)).map((n) => n.state))];
+  };
+
+  it('is the host’s where the minimum held still, and says nothing where the host changed it while observed: booked', () => {
+    expect(statesOf(observe(4))).toEqual(['blocked']);
+    expect(statesOf(observe(2))).toEqual(['booked']);
+  });
+});

@@ -71,6 +71,8 @@ export interface Signals {
   sparse: boolean;
   /** The day of the last observation (a hold ending by it is past). */
   lastDay: number;
+  /** The host changed the listing's minimum stay while observed (minStayChanged). */
+  minStayChanged: boolean;
 }
 
 const lagOf = (day: number, t: number) => (day * DAY_MS - t) / DAY_MS;
@@ -98,6 +100,23 @@ function lastObservedDay(byDay: Map<number, DayRow[]>): number {
   let last = Number.NEGATIVE_INFINITY;
   for (const rows of byDay.values()) for (const r of rows) last = Math.max(last, r.lastSeen);
   return Math.floor(last / DAY_MS);
+}
+
+/**
+ * Whether the host changed the listing's minimum stay while it was observed: a night seen free
+ * stating two minimums. A hold taken before observation began was booked under the minimum of its
+ * day, which the calendar no longer states: hosts raise and lower it (seasons, a new policy).
+ */
+function minStayChanged(byDay: Map<number, DayRow[]>): boolean {
+  for (const rows of byDay.values()) {
+    let seen: unknown;
+    for (const r of rows) {
+      if (!isAvailable(r)) continue;
+      if (seen !== undefined && r.value.minNights !== seen) return true;
+      seen = r.value.minNights;
+    }
+  }
+  return false;
 }
 
 /**
@@ -205,6 +224,7 @@ export function readPlatformHolds(byDay: Map<number, DayRow[]>): { byDay: Map<nu
     hostHolds: { seen: 0, refused: 0, long: 0 },
     sparse: medianGap(byDay) > SPARSE_GAP_DAYS * DAY_MS,
     lastDay: lastObservedDay(byDay),
+    minStayChanged: minStayChanged(byDay),
   };
   const out = new Map<number, DayRow[]>();
   const instants = observationInstants(byDay);
@@ -819,7 +839,11 @@ export function classifyV2(g: Group, closed: Set<number>, reads: Map<number, Nig
   const cutRight = !reads.has(end);
   const v = (first.lastFree ?? first.latest).value;
   const min = typeof v.minNights === 'number' ? v.minNights : 1;
-  if (!cutLeft && !cutRight && length < min) return { state: 'blocked', path: 'blockedShort' };
+  // Shorter than its minimum stay: no guest could book it. A hold taken before observation began
+  // is judged by the minimum stated now, not the one it was booked under: on a listing whose host
+  // changed the minimum while observed (minStayChanged), that says nothing.
+  const short = length < min && !(g.after === null && signals.minStayChanged);
+  if (!cutLeft && !cutRight && short) return { state: 'blocked', path: 'blockedShort' };
   // A first night the window kept closed until it was taken states no check-in rule of its own
   // (freeRow): the hold is refused for it only when it is a piece of a host's hold (windowPiece).
   const windowHid = first.lastFree !== null && unstated.has(first.lastFree);
@@ -829,8 +853,8 @@ export function classifyV2(g: Group, closed: Set<number>, reads: Map<number, Nig
   // rules refuse as seen (shorter than its minimum stay, or starting on a closed check-in weekday):
   // a guest's stay begun before that night, or the host's hold. A listing whose holds seen taken
   // are the host's often enough (readHostHolds) is a host who blocks nights: it is the host's.
-  if (!left && !cutRight && g.after === null && (length < min || closed.has(weekday(first.day)))) {
-    if (blocksNights(signals.hostHolds)) return { state: 'blocked', path: length < min ? 'blockedShort' : 'blockedCheckIn' };
+  if (!left && !cutRight && g.after === null && (short || closed.has(weekday(first.day)))) {
+    if (blocksNights(signals.hostHolds)) return { state: 'blocked', path: short ? 'blockedShort' : 'blockedCheckIn' };
   }
   // A long hold is the host's, unless it keeps to a listing's restricted check-in weekdays (weekly
   // rentals), or runs past the first night observed: taken before observation began, its nights
