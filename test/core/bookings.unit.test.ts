@@ -845,3 +845,30 @@ describe('inferBookings (calendar-diff/2): the pieces of a host’s hold the boo
     for (const d of [...cut, ...owner]) expect([d, states.get(d)]).toEqual([d, 'blocked']);
   });
 });
+
+describe('inferBookings (calendar-diff/2): a hold ending on a day that refuses check-out', () => {
+  // Observed daily at noon from 2030-02-20 for 40 days, the nights from today on, minimum stay 2;
+  // guests may not check out on Wednesdays. Two holds of three nights are taken while observed,
+  // each starting on a day guests may check in on: one ending on Wednesday 2030-03-13 (checking out
+  // then), one on Saturday 2030-03-23.
+  const host = { nights: range('2030-03-10', 3), at: atHour('2030-03-01', 18) };
+  const guest = { nights: range('2030-03-20', 3), at: atHour('2030-03-05', 18) };
+  const days = record(
+    [...Array(40).keys()].map((i) => {
+      const at = atHour(addDays('2030-02-20', i), 12);
+      const today = dateOf(at);
+      const taken = new Set([host, guest].filter((h) => h.at <= at).flatMap((h) => h.nights));
+      return {
+        at,
+        days: new Map([...calendar('2030-02-20', 80, taken)].filter(([d]) => d >= today).map(([d, v]) => [d, { ...v, checkOut: v.checkOut && new Date(dayMs(d)).getUTCDay() !== 3 }])),
+      };
+    }),
+  );
+
+  it('is the host’s; the one ending where guests may check out is a guest’s', () => {
+    const r = inferBookings({ days, from: '2030-03-01', to: '2030-04-01', method: 'calendar-diff/2' });
+    const states = new Map(r.nights.map((n) => [n.date, n.state]));
+    for (const d of host.nights) expect([d, states.get(d)]).toEqual([d, 'blocked']);
+    for (const d of guest.nights) expect([d, states.get(d)]).toEqual([d, 'booked']);
+  });
+});

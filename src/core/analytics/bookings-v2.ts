@@ -850,6 +850,12 @@ export function classifyV2(g: Group, closed: Set<number>, reads: Map<number, Nig
   const windowHid = first.lastFree !== null && unstated.has(first.lastFree);
   if (!cutLeft && first.lastFree && !checkInAllowed(first.lastFree.value) && (!windowHid || windowPiece(g, reads, signals.prepNights))) return { state: 'blocked', path: 'blockedCheckIn' };
   if (!cutLeft && closed.has(weekday(first.day))) return { state: 'blocked', path: 'blockedCheckIn' };
+  // Ending on a day that refused check-out (as stated just before it was taken): a guest's stay ends
+  // where guests may check out, a host's hold anywhere. The end is known even where the start is not.
+  // Not a day the window kept closed then (freeRow): a calendar refuses check-out on closed nights,
+  // and that row states no rule of the day's own. Named with the check-in refusals: the stay rules' days.
+  const endRow = g.after === null ? null : rowAt(reads.get(end), g.after);
+  if (!cutRight && endRow !== null && !unstated.has(endRow) && checkOutRefused(reads, end, g)) return { state: 'blocked', path: 'blockedCheckIn' };
   // A hold taken before observation began and running past the first night observed, that the
   // rules refuse as seen (shorter than its minimum stay, or starting on a closed check-in weekday):
   // a guest's stay begun before that night, or the host's hold. A listing whose holds seen taken
@@ -888,7 +894,7 @@ export const BOOKING_METHOD_TEXT_V2 =
   `consecutive nights taken in one change are one hold, less its preparation nights (read per listing: blocked, ${c('prep')}; ` +
   "or per hold, a hold starting on a day guests cannot check in on whose stay a night or two in from each side starts on one, as the listing's other holds show, " +
   'and on a listing rented by the week, the whole weeks from its check-in weekday a hold seen taken holds, less a night or two at each end); ' +
-  `a hold is blocked when it is shorter than its first night's minimum stay (${c('blockedShort')}), starts on a day guests cannot check in on (${c('blockedCheckIn')}), ` +
+  `a hold is blocked when it is shorter than its first night's minimum stay (${c('blockedShort')}), starts on a day guests cannot check in on or ends on one they cannot check out on (${c('blockedCheckIn')}), ` +
   `is more than ${LONG_HOLD_EXCESS} nights longer than its minimum stay without keeping to restricted check-in days (and does not run past the first night observed) ` +
   `(${c('blockedLong')}; ${c('blockedLongNeverSeenFree')} when never seen free) or was taken further ahead than the booking window or a year (${c('blockedEarly')}); ` +
   `otherwise booked: confidence ${c('booked')} when it was seen free and then taken, ${c('bookedNeverSeenFree')} when its nights were never seen free (taken before observation began); ` +
