@@ -815,37 +815,6 @@ describe('inferBookings (calendar-diff/2): a hold taken before observation began
   });
 });
 
-describe('inferBookings (calendar-diff/2): the pieces of a host’s hold the booking window hid say the host blocks nights', () => {
-  // Observed weekly at noon from 2030-01-01 for 14 weeks, 100 nights ahead, a 30-day rolling window,
-  // minimum stay 4. Its first two nights were taken before observation began (a hold cut at the
-  // first night observed, shorter than the minimum stay as seen). The owner's stay of 2030-03-20 to
-  // 2030-04-09, made before observation began, comes within the window taken, a piece at each
-  // observation: holds seen taken, each a piece of the host's hold (windowPiece).
-  const cut = range('2030-01-01', 2);
-  const owner = range('2030-03-20', 20);
-  const days = record(
-    [...Array(14).keys()].map((i) => {
-      const at = atHour(addDays('2030-01-01', 7 * i), 12);
-      const today = dateOf(at);
-      const shut = addDays(today, 30);
-      return {
-        at,
-        days: new Map(
-          [...calendar('2030-01-01', 200, new Set([...cut, ...owner]), { minNights: 4 })]
-            .filter(([d]) => d >= today && d < addDays(today, 100))
-            .map(([d, v]) => [d, d >= shut ? { ...v, available: false, checkIn: false, checkOut: false, bookable: false } : v]),
-        ),
-      };
-    }),
-  );
-
-  it('the hold cut at the first night observed, refused as seen, is the host’s', () => {
-    const r = inferBookings({ days, from: '2030-01-01', to: '2030-05-01', method: 'calendar-diff/2' });
-    const states = new Map(r.nights.map((n) => [n.date, n.state]));
-    for (const d of [...cut, ...owner]) expect([d, states.get(d)]).toEqual([d, 'blocked']);
-  });
-});
-
 describe('inferBookings (calendar-diff/2): a hold ending on a day that refuses check-out', () => {
   // Observed daily at noon from 2030-02-20 for 40 days, the nights from today on, minimum stay 2;
   // guests may not check out on Wednesdays. Two holds of three nights are taken while observed,

@@ -770,7 +770,7 @@ const HOST_HOLD_SHARE = 0.25;
 export interface HostHolds {
   /** Holds seen taken (their nights seen free before), both neighbours observed. */
   seen: number;
-  /** Of those, the ones the rules refuse: shorter than their first night's minimum stay, or starting on a day guests could not check in on; or a piece of a host's hold the booking window hid (windowPiece). */
+  /** Of those, the ones the rules refuse: shorter than their first night's minimum stay, or starting on a day guests could not check in on. */
   refused: number;
   /** Of those, the ones more than LONG_HOLD_EXCESS nights longer than their minimum stay, less the listing's p preparation nights each side (a guest's stay carries them). */
   long: number;
@@ -783,8 +783,7 @@ export function readHostHolds(groups: readonly Group[], reads: Map<number, Night
     const f = g.nights[0]!;
     if (g.after === null || !reads.has(f.day - 1) || !reads.has(g.nights.at(-1)!.day + 1)) continue;
     out.seen++;
-    const hidden = f.lastFree !== null && unstated.has(f.lastFree) && windowPiece(g, reads, p);
-    if (g.nights.length < minOf(f) || refusedCheckIn(f) || closed.has(weekday(f.day)) || hidden) out.refused++;
+    if (g.nights.length < minOf(f) || refusedCheckIn(f) || closed.has(weekday(f.day))) out.refused++;
     if (g.nights.length - 2 * p - minOf(f) > LONG_HOLD_EXCESS) out.long++;
   }
   return out;
