@@ -50,7 +50,7 @@ const TIGHT_SHARE = 0.3;
 const SEEN_TIGHT_EVIDENCE = 2;
 /** The most share of those p nights off each free side leave a stay the rules refuse. */
 const BROKEN_SHARE = 0.15;
-/** Of guests' stays, the share each of the minimum, a night more and two nights more: guests book their minimum stay or a bit more most often (likelierPrep). */
+/** Of guests' stays, the share each of the minimum, a night more and two nights more: guests book their minimum stay or a bit more most often (prepLikelihood). */
 const STAY_NEAR_MIN = 0.2;
 /** The share each of a stay 3 to LONG_STAY_OVER nights over its minimum (the other stays, each length alike: how long a guest stays beyond that is not read). */
 const STAY_OVER = 0.04;
@@ -331,7 +331,8 @@ function staysValid(g: Group, left: number, right: number, reads: Map<number, Ni
  * blocks p nights around each booking. Read as the largest such p (two at most), from at least
  * MIN_PREP_EVIDENCE holds, nine in ten of them agreeing; or from few holds when the rules refuse
  * most of them whole and accept them stripped; or from the lengths of the holds the rules accept
- * whole (PREP_SIDE_EVIDENCE free sides, each hold still a stay the rules accept stripped); or,
+ * whole (PREP_SIDE_EVIDENCE free sides, each hold still a stay the rules accept stripped, and the
+ * lengths of all the holds no likelier without p: prepLikelihood); or,
  * pooling the holds never seen free too (their sides free now), when p explains more than half of
  * the holds the rules refuse whole (a hold with one free side stripped of p nights on both, its
  * neighbour a host's hold made earlier), PREP_GAIN_EVIDENCE more than the other p does, and breaks
@@ -367,10 +368,13 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
     if (eligible.length >= 3 && none <= 0.2 * eligible.length && loose(p) >= 0.9 * eligible.length) return up(p);
   }
   // Few holds, none of those the rules accept whole shorter than its stay and p nights on each free
-  // side, while guests often book the minimum: the free sides stripped are the evidence.
+  // side, while guests often book the minimum: the free sides stripped are the evidence. Unless the
+  // lengths of all the holds are likelier without p (prepLikelihood): guests who seldom book their
+  // minimum leave holds all long enough for p, and p would make them stays longer than most.
   const guestLike = eligible.filter(({ g }) => valid(g, 0, 0));
   const freeSides = guestLike.reduce((n, e) => n + e.left + e.right, 0);
-  if (freeSides >= PREP_SIDE_EVIDENCE) for (const p of [2, 1]) if (guestLike.every(({ g, left, right }) => valid(g, p * left, p * right))) return up(p);
+  const likelyWith = (p: number) => prepLikelihood(pooled, valid, p) >= prepLikelihood(pooled, valid, 0);
+  if (freeSides >= PREP_SIDE_EVIDENCE) for (const p of [2, 1]) if (guestLike.every(({ g, left, right }) => valid(g, p * left, p * right)) && likelyWith(p)) return up(p);
   // Every hold with a free side, seen taken or not: the holds p explains against those it breaks,
   // p and not the other (preparation time moves a stay's edges to the rules' days by its own length).
   const refused = pooled.filter(({ g }) => !valid(g, 0, 0));
@@ -395,29 +399,36 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
 
 /**
  * Preparation time from the lengths of the holds the rules accept whole (each with a free side,
- * one-night holds aside), where no other rule read one: each hold is a guest's stay with p nights
- * on each free side, its nights over the minimum as guests book them (the minimum or a night or
- * two more most often, STAY_NEAR_MIN each, longer stays rarer), or a host's hold (HOST_SHARE of
- * them, of any length, no preparation nights). A listing without preparation time shows stays of
- * its minimum or a night more, which p refuses; a listing with p shows none (its shortest stays
- * run 2p nights over the minimum, each side's p nights with them). Read as the p (1 or 2) that
- * makes the lengths likeliest, when they are PREP_LIKELIER likelier with it than without, from
- * CLEAN_EVIDENCE holds or more: a hold many nights over its minimum weighs little either way, and
- * guests who seldom book their minimum (the moving world's) leave a few holds all longer than it,
- * which p would explain as well as a listing's preparation time does.
+ * one-night holds aside), where no other rule read one: a listing without preparation time shows
+ * stays of its minimum or a night more, which p refuses; a listing with p shows none (its shortest
+ * stays run 2p nights over the minimum, each side's p nights with them). Read as the p (1 or 2)
+ * that makes the lengths likeliest (prepLikelihood), when they are PREP_LIKELIER likelier with it
+ * than without, from CLEAN_EVIDENCE holds or more: a hold many nights over its minimum weighs
+ * little either way, and guests who seldom book their minimum (the moving world's) leave a few
+ * holds all longer than it, which p would explain as well as a listing's preparation time does.
  */
 function likelierPrep(pooled: readonly { g: Group; left: number; right: number }[], valid: (g: Group, left: number, right: number) => boolean): number {
+  const none = prepLikelihood(pooled, valid, 0);
+  const [one, two] = [prepLikelihood(pooled, valid, 1), prepLikelihood(pooled, valid, 2)];
+  const p = two > one ? 2 : 1;
+  return pooled.filter(({ g }) => valid(g, 0, 0)).length >= CLEAN_EVIDENCE && Math.max(one, two) - none >= PREP_LIKELIER ? p : 0;
+}
+
+/**
+ * How likely (the log) the lengths of the holds the rules accept whole are with p preparation
+ * nights on each free side: each a guest's stay whose nights over its minimum are as guests book
+ * them (STAY_NEAR_MIN each of the minimum and a night or two more, STAY_OVER each of a few more,
+ * STAY_FAR longer), or a host's hold (HOST_SHARE of them, HOST_LENGTH each length, no preparation
+ * nights); a hold p leaves no stay the rules accept is a host's.
+ */
+function prepLikelihood(pooled: readonly { g: Group; left: number; right: number }[], valid: (g: Group, left: number, right: number) => boolean, p: number): number {
   const guest = (over: number) => (over < 0 ? 0 : over <= 2 ? STAY_NEAR_MIN : over <= LONG_STAY_OVER ? STAY_OVER : STAY_FAR);
-  const whole = pooled.filter(({ g }) => valid(g, 0, 0));
-  const likelihood = (p: number) =>
-    whole.reduce((sum, { g, left, right }) => {
+  return pooled
+    .filter(({ g }) => valid(g, 0, 0))
+    .reduce((sum, { g, left, right }) => {
       const over = valid(g, p * left, p * right) ? g.nights.length - p * (left + right) - minOf(g.nights[p * left]!) : -1;
       return sum + Math.log(HOST_SHARE * HOST_LENGTH + (1 - HOST_SHARE) * guest(over));
     }, 0);
-  const none = likelihood(0);
-  const [one, two] = [likelihood(1), likelihood(2)];
-  const p = two > one ? 2 : 1;
-  return whole.length >= CLEAN_EVIDENCE && Math.max(one, two) - none >= PREP_LIKELIER ? p : 0;
 }
 
 /**
