@@ -841,3 +841,47 @@ describe('inferBookings (calendar-diff/2): a hold ending on a day that refuses c
     for (const d of guest.nights) expect([d, states.get(d)]).toEqual([d, 'booked']);
   });
 });
+
+describe('inferBookings (calendar-diff/2): one preparation night read from how likely many holds’ lengths are with it', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, minimum stay 2; the platform blocks one
+  // preparation night on each side of every guest's booking. Ten guests' stays of 3 or 4 nights
+  // (a night or two over the minimum) from 2030-03-13, ten nights apart, each taken on its own day
+  // with both sides free: holds of 5 or 6 nights. Two host's holds of 2 nights (the minimum: no
+  // preparation nights), taken with both sides free too. A night off each side breaks those two (a
+  // sixth of the holds): too many for the strict reading, the free sides and the shortest holds,
+  // and no hold the rules refuse whole; but ten stays a night or two over the minimum once a night
+  // comes off each side are likelier than ten 3 or 4 over it, against two host's holds of the
+  // minimum.
+  const guests = guestHolds(10, { first: '2030-03-13', length: (i) => 3 + (i % 2), prep: 1, takenFrom: '2030-02-20' });
+  const hosts: PrepHold[] = ['2030-07-01', '2030-07-11'].map((d, i) => ({ stay: range(d, 2), prep: [], at: atHour(addDays('2030-03-01', i), 18), host: true }));
+  const r = inferBookings({ days: observePrepHolds([...guests, ...hosts], 2), from: '2030-03-01', to: '2030-08-01', method: 'calendar-diff/2' });
+  const states = new Map(r.nights.map((n) => [n.date, n.state]));
+
+  it('reads one preparation night: each stay booked exactly, the night on each side blocked', () => {
+    for (const h of guests) {
+      for (const d of h.stay) expect([d, states.get(d)]).toEqual([d, 'booked']);
+      for (const d of h.prep) expect([d, states.get(d)]).toEqual([d, 'blocked']);
+    }
+    expect(r.bookings.filter((b) => guests.some((h) => h.stay[0] === b.checkIn)).map((b) => [b.checkIn, b.checkOut])).toEqual(guests.map((h) => [h.stay[0], addDays(h.stay.at(-1)!, 1)]));
+    expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p1|');
+  });
+});
+
+describe('inferBookings (calendar-diff/2): no preparation time read from free sides when the holds’ lengths are likelier without it', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, minimum stay 2; no preparation time. Four
+  // guests' stays of 4 nights (two over the minimum) from 2030-03-13, ten nights apart, each taken
+  // on its own day with both sides free: a night off each side leaves a stay the rules accept on
+  // every one (eight free sides). Three guests' stays of the minimum, booked before observation
+  // began (never seen free, both sides free now), which a night off each side breaks: the lengths
+  // are likelier without preparation time, and no preparation night is read.
+  const seen = guestHolds(4, { first: '2030-03-13', length: () => 4, prep: 0, takenFrom: '2030-02-20' });
+  const early: PrepHold[] = ['2030-05-01', '2030-05-11', '2030-05-21'].map((start) => ({ stay: range(start, 2), prep: [], at: atHour('2030-01-10', 18) }));
+  const r = inferBookings({ days: observePrepHolds([...seen, ...early], 2), from: '2030-03-01', to: '2030-08-01', method: 'calendar-diff/2' });
+  const states = new Map(r.nights.map((n) => [n.date, n.state]));
+
+  it('reads no preparation time: every night of each stay seen taken booked', () => {
+    for (const d of seen.flatMap((h) => h.stay)) expect([d, states.get(d)]).toEqual([d, 'booked']);
+    expect(r.bookings.filter((b) => seen.some((h) => h.stay[0] === b.checkIn)).map((b) => [b.checkIn, b.checkOut])).toEqual(seen.map((h) => [h.stay[0], addDays(h.stay.at(-1)!, 1)]));
+    expect(r.basis!.find((b) => b.startsWith('booked'))).toContain('|p0|');
+  });
+});

@@ -50,6 +50,20 @@ const TIGHT_SHARE = 0.3;
 const SEEN_TIGHT_EVIDENCE = 2;
 /** The most share of those p nights off each free side leave a stay the rules refuse. */
 const BROKEN_SHARE = 0.15;
+/** Of guests' stays, the share each of the minimum, a night more and two nights more: guests book their minimum stay or a bit more most often (prepLikelihood). */
+const STAY_NEAR_MIN = 0.2;
+/** The share each of a stay 3 to LONG_STAY_OVER nights over its minimum (the other stays, each length alike: how long a guest stays beyond that is not read). */
+const STAY_OVER = 0.04;
+/** The most nights over its minimum a stay runs at STAY_OVER. */
+const LONG_STAY_OVER = 12;
+/** The share each of a stay longer still (a month's stay, stays run together). */
+const STAY_FAR = 0.005;
+/** The share of the holds that are the host's (owner stays, maintenance, direct bookings entered as blocks): no preparation nights, any length. */
+const HOST_SHARE = 0.2;
+/** The share each of a host's hold of any length (a hold's length says nothing of the host: up to two weeks, each alike). */
+const HOST_LENGTH = 1 / 14;
+/** How much likelier (the log of the ratio) the holds' lengths must be with p preparation nights than without to read p where no other rule read one (likelierPrep). */
+const PREP_LIKELIER = 2.5;
 
 /** What calendar-diff/2 read of a listing before classifying. */
 export interface Signals {
@@ -337,7 +351,8 @@ function staysValid(g: Group, left: number, right: number, reads: Map<number, Ni
  * blocks p nights around each booking. Read as the largest such p (two at most), from at least
  * MIN_PREP_EVIDENCE holds, nine in ten of them agreeing; or from few holds when the rules refuse
  * most of them whole and accept them stripped; or from the lengths of the holds the rules accept
- * whole (PREP_SIDE_EVIDENCE free sides, each hold still a stay the rules accept stripped); or,
+ * whole (PREP_SIDE_EVIDENCE free sides, each hold still a stay the rules accept stripped, and the
+ * lengths of all the holds no likelier without p: prepLikelihood); or,
  * pooling the holds never seen free too (their sides free now), when p explains more than half of
  * the holds the rules refuse whole (a hold with one free side stripped of p nights on both, its
  * neighbour a host's hold made earlier), PREP_GAIN_EVIDENCE more than the other p does, and breaks
@@ -346,6 +361,7 @@ function staysValid(g: Group, left: number, right: number, reads: Map<number, Ni
  * when many holds (CLEAN_EVIDENCE) say so and p breaks none of them seen with both sides free, or
  * p breaks none of them at all and UNBROKEN_EVIDENCE had both sides free.
  * A listing read as 1 is read as 2 when its shortest holds say 2 (readPrepFromShortest, shortestAtTwo, seenAtTwo).
+ * Or, where none of those read p, from the lengths of many holds (likelierPrep).
  */
 export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>, closed: ReadonlySet<number> = new Set()): number {
   const sides = (g: Group) => {
@@ -372,10 +388,13 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
     if (eligible.length >= 3 && none <= 0.2 * eligible.length && loose(p) >= 0.9 * eligible.length) return up(p);
   }
   // Few holds, none of those the rules accept whole shorter than its stay and p nights on each free
-  // side, while guests often book the minimum: the free sides stripped are the evidence.
+  // side, while guests often book the minimum: the free sides stripped are the evidence. Unless the
+  // lengths of all the holds are likelier without p (prepLikelihood): guests who seldom book their
+  // minimum leave holds all long enough for p, and p would make them stays longer than most.
   const guestLike = eligible.filter(({ g }) => valid(g, 0, 0));
   const freeSides = guestLike.reduce((n, e) => n + e.left + e.right, 0);
-  if (freeSides >= PREP_SIDE_EVIDENCE) for (const p of [2, 1]) if (guestLike.every(({ g, left, right }) => valid(g, p * left, p * right))) return up(p);
+  const likelyWith = (p: number) => prepLikelihood(pooled, valid, p) >= prepLikelihood(pooled, valid, 0);
+  if (freeSides >= PREP_SIDE_EVIDENCE) for (const p of [2, 1]) if (guestLike.every(({ g, left, right }) => valid(g, p * left, p * right)) && likelyWith(p)) return up(p);
   // Every hold with a free side, seen taken or not: the holds p explains against those it breaks,
   // p and not the other (preparation time moves a stay's edges to the rules' days by its own length).
   const refused = pooled.filter(({ g }) => !valid(g, 0, 0));
@@ -393,7 +412,43 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
   // Or from the shortest holds, when p also moves a hold the rules refuse whole onto the rules' days,
   // or breaks no hold seen taken with both sides free.
   const short = readPrepFromShortest(pooled, valid);
-  return short.p !== 0 && (short.clean || gain(short.p) >= 1) ? short.p : 0;
+  if (short.p !== 0 && (short.clean || gain(short.p) >= 1)) return short.p;
+  // Or from how likely the holds' lengths are with p nights on each free side and without.
+  return likelierPrep(pooled, valid);
+}
+
+/**
+ * Preparation time from the lengths of the holds the rules accept whole (each with a free side,
+ * one-night holds aside), where no other rule read one: a listing without preparation time shows
+ * stays of its minimum or a night more, which p refuses; a listing with p shows none (its shortest
+ * stays run 2p nights over the minimum, each side's p nights with them). Read as the p (1 or 2)
+ * that makes the lengths likeliest (prepLikelihood), when they are PREP_LIKELIER likelier with it
+ * than without, from CLEAN_EVIDENCE holds or more: a hold many nights over its minimum weighs
+ * little either way, and guests who seldom book their minimum (the moving world's) leave a few
+ * holds all longer than it, which p would explain as well as a listing's preparation time does.
+ */
+function likelierPrep(pooled: readonly { g: Group; left: number; right: number }[], valid: (g: Group, left: number, right: number) => boolean): number {
+  const none = prepLikelihood(pooled, valid, 0);
+  const [one, two] = [prepLikelihood(pooled, valid, 1), prepLikelihood(pooled, valid, 2)];
+  const p = two > one ? 2 : 1;
+  return pooled.filter(({ g }) => valid(g, 0, 0)).length >= CLEAN_EVIDENCE && Math.max(one, two) - none >= PREP_LIKELIER ? p : 0;
+}
+
+/**
+ * How likely (the log) the lengths of the holds the rules accept whole are with p preparation
+ * nights on each free side: each a guest's stay whose nights over its minimum are as guests book
+ * them (STAY_NEAR_MIN each of the minimum and a night or two more, STAY_OVER each of a few more,
+ * STAY_FAR longer), or a host's hold (HOST_SHARE of them, HOST_LENGTH each length, no preparation
+ * nights); a hold p leaves no stay the rules accept is a host's.
+ */
+function prepLikelihood(pooled: readonly { g: Group; left: number; right: number }[], valid: (g: Group, left: number, right: number) => boolean, p: number): number {
+  const guest = (over: number) => (over < 0 ? 0 : over <= 2 ? STAY_NEAR_MIN : over <= LONG_STAY_OVER ? STAY_OVER : STAY_FAR);
+  return pooled
+    .filter(({ g }) => valid(g, 0, 0))
+    .reduce((sum, { g, left, right }) => {
+      const over = valid(g, p * left, p * right) ? g.nights.length - p * (left + right) - minOf(g.nights[p * left]!) : -1;
+      return sum + Math.log(HOST_SHARE * HOST_LENGTH + (1 - HOST_SHARE) * guest(over));
+    }, 0);
 }
 
 /**
