@@ -885,3 +885,24 @@ describe('inferBookings (calendar-diff/2): no preparation time read from free si
     expect(r.basis!.find((b) => b.startsWith('booked'))).toContain('|p0|');
   });
 });
+
+describe('inferBookings (calendar-diff/2): a hold beside an earlier guest’s booking shares its preparation nights', () => {
+  // As the two-preparation-night listing above: eight guests' stays of 1 or 2 nights from
+  // 2030-03-06, ten nights apart, two nights blocked on each side of each. A last guest Y books
+  // 2030-05-20 for two nights on 2030-03-01, three nights after the eighth stay (taken before it)
+  // ended: the platform asks for two free nights between the stays, the eighth's second preparation
+  // night is Y's first, and Y's hold carries one preparation night on that side (and two on its
+  // free side). Half of two comes off the side its neighbour took first, not two.
+  const d0 = '2030-03-01';
+  const holds = guestHolds(8, { first: '2030-03-06', length: (i) => 1 + (i % 2), prep: 2, takenFrom: '2030-02-20' });
+  const eighth = holds[7]!;
+  const y: PrepHold = { stay: range(addDays(eighth.prep[3]!, 2), 2), prep: [addDays(eighth.prep[3]!, 1), addDays(eighth.prep[3]!, 4), addDays(eighth.prep[3]!, 5)], at: atHour('2030-03-01', 18) };
+
+  it('reads the stay whole, one preparation night on the shared side and two on the free side blocked', () => {
+    const r = inferBookings({ days: observePrepHolds([...holds, y], 1), from: d0, to: '2030-06-01', method: 'calendar-diff/2' });
+    const states = new Map(r.nights.map((n) => [n.date, n.state]));
+    for (const d of y.stay) expect([d, states.get(d)]).toEqual([d, 'booked']);
+    for (const d of y.prep) expect([d, states.get(d)]).toEqual([d, 'blocked']);
+    expect(r.bookings.find((b) => b.checkIn === y.stay[0])?.checkOut).toBe(addDays(y.stay.at(-1)!, 1));
+  });
+});

@@ -536,10 +536,21 @@ function readPrepFromShortest(pooled: readonly { g: Group; left: number; right: 
 }
 
 /**
+ * The preparation nights a hold seen taken carries on a side its neighbour had taken already: a
+ * platform asks for p free nights between two guests' stays, not 2p, so a guest booking next to an
+ * earlier one shares that one's preparation nights as far as they reach, and the hold carries none
+ * to p of its own on that side, each as likely (the guest picked the check-in day, not the gap).
+ * Half of p, rounded up, misreads the fewest nights: one of two; and the one night of one (a host's
+ * hold beside it has no preparation nights to share, so the hold carries its own in full).
+ */
+const sharedPrep = (p: number) => Math.ceil(p / 2);
+
+/**
  * The hold without its preparation nights: those taken with it on a side that was free before it
  * was taken (a hold taken before observation began: on a side free now), and on a side its
- * neighbour had taken already when the stay left is one the rules accept (long enough for its
- * minimum, starting on a check-in day, not ending on a day that refused check-out). On a listing
+ * neighbour had taken already (sharedPrep of them on a hold seen taken) when the stay left is one
+ * the rules accept (long enough for its minimum, starting on a check-in day, not ending on a day
+ * that refused check-out). On a listing
  * rented by the week, a hold running past the first night observed loses the nights before its
  * first check-in weekday (p at most) when what is left is such a stay.
  */
@@ -563,9 +574,11 @@ export function stripPrep(g: Group, reads: Map<number, NightRead>, p: number, cl
   const ok = (l: number, r: number) => staysValid(g, l, r, reads, closed);
   // A side taken before the hold was may still hold its own preparation nights: the platform blocks
   // them beside every booking, and only those the neighbour had not taken yet came with the hold.
-  // Taken off when what is left is still a stay the rules accept.
-  if (left === 0 && taken(lN) && ok(p, right)) left = p;
-  if (right === 0 && taken(rN) && ok(left, p)) right = p;
+  // Taken off when what is left is still a stay the rules accept: sharedPrep of them on a hold seen
+  // taken, all p on one never seen free (its neighbour came after it).
+  const q = g.after === null ? p : sharedPrep(p);
+  if (left === 0 && taken(lN) && ok(q, right)) left = q;
+  if (right === 0 && taken(rN) && ok(left, q)) right = q;
   if (left + right === 0) return { stay: g, prep: [] };
   return { stay: { ...g, nights: g.nights.slice(left, g.nights.length - right) }, prep: [...g.nights.slice(0, left), ...g.nights.slice(g.nights.length - right)] };
 }
