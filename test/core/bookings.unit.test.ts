@@ -906,3 +906,22 @@ describe('inferBookings (calendar-diff/2): a hold beside an earlier guest’s bo
     expect(r.bookings.find((b) => b.checkIn === y.stay[0])?.checkOut).toBe(addDays(y.stay.at(-1)!, 1));
   });
 });
+
+describe('inferBookings (calendar-diff/2): a holiday stay booked further ahead than the guest window', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days. A stay of 8 nights (a night over a minimum
+  // of 7) from 2030-06-10, taken on the evening of 2030-02-05 with its nights seen free just
+  // before: about 125 days ahead, beyond the 90 guests book, within the year platforms allow. On a
+  // listing asking 7 nights (let for holidays) it is a guest's holiday; on one asking 2 the same
+  // hold, 6 nights over its minimum, is the host's.
+  const hold: PrepHold = { stay: range('2030-06-10', 8), prep: [], at: atHour('2030-02-05', 18) };
+  const statesAt = (minNights: number) => {
+    const r = inferBookings({ days: observePrepHolds([hold], minNights), from: '2030-03-01', to: '2030-08-01', method: 'calendar-diff/2' });
+    return new Map(r.nights.map((n) => [n.date, n.state]));
+  };
+
+  it('is booked on a listing let for holidays, blocked on one let for short breaks', () => {
+    const holiday = statesAt(7);
+    const breaks = statesAt(2);
+    for (const d of hold.stay) expect([d, holiday.get(d), breaks.get(d)]).toEqual([d, 'booked', 'blocked']);
+  });
+});

@@ -821,6 +821,23 @@ const GUEST_WINDOW_DAYS = 90;
 const LONG_LEAD_DAYS = 120;
 const LONG_LEAD_EVIDENCE = 2;
 const GUEST_MAX_LEAD = 365;
+/**
+ * A listing asking at least this many nights is let for holidays (most of a week, or more): guests
+ * plan such stays months ahead, further than the guest window, as travellers book longer trips
+ * earlier than short ones. Asking fewer, it is let for weekends and short breaks too, and a host
+ * blocks nights in runs of such lengths: a hold of four nights taken months ahead is as likely the
+ * host's.
+ */
+const HOLIDAY_MIN_STAY = 5;
+/** At most this many nights longer than that minimum, a hold is such a holiday: the stay the listing asks for, a night or two over (a host's hold keeps to no minimum). */
+const HOLIDAY_EXCESS = 2;
+/**
+ * A hold seen taken (its nights seen free just before: one booking, not holds run together) that
+ * is the stay a listing let for holidays asks for (HOLIDAY_MIN_STAY, HOLIDAY_EXCESS): a guest's
+ * holiday, booked further ahead than the guest window (where no booking window keeps guests nearer).
+ * Of the first night's minimum stay `min`.
+ */
+const holidayStay = (g: Group, min: number) => g.after !== null && min >= HOLIDAY_MIN_STAY && g.nights.length - min <= HOLIDAY_EXCESS;
 /** A hold this much longer than its minimum stay is no ordinary guest stay (the guest window's evidence). */
 const LONG_EXCESS = 12;
 /**
@@ -944,7 +961,9 @@ export function classifyV2(g: Group, closed: Set<number>, reads: Map<number, Nig
   }
   const lead = (first.day * DAY_MS - g.before) / DAY_MS;
   // A booking window lets guests book its last night as it opens, taken a day later at most.
-  if (lead > (signals.windowDays === null ? signals.guestWindow : signals.windowDays + 1)) return { state: 'blocked', path: 'blockedEarly' };
+  // Without one, a holiday stay (holidayStay) is booked months ahead: a year at most, as platforms allow.
+  const reach = signals.windowDays !== null ? signals.windowDays + 1 : holidayStay(g, min) ? GUEST_MAX_LEAD : signals.guestWindow;
+  if (lead > reach) return { state: 'blocked', path: 'blockedEarly' };
   return { state: 'booked', path: g.after === null ? 'bookedNeverSeenFree' : 'booked' };
 }
 
