@@ -86,13 +86,17 @@ describe('stays history (sandbox, in-process: free and deterministic)', () => {
   });
 
   it('calendar: the changes as rows, the latest state as the summary and in --json; --all gathers every page; --chart counts nights', async () => {
-    const whole = json<{ data: { changes: { date: string; available: { from: boolean | null; to: boolean } }[]; latest: { date: string; available: boolean }[] } }>(
+    const whole = json<{ data: { changes: { date: string; available: { from: boolean | null; to: boolean }; changed: string[] }[]; latest: { date: string; available: boolean }[] } }>(
       await staysIn([...CALENDAR, '--json'], box.env),
     );
     expect(whole.data.latest).toHaveLength(14);
     const taken = whole.data.latest.filter((d) => !d.available).length;
-    // Every night first seen, then one booking per night the sandbox shows taken.
-    expect(whole.data.changes).toHaveLength(14 + taken);
+    // Every night first seen, then one booking per night the sandbox shows taken, and a day after a
+    // taken night refusing check-out from when that night was taken.
+    const checkOut = whole.data.changes.filter((c) => c.changed.join() === 'checkOut');
+    const takenOn = new Set(whole.data.latest.filter((d) => !d.available).map((d) => d.date));
+    for (const c of checkOut) expect(takenOn.has(new Date(Date.parse(c.date) - 86_400_000).toISOString().slice(0, 10)) || c.date === whole.data.latest[0]!.date).toBe(true);
+    expect(whole.data.changes).toHaveLength(14 + taken + checkOut.length);
     const csv = await staysIn([...CALENDAR, '-o', 'csv'], box.env);
     expect(csv.stdout.split('\n')[0]).toBe(
       'date,observed_at,available_from,available_to,min_nights_from,min_nights_to,price,check_in_from,check_in_to,check_out_from,check_out_to,bookable_from,bookable_to,changed',

@@ -103,7 +103,10 @@ describe('GET /v1/history/availability', () => {
     expect(h.body.data.latest.map((n) => [n.date, n.available])).toEqual(dates.map((d) => [d.date, d.available]));
     // Each taken night was booked once: a change from available to taken, before the night.
     const taken = dates.filter((d) => !d.available).map((d) => d.date);
-    const bookings = h.body.data.changes.filter((c) => (c.available as { from: boolean | null }).from === true);
+    const bookings = h.body.data.changes.filter((c) => {
+      const a = c.available as { from: boolean | null; to: boolean };
+      return a.from === true && a.to === false;
+    });
     expect(bookings.map((c) => c.date).sort()).toEqual(taken);
     for (const b of bookings) expect(String(b.observedAt) < `${b.date}T00:00:00.000Z`).toBe(true);
     expect((await get(`${q}&from=2026-11-01&to=2027-03-01`, a.sandboxKey)).body.data).toEqual(h.body.data);

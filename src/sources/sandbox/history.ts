@@ -61,6 +61,12 @@ export function sandboxHistory(world: Upstream): HistoryPort {
     const known = new Map(dates.map((d) => [d.date, d.available]));
     const rows: ObservationRow<'day'>[] = [];
     let start: string | null = null;
+    // The run the night before the first belongs to, when taken: the first night's check-out is stated by it (whatever window is read).
+    const head = dates[0];
+    if (head?.available && head.checkOut === false) {
+      const prev = addDays(head.date, -1);
+      if ((await nightsOf(l, prev, head.date))[0]?.available === false) start = await runStart(l, prev, known);
+    }
     for (const d of dates) {
       const night = dayMs(d.date);
       const first = night - FIRST_LOOK_DAYS * DAY_MS;
@@ -80,8 +86,15 @@ export function sandboxHistory(world: Upstream): HistoryPort {
           timesSeen: (b - a) / DAY_MS + 1,
         });
       if (d.available) {
+        // The day after a taken run refuses check-out (its night before is taken) only since the run
+        // was taken: before, that night was free and the day stated check-out as the calendar does now.
+        // (The night before was seen taken from its own first look plus a day, or when the run was booked.)
+        const taken = start === null ? first : Math.max(first, bookedAt(l, start));
+        if (day.checkOut === false && taken > first) {
+          add({ ...day, checkOut: true }, first, taken - DAY_MS);
+          add(day, taken, night);
+        } else add(day, first, night);
         start = null;
-        add(day, first, night);
         continue;
       }
       start ??= await runStart(l, d.date, known);
