@@ -412,6 +412,14 @@ function guestHolds(count: number, o: { first: string; length: (i: number) => nu
   });
 }
 
+/** Each guest's stay booked and its preparation nights blocked, night by night (the night named in a failure). */
+function expectStays(states: ReadonlyMap<string, string>, holds: readonly PrepHold[]): void {
+  for (const h of holds) {
+    for (const d of h.stay) expect([d, states.get(d)]).toEqual([d, 'booked']);
+    for (const d of h.prep) expect([d, states.get(d)]).toEqual([d, 'blocked']);
+  }
+}
+
 /**
  * A listing observed daily at noon from 2030-02-01 for 40 days, 200 nights ahead, with these holds
  * taken by then; every free night (or, given `checkInWeekday`, every free night on that weekday
@@ -464,11 +472,8 @@ describe('inferBookings (calendar-diff/2): preparation nights read from the shor
   const states = new Map(r.nights.map((n) => [n.date, n.state]));
 
   it('reads the preparation time from many short holds none of which it breaks, and tells each stay from its preparation nights', () => {
-    for (const h of holds) {
-      // A host's hold of a guest's shape is read as a guest's: its nights are booked.
-      for (const d of h.stay) expect([d, states.get(d)]).toEqual([d, 'booked']);
-      for (const d of h.prep) expect([d, states.get(d)]).toEqual([d, 'blocked']);
-    }
+    // A host's hold of a guest's shape is read as a guest's: its nights are booked.
+    expectStays(states, holds);
     const guests = holds.filter((h) => !h.host);
     expect(r.bookings.filter((b) => guests.some((h) => h.stay[0] === b.checkIn)).map((b) => [b.checkIn, b.checkOut])).toEqual(
       guests.map((h) => [h.stay[0], addDays(h.stay.at(-1)!, 1)]).sort((a, b) => a[0]!.localeCompare(b[0]!)),
@@ -505,10 +510,7 @@ describe('inferBookings (calendar-diff/2): two preparation nights told from one 
     const r = inferBookings({ days, from: d0, to: '2030-06-01', method: 'calendar-diff/2' });
     const states = new Map(r.nights.map((n) => [n.date, n.state]));
     const guests = holds.filter((h) => !h.host);
-    for (const h of guests) {
-      for (const d of h.stay) expect([d, states.get(d)]).toEqual([d, 'booked']);
-      for (const d of h.prep) expect([d, states.get(d)]).toEqual([d, 'blocked']);
-    }
+    expectStays(states, guests);
     expect(r.bookings.filter((b) => guests.some((h) => h.stay[0] === b.checkIn)).map((b) => [b.checkIn, b.checkOut])).toEqual(guests.map((h) => [h.stay[0], addDays(h.stay.at(-1)!, 1)]));
   });
 });
@@ -528,10 +530,7 @@ describe('inferBookings (calendar-diff/2): one preparation night read from a few
   it('reads one preparation night: each stay booked exactly, the night on each side blocked', () => {
     const r = inferBookings({ days, from: d0, to: '2030-05-01', method: 'calendar-diff/2' });
     const states = new Map(r.nights.map((n) => [n.date, n.state]));
-    for (const h of holds) {
-      for (const d of h.stay) expect([d, states.get(d)]).toEqual([d, 'booked']);
-      for (const d of h.prep) expect([d, states.get(d)]).toEqual([d, 'blocked']);
-    }
+    expectStays(states, holds);
     expect(r.bookings.map((b) => [b.checkIn, b.checkOut])).toEqual(holds.map((h) => [h.stay[0], addDays(h.stay.at(-1)!, 1)]));
     expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p1|');
   });
@@ -552,10 +551,7 @@ describe('inferBookings (calendar-diff/2): a weekly rental’s hold running past
   it('the night before its check-in Saturday is its preparation night, not a guest’s', () => {
     const r = inferBookings({ days, from: '2030-02-01', to: '2030-05-01', method: 'calendar-diff/2' });
     const states = new Map(r.nights.map((n) => [n.date, n.state]));
-    for (const h of [early, ...holds]) {
-      for (const d of h.stay) expect([d, states.get(d)]).toEqual([d, 'booked']);
-      for (const d of h.prep) expect([d, states.get(d)]).toEqual([d, 'blocked']);
-    }
+    expectStays(states, [early, ...holds]);
     expect(r.bookings[0]).toMatchObject({ checkIn: '2030-02-02', checkOut: '2030-02-09', bookedAfter: null });
   });
 });
@@ -601,10 +597,7 @@ describe('inferBookings (calendar-diff/2): preparation nights read beside a book
   it('the holds taken as their nights opened count toward the preparation time: the stays seen free are read without their preparation nights', () => {
     const r = inferBookings({ days, from: '2030-02-01', to: '2030-05-01', method: 'calendar-diff/2' });
     const states = new Map(r.nights.map((n) => [n.date, n.state]));
-    for (const h of open) {
-      for (const d of h.stay) expect([d, states.get(d)]).toEqual([d, 'booked']);
-      for (const d of h.prep) expect([d, states.get(d)]).toEqual([d, 'blocked']);
-    }
+    expectStays(states, open);
     expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p1|');
   });
 });
@@ -719,10 +712,7 @@ describe('inferBookings (calendar-diff/2): two preparation nights read from the 
   const states = new Map(r.nights.map((n) => [n.date, n.state]));
 
   it('reads two preparation nights where guests’ shortest holds sit two nights in: each stay booked, its preparation nights blocked', () => {
-    for (const h of guests) {
-      for (const d of h.stay) expect([d, states.get(d)]).toEqual([d, 'booked']);
-      for (const d of h.prep) expect([d, states.get(d)]).toEqual([d, 'blocked']);
-    }
+    expectStays(states, guests);
     for (const d of hosts.flatMap((h) => h.stay)) expect([d, states.get(d)]).toEqual([d, 'blocked']);
     expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p2|');
   });
@@ -747,10 +737,7 @@ describe('inferBookings (calendar-diff/2): preparation time read from two short 
   const states = new Map(r.nights.map((n) => [n.date, n.state]));
 
   it('reads one preparation night: each stay booked, its preparation nights blocked', () => {
-    for (const h of [...seen, ...early]) {
-      for (const d of h.stay) expect([d, states.get(d)]).toEqual([d, 'booked']);
-      for (const d of h.prep) expect([d, states.get(d)]).toEqual([d, 'blocked']);
-    }
+    expectStays(states, [...seen, ...early]);
     expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p1|');
   });
 });
@@ -858,10 +845,7 @@ describe('inferBookings (calendar-diff/2): one preparation night read from how l
   const states = new Map(r.nights.map((n) => [n.date, n.state]));
 
   it('reads one preparation night: each stay booked exactly, the night on each side blocked', () => {
-    for (const h of guests) {
-      for (const d of h.stay) expect([d, states.get(d)]).toEqual([d, 'booked']);
-      for (const d of h.prep) expect([d, states.get(d)]).toEqual([d, 'blocked']);
-    }
+    expectStays(states, guests);
     expect(r.bookings.filter((b) => guests.some((h) => h.stay[0] === b.checkIn)).map((b) => [b.checkIn, b.checkOut])).toEqual(guests.map((h) => [h.stay[0], addDays(h.stay.at(-1)!, 1)]));
     expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p1|');
   });
