@@ -412,6 +412,17 @@ function guestHolds(count: number, o: { first: string; length: (i: number) => nu
   });
 }
 
+/** The host's holds of `nights` nights from each of `starts` (no preparation nights), the i-th taken at 18:00 on 2030-03-01 + i days. */
+function hostHolds(starts: readonly string[], nights: number): PrepHold[] {
+  return starts.map((d, i) => ({ stay: range(d, nights), prep: [], at: atHour(addDays('2030-03-01', i), 18), host: true }));
+}
+
+/** calendar-diff/2 on these holds observed (observePrepHolds), over March to July 2030: the answer and each night's state. */
+function inferPrepHolds(holds: readonly PrepHold[], minNights: number) {
+  const r = inferBookings({ days: observePrepHolds(holds, minNights), from: '2030-03-01', to: '2030-08-01', method: 'calendar-diff/2' });
+  return { r, states: new Map(r.nights.map((n) => [n.date, n.state])) };
+}
+
 /** Each guest's stay booked and its preparation nights blocked, night by night (the night named in a failure). */
 function expectStays(states: ReadonlyMap<string, string>, holds: readonly PrepHold[]): void {
   for (const h of holds) {
@@ -707,9 +718,8 @@ describe('inferBookings (calendar-diff/2): two preparation nights read from the 
   // side leaves a stay of the minimum or a night more for them (shortestAtTwo reads nothing); one
   // night breaks none, and is read first.
   const guests = guestHolds(8, { first: '2030-03-13', length: (i) => 2 + (i % 2), prep: 2, takenFrom: '2030-02-20' });
-  const hosts: PrepHold[] = ['2030-06-01', '2030-06-11'].map((d, i) => ({ stay: range(d, 5), prep: [], at: atHour(addDays('2030-03-01', i), 18), host: true }));
-  const r = inferBookings({ days: observePrepHolds([...guests, ...hosts], 2), from: '2030-03-01', to: '2030-08-01', method: 'calendar-diff/2' });
-  const states = new Map(r.nights.map((n) => [n.date, n.state]));
+  const hosts = hostHolds(['2030-06-01', '2030-06-11'], 5);
+  const { r, states } = inferPrepHolds([...guests, ...hosts], 2);
 
   it('reads two preparation nights where guests’ shortest holds sit two nights in: each stay booked, its preparation nights blocked', () => {
     expectStays(states, guests);
@@ -733,8 +743,7 @@ describe('inferBookings (calendar-diff/2): preparation time read from two short 
     prep: [addDays(start, -1), addDays(start, 6)],
     at: atHour('2030-01-10', 18),
   }));
-  const r = inferBookings({ days: observePrepHolds([...seen, ...early], 2), from: '2030-03-01', to: '2030-08-01', method: 'calendar-diff/2' });
-  const states = new Map(r.nights.map((n) => [n.date, n.state]));
+  const { r, states } = inferPrepHolds([...seen, ...early], 2);
 
   it('reads one preparation night: each stay booked, its preparation nights blocked', () => {
     expectStays(states, [...seen, ...early]);
@@ -840,9 +849,8 @@ describe('inferBookings (calendar-diff/2): one preparation night read from how l
   // comes off each side are likelier than ten 3 or 4 over it, against two host's holds of the
   // minimum.
   const guests = guestHolds(10, { first: '2030-03-13', length: (i) => 3 + (i % 2), prep: 1, takenFrom: '2030-02-20' });
-  const hosts: PrepHold[] = ['2030-07-01', '2030-07-11'].map((d, i) => ({ stay: range(d, 2), prep: [], at: atHour(addDays('2030-03-01', i), 18), host: true }));
-  const r = inferBookings({ days: observePrepHolds([...guests, ...hosts], 2), from: '2030-03-01', to: '2030-08-01', method: 'calendar-diff/2' });
-  const states = new Map(r.nights.map((n) => [n.date, n.state]));
+  const hosts = hostHolds(['2030-07-01', '2030-07-11'], 2);
+  const { r, states } = inferPrepHolds([...guests, ...hosts], 2);
 
   it('reads one preparation night: each stay booked exactly, the night on each side blocked', () => {
     expectStays(states, guests);
@@ -860,8 +868,7 @@ describe('inferBookings (calendar-diff/2): no preparation time read from free si
   // are likelier without preparation time, and no preparation night is read.
   const seen = guestHolds(4, { first: '2030-03-13', length: () => 4, prep: 0, takenFrom: '2030-02-20' });
   const early: PrepHold[] = ['2030-05-01', '2030-05-11', '2030-05-21'].map((start) => ({ stay: range(start, 2), prep: [], at: atHour('2030-01-10', 18) }));
-  const r = inferBookings({ days: observePrepHolds([...seen, ...early], 2), from: '2030-03-01', to: '2030-08-01', method: 'calendar-diff/2' });
-  const states = new Map(r.nights.map((n) => [n.date, n.state]));
+  const { r, states } = inferPrepHolds([...seen, ...early], 2);
 
   it('reads no preparation time: every night of each stay seen taken booked', () => {
     for (const d of seen.flatMap((h) => h.stay)) expect([d, states.get(d)]).toEqual([d, 'booked']);
@@ -899,8 +906,7 @@ describe('inferBookings (calendar-diff/2): a holiday stay booked further ahead t
   // hold, 6 nights over its minimum, is the host's.
   const hold: PrepHold = { stay: range('2030-06-10', 8), prep: [], at: atHour('2030-02-05', 18) };
   const statesAt = (minNights: number) => {
-    const r = inferBookings({ days: observePrepHolds([hold], minNights), from: '2030-03-01', to: '2030-08-01', method: 'calendar-diff/2' });
-    return new Map(r.nights.map((n) => [n.date, n.state]));
+    return inferPrepHolds([hold], minNights).states;
   };
 
   it('is booked on a listing let for holidays, blocked on one let for short breaks', () => {
