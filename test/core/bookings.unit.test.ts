@@ -915,3 +915,27 @@ describe('inferBookings (calendar-diff/2): a holiday stay booked further ahead t
     for (const d of hold.stay) expect([d, holiday.get(d), breaks.get(d)]).toEqual([d, 'booked', 'blocked']);
   });
 });
+
+describe('inferBookings (calendar-diff/2): an advance notice read on a listing observed weekly', () => {
+  // Observed every Monday at 06:00 from 2030-03-04 for six weeks, minimum stay 2. The platform
+  // closes each night at noon the day before it (an advance notice of half a day): each
+  // observation shows that day's night closed, seen free a week before, and the next night free.
+  // Observed weekly, five such changes in six weeks, fewer than a listing observed daily shows in
+  // a week: read from three. A guest's stay of three nights is taken in the second week.
+  const d0 = '2030-03-04';
+  const stay = range('2030-03-27', 3);
+  const snapshots = [0, 1, 2, 3, 4, 5].map((k) => {
+    const today = addDays(d0, 7 * k);
+    return { at: dayMs(today) + 6 * 3_600_000, days: calendar(today, 60, new Set([today, ...(k >= 2 ? stay : [])])) };
+  });
+  const r = inferBookings({ days: record(snapshots), from: d0, to: '2030-04-30', method: 'calendar-diff/2' });
+  const at = new Map(r.nights.map((n, i) => [n.date, { state: n.state, basis: r.basis![i]! }]));
+
+  it('the nights the notice closed are free, the guest’s stay booked', () => {
+    for (const k of [1, 2, 3, 4, 5]) {
+      const d = addDays(d0, 7 * k);
+      expect([d, at.get(d)?.state, at.get(d)?.basis.split('|')[0]]).toEqual([d, 'available', 'noticeFree']);
+    }
+    for (const d of stay) expect([d, at.get(d)?.state]).toEqual([d, 'booked']);
+  });
+});

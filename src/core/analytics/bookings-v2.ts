@@ -18,6 +18,13 @@ import { type DayRow, type Group, type NightRead, checkInAllowed, isAvailable, w
 const MAX_NOTICE_DAYS = 3;
 /** Lone changes that agree on a notice, at least this many, before a notice is read. */
 const MIN_NOTICE_EVIDENCE = 6;
+/**
+ * Or this many on a sparse listing (observed less often than every SPARSE_GAP_DAYS): the notice
+ * closes each night a day or so before it, and observations days apart see a night within that
+ * reach at one of them at most, so such a listing shows the notice's changes a few times fewer
+ * than one observed daily. Its free nights seen within the reach still contradict it.
+ */
+const SPARSE_NOTICE_EVIDENCE = 3;
 /** Nights seen closed past the window's edge before a window is read. */
 const MIN_WINDOW_EVIDENCE = 10;
 /** Taken hold groups with both sides free, at least this many, before preparation time is read. */
@@ -160,9 +167,11 @@ const refusedCheckIn = (n: NightRead) => n.lastFree !== null && !unstated.has(n.
  * cut-off, to MAX_NOTICE_DAYS ahead) at which a listing's free nights close by themselves. Read
  * as the time the most lone changes agree with (a night closed between an observation further
  * ahead than it and one closer, no night further ahead closed with it), less the nights seen free
- * closer than it; a notice only when the changes are many and the contradictions few.
+ * closer than it; a notice only when the changes are many (fewer on a sparse listing:
+ * SPARSE_NOTICE_EVIDENCE) and the contradictions few.
  */
-function readNotice(byDay: Map<number, DayRow[]>): number | null {
+function readNotice(byDay: Map<number, DayRow[]>, sparse: boolean): number | null {
+  const need = sparse ? SPARSE_NOTICE_EVIDENCE : MIN_NOTICE_EVIDENCE;
   const changes: { day: number; before: number; lagBefore: number; lagAfter: number }[] = [];
   const closedAt = new Map<string, number>();
   // Each night's closest observation free: a notice closes nights before it.
@@ -185,14 +194,14 @@ function readNotice(byDay: Map<number, DayRow[]>): number | null {
     for (let d = c.day + 1; closedAt.has(`${d}|${c.before}`); d++) if (lagOf(d, c.before) > MAX_NOTICE_DAYS) return false;
     return true;
   });
-  if (lone.length < MIN_NOTICE_EVIDENCE) return null;
+  if (lone.length < need) return null;
   let best = { tau: 0, n: 0, against: 0 };
   for (let tau = -0.875; tau <= MAX_NOTICE_DAYS + 1e-9; tau += 0.125) {
     const n = lone.filter((c) => c.lagBefore < tau && tau <= c.lagAfter + 1e-9).length;
     const against = freeLags.filter((l) => l < tau).length;
     if (n - against > best.n - best.against) best = { tau, n, against };
   }
-  return best.n >= MIN_NOTICE_EVIDENCE && best.against <= 0.25 * best.n ? best.tau : null;
+  return best.n >= need && best.against <= 0.25 * best.n ? best.tau : null;
 }
 
 /** The rolling window: no night was ever seen free further ahead than W - 1 days, while many further were seen closed, and many opened as they came within it. */
@@ -226,7 +235,8 @@ function readWindow(byDay: Map<number, DayRow[]>): number | null {
  */
 export function readPlatformHolds(byDay: Map<number, DayRow[]>): { byDay: Map<number, DayRow[]>; signals: Signals } {
   for (const rows of byDay.values()) rows.sort((a, b) => a.firstSeen - b.firstSeen || a.id - b.id);
-  const tau = readNotice(byDay);
+  const sparse = medianGap(byDay) > SPARSE_GAP_DAYS * DAY_MS;
+  const tau = readNotice(byDay, sparse);
   const w = readWindow(byDay);
   const signals: Signals = {
     noticeDays: tau,
@@ -236,7 +246,7 @@ export function readPlatformHolds(byDay: Map<number, DayRow[]>): { byDay: Map<nu
     prepNights: 0,
     guestWindow: GUEST_WINDOW_DAYS,
     hostHolds: { seen: 0, refused: 0, long: 0 },
-    sparse: medianGap(byDay) > SPARSE_GAP_DAYS * DAY_MS,
+    sparse,
     lastDay: lastObservedDay(byDay),
     minStayChanged: minStayChanged(byDay),
   };
