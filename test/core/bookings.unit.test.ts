@@ -939,3 +939,35 @@ describe('inferBookings (calendar-diff/2): an advance notice read on a listing o
     for (const d of stay) expect([d, at.get(d)?.state]).toEqual([d, 'booked']);
   });
 });
+
+describe('inferBookings (calendar-diff/2): a host’s hold the booking window hid, reaching its edge', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, 100 nights ahead, a 30-day rolling window
+  // (nights 30 days ahead or more closed), minimum stay 2. The owner's stay of 2030-04-05 to
+  // 2030-04-25, made before observation began, comes within the window a night a day, taken: at
+  // the last observation (2030-03-12) six of its nights are within the window, 2030-04-05 to
+  // 2030-04-10, none seen free, and the window closes the rest. It runs on past the edge: three
+  // nights more (half the six) are read as the host's, the nights after them free.
+  const owner = range('2030-04-05', 20);
+  const days = record(
+    [...Array(40).keys()].map((i) => {
+      const at = atHour(addDays('2030-02-01', i), 12);
+      const today = dateOf(at);
+      const shut = addDays(today, 30);
+      return {
+        at,
+        days: new Map(
+          [...calendar('2030-01-01', 200, new Set(owner))]
+            .filter(([d]) => d >= today && d < addDays(today, 100))
+            .map(([d, v]) => [d, d >= shut ? { ...v, available: false, checkIn: false, checkOut: false, bookable: false } : v]),
+        ),
+      };
+    }),
+  );
+
+  it('the nights within the window and three past its edge are blocked, the later ones unbookable', () => {
+    const r = inferBookings({ days, from: '2030-03-01', to: '2030-05-01', method: 'calendar-diff/2' });
+    const states = new Map(r.nights.map((n) => [n.date, n.state]));
+    expect(range('2030-04-05', 9).map((d) => states.get(d))).toEqual(Array(9).fill('blocked'));
+    expect(range('2030-04-14', 5).map((d) => states.get(d))).toEqual(Array(5).fill('unbookable'));
+  });
+});

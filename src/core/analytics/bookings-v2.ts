@@ -919,6 +919,30 @@ function windowPiece(g: Group, reads: Map<number, NightRead>, p: number): boolea
 }
 
 /**
+ * The nights past the booking window (closed by it at the last observation, or opened since) that
+ * a host's hold the window hid runs on into: the k nights just within the window's edge came
+ * within it already taken (never seen free: freeRow), one after another, and were judged blocked.
+ * A guest books nothing past the window, so a hold that was there before its nights opened was
+ * made further ahead than guests may book (an owner's stay, seen a piece at each observation:
+ * windowPiece), and what reached the edge runs on past it for some nights. Read so for half as
+ * many nights as it was seen to run within the window, rounded up: a host's hold ends on any
+ * night, and seen at a random night of it, the longer it ran the further it runs on.
+ */
+export function heldPastWindow(reads: Map<number, NightRead>, blocked: (day: number) => boolean, signals: Signals): Set<number> {
+  const out = new Set<number>();
+  if (signals.windowDays === null || signals.windowClosed.size === 0) return out;
+  const edge = Math.min(...signals.windowClosed);
+  let k = 0;
+  for (let d = edge - 1; ; d--) {
+    const n = reads.get(d);
+    if (!n || isAvailable(n.latest) || !blocked(d) || n.lastFree === null || !unstated.has(n.lastFree)) break;
+    k++;
+  }
+  for (let d = edge; d < edge + Math.ceil(k / 2) && signals.windowClosed.has(d); d++) out.add(d);
+  return out;
+}
+
+/**
  * Booked or blocked: the stay rules a guest's booking obeys (minimum stay, check-in and check-out
  * days as the calendar stated them just before), then its shape and how far ahead it was taken.
  */
@@ -986,7 +1010,7 @@ const c = (path: ConfidencePath) => {
 export const BOOKING_METHOD_TEXT_V2 =
   'Booking inference from consecutive calendar observations, reading the holds platforms make by themselves first (docs/analytics.md): ' +
   `a listing whose free nights close a fixed time before they begin (an advance notice, up to ${MAX_NOTICE_DAYS} days) has those nights read as free (confidence ${c('noticeFree')}), ` +
-  `and one whose nights past a fixed number of days ahead are always closed (a booking window) has those read as free and not yet bookable (unbookable, ${c('windowClosed')}), and available once the window, moved to the time of the answer, reaches them (${c('windowOpened')}); ` +
+  `and one whose nights past a fixed number of days ahead are always closed (a booking window) has those read as free and not yet bookable (unbookable, ${c('windowClosed')}), and available once the window, moved to the time of the answer, reaches them (${c('windowOpened')}), except those a host's hold reaching the window's edge runs on into (its nights there came within the window already taken: blocked, half as many nights past the edge as it was seen within the window); ` +
   `consecutive nights taken in one change are one hold, less its preparation nights (read per listing: blocked, ${c('prep')}; ` +
   "or per hold, a hold starting on a day guests cannot check in on whose stay a night or two in from each side starts on one, as the listing's other holds show, " +
   'and on a listing rented by the week, the whole weeks from its check-in weekday a hold seen taken holds, less a night or two at each end); ' +

@@ -15,6 +15,7 @@ import {
   type Judged,
   confidenceV2,
   classifyV2,
+  heldPastWindow,
   readGuestWindow,
   readHostHolds,
   readPlatformHolds,
@@ -408,6 +409,8 @@ export function inferBookings(input: BookingInput): BookingInference {
   const basis: string[] = [];
   // The day the answer is for: a night the booking window closed at the last observation has opened since if it lies within the window of that day.
   const asOfDay = input.asOf === undefined ? null : Math.floor(input.asOf / DAY_MS);
+  // calendar-diff/2: the nights past the booking window a host's hold it hid runs on into (heldPastWindow): blocked, the host's as the hold.
+  const held = v2 === null ? new Set<number>() : heldPastWindow(reads, (d) => verdict.get(d)?.state === 'blocked', v2.signals);
   const counts = Object.fromEntries(NIGHT_STATES.map((s) => [s, 0])) as Record<NightState, number>;
   let observedNights = 0;
   for (let d = from; d < to; d++) {
@@ -427,6 +430,10 @@ export function inferBookings(input: BookingInput): BookingInference {
       if (v) {
         night = { date: dateOf(d), state: v.state, confidence: v.confidence };
         why = v.basis ?? '';
+      } else if (held.has(d)) {
+        const c = confidenceV2(v2!.signals, 'blockedLong', d, d + 1);
+        why = c.basis;
+        night = { date: dateOf(d), state: 'blocked', confidence: c.confidence };
       } else if (v2?.signals.windowClosed.has(d) && !(asOfDay !== null && v2.signals.windowDays !== null && d < asOfDay + v2.signals.windowDays)) night = free('unbookable', 'windowClosed', 0.9);
       // Opened by the window since the last observation: free, its rules never seen (a calendar states none for nights it closes).
       else if (v2?.signals.windowClosed.has(d)) night = free('available', 'windowOpened', 0.9);
