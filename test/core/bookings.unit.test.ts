@@ -971,3 +971,21 @@ describe('inferBookings (calendar-diff/2): a host’s hold the booking window hi
     expect(range('2030-04-14', 5).map((d) => states.get(d))).toEqual(Array(5).fill('unbookable'));
   });
 });
+
+describe('inferBookings (calendar-diff/2): a stay of the minimum or a night more taken months ahead', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, minimum stay 2, no booking window. A stay of
+  // 3 nights (a night over the minimum) from 2030-07-10, taken on the evening of 2030-02-05 with its
+  // nights seen free just before: about 155 days ahead, beyond the 90 guests book and the 120 the
+  // guest window's evidence starts at, within the year platforms allow: a guest planning a trip
+  // months ahead. The host's hold of 3 nights from 2030-05-16, taken the same evening, about 100
+  // days ahead: a host blocks a few nights within a season, and no guest books that far ahead
+  // short of 120 days.
+  const guest: PrepHold = { stay: range('2030-07-10', 3), prep: [], at: atHour('2030-02-05', 18) };
+  const host: PrepHold = { stay: range('2030-05-16', 3), prep: [], at: atHour('2030-02-05', 18), host: true };
+  const { states } = inferPrepHolds([guest, host], 2);
+
+  it('the stay taken 155 days ahead is booked, the hold taken 100 days ahead blocked', () => {
+    for (const d of guest.stay) expect([d, states.get(d)]).toEqual([d, 'booked']);
+    for (const d of host.stay) expect([d, states.get(d)]).toEqual([d, 'blocked']);
+  });
+});
