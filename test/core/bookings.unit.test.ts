@@ -989,3 +989,31 @@ describe('inferBookings (calendar-diff/2): a stay of the minimum or a night more
     for (const d of host.stay) expect([d, states.get(d)]).toEqual([d, 'blocked']);
   });
 });
+
+describe('inferBookings (calendar-diff/2): the notice closes the night before a stay as the stay is booked', () => {
+  // Observed daily at 06:00 from 2030-03-01 for 30 days, minimum stay 2, no check-in on Wednesdays.
+  // The platform closes each night at noon the day before it (an advance notice of half a day): each
+  // observation shows that day's night closed, the next night free. A guest books Thursday
+  // 2030-03-14 for three nights at 18:00 on Tuesday 2030-03-12, after the notice closed Wednesday
+  // 2030-03-13 that noon: the observation of Wednesday morning sees the four nights closed together.
+  // No stay holds that Wednesday without the Tuesday (no check-in on it), and the Tuesday was not
+  // taken with them: it is the notice's, and the stay starts on the Thursday.
+  const d0 = '2030-03-01';
+  const stay = range('2030-03-14', 3);
+  const bookedAt = atHour('2030-03-12', 18);
+  const days = record(
+    [...Array(30).keys()].map((k) => {
+      const today = addDays(d0, k);
+      const at = atHour(today, 6);
+      return { at, days: calendar(today, 60, new Set([today, ...(at > bookedAt ? stay : [])]), { closedWeekday: 3 }) };
+    }),
+  );
+
+  it('the night the notice closed is free, the stay from the Thursday booked', () => {
+    const r = inferBookings({ days, from: d0, to: '2030-04-15', method: 'calendar-diff/2' });
+    const at = new Map(r.nights.map((n, i) => [n.date, { state: n.state, path: r.basis![i]!.split('|')[0] }]));
+    expect(at.get('2030-03-13')?.path).toBe('noticeFree');
+    for (const d of stay) expect([d, at.get(d)?.state]).toEqual([d, 'booked']);
+    expect(r.bookings.find((b) => b.checkIn === '2030-03-14')?.checkOut).toBe('2030-03-17');
+  });
+});

@@ -279,7 +279,7 @@ export function readPlatformHolds(byDay: Map<number, DayRow[]>): { byDay: Map<nu
       const closing = rows[i]!;
       const lagBefore = lagOf(day, closing.firstSeen);
       const lagAfter = i > 0 ? lagOf(day, rows[i - 1]!.lastSeen) : Number.POSITIVE_INFINITY;
-      if (lagBefore < tau && tau <= lagAfter + 1e-9 && !closedFurther(byDay, day, closing.firstSeen, tau, i === 0)) {
+      if (lagBefore < tau && tau <= lagAfter + 1e-9 && (!closedFurther(byDay, day, closing.firstSeen, tau, i === 0) || noStayStarts(byDay, day, rows, i))) {
         rows = [...rows.slice(0, i), freeRow(rows[i - 1], closing, closing.firstSeen, rows.at(-1)!.lastSeen)];
         signals.noticeFreed.add(day);
       }
@@ -287,6 +287,20 @@ export function readPlatformHolds(byDay: Map<number, DayRow[]>): { byDay: Map<nu
     out.set(day, rows);
   }
   return { byDay: out, signals };
+}
+
+/**
+ * Whether night `day`, closed by the notice and by the change at rows[i] together with later
+ * nights (closedFurther: a stay's), was no night of that stay: its last free row refused check-in,
+ * and the night before it was not taken in that change. A stay holding the night starts on it,
+ * where no guest may check in, or holds the night before too; so the stay starts after it, and the
+ * notice closed it as the stay was booked (a stay booked for the day after tomorrow, the notice
+ * closing tomorrow).
+ */
+function noStayStarts(byDay: Map<number, DayRow[]>, day: number, rows: DayRow[], i: number): boolean {
+  if (i === 0 || unstated.has(rows[i - 1]!) || checkInAllowed(rows[i - 1]!.value)) return false;
+  const before = rows[i]!.firstSeen;
+  return !(byDay.get(day - 1) ?? []).some((r) => r.firstSeen === before && !isAvailable(r));
 }
 
 /**
