@@ -1017,3 +1017,27 @@ describe('inferBookings (calendar-diff/2): the notice closes the night before a 
     expect(r.bookings.find((b) => b.checkIn === '2030-03-14')?.checkOut).toBe('2030-03-17');
   });
 });
+
+describe('inferBookings (calendar-diff/2): free nights judged by the minimum stay the host asks now', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, the nights from today on. The host asks 2
+  // nights until 2030-02-20, then 4. Two holds taken before observation began, 2030-02-05 to
+  // 2030-02-08 and 2030-02-11 to 2030-02-15, leave three free nights between them, passed before
+  // the host raised the minimum: a stay of 2 could use them, none of 4 can. The answer is for now,
+  // under the minimum asked now: unbookable. Nights seen free since, 2030-03-20 on, are available.
+  const holds = new Set([...range('2030-02-05', 3), ...range('2030-02-11', 4)]);
+  const days = record(
+    [...Array(40).keys()].map((i) => {
+      const at = atHour(addDays('2030-02-01', i), 12);
+      const today = dateOf(at);
+      const minNights = at < dayMs('2030-02-20') ? 2 : 4;
+      return { at, days: new Map([...calendar('2030-02-01', 80, holds, { minNights })].filter(([d]) => d >= today)) };
+    }),
+  );
+
+  it('the nights between the holds are unbookable, the nights seen free since available', () => {
+    const r = inferBookings({ days, from: '2030-02-01', to: '2030-04-01', method: 'calendar-diff/2' });
+    const states = new Map(r.nights.map((n) => [n.date, n.state]));
+    expect(range('2030-02-08', 3).map((d) => states.get(d))).toEqual(Array(3).fill('unbookable'));
+    expect(range('2030-03-20', 5).map((d) => states.get(d))).toEqual(Array(5).fill('available'));
+  });
+});

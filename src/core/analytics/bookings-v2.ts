@@ -141,6 +141,45 @@ function minStayChanged(byDay: Map<number, DayRow[]>): boolean {
 }
 
 /**
+ * Each night's rules with the minimum stay the host asks now: where the host changed the listing's
+ * minimum while observed (a night seen free stating one minimum, then another), a night whose
+ * rules were last seen before the last change (a night since passed, or never seen since) is
+ * judged by the minimum asked since, as the nights seen before and after it changed show (by the
+ * old minimum and weekday, else by the old minimum alone): whether a free night is available or
+ * unbookable is a question of the rules in force at the time of the answer. Takes each night's
+ * rules as read (`latest`) and the row they were read from; returns them, changed where so.
+ */
+export function minimumNow(latest: Map<number, DayValue>, rulesRows: Map<number, DayRow>, reads: Map<number, NightRead>): Map<number, DayValue> {
+  const changes: { from: number; to: number; wd: number; at: number }[] = [];
+  for (const n of reads.values()) {
+    let prev: DayRow | null = null;
+    for (const r of n.rows) {
+      if (!isAvailable(r) || unstated.has(r)) continue;
+      const [a, b] = [prev?.value.minNights, r.value.minNights];
+      if (prev && typeof a === 'number' && typeof b === 'number' && a !== b) changes.push({ from: a, to: b, wd: weekday(n.day), at: r.firstSeen });
+      prev = r;
+    }
+  }
+  if (changes.length === 0) return latest;
+  const last = Math.max(...changes.map((c) => c.at));
+  // The change seen at the last change's observation (nights seen a day apart around it).
+  const recent = changes.filter((c) => c.at > last - DAY_MS);
+  const commonest = (cs: typeof changes) => {
+    const counts = new Map<number, number>();
+    for (const c of cs) counts.set(c.to, (counts.get(c.to) ?? 0) + 1);
+    return cs.length === 0 ? null : [...counts].sort((x, y) => y[1] - x[1] || x[0] - y[0])[0]![0];
+  };
+  const out = new Map(latest);
+  for (const [day, v] of latest) {
+    const row = rulesRows.get(day);
+    if (!row || row.lastSeen >= last || typeof v.minNights !== 'number') continue;
+    const to = commonest(recent.filter((c) => c.from === v.minNights && c.wd === weekday(day))) ?? commonest(recent.filter((c) => c.from === v.minNights));
+    if (to !== null) out.set(day, { ...v, minNights: to });
+  }
+  return out;
+}
+
+/**
  * The free rows made for closed rows of a night not seen free before them (freeRow): they carry
  * the closed row's check-in rule, and a calendar refuses check-in on every closed night, so they
  * state none of the night's own.
@@ -1043,7 +1082,7 @@ export const BOOKING_METHOD_TEXT_V2 =
   `otherwise booked: confidence ${c('booked')} when it was seen free and then taken, ${c('bookedNeverSeenFree')} when its nights were never seen free (taken before observation began); ` +
   `where the listing's reviews are read, a review within ${REVIEW_WINDOW_DAYS} days after a hold's check-out (hosts' holds are never reviewed) names it a guest's stay (${c('bookedReviewed')}), and a hold whose review window closed without one keeps its judgement with the confidence such holds earned; ` +
   'a booking is priced at the last price seen for a stay including its first night. ' +
-  `A free night no stay can use is unbookable (${c('unbookable')}), else available (${c('available')}); a night never observed is unknown. ` +
+  `A free night no stay can use is unbookable (${c('unbookable')}), else available (${c('available')}), judged by the minimum stay the host asks now where it changed while observed; a night never observed is unknown. ` +
   `Confidences a/b: a for a listing observed at least every ${SPARSE_GAP_DAYS} days, b less often; each the share of nights right on the mixed development world (every development calendar family at once, even seeds), ` +
   "then refined by the hold's length, whether it is past, and the preparation nights read, and mapped to the share right of such nights on development seeds the fit left out " +
   '(docs/analytics.md, "Calibration").';

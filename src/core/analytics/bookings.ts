@@ -16,6 +16,7 @@ import {
   confidenceV2,
   classifyV2,
   heldPastWindow,
+  minimumNow,
   readGuestWindow,
   readHostHolds,
   readPlatformHolds,
@@ -327,6 +328,8 @@ export function inferBookings(input: BookingInput): BookingInference {
   // check-out) as last seen before its own day. On and after its day no calendar offers it (a
   // past day allows no check-out), and such a row is not a rule of the night (issue 36, item 5).
   const latest = new Map<number, DayValue>(all.map((n) => [n.day, { ...dayValue(rulesRow(n)), available: n.latest.value.available }]));
+  // calendar-diff/2 judges a free night by the minimum stay the host asks now (minimumNow).
+  const rulesNow = v2 === null ? latest : minimumNow(latest, new Map(all.map((n) => [n.day, rulesRow(n)])), reads);
 
   // Taken nights (the month around the window too: a hold across its edge is judged whole).
   const groups = groupTaken(all.filter((n) => !isAvailable(n.latest)));
@@ -437,8 +440,8 @@ export function inferBookings(input: BookingInput): BookingInference {
       } else if (v2?.signals.windowClosed.has(d) && !(asOfDay !== null && v2.signals.windowDays !== null && d < asOfDay + v2.signals.windowDays)) night = free('unbookable', 'windowClosed', 0.9);
       // Opened by the window since the last observation: free, its rules never seen (a calendar states none for nights it closes).
       else if (v2?.signals.windowClosed.has(d)) night = free('available', 'windowOpened', 0.9);
-      else if (v2?.signals.noticeFreed.has(d)) night = free(coverable(d, latest) ? 'available' : 'unbookable', 'noticeFree', 0.9);
-      else if (coverable(d, latest)) night = free('available', 'available', 0.95);
+      else if (v2?.signals.noticeFreed.has(d)) night = free(coverable(d, rulesNow) ? 'available' : 'unbookable', 'noticeFree', 0.9);
+      else if (coverable(d, rulesNow)) night = free('available', 'available', 0.95);
       else night = free('unbookable', 'unbookable', 0.9);
     }
     counts[night.state]++;
