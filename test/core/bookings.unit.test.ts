@@ -1041,3 +1041,34 @@ describe('inferBookings (calendar-diff/2): free nights judged by the minimum sta
     expect(range('2030-03-20', 5).map((d) => states.get(d))).toEqual(Array(5).fill('available'));
   });
 });
+
+describe('inferBookings (calendar-diff/2): a stay begun before the first night observed must end where guests may check out', () => {
+  // A listing let by the week: check-in and check-out on Saturdays only, minimum stay 7. Observed
+  // daily at noon from Wednesday 2030-03-06 for 30 days, the nights from today on. The nights from
+  // Friday 2030-03-08 to 2030-03-16 were taken before observation began; the Wednesday and the
+  // Thursday before them are free. No stay the rules allow holds them: one begun before the first
+  // night observed (its start unseen) must run on to a Saturday, through the Friday taken.
+  const taken = new Set(range('2030-03-08', 9));
+  const days = record(
+    [...Array(30).keys()].map((i) => {
+      const at = atHour(addDays('2030-03-06', i), 12);
+      return {
+        at,
+        days: new Map(
+          range(dateOf(at), 60).map((d): [string, Day] => {
+            const free = !taken.has(d);
+            const saturday = new Date(dayMs(d)).getUTCDay() === 6;
+            return [d, { available: free, minNights: 7, checkIn: free && saturday, checkOut: saturday, bookable: free && saturday }];
+          }),
+        ),
+      };
+    }),
+  );
+
+  it('the free Wednesday and Thursday are unbookable, the weeks free from a Saturday available', () => {
+    const r = inferBookings({ days, from: '2030-03-06', to: '2030-04-06', method: 'calendar-diff/2' });
+    const states = new Map(r.nights.map((n) => [n.date, n.state]));
+    expect([states.get('2030-03-06'), states.get('2030-03-07')]).toEqual(['unbookable', 'unbookable']);
+    expect(range('2030-03-23', 7).map((d) => states.get(d))).toEqual(Array(7).fill('available'));
+  });
+});

@@ -188,13 +188,15 @@ function closedCheckInDays(nights: readonly NightRead[]): Set<number> {
  * Whether a free night can be part of some stay by the latest calendar (each night's rules as
  * seen before its day): a check-in day at or
  * before it, a free run from there through it of at least that day's minimum stay, and a day the
- * guest may check out on after it.
+ * guest may check out on after it. Before the first observed day a stay may have begun: /1 takes
+ * any night reaching it as coverable; with `unseenStart` (calendar-diff/2) such a stay must still
+ * run on from the night to a day the guest may check out on, through free nights (endsAfter).
  */
-function coverable(day: number, latest: Map<number, DayValue>): boolean {
+function coverable(day: number, latest: Map<number, DayValue>, unseenStart = false): boolean {
   for (let s = day; s > day - MAX_RULE_NIGHTS; s--) {
     const vs = latest.get(s);
     // Before the first observed day the calendar is unknown: a stay may have started there.
-    if (!vs) return true;
+    if (!vs) return !unseenStart || endsAfter(day, latest);
     if (vs.available !== true) return false;
     if (!checkInAllowed(vs)) continue;
     const min = Math.max(1, typeof vs.minNights === 'number' ? vs.minNights : 1);
@@ -207,6 +209,20 @@ function coverable(day: number, latest: Map<number, DayValue>): boolean {
       const out = latest.get(e);
       if (out?.checkOut !== false) return true;
     }
+  }
+  return false;
+}
+
+/**
+ * Whether a stay begun before the first observed day (its start and its rules unseen) can run on
+ * through free night `day`: the nights from it on free until a day the guest may check out on.
+ */
+function endsAfter(day: number, latest: Map<number, DayValue>): boolean {
+  for (let e = day + 1; e <= day + MAX_RULE_NIGHTS; e++) {
+    const night = latest.get(e - 1);
+    if (!night) return true;
+    if (night.available !== true) return false;
+    if (latest.get(e)?.checkOut !== false) return true;
   }
   return false;
 }
@@ -440,8 +456,8 @@ export function inferBookings(input: BookingInput): BookingInference {
       } else if (v2?.signals.windowClosed.has(d) && !(asOfDay !== null && v2.signals.windowDays !== null && d < asOfDay + v2.signals.windowDays)) night = free('unbookable', 'windowClosed', 0.9);
       // Opened by the window since the last observation: free, its rules never seen (a calendar states none for nights it closes).
       else if (v2?.signals.windowClosed.has(d)) night = free('available', 'windowOpened', 0.9);
-      else if (v2?.signals.noticeFreed.has(d)) night = free(coverable(d, rulesNow) ? 'available' : 'unbookable', 'noticeFree', 0.9);
-      else if (coverable(d, rulesNow)) night = free('available', 'available', 0.95);
+      else if (v2?.signals.noticeFreed.has(d)) night = free(coverable(d, rulesNow, v2 !== null) ? 'available' : 'unbookable', 'noticeFree', 0.9);
+      else if (coverable(d, rulesNow, v2 !== null)) night = free('available', 'available', 0.95);
       else night = free('unbookable', 'unbookable', 0.9);
     }
     counts[night.state]++;
