@@ -1072,3 +1072,30 @@ describe('inferBookings (calendar-diff/2): a stay begun before the first night o
     expect(range('2030-03-23', 7).map((d) => states.get(d))).toEqual(Array(7).fill('available'));
   });
 });
+
+describe('inferBookings (calendar-diff/2): a three-day notice polled at its closing hour', () => {
+  // Observed daily at midnight from 2030-03-01 for 30 days, minimum stay 2. The platform closes
+  // each night at midnight three days before it, the hour the poll runs: each observation sees the
+  // night three days ahead closed, seen free a day before, at four days. A guest books 2030-03-20
+  // for three nights on 2030-03-10 at noon.
+  const d0 = '2030-03-01';
+  const stay = range('2030-03-20', 3);
+  const days = record(
+    [...Array(30).keys()].map((k) => {
+      const today = addDays(d0, k);
+      const at = dayMs(today);
+      return { at, days: calendar(today, 60, new Set([...range(today, 4), ...(at > atHour('2030-03-10', 12) ? stay : [])])) };
+    }),
+  );
+
+  it('reads the notice: the nights it closed are free, the guest’s stay booked', () => {
+    const r = inferBookings({ days, from: d0, to: '2030-04-15', method: 'calendar-diff/2' });
+    const at = new Map(r.nights.map((n, i) => [n.date, { state: n.state, path: r.basis![i]!.split('|')[0] }]));
+    // Free, available or unbookable by the rules each stated when last seen free.
+    for (const d of [...range('2030-03-05', 14), ...range('2030-03-24', 5)]) {
+      expect([d, at.get(d)?.path]).toEqual([d, 'noticeFree']);
+      expect(['available', 'unbookable']).toContain(at.get(d)?.state);
+    }
+    for (const d of stay) expect([d, at.get(d)?.state]).toEqual([d, 'booked']);
+  });
+});

@@ -235,7 +235,10 @@ function readNotice(byDay: Map<number, DayRow[]>, sparse: boolean): number | nul
   });
   if (lone.length < need) return null;
   let best = { tau: 0, n: 0, against: 0 };
-  for (let tau = -0.875; tau <= MAX_NOTICE_DAYS + 1e-9; tau += 0.125) {
+  // A night is read closed from tau on, free before (lagBefore < tau <= lagAfter); a notice closes
+  // it at its closing instant itself, so a poll at that very hour sees it closed: a notice of the
+  // most days, polled on its hour, is read an eighth of a day past MAX_NOTICE_DAYS.
+  for (let tau = -0.875; tau <= MAX_NOTICE_DAYS + 0.125 + 1e-9; tau += 0.125) {
     const n = lone.filter((c) => c.lagBefore < tau && tau <= c.lagAfter + 1e-9).length;
     const against = freeLags.filter((l) => l < tau).length;
     if (n - against > best.n - best.against) best = { tau, n, against };
