@@ -915,3 +915,45 @@ describe('inferBookings (calendar-diff/2): a holiday stay booked further ahead t
     for (const d of hold.stay) expect([d, holiday.get(d), breaks.get(d)]).toEqual([d, 'booked', 'blocked']);
   });
 });
+
+describe('inferBookings (calendar-diff/2): a stay whose last preparation night lay past the booking window when it was booked', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, 60 nights ahead, a 30-day rolling window
+  // (nights 30 days ahead or more closed), minimum stay 1, check-in any free day; the platform
+  // blocks two preparation nights on each side of every guest's booking. Seven guests' stays of 1
+  // or 2 nights from 2030-02-12, a week apart, each taken 20 days before it (or on 2030-02-02) with
+  // both sides free. A guest E books 2030-04-07 and 2030-04-08 on the evening of 2030-03-10, its
+  // last night the last the window then opened: its first preparation night after it came within
+  // the window the next day, taken with the stay, its second the day after, already taken. The hold
+  // seen taken carries one preparation night on that side, not two.
+  const guests: PrepHold[] = [...Array(7).keys()].map((i) => {
+    const start = addDays('2030-02-12', 7 * i);
+    const stay = range(start, 1 + (i % 2));
+    const taken = addDays(start, -20) > '2030-02-02' ? addDays(start, -20) : '2030-02-02';
+    return { stay, prep: [...range(addDays(start, -2), 2), ...range(addDays(start, stay.length), 2)], at: atHour(taken, 18) };
+  });
+  const e: PrepHold = { stay: range('2030-04-07', 2), prep: ['2030-04-05', '2030-04-06', '2030-04-09', '2030-04-10'], at: atHour('2030-03-10', 18) };
+  const holds = [...guests, e];
+  const days = record(
+    [...Array(40).keys()].map((i) => {
+      const at = atHour(addDays('2030-02-01', i), 12);
+      const today = dateOf(at);
+      const taken = new Set(holds.filter((h) => h.at < at).flatMap((h) => [...h.stay, ...h.prep]));
+      return {
+        at,
+        days: new Map(
+          range(today, 60).map((d): [string, Day] => {
+            const free = !taken.has(d) && d < addDays(today, 30);
+            return [d, { available: free, minNights: 1, checkIn: free, checkOut: true, bookable: free }];
+          }),
+        ),
+      };
+    }),
+  );
+
+  it('reads the stay whole: its last night booked, the nights after it blocked', () => {
+    const r = inferBookings({ days, from: '2030-02-01', to: '2030-05-01', method: 'calendar-diff/2' });
+    const states = new Map(r.nights.map((n) => [n.date, n.state]));
+    expectStays(states, holds);
+    expect(r.bookings.find((b) => b.checkIn === e.stay[0])?.checkOut).toBe('2030-04-09');
+  });
+});

@@ -301,6 +301,14 @@ function rowAt(n: NightRead | undefined, t: number): DayRow | null {
 }
 
 /**
+ * Whether the night came within the booking window already taken (its last free row one freeRow
+ * made from closed rows): taken while the window still hid it, by a booking made earlier than it
+ * opened (the hold beside it, whose last nights lay past the window's edge, or a host's hold), so
+ * never free beside a hold taken later.
+ */
+const openedTaken = (n: NightRead) => !isAvailable(n.latest) && n.lastFree !== null && unstated.has(n.lastFree);
+
+/**
  * Whether the night was free just before the hold was taken (so a preparation night would have been
  * taken with it), and still on the calendar when the hold was seen taken: a night gone by then may
  * have passed before the booking was made, when no preparation night is blocked on it.
@@ -550,19 +558,28 @@ const sharedPrep = (p: number) => Math.ceil(p / 2);
  * was taken (a hold taken before observation began: on a side free now), and on a side its
  * neighbour had taken already (sharedPrep of them on a hold seen taken) when the stay left is one
  * the rules accept (long enough for its minimum, starting on a check-in day, not ending on a day
- * that refused check-out). On a listing
+ * that refused check-out). After a hold seen taken whose last
+ * nights lay past the booking window's edge (up to p nights just after it came within the window
+ * already taken: openedTaken), only the p less those nights come off its end. On a listing
  * rented by the week, a hold running past the first night observed loses the nights before its
  * first check-in weekday (p at most) when what is left is such a stay.
  */
 export function stripPrep(g: Group, reads: Map<number, NightRead>, p: number, closed: ReadonlySet<number> = new Set()): { stay: Group; prep: NightRead[] } {
-  if (p === 0 || g.nights.length <= 2 * p) return { stay: g, prep: [] };
+  if (p === 0) return { stay: g, prep: [] };
+  // The nights just after a hold seen taken that came within the window already taken, p at most:
+  // the hold's own last preparation nights, taken with it while the window hid them (a guest books
+  // no night past the window, so more of them are a host's hold made beyond it).
+  let hidden = 0;
+  if (g.after !== null) for (let d = g.nights.at(-1)!.day + 1; hidden <= p && reads.has(d) && openedTaken(reads.get(d)!); d++) hidden++;
+  if (hidden > p) hidden = 0;
+  if (g.nights.length + hidden <= 2 * p) return { stay: g, prep: [] };
   const side = (n: NightRead | undefined) => (g.after === null ? n !== undefined && isAvailable(n.latest) : freeBefore(n, g));
   // A side observed but not free before the hold: taken by a neighbour, or gone from the calendar.
   const taken = (n: NightRead | undefined) => n !== undefined && !side(n);
   const lN = reads.get(g.nights[0]!.day - 1);
   const rN = reads.get(g.nights.at(-1)!.day + 1);
   let left = side(lN) ? p : 0;
-  let right = side(rN) ? p : 0;
+  let right = hidden === 0 && side(rN) ? p : 0;
   // A hold running past the first night observed on a listing rented by the week: a guest's stay
   // there starts on the check-in weekday, and the night or two before it in the hold (p at most)
   // are its preparation nights (a stay ending on that weekday would leave its own preparation
@@ -578,7 +595,8 @@ export function stripPrep(g: Group, reads: Map<number, NightRead>, p: number, cl
   // taken, all p on one never seen free (its neighbour came after it).
   const q = g.after === null ? p : sharedPrep(p);
   if (left === 0 && taken(lN) && ok(q, right)) left = q;
-  if (right === 0 && taken(rN) && ok(left, q)) right = q;
+  if (hidden > 0) right = ok(left, p - hidden) ? p - hidden : 0;
+  else if (right === 0 && taken(rN) && ok(left, q)) right = q;
   if (left + right === 0) return { stay: g, prep: [] };
   return { stay: { ...g, nights: g.nights.slice(left, g.nights.length - right) }, prep: [...g.nights.slice(0, left), ...g.nights.slice(g.nights.length - right)] };
 }
