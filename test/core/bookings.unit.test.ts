@@ -957,3 +957,42 @@ describe('inferBookings (calendar-diff/2): a stay whose last preparation night l
     expect(r.bookings.find((b) => b.checkIn === e.stay[0])?.checkOut).toBe('2030-04-09');
   });
 });
+
+describe('inferBookings (calendar-diff/2): two preparation nights read from stays booked as their nights opened', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, 60 nights ahead, a 30-day rolling window
+  // (nights 30 days ahead or more closed), minimum stay 1, check-in any free day; the platform
+  // blocks two preparation nights on each side of every guest's booking. Seven guests each book a
+  // one-night stay on the evening of 2030-02-02 + 6i, the night the last the window then opened:
+  // the hold seen taken is the two nights before it, the stay and its first preparation night
+  // after (which came within the window the next day, taken), and its second preparation night came
+  // within it already taken a day later. Read without that night, each hold is four nights, which
+  // two nights off each side leave none of: one preparation night would be read, and the stays cut.
+  const holds: PrepHold[] = [...Array(7).keys()].map((i) => {
+    const booked = addDays('2030-02-02', 6 * i);
+    const night = addDays(booked, 29);
+    return { stay: [night], prep: [addDays(night, -2), addDays(night, -1), addDays(night, 1), addDays(night, 2)], at: atHour(booked, 18) };
+  });
+  const days = record(
+    [...Array(40).keys()].map((i) => {
+      const at = atHour(addDays('2030-02-01', i), 12);
+      const today = dateOf(at);
+      const taken = new Set(holds.filter((h) => h.at < at).flatMap((h) => [...h.stay, ...h.prep]));
+      return {
+        at,
+        days: new Map(
+          range(today, 60).map((d): [string, Day] => {
+            const free = !taken.has(d) && d < addDays(today, 30);
+            return [d, { available: free, minNights: 1, checkIn: free, checkOut: true, bookable: free }];
+          }),
+        ),
+      };
+    }),
+  );
+
+  it('reads two preparation nights: each stay booked, its two nights on each side blocked', () => {
+    const r = inferBookings({ days, from: '2030-02-01', to: '2030-05-01', method: 'calendar-diff/2' });
+    const states = new Map(r.nights.map((n) => [n.date, n.state]));
+    expectStays(states, holds);
+    expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p2|');
+  });
+});

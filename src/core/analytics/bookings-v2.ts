@@ -309,6 +309,32 @@ function rowAt(n: NightRead | undefined, t: number): DayRow | null {
 const openedTaken = (n: NightRead) => !isAvailable(n.latest) && n.lastFree !== null && unstated.has(n.lastFree);
 
 /**
+ * How many nights just after a hold seen taken came within the window already taken (openedTaken),
+ * when they are `max` at most, else 0: taken with the hold while the window hid them (the hold's
+ * last nights, or its preparation nights), as a guest books one stay's nights together; more of
+ * them are a host's hold made beyond the window.
+ */
+function hiddenAfter(g: Group, reads: Map<number, NightRead>, max: number): number {
+  if (g.after === null) return 0;
+  let hidden = 0;
+  for (let d = g.nights.at(-1)!.day + 1; hidden <= max && reads.has(d) && openedTaken(reads.get(d)!); d++) hidden++;
+  return hidden > max ? 0 : hidden;
+}
+
+/**
+ * The hold as it was taken: with the nights just after it the window hid (hiddenAfter, two at most,
+ * as many as preparation time asks). Not a hold whose first night came within the window already
+ * taken itself: a piece of a host's hold the window hid (windowPiece), not a booking.
+ */
+function withHidden(g: Group, reads: Map<number, NightRead>): Group {
+  if (openedTaken(g.nights[0]!)) return g;
+  const h = hiddenAfter(g, reads, 2);
+  if (h === 0) return g;
+  const last = g.nights.at(-1)!.day;
+  return { ...g, nights: [...g.nights, ...Array.from({ length: h }, (_, i) => reads.get(last + 1 + i)!)] };
+}
+
+/**
  * Whether the night was free just before the hold was taken (so a preparation night would have been
  * taken with it), and still on the calendar when the hold was seen taken: a night gone by then may
  * have passed before the booking was made, when no preparation night is blocked on it.
@@ -370,6 +396,9 @@ function staysValid(g: Group, left: number, right: number, reads: Map<number, Ni
  * p breaks none of them at all and UNBROKEN_EVIDENCE had both sides free.
  * A listing read as 1 is read as 2 when its shortest holds say 2 (readPrepFromShortest, shortestAtTwo, seenAtTwo).
  * Or, where none of those read p, from the lengths of many holds (likelierPrep).
+ * Each hold seen taken is read as it was taken, with the nights just after it the window hid
+ * (withHidden): a stay booked as its last nights opened has its last preparation nights past the
+ * window's edge, and read without them it looks shorter than its stay and preparation nights.
  */
 export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>, closed: ReadonlySet<number> = new Set()): number {
   const sides = (g: Group) => {
@@ -377,7 +406,8 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
     return { left: side(reads.get(g.nights[0]!.day - 1)) ? 1 : 0, right: side(reads.get(g.nights.at(-1)!.day + 1)) ? 1 : 0 };
   };
   // A one-night hold is no stay with its preparation (a maintenance night, a notice not read).
-  const pooled = groups.flatMap((g) => {
+  const pooled = groups.flatMap((whole) => {
+    const g = withHidden(whole, reads);
     const { left, right } = sides(g);
     return left + right === 0 || g.nights.length === 1 ? [] : [{ g, left, right }];
   });
@@ -566,12 +596,10 @@ const sharedPrep = (p: number) => Math.ceil(p / 2);
  */
 export function stripPrep(g: Group, reads: Map<number, NightRead>, p: number, closed: ReadonlySet<number> = new Set()): { stay: Group; prep: NightRead[] } {
   if (p === 0) return { stay: g, prep: [] };
-  // The nights just after a hold seen taken that came within the window already taken, p at most:
-  // the hold's own last preparation nights, taken with it while the window hid them (a guest books
-  // no night past the window, so more of them are a host's hold made beyond it).
-  let hidden = 0;
-  if (g.after !== null) for (let d = g.nights.at(-1)!.day + 1; hidden <= p && reads.has(d) && openedTaken(reads.get(d)!); d++) hidden++;
-  if (hidden > p) hidden = 0;
+  // The nights just after a hold seen taken that came within the window already taken, p at most
+  // (hiddenAfter): the hold's own last preparation nights, taken with it while the window hid them
+  // (more of them are its stay's nights too, or a host's hold made beyond the window).
+  const hidden = hiddenAfter(g, reads, p);
   if (g.nights.length + hidden <= 2 * p) return { stay: g, prep: [] };
   const side = (n: NightRead | undefined) => (g.after === null ? n !== undefined && isAvailable(n.latest) : freeBefore(n, g));
   // A side observed but not free before the hold: taken by a neighbour, or gone from the calendar.
