@@ -483,9 +483,11 @@ describe('inferBookings (calendar-diff/2): preparation nights read from the shor
   const states = new Map(r.nights.map((n) => [n.date, n.state]));
 
   it('reads the preparation time from many short holds none of which it breaks, and tells each stay from its preparation nights', () => {
-    // A host's hold of a guest's shape is read as a guest's: its nights are booked.
-    expectStays(states, holds);
+    // A host's hold of two nights beside a guest's carries no preparation night on its free side:
+    // that night off leaves a night, shorter than the minimum stay, and it is the host's.
     const guests = holds.filter((h) => !h.host);
+    expectStays(states, guests);
+    for (const d of holds.filter((h) => h.host).flatMap((h) => h.stay)) expect([d, states.get(d)]).toEqual([d, 'blocked']);
     expect(r.bookings.filter((b) => guests.some((h) => h.stay[0] === b.checkIn)).map((b) => [b.checkIn, b.checkOut])).toEqual(
       guests.map((h) => [h.stay[0], addDays(h.stay.at(-1)!, 1)]).sort((a, b) => a[0]!.localeCompare(b[0]!)),
     );
@@ -994,5 +996,22 @@ describe('inferBookings (calendar-diff/2): two preparation nights read from stay
     const states = new Map(r.nights.map((n) => [n.date, n.state]));
     expectStays(states, holds);
     expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p2|');
+  });
+});
+
+describe('inferBookings (calendar-diff/2): a short stay booked at the last minute with two preparation nights', () => {
+  // As the two-preparation-night listing above: eight guests' stays of 1 or 2 nights from
+  // 2030-03-06, ten nights apart, two nights blocked on each side of each, and two host's holds of
+  // 3 nights. A last-minute guest books the night of 2030-03-10 on the evening of 2030-03-09: its
+  // preparation nights before it are the first guest's and today's (gone from the calendar when the
+  // hold is first seen taken), after it the two nights that follow. The hold seen taken is three
+  // nights, two preparation nights fewer than four: its stay is its first night.
+  const holds = guestHolds(8, { first: '2030-03-06', length: (i) => 1 + (i % 2), prep: 2, takenFrom: '2030-02-20' });
+  for (const i of [2, 5]) holds.push({ stay: range(addDays(holds[i]!.prep[3]!, 1), 3), prep: [], at: atHour(addDays('2030-02-20', 10 + i), 18), host: true });
+  const late: PrepHold = { stay: ['2030-03-10'], prep: ['2030-03-11', '2030-03-12'], at: atHour('2030-03-09', 18) };
+  const { states } = inferPrepHolds([...holds, late], 1);
+
+  it('books the night and blocks the two after it', () => {
+    expectStays(states, [late]);
   });
 });

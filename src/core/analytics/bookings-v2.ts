@@ -412,7 +412,7 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
     return left + right === 0 || g.nights.length === 1 ? [] : [{ g, left, right }];
   });
   const eligible = pooled.filter(({ g }) => g.after !== null);
-  // A hold of 2p nights or fewer is no evidence for p: stripPrep leaves it whole.
+  // A hold of 2p nights or fewer is no evidence for p (stripPrep leaves it whole when both sides are free).
   const valid = (g: Group, left: number, right: number) => !(g.nights.length <= 2 * Math.max(left, right) && left + right > 0) && staysValid(g, left, right, reads, closed);
   // p off each side that was free; or, as sides may have lent a night to a neighbour's, off one of them.
   const fits = ({ g, left, right }: { g: Group; left: number; right: number }, p: number) => valid(g, p * left, p * right) || (left + right === 2 && (valid(g, p, 0) || valid(g, 0, p)));
@@ -590,7 +590,9 @@ const sharedPrep = (p: number) => Math.ceil(p / 2);
  * the rules accept (long enough for its minimum, starting on a check-in day, not ending on a day
  * that refused check-out). After a hold seen taken whose last
  * nights lay past the booking window's edge (up to p nights just after it came within the window
- * already taken: openedTaken), only the p less those nights come off its end. On a listing
+ * already taken: openedTaken), only the p less those nights come off its end. A hold of 2p nights
+ * or fewer loses nights on one side only (a short stay beside a neighbour's nights, or a night
+ * gone from the calendar), never on both (a host's short hold). On a listing
  * rented by the week, a hold running past the first night observed loses the nights before its
  * first check-in weekday (p at most) when what is left is such a stay.
  */
@@ -600,7 +602,7 @@ export function stripPrep(g: Group, reads: Map<number, NightRead>, p: number, cl
   // (hiddenAfter): the hold's own last preparation nights, taken with it while the window hid them
   // (more of them are its stay's nights too, or a host's hold made beyond the window).
   const hidden = hiddenAfter(g, reads, p);
-  if (g.nights.length + hidden <= 2 * p) return { stay: g, prep: [] };
+  if (g.nights.length + hidden <= p) return { stay: g, prep: [] };
   const side = (n: NightRead | undefined) => (g.after === null ? n !== undefined && isAvailable(n.latest) : freeBefore(n, g));
   // A side observed but not free before the hold: taken by a neighbour, or gone from the calendar.
   const taken = (n: NightRead | undefined) => n !== undefined && !side(n);
@@ -625,7 +627,11 @@ export function stripPrep(g: Group, reads: Map<number, NightRead>, p: number, cl
   if (left === 0 && taken(lN) && ok(q, right)) left = q;
   if (hidden > 0) right = ok(left, p - hidden) ? p - hidden : 0;
   else if (right === 0 && taken(rN) && ok(left, q)) right = q;
-  if (left + right === 0) return { stay: g, prep: [] };
+  // A hold of 2p nights or fewer with nights off both sides is kept whole (a host's short hold,
+  // not a stay with its preparation nights); with nights off one side only (the other a
+  // neighbour's, or gone from the calendar) it is a short stay with its preparation nights there.
+  if (left + right === 0 || g.nights.length - left - right < 1) return { stay: g, prep: [] };
+  if (left > 0 && right > 0 && g.nights.length + hidden <= 2 * p) return { stay: g, prep: [] };
   return { stay: { ...g, nights: g.nights.slice(left, g.nights.length - right) }, prep: [...g.nights.slice(0, left), ...g.nights.slice(g.nights.length - right)] };
 }
 
