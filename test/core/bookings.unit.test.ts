@@ -1015,3 +1015,42 @@ describe('inferBookings (calendar-diff/2): a short stay booked at the last minut
     expectStays(states, [late]);
   });
 });
+
+describe('inferBookings (calendar-diff/2): a stay booked beside a night the advance notice had closed', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, 120 nights ahead, minimum stay 1; the
+  // advance notice closes each night at noon the day before it; the platform blocks two
+  // preparation nights on each side of every guest's booking. Ten guests' one-night stays from
+  // 2030-03-20, six nights apart, taken from 2030-02-02 every other day with both sides free. A
+  // guest books the night of 2030-03-13 on the evening of 2030-03-11, when the notice had closed
+  // the night before it: the hold seen taken is the stay and the two nights after it, its side
+  // before it no free night, and its stay is its first night.
+  const guests: PrepHold[] = [...Array(10).keys()].map((i) => {
+    const night = addDays('2030-03-20', 6 * i);
+    return { stay: [night], prep: [addDays(night, -2), addDays(night, -1), addDays(night, 1), addDays(night, 2)], at: atHour(addDays('2030-02-02', 2 * i), 18) };
+  });
+  const late: PrepHold = { stay: ['2030-03-13'], prep: ['2030-03-14', '2030-03-15'], at: atHour('2030-03-11', 18) };
+  const holds = [...guests, late];
+  const days = record(
+    [...Array(40).keys()].map((i) => {
+      const at = atHour(addDays('2030-02-01', i), 12);
+      const today = dateOf(at);
+      const taken = new Set(holds.filter((h) => h.at < at).flatMap((h) => [...h.stay, ...h.prep]));
+      return {
+        at,
+        days: new Map(
+          range(today, 120).map((d): [string, Day] => {
+            const free = !taken.has(d) && d > addDays(today, 1);
+            return [d, { available: free, minNights: 1, checkIn: free, checkOut: true, bookable: free }];
+          }),
+        ),
+      };
+    }),
+  );
+
+  it('books the night and blocks the two after it', () => {
+    const r = inferBookings({ days, from: '2030-02-01', to: '2030-06-01', method: 'calendar-diff/2' });
+    const states = new Map(r.nights.map((n) => [n.date, n.state]));
+    expectStays(states, [late, ...guests]);
+    expect(r.basis!.find((b) => b.startsWith('prep'))).toMatch(/\|p2\|n1\|/);
+  });
+});

@@ -335,6 +335,20 @@ function withHidden(g: Group, reads: Map<number, NightRead>): Group {
 }
 
 /**
+ * Whether the night was closed before the hold was taken, though read as free: the notice's
+ * closing (readPlatformHolds' free row over it, first seen when it closed, MAX_NOTICE_DAYS before
+ * the night at most, its value the free row's before it, which the store would have kept as one row
+ * had the night stayed free).
+ */
+function closedBefore(n: NightRead, g: Group): boolean {
+  if (g.after === null) return false;
+  const r = rowAt(n, g.after);
+  const i = r === null ? -1 : n.rows.indexOf(r);
+  const prev = i > 0 ? n.rows[i - 1]! : null;
+  return prev !== null && isAvailable(prev) && lagOf(n.day, r!.firstSeen) <= MAX_NOTICE_DAYS && JSON.stringify(prev.value) === JSON.stringify(r!.value);
+}
+
+/**
  * Whether the night was free just before the hold was taken (so a preparation night would have been
  * taken with it), and still on the calendar when the hold was seen taken: a night gone by then may
  * have passed before the booking was made, when no preparation night is blocked on it.
@@ -590,7 +604,9 @@ const sharedPrep = (p: number) => Math.ceil(p / 2);
  * the rules accept (long enough for its minimum, starting on a check-in day, not ending on a day
  * that refused check-out). After a hold seen taken whose last
  * nights lay past the booking window's edge (up to p nights just after it came within the window
- * already taken: openedTaken), only the p less those nights come off its end. A hold of 2p nights
+ * already taken: openedTaken), only the p less those nights come off its end. A side the advance
+ * notice had closed before the hold was taken (closedBefore) is no free side: the booking's
+ * preparation nights there fell on closed nights. A hold of 2p nights
  * or fewer loses nights on one side only (a short stay beside a neighbour's nights, or a night
  * gone from the calendar), never on both (a host's short hold). On a listing
  * rented by the week, a hold running past the first night observed loses the nights before its
@@ -603,7 +619,7 @@ export function stripPrep(g: Group, reads: Map<number, NightRead>, p: number, cl
   // (more of them are its stay's nights too, or a host's hold made beyond the window).
   const hidden = hiddenAfter(g, reads, p);
   if (g.nights.length + hidden <= p) return { stay: g, prep: [] };
-  const side = (n: NightRead | undefined) => (g.after === null ? n !== undefined && isAvailable(n.latest) : freeBefore(n, g));
+  const side = (n: NightRead | undefined) => (g.after === null ? n !== undefined && isAvailable(n.latest) : freeBefore(n, g) && !closedBefore(n!, g));
   // A side observed but not free before the hold: taken by a neighbour, or gone from the calendar.
   const taken = (n: NightRead | undefined) => n !== undefined && !side(n);
   const lN = reads.get(g.nights[0]!.day - 1);
