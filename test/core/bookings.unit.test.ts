@@ -483,9 +483,11 @@ describe('inferBookings (calendar-diff/2): preparation nights read from the shor
   const states = new Map(r.nights.map((n) => [n.date, n.state]));
 
   it('reads the preparation time from many short holds none of which it breaks, and tells each stay from its preparation nights', () => {
-    // A host's hold of a guest's shape is read as a guest's: its nights are booked.
-    expectStays(states, holds);
+    // A host's hold of two nights beside a guest's carries no preparation night on its free side:
+    // that night off leaves a night, shorter than the minimum stay, and it is the host's.
     const guests = holds.filter((h) => !h.host);
+    expectStays(states, guests);
+    for (const d of holds.filter((h) => h.host).flatMap((h) => h.stay)) expect([d, states.get(d)]).toEqual([d, 'blocked']);
     expect(r.bookings.filter((b) => guests.some((h) => h.stay[0] === b.checkIn)).map((b) => [b.checkIn, b.checkOut])).toEqual(
       guests.map((h) => [h.stay[0], addDays(h.stay.at(-1)!, 1)]).sort((a, b) => a[0]!.localeCompare(b[0]!)),
     );
@@ -1097,5 +1099,142 @@ describe('inferBookings (calendar-diff/2): a three-day notice polled at its clos
       expect(['available', 'unbookable']).toContain(at.get(d)?.state);
     }
     for (const d of stay) expect([d, at.get(d)?.state]).toEqual([d, 'booked']);
+  });
+});
+
+describe('inferBookings (calendar-diff/2): a stay whose last preparation night lay past the booking window when it was booked', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, 60 nights ahead, a 30-day rolling window
+  // (nights 30 days ahead or more closed), minimum stay 1, check-in any free day; the platform
+  // blocks two preparation nights on each side of every guest's booking. Seven guests' stays of 1
+  // or 2 nights from 2030-02-12, a week apart, each taken 20 days before it (or on 2030-02-02) with
+  // both sides free. A guest E books 2030-04-07 and 2030-04-08 on the evening of 2030-03-10, its
+  // last night the last the window then opened: its first preparation night after it came within
+  // the window the next day, taken with the stay, its second the day after, already taken. The hold
+  // seen taken carries one preparation night on that side, not two.
+  const guests: PrepHold[] = [...Array(7).keys()].map((i) => {
+    const start = addDays('2030-02-12', 7 * i);
+    const stay = range(start, 1 + (i % 2));
+    const taken = addDays(start, -20) > '2030-02-02' ? addDays(start, -20) : '2030-02-02';
+    return { stay, prep: [...range(addDays(start, -2), 2), ...range(addDays(start, stay.length), 2)], at: atHour(taken, 18) };
+  });
+  const e: PrepHold = { stay: range('2030-04-07', 2), prep: ['2030-04-05', '2030-04-06', '2030-04-09', '2030-04-10'], at: atHour('2030-03-10', 18) };
+  const holds = [...guests, e];
+  const days = record(
+    [...Array(40).keys()].map((i) => {
+      const at = atHour(addDays('2030-02-01', i), 12);
+      const today = dateOf(at);
+      const taken = new Set(holds.filter((h) => h.at < at).flatMap((h) => [...h.stay, ...h.prep]));
+      return {
+        at,
+        days: new Map(
+          range(today, 60).map((d): [string, Day] => {
+            const free = !taken.has(d) && d < addDays(today, 30);
+            return [d, { available: free, minNights: 1, checkIn: free, checkOut: true, bookable: free }];
+          }),
+        ),
+      };
+    }),
+  );
+
+  it('reads the stay whole: its last night booked, the nights after it blocked', () => {
+    const r = inferBookings({ days, from: '2030-02-01', to: '2030-05-01', method: 'calendar-diff/2' });
+    const states = new Map(r.nights.map((n) => [n.date, n.state]));
+    expectStays(states, holds);
+    expect(r.bookings.find((b) => b.checkIn === e.stay[0])?.checkOut).toBe('2030-04-09');
+  });
+});
+
+describe('inferBookings (calendar-diff/2): two preparation nights read from stays booked as their nights opened', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, 60 nights ahead, a 30-day rolling window
+  // (nights 30 days ahead or more closed), minimum stay 1, check-in any free day; the platform
+  // blocks two preparation nights on each side of every guest's booking. Seven guests each book a
+  // one-night stay on the evening of 2030-02-02 + 6i, the night the last the window then opened:
+  // the hold seen taken is the two nights before it, the stay and its first preparation night
+  // after (which came within the window the next day, taken), and its second preparation night came
+  // within it already taken a day later. Read without that night, each hold is four nights, which
+  // two nights off each side leave none of: one preparation night would be read, and the stays cut.
+  const holds: PrepHold[] = [...Array(7).keys()].map((i) => {
+    const booked = addDays('2030-02-02', 6 * i);
+    const night = addDays(booked, 29);
+    return { stay: [night], prep: [addDays(night, -2), addDays(night, -1), addDays(night, 1), addDays(night, 2)], at: atHour(booked, 18) };
+  });
+  const days = record(
+    [...Array(40).keys()].map((i) => {
+      const at = atHour(addDays('2030-02-01', i), 12);
+      const today = dateOf(at);
+      const taken = new Set(holds.filter((h) => h.at < at).flatMap((h) => [...h.stay, ...h.prep]));
+      return {
+        at,
+        days: new Map(
+          range(today, 60).map((d): [string, Day] => {
+            const free = !taken.has(d) && d < addDays(today, 30);
+            return [d, { available: free, minNights: 1, checkIn: free, checkOut: true, bookable: free }];
+          }),
+        ),
+      };
+    }),
+  );
+
+  it('reads two preparation nights: each stay booked, its two nights on each side blocked', () => {
+    const r = inferBookings({ days, from: '2030-02-01', to: '2030-05-01', method: 'calendar-diff/2' });
+    const states = new Map(r.nights.map((n) => [n.date, n.state]));
+    expectStays(states, holds);
+    expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p2|');
+  });
+});
+
+describe('inferBookings (calendar-diff/2): a short stay booked at the last minute with two preparation nights', () => {
+  // As the two-preparation-night listing above: eight guests' stays of 1 or 2 nights from
+  // 2030-03-06, ten nights apart, two nights blocked on each side of each, and two host's holds of
+  // 3 nights. A last-minute guest books the night of 2030-03-10 on the evening of 2030-03-09: its
+  // preparation nights before it are the first guest's and today's (gone from the calendar when the
+  // hold is first seen taken), after it the two nights that follow. The hold seen taken is three
+  // nights, two preparation nights fewer than four: its stay is its first night.
+  const holds = guestHolds(8, { first: '2030-03-06', length: (i) => 1 + (i % 2), prep: 2, takenFrom: '2030-02-20' });
+  for (const i of [2, 5]) holds.push({ stay: range(addDays(holds[i]!.prep[3]!, 1), 3), prep: [], at: atHour(addDays('2030-02-20', 10 + i), 18), host: true });
+  const late: PrepHold = { stay: ['2030-03-10'], prep: ['2030-03-11', '2030-03-12'], at: atHour('2030-03-09', 18) };
+  const { states } = inferPrepHolds([...holds, late], 1);
+
+  it('books the night and blocks the two after it', () => {
+    expectStays(states, [late]);
+  });
+});
+
+describe('inferBookings (calendar-diff/2): a stay booked beside a night the advance notice had closed', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, 120 nights ahead, minimum stay 1; the
+  // advance notice closes each night at noon the day before it; the platform blocks two
+  // preparation nights on each side of every guest's booking. Ten guests' one-night stays from
+  // 2030-03-20, six nights apart, taken from 2030-02-02 every other day with both sides free. A
+  // guest books the night of 2030-03-13 on the evening of 2030-03-11, when the notice had closed
+  // the night before it: the hold seen taken is the stay and the two nights after it, its side
+  // before it no free night, and its stay is its first night.
+  const guests: PrepHold[] = [...Array(10).keys()].map((i) => {
+    const night = addDays('2030-03-20', 6 * i);
+    return { stay: [night], prep: [addDays(night, -2), addDays(night, -1), addDays(night, 1), addDays(night, 2)], at: atHour(addDays('2030-02-02', 2 * i), 18) };
+  });
+  const late: PrepHold = { stay: ['2030-03-13'], prep: ['2030-03-14', '2030-03-15'], at: atHour('2030-03-11', 18) };
+  const holds = [...guests, late];
+  const days = record(
+    [...Array(40).keys()].map((i) => {
+      const at = atHour(addDays('2030-02-01', i), 12);
+      const today = dateOf(at);
+      const taken = new Set(holds.filter((h) => h.at < at).flatMap((h) => [...h.stay, ...h.prep]));
+      return {
+        at,
+        days: new Map(
+          range(today, 120).map((d): [string, Day] => {
+            const free = !taken.has(d) && d > addDays(today, 1);
+            return [d, { available: free, minNights: 1, checkIn: free, checkOut: true, bookable: free }];
+          }),
+        ),
+      };
+    }),
+  );
+
+  it('books the night and blocks the two after it', () => {
+    const r = inferBookings({ days, from: '2030-02-01', to: '2030-06-01', method: 'calendar-diff/2' });
+    const states = new Map(r.nights.map((n) => [n.date, n.state]));
+    expectStays(states, [late, ...guests]);
+    expect(r.basis!.find((b) => b.startsWith('prep'))).toMatch(/\|p2\|n1\|/);
   });
 });

@@ -367,6 +367,54 @@ function rowAt(n: NightRead | undefined, t: number): DayRow | null {
 }
 
 /**
+ * Whether the night came within the booking window already taken (its last free row one freeRow
+ * made from closed rows): taken while the window still hid it, by a booking made earlier than it
+ * opened (the hold beside it, whose last nights lay past the window's edge, or a host's hold), so
+ * never free beside a hold taken later.
+ */
+const openedTaken = (n: NightRead) => !isAvailable(n.latest) && n.lastFree !== null && unstated.has(n.lastFree);
+
+/**
+ * How many nights just after a hold seen taken came within the window already taken (openedTaken),
+ * when they are `max` at most, else 0: taken with the hold while the window hid them (the hold's
+ * last nights, or its preparation nights), as a guest books one stay's nights together; more of
+ * them are a host's hold made beyond the window.
+ */
+function hiddenAfter(g: Group, reads: Map<number, NightRead>, max: number): number {
+  if (g.after === null) return 0;
+  let hidden = 0;
+  for (let d = g.nights.at(-1)!.day + 1; hidden <= max && reads.has(d) && openedTaken(reads.get(d)!); d++) hidden++;
+  return hidden > max ? 0 : hidden;
+}
+
+/**
+ * The hold as it was taken: with the nights just after it the window hid (hiddenAfter, two at most,
+ * as many as preparation time asks). Not a hold whose first night came within the window already
+ * taken itself: a piece of a host's hold the window hid (windowPiece), not a booking.
+ */
+function withHidden(g: Group, reads: Map<number, NightRead>): Group {
+  if (openedTaken(g.nights[0]!)) return g;
+  const h = hiddenAfter(g, reads, 2);
+  if (h === 0) return g;
+  const last = g.nights.at(-1)!.day;
+  return { ...g, nights: [...g.nights, ...Array.from({ length: h }, (_, i) => reads.get(last + 1 + i)!)] };
+}
+
+/**
+ * Whether the night was closed before the hold was taken, though read as free: the notice's
+ * closing (readPlatformHolds' free row over it, first seen when it closed, MAX_NOTICE_DAYS before
+ * the night at most, its value the free row's before it, which the store would have kept as one row
+ * had the night stayed free).
+ */
+function closedBefore(n: NightRead, g: Group): boolean {
+  if (g.after === null) return false;
+  const r = rowAt(n, g.after);
+  const i = r === null ? -1 : n.rows.indexOf(r);
+  const prev = i > 0 ? n.rows[i - 1]! : null;
+  return prev !== null && isAvailable(prev) && lagOf(n.day, r!.firstSeen) <= MAX_NOTICE_DAYS && JSON.stringify(prev.value) === JSON.stringify(r!.value);
+}
+
+/**
  * Whether the night was free just before the hold was taken (so a preparation night would have been
  * taken with it), and still on the calendar when the hold was seen taken: a night gone by then may
  * have passed before the booking was made, when no preparation night is blocked on it.
@@ -428,6 +476,9 @@ function staysValid(g: Group, left: number, right: number, reads: Map<number, Ni
  * p breaks none of them at all and UNBROKEN_EVIDENCE had both sides free.
  * A listing read as 1 is read as 2 when its shortest holds say 2 (readPrepFromShortest, shortestAtTwo, seenAtTwo).
  * Or, where none of those read p, from the lengths of many holds (likelierPrep).
+ * Each hold seen taken is read as it was taken, with the nights just after it the window hid
+ * (withHidden): a stay booked as its last nights opened has its last preparation nights past the
+ * window's edge, and read without them it looks shorter than its stay and preparation nights.
  */
 export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>, closed: ReadonlySet<number> = new Set()): number {
   const sides = (g: Group) => {
@@ -435,12 +486,13 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
     return { left: side(reads.get(g.nights[0]!.day - 1)) ? 1 : 0, right: side(reads.get(g.nights.at(-1)!.day + 1)) ? 1 : 0 };
   };
   // A one-night hold is no stay with its preparation (a maintenance night, a notice not read).
-  const pooled = groups.flatMap((g) => {
+  const pooled = groups.flatMap((whole) => {
+    const g = withHidden(whole, reads);
     const { left, right } = sides(g);
     return left + right === 0 || g.nights.length === 1 ? [] : [{ g, left, right }];
   });
   const eligible = pooled.filter(({ g }) => g.after !== null);
-  // A hold of 2p nights or fewer is no evidence for p: stripPrep leaves it whole.
+  // A hold of 2p nights or fewer is no evidence for p (stripPrep leaves it whole when both sides are free).
   const valid = (g: Group, left: number, right: number) => !(g.nights.length <= 2 * Math.max(left, right) && left + right > 0) && staysValid(g, left, right, reads, closed);
   // p off each side that was free; or, as sides may have lent a night to a neighbour's, off one of them.
   const fits = ({ g, left, right }: { g: Group; left: number; right: number }, p: number) => valid(g, p * left, p * right) || (left + right === 2 && (valid(g, p, 0) || valid(g, 0, p)));
@@ -616,19 +668,30 @@ const sharedPrep = (p: number) => Math.ceil(p / 2);
  * was taken (a hold taken before observation began: on a side free now), and on a side its
  * neighbour had taken already (sharedPrep of them on a hold seen taken) when the stay left is one
  * the rules accept (long enough for its minimum, starting on a check-in day, not ending on a day
- * that refused check-out). On a listing
+ * that refused check-out). After a hold seen taken whose last
+ * nights lay past the booking window's edge (up to p nights just after it came within the window
+ * already taken: openedTaken), only the p less those nights come off its end. A side the advance
+ * notice had closed before the hold was taken (closedBefore) is no free side: the booking's
+ * preparation nights there fell on closed nights. A hold of 2p nights
+ * or fewer loses nights on one side only (a short stay beside a neighbour's nights, or a night
+ * gone from the calendar), never on both (a host's short hold). On a listing
  * rented by the week, a hold running past the first night observed loses the nights before its
  * first check-in weekday (p at most) when what is left is such a stay.
  */
 export function stripPrep(g: Group, reads: Map<number, NightRead>, p: number, closed: ReadonlySet<number> = new Set()): { stay: Group; prep: NightRead[] } {
-  if (p === 0 || g.nights.length <= 2 * p) return { stay: g, prep: [] };
-  const side = (n: NightRead | undefined) => (g.after === null ? n !== undefined && isAvailable(n.latest) : freeBefore(n, g));
+  if (p === 0) return { stay: g, prep: [] };
+  // The nights just after a hold seen taken that came within the window already taken, p at most
+  // (hiddenAfter): the hold's own last preparation nights, taken with it while the window hid them
+  // (more of them are its stay's nights too, or a host's hold made beyond the window).
+  const hidden = hiddenAfter(g, reads, p);
+  if (g.nights.length + hidden <= p) return { stay: g, prep: [] };
+  const side = (n: NightRead | undefined) => (g.after === null ? n !== undefined && isAvailable(n.latest) : freeBefore(n, g) && !closedBefore(n!, g));
   // A side observed but not free before the hold: taken by a neighbour, or gone from the calendar.
   const taken = (n: NightRead | undefined) => n !== undefined && !side(n);
   const lN = reads.get(g.nights[0]!.day - 1);
   const rN = reads.get(g.nights.at(-1)!.day + 1);
   let left = side(lN) ? p : 0;
-  let right = side(rN) ? p : 0;
+  let right = hidden === 0 && side(rN) ? p : 0;
   // A hold running past the first night observed on a listing rented by the week: a guest's stay
   // there starts on the check-in weekday, and the night or two before it in the hold (p at most)
   // are its preparation nights (a stay ending on that weekday would leave its own preparation
@@ -644,8 +707,13 @@ export function stripPrep(g: Group, reads: Map<number, NightRead>, p: number, cl
   // taken, all p on one never seen free (its neighbour came after it).
   const q = g.after === null ? p : sharedPrep(p);
   if (left === 0 && taken(lN) && ok(q, right)) left = q;
-  if (right === 0 && taken(rN) && ok(left, q)) right = q;
-  if (left + right === 0) return { stay: g, prep: [] };
+  if (hidden > 0) right = ok(left, p - hidden) ? p - hidden : 0;
+  else if (right === 0 && taken(rN) && ok(left, q)) right = q;
+  // A hold of 2p nights or fewer with nights off both sides is kept whole (a host's short hold,
+  // not a stay with its preparation nights); with nights off one side only (the other a
+  // neighbour's, or gone from the calendar) it is a short stay with its preparation nights there.
+  if (left + right === 0 || g.nights.length - left - right < 1) return { stay: g, prep: [] };
+  if (left > 0 && right > 0 && g.nights.length + hidden <= 2 * p) return { stay: g, prep: [] };
   return { stay: { ...g, nights: g.nights.slice(left, g.nights.length - right) }, prep: [...g.nights.slice(0, left), ...g.nights.slice(g.nights.length - right)] };
 }
 
