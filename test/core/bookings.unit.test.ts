@@ -1238,3 +1238,33 @@ describe('inferBookings (calendar-diff/2): a stay booked beside a night the adva
     expect(r.basis!.find((b) => b.startsWith('prep'))).toMatch(/\|p2\|n1\|/);
   });
 });
+
+describe('inferBookings (calendar-diff/2): a weekly rental’s weeks taken months ahead', () => {
+  // Observed daily at noon from 2030-01-01 for 30 days, 200 nights ahead, minimum stay 2, check-in
+  // on Saturdays only, check-out any day, no booking window. A guest's three weeks from Saturday
+  // 2030-05-04 were booked before observation began: first seen taken 123 days ahead, further than
+  // the guest window, and the listing shows no other hold so far ahead. Whole weeks from the day
+  // guests check in on are a guest's holiday, booked as far ahead as the platform allows.
+  const stay = range('2030-05-04', 21);
+  const days = record(
+    [...Array(30).keys()].map((i) => {
+      const at = atHour(addDays('2030-01-01', i), 12);
+      return {
+        at,
+        days: new Map(
+          range(dateOf(at), 200).map((d): [string, Day] => {
+            const free = !stay.includes(d);
+            const checkIn = free && new Date(dayMs(d)).getUTCDay() === 6;
+            return [d, { available: free, minNights: 2, checkIn, checkOut: true, bookable: checkIn }];
+          }),
+        ),
+      };
+    }),
+  );
+
+  it('books the weeks', () => {
+    const r = inferBookings({ days, from: '2030-01-01', to: '2030-08-01', method: 'calendar-diff/2' });
+    const states = new Map(r.nights.map((n) => [n.date, n.state]));
+    expectStays(states, [{ stay, prep: [], at: 0 }]);
+  });
+});

@@ -1128,8 +1128,10 @@ export function classifyV2(g: Group, closed: Set<number>, reads: Map<number, Nig
   const lead = (first.day * DAY_MS - g.before) / DAY_MS;
   // A booking window lets guests book its last night as it opens, taken a day later at most.
   // Without one, a holiday stay (holidayStay) is booked months ahead, and so is a stay of the
-  // minimum or a night or two more taken further ahead than LONG_LEAD_DAYS (nearMinimumStay): a year at most, as platforms allow.
-  const reach = signals.windowDays !== null ? signals.windowDays + 1 : holidayStay(g, min) || nearMinimumStay(g, min, lead) ? GUEST_MAX_LEAD : signals.guestWindow;
+  // minimum or a night or two more taken further ahead than LONG_LEAD_DAYS (nearMinimumStay), and on a
+  // listing rented by the week a hold of whole weeks from its check-in weekday (weekStay: a guest's
+  // holiday; a host's hold seldom keeps to the weeks): a year at most, as platforms allow.
+  const reach = signals.windowDays !== null ? signals.windowDays + 1 : holidayStay(g, min) || nearMinimumStay(g, min, lead) || weekStay(g, closed) !== null ? GUEST_MAX_LEAD : signals.guestWindow;
   if (lead > reach) return { state: 'blocked', path: 'blockedEarly' };
   return { state: 'booked', path: g.after === null ? 'bookedNeverSeenFree' : 'booked' };
 }
@@ -1149,7 +1151,7 @@ export const BOOKING_METHOD_TEXT_V2 =
   'and on a listing rented by the week, the whole weeks from its check-in weekday a hold seen taken holds, less a night or two at each end); ' +
   `a hold is blocked when it is shorter than its first night's minimum stay (${c('blockedShort')}), starts on a day guests cannot check in on or ends on one they cannot check out on (${c('blockedCheckIn')}), ` +
   `is more than ${LONG_HOLD_EXCESS} nights longer than its minimum stay without keeping to restricted check-in days (and does not run past the first night observed) ` +
-  `(${c('blockedLong')}; ${c('blockedLongNeverSeenFree')} when never seen free) or was taken further ahead than the booking window or, without one, the listing's guest window (${GUEST_WINDOW_DAYS} days; a year where its holds showed guests booking further ahead, and for a hold seen taken of the minimum stay or up to ${HOLIDAY_EXCESS} nights more where that minimum is ${HOLIDAY_MIN_STAY} nights or more, or for any hold so short taken more than ${LONG_LEAD_DAYS} days ahead) (${c('blockedEarly')}); ` +
+  `(${c('blockedLong')}; ${c('blockedLongNeverSeenFree')} when never seen free) or was taken further ahead than the booking window or, without one, the listing's guest window (${GUEST_WINDOW_DAYS} days; a year where its holds showed guests booking further ahead, and for a hold seen taken of the minimum stay or up to ${HOLIDAY_EXCESS} nights more where that minimum is ${HOLIDAY_MIN_STAY} nights or more, or for any hold so short taken more than ${LONG_LEAD_DAYS} days ahead, or for whole weeks from the check-in weekday of a listing rented by the week) (${c('blockedEarly')}); ` +
   `otherwise booked: confidence ${c('booked')} when it was seen free and then taken, ${c('bookedNeverSeenFree')} when its nights were never seen free (taken before observation began); ` +
   `where the listing's reviews are read, a review within ${REVIEW_WINDOW_DAYS} days after a hold's check-out (hosts' holds are never reviewed) names it a guest's stay (${c('bookedReviewed')}), and a hold whose review window closed without one keeps its judgement with the confidence such holds earned; ` +
   'a booking is priced at the last price seen for a stay including its first night. ' +
