@@ -1268,3 +1268,32 @@ describe('inferBookings (calendar-diff/2): a weekly rental’s weeks taken month
     expectStays(states, [{ stay, prep: [], at: 0 }]);
   });
 });
+
+describe('inferBookings (calendar-diff/2): a holiday taken months ahead, before observation began', () => {
+  // Observed daily at noon from 2030-01-01 for 30 days, 200 nights ahead, minimum stay 5, check-in
+  // and check-out any free day, no booking window. A guest's holiday of 9 nights from 2030-04-20
+  // (four over the minimum) was booked before observation began: first seen taken 109 days ahead,
+  // further than the guest window, and the listing shows no other hold so far ahead. On a listing
+  // let for holidays, a hold within five nights of the minimum is a guest's holiday.
+  const stay = range('2030-04-20', 9);
+  const days = record(
+    [...Array(30).keys()].map((i) => {
+      const at = atHour(addDays('2030-01-01', i), 12);
+      return {
+        at,
+        days: new Map(
+          range(dateOf(at), 200).map((d): [string, Day] => {
+            const free = !stay.includes(d);
+            return [d, { available: free, minNights: 5, checkIn: free, checkOut: true, bookable: free }];
+          }),
+        ),
+      };
+    }),
+  );
+
+  it('books the holiday', () => {
+    const r = inferBookings({ days, from: '2030-01-01', to: '2030-08-01', method: 'calendar-diff/2' });
+    const states = new Map(r.nights.map((n) => [n.date, n.state]));
+    expectStays(states, [{ stay, prep: [], at: 0 }]);
+  });
+});

@@ -963,15 +963,20 @@ const GUEST_MAX_LEAD = 365;
  * host's.
  */
 const HOLIDAY_MIN_STAY = 5;
-/** At most this many nights longer than that minimum, a hold is such a holiday: the stay the listing asks for, a night or two over (a host's hold keeps to no minimum). */
+/** At most this many nights longer than a minimum stay, a hold is the stay the listing asks for, a night or two over (a host's hold keeps to no minimum): nearMinimumStay. */
 const HOLIDAY_EXCESS = 2;
 /**
- * A hold seen taken (its nights seen free just before: one booking, not holds run together) that
- * is the stay a listing let for holidays asks for (HOLIDAY_MIN_STAY, HOLIDAY_EXCESS): a guest's
- * holiday, booked further ahead than the guest window (where no booking window keeps guests nearer).
- * Of the first night's minimum stay `min`.
+ * At most this many nights longer than a holiday listing's minimum, a hold is a holiday: a week's
+ * stay where five nights are asked, or two guests' stays of the minimum run together (taken before
+ * observation began), both guests'. A host's hold keeps to no minimum.
  */
-const holidayStay = (g: Group, min: number) => g.after !== null && min >= HOLIDAY_MIN_STAY && g.nights.length - min <= HOLIDAY_EXCESS;
+const HOLIDAY_STAY_EXCESS = 5;
+/**
+ * A hold of the stay a listing let for holidays asks for (HOLIDAY_MIN_STAY, HOLIDAY_STAY_EXCESS),
+ * seen taken or taken before observation began: a guest's holiday, booked further ahead than the
+ * guest window (where no booking window keeps guests nearer). Of the first night's minimum stay `min`.
+ */
+const holidayStay = (g: Group, min: number) => min >= HOLIDAY_MIN_STAY && g.nights.length - min <= HOLIDAY_STAY_EXCESS;
 /**
  * A hold of the stay a guest books (the first night's minimum `min`, or up to HOLIDAY_EXCESS nights
  * more) taken more than LONG_LEAD_DAYS ahead, where no booking window keeps guests nearer: a guest
@@ -1151,7 +1156,7 @@ export const BOOKING_METHOD_TEXT_V2 =
   'and on a listing rented by the week, the whole weeks from its check-in weekday a hold seen taken holds, less a night or two at each end); ' +
   `a hold is blocked when it is shorter than its first night's minimum stay (${c('blockedShort')}), starts on a day guests cannot check in on or ends on one they cannot check out on (${c('blockedCheckIn')}), ` +
   `is more than ${LONG_HOLD_EXCESS} nights longer than its minimum stay without keeping to restricted check-in days (and does not run past the first night observed) ` +
-  `(${c('blockedLong')}; ${c('blockedLongNeverSeenFree')} when never seen free) or was taken further ahead than the booking window or, without one, the listing's guest window (${GUEST_WINDOW_DAYS} days; a year where its holds showed guests booking further ahead, and for a hold seen taken of the minimum stay or up to ${HOLIDAY_EXCESS} nights more where that minimum is ${HOLIDAY_MIN_STAY} nights or more, or for any hold so short taken more than ${LONG_LEAD_DAYS} days ahead, or for whole weeks from the check-in weekday of a listing rented by the week) (${c('blockedEarly')}); ` +
+  `(${c('blockedLong')}; ${c('blockedLongNeverSeenFree')} when never seen free) or was taken further ahead than the booking window or, without one, the listing's guest window (${GUEST_WINDOW_DAYS} days; a year where its holds showed guests booking further ahead, and for a hold of the minimum stay or up to ${HOLIDAY_STAY_EXCESS} nights more where that minimum is ${HOLIDAY_MIN_STAY} nights or more, or for any hold of the minimum or up to ${HOLIDAY_EXCESS} nights more taken more than ${LONG_LEAD_DAYS} days ahead, or for whole weeks from the check-in weekday of a listing rented by the week) (${c('blockedEarly')}); ` +
   `otherwise booked: confidence ${c('booked')} when it was seen free and then taken, ${c('bookedNeverSeenFree')} when its nights were never seen free (taken before observation began); ` +
   `where the listing's reviews are read, a review within ${REVIEW_WINDOW_DAYS} days after a hold's check-out (hosts' holds are never reviewed) names it a guest's stay (${c('bookedReviewed')}), and a hold whose review window closed without one keeps its judgement with the confidence such holds earned; ` +
   'a booking is priced at the last price seen for a stay including its first night. ' +
