@@ -1238,3 +1238,23 @@ describe('inferBookings (calendar-diff/2): a stay booked beside a night the adva
     expect(r.basis!.find((b) => b.startsWith('prep'))).toMatch(/\|p2\|n1\|/);
   });
 });
+
+describe('inferBookings (calendar-diff/2): one preparation night read from the shortest holds and their lengths, from few holds seen taken with both sides free', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, minimum stay 2; the platform blocks one
+  // preparation night on each side of every guest's booking. Eight guests' stays of 3 nights (a
+  // night over the minimum) from 2030-03-13, ten nights apart, each taken on its own day with both
+  // sides free: holds of 5 nights. One host's hold of 2 nights (the minimum: no preparation
+  // nights), taken with both sides free too, which a night off each side breaks: too many for the
+  // strict reading and the free sides, no hold the rules refuse whole, and too few holds (nine) for
+  // the clean shortest-holds reading or the lengths alone. The shortest holds say one night, and
+  // eight stays a night over the minimum once it comes off each side are far likelier than eight
+  // three nights over it.
+  const guests = guestHolds(8, { first: '2030-03-13', length: () => 3, prep: 1, takenFrom: '2030-02-20' });
+  const hosts = hostHolds(['2030-07-01'], 2);
+  const { r, states } = inferPrepHolds([...guests, ...hosts], 2);
+
+  it('reads one preparation night: each stay booked exactly, the night on each side blocked', () => {
+    expectStays(states, guests);
+    expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p1|');
+  });
+});

@@ -473,7 +473,9 @@ function staysValid(g: Group, left: number, right: number, reads: Map<number, Ni
  * at most one in four as many that they accept whole; or from the shortest holds
  * (readPrepFromShortest), when p also moves a hold the rules refuse whole onto the rules' days, or
  * when many holds (CLEAN_EVIDENCE) say so and p breaks none of them seen with both sides free, or
- * p breaks none of them at all and UNBROKEN_EVIDENCE had both sides free.
+ * p breaks none of them at all and UNBROKEN_EVIDENCE had both sides free, or when the holds'
+ * lengths are PREP_LIKELIER likelier with p (prepLikelihood) and SEEN_TIGHT_EVIDENCE of them were
+ * seen taken with both sides free.
  * A listing read as 1 is read as 2 when its shortest holds say 2 (readPrepFromShortest, shortestAtTwo, seenAtTwo).
  * Or, where none of those read p, from the lengths of many holds (likelierPrep).
  * Each hold seen taken is read as it was taken, with the nights just after it the window hid
@@ -531,6 +533,13 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
   // or breaks no hold seen taken with both sides free.
   const short = readPrepFromShortest(pooled, valid);
   if (short.p !== 0 && (short.clean || gain(short.p) >= 1)) return short.p;
+  // Or from the shortest holds when the holds' lengths are also PREP_LIKELIER likelier with p than
+  // without, from fewer holds than likelierPrep asks, SEEN_TIGHT_EVIDENCE of them seen taken with
+  // both sides free (a booking seen with its preparation nights on both sides): guests who seldom
+  // book their minimum leave holds long enough for p too, but those were taken before observation
+  // began or beside a neighbour, and the lengths alone would read p from them.
+  const seenBoth = pooled.filter(({ g, left, right }) => g.after !== null && left + right === 2 && valid(g, 0, 0)).length;
+  if (short.p !== 0 && seenBoth >= SEEN_TIGHT_EVIDENCE && prepLikelihood(pooled, valid, short.p) - prepLikelihood(pooled, valid, 0) >= PREP_LIKELIER) return short.p;
   // Or from how likely the holds' lengths are with p nights on each free side and without.
   return likelierPrep(pooled, valid);
 }
