@@ -463,7 +463,7 @@ function staysValid(g: Group, left: number, right: number, reads: Map<number, Ni
  * all read as a stay the rules allow only once p nights are taken off each side that was free
  * (long enough for the minimum stay, starting on a check-in day, ending on a check-out day)
  * blocks p nights around each booking. Read as the largest such p (two at most), from at least
- * MIN_PREP_EVIDENCE holds, nine in ten of them agreeing; or from few holds when the rules refuse
+ * MIN_PREP_EVIDENCE holds, nine in ten of them agreeing, one at least with both sides free; or from few holds when the rules refuse
  * most of them whole and accept them stripped; or from the lengths of the holds the rules accept
  * whole (PREP_SIDE_EVIDENCE free sides, each hold still a stay the rules accept stripped, and the
  * lengths of all the holds no likelier without p: prepLikelihood); or,
@@ -503,8 +503,11 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
   const none = strict(0);
   const up = (p: number) => (p === 1 && (readPrepFromShortest(pooled, valid).p === 2 || shortestAtTwo(pooled, valid) || seenAtTwo(eligible, valid)) ? 2 : p);
   for (const p of [2, 1]) {
-    // Many holds all long enough for p on each side; or the rules refuse most of them whole and accept them stripped.
-    if (eligible.length >= MIN_PREP_EVIDENCE && strict(p) >= 0.9 * eligible.length) return up(p);
+    // Many holds all long enough for p on each side, one at least with both sides free (a hold with
+    // one free side a night over its minimum is a guest's stay of it a night longer as well, and
+    // only a booking with both sides free shows the same nights taken on each); or the rules refuse
+    // most of them whole and accept them stripped.
+    if (eligible.length >= MIN_PREP_EVIDENCE && eligible.some((e) => e.left + e.right === 2) && strict(p) >= 0.9 * eligible.length) return up(p);
     if (eligible.length >= 3 && none <= 0.2 * eligible.length && loose(p) >= 0.9 * eligible.length) return up(p);
   }
   // Few holds, none of those the rules accept whole shorter than its stay and p nights on each free
