@@ -1275,3 +1275,26 @@ describe('inferBookings (calendar-diff/2): no preparation time read from holds s
     expect(r.basis!.find((b) => b.startsWith('booked'))).toContain('|p0|');
   });
 });
+
+describe('inferBookings (calendar-diff/2): one preparation night not read as two when a hold seen taken with both sides free says one', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, minimum stay 2; the platform blocks one
+  // preparation night on each side of every guest's booking. Seven guests' stays of 6 nights from
+  // 2030-03-13 and one of 3 nights after them, ten nights apart, each taken on its own day with
+  // both sides free; four guests' stays of 4 nights from 2030-06-01, booked before observation began
+  // (never seen free, both sides free now). The shortest holds read two (the four early holds of 6
+  // nights are the minimum once two come off each side); but the 3-night stay's hold of 5, seen
+  // taken with both sides free, is a stay only with one night off each, and no hold so seen is
+  // the minimum or a night more with two off each: one night is read.
+  const seen = guestHolds(8, { first: '2030-03-13', length: (i) => (i === 7 ? 3 : 6), prep: 1, takenFrom: '2030-02-10' });
+  const early: PrepHold[] = ['2030-06-01', '2030-06-11', '2030-06-21', '2030-07-01'].map((start) => ({
+    stay: range(start, 4),
+    prep: [addDays(start, -1), addDays(start, 4)],
+    at: atHour('2030-01-10', 18),
+  }));
+  const { r, states } = inferPrepHolds([...seen, ...early], 2);
+
+  it('reads one preparation night: each stay booked exactly, the night on each side blocked', () => {
+    expectStays(states, [...seen, ...early]);
+    expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p1|');
+  });
+});

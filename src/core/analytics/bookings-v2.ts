@@ -476,7 +476,9 @@ function staysValid(g: Group, left: number, right: number, reads: Map<number, Ni
  * p breaks none of them at all and UNBROKEN_EVIDENCE had both sides free, or when the holds'
  * lengths are PREP_LIKELIER likelier with p (prepLikelihood) and SEEN_TIGHT_EVIDENCE of them were
  * seen taken with both sides free.
- * A listing read as 1 is read as 2 when its shortest holds say 2 (readPrepFromShortest, shortestAtTwo, seenAtTwo).
+ * A listing read as 1 is read as 2 when its shortest holds say 2 (readPrepFromShortest, shortestAtTwo, seenAtTwo);
+ * from readPrepFromShortest, not when as many holds seen taken with both sides free are stays with
+ * one night off each side and not with two as are the minimum or a night more with two off each.
  * Or, where none of those read p, from the lengths of many holds (likelierPrep).
  * Each hold seen taken is read as it was taken, with the nights just after it the window hid
  * (withHidden): a stay booked as its last nights opened has its last preparation nights past the
@@ -501,7 +503,14 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
   const strict = (p: number) => eligible.filter(({ g, left, right }) => valid(g, p * left, p * right)).length;
   const loose = (p: number) => eligible.filter((e) => fits(e, p)).length;
   const none = strict(0);
-  const up = (p: number) => (p === 1 && (readPrepFromShortest(pooled, valid).p === 2 || shortestAtTwo(pooled, valid) || seenAtTwo(eligible, valid)) ? 2 : p);
+  // Holds seen taken with both sides free that are a stay with one night off each side and none
+  // with two (a booking seen with one preparation night on each), against those the minimum or a
+  // night more with two off each: when the first are as many, the shortest holds' two (from holds
+  // never seen free too, stays run together or taken beside a neighbour) is not read.
+  const against = eligible.filter(({ g, left, right }) => left + right === 2 && valid(g, 1, 1) && !valid(g, 2, 2)).length;
+  const tightTwo = eligible.filter(({ g, left, right }) => left + right === 2 && valid(g, 2, 2) && g.nights.length - 4 - minOf(g.nights[2]!) <= 1).length;
+  const oneNotTwo = against >= 1 && against >= tightTwo;
+  const up = (p: number) => (p === 1 && ((readPrepFromShortest(pooled, valid).p === 2 && !oneNotTwo) || shortestAtTwo(pooled, valid) || seenAtTwo(eligible, valid)) ? 2 : p);
   for (const p of [2, 1]) {
     // Many holds all long enough for p on each side, one at least with both sides free (a hold with
     // one free side a night over its minimum is a guest's stay of it a night longer as well, and
