@@ -1298,3 +1298,40 @@ describe('inferBookings (calendar-diff/2): one preparation night not read as two
     expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p1|');
   });
 });
+
+describe('inferBookings (calendar-diff/2): one preparation night read where two fit the holds the rules refuse only on one side', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, minimum stay 2; guests may check in on
+  // Mondays and Tuesdays only; the platform blocks one preparation night on each side of every
+  // guest's booking. Eight guests' stays from Monday 2030-03-11, a week apart, of 3 and 4 nights
+  // in turn, each taken on its own day with both sides free: each hold starts on a Sunday, refused
+  // whole, and is a stay once a night comes off each side. Two nights off each side leave a stay
+  // (starting on a Tuesday) of the 4-night stays only; two off one side fit the 3-night stays too,
+  // but the holds that are stays with one night off each side are more: one night is read.
+  const holds: PrepHold[] = [...Array(8).keys()].map((i) => {
+    const start = addDays('2030-03-11', 7 * i);
+    const stay = range(start, i % 2 === 0 ? 3 : 4);
+    return { stay, prep: [addDays(start, -1), addDays(start, stay.length)], at: atHour(addDays('2030-02-10', i), 18) };
+  });
+  const days = record(
+    [...Array(40).keys()].map((i) => {
+      const at = atHour(addDays('2030-02-01', i), 12);
+      const taken = new Set(holds.filter((h) => h.at < at).flatMap((h) => [...h.stay, ...h.prep]));
+      return {
+        at,
+        days: new Map(
+          range(dateOf(at), 200).map((d): [string, Day] => {
+            const free = !taken.has(d);
+            const checkIn = free && [1, 2].includes(new Date(dayMs(d)).getUTCDay());
+            return [d, { available: free, minNights: 2, checkIn, checkOut: true, bookable: checkIn }];
+          }),
+        ),
+      };
+    }),
+  );
+
+  it('reads one preparation night: each stay booked exactly, the night on each side blocked', () => {
+    const r = inferBookings({ days, from: '2030-03-01', to: '2030-08-01', method: 'calendar-diff/2' });
+    expectStays(new Map(r.nights.map((n) => [n.date, n.state])), holds);
+    expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p1|');
+  });
+});
