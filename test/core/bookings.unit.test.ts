@@ -1297,3 +1297,100 @@ describe('inferBookings (calendar-diff/2): a holiday taken months ahead, before 
     expectStays(states, [{ stay, prep: [], at: 0 }]);
   });
 });
+
+describe('inferBookings (calendar-diff/2): one preparation night read from the shortest holds and their lengths, from few holds seen taken with both sides free', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, minimum stay 2; the platform blocks one
+  // preparation night on each side of every guest's booking. Eight guests' stays of 3 nights (a
+  // night over the minimum) from 2030-03-13, ten nights apart, each taken on its own day with both
+  // sides free: holds of 5 nights. One host's hold of 2 nights (the minimum: no preparation
+  // nights), taken with both sides free too, which a night off each side breaks: too many for the
+  // strict reading and the free sides, no hold the rules refuse whole, and too few holds (nine) for
+  // the clean shortest-holds reading or the lengths alone. The shortest holds say one night, and
+  // eight stays a night over the minimum once it comes off each side are far likelier than eight
+  // three nights over it.
+  const guests = guestHolds(8, { first: '2030-03-13', length: () => 3, prep: 1, takenFrom: '2030-02-20' });
+  const hosts = hostHolds(['2030-07-01'], 2);
+  const { r, states } = inferPrepHolds([...guests, ...hosts], 2);
+
+  it('reads one preparation night: each stay booked exactly, the night on each side blocked', () => {
+    expectStays(states, guests);
+    expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p1|');
+  });
+});
+
+describe('inferBookings (calendar-diff/2): no preparation time read from holds seen taken each with one free side', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, minimum stay 2; no preparation time. Seven
+  // guests' stays of 3 nights (a night over the minimum) from 2030-03-13, ten nights apart, each
+  // taken on its own day with the night before it taken already (a one-night host's hold made before
+  // observation began) and the night after it free: a night off the free side leaves the minimum on
+  // every one, but no hold was seen taken with both sides free, which a booking with preparation
+  // nights shows on both; the stays are read whole.
+  const guests = guestHolds(7, { first: '2030-03-13', length: () => 3, prep: 0, takenFrom: '2030-02-20' });
+  const before: PrepHold[] = guests.map((h) => ({ stay: [addDays(h.stay[0]!, -1)], prep: [], at: atHour('2030-01-10', 18), host: true }));
+  const { r, states } = inferPrepHolds([...guests, ...before], 2);
+
+  it('reads no preparation time: every night of each stay booked', () => {
+    expectStays(states, guests);
+    expect(r.basis!.find((b) => b.startsWith('booked'))).toContain('|p0|');
+  });
+});
+
+describe('inferBookings (calendar-diff/2): one preparation night not read as two when a hold seen taken with both sides free says one', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, minimum stay 2; the platform blocks one
+  // preparation night on each side of every guest's booking. Seven guests' stays of 6 nights from
+  // 2030-03-13 and one of 3 nights after them, ten nights apart, each taken on its own day with
+  // both sides free; four guests' stays of 4 nights from 2030-06-01, booked before observation began
+  // (never seen free, both sides free now). The shortest holds read two (the four early holds of 6
+  // nights are the minimum once two come off each side); but the 3-night stay's hold of 5, seen
+  // taken with both sides free, is a stay only with one night off each, and no hold so seen is
+  // the minimum or a night more with two off each: one night is read.
+  const seen = guestHolds(8, { first: '2030-03-13', length: (i) => (i === 7 ? 3 : 6), prep: 1, takenFrom: '2030-02-10' });
+  const early: PrepHold[] = ['2030-06-01', '2030-06-11', '2030-06-21', '2030-07-01'].map((start) => ({
+    stay: range(start, 4),
+    prep: [addDays(start, -1), addDays(start, 4)],
+    at: atHour('2030-01-10', 18),
+  }));
+  const { r, states } = inferPrepHolds([...seen, ...early], 2);
+
+  it('reads one preparation night: each stay booked exactly, the night on each side blocked', () => {
+    expectStays(states, [...seen, ...early]);
+    expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p1|');
+  });
+});
+
+describe('inferBookings (calendar-diff/2): one preparation night read where two fit the holds the rules refuse only on one side', () => {
+  // Observed daily at noon from 2030-02-01 for 40 days, minimum stay 2; guests may check in on
+  // Mondays and Tuesdays only; the platform blocks one preparation night on each side of every
+  // guest's booking. Eight guests' stays from Monday 2030-03-11, a week apart, of 3 and 4 nights
+  // in turn, each taken on its own day with both sides free: each hold starts on a Sunday, refused
+  // whole, and is a stay once a night comes off each side. Two nights off each side leave a stay
+  // (starting on a Tuesday) of the 4-night stays only; two off one side fit the 3-night stays too,
+  // but the holds that are stays with one night off each side are more: one night is read.
+  const holds: PrepHold[] = [...Array(8).keys()].map((i) => {
+    const start = addDays('2030-03-11', 7 * i);
+    const stay = range(start, i % 2 === 0 ? 3 : 4);
+    return { stay, prep: [addDays(start, -1), addDays(start, stay.length)], at: atHour(addDays('2030-02-10', i), 18) };
+  });
+  const days = record(
+    [...Array(40).keys()].map((i) => {
+      const at = atHour(addDays('2030-02-01', i), 12);
+      const taken = new Set(holds.filter((h) => h.at < at).flatMap((h) => [...h.stay, ...h.prep]));
+      return {
+        at,
+        days: new Map(
+          range(dateOf(at), 200).map((d): [string, Day] => {
+            const free = !taken.has(d);
+            const checkIn = free && [1, 2].includes(new Date(dayMs(d)).getUTCDay());
+            return [d, { available: free, minNights: 2, checkIn, checkOut: true, bookable: checkIn }];
+          }),
+        ),
+      };
+    }),
+  );
+
+  it('reads one preparation night: each stay booked exactly, the night on each side blocked', () => {
+    const r = inferBookings({ days, from: '2030-03-01', to: '2030-08-01', method: 'calendar-diff/2' });
+    expectStays(new Map(r.nights.map((n) => [n.date, n.state])), holds);
+    expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p1|');
+  });
+});

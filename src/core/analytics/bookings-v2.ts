@@ -463,7 +463,7 @@ function staysValid(g: Group, left: number, right: number, reads: Map<number, Ni
  * all read as a stay the rules allow only once p nights are taken off each side that was free
  * (long enough for the minimum stay, starting on a check-in day, ending on a check-out day)
  * blocks p nights around each booking. Read as the largest such p (two at most), from at least
- * MIN_PREP_EVIDENCE holds, nine in ten of them agreeing; or from few holds when the rules refuse
+ * MIN_PREP_EVIDENCE holds, nine in ten of them agreeing, one at least with both sides free; or from few holds when the rules refuse
  * most of them whole and accept them stripped; or from the lengths of the holds the rules accept
  * whole (PREP_SIDE_EVIDENCE free sides, each hold still a stay the rules accept stripped, and the
  * lengths of all the holds no likelier without p: prepLikelihood); or,
@@ -473,8 +473,12 @@ function staysValid(g: Group, left: number, right: number, reads: Map<number, Ni
  * at most one in four as many that they accept whole; or from the shortest holds
  * (readPrepFromShortest), when p also moves a hold the rules refuse whole onto the rules' days, or
  * when many holds (CLEAN_EVIDENCE) say so and p breaks none of them seen with both sides free, or
- * p breaks none of them at all and UNBROKEN_EVIDENCE had both sides free.
- * A listing read as 1 is read as 2 when its shortest holds say 2 (readPrepFromShortest, shortestAtTwo, seenAtTwo).
+ * p breaks none of them at all and UNBROKEN_EVIDENCE had both sides free, or when the holds'
+ * lengths are PREP_LIKELIER likelier with p (prepLikelihood) and SEEN_TIGHT_EVIDENCE of them were
+ * seen taken with both sides free.
+ * A listing read as 1 is read as 2 when its shortest holds say 2 (readPrepFromShortest, shortestAtTwo, seenAtTwo);
+ * from readPrepFromShortest, not when as many holds seen taken with both sides free are stays with
+ * one night off each side and not with two as are the minimum or a night more with two off each.
  * Or, where none of those read p, from the lengths of many holds (likelierPrep).
  * Each hold seen taken is read as it was taken, with the nights just after it the window hid
  * (withHidden): a stay booked as its last nights opened has its last preparation nights past the
@@ -499,11 +503,23 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
   const strict = (p: number) => eligible.filter(({ g, left, right }) => valid(g, p * left, p * right)).length;
   const loose = (p: number) => eligible.filter((e) => fits(e, p)).length;
   const none = strict(0);
-  const up = (p: number) => (p === 1 && (readPrepFromShortest(pooled, valid).p === 2 || shortestAtTwo(pooled, valid) || seenAtTwo(eligible, valid)) ? 2 : p);
+  // Holds seen taken with both sides free that are a stay with one night off each side and none
+  // with two (a booking seen with one preparation night on each), against those the minimum or a
+  // night more with two off each: when the first are as many, the shortest holds' two (from holds
+  // never seen free too, stays run together or taken beside a neighbour) is not read.
+  const against = eligible.filter(({ g, left, right }) => left + right === 2 && valid(g, 1, 1) && !valid(g, 2, 2)).length;
+  const tightTwo = eligible.filter(({ g, left, right }) => left + right === 2 && valid(g, 2, 2) && g.nights.length - 4 - minOf(g.nights[2]!) <= 1).length;
+  const oneNotTwo = against >= 1 && against >= tightTwo;
+  const up = (p: number) => (p === 1 && ((readPrepFromShortest(pooled, valid).p === 2 && !oneNotTwo) || shortestAtTwo(pooled, valid) || seenAtTwo(eligible, valid)) ? 2 : p);
   for (const p of [2, 1]) {
-    // Many holds all long enough for p on each side; or the rules refuse most of them whole and accept them stripped.
-    if (eligible.length >= MIN_PREP_EVIDENCE && strict(p) >= 0.9 * eligible.length) return up(p);
-    if (eligible.length >= 3 && none <= 0.2 * eligible.length && loose(p) >= 0.9 * eligible.length) return up(p);
+    // Many holds all long enough for p on each side, one at least with both sides free (a hold with
+    // one free side a night over its minimum is a guest's stay of it a night longer as well, and
+    // only a booking with both sides free shows the same nights taken on each); or the rules refuse
+    // most of them whole and accept them stripped: p nights off each free side or off one of them,
+    // two only when as many holds are stays with two off each free side as with one (two off one
+    // side fit a stay with one preparation night on each where guests may check in on two days in a row).
+    if (eligible.length >= MIN_PREP_EVIDENCE && eligible.some((e) => e.left + e.right === 2) && strict(p) >= 0.9 * eligible.length) return up(p);
+    if (eligible.length >= 3 && none <= 0.2 * eligible.length && loose(p) >= 0.9 * eligible.length && (p === 1 || strict(2) >= strict(1))) return up(p);
   }
   // Few holds, none of those the rules accept whole shorter than its stay and p nights on each free
   // side, while guests often book the minimum: the free sides stripped are the evidence. Unless the
@@ -531,6 +547,13 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
   // or breaks no hold seen taken with both sides free.
   const short = readPrepFromShortest(pooled, valid);
   if (short.p !== 0 && (short.clean || gain(short.p) >= 1)) return short.p;
+  // Or from the shortest holds when the holds' lengths are also PREP_LIKELIER likelier with p than
+  // without, from fewer holds than likelierPrep asks, SEEN_TIGHT_EVIDENCE of them seen taken with
+  // both sides free (a booking seen with its preparation nights on both sides): guests who seldom
+  // book their minimum leave holds long enough for p too, but those were taken before observation
+  // began or beside a neighbour, and the lengths alone would read p from them.
+  const seenBoth = pooled.filter(({ g, left, right }) => g.after !== null && left + right === 2 && valid(g, 0, 0)).length;
+  if (short.p !== 0 && seenBoth >= SEEN_TIGHT_EVIDENCE && prepLikelihood(pooled, valid, short.p) - prepLikelihood(pooled, valid, 0) >= PREP_LIKELIER) return short.p;
   // Or from how likely the holds' lengths are with p nights on each free side and without.
   return likelierPrep(pooled, valid);
 }
