@@ -1318,23 +1318,6 @@ describe('inferBookings (calendar-diff/2): one preparation night read from the s
   });
 });
 
-describe('inferBookings (calendar-diff/2): no preparation time read from holds seen taken each with one free side', () => {
-  // Observed daily at noon from 2030-02-01 for 40 days, minimum stay 2; no preparation time. Seven
-  // guests' stays of 3 nights (a night over the minimum) from 2030-03-13, ten nights apart, each
-  // taken on its own day with the night before it taken already (a one-night host's hold made before
-  // observation began) and the night after it free: a night off the free side leaves the minimum on
-  // every one, but no hold was seen taken with both sides free, which a booking with preparation
-  // nights shows on both; the stays are read whole.
-  const guests = guestHolds(7, { first: '2030-03-13', length: () => 3, prep: 0, takenFrom: '2030-02-20' });
-  const before: PrepHold[] = guests.map((h) => ({ stay: [addDays(h.stay[0]!, -1)], prep: [], at: atHour('2030-01-10', 18), host: true }));
-  const { r, states } = inferPrepHolds([...guests, ...before], 2);
-
-  it('reads no preparation time: every night of each stay booked', () => {
-    expectStays(states, guests);
-    expect(r.basis!.find((b) => b.startsWith('booked'))).toContain('|p0|');
-  });
-});
-
 describe('inferBookings (calendar-diff/2): one preparation night not read as two when a hold seen taken with both sides free says one', () => {
   // Observed daily at noon from 2030-02-01 for 40 days, minimum stay 2; the platform blocks one
   // preparation night on each side of every guest's booking. Seven guests' stays of 6 nights from

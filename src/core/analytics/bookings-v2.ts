@@ -512,13 +512,11 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
   const oneNotTwo = against >= 1 && against >= tightTwo;
   const up = (p: number) => (p === 1 && ((readPrepFromShortest(pooled, valid).p === 2 && !oneNotTwo) || shortestAtTwo(pooled, valid) || seenAtTwo(eligible, valid)) ? 2 : p);
   for (const p of [2, 1]) {
-    // Many holds all long enough for p on each side, one at least with both sides free (a hold with
-    // one free side a night over its minimum is a guest's stay of it a night longer as well, and
-    // only a booking with both sides free shows the same nights taken on each); or the rules refuse
-    // most of them whole and accept them stripped: p nights off each free side or off one of them,
+    // Many holds all long enough for p on each side; or the rules refuse most of them whole and
+    // accept them stripped: p nights off each free side or off one of them,
     // two only when as many holds are stays with two off each free side as with one (two off one
     // side fit a stay with one preparation night on each where guests may check in on two days in a row).
-    if (eligible.length >= MIN_PREP_EVIDENCE && eligible.some((e) => e.left + e.right === 2) && strict(p) >= 0.9 * eligible.length) return up(p);
+    if (eligible.length >= MIN_PREP_EVIDENCE && strict(p) >= 0.9 * eligible.length) return up(p);
     if (eligible.length >= 3 && none <= 0.2 * eligible.length && loose(p) >= 0.9 * eligible.length && (p === 1 || strict(2) >= strict(1))) return up(p);
   }
   // Few holds, none of those the rules accept whole shorter than its stay and p nights on each free
