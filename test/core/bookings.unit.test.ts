@@ -455,6 +455,53 @@ function observePrepHolds(holds: readonly PrepHold[], minNights: number, checkIn
   );
 }
 
+/**
+ * A listing behind a 30-day rolling window (nights 30 days ahead or more closed), observed at noon
+ * `count` times `every` days apart from `first`, `ahead` nights ahead, minimum stay `minNights`,
+ * check-in on any free day: the holds taken by each observation.
+ */
+function observeWindowed(holds: readonly PrepHold[], o: { first: string; every: number; count: number; ahead: number; minNights: number }): ObservationRow<'day'>[] {
+  return record(
+    [...Array(o.count).keys()].map((i) => {
+      const at = atHour(addDays(o.first, o.every * i), 12);
+      const today = dateOf(at);
+      const taken = new Set(holds.filter((h) => h.at < at).flatMap((h) => [...h.stay, ...h.prep]));
+      return {
+        at,
+        days: new Map(
+          range(today, o.ahead).map((d): [string, Day] => {
+            const free = !taken.has(d) && d < addDays(today, 30);
+            return [d, { available: free, minNights: o.minNights, checkIn: free, checkOut: true, bookable: free }];
+          }),
+        ),
+      };
+    }),
+  );
+}
+
+/**
+ * A listing observed daily at noon from 2030-01-01 for 30 days, 200 nights ahead, no booking
+ * window, minimum stay `minNights`, check-out any day and check-in on every free day (or those
+ * `checkInOn` allows): the nights `stay` taken before observation began.
+ */
+function observeAhead(stay: readonly string[], minNights: number, checkInOn: (d: string) => boolean = () => true): ObservationRow<'day'>[] {
+  return record(
+    [...Array(30).keys()].map((i) => {
+      const at = atHour(addDays('2030-01-01', i), 12);
+      return {
+        at,
+        days: new Map(
+          range(dateOf(at), 200).map((d): [string, Day] => {
+            const free = !stay.includes(d);
+            const checkIn = free && checkInOn(d);
+            return [d, { available: free, minNights, checkIn, checkOut: true, bookable: checkIn }];
+          }),
+        ),
+      };
+    }),
+  );
+}
+
 describe('inferBookings (calendar-diff/2): preparation nights read from the shortest holds, beside a taken neighbour, and a neighbour gone', () => {
   // Observed daily at noon from 2030-02-01 for 40 days, 200 nights ahead, minimum stay 2, check-in
   // and check-out any free day; the platform blocks one preparation night on each side of every
@@ -590,22 +637,7 @@ describe('inferBookings (calendar-diff/2): preparation nights read beside a book
     return { stay, prep: [addDays(start, -1), addDays(start, stay.length)], at: atHour(addDays(seen, 6), 6) };
   });
   const holds = [...open, ...edge];
-  const days = record(
-    [...Array(16).keys()].map((i) => {
-      const at = atHour(addDays('2030-01-01', 7 * i), 12);
-      const today = dateOf(at);
-      const taken = new Set(holds.filter((h) => h.at < at).flatMap((h) => [...h.stay, ...h.prep]));
-      return {
-        at,
-        days: new Map(
-          range(today, 100).map((d): [string, Day] => {
-            const free = !taken.has(d) && d < addDays(today, 30);
-            return [d, { available: free, minNights: 2, checkIn: free, checkOut: true, bookable: free }];
-          }),
-        ),
-      };
-    }),
-  );
+  const days = observeWindowed(holds, { first: '2030-01-01', every: 7, count: 16, ahead: 100, minNights: 2 });
 
   it('the holds taken as their nights opened count toward the preparation time: the stays seen free are read without their preparation nights', () => {
     const r = inferBookings({ days, from: '2030-02-01', to: '2030-05-01', method: 'calendar-diff/2' });
@@ -1119,22 +1151,7 @@ describe('inferBookings (calendar-diff/2): a stay whose last preparation night l
   });
   const e: PrepHold = { stay: range('2030-04-07', 2), prep: ['2030-04-05', '2030-04-06', '2030-04-09', '2030-04-10'], at: atHour('2030-03-10', 18) };
   const holds = [...guests, e];
-  const days = record(
-    [...Array(40).keys()].map((i) => {
-      const at = atHour(addDays('2030-02-01', i), 12);
-      const today = dateOf(at);
-      const taken = new Set(holds.filter((h) => h.at < at).flatMap((h) => [...h.stay, ...h.prep]));
-      return {
-        at,
-        days: new Map(
-          range(today, 60).map((d): [string, Day] => {
-            const free = !taken.has(d) && d < addDays(today, 30);
-            return [d, { available: free, minNights: 1, checkIn: free, checkOut: true, bookable: free }];
-          }),
-        ),
-      };
-    }),
-  );
+  const days = observeWindowed(holds, { first: '2030-02-01', every: 1, count: 40, ahead: 60, minNights: 1 });
 
   it('reads the stay whole: its last night booked, the nights after it blocked', () => {
     const r = inferBookings({ days, from: '2030-02-01', to: '2030-05-01', method: 'calendar-diff/2' });
@@ -1158,22 +1175,7 @@ describe('inferBookings (calendar-diff/2): two preparation nights read from stay
     const night = addDays(booked, 29);
     return { stay: [night], prep: [addDays(night, -2), addDays(night, -1), addDays(night, 1), addDays(night, 2)], at: atHour(booked, 18) };
   });
-  const days = record(
-    [...Array(40).keys()].map((i) => {
-      const at = atHour(addDays('2030-02-01', i), 12);
-      const today = dateOf(at);
-      const taken = new Set(holds.filter((h) => h.at < at).flatMap((h) => [...h.stay, ...h.prep]));
-      return {
-        at,
-        days: new Map(
-          range(today, 60).map((d): [string, Day] => {
-            const free = !taken.has(d) && d < addDays(today, 30);
-            return [d, { available: free, minNights: 1, checkIn: free, checkOut: true, bookable: free }];
-          }),
-        ),
-      };
-    }),
-  );
+  const days = observeWindowed(holds, { first: '2030-02-01', every: 1, count: 40, ahead: 60, minNights: 1 });
 
   it('reads two preparation nights: each stay booked, its two nights on each side blocked', () => {
     const r = inferBookings({ days, from: '2030-02-01', to: '2030-05-01', method: 'calendar-diff/2' });
@@ -1246,21 +1248,7 @@ describe('inferBookings (calendar-diff/2): a weekly rental’s weeks taken month
   // the guest window, and the listing shows no other hold so far ahead. Whole weeks from the day
   // guests check in on are a guest's holiday, booked as far ahead as the platform allows.
   const stay = range('2030-05-04', 21);
-  const days = record(
-    [...Array(30).keys()].map((i) => {
-      const at = atHour(addDays('2030-01-01', i), 12);
-      return {
-        at,
-        days: new Map(
-          range(dateOf(at), 200).map((d): [string, Day] => {
-            const free = !stay.includes(d);
-            const checkIn = free && new Date(dayMs(d)).getUTCDay() === 6;
-            return [d, { available: free, minNights: 2, checkIn, checkOut: true, bookable: checkIn }];
-          }),
-        ),
-      };
-    }),
-  );
+  const days = observeAhead(stay, 2, (d) => new Date(dayMs(d)).getUTCDay() === 6);
 
   it('books the weeks', () => {
     const r = inferBookings({ days, from: '2030-01-01', to: '2030-08-01', method: 'calendar-diff/2' });
@@ -1276,20 +1264,7 @@ describe('inferBookings (calendar-diff/2): a holiday taken months ahead, before 
   // further than the guest window, and the listing shows no other hold so far ahead. On a listing
   // let for holidays, a hold within five nights of the minimum is a guest's holiday.
   const stay = range('2030-04-20', 9);
-  const days = record(
-    [...Array(30).keys()].map((i) => {
-      const at = atHour(addDays('2030-01-01', i), 12);
-      return {
-        at,
-        days: new Map(
-          range(dateOf(at), 200).map((d): [string, Day] => {
-            const free = !stay.includes(d);
-            return [d, { available: free, minNights: 5, checkIn: free, checkOut: true, bookable: free }];
-          }),
-        ),
-      };
-    }),
-  );
+  const days = observeAhead(stay, 5);
 
   it('books the holiday', () => {
     const r = inferBookings({ days, from: '2030-01-01', to: '2030-08-01', method: 'calendar-diff/2' });
