@@ -463,7 +463,7 @@ function staysValid(g: Group, left: number, right: number, reads: Map<number, Ni
  * all read as a stay the rules allow only once p nights are taken off each side that was free
  * (long enough for the minimum stay, starting on a check-in day, ending on a check-out day)
  * blocks p nights around each booking. Read as the largest such p (two at most), from at least
- * MIN_PREP_EVIDENCE holds, nine in ten of them agreeing, one at least with both sides free; or from few holds when the rules refuse
+ * MIN_PREP_EVIDENCE holds, nine in ten of them agreeing; or from few holds when the rules refuse
  * most of them whole and accept them stripped; or from the lengths of the holds the rules accept
  * whole (PREP_SIDE_EVIDENCE free sides, each hold still a stay the rules accept stripped, and the
  * lengths of all the holds no likelier without p: prepLikelihood); or,
@@ -513,9 +513,9 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
   const up = (p: number) => (p === 1 && ((readPrepFromShortest(pooled, valid).p === 2 && !oneNotTwo) || shortestAtTwo(pooled, valid) || seenAtTwo(eligible, valid)) ? 2 : p);
   for (const p of [2, 1]) {
     // Many holds all long enough for p on each side; or the rules refuse most of them whole and
-    // accept them stripped: p nights off each free side or off one of them,
-    // two only when as many holds are stays with two off each free side as with one (two off one
-    // side fit a stay with one preparation night on each where guests may check in on two days in a row).
+    // accept them stripped (p nights off each free side or off one of them): two only when as many
+    // holds are stays with two off each free side as with one (two off one side fit a stay with one
+    // preparation night on each where guests may check in on two days in a row).
     if (eligible.length >= MIN_PREP_EVIDENCE && strict(p) >= 0.9 * eligible.length) return up(p);
     if (eligible.length >= 3 && none <= 0.2 * eligible.length && loose(p) >= 0.9 * eligible.length && (p === 1 || strict(2) >= strict(1))) return up(p);
   }
