@@ -1352,3 +1352,42 @@ describe('inferBookings (calendar-diff/2): one preparation night read where two 
     expect(r.basis!.find((b) => b.startsWith('prep'))).toContain('|p1|');
   });
 });
+
+describe('inferBookings (calendar-diff/2): the nights a booking window opened since the last observation, on a listing let by the week', () => {
+  // Observed daily at noon from 2030-01-01 to 2030-03-19, 100 nights ahead, a 30-day rolling
+  // window (nights 30 days ahead or more closed), check-in on Saturdays only, minimum stay 7,
+  // check-out any day. Nights 2030-04-14 to 2030-04-16 (Sunday to Tuesday) came within the window
+  // free and were taken by the last observation, when the window closed 2030-04-18 on. Asked about
+  // as of 2030-03-22, the window reaches 2030-04-20: the nights it opened since are free, and no
+  // week from a Saturday covers Thursday 2030-04-18 or Friday 2030-04-19 (the last Saturday before
+  // them, 2030-04-13, runs into the taken nights), while one begins on Saturday 2030-04-20.
+  const hold = new Set(range('2030-04-14', 3));
+  const days = record(
+    range('2030-01-01', 78).map((today) => {
+      const at = atHour(today, 12);
+      const shut = addDays(today, 30);
+      const taken = today === '2030-03-19' ? hold : new Set<string>();
+      const free = (d: string) => !taken.has(d) && d < shut;
+      return {
+        at,
+        days: new Map(
+          range(today, 100).map((d): [string, Day] => {
+            const week = range(d, 7).every((e) => !taken.has(e));
+            const checkIn = free(d) && week && new Date(dayMs(d)).getUTCDay() === 6;
+            return [d, { available: free(d), minNights: 7, checkIn, checkOut: free(d), bookable: checkIn }];
+          }),
+        ),
+      };
+    }),
+  );
+
+  it('a night the window opened since is unbookable where no stay of the listing’s rules can cover it, available where one can', () => {
+    const now = new Map(inferBookings({ days, from: '2030-04-10', to: '2030-05-01', method: 'calendar-diff/2', asOf: atHour('2030-03-22', 12) }).nights.map((n) => [n.date, n.state]));
+    expect(range('2030-04-14', 3).every((d) => now.get(d) !== 'available')).toBe(true);
+    expect(now.get('2030-04-17')).toBe('unbookable');
+    expect(now.get('2030-04-18')).toBe('unbookable');
+    expect(now.get('2030-04-19')).toBe('unbookable');
+    expect(now.get('2030-04-20')).toBe('available');
+    expect(now.get('2030-04-21')).toBe('unbookable');
+  });
+});

@@ -180,6 +180,34 @@ export function minimumNow(latest: Map<number, DayValue>, rulesRows: Map<number,
 }
 
 /**
+ * The rules of the nights the booking window closed at the last observation, as a stay reads them
+ * at the time of the answer (whether a free night is available or unbookable: coverable): the ones
+ * the window has opened since (before day `opensBefore`) let guests check in on the listing's
+ * check-in weekdays (not `closed`) for the minimum stay it asked on its last night seen open; the
+ * ones still past it let no one check in, though a stay begun within the window runs on into them.
+ * A calendar states no rules for nights its window closes, and a platform applies the listing's
+ * own as the window opens them: a night opened since is no more bookable than a stay of those
+ * rules, between the nights taken or still closed around it, lets it be.
+ */
+export function openedRules(rulesNow: Map<number, DayValue>, windowClosed: ReadonlySet<number>, closed: ReadonlySet<number>, opensBefore: number): Map<number, DayValue> {
+  if (windowClosed.size === 0) return rulesNow;
+  const edge = Math.min(...windowClosed);
+  let min: number | null = null;
+  for (let d = edge - 1; rulesNow.has(d) && min === null; d--) {
+    const v = rulesNow.get(d);
+    if (v && v.available === true && typeof v.minNights === 'number') min = v.minNights;
+  }
+  const out = new Map(rulesNow);
+  for (const d of windowClosed) {
+    const v = rulesNow.get(d);
+    if (v?.available !== true) continue;
+    const opened = d < opensBefore;
+    out.set(d, { ...v, minNights: min ?? v.minNights, checkIn: opened && !closed.has(weekday(d)), checkOut: true });
+  }
+  return out;
+}
+
+/**
  * The free rows made for closed rows of a night not seen free before them (freeRow): they carry
  * the closed row's check-in rule, and a calendar refuses check-in on every closed night, so they
  * state none of the night's own.
@@ -1171,7 +1199,7 @@ const c = (path: ConfidencePath) => {
 export const BOOKING_METHOD_TEXT_V2 =
   'Booking inference from consecutive calendar observations, reading the holds platforms make by themselves first (docs/analytics.md): ' +
   `a listing whose free nights close a fixed time before they begin (an advance notice, up to ${MAX_NOTICE_DAYS} days) has those nights read as free (confidence ${c('noticeFree')}), ` +
-  `and one whose nights past a fixed number of days ahead are always closed (a booking window) has those read as free and not yet bookable (unbookable, ${c('windowClosed')}), and available once the window, moved to the time of the answer, reaches them (${c('windowOpened')}), except those a host's hold reaching the window's edge runs on into (its nights there came within the window already taken: blocked, half as many nights past the edge as it was seen within the window); ` +
+  `and one whose nights past a fixed number of days ahead are always closed (a booking window) has those read as free and not yet bookable (unbookable, ${c('windowClosed')}), and available once the window, moved to the time of the answer, reaches them where a stay of the listing's rules (its check-in weekdays, the minimum stay asked at the window's edge) can cover them, else unbookable (${c('windowOpened')}), except those a host's hold reaching the window's edge runs on into (its nights there came within the window already taken: blocked, half as many nights past the edge as it was seen within the window); ` +
   `consecutive nights taken in one change are one hold, less its preparation nights (read per listing: blocked, ${c('prep')}; ` +
   "or per hold, a hold starting on a day guests cannot check in on whose stay a night or two in from each side starts on one, as the listing's other holds show, " +
   'and on a listing rented by the week, the whole weeks from its check-in weekday a hold seen taken holds, less a night or two at each end); ' +

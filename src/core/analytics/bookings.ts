@@ -17,6 +17,7 @@ import {
   classifyV2,
   heldPastWindow,
   minimumNow,
+  openedRules,
   readGuestWindow,
   readHostHolds,
   readPlatformHolds,
@@ -430,6 +431,8 @@ export function inferBookings(input: BookingInput): BookingInference {
   const asOfDay = input.asOf === undefined ? null : Math.floor(input.asOf / DAY_MS);
   // calendar-diff/2: the nights past the booking window a host's hold it hid runs on into (heldPastWindow): blocked, the host's as the hold.
   const held = v2 === null ? new Set<number>() : heldPastWindow(reads, (d) => verdict.get(d)?.state === 'blocked', v2.signals);
+  // calendar-diff/2: the rules of the nights the window closed at the last observation, as of the day asked about (openedRules).
+  const opened = v2 === null || asOfDay === null || v2.signals.windowDays === null ? null : openedRules(rulesNow, v2.signals.windowClosed, closed, asOfDay + v2.signals.windowDays);
   const counts = Object.fromEntries(NIGHT_STATES.map((s) => [s, 0])) as Record<NightState, number>;
   let observedNights = 0;
   for (let d = from; d < to; d++) {
@@ -454,8 +457,9 @@ export function inferBookings(input: BookingInput): BookingInference {
         why = c.basis;
         night = { date: dateOf(d), state: 'blocked', confidence: c.confidence };
       } else if (v2?.signals.windowClosed.has(d) && !(asOfDay !== null && v2.signals.windowDays !== null && d < asOfDay + v2.signals.windowDays)) night = free('unbookable', 'windowClosed', 0.9);
-      // Opened by the window since the last observation: free, its rules never seen (a calendar states none for nights it closes).
-      else if (v2?.signals.windowClosed.has(d)) night = free('available', 'windowOpened', 0.9);
+      // Opened by the window since the last observation: free, its rules never seen (a calendar states none for nights it closes),
+      // available where a stay of the listing's own rules can cover it (openedRules).
+      else if (v2?.signals.windowClosed.has(d)) night = free(coverable(d, opened!, true) ? 'available' : 'unbookable', 'windowOpened', 0.9);
       else if (v2?.signals.noticeFreed.has(d)) night = free(coverable(d, rulesNow, v2 !== null) ? 'available' : 'unbookable', 'noticeFree', 0.9);
       else if (coverable(d, rulesNow, v2 !== null)) night = free('available', 'available', 0.95);
       else night = free('unbookable', 'unbookable', 0.9);
