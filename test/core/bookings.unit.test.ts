@@ -1391,3 +1391,30 @@ describe('inferBookings (calendar-diff/2): the nights a booking window opened si
     expect(now.get('2030-04-21')).toBe('unbookable');
   });
 });
+
+describe('inferBookings (calendar-diff/2): a listing observed weekly whose guests book months ahead', () => {
+  // Observed weekly at noon from 2030-01-01 for 12 weeks, 200 nights ahead, no booking window,
+  // minimum stay 2, check-in and check-out any day. Three guests' stays of 3 nights: 2030-05-07
+  // taken on 2030-01-03 (first seen taken on 2030-01-08, 118.5 days before it; 122 days from
+  // halfway between the observations around it), 2030-05-14 taken on 2030-01-10 (the same), and
+  // 2030-05-20 taken on 2030-02-10 (96.5 days before it when first seen taken, past the 90-day guest
+  // window). The first two show guests booking further ahead than LONG_LEAD_DAYS, as taken halfway
+  // between the observations around them: a year's guest window, and the third is a booking.
+  const holds = [
+    { stay: range('2030-05-07', 3), at: atHour('2030-01-03', 12) },
+    { stay: range('2030-05-14', 3), at: atHour('2030-01-10', 12) },
+    { stay: range('2030-05-20', 3), at: atHour('2030-02-10', 12) },
+  ];
+  const days = record(
+    [...Array(12).keys()].map((i) => {
+      const at = atHour(addDays('2030-01-01', 7 * i), 12);
+      const taken = new Set(holds.filter((h) => h.at < at).flatMap((h) => h.stay));
+      return { at, days: new Map([...calendar(dateOf(at), 200, taken)]) };
+    }),
+  );
+
+  it('reads the holds taken months ahead from halfway between the observations around them: every stay booked', () => {
+    const r = inferBookings({ days, from: '2030-05-01', to: '2030-06-01', method: 'calendar-diff/2' });
+    expect(r.nights.filter((n) => n.state === 'booked').map((n) => n.date)).toEqual(holds.flatMap((h) => h.stay));
+  });
+});

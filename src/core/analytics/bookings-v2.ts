@@ -870,10 +870,14 @@ export function readGuestWindow(groups: readonly Group[], closed: ReadonlySet<nu
       long++;
       continue;
     }
-    // Taken further ahead than LONG_LEAD_DAYS: seen taken (the change, or the first sight of it) that far ahead.
+    // Taken further ahead than LONG_LEAD_DAYS: taken (the change, or the first sight of it) that far
+    // ahead. A hold seen taken between two observations was taken at some time between them, halfway
+    // as best known: on a listing observed a week apart, it is first seen taken days after a guest
+    // booked it, and read from that first sight a booking made months ahead looks nearer than it was.
     const first = g.nights[0]!;
     const min = minOf(first);
-    const lead = (first.day * DAY_MS - g.before) / DAY_MS;
+    const at = g.after === null ? g.before : (g.after + g.before) / 2;
+    const lead = (first.day * DAY_MS - at) / DAY_MS;
     if (lead > LONG_LEAD_DAYS && g.nights.length >= min && g.nights.length - min <= LONG_EXCESS && (!first.lastFree || checkInAllowed(first.lastFree.value))) long++;
   }
   return long >= LONG_LEAD_EVIDENCE ? GUEST_MAX_LEAD : GUEST_WINDOW_DAYS;
