@@ -538,7 +538,12 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
   const against = eligible.filter(({ g, left, right }) => left + right === 2 && valid(g, 1, 1) && !valid(g, 2, 2)).length;
   const tightTwo = eligible.filter(({ g, left, right }) => left + right === 2 && valid(g, 2, 2) && g.nights.length - 4 - minOf(g.nights[2]!) <= 1).length;
   const oneNotTwo = against >= 1 && against >= tightTwo;
-  const up = (p: number) => (p === 1 && ((readPrepFromShortest(pooled, valid).p === 2 && !oneNotTwo) || shortestAtTwo(pooled, valid) || seenAtTwo(eligible, valid)) ? 2 : p);
+  // The shortest holds' reading and the lengths' likelihoods, each worked out once (several rules ask).
+  let shortest: { p: number; clean: boolean } | undefined;
+  const shortRead = () => (shortest ??= readPrepFromShortest(pooled, valid));
+  const likelihoods = new Map<number, number>();
+  const likelihood = (p: number) => likelihoods.get(p) ?? likelihoods.set(p, prepLikelihood(pooled, valid, p)).get(p)!;
+  const up = (p: number) => (p === 1 && ((shortRead().p === 2 && !oneNotTwo) || shortestAtTwo(pooled, valid) || seenAtTwo(eligible, valid)) ? 2 : p);
   for (const p of [2, 1]) {
     // Many holds all long enough for p on each side; or the rules refuse most of them whole and
     // accept them stripped (p nights off each free side or off one of them): two only when as many
@@ -553,7 +558,7 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
   // minimum leave holds all long enough for p, and p would make them stays longer than most.
   const guestLike = eligible.filter(({ g }) => valid(g, 0, 0));
   const freeSides = guestLike.reduce((n, e) => n + e.left + e.right, 0);
-  const likelyWith = (p: number) => prepLikelihood(pooled, valid, p) >= prepLikelihood(pooled, valid, 0);
+  const likelyWith = (p: number) => likelihood(p) >= likelihood(0);
   if (freeSides >= PREP_SIDE_EVIDENCE) for (const p of [2, 1]) if (guestLike.every(({ g, left, right }) => valid(g, p * left, p * right)) && likelyWith(p)) return up(p);
   // Every hold with a free side, seen taken or not: the holds p explains against those it breaks,
   // p and not the other (preparation time moves a stay's edges to the rules' days by its own length).
@@ -571,7 +576,7 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
   if (best.p !== 0) return up(best.p);
   // Or from the shortest holds, when p also moves a hold the rules refuse whole onto the rules' days,
   // or breaks no hold seen taken with both sides free.
-  const short = readPrepFromShortest(pooled, valid);
+  const short = shortRead();
   if (short.p !== 0 && (short.clean || gain(short.p) >= 1)) return short.p;
   // Or from the shortest holds when the holds' lengths are also PREP_LIKELIER likelier with p than
   // without, from fewer holds than likelierPrep asks, SEEN_TIGHT_EVIDENCE of them seen taken with
@@ -579,9 +584,9 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
   // book their minimum leave holds long enough for p too, but those were taken before observation
   // began or beside a neighbour, and the lengths alone would read p from them.
   const seenBoth = pooled.filter(({ g, left, right }) => g.after !== null && left + right === 2 && valid(g, 0, 0)).length;
-  if (short.p !== 0 && seenBoth >= SEEN_TIGHT_EVIDENCE && prepLikelihood(pooled, valid, short.p) - prepLikelihood(pooled, valid, 0) >= PREP_LIKELIER) return short.p;
+  if (short.p !== 0 && seenBoth >= SEEN_TIGHT_EVIDENCE && likelihood(short.p) - likelihood(0) >= PREP_LIKELIER) return short.p;
   // Or from how likely the holds' lengths are with p nights on each free side and without.
-  return likelierPrep(pooled, valid);
+  return likelierPrep(pooled, valid, likelihood);
 }
 
 /**
@@ -594,9 +599,9 @@ export function readPrep(groups: readonly Group[], reads: Map<number, NightRead>
  * little either way, and guests who seldom book their minimum (the moving world's) leave a few
  * holds all longer than it, which p would explain as well as a listing's preparation time does.
  */
-function likelierPrep(pooled: readonly { g: Group; left: number; right: number }[], valid: (g: Group, left: number, right: number) => boolean): number {
-  const none = prepLikelihood(pooled, valid, 0);
-  const [one, two] = [prepLikelihood(pooled, valid, 1), prepLikelihood(pooled, valid, 2)];
+function likelierPrep(pooled: readonly { g: Group; left: number; right: number }[], valid: (g: Group, left: number, right: number) => boolean, likelihood: (p: number) => number): number {
+  const none = likelihood(0);
+  const [one, two] = [likelihood(1), likelihood(2)];
   const p = two > one ? 2 : 1;
   return pooled.filter(({ g }) => valid(g, 0, 0)).length >= CLEAN_EVIDENCE && Math.max(one, two) - none >= PREP_LIKELIER ? p : 0;
 }
